@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// Runs the compiled CLI when built (Docker image), else the TypeScript sources through tsx.
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const built = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+let cli;
+if (existsSync(built)) {
+  cli = await import(pathToFileURL(built).href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  cli = await import('../src/cli.ts');
+}
+await cli.run(process.argv.slice(2));

@@ -1,0 +1,68 @@
+import { parseArgs } from 'node:util';
+import { createServer } from './app.js';
+import { ConfigError } from './config/index.js';
+import { SchemaError } from './content-types/index.js';
+
+const USAGE = `usage:
+  content-service start [--app DIR] [--port N] [--host H] [--memory | --data DIR]
+  content-service engine [--port N] [--host H] [--data DIR | --memory]
+environment: PORT, HOST, MONGODB_URI, APP_DIR, NODE_ENV, LOG_LEVEL`;
+
+async function start(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { app: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, memory: { type: 'boolean' }, data: { type: 'string' } },
+    strict: true,
+  });
+  const port = values.port !== undefined ? Number(values.port) : undefined;
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error(`--port must be a port number, got ${values.port}`);
+  const service = await createServer({
+    appDir: values.app ?? process.env.APP_DIR ?? process.cwd(),
+    memory: values.memory ?? false,
+    config: values.data ? { database: { dataDir: values.data } } : {},
+  });
+  const { url } = await service.start({ port, host: values.host });
+  const { logger } = service.context;
+  logger.info({ database: service.database }, `database: ${service.database}`);
+  logger.info(`Content Service listening on ${url}`);
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${signal}: stopping`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    service.stop().then(() => process.exit(0), (err: unknown) => { logger.error({ err }, 'stop failed'); process.exit(1); });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+async function engine(argv: string[]): Promise<void> {
+  const { main } = await import('./engine/cli.js');
+  await main(argv);
+}
+
+export async function run(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'start': await start(rest); break;
+      case 'engine': await engine(rest); break;
+      case undefined: case '--help': case '-h': case 'help': console.log(USAGE); break;
+      default: {
+        const plugins = await import('./cli-commands.js');
+        if (!(await plugins.runPluginCommand(command, rest))) {
+          console.error(`unknown command "${command}"\n${USAGE}`);
+          process.exitCode = 2;
+        }
+      }
+    }
+  } catch (err) {
+    if (err instanceof SchemaError || err instanceof ConfigError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`content-service: ${(err as Error).message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,93 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import type { ComponentSource, ContentTypeSource } from './normalize.js';
+import { SchemaError } from './schema-error.js';
+import type { ComponentSchema, ContentTypeSchema } from './types.js';
+
+export interface LoadedSchemas {
+  contentTypes: ContentTypeSource[];
+  components: ComponentSource[];
+}
+
+function readJson<T>(file: string): T {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new SchemaError(file, `cannot read: ${(err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch (err) {
+    throw new SchemaError(file, `invalid JSON: ${(err as Error).message}`);
+  }
+}
+
+function listDir(dir: string): string[] {
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
+}
+
+const isDir = (p: string) => statSync(p).isDirectory();
+const isJson = (p: string) => p.endsWith('.json') && statSync(p).isFile();
+
+/** `<root>/<category>/<name>.json` → uid `<category>.<name>` */
+function loadComponents(root: string): ComponentSource[] {
+  const out: ComponentSource[] = [];
+  for (const category of listDir(root)) {
+    const dir = join(root, category);
+    if (!isDir(dir)) continue;
+    for (const file of listDir(dir)) {
+      const path = join(dir, file);
+      if (!isJson(path)) continue;
+      out.push({ uid: `${category}.${basename(file, '.json')}`, schema: readJson<ComponentSchema>(path), source: path });
+    }
+  }
+  return out;
+}
+
+/**
+ * The app layout: `schemas/api/<name>.json` (uid `api::<name>.<name>`),
+ * `schemas/api/<api>/<name>.json` (uid `api::<api>.<name>`), `schemas/components/<category>/<name>.json`.
+ */
+function loadAppLayout(schemasDir: string): LoadedSchemas {
+  const contentTypes: ContentTypeSource[] = [];
+  const apiDir = join(schemasDir, 'api');
+  for (const entry of listDir(apiDir)) {
+    const path = join(apiDir, entry);
+    if (isJson(path)) {
+      const name = basename(entry, '.json');
+      contentTypes.push({ uid: `api::${name}.${name}`, schema: readJson<ContentTypeSchema>(path), source: path });
+    } else if (isDir(path)) {
+      for (const file of listDir(path)) {
+        const filePath = join(path, file);
+        if (!isJson(filePath)) continue;
+        contentTypes.push({ uid: `api::${entry}.${basename(file, '.json')}`, schema: readJson<ContentTypeSchema>(filePath), source: filePath });
+      }
+    }
+  }
+  return { contentTypes, components: loadComponents(join(schemasDir, 'components')) };
+}
+
+/** A Strapi v4 project: `src/api/<api>/content-types/<name>/schema.json`, `src/components/<category>/<name>.json`. */
+function loadStrapiLayout(srcDir: string): LoadedSchemas {
+  const contentTypes: ContentTypeSource[] = [];
+  const apiDir = join(srcDir, 'api');
+  for (const api of listDir(apiDir)) {
+    const ctDir = join(apiDir, api, 'content-types');
+    for (const name of listDir(ctDir)) {
+      const file = join(ctDir, name, 'schema.json');
+      if (!existsSync(file)) continue;
+      contentTypes.push({ uid: `api::${api}.${name}`, schema: readJson<ContentTypeSchema>(file), source: file });
+    }
+  }
+  return { contentTypes, components: loadComponents(join(srcDir, 'components')) };
+}
+
+/** Reads every schema of an app directory (either layout). Errors name the file. */
+export function loadSchemas(appDir: string): LoadedSchemas {
+  const schemasDir = join(appDir, 'schemas');
+  if (existsSync(schemasDir)) return loadAppLayout(schemasDir);
+  const srcDir = join(appDir, 'src');
+  if (existsSync(join(srcDir, 'api'))) return loadStrapiLayout(srcDir);
+  throw new SchemaError(relative(process.cwd(), appDir) || '.', 'no schemas/ (or Strapi src/api/) directory found');
+}

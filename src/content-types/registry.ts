@@ -1,0 +1,120 @@
+import { linkRelations, normalizeComponent, normalizeContentType, type ComponentSource, type ContentTypeSource } from './normalize.js';
+import { SchemaError } from './schema-error.js';
+import type { Attribute, Component, ContentType, RelationInfo, Schema } from './types.js';
+
+import { UPLOAD_FILE_UID } from './uids.js';
+
+/**
+ * Every content-type and component of the app, normalised and cross-checked. Built once at
+ * start-up and passed to whoever needs it (never a global).
+ */
+export class Registry {
+  private readonly contentTypes = new Map<string, ContentType>();
+  private readonly components = new Map<string, Component>();
+  private readonly byPlural = new Map<string, ContentType>();
+  private readonly bySingular = new Map<string, ContentType>();
+
+  constructor(contentTypes: ContentType[], components: Component[]) {
+    for (const ct of contentTypes) {
+      if (this.contentTypes.has(ct.uid)) throw new SchemaError(ct.source, `duplicate content-type uid ${ct.uid}`);
+      this.contentTypes.set(ct.uid, ct);
+    }
+    for (const c of components) {
+      if (this.components.has(c.uid)) throw new SchemaError(c.source, `duplicate component uid ${c.uid}`);
+      this.components.set(c.uid, c);
+    }
+    const routeNames = new Map<string, ContentType>();
+    for (const ct of this.contentTypes.values()) {
+      for (const name of new Set([ct.pluralName, ct.singularName])) {
+        const clash = routeNames.get(name);
+        if (clash && ct.namespace === 'api' && clash.namespace === 'api') {
+          throw new SchemaError(ct.source, `name "${name}" is already used by ${clash.uid} (${clash.source})`);
+        }
+        routeNames.set(name, ct);
+      }
+      if (ct.namespace === 'api') {
+        this.byPlural.set(ct.pluralName, ct);
+        this.bySingular.set(ct.singularName, ct);
+      }
+    }
+    const collections = new Map<string, Schema>();
+    for (const schema of [...this.contentTypes.values()]) {
+      const clash = collections.get(schema.collectionName);
+      if (clash) throw new SchemaError(schema.source, `collectionName "${schema.collectionName}" is already used by ${clash.uid}`);
+      collections.set(schema.collectionName, schema);
+    }
+    for (const schema of this.all()) {
+      this.checkReferences(schema);
+      linkRelations(schema, this.contentTypes);
+    }
+  }
+
+  static build(contentTypes: ContentTypeSource[], components: ComponentSource[], options: { i18n: boolean }): Registry {
+    return new Registry(
+      contentTypes.map((ct) => normalizeContentType(ct, options.i18n)),
+      components.map((c) => normalizeComponent(c)),
+    );
+  }
+
+  contentType(uid: string): ContentType | undefined {
+    return this.contentTypes.get(uid);
+  }
+
+  component(uid: string): Component | undefined {
+    return this.components.get(uid);
+  }
+
+  /** A content-type or a component. */
+  schema(uid: string): Schema | undefined {
+    return this.contentTypes.get(uid) ?? this.components.get(uid);
+  }
+
+  /** The api content-type routed at `/api/<pluralName>` (collection types only). */
+  byPluralName(name: string): ContentType | undefined {
+    const ct = this.byPlural.get(name);
+    return ct?.kind === 'collectionType' ? ct : undefined;
+  }
+
+  /** The api single type routed at `/api/<singularName>`. */
+  bySingularName(name: string): ContentType | undefined {
+    const ct = this.bySingular.get(name);
+    return ct?.kind === 'singleType' ? ct : undefined;
+  }
+
+  listContentTypes(): ContentType[] {
+    return [...this.contentTypes.values()];
+  }
+
+  listComponents(): Component[] {
+    return [...this.components.values()];
+  }
+
+  all(): Schema[] {
+    return [...this.contentTypes.values(), ...this.components.values()];
+  }
+
+  attribute(uid: string, name: string): Attribute | undefined {
+    return this.schema(uid)?.attributes[name];
+  }
+
+  relation(uid: string, name: string): RelationInfo | undefined {
+    return this.schema(uid)?.relations[name];
+  }
+
+  private checkReferences(schema: Schema): void {
+    for (const [name, attr] of Object.entries(schema.attributes)) {
+      if (attr.type === 'component' && !this.components.has(attr.component)) {
+        throw new SchemaError(schema.source, `unknown component "${attr.component}"`, name);
+      }
+      if (attr.type === 'dynamiczone') {
+        for (const uid of attr.components) {
+          if (!this.components.has(uid)) throw new SchemaError(schema.source, `unknown component "${uid}" in dynamic zone`, name);
+        }
+        if (schema.modelType === 'component') throw new SchemaError(schema.source, 'a component cannot contain a dynamic zone', name);
+      }
+      if (attr.type === 'media' && !this.contentTypes.has(UPLOAD_FILE_UID)) {
+        throw new SchemaError(schema.source, 'media attributes need the upload plugin', name);
+      }
+    }
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * Strapi v4 `schema.json` shapes as read from disk, and the normalised content-type / component
+ * descriptions the rest of the service works with.
+ */
+
+export const SCALAR_TYPES = [
+  'string', 'text', 'richtext', 'enumeration', 'email', 'password', 'uid',
+  'date', 'time', 'datetime', 'timestamp',
+  'integer', 'biginteger', 'float', 'decimal', 'boolean', 'json',
+] as const;
+export type ScalarType = (typeof SCALAR_TYPES)[number];
+
+export const RELATION_KINDS = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany', 'oneWay', 'manyWay', 'morphToOne', 'morphToMany'] as const;
+export type RelationKind = (typeof RELATION_KINDS)[number];
+
+interface AttributeCommon {
+  required?: boolean;
+  unique?: boolean;
+  private?: boolean;
+  configurable?: boolean;
+  writable?: boolean;
+  pluginOptions?: { i18n?: { localized?: boolean } } & Record<string, unknown>;
+}
+
+export interface ScalarAttribute extends AttributeCommon {
+  type: ScalarType;
+  default?: unknown;
+  min?: number | string;
+  max?: number | string;
+  minLength?: number;
+  maxLength?: number;
+  regex?: string;
+  /** enumeration values */
+  enum?: string[];
+  /** uid: the attribute it is derived from */
+  targetField?: string;
+}
+
+export interface RelationAttribute extends AttributeCommon {
+  type: 'relation';
+  relation: RelationKind;
+  target: string;
+  inversedBy?: string;
+  mappedBy?: string;
+}
+
+export interface MediaAttribute extends AttributeCommon {
+  type: 'media';
+  multiple?: boolean;
+  allowedTypes?: string[];
+}
+
+export interface ComponentAttribute extends AttributeCommon {
+  type: 'component';
+  component: string;
+  repeatable?: boolean;
+  min?: number;
+  max?: number;
+}
+
+export interface DynamicZoneAttribute extends AttributeCommon {
+  type: 'dynamiczone';
+  components: string[];
+  min?: number;
+  max?: number;
+}
+
+export type Attribute = ScalarAttribute | RelationAttribute | MediaAttribute | ComponentAttribute | DynamicZoneAttribute;
+export type AttributeType = Attribute['type'];
+
+/** A `schema.json` of a content-type, as on disk. */
+export interface ContentTypeSchema {
+  kind: 'collectionType' | 'singleType';
+  collectionName: string;
+  info: { singularName: string; pluralName: string; displayName: string; description?: string };
+  options?: { draftAndPublish?: boolean } & Record<string, unknown>;
+  pluginOptions?: { i18n?: { localized?: boolean } } & Record<string, unknown>;
+  attributes: Record<string, Attribute>;
+}
+
+/** A component's JSON file, as on disk. */
+export interface ComponentSchema {
+  collectionName?: string;
+  info: { displayName: string; icon?: string; description?: string };
+  options?: Record<string, unknown>;
+  attributes: Record<string, Attribute>;
+}
+
+/**
+ * How a relation attribute is stored and resolved (DESIGN.md §2): only the owning side stores ids
+ * (`stored`); an inverse (`mappedBy`) side is resolved by a `$lookup` on `inverse.field` of the target.
+ */
+export interface RelationInfo {
+  attribute: string;
+  target: string;
+  /** true when this side holds many entries (an array in the response) */
+  multiple: boolean;
+  /** true when this collection stores the ids (to-one: a number or null, to-many: an array of numbers) */
+  stored: boolean;
+  /** set on `mappedBy` sides: the target's stored attribute that points back, and whether it is an array */
+  inverse?: { field: string; multiple: boolean };
+  /** the i18n `localizations` relation: entries of the same `localeGroup`, other than the entry itself */
+  localizations?: boolean;
+  /** a media attribute: stored ids of `plugin::upload.file` entries */
+  media?: boolean;
+}
+
+export interface ContentType {
+  modelType: 'contentType';
+  uid: string;
+  kind: 'collectionType' | 'singleType';
+  collectionName: string;
+  singularName: string;
+  pluralName: string;
+  displayName: string;
+  /** `api`, or the plugin that owns it (`users-permissions`, `upload`) */
+  namespace: 'api' | 'plugin';
+  draftAndPublish: boolean;
+  localized: boolean;
+  /**
+   * Every attribute a client can address, in schema order, followed by the system attributes
+   * Strapi adds: `createdAt`, `updatedAt`, `publishedAt` (Draft & Publish), `locale` and
+   * `localizations` (i18n). Private ones are included and flagged `private: true`.
+   */
+  attributes: Record<string, Attribute>;
+  relations: Record<string, RelationInfo>;
+  /** file the schema came from, for error messages */
+  source: string;
+}
+
+export interface Component {
+  modelType: 'component';
+  uid: string;
+  category: string;
+  collectionName: string;
+  displayName: string;
+  attributes: Record<string, Attribute>;
+  relations: Record<string, RelationInfo>;
+  source: string;
+}
+
+export type Schema = ContentType | Component;
+
+export const SYSTEM_TIMESTAMPS = ['createdAt', 'updatedAt', 'publishedAt'] as const;
+
+/** Attribute names a schema may not declare (Strapi's reserved names plus our storage fields). */
+export const RESERVED_ATTRIBUTE_NAMES = new Set([
+  'id', '_id', '__v', 'createdAt', 'updatedAt', 'publishedAt', 'createdBy', 'updatedBy',
+  'locale', 'localizations', 'localeGroup', '__component', 'document_id', 'documentId',
+]);

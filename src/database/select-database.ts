@@ -1,0 +1,42 @@
+import type { ServiceConfig } from '../config/index.js';
+import { startEngine } from '../engine/index.js';
+
+export interface DatabaseHandle {
+  uri: string;
+  /** how it was chosen, for the start-up log */
+  description: string;
+  /** stops what this process started (nothing for an external MongoDB) */
+  stop(): Promise<void>;
+}
+
+interface MemoryServerModule {
+  MongoMemoryServer: { create(opts: { binary: { systemBinary: string } }): Promise<{ getUri(): string; stop(): Promise<boolean> }> };
+}
+
+/**
+ * DESIGN.md §3: `MONGODB_URI` (a real server) → `MONGOMS_SYSTEM_BINARY` (mongodb-memory-server-core
+ * with that binary, never a download) → the embedded engine (persisted in `dataDir`, or in memory).
+ */
+export async function selectDatabase(config: ServiceConfig, options: { memory: boolean }): Promise<DatabaseHandle> {
+  if (config.database.uri) {
+    return { uri: config.database.uri, description: `MongoDB at ${redact(config.database.uri)}`, stop: async () => {} };
+  }
+  const systemBinary = process.env.MONGOMS_SYSTEM_BINARY;
+  if (systemBinary) {
+    const moduleName = 'mongodb-memory-server-core';
+    const { MongoMemoryServer } = (await import(moduleName)) as MemoryServerModule;
+    const server = await MongoMemoryServer.create({ binary: { systemBinary } });
+    return { uri: `${server.getUri().replace(/\/?$/, '/')}content`, description: `mongod ${systemBinary} (mongodb-memory-server-core)`, stop: async () => { await server.stop(); } };
+  }
+  const dataDir = options.memory ? undefined : config.database.dataDir;
+  const engine = await startEngine({ host: '127.0.0.1', port: 0, dataDir });
+  return {
+    uri: `${engine.uri.replace(/\/?$/, '/')}content`,
+    description: dataDir ? `embedded engine, data in ${dataDir}` : 'embedded engine, in memory',
+    stop: () => engine.stop(),
+  };
+}
+
+function redact(uri: string): string {
+  return uri.replace(/\/\/[^@/]*@/, '//***@');
+}

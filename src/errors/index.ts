@@ -1,0 +1,3 @@
+export { AppError, isAppError, type ErrorDetails, type StrapiErrorBody } from './app-error.js';
+export * from './errors.js';
+export { invariant } from './invariant.js';

@@ -1,0 +1,25 @@
+import type { Connection } from 'mongoose';
+
+interface CounterDoc { _id: string; seq: number }
+
+/**
+ * Integer ids from an atomic counter (DESIGN.md §2): one `findOneAndUpdate` with `$inc`, so ids
+ * are unique across many service instances sharing one database.
+ */
+export class IdCounters {
+  constructor(private readonly connection: Connection) {}
+
+  /** Reserves `count` consecutive ids for `key` and returns the first. */
+  async next(key: string, count = 1): Promise<number> {
+    const counters = this.connection.db!.collection<CounterDoc>('counters');
+    const doc = await counters.findOneAndUpdate(
+      { _id: key },
+      { $inc: { seq: count } },
+      { upsert: true, returnDocument: 'after' },
+    );
+    if (!doc) throw new Error(`counter ${key} was not returned`);
+    return doc.seq - count + 1;
+  }
+}
+
+export const componentCounterKey = (componentUid: string) => `component:${componentUid}`;

@@ -1,0 +1,3 @@
+export { Models } from './models.js';
+export { IdCounters, componentCounterKey } from './counters.js';
+export type { ContentModel } from './mongoose-schema.js';

@@ -1,0 +1,92 @@
+import mongoose, { Schema, type SchemaDefinition, type SchemaDefinitionProperty } from 'mongoose';
+import type { Attribute, Component, ContentType, Registry } from '../content-types/index.js';
+
+/** The Mongoose path of one scalar attribute (storage layout: docs/ARCHITECTURE.md). */
+function scalarPath(attribute: Attribute): SchemaDefinitionProperty {
+  switch (attribute.type) {
+    case 'string': case 'text': case 'richtext': case 'enumeration': case 'email': case 'uid': case 'password':
+    case 'date': case 'time':
+      return { type: String };
+    case 'datetime': case 'timestamp':
+      return { type: Date };
+    case 'integer': case 'float': case 'decimal':
+      return { type: Number };
+    case 'biginteger':
+      return { type: BigInt };
+    case 'boolean':
+      return { type: Boolean };
+    case 'json':
+      return { type: Schema.Types.Mixed };
+    default:
+      throw new Error(`not a scalar attribute type: ${attribute.type}`);
+  }
+}
+
+function attributePaths(schema: ContentType | Component, registry: Registry, seen: Set<string>): SchemaDefinition {
+  const def: SchemaDefinition = {};
+  for (const [name, attribute] of Object.entries(schema.attributes)) {
+    if (name === 'createdAt' || name === 'updatedAt' || name === 'publishedAt' || name === 'locale' || name === 'localizations') continue;
+    switch (attribute.type) {
+      case 'relation':
+      case 'media': {
+        const relation = schema.relations[name];
+        if (!relation?.stored) break;
+        def[name] = relation.multiple ? { type: [Number], default: undefined } : { type: Number, default: null };
+        break;
+      }
+      case 'component': {
+        const component = registry.component(attribute.component);
+        if (!component) throw new Error(`unknown component ${attribute.component}`);
+        const sub = componentSchema(component, registry, seen);
+        def[name] = attribute.repeatable ? { type: [sub], default: undefined } : { type: sub, default: null };
+        break;
+      }
+      case 'dynamiczone':
+        def[name] = { type: [Schema.Types.Mixed], default: undefined };
+        break;
+      default:
+        def[name] = scalarPath(attribute);
+    }
+  }
+  return def;
+}
+
+function componentSchema(component: Component, registry: Registry, seen: Set<string>): Schema {
+  if (seen.has(component.uid)) throw new Error(`component ${component.uid} includes itself`);
+  const inner = new Set(seen).add(component.uid);
+  // `id` is a stored integer here, so Mongoose's `id` virtual is turned off.
+  return new Schema({ id: { type: Number, required: true }, ...attributePaths(component, registry, inner) }, { _id: false, id: false, strict: true });
+}
+
+/** The Mongoose schema of a content-type, with its indexes. */
+export function contentTypeSchema(contentType: ContentType, registry: Registry): Schema {
+  const def: SchemaDefinition = { _id: { type: Number, required: true }, ...attributePaths(contentType, registry, new Set()) };
+  if (contentType.draftAndPublish) def.publishedAt = { type: Date, default: null };
+  if (contentType.localized) {
+    def.locale = { type: String, required: true };
+    def.localeGroup = { type: Number, required: true };
+  }
+  const schema = new Schema(def, {
+    collection: contentType.collectionName,
+    timestamps: true,
+    versionKey: false,
+    id: false,
+    strict: true,
+    autoIndex: false,
+    autoCreate: false,
+  });
+  for (const [name, relation] of Object.entries(contentType.relations)) {
+    if (relation.stored) schema.index({ [name]: 1 });
+  }
+  for (const [name, attribute] of Object.entries(contentType.attributes)) {
+    if (attribute.type === 'relation' || attribute.type === 'media' || !attribute.unique) continue;
+    // sparse: entries without a value do not collide; writes leave an empty unique attribute unset.
+    const keys: Record<string, 1> = contentType.localized && attribute.pluginOptions?.i18n?.localized !== false ? { [name]: 1, locale: 1 } : { [name]: 1 };
+    schema.index(keys, { unique: true, sparse: true, name: `${name}_unique` });
+  }
+  if (contentType.localized) schema.index({ localeGroup: 1 });
+  if (contentType.draftAndPublish) schema.index({ publishedAt: 1 });
+  return schema;
+}
+
+export type ContentModel = mongoose.Model<Record<string, unknown>>;

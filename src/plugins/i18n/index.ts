@@ -1,0 +1,40 @@
+import type { ServiceConfig } from '../../config/index.js';
+import { ConfigError } from '../../config/index.js';
+import type { I18nSettings, Locale } from '../../service-context.js';
+import type { Plugin } from '../types.js';
+
+/** Locales and the default locale from `plugins.i18n.config`; null when the plugin is off. */
+export function i18nSettings(config: ServiceConfig): I18nSettings | null {
+  const plugin = config.plugins.i18n;
+  if (!plugin?.enabled) return null;
+  const raw = plugin.config.locales ?? [{ code: 'en', name: 'English (en)' }];
+  if (!Array.isArray(raw) || raw.length === 0) throw new ConfigError('config/plugins', 'i18n.config.locales', 'must be a non-empty array');
+  const locales: Locale[] = raw.map((entry: unknown, i) => {
+    const code = typeof entry === 'string' ? entry : (entry as { code?: unknown })?.code;
+    if (typeof code !== 'string' || !/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/.test(code)) {
+      throw new ConfigError('config/plugins', `i18n.config.locales[${i}]`, 'needs a locale code such as "en" or "fr-CA"');
+    }
+    const name = typeof entry === 'object' && entry && typeof (entry as { name?: unknown }).name === 'string' ? (entry as { name: string }).name : code;
+    return { code, name };
+  });
+  const defaultLocale = plugin.config.defaultLocale ?? locales[0]!.code;
+  if (typeof defaultLocale !== 'string' || !locales.some((l) => l.code === defaultLocale)) {
+    throw new ConfigError('config/plugins', 'i18n.config.defaultLocale', `must be one of the configured locales (${locales.map((l) => l.code).join(', ')})`);
+  }
+  return { defaultLocale, locales };
+}
+
+export const i18nPlugin: Plugin = {
+  name: 'i18n',
+  register({ router, i18n }) {
+    router.get('/i18n/locales', (_req, res) => {
+      const list = (i18n?.locales ?? []).map((locale, index) => ({
+        id: index + 1,
+        name: locale.name,
+        code: locale.code,
+        isDefault: locale.code === i18n?.defaultLocale,
+      }));
+      res.json(list);
+    });
+  },
+};

@@ -1,0 +1,13 @@
+import type { ServiceConfig } from '../config/index.js';
+import { i18nPlugin } from './i18n/index.js';
+import type { Plugin } from './types.js';
+import { uploadPlugin } from './upload/index.js';
+
+export type { Plugin, PluginRegisterContext } from './types.js';
+
+const BUILT_IN: Plugin[] = [i18nPlugin, uploadPlugin];
+
+/** The built-in plugins the configuration turns on, in registration order. */
+export function enabledPlugins(config: ServiceConfig): Plugin[] {
+  return BUILT_IN.filter((plugin) => config.plugins[plugin.name]?.enabled !== false);
+}

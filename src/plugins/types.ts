@@ -1,0 +1,23 @@
+import type { Router } from 'express';
+import type { Authenticator } from '../access/ability.js';
+import type { ServiceConfig } from '../config/index.js';
+import type { ContentTypeSource } from '../content-types/index.js';
+import type { ServiceContext } from '../service-context.js';
+
+export interface PluginRegisterContext extends ServiceContext {
+  /** mounted under `/api` before the content-type routes */
+  router: Router;
+  /** replaces how requests are authenticated (users-permissions sets JWT + API tokens) */
+  setAuthenticator(authenticate: Authenticator): void;
+}
+
+/** A built-in plugin: its content-types, routes, authentication and start-up work. */
+export interface Plugin {
+  name: string;
+  /** content-types owned by the plugin, added to the registry before it is built */
+  contentTypes?(config: ServiceConfig): ContentTypeSource[];
+  /** after the models exist: routes and hooks */
+  register?(ctx: PluginRegisterContext): void | Promise<void>;
+  /** after indexes exist: seed data (roles, permissions) */
+  bootstrap?(ctx: ServiceContext): Promise<void>;
+}
