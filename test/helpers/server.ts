@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { createServer, type ContentService, type CreateServerOptions } from '../../src/app.js';
 
-export const PUBLICATION_APP = fileURLToPath(new URL('../fixtures/publication', import.meta.url));
+import { PUBLICATION_APP } from './fixtures.js';
+
+export { PUBLICATION_APP };
 
 /** The database server of this test run (see test/setup.ts), without a database name. */
 export function testServerUri(): string {
