@@ -2,10 +2,11 @@ import type { ServiceConfig } from '../config/index.js';
 import { i18nPlugin } from './i18n/index.js';
 import type { Plugin } from './types.js';
 import { uploadPlugin } from './upload/index.js';
+import { usersPermissionsPlugin } from './users-permissions/index.js';
 
 export type { Plugin, PluginRegisterContext } from './types.js';
 
-const BUILT_IN: Plugin[] = [i18nPlugin, uploadPlugin];
+const BUILT_IN: Plugin[] = [i18nPlugin, uploadPlugin, usersPermissionsPlugin];
 
 /** The built-in plugins the configuration turns on, in registration order. */
 export function enabledPlugins(config: ServiceConfig): Plugin[] {

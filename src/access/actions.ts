@@ -1,0 +1,43 @@
+/**
+ * Actions of the users-permissions plugin's own routes (Strapi v4 names) and the defaults the two
+ * built-in roles get when they are first created.
+ */
+export const UP = 'plugin::users-permissions';
+
+export const AUTH_ACTIONS = {
+  callback: `${UP}.auth.callback`,
+  register: `${UP}.auth.register`,
+  forgotPassword: `${UP}.auth.forgotPassword`,
+  resetPassword: `${UP}.auth.resetPassword`,
+  changePassword: `${UP}.auth.changePassword`,
+} as const;
+
+export const USER_ACTIONS = {
+  me: `${UP}.user.me`,
+  find: `${UP}.user.find`,
+  findOne: `${UP}.user.findOne`,
+  count: `${UP}.user.count`,
+  create: `${UP}.user.create`,
+  update: `${UP}.user.update`,
+  destroy: `${UP}.user.destroy`,
+} as const;
+
+export const ROLE_ACTIONS = {
+  find: `${UP}.role.find`,
+  findOne: `${UP}.role.findOne`,
+  createRole: `${UP}.role.createRole`,
+  updateRole: `${UP}.role.updateRole`,
+  deleteRole: `${UP}.role.deleteRole`,
+} as const;
+
+export const DEFAULT_ROLE_PERMISSIONS: Record<'public' | 'authenticated', string[]> = {
+  public: [AUTH_ACTIONS.callback, AUTH_ACTIONS.register, AUTH_ACTIONS.forgotPassword, AUTH_ACTIONS.resetPassword],
+  authenticated: [USER_ACTIONS.me, AUTH_ACTIONS.changePassword],
+};
+
+/** `api::article.article.find` → `{ uid: 'api::article.article', action: 'find' }`. */
+export function splitAction(action: string): { uid: string; action: string } | undefined {
+  const dot = action.lastIndexOf('.');
+  if (dot <= 0 || dot === action.length - 1) return undefined;
+  return { uid: action.slice(0, dot), action: action.slice(dot + 1) };
+}

@@ -1,0 +1,120 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { apiTokenAbility, isApiTokenType, type ApiTokenType } from '../../access/abilities.js';
+import type { RequestAuth } from '../../access/ability.js';
+import { API_TOKEN_UID } from '../../content-types/index.js';
+import { ValidationError } from '../../errors/index.js';
+import type { ServiceContext } from '../../service-context.js';
+import { nextId } from './roles.js';
+import { collectionOf } from './collections.js';
+
+export interface CreateApiTokenInput {
+  name: string;
+  type: ApiTokenType;
+  description?: string;
+  /** custom tokens: the actions granted, e.g. `api::article.article.find` */
+  actions?: string[];
+  /** expiry in days from now; absent = never expires */
+  days?: number;
+}
+
+export interface ApiTokenInfo {
+  id: number;
+  name: string;
+  description: string | null;
+  type: ApiTokenType;
+  actions: string[];
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  createdAt: Date | null;
+}
+
+interface ApiTokenDoc {
+  _id: number;
+  name: string;
+  description?: string | null;
+  type: string;
+  accessKey: string;
+  actions?: unknown;
+  lastUsedAt?: Date | null;
+  expiresAt?: Date | null;
+  createdAt?: Date;
+}
+
+/** Only this HMAC-SHA512 of a key is stored (Strapi v4: salt from `API_TOKEN_SALT`). */
+export function hashAccessKey(accessKey: string, salt: string): string {
+  return createHmac('sha512', salt).update(accessKey).digest('hex');
+}
+
+function info(doc: ApiTokenDoc): ApiTokenInfo {
+  return {
+    id: doc._id,
+    name: doc.name,
+    description: doc.description ?? null,
+    type: isApiTokenType(doc.type) ? doc.type : 'custom',
+    actions: Array.isArray(doc.actions) ? doc.actions.filter((a): a is string => typeof a === 'string') : [],
+    lastUsedAt: doc.lastUsedAt ?? null,
+    expiresAt: doc.expiresAt ?? null,
+    createdAt: doc.createdAt ?? null,
+  };
+}
+
+function validate(input: CreateApiTokenInput): void {
+  if (typeof input.name !== 'string' || input.name.trim() === '') throw ValidationError.forPath(['name'], 'name is a required field');
+  if (!isApiTokenType(input.type)) throw ValidationError.forPath(['type'], 'type must be one of the following values: read-only, full-access, custom');
+  if (input.type === 'custom' && (!input.actions || input.actions.length === 0)) throw ValidationError.forPath(['permissions'], 'a custom token needs at least one action');
+  if (input.actions?.some((a) => typeof a !== 'string' || !/^[\w:.-]+\.[\w-]+$/.test(a))) throw ValidationError.forPath(['permissions'], 'actions must look like api::article.article.find');
+  if (input.days !== undefined && (!Number.isFinite(input.days) || input.days <= 0)) throw ValidationError.forPath(['lifespan'], 'days must be a positive number');
+}
+
+/** Creates a token; the access key is returned here once and never stored in clear. */
+export async function createApiTokenWithSalt(ctx: ServiceContext, salt: string, input: CreateApiTokenInput): Promise<{ id: number; accessKey: string; token: ApiTokenInfo }> {
+  validate(input);
+  const model = ctx.models.model(API_TOKEN_UID);
+  if (await model.exists({ name: input.name.trim() })) throw ValidationError.forPath(['name'], 'Name already taken');
+  const accessKey = randomBytes(128).toString('hex');
+  const lifespan = input.days !== undefined ? Math.round(input.days * 86_400_000) : null;
+  const doc = await model.create({
+    _id: await nextId(ctx, API_TOKEN_UID),
+    name: input.name.trim(),
+    description: input.description ?? null,
+    type: input.type,
+    accessKey: hashAccessKey(accessKey, salt),
+    actions: input.type === 'custom' ? [...new Set(input.actions)] : [],
+    lastUsedAt: null,
+    expiresAt: lifespan !== null ? new Date(Date.now() + lifespan) : null,
+    lifespan,
+  });
+  return { id: doc._id as number, accessKey, token: info(doc.toObject() as unknown as ApiTokenDoc) };
+}
+
+export async function listApiTokens(ctx: ServiceContext): Promise<ApiTokenInfo[]> {
+  const docs = (await ctx.models.model(API_TOKEN_UID).find({}).sort({ _id: 1 }).lean()) as unknown as ApiTokenDoc[];
+  return docs.map(info);
+}
+
+/** Deletes a token; false when there is none with this id. */
+export async function revokeApiToken(ctx: ServiceContext, id: number): Promise<boolean> {
+  const result = await collectionOf(ctx, API_TOKEN_UID).deleteOne({ _id: id });
+  return result.deletedCount === 1;
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export type ApiTokenCheck = { ok: true; auth: RequestAuth } | { ok: false; reason: 'unknown' | 'expired' };
+
+/**
+ * Looks an access key up by its hash (an index lookup: nothing is compared in clear, so nothing
+ * leaks through timing), checks expiry and records `lastUsedAt`.
+ */
+export async function authenticateApiToken(ctx: ServiceContext, salt: string, accessKey: string): Promise<ApiTokenCheck> {
+  const collection = collectionOf<ApiTokenDoc>(ctx, API_TOKEN_UID);
+  const doc = (await collection.findOne({ accessKey: hashAccessKey(accessKey, salt) })) as ApiTokenDoc | null;
+  if (!doc) return { ok: false, reason: 'unknown' };
+  const token = info(doc);
+  const now = Date.now();
+  if (token.expiresAt && token.expiresAt.getTime() <= now) return { ok: false, reason: 'expired' };
+  if (!token.lastUsedAt || now - token.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await collection.updateOne({ _id: token.id }, { $set: { lastUsedAt: new Date(now) } });
+  }
+  return { ok: true, auth: { strategy: 'api-token', ability: apiTokenAbility(token.type, token.actions), token: { id: token.id, type: token.type } } };
+}

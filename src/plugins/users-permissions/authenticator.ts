@@ -1,0 +1,52 @@
+import type { Request } from 'express';
+import { abilityFromActions } from '../../access/abilities.js';
+import type { Authenticator, RequestAuth } from '../../access/ability.js';
+import { UnauthorizedError } from '../../errors/index.js';
+import type { ServiceContext } from '../../service-context.js';
+import { authenticateApiToken } from './api-tokens.js';
+import type { JwtVerifier } from './jwt.js';
+import { findRole, roleActions } from './roles.js';
+import { findUserById, sanitizeUser } from './users.js';
+
+/**
+ * The bearer credential of a request, as Strapi v4 reads it: exactly `Bearer <token>`
+ * (scheme case-insensitive). Anything else (`Token abc`, a lone word) is ignored and the request is public.
+ */
+export function bearerToken(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const parts = header.trim().split(/\s+/);
+  if (parts.length !== 2 || parts[0]?.toLowerCase() !== 'bearer') return undefined;
+  return parts[1];
+}
+
+const looksLikeJwt = (token: string) => token.split('.').length === 3;
+
+async function roleAuth(ctx: ServiceContext, type: 'public'): Promise<RequestAuth> {
+  const role = await findRole(ctx, { type });
+  const actions = role ? await roleActions(ctx, role._id) : [];
+  return { strategy: 'public', ability: abilityFromActions(actions) };
+}
+
+/**
+ * Request → who is calling: no credential = the `public` role; a JWT = its user's role (the user
+ * must exist and not be blocked); another bearer value = an API token. A bad, expired or revoked
+ * credential is a 401 — never a silent fall-back to public.
+ */
+export function createAuthenticator(ctx: ServiceContext, deps: { jwt: JwtVerifier; apiTokenSalt: string }): Authenticator {
+  return async (req) => {
+    const token = bearerToken(req);
+    if (token === undefined) return roleAuth(ctx, 'public');
+    if (looksLikeJwt(token)) {
+      const verified = await deps.jwt.verify(req);
+      if (!verified.ok) throw new UnauthorizedError('Missing or invalid credentials');
+      const user = await findUserById(ctx, verified.payload.id);
+      if (!user || user.blocked === true) throw new UnauthorizedError('Invalid credentials');
+      const actions = typeof user.role === 'number' ? await roleActions(ctx, user.role) : [];
+      return { strategy: 'users-permissions', ability: abilityFromActions(actions), user: sanitizeUser(ctx, user) };
+    }
+    const checked = await authenticateApiToken(ctx, deps.apiTokenSalt, token);
+    if (checked.ok) return checked.auth;
+    throw new UnauthorizedError(checked.reason === 'expired' ? 'Token expired' : 'Missing or invalid credentials');
+  };
+}

@@ -1,0 +1,55 @@
+import { Router } from 'express';
+import type { ServiceContext } from '../../service-context.js';
+import type { Plugin } from '../types.js';
+import { createApiTokenWithSalt, listApiTokens, revokeApiToken, type ApiTokenInfo, type CreateApiTokenInput } from './api-tokens.js';
+import { createAuthenticator } from './authenticator.js';
+import { usersPermissionsContentTypes } from './content-types.js';
+import { JwtVerifier } from './jwt.js';
+import { seedRoles } from './roles.js';
+import { authRoutes } from './routes/auth.js';
+import { roleRoutes } from './routes/roles.js';
+import { userRoutes } from './routes/users.js';
+import type { UsersPermissionsRuntime } from './runtime.js';
+import { resolveSecrets } from './secrets.js';
+import { usersPermissionsSettings } from './settings.js';
+
+export type { ApiTokenInfo, CreateApiTokenInput } from './api-tokens.js';
+export { issueJwt } from './jwt.js';
+
+async function salt(ctx: ServiceContext): Promise<string> {
+  const settings = usersPermissionsSettings(ctx.config);
+  return (await resolveSecrets(ctx.config, settings.jwtSecret)).apiTokenSalt;
+}
+
+/** Creates an API token (programmatic API, CLI); the access key is only returned here. */
+export async function createApiToken(ctx: ServiceContext, input: CreateApiTokenInput): Promise<{ id: number; accessKey: string }> {
+  const { id, accessKey } = await createApiTokenWithSalt(ctx, await salt(ctx), input);
+  return { id, accessKey };
+}
+
+export { listApiTokens, revokeApiToken };
+export type ApiTokenList = ApiTokenInfo[];
+
+/**
+ * users-permissions: users, roles and permissions, JWT login, API tokens, and the authenticator
+ * that turns every `/api` request into a `RequestAuth`.
+ */
+export const usersPermissionsPlugin: Plugin = {
+  name: 'users-permissions',
+  contentTypes: () => usersPermissionsContentTypes(),
+  async register(ctx) {
+    const settings = usersPermissionsSettings(ctx.config);
+    const secrets = await resolveSecrets(ctx.config, settings.jwtSecret);
+    const jwt = new JwtVerifier(secrets.jwtSecret);
+    const runtime: UsersPermissionsRuntime = { ctx, settings, secrets, jwt };
+    ctx.setAuthenticator(createAuthenticator(ctx, { jwt, apiTokenSalt: secrets.apiTokenSalt }));
+    const router = Router();
+    router.use(authRoutes(runtime));
+    router.use(userRoutes(runtime));
+    router.use(roleRoutes(runtime));
+    ctx.router.use(router);
+  },
+  async bootstrap(ctx) {
+    await seedRoles(ctx);
+  },
+};

@@ -1,0 +1,103 @@
+import { DEFAULT_ROLE_PERMISSIONS } from '../../access/actions.js';
+import { PERMISSION_UID, ROLE_UID, USER_UID } from '../../content-types/index.js';
+import type { ServiceContext } from '../../service-context.js';
+import { collectionOf } from './collections.js';
+
+export interface RoleDoc {
+  _id: number;
+  name: string;
+  description?: string | null;
+  type: string;
+  createdAt?: Date;
+  updatedAt?: Date;
+}
+
+export const BUILT_IN_ROLES = [
+  { type: 'public', name: 'Public', description: 'Default role given to unauthenticated user.' },
+  { type: 'authenticated', name: 'Authenticated', description: 'Default role given to authenticated user.' },
+] as const;
+
+export async function nextId(ctx: ServiceContext, uid: string): Promise<number> {
+  const ct = ctx.registry.contentType(uid);
+  if (!ct) throw new Error(`unknown content-type ${uid}`);
+  return ctx.models.counters.next(ct.collectionName);
+}
+
+export async function findRole(ctx: ServiceContext, query: { _id: number } | { type: string }): Promise<RoleDoc | null> {
+  return (await ctx.models.model(ROLE_UID).findOne(query).lean()) as RoleDoc | null;
+}
+
+export async function listRoles(ctx: ServiceContext): Promise<RoleDoc[]> {
+  return (await ctx.models.model(ROLE_UID).find({}).sort({ _id: 1 }).lean()) as unknown as RoleDoc[];
+}
+
+export async function createRole(ctx: ServiceContext, input: { name: string; description?: string | null; type: string }): Promise<RoleDoc> {
+  const _id = await nextId(ctx, ROLE_UID);
+  const doc = await ctx.models.model(ROLE_UID).create({ _id, ...input });
+  return doc.toObject() as unknown as RoleDoc;
+}
+
+export async function updateRole(ctx: ServiceContext, roleId: number, set: { name?: string; description?: string }): Promise<void> {
+  await ctx.models.model(ROLE_UID).updateOne({ _id: roleId }, { $set: set });
+}
+
+/** The actions a role grants. */
+export async function roleActions(ctx: ServiceContext, roleId: number): Promise<string[]> {
+  const docs = await collectionOf<{ _id: number; action: string }>(ctx, PERMISSION_UID).find({ role: roleId }, { projection: { action: 1 } }).toArray();
+  return docs.map((d) => String(d.action));
+}
+
+/** Adds the actions a role does not have yet (start-up seeding is additive). */
+export async function grantActions(ctx: ServiceContext, roleId: number, actions: readonly string[]): Promise<void> {
+  const existing = new Set(await roleActions(ctx, roleId));
+  const missing = [...new Set(actions)].filter((a) => !existing.has(a));
+  for (const action of missing) {
+    const _id = await nextId(ctx, PERMISSION_UID);
+    await ctx.models.model(PERMISSION_UID).create({ _id, action, role: roleId });
+  }
+}
+
+/** Makes a role grant exactly these actions. */
+export async function setRoleActions(ctx: ServiceContext, roleId: number, actions: readonly string[]): Promise<void> {
+  const wanted = new Set(actions);
+  await collectionOf(ctx, PERMISSION_UID).deleteMany({ role: roleId, action: { $nin: [...wanted] } });
+  await grantActions(ctx, roleId, [...wanted]);
+}
+
+export async function deleteRole(ctx: ServiceContext, roleId: number, fallbackRoleId: number): Promise<void> {
+  await collectionOf(ctx, USER_UID).updateMany({ role: roleId }, { $set: { role: fallbackRoleId } });
+  await collectionOf(ctx, PERMISSION_UID).deleteMany({ role: roleId });
+  await collectionOf(ctx, ROLE_UID).deleteOne({ _id: roleId });
+}
+
+export async function countUsersByRole(ctx: ServiceContext): Promise<Map<number, number>> {
+  const rows = await collectionOf(ctx, USER_UID).aggregate<{ _id: number; n: number }>([{ $group: { _id: '$role', n: { $sum: 1 } } }]).toArray();
+  return new Map(rows.map((r) => [r._id, r.n]));
+}
+
+/**
+ * Start-up: the roles `public` and `authenticated` exist (created with Strapi's default plugin
+ * permissions the first time), and the app's `config/permissions` is granted additively.
+ */
+export async function seedRoles(ctx: ServiceContext): Promise<void> {
+  for (const role of BUILT_IN_ROLES) {
+    let doc = await findRole(ctx, { type: role.type });
+    if (!doc) {
+      doc = await createRole(ctx, role).catch(async (err: { code?: number }) => {
+        // another instance created it at the same time (unique `type`)
+        const again = err.code === 11000 ? await findRole(ctx, { type: role.type }) : null;
+        if (!again) throw err;
+        return again;
+      });
+      await grantActions(ctx, doc._id, DEFAULT_ROLE_PERMISSIONS[role.type]);
+    }
+  }
+  for (const [type, actions] of Object.entries(ctx.config.permissions)) {
+    const doc = await findRole(ctx, { type });
+    if (!doc) {
+      ctx.logger.warn({ role: type }, `config/permissions: no role of type "${type}", permissions not applied`);
+      continue;
+    }
+    await grantActions(ctx, doc._id, actions);
+  }
+}

@@ -1,0 +1,83 @@
+import { Router } from 'express';
+import { ROLE_ACTIONS } from '../../../access/actions.js';
+import { ApplicationError, NotFoundError, ValidationError } from '../../../errors/index.js';
+import { fromPermissionInput, toPermissionTree } from '../permissions-format.js';
+import {
+  countUsersByRole, createRole, deleteRole, findRole, listRoles, roleActions, setRoleActions, updateRole, type RoleDoc,
+} from '../roles.js';
+import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
+import { bodyObject, checkFields } from '../validation.js';
+
+function roleId(raw: unknown): number {
+  const id = typeof raw === 'string' && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(id)) throw new NotFoundError('Role not found');
+  return id;
+}
+
+function formatRole(role: RoleDoc): Record<string, unknown> {
+  return {
+    id: role._id, name: role.name, description: role.description ?? null, type: role.type,
+    createdAt: role.createdAt?.toISOString() ?? null, updatedAt: role.updatedAt?.toISOString() ?? null,
+  };
+}
+
+const snakeCase = (name: string) => name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+
+/** `/users-permissions/roles[/:id]`, answering as Strapi v4 (`{ roles }`, `{ role }`, `{ ok: true }`). */
+export function roleRoutes(rt: UsersPermissionsRuntime): Router {
+  const { ctx } = rt;
+  const router = Router();
+
+  router.get('/users-permissions/roles', async (req, res) => {
+    authorize(req, ROLE_ACTIONS.find);
+    const [roles, counts] = await Promise.all([listRoles(ctx), countUsersByRole(ctx)]);
+    res.json({ roles: roles.map((r) => ({ ...formatRole(r), nb_users: counts.get(r._id) ?? 0 })) });
+  });
+
+  router.get('/users-permissions/roles/:id', async (req, res) => {
+    authorize(req, ROLE_ACTIONS.findOne);
+    const role = await findRole(ctx, { _id: roleId(req.params.id) });
+    if (!role) throw new NotFoundError('Role not found');
+    res.json({ role: { ...formatRole(role), permissions: toPermissionTree(await roleActions(ctx, role._id)) } });
+  });
+
+  router.post('/users-permissions/roles', async (req, res) => {
+    authorize(req, ROLE_ACTIONS.createRole);
+    const body = bodyObject(req.body);
+    const { name = '', description } = checkFields(body, { name: [{ kind: 'required' }, { kind: 'min', n: 3 }], description: [] });
+    const type = typeof body.type === 'string' && body.type.trim() !== '' ? snakeCase(body.type) : snakeCase(name);
+    if (!type) throw ValidationError.forPath(['name'], 'name must contain letters or digits');
+    if (await findRole(ctx, { type })) throw new ApplicationError('This role already exists');
+    const actions = body.permissions !== undefined ? fromPermissionInput(body.permissions) : [];
+    const role = await createRole(ctx, { name, description: description ?? null, type });
+    await setRoleActions(ctx, role._id, actions);
+    res.json({ ok: true });
+  });
+
+  router.put('/users-permissions/roles/:id', async (req, res) => {
+    authorize(req, ROLE_ACTIONS.updateRole);
+    const role = await findRole(ctx, { _id: roleId(req.params.id) });
+    if (!role) throw new NotFoundError('Role not found');
+    const body = bodyObject(req.body);
+    const { name, description } = checkFields(body, { name: [{ kind: 'min', n: 3 }], description: [] }, false);
+    const set: Record<string, unknown> = {};
+    if (name !== undefined) set.name = name;
+    if (description !== undefined) set.description = description;
+    if (Object.keys(set).length > 0) await updateRole(ctx, role._id, set);
+    if (body.permissions !== undefined) await setRoleActions(ctx, role._id, fromPermissionInput(body.permissions));
+    res.json({ ok: true });
+  });
+
+  router.delete('/users-permissions/roles/:id', async (req, res) => {
+    authorize(req, ROLE_ACTIONS.deleteRole);
+    const role = await findRole(ctx, { _id: roleId(req.params.id) });
+    if (!role) throw new NotFoundError('Role not found');
+    if (role.type === 'public' || role.type === 'authenticated') throw new ApplicationError(`Cannot delete the ${role.type} role`);
+    const fallback = await findRole(ctx, { type: 'authenticated' });
+    if (!fallback) throw new ApplicationError('Impossible to find the default role');
+    await deleteRole(ctx, role._id, fallback._id);
+    res.json({ ok: true });
+  });
+
+  return router;
+}

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { ServiceConfig } from '../../config/index.js';
+
+/** The secrets the plugin signs and hashes with. */
+export interface Secrets {
+  jwtSecret: string;
+  apiTokenSalt: string;
+}
+
+type SecretsFile = Partial<Record<'jwtSecret' | 'apiTokenSalt', string>>;
+
+/** `<appDir>/.data/secrets.json`: secrets generated once in development and kept across restarts. */
+export function secretsFile(config: ServiceConfig): string {
+  return join(resolve(config.appDir, '.data'), 'secrets.json');
+}
+
+async function readSecretsFile(file: string): Promise<SecretsFile> {
+  if (!existsSync(file)) return {};
+  const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+  return parsed && typeof parsed === 'object' ? (parsed as SecretsFile) : {};
+}
+
+/**
+ * `JWT_SECRET` / `API_TOKEN_SALT` from the environment, else the configured `jwtSecret`, else: in
+ * tests a random secret per process, otherwise generated once and kept under `<appDir>/.data/`.
+ */
+export async function resolveSecrets(config: ServiceConfig, configuredJwtSecret: string | undefined): Promise<Secrets> {
+  const fromEnv = { jwtSecret: process.env.JWT_SECRET || configuredJwtSecret, apiTokenSalt: process.env.API_TOKEN_SALT || undefined };
+  if (fromEnv.jwtSecret && fromEnv.apiTokenSalt) return { jwtSecret: fromEnv.jwtSecret, apiTokenSalt: fromEnv.apiTokenSalt };
+  if (config.env === 'test') {
+    return { jwtSecret: fromEnv.jwtSecret ?? randomBytes(32).toString('base64'), apiTokenSalt: fromEnv.apiTokenSalt ?? TEST_SALT };
+  }
+  const file = secretsFile(config);
+  const stored = await readSecretsFile(file);
+  const next: SecretsFile = { ...stored };
+  if (!fromEnv.jwtSecret && !next.jwtSecret) next.jwtSecret = randomBytes(32).toString('base64');
+  if (!fromEnv.apiTokenSalt && !next.apiTokenSalt) next.apiTokenSalt = randomBytes(32).toString('base64');
+  if (next.jwtSecret !== stored.jwtSecret || next.apiTokenSalt !== stored.apiTokenSalt) {
+    await mkdir(resolve(config.appDir, '.data'), { recursive: true });
+    await writeFile(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+  }
+  return {
+    jwtSecret: fromEnv.jwtSecret ?? next.jwtSecret ?? '',
+    apiTokenSalt: fromEnv.apiTokenSalt ?? next.apiTokenSalt ?? '',
+  };
+}
+
+/** One salt per test process, so tokens created programmatically match what the service checks. */
+const TEST_SALT = randomBytes(32).toString('base64');

@@ -1,0 +1,90 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { isPrivate, USER_UID } from '../../content-types/index.js';
+import type { ServiceContext } from '../../service-context.js';
+import { hashPassword } from './passwords.js';
+import { nextId } from './roles.js';
+import { collectionOf } from './collections.js';
+
+export interface UserDoc {
+  _id: number;
+  username: string;
+  email: string;
+  provider?: string | null;
+  password?: string | null;
+  resetPasswordToken?: string | null;
+  confirmed?: boolean | null;
+  blocked?: boolean | null;
+  role?: number | null;
+  createdAt?: Date;
+  updatedAt?: Date;
+  [key: string]: unknown;
+}
+
+/** What a client sees of a user: every non-private, non-relation attribute (never password or tokens). */
+export function sanitizeUser(ctx: ServiceContext, doc: UserDoc): { id: number } & Record<string, unknown> {
+  const ct = ctx.registry.contentType(USER_UID);
+  const out: { id: number } & Record<string, unknown> = { id: doc._id };
+  for (const [name, attr] of Object.entries(ct?.attributes ?? {})) {
+    if (isPrivate(attr) || attr.type === 'relation' || attr.type === 'media' || name === 'publishedAt' || name === 'locale' || name === 'localizations') continue;
+    const value = doc[name];
+    out[name] = value instanceof Date ? value.toISOString() : (value ?? null);
+  }
+  return out;
+}
+
+export async function findUserById(ctx: ServiceContext, id: number): Promise<UserDoc | null> {
+  return (await collectionOf<UserDoc>(ctx, USER_UID).findOne({ _id: id }));
+}
+
+/** Strapi: the identifier is the e-mail (lower-cased) or the exact username. */
+export async function findUserByIdentifier(ctx: ServiceContext, identifier: string): Promise<UserDoc | null> {
+  return (await collectionOf<UserDoc>(ctx, USER_UID).findOne({
+    provider: 'local',
+    $or: [{ email: identifier.toLowerCase() }, { username: identifier }],
+  })) as UserDoc | null;
+}
+
+export async function findUserByResetCode(ctx: ServiceContext, code: string): Promise<UserDoc | null> {
+  if (code === '') return null;
+  return (await collectionOf(ctx, USER_UID).findOne({ resetPasswordToken: hashResetCode(code) })) as UserDoc | null;
+}
+
+export async function usernameOrEmailTaken(ctx: ServiceContext, fields: { username?: string; email?: string }, exceptId?: number): Promise<boolean> {
+  const or: Record<string, unknown>[] = [];
+  if (fields.username !== undefined) or.push({ username: fields.username });
+  if (fields.email !== undefined) or.push({ email: fields.email });
+  if (or.length === 0) return false;
+  const filter: Record<string, unknown> = { $or: or };
+  if (exceptId !== undefined) filter._id = { $ne: exceptId };
+  return (await collectionOf(ctx, USER_UID).countDocuments(filter, { limit: 1 })) > 0;
+}
+
+export async function createUser(ctx: ServiceContext, input: { username: string; email: string; password: string; role: number; extra?: Record<string, unknown> }): Promise<UserDoc> {
+  const doc = await ctx.models.model(USER_UID).create({
+    ...input.extra,
+    _id: await nextId(ctx, USER_UID),
+    username: input.username,
+    email: input.email.toLowerCase(),
+    provider: 'local',
+    password: await hashPassword(input.password),
+    confirmed: true,
+    blocked: false,
+    role: input.role,
+  });
+  return doc.toObject() as unknown as UserDoc;
+}
+
+export async function updateUser(ctx: ServiceContext, id: number, set: Record<string, unknown>): Promise<UserDoc | null> {
+  const doc = await ctx.models.model(USER_UID).findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after', runValidators: true }).lean();
+  return doc as UserDoc | null;
+}
+
+/** A reset code is sent to the user; only its SHA-256 is stored, so the stored value cannot be replayed. */
+export function newResetCode(): { code: string; stored: string } {
+  const code = randomBytes(32).toString('hex');
+  return { code, stored: hashResetCode(code) };
+}
+
+export function hashResetCode(code: string): string {
+  return createHash('sha256').update(code).digest('hex');
+}

@@ -1,0 +1,43 @@
+import { ValidationError, type ValidationIssue } from '../../errors/index.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export type Body = Record<string, unknown>;
+
+export function bodyObject(body: unknown): Body {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ValidationError('Request body must be a JSON object');
+  return body as Body;
+}
+
+type Rule = { kind: 'required' } | { kind: 'email' } | { kind: 'min'; n: number } | { kind: 'maxBytes'; n: number };
+
+/** yup-like checks with Strapi's messages ("x is a required field", "x must be at least 6 characters"). */
+export function checkFields(body: Body, rules: Record<string, Rule[]>, required = true): Record<string, string> {
+  const issues: ValidationIssue[] = [];
+  const out: Record<string, string> = {};
+  for (const [field, fieldRules] of Object.entries(rules)) {
+    const value = body[field];
+    const issue = (message: string) => issues.push({ path: [field], message, name: 'ValidationError' });
+    if (value === undefined || value === null || value === '') {
+      if (required && fieldRules.some((r) => r.kind === 'required')) issue(`${field} is a required field`);
+      continue;
+    }
+    if (typeof value !== 'string') { issue(`${field} must be a \`string\` type`); continue; }
+    const failed = fieldRules.find((r) =>
+      (r.kind === 'email' && !EMAIL.test(value))
+      || (r.kind === 'min' && value.length < r.n)
+      || (r.kind === 'maxBytes' && Buffer.byteLength(value, 'utf8') > r.n));
+    if (failed?.kind === 'email') issue(`${field} must be a valid email`);
+    else if (failed?.kind === 'min') issue(`${field} must be at least ${failed.n} characters`);
+    else if (failed?.kind === 'maxBytes') issue(`${field} must be less than ${failed.n} bytes`);
+    else out[field] = value;
+  }
+  if (issues.length > 0) throw ValidationError.fromIssues(issues);
+  return out;
+}
+
+export const USER_FIELD_RULES: Record<string, Rule[]> = {
+  email: [{ kind: 'required' }, { kind: 'email' }, { kind: 'min', n: 6 }],
+  username: [{ kind: 'required' }, { kind: 'min', n: 3 }],
+  password: [{ kind: 'required' }, { kind: 'min', n: 6 }, { kind: 'maxBytes', n: 72 }],
+};
