@@ -1,0 +1,132 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import request from 'supertest';
+import { createServer } from '../../src/app.js';
+import { API_TOKEN_UID } from '../../src/content-types/index.js';
+import { createApiToken, listApiTokens } from '../../src/plugins/users-permissions/index.js';
+import { hashAccessKey } from '../../src/plugins/users-permissions/api-tokens.js';
+import { createTestService, freshDatabaseUri, PUBLICATION_APP, type TestService } from '../helpers/server.js';
+import { bearer } from './users-permissions/helpers.js';
+import { collectionOf } from '../../src/plugins/users-permissions/collections.js';
+
+const run = promisify(execFile);
+const BIN = fileURLToPath(new URL('../../bin/content-service.mjs', import.meta.url));
+
+describe('API tokens', () => {
+  let service: TestService;
+  before(async () => { service = await createTestService(); });
+  after(() => service.close());
+
+  const call = (method: 'get' | 'post', path: string, token: string) => request(service.app)[method](path).set(bearer(token));
+
+  it('stores only an HMAC-SHA512 of the key', async () => {
+    const { id, accessKey } = await createApiToken(service.context, { name: 'stored', type: 'read-only' });
+    const doc = await collectionOf(service.context, API_TOKEN_UID).findOne({ _id: id });
+    expect(doc?.accessKey).to.match(/^[0-9a-f]{128}$/);
+    expect(doc?.accessKey).to.not.equal(accessKey);
+    expect(JSON.stringify(doc)).to.not.include(accessKey);
+  });
+
+  it('full-access tokens may do everything', async () => {
+    const { accessKey } = await createApiToken(service.context, { name: 'full', type: 'full-access' });
+    expect((await call('get', '/api/users/count', accessKey)).status).to.equal(200);
+    expect((await call('get', '/api/users-permissions/roles', accessKey)).status).to.equal(200);
+  });
+
+  it('read-only tokens may only find and findOne', async () => {
+    const { accessKey } = await createApiToken(service.context, { name: 'ro', type: 'read-only' });
+    expect((await call('get', '/api/users', accessKey)).status).to.equal(200);
+    expect((await call('get', '/api/users/count', accessKey)).status).to.equal(403);
+    const write = await request(service.app).post('/api/notes').set(bearer(accessKey)).send({ data: { title: 'x' } });
+    expect(write.status).to.equal(403);
+    expect(write.body.error.name).to.equal('ForbiddenError');
+  });
+
+  it('custom tokens grant exactly their actions', async () => {
+    const { accessKey } = await createApiToken(service.context, { name: 'custom', type: 'custom', actions: ['plugin::users-permissions.user.count'] });
+    expect((await call('get', '/api/users/count', accessKey)).status).to.equal(200);
+    expect((await call('get', '/api/users', accessKey)).status).to.equal(403);
+  });
+
+  it('an unknown, revoked or expired token is 401', async () => {
+    const unknown = await call('get', '/api/users/count', 'f'.repeat(256));
+    expect(unknown.status).to.equal(401);
+    expect(unknown.body.error.name).to.equal('UnauthorizedError');
+    const { id, accessKey } = await createApiToken(service.context, { name: 'soon', type: 'full-access', days: 1 });
+    expect((await call('get', '/api/users/count', accessKey)).status).to.equal(200);
+    await collectionOf(service.context, API_TOKEN_UID).updateOne({ _id: id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    const expired = await call('get', '/api/users/count', accessKey);
+    expect(expired.status).to.equal(401);
+    expect(expired.body.error.message).to.equal('Token expired');
+    const revoked = await createApiToken(service.context, { name: 'revoked', type: 'full-access' });
+    await collectionOf(service.context, API_TOKEN_UID).deleteOne({ _id: revoked.id });
+    expect((await call('get', '/api/users/count', revoked.accessKey)).status).to.equal(401);
+  });
+
+  it('records lastUsedAt', async () => {
+    const { id, accessKey } = await createApiToken(service.context, { name: 'used', type: 'read-only' });
+    await call('get', '/api/users', accessKey);
+    const token = (await listApiTokens(service.context)).find((t) => t.id === id);
+    expect(token?.lastUsedAt).to.be.instanceOf(Date);
+  });
+
+  it('refuses bad input: duplicate names, unknown types, custom without actions, bad days', async () => {
+    await createApiToken(service.context, { name: 'dup', type: 'read-only' });
+    for (const input of [
+      { name: 'dup', type: 'read-only' as const },
+      { name: 'x1', type: 'admin' },
+      { name: 'x2', type: 'custom' as const },
+      { name: 'x3', type: 'custom' as const, actions: ['nope'] },
+      { name: 'x4', type: 'full-access' as const, days: -1 },
+      { name: '', type: 'full-access' as const },
+    ]) {
+      let status = 0;
+      await createApiToken(service.context, input).catch((err: { status?: number }) => { status = err.status ?? 0; });
+      expect(status, JSON.stringify(input)).to.equal(400);
+    }
+  });
+
+  it('hashAccessKey depends on the salt', () => {
+    expect(hashAccessKey('k', 'a')).to.not.equal(hashAccessKey('k', 'b'));
+  });
+
+  describe('CLI: content-service token', function () {
+    this.timeout(60_000);
+    const uri = freshDatabaseUri();
+    const env = { ...process.env, MONGODB_URI: uri, NODE_ENV: 'test', API_TOKEN_SALT: 'cli-test-salt', LOG_LEVEL: 'silent' };
+    const cli = (...args: string[]) => run(process.execPath, [BIN, 'token', ...args, '--app', PUBLICATION_APP], { env });
+
+    it('creates, lists and revokes tokens on the database a service uses', async () => {
+      const created = await cli('create', '--name', 'cli', '--type', 'custom', '--actions', 'plugin::users-permissions.user.count', '--days', '7');
+      const lines = created.stdout.trim().split('\n');
+      const key = lines[lines.length - 1] ?? '';
+      expect(key).to.match(/^[0-9a-f]{256}$/);
+
+      const previous = process.env.API_TOKEN_SALT;
+      process.env.API_TOKEN_SALT = 'cli-test-salt';
+      const running = await createServer({ appDir: PUBLICATION_APP, databaseUri: uri });
+      try {
+        expect((await request(running.app).get('/api/users/count').set(bearer(key))).status).to.equal(200);
+        const list = await cli('list');
+        expect(list.stdout).to.match(/^1\tcli\tcustom/m);
+        const revoke = await cli('revoke', '1');
+        expect(revoke.stdout).to.include('Revoked API token #1');
+        expect((await request(running.app).get('/api/users/count').set(bearer(key))).status).to.equal(401);
+        const again = await cli('revoke', '1').catch((err: { code?: number }) => err);
+        expect((again as { code?: number }).code).to.equal(2);
+      } finally {
+        if (previous === undefined) delete process.env.API_TOKEN_SALT; else process.env.API_TOKEN_SALT = previous;
+        await running.context.connection.dropDatabase().catch(() => {});
+        await running.stop();
+      }
+    });
+
+    it('refuses bad arguments with a usage message', async () => {
+      const err = await cli('create', '--name', 'x', '--type', 'admin').catch((e: { code?: number; stderr?: string }) => e);
+      expect((err as { code?: number }).code).to.equal(2);
+      expect((err as { stderr?: string }).stderr).to.include('--type must be');
+    });
+  });
+});

@@ -1,0 +1,131 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { createTestService, type TestService } from '../../helpers/server.js';
+import { bearer, login, registerSeedUsers } from './helpers.js';
+
+const publicUser = (id: number, username: string, email: string) => ({
+  id, username, email, provider: 'local', confirmed: true, blocked: false,
+});
+
+describe('users-permissions: /api/users', () => {
+  let service: TestService;
+  let jwt: string;
+  before(async () => {
+    service = await createTestService();
+    await registerSeedUsers(service.app);
+    jwt = await login(service.app, 'alice', 'Password123!');
+  });
+  after(() => service.close());
+
+  const get = (path: string) => request(service.app).get(path).set(bearer(jwt));
+
+  it('GET /api/users without auth is 403', async () => {
+    const res = await request(service.app).get('/api/users');
+    expect(res.status).to.equal(403);
+    expect(res.body).to.deep.equal({ data: null, error: { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} } });
+  });
+
+  it('answers a bare array; filters and sort apply, pagination[...] is ignored', async () => {
+    const res = await get('/api/users?filters[email][$endsWith]=%40users.example.com&sort=username%3Adesc&pagination[limit]=2');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.be.an('array').with.length(3);
+    expect(res.body.map((u: { id: number }) => u.id)).to.deep.equal([2, 1, 3]);
+    expect(res.body[0]).to.include(publicUser(2, 'bob', 'bob@users.example.com'));
+    expect(Object.keys(res.body[0]).sort()).to.deep.equal(['blocked', 'confirmed', 'createdAt', 'email', 'id', 'provider', 'updatedAt', 'username']);
+  });
+
+  it('takes top-level start and limit', async () => {
+    const res = await get('/api/users?filters[email][$endsWith]=%40users.example.com&sort=id&start=1&limit=1');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal([{ ...publicUser(2, 'bob', 'bob@users.example.com'), createdAt: res.body[0].createdAt, updatedAt: res.body[0].updatedAt }]);
+  });
+
+  it('refuses bad start/limit and private fields', async () => {
+    expect((await get('/api/users?start=abc')).status).to.equal(400);
+    expect((await get('/api/users?limit=-1')).status).to.equal(400);
+    expect((await get('/api/users?fields[0]=password')).status).to.equal(400);
+    expect((await get('/api/users?populate=password')).status).to.equal(400);
+  });
+
+  for (const query of [
+    'filters[password][$startsWith]=$2',
+    'filters[password][$notNull]=true',
+    'filters[resetPasswordToken][$notNull]=true',
+    'filters[confirmationToken][$null]=true',
+    'filters[$or][0][password][$startsWith]=$2&filters[$or][1][username][$eq]=alice',
+    'filters[$not][password][$startsWith]=$2',
+    'filters[$and][0][$or][0][password][$contains]=a',
+    'sort=password',
+    'sort[0]=resetPasswordToken:desc',
+  ]) {
+    it(`refuses a private attribute: ${query} (400, never results)`, async () => {
+      const res = await get(`/api/users?${query}`);
+      expect(res.status).to.equal(400);
+      expect(res.body.data).to.equal(null);
+      expect(res.body.error.status).to.equal(400);
+    });
+  }
+
+  it('GET /api/users/count counts; filters[...] is a 400 (Strapi: 500)', async () => {
+    const count = await get('/api/users/count');
+    expect(count.status).to.equal(200);
+    expect(count.body).to.equal(3);
+    expect((await get('/api/users/count?username=bob')).body).to.equal(1);
+    const bad = await get('/api/users/count?filters[email][$endsWith]=%40users.example.com');
+    expect(bad.status).to.equal(400);
+    expect(bad.body.data).to.equal(null);
+    expect((await get('/api/users/count?password=x')).status).to.equal(400);
+  });
+
+  it('GET /api/users/:id answers one user, 404 otherwise', async () => {
+    const res = await get('/api/users/3');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include(publicUser(3, 'Carol_X', 'carol@users.example.com'));
+    expect((await get('/api/users/999')).status).to.equal(404);
+    expect((await get('/api/users/abc')).status).to.equal(404);
+  });
+
+  describe('update and delete', () => {
+    let admin: TestService;
+    let adminJwt: string;
+    before(async () => {
+      admin = await createTestService({
+        config: { permissions: { authenticated: ['plugin::users-permissions.user.update', 'plugin::users-permissions.user.destroy', 'plugin::users-permissions.user.findOne'] } },
+      });
+      await registerSeedUsers(admin.app);
+      adminJwt = await login(admin.app, 'alice', 'Password123!');
+    });
+    after(() => admin.close());
+
+    it('PUT /api/users/:id needs the permission', async () => {
+      const res = await request(service.app).put('/api/users/2').set(bearer(jwt)).send({ username: 'bobby' });
+      expect(res.status).to.equal(403);
+    });
+
+    it('PUT takes username, email, password and ignores role, confirmed, blocked, provider, tokens', async () => {
+      const res = await request(admin.app).put('/api/users/2').set(bearer(adminJwt)).send({
+        username: 'bobby', role: 99, blocked: true, confirmed: false, provider: 'github', resetPasswordToken: 'x', password: 'newpass1',
+      });
+      expect(res.status).to.equal(200);
+      expect(res.body).to.include({ id: 2, username: 'bobby', blocked: false, confirmed: true, provider: 'local' });
+      expect(res.body).to.not.have.any.keys('password', 'resetPasswordToken', 'role');
+      await login(admin.app, 'bobby', 'newpass1');
+    });
+
+    it('PUT refuses a taken username and a bad e-mail', async () => {
+      expect((await request(admin.app).put('/api/users/2').set(bearer(adminJwt)).send({ username: 'alice' })).status).to.equal(400);
+      expect((await request(admin.app).put('/api/users/2').set(bearer(adminJwt)).send({ email: 'bad' })).status).to.equal(400);
+      expect((await request(admin.app).put('/api/users/999').set(bearer(adminJwt)).send({ username: 'zed' })).status).to.equal(404);
+    });
+
+    it('DELETE /api/users/:id answers the deleted user; its JWT stops working', async () => {
+      const carolJwt = await login(admin.app, 'Carol_X', 'Secret%&*456');
+      const res = await request(admin.app).delete('/api/users/3').set(bearer(adminJwt));
+      expect(res.status).to.equal(200);
+      expect(res.body).to.include({ id: 3, username: 'Carol_X' });
+      expect((await request(admin.app).get('/api/users/3').set(bearer(adminJwt))).status).to.equal(404);
+      expect((await request(admin.app).get('/api/users/me').set(bearer(carolJwt))).status).to.equal(401);
+      expect((await request(admin.app).delete('/api/users/3').set(bearer(adminJwt))).status).to.equal(404);
+    });
+  });
+});
