@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { createServer } from '../../src/app.js';
 import { API_TOKEN_UID } from '../../src/content-types/index.js';
-import { createApiToken, listApiTokens } from '../../src/plugins/users-permissions/index.js';
+import { createApiToken, listApiTokens, type CreateApiTokenInput } from '../../src/plugins/users-permissions/index.js';
 import { hashAccessKey } from '../../src/plugins/users-permissions/api-tokens.js';
 import { createTestService, freshDatabaseUri, PUBLICATION_APP, type TestService } from '../helpers/server.js';
 import { bearer } from './users-permissions/helpers.js';
@@ -74,14 +74,15 @@ describe('API tokens', () => {
 
   it('refuses bad input: duplicate names, unknown types, custom without actions, bad days', async () => {
     await createApiToken(service.context, { name: 'dup', type: 'read-only' });
-    for (const input of [
+    const inputs: CreateApiTokenInput[] = [
       { name: 'dup', type: 'read-only' as const },
       { name: 'x1', type: 'admin' },
       { name: 'x2', type: 'custom' as const },
       { name: 'x3', type: 'custom' as const, actions: ['nope'] },
       { name: 'x4', type: 'full-access' as const, days: -1 },
       { name: '', type: 'full-access' as const },
-    ]) {
+    ];
+    for (const input of inputs) {
       let status = 0;
       await createApiToken(service.context, input).catch((err: { status?: number }) => { status = err.status ?? 0; });
       expect(status, JSON.stringify(input)).to.equal(400);
