@@ -76,7 +76,7 @@ describe('API tokens', () => {
     await createApiToken(service.context, { name: 'dup', type: 'read-only' });
     const inputs: CreateApiTokenInput[] = [
       { name: 'dup', type: 'read-only' as const },
-      { name: 'x1', type: 'admin' },
+      { name: 'x1', type: 'admin' as unknown as 'custom' },
       { name: 'x2', type: 'custom' as const },
       { name: 'x3', type: 'custom' as const, actions: ['nope'] },
       { name: 'x4', type: 'full-access' as const, days: -1 },
