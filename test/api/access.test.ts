@@ -77,7 +77,6 @@ describe('access: permissions and private attributes through relations', () => {
       'sort=owner.password:asc',
       'sort[0]=owner.resetPasswordToken',
       'sort=writer.pin',
-      'fields[0]=owner',
       'populate[owner][fields][0]=password',
       'populate[owner][filters][resetPasswordToken][$notNull]=true',
       'populate[owner][filters][password][$startsWith]=$2',

@@ -14,6 +14,14 @@ import { resolveSecrets } from './secrets.js';
 import { usersPermissionsSettings } from './settings.js';
 
 export type { ApiTokenInfo, CreateApiTokenInput } from './api-tokens.js';
+export { changePassword, forgotPassword, login, register, resetPassword, type AuthSession } from './auth-operations.js';
+export type { UsersPermissionsRuntime } from './runtime.js';
+
+/** The plugin's runtime of a running service (for the GraphQL register/login mutations), keyed by its models. */
+const runtimes = new WeakMap<object, UsersPermissionsRuntime>();
+export function usersPermissionsRuntime(ctx: ServiceContext): UsersPermissionsRuntime | undefined {
+  return runtimes.get(ctx.models);
+}
 export { issueJwt } from './jwt.js';
 
 async function salt(ctx: ServiceContext): Promise<string> {
@@ -42,6 +50,7 @@ export const usersPermissionsPlugin: Plugin = {
     const secrets = await resolveSecrets(ctx.config, settings.jwtSecret);
     const jwt = new JwtVerifier(secrets.jwtSecret);
     const runtime: UsersPermissionsRuntime = { ctx, settings, secrets, jwt };
+    runtimes.set(ctx.models, runtime);
     ctx.setAuthenticator(createAuthenticator(ctx, { jwt, apiTokenSalt: secrets.apiTokenSalt }));
     const router = Router();
     router.use(authRoutes(runtime));

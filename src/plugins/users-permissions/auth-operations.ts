@@ -1,0 +1,94 @@
+import type { RequestAuth } from '../../access/ability.js';
+import { ApplicationError, UnauthorizedError, ValidationError } from '../../errors/index.js';
+import { issueJwt } from './jwt.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { findRole } from './roles.js';
+import type { UsersPermissionsRuntime } from './runtime.js';
+import { allowedExtraFields } from './user-fields.js';
+import {
+  createUser, findUserById, findUserByIdentifier, findUserByResetCode, newResetCode, sanitizeUser, updateUser, usernameOrEmailTaken, type UserDoc,
+} from './users.js';
+import { bodyObject, checkFields, USER_FIELD_RULES } from './validation.js';
+
+/** `{ jwt, user }`, as Strapi v4's register, login, reset and change-password answer. */
+export interface AuthSession { jwt: string; user: { id: number } & Record<string, unknown> }
+
+const TAKEN = 'Email or Username are already taken';
+const NO_RULES = [] as const;
+const rules = (name: string) => USER_FIELD_RULES[name] ?? [...NO_RULES];
+
+function session(rt: UsersPermissionsRuntime, user: UserDoc): AuthSession {
+  return { jwt: issueJwt(rt.secrets.jwtSecret, user._id, rt.settings.jwt.expiresIn), user: sanitizeUser(rt.ctx, user) };
+}
+
+/** Register (REST and GraphQL): only username, email, password and the configured allowed fields are read. */
+export async function register(rt: UsersPermissionsRuntime, input: unknown): Promise<AuthSession> {
+  const { ctx, settings } = rt;
+  const body = bodyObject(input);
+  const fields = checkFields(body, { email: rules('email'), username: rules('username'), password: rules('password') });
+  const email = (fields.email ?? '').toLowerCase();
+  const username = fields.username ?? '';
+  if (await usernameOrEmailTaken(ctx, { username, email })) throw new ApplicationError(TAKEN);
+  const role = await findRole(ctx, { type: 'authenticated' });
+  if (!role) throw new ApplicationError('Impossible to find the default role');
+  const user = await createUser(ctx, { username, email, password: fields.password ?? '', role: role._id, extra: allowedExtraFields(ctx, settings.allowedFields, body) })
+    .catch((err: unknown) => { throw (err as { code?: number } | null)?.code === 11000 ? new ApplicationError(TAKEN) : err; });
+  return session(rt, user);
+}
+
+/** Login with e-mail or username; one answer for an unknown identifier and a wrong password. */
+export async function login(rt: UsersPermissionsRuntime, input: unknown): Promise<AuthSession> {
+  const { identifier = '', password = '' } = checkFields(bodyObject(input), { identifier: [{ kind: 'required' }], password: [{ kind: 'required' }] });
+  const user = await findUserByIdentifier(rt.ctx, identifier);
+  // Always one bcrypt comparison, so timing does not tell whether the identifier exists.
+  const ok = await verifyPassword(password, user?.password);
+  if (!user || !ok) throw new ValidationError('Invalid identifier or password');
+  if (user.blocked === true) throw new ApplicationError('Your account has been blocked by an administrator');
+  return session(rt, user);
+}
+
+/** Sends a reset link when the address belongs to a user; the answer is the same either way. */
+export async function forgotPassword(rt: UsersPermissionsRuntime, input: unknown): Promise<{ ok: true }> {
+  const { ctx, settings } = rt;
+  const { email = '' } = checkFields(bodyObject(input), { email: [{ kind: 'required' }, { kind: 'email' }] });
+  const user = await findUserByIdentifier(ctx, email);
+  if (user && user.email === email.toLowerCase() && user.blocked !== true) {
+    const { code, stored } = newResetCode();
+    await updateUser(ctx, user._id, { resetPasswordToken: stored });
+    const message = {
+      to: user.email,
+      subject: 'Reset password',
+      text: `We heard that you lost your password. Sorry about that!\n\nBut don't worry! You can use the following link to reset your password:\n${settings.resetPasswordUrl}?code=${code}\n\nThanks.`,
+    };
+    if (settings.sendMail) await settings.sendMail(message);
+    else ctx.logger.info({ mail: message }, 'reset-password e-mail (no mail transport configured)');
+  }
+  return { ok: true };
+}
+
+export async function resetPassword(rt: UsersPermissionsRuntime, input: unknown): Promise<AuthSession> {
+  const { code = '', password = '', passwordConfirmation = '' } = checkFields(bodyObject(input), {
+    code: [{ kind: 'required' }], password: rules('password'), passwordConfirmation: [{ kind: 'required' }],
+  });
+  if (password !== passwordConfirmation) throw new ValidationError('Passwords do not match');
+  const found = await findUserByResetCode(rt.ctx, code);
+  if (!found) throw new ValidationError('Incorrect code provided');
+  const user = await updateUser(rt.ctx, found._id, { resetPasswordToken: null, password: await hashPassword(password) });
+  if (!user) throw new ValidationError('Incorrect code provided');
+  return session(rt, user);
+}
+
+export async function changePassword(rt: UsersPermissionsRuntime, auth: RequestAuth, input: unknown): Promise<AuthSession> {
+  if (!auth.user) throw new UnauthorizedError('You must be authenticated to reset your password');
+  const { currentPassword = '', password = '', passwordConfirmation = '' } = checkFields(bodyObject(input), {
+    currentPassword: [{ kind: 'required' }], password: rules('password'), passwordConfirmation: [{ kind: 'required' }],
+  });
+  if (password !== passwordConfirmation) throw ValidationError.forPath(['passwordConfirmation'], 'Passwords do not match');
+  const current = await findUserById(rt.ctx, auth.user.id);
+  if (!current) throw new UnauthorizedError('Invalid credentials');
+  if (!(await verifyPassword(currentPassword, current.password))) throw new ValidationError('The provided current password is invalid');
+  if (currentPassword === password) throw new ValidationError('Your new password must be different than your current password');
+  const user = await updateUser(rt.ctx, current._id, { password: await hashPassword(password) });
+  if (!user) throw new UnauthorizedError('Invalid credentials');
+  return session(rt, user);
+}
