@@ -95,9 +95,11 @@ describe('API tokens', () => {
 
   describe('CLI: content-service token', function () {
     this.timeout(60_000);
-    const uri = freshDatabaseUri();
-    const env = { ...process.env, MONGODB_URI: uri, NODE_ENV: 'test', API_TOKEN_SALT: 'cli-test-salt', LOG_LEVEL: 'silent' };
-    const cli = (...args: string[]) => run(process.execPath, [BIN, 'token', ...args, '--app', PUBLICATION_APP], { env });
+    let uri = '';
+    before(() => { uri = freshDatabaseUri(); });
+    const cli = (...args: string[]) => run(process.execPath, [BIN, 'token', ...args, '--app', PUBLICATION_APP], {
+      env: { ...process.env, MONGODB_URI: uri, NODE_ENV: 'test', API_TOKEN_SALT: 'cli-test-salt', LOG_LEVEL: 'silent' },
+    });
 
     it('creates, lists and revokes tokens on the database a service uses', async () => {
       const created = await cli('create', '--name', 'cli', '--type', 'custom', '--actions', 'plugin::users-permissions.user.count', '--days', '7');
