@@ -1,0 +1,229 @@
+import { isPrivate, type Attribute, type Component, type ContentType, type Registry } from '../../content-types/index.js';
+import { ValidationError } from '../../errors/index.js';
+import type { QueryAccess } from '../access.js';
+import { castBoolean, castValue, isRawScalar, type CastType, type RawScalar } from '../cast-value.js';
+import { VALUE_OPERATORS, isLogicalOperator, isValueOperator, looksLikeOperator, type ValueOperator } from '../operators.js';
+import { asList, isPlainObject } from '../qs-values.js';
+import type { ConditionNode, ConditionOperator, FilterNode } from './tree.js';
+
+/**
+ * Reads the qs value of `filters` against the content-types into a FilterNode tree (Strapi's
+ * `processWhere` half): every key must be an attribute the caller may filter on or a known
+ * operator, every value must have the shape its operator expects. Never mutates `filters`.
+ */
+export interface ParseContext {
+  registry: Registry;
+  access: QueryAccess;
+}
+
+type Schema = ContentType | Component;
+
+/** undefined when there is nothing to filter on. */
+export function parseFilters(ctx: ParseContext, schema: Schema, filters: unknown): FilterNode | undefined {
+  if (filters === undefined || filters === null || filters === '') return undefined;
+  if (!isPlainObject(filters) && !Array.isArray(filters)) throw new ValidationError('Invalid filters: expected an object', {});
+  const node = parseEntity(ctx, schema, filters, { prefix: '', operatorsOnId: false, throughArray: false });
+  return node.kind === 'and' && node.children.length === 0 ? undefined : node;
+}
+
+interface EntityScope {
+  /** storage path of the object being filtered (`seo.` inside a component, '' for an entry) */
+  prefix: string;
+  /** inside a relation: a value operator at this level applies to the related entry's id (`filters[author][$null]=true`) */
+  operatorsOnId: boolean;
+  /** a repeatable component lies on the way from the entry to `prefix` */
+  throughArray: boolean;
+}
+
+function parseEntity(ctx: ParseContext, schema: Schema, value: unknown, scope: EntityScope): FilterNode {
+  const list = asList(value);
+  if (list) return and(list.map((item) => parseEntity(ctx, schema, item, scope)));
+  if (!isPlainObject(value)) throw new ValidationError('Invalid filters: expected an object', {});
+  const children: FilterNode[] = [];
+  for (const [key, nested] of Object.entries(value)) {
+    if (key === '$and' || key === '$or') {
+      const items = asList(nested);
+      if (!items) throw new ValidationError(`Invalid parameter ${key}: expected an array`, {});
+      const parsed = items.map((item) => parseEntity(ctx, schema, item, scope));
+      children.push(key === '$and' ? and(parsed) : { kind: 'or', children: parsed });
+    } else if (key === '$not') {
+      children.push({ kind: 'not', child: parseEntity(ctx, schema, nested, scope) });
+    } else if (scope.operatorsOnId && isValueOperator(key)) {
+      children.push(parseValue({ [key]: nested }, { path: `${scope.prefix}_id`, type: 'id', key: 'id' }));
+    } else if (looksLikeOperator(key)) {
+      throw invalidParameter(key);
+    } else {
+      children.push(parseAttribute(ctx, schema, key, nested, scope));
+    }
+  }
+  return and(children);
+}
+
+function parseAttribute(ctx: ParseContext, schema: Schema, key: string, value: unknown, scope: EntityScope): FilterNode {
+  const { prefix } = scope;
+  if (key === 'id') {
+    return parseValue(value, { path: `${prefix}${schema.modelType === 'component' ? 'id' : '_id'}`, type: 'id', key });
+  }
+  const attribute: Attribute | undefined = Object.hasOwn(schema.attributes, key) ? schema.attributes[key] : undefined;
+  if (!attribute || isPrivate(attribute)) throw invalidParameter(key);
+  const path = `${prefix}${key}`;
+  switch (attribute.type) {
+    case 'media':
+    case 'dynamiczone':
+      throw invalidParameter(key);
+    case 'relation':
+      return parseRelation(ctx, schema, key, value, scope);
+    case 'component': {
+      const component = ctx.registry.component(attribute.component);
+      if (!component) throw invalidParameter(key);
+      if (!isPlainObject(value)) throw invalidParameter(key);
+      if (!attribute.repeatable) return parseEntity(ctx, component, value, { ...scope, prefix: `${path}.`, operatorsOnId: false });
+      const element = parseEntity(ctx, component, value, { prefix: '', operatorsOnId: false, throughArray: false });
+      // relations need a $lookup, which cannot run inside $elemMatch: read them through the array instead
+      if (containsRelation(element)) return parseEntity(ctx, component, value, { prefix: `${path}.`, operatorsOnId: false, throughArray: true });
+      return { kind: 'element', path, child: element };
+    }
+    default:
+      return parseValue(value, { path, type: attribute.type, key });
+  }
+}
+
+function parseRelation(ctx: ParseContext, schema: Schema, key: string, value: unknown, scope: EntityScope): FilterNode {
+  const relation = schema.relations[key];
+  if (!relation || relation.media) throw invalidParameter(key);
+  const target = ctx.registry.contentType(relation.target);
+  if (!target || !ctx.access.canRead(target.uid)) throw invalidParameter(key);
+  // `filters[author]=2`, `filters[author][0]=1&…`: ids of the related entries
+  const child = isPlainObject(value) && !asList(value)
+    ? parseEntity(ctx, target, value, { prefix: '', operatorsOnId: true, throughArray: false })
+    : parseValue(value, { path: '_id', type: 'id', key: 'id' });
+  return {
+    kind: 'relation',
+    path: `${scope.prefix}${key}`,
+    throughArray: scope.throughArray,
+    relation,
+    targetUid: target.uid,
+    targetCollection: target.collectionName,
+    child,
+  };
+}
+
+interface Field {
+  path: string;
+  type: CastType;
+  key: string;
+}
+
+/** The value of one attribute: a scalar (implicit `$eq`), a list (implicit `$in`) or an object of operators. */
+function parseValue(value: unknown, field: Field): FilterNode {
+  if (isRawScalar(value)) return condition(field, '$eq', value);
+  if (asList(value)) return condition(field, '$in', value);
+  if (!isPlainObject(value)) throw invalidParameter(field.key);
+  const children: FilterNode[] = [];
+  for (const [key, nested] of Object.entries(value)) {
+    if (isValueOperator(key)) {
+      children.push(condition(field, key, nested));
+    } else if (key === '$not') {
+      children.push({ kind: 'not', child: parseValue(nested, field) });
+    } else if (key === '$and' || key === '$or') {
+      const items = asList(nested);
+      if (!items) throw new ValidationError(`Invalid parameter ${key}: expected an array`, {});
+      const parsed = items.map((item) => parseValue(item, field));
+      children.push(key === '$and' ? and(parsed) : { kind: 'or', children: parsed });
+    } else {
+      throw invalidParameter(isLogicalOperator(key) || looksLikeOperator(key) ? key : `${field.key}.${key}`);
+    }
+  }
+  return and(children);
+}
+
+const STRING_TYPES = new Set<CastType>(['string', 'text', 'richtext', 'enumeration', 'email', 'uid']);
+
+const OPERATOR_NODES: Record<ValueOperator, { op: ConditionOperator; negated: boolean }> = {
+  $eq: { op: 'eq', negated: false },
+  $ne: { op: 'eq', negated: true },
+  $eqi: { op: 'eqi', negated: false },
+  $nei: { op: 'eqi', negated: true },
+  $lt: { op: 'lt', negated: false },
+  $lte: { op: 'lte', negated: false },
+  $gt: { op: 'gt', negated: false },
+  $gte: { op: 'gte', negated: false },
+  $in: { op: 'in', negated: false },
+  $notIn: { op: 'in', negated: true },
+  $contains: { op: 'contains', negated: false },
+  $notContains: { op: 'contains', negated: true },
+  $containsi: { op: 'containsi', negated: false },
+  $notContainsi: { op: 'containsi', negated: true },
+  $startsWith: { op: 'startsWith', negated: false },
+  $startsWithi: { op: 'startsWithi', negated: false },
+  $endsWith: { op: 'endsWith', negated: false },
+  $endsWithi: { op: 'endsWithi', negated: false },
+  $null: { op: 'null', negated: false },
+  $notNull: { op: 'null', negated: false },
+  $between: { op: 'between', negated: false },
+};
+
+function condition(field: Field, operator: ValueOperator, raw: unknown): ConditionNode {
+  const { op, negated } = OPERATOR_NODES[operator];
+  const base = { kind: 'condition' as const, path: field.path, type: field.type, op, negated };
+  switch (VALUE_OPERATORS[operator].arity) {
+    case 'scalar': {
+      const value = scalar(raw, field, operator);
+      if (value === null) {
+        if (op !== 'eq') throw new ValidationError(`Invalid value for ${operator} on ${field.key}`, {});
+        return { ...base, op: 'null', value: !negated, negated: false };
+      }
+      return { ...base, value: castValue(field.type, value, field.key) };
+    }
+    case 'text': {
+      if (!STRING_TYPES.has(field.type)) throw new ValidationError(`Operator ${operator} is not supported on ${field.key}`, {});
+      const value = scalar(raw, field, operator);
+      if (value === null) throw new ValidationError(`Invalid value for ${operator} on ${field.key}`, {});
+      return { ...base, value: value instanceof Date ? value.toISOString() : String(value) };
+    }
+    case 'list': {
+      const items = asList(raw) ?? [raw];
+      return { ...base, value: items.map((item) => castValue(field.type, scalar(item, field, operator), field.key)) };
+    }
+    case 'pair': {
+      const items = asList(raw);
+      if (!items || items.length !== 2) throw new ValidationError(`${operator} on ${field.key} expects two values`, {});
+      const bounds = items.map((item) => scalar(item, field, operator));
+      if (bounds.includes(null)) throw new ValidationError(`${operator} on ${field.key} expects two values`, {});
+      return { ...base, value: bounds.map((bound) => castValue(field.type, bound, field.key)) };
+    }
+    case 'flag': {
+      const flag = readFlag(raw, field, operator);
+      return { ...base, value: operator === '$null' ? flag : !flag };
+    }
+  }
+}
+
+function scalar(raw: unknown, field: Field, operator: string): RawScalar {
+  if (!isRawScalar(raw)) throw new ValidationError(`Invalid value for ${operator} on ${field.key}: expected a single value`, {});
+  return raw;
+}
+
+function readFlag(raw: unknown, field: Field, operator: string): boolean {
+  if (typeof raw === 'boolean') return raw;
+  if (raw === 'true' || raw === 'false' || raw === 't' || raw === 'f' || raw === '1' || raw === '0' || raw === 1 || raw === 0) return castBoolean(raw);
+  throw new ValidationError(`Invalid value for ${operator} on ${field.key}: expected true or false`, {});
+}
+
+function and(children: FilterNode[]): FilterNode {
+  const flat = children.flatMap((child) => (child.kind === 'and' ? child.children : [child]));
+  return flat.length === 1 && flat[0] ? flat[0] : { kind: 'and', children: flat };
+}
+
+function containsRelation(node: FilterNode): boolean {
+  switch (node.kind) {
+    case 'relation': return true;
+    case 'and': case 'or': return node.children.some(containsRelation);
+    case 'not': case 'element': return containsRelation(node.child);
+    case 'condition': return false;
+  }
+}
+
+function invalidParameter(key: string): ValidationError {
+  return new ValidationError(`Invalid parameter ${key}`, {});
+}
