@@ -1,0 +1,186 @@
+import { matchesNullRow } from './negate.js';
+import { relationJoin } from './relation-join.js';
+import type { ConditionNode, FilterNode, RelationNode } from './tree.js';
+
+export type PipelineStage = Record<string, unknown>;
+type Query = Record<string, unknown>;
+
+/** Names of the temporary fields that hold `$lookup` results, unique within one compilation. */
+export class TempFields {
+  private next = 0;
+  readonly names: string[] = [];
+
+  constructor(private readonly prefix = '__filter') {}
+
+  create(): string {
+    const name = `${this.prefix}${this.next++}`;
+    this.names.push(name);
+    return name;
+  }
+}
+
+/**
+ * Stages keeping the documents that match `node` (in negation normal form, see negate.ts):
+ * the conditions that need no other collection first, in one `$match` an index can serve; then
+ * one `$lookup` per deep filter and a `$match` on their results. The caller removes `temps`.
+ */
+export function compileNode(node: FilterNode, temps: TempFields): PipelineStage[] {
+  const parts = node.kind === 'and' ? node.children : [node];
+  const local: Query[] = [];
+  const deep: Query[] = [];
+  const lookups: PipelineStage[] = [];
+  for (const part of parts) {
+    const partLookups: PipelineStage[] = [];
+    const query = toQuery(part, { temps, lookups: partLookups });
+    if (partLookups.length === 0) {
+      local.push(query);
+    } else {
+      lookups.push(...partLookups);
+      deep.push(query);
+    }
+  }
+  const stages: PipelineStage[] = [];
+  if (local.length > 0) stages.push({ $match: and(local) });
+  stages.push(...lookups);
+  if (deep.length > 0) stages.push({ $match: and(deep) });
+  return stages;
+}
+
+interface QueryScope {
+  temps: TempFields;
+  /** `$lookup` stages the query needs before it can be evaluated */
+  lookups: PipelineStage[];
+}
+
+function toQuery(node: FilterNode, scope: QueryScope): Query {
+  switch (node.kind) {
+    case 'and':
+      return and(node.children.map((child) => toQuery(child, scope)));
+    case 'or':
+      return or(node.children.map((child) => toQuery(child, scope)));
+    case 'not':
+      return { $nor: [toQuery(node.child, scope)] };
+    case 'condition':
+      return conditionQuery(node);
+    case 'element': {
+      const some = { [node.path]: { $elemMatch: toQuery(node.child, scope) } };
+      return matchesNullRow(node.child) ? or([some, { [`${node.path}.0`]: { $exists: false } }]) : some;
+    }
+    case 'relation':
+      return relationQuery(node, scope);
+  }
+}
+
+/** A deep filter: ids compared in place when only the related ids are filtered, otherwise a `$lookup`. */
+function relationQuery(node: RelationNode, scope: QueryScope): Query {
+  const { relation, path } = node;
+  const stored = relation.stored && !node.throughArray;
+  if (stored && !relation.multiple && onlyIdConditions(node.child)) {
+    return toQuery(renameIdPath(node.child, path), scope);
+  }
+  if (stored && relation.multiple && node.child.kind === 'condition' && node.child.path === '_id') {
+    const shortcut = toManyIdQuery(node.child, path);
+    if (shortcut) return shortcut;
+  }
+
+  const join = relationJoin(relation, path, node.throughArray);
+  const temp = scope.temps.create();
+  const nested = compileNode(node.child, scope.temps);
+  const [first, ...rest] = nested;
+  const firstMatch = first && isMatch(first) ? first.$match : undefined;
+  const pipeline: PipelineStage[] = [
+    { $match: { $expr: join.expr, ...(firstMatch ?? {}) } },
+    ...(firstMatch ? rest : nested),
+    { $limit: 1 },
+    { $project: { _id: 1 } },
+  ];
+  scope.lookups.push({ $lookup: { from: node.targetCollection, let: join.let, pipeline, as: temp } });
+  const some: Query = { [temp]: { $ne: [] } };
+  if (!matchesNullRow(node.child)) return some;
+
+  // a LEFT JOIN also compares a row of NULLs when nothing is related
+  if (stored && !relation.multiple) return or([some, { [path]: null }]);
+  if (stored) return or([some, { [`${path}.0`]: { $exists: false } }]);
+  const any = scope.temps.create();
+  scope.lookups.push({
+    $lookup: { from: node.targetCollection, let: join.let, pipeline: [{ $match: { $expr: join.expr } }, { $limit: 1 }, { $project: { _id: 1 } }], as: any },
+  });
+  return or([some, { [any]: { $size: 0 } }]);
+}
+
+function isMatch(stage: PipelineStage): stage is { $match: Query } {
+  return Object.hasOwn(stage, '$match');
+}
+
+function onlyIdConditions(node: FilterNode): boolean {
+  switch (node.kind) {
+    case 'condition': return node.path === '_id';
+    case 'and': case 'or': return node.children.every(onlyIdConditions);
+    case 'not': return onlyIdConditions(node.child);
+    default: return false;
+  }
+}
+
+function renameIdPath(node: FilterNode, path: string): FilterNode {
+  switch (node.kind) {
+    case 'condition': return { ...node, path };
+    case 'and': case 'or': return { ...node, children: node.children.map((child) => renameIdPath(child, path)) };
+    case 'not': return { ...node, child: renameIdPath(node.child, path) };
+    default: return node;
+  }
+}
+
+/** On an array of ids, MongoDB's "some element" reading equals the join's only for these. */
+function toManyIdQuery(node: ConditionNode, path: string): Query | undefined {
+  if (node.op === 'null') return { [`${path}.0`]: { $exists: node.value !== true } };
+  if (node.negated || !['eq', 'in', 'lt', 'lte', 'gt', 'gte'].includes(node.op)) return undefined;
+  return conditionQuery({ ...node, path });
+}
+
+const NEGATED_COMPARISON = { lt: '$gte', lte: '$gt', gt: '$lte', gte: '$lt' } as const;
+
+/** One condition as a MongoDB query; values are cast scalars, always behind an operator so none is read as one. */
+export function conditionQuery(node: ConditionNode): Query {
+  const { path, value, negated } = node;
+  switch (node.op) {
+    case 'null':
+      return { [path]: value === true ? { $eq: null } : { $ne: null } };
+    case 'eq':
+      return { [path]: negated ? { $nin: [value, null] } : { $eq: value } };
+    case 'in': {
+      const values = Array.isArray(value) ? value : [value];
+      return { [path]: negated ? { $nin: [...values, null] } : { $in: values } };
+    }
+    case 'lt': case 'lte': case 'gt': case 'gte':
+      return { [path]: { [negated ? NEGATED_COMPARISON[node.op] : `$${node.op}`]: value } };
+    case 'between': {
+      const [low, high] = Array.isArray(value) ? value : [];
+      return negated ? or([{ [path]: { $lt: low } }, { [path]: { $gt: high } }]) : { [path]: { $gte: low, $lte: high } };
+    }
+    default: {
+      const pattern = textPattern(node.op, String(value));
+      return { [path]: negated ? { $not: pattern, $ne: null } : { $regex: pattern } };
+    }
+  }
+}
+
+/** `%`, `_`, `*` and every regular-expression character match literally (Deviation 3). */
+function textPattern(op: ConditionNode['op'], text: string): RegExp {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  const caseInsensitive = op.endsWith('i');
+  const base = caseInsensitive ? op.slice(0, -1) : op;
+  const source = base === 'eq' ? `^${escaped}$` : base === 'startsWith' ? `^${escaped}` : base === 'endsWith' ? `${escaped}$` : escaped;
+  return new RegExp(source, caseInsensitive ? 'i' : '');
+}
+
+function and(queries: Query[]): Query {
+  const nonEmpty = queries.filter((query) => Object.keys(query).length > 0);
+  if (nonEmpty.length === 0) return {};
+  return nonEmpty.length === 1 && nonEmpty[0] ? nonEmpty[0] : { $and: nonEmpty };
+}
+
+function or(queries: Query[]): Query {
+  if (queries.length === 0) return { $nor: [{}] };
+  if (queries.some((query) => Object.keys(query).length === 0)) return {};
+  return queries.length === 1 && queries[0] ? queries[0] : { $or: queries };
+}

@@ -1,0 +1,34 @@
+import type { Registry } from '../../content-types/index.js';
+import { ValidationError } from '../../errors/index.js';
+import type { QueryAccess } from '../access.js';
+import { compileNode, TempFields, type PipelineStage } from './compile.js';
+import { pushNegations } from './negate.js';
+import { parseFilters } from './parse.js';
+
+export type { PipelineStage } from './compile.js';
+
+export interface FilterInput {
+  registry: Registry;
+  uid: string;
+  /** the qs-parsed value of `filters` */
+  filters: unknown;
+  access: QueryAccess;
+}
+
+/**
+ * Stages that keep only the matching entries of `uid`: first one `$match` with every condition
+ * that needs no other collection (so indexes serve it), then `$lookup` (let + pipeline) + `$match`
+ * for deep filters through relations, then a `$project` removing the temporary fields.
+ * [] when `filters` is undefined or empty. Throws ValidationError (400) on any bad input.
+ * Never mutates its input. Used at the top level of a find and inside `populate[rel][filters]`.
+ */
+export function compileFilters(input: FilterInput): PipelineStage[] {
+  const schema = input.registry.contentType(input.uid);
+  if (!schema) throw new ValidationError(`Unknown content-type ${input.uid}`, {});
+  const tree = parseFilters({ registry: input.registry, access: input.access }, schema, input.filters);
+  if (!tree) return [];
+  const temps = new TempFields();
+  const stages = compileNode(pushNegations(tree), temps);
+  if (temps.names.length > 0) stages.push({ $project: Object.fromEntries(temps.names.map((name) => [name, 0])) });
+  return stages;
+}

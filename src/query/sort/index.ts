@@ -1,0 +1,101 @@
+import { isPrivate, type Component, type ContentType, type Registry } from '../../content-types/index.js';
+import { ValidationError } from '../../errors/index.js';
+import type { QueryAccess } from '../access.js';
+import { TempFields, type PipelineStage } from '../filters/compile.js';
+import { relationJoin } from '../filters/relation-join.js';
+import { parseSort } from './parse.js';
+
+export interface SortInput {
+  registry: Registry;
+  uid: string;
+  /** the qs value of `sort` */
+  sort: unknown;
+  access: QueryAccess;
+}
+
+export interface CompiledSort {
+  /** stages needed before `$sort` (a `$lookup` for `author.name`) */
+  lookups: PipelineStage[];
+  /** the `$sort` spec; always ends with `_id: 1` so pages are stable (ties in Strapi's storage order) */
+  sort: Record<string, 1 | -1>;
+  /** stages removing the temporary fields after `$sort` */
+  cleanup: PipelineStage[];
+}
+
+/**
+ * Strapi v4's `sort` as MongoDB stages. Fields of the entry and of its components sort in place;
+ * a field through a relation (`author.name`, any depth) is fetched by a `$lookup` first. Through a
+ * to-many relation the entry sorts by its smallest value ascending and its largest descending
+ * (MongoDB's order for arrays). Strings sort in code-point order, nulls first ascending, last
+ * descending, as Strapi's recorded answers. Throws ValidationError on any bad key or direction.
+ */
+export function compileSort(input: SortInput): CompiledSort {
+  const schema = input.registry.contentType(input.uid);
+  if (!schema) throw new ValidationError(`Unknown content-type ${input.uid}`, {});
+  const temps = new TempFields('__sort');
+  const lookups: PipelineStage[] = [];
+  const sort: Record<string, 1 | -1> = {};
+  for (const key of parseSort(input.sort)) {
+    const field = sortField(input, schema, key.path, '', false, temps, lookups);
+    if (!Object.hasOwn(sort, field)) sort[field] = key.direction;
+  }
+  if (!Object.hasOwn(sort, '_id')) sort._id = 1;
+  const cleanup = temps.names.length > 0 ? [{ $project: Object.fromEntries(temps.names.map((name) => [name, 0])) }] : [];
+  return { lookups, sort, cleanup };
+}
+
+/** The storage path to sort on for `path` (relative to `schema` at `prefix`), pushing the lookups it needs. */
+function sortField(
+  input: SortInput,
+  schema: ContentType | Component,
+  path: string[],
+  prefix: string,
+  throughArray: boolean,
+  temps: TempFields,
+  lookups: PipelineStage[],
+): string {
+  const [name = '', ...rest] = path;
+  if (name === 'id') {
+    if (rest.length > 0) throw invalidParameter(rest.join('.'));
+    return `${prefix}${schema.modelType === 'component' ? 'id' : '_id'}`;
+  }
+  const attribute = Object.hasOwn(schema.attributes, name) ? schema.attributes[name] : undefined;
+  if (!attribute || isPrivate(attribute)) throw invalidParameter(name);
+  switch (attribute.type) {
+    case 'media': case 'dynamiczone':
+      throw invalidParameter(name);
+    case 'component': {
+      const component = input.registry.component(attribute.component);
+      if (!component || rest.length === 0) throw invalidParameter(name);
+      return sortField(input, component, rest, `${prefix}${name}.`, throughArray || attribute.repeatable === true, temps, lookups);
+    }
+    case 'relation': {
+      const relation = schema.relations[name];
+      const target = relation ? input.registry.contentType(relation.target) : undefined;
+      if (!relation || !target || rest.length === 0 || !input.access.canRead(target.uid)) throw invalidParameter(name);
+      const innerTemps = new TempFields('__sort');
+      const innerLookups: PipelineStage[] = [];
+      const innerField = sortField(input, target, rest, '', false, innerTemps, innerLookups);
+      const join = relationJoin(relation, `${prefix}${name}`, throughArray);
+      const temp = temps.create();
+      lookups.push({
+        $lookup: {
+          from: target.collectionName,
+          let: join.let,
+          pipeline: [{ $match: { $expr: join.expr } }, ...innerLookups, { $project: { _id: 0, value: `$${innerField}` } }],
+          as: temp,
+        },
+      });
+      const single = !relation.multiple && !throughArray;
+      lookups.push({ $addFields: { [temp]: single ? { $arrayElemAt: [`$${temp}.value`, 0] } : `$${temp}.value` } });
+      return temp;
+    }
+    default:
+      if (rest.length > 0) throw invalidParameter(`${name}.${rest.join('.')}`);
+      return `${prefix}${name}`;
+  }
+}
+
+function invalidParameter(key: string): ValidationError {
+  return new ValidationError(`Invalid parameter ${key}`, {});
+}

@@ -1,0 +1,55 @@
+import { ValidationError } from '../../errors/index.js';
+import { asList, isPlainObject } from '../qs-values.js';
+
+/** One sort key as written: `author.name:desc` → `{ path: ['author', 'name'], direction: -1 }`. */
+export interface SortKey {
+  path: string[];
+  direction: 1 | -1;
+}
+
+/**
+ * Reads every form of Strapi v4's `sort`: `title`, `title:desc`, `a:asc,b:desc`, `sort[0]=a&sort[1]=b:desc`,
+ * and the object form `sort[title]=desc` / `sort[author][name]=asc`. Directions are case-insensitive;
+ * anything else is a 400 (Strapi answers `title:sideways` with a 500, Deviation 1).
+ */
+export function parseSort(sort: unknown): SortKey[] {
+  if (sort === undefined || sort === null || sort === '') return [];
+  const list = asList(sort);
+  if (list) return list.flatMap((item) => parseSortItem(item));
+  return parseSortItem(sort);
+}
+
+function parseSortItem(item: unknown): SortKey[] {
+  if (typeof item === 'string') return item.split(',').map((part) => parseSortString(part));
+  if (isPlainObject(item)) return parseSortObject(item, []);
+  throw new ValidationError('Invalid sort parameter: expected a string, an array or an object', {});
+}
+
+function parseSortString(text: string): SortKey {
+  const parts = text.trim().split(':');
+  const [field = '', direction, ...extra] = parts;
+  if (field.trim() === '' || extra.length > 0) throw new ValidationError(`Invalid sort parameter ${text}`, {});
+  return { path: splitPath(field.trim()), direction: parseDirection(direction ?? 'asc', field.trim()) };
+}
+
+function parseSortObject(object: Record<string, unknown>, prefix: string[]): SortKey[] {
+  return Object.entries(object).flatMap(([key, value]) => {
+    const path = [...prefix, ...splitPath(key)];
+    if (typeof value === 'string') return [{ path, direction: parseDirection(value, path.join('.')) }];
+    if (isPlainObject(value)) return parseSortObject(value, path);
+    throw new ValidationError(`Invalid sort parameter ${path.join('.')}`, {});
+  });
+}
+
+function splitPath(field: string): string[] {
+  const path = field.split('.');
+  if (path.some((segment) => segment === '')) throw new ValidationError(`Invalid sort parameter ${field}`, {});
+  return path;
+}
+
+function parseDirection(direction: string, field: string): 1 | -1 {
+  const normalized = direction.trim().toLowerCase();
+  if (normalized === 'asc') return 1;
+  if (normalized === 'desc') return -1;
+  throw new ValidationError(`Invalid sort direction "${direction}" for ${field}: expected asc or desc`, {});
+}
