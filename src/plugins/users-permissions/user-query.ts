@@ -2,32 +2,10 @@ import type { Document } from 'mongodb';
 import { isPrivate, isScalar, ROLE_UID, USER_UID } from '../../content-types/index.js';
 import { ValidationError } from '../../errors/index.js';
 import type { OperationContext, RawQuery } from '../../operations/index.js';
-import type { QueryAccess } from '../../query/access.js';
-import type { Registry } from '../../content-types/index.js';
+import { compileFilters } from '../../query/filters/index.js';
+import { compileSort } from '../../query/sort/index.js';
 import { sanitizeUser, type UserDoc } from './users.js';
 import { collectionOf } from './collections.js';
-
-/** The shared query compiler's entry points (src/query/filters, src/query/sort; written by the read-path engineers). */
-interface QueryCompiler {
-  compileFilters(args: { registry: Registry; uid: string; filters: unknown; access: QueryAccess }): Document[];
-  compileSort(args: { registry: Registry; uid: string; sort: unknown; access: QueryAccess }): { lookups: Document[]; sort: Record<string, 1 | -1>; cleanup: Document[] };
-}
-
-let compiler: Promise<QueryCompiler> | undefined;
-/**
- * Loaded on first use, so the service starts while the compiler is still being written; once it is
- * committed these become static imports.
- */
-function queryCompiler(): Promise<QueryCompiler> {
-  const load = async (): Promise<QueryCompiler> => {
-    const filtersPath = '../../query/filters/index.js';
-    const sortPath = '../../query/sort/index.js';
-    const [filters, sort] = await Promise.all([import(filtersPath), import(sortPath)]) as [Pick<QueryCompiler, 'compileFilters'>, Pick<QueryCompiler, 'compileSort'>];
-    return { compileFilters: filters.compileFilters, compileSort: sort.compileSort };
-  };
-  compiler ??= load().catch((err: unknown) => { compiler = undefined; throw err; });
-  return compiler;
-}
 
 const invalid = (name: string) => new ValidationError(`Invalid parameter ${name}`);
 
@@ -80,7 +58,6 @@ export async function findUsers(ctx: OperationContext, query: RawQuery): Promise
   const fields = selectedFields(ctx, query.fields);
   const withRole = populatesRole(query.populate) && access.canRead(ROLE_UID);
 
-  const { compileFilters, compileSort } = await queryCompiler();
   const pipeline: Document[] = [];
   if (query.filters !== undefined) pipeline.push(...compileFilters({ registry, uid: USER_UID, filters: query.filters, access }));
   const sorting = query.sort !== undefined ? compileSort({ registry, uid: USER_UID, sort: query.sort, access }) : undefined;
