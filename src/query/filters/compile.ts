@@ -144,6 +144,7 @@ export function conditionQuery(node: ConditionNode): Query {
   const { path, value, negated } = node;
   switch (node.op) {
     case 'null':
+      if (node.type === 'json') return jsonNullQuery(path, value === true);
       return { [path]: value === true ? { $eq: null } : { $ne: null } };
     case 'eq':
       return { [path]: negated ? { $nin: [value, null] } : { $eq: value } };
@@ -162,6 +163,16 @@ export function conditionQuery(node: ConditionNode): Query {
       return { [path]: negated ? { $not: pattern, $ne: null } : { $regex: pattern } };
     }
   }
+}
+
+/**
+ * A JSON attribute may hold an array, and `{ field: null }` matches an array with a null element:
+ * only the whole value counts (`["x", null]` is not null, case 195).
+ */
+function jsonNullQuery(path: string, isNull: boolean): Query {
+  return isNull
+    ? { $and: [{ [path]: { $eq: null } }, { [path]: { $not: { $type: 'array' } } }] }
+    : { $or: [{ [path]: { $ne: null } }, { [path]: { $type: 'array' } }] };
 }
 
 /** `%`, `_`, `*` and every regular-expression character match literally (Deviation 3). */

@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadSchemas, Registry, type Attribute, type Component, type ContentType } from '../../src/content-types/index.js';
+import { PUBLICATION_APP } from './fixtures.js';
+
+/**
+ * The conformance seed (test/fixtures/publication/seed.json) laid out as it is stored in MongoDB
+ * (docs/ARCHITECTURE.md), in memory: collectionName → documents. For unit tests that run compiled
+ * pipelines with mingo, without a database.
+ */
+export type Store = Record<string, Record<string, unknown>[]>;
+
+interface SeedOperation {
+  contentType?: string;
+  body?: Record<string, unknown>;
+  expectId?: number;
+  localizationOf?: number;
+  locale?: string;
+  updateId?: number;
+  single?: boolean;
+}
+
+export function publicationRegistry(): Registry {
+  const loaded = loadSchemas(PUBLICATION_APP);
+  return Registry.build(loaded.contentTypes, loaded.components, { i18n: true });
+}
+
+export function publicationStore(registry: Registry): Store {
+  const seedPath = fileURLToPath(new URL('../fixtures/publication/seed.json', import.meta.url));
+  const { operations } = JSON.parse(readFileSync(seedPath, 'utf8')) as { operations: SeedOperation[] };
+  const store: Store = {};
+  const componentIds = new Map<string, number>();
+  const now = new Date();
+  for (const op of operations) {
+    if (!op.contentType || op.single || !op.body) continue;
+    const ct = registry.byPluralName(op.contentType);
+    if (!ct) continue;
+    const docs = (store[ct.collectionName] ??= []);
+    if (op.updateId !== undefined) {
+      const doc = docs.find((d) => d._id === op.updateId);
+      if (doc) Object.assign(doc, toStorage(registry, ct, op.body, componentIds));
+      continue;
+    }
+    const doc: Record<string, unknown> = { _id: op.expectId ?? docs.length + 1 };
+    applyDefaults(ct, doc);
+    if (op.localizationOf !== undefined) {
+      const source = docs.find((d) => d._id === op.localizationOf);
+      if (source) {
+        for (const [name, attribute] of Object.entries(ct.attributes)) {
+          const localized = attribute.pluginOptions?.i18n?.localized === true;
+          if (!localized && attribute.type !== 'relation' && attribute.type !== 'component' && attribute.type !== 'dynamiczone' && name in source) doc[name] = source[name];
+        }
+        doc.localeGroup = source.localeGroup;
+      }
+      doc.publishedAt = null;
+    }
+    Object.assign(doc, toStorage(registry, ct, op.body, componentIds));
+    if (ct.draftAndPublish && op.localizationOf === undefined && !('publishedAt' in op.body)) doc.publishedAt = now;
+    if (ct.localized) {
+      doc.locale = op.locale ?? (op.body.locale as string | undefined) ?? 'en';
+      doc.localeGroup ??= doc._id;
+    }
+    doc.createdAt = now;
+    doc.updatedAt = now;
+    docs.push(doc);
+  }
+  return store;
+}
+
+function applyDefaults(schema: ContentType | Component, doc: Record<string, unknown>): void {
+  for (const [name, attribute] of Object.entries(schema.attributes)) {
+    if ('default' in attribute && attribute.default !== undefined) doc[name] = attribute.default;
+  }
+}
+
+function toStorage(registry: Registry, schema: ContentType | Component, body: Record<string, unknown>, componentIds: Map<string, number>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(body)) {
+    const attribute: Attribute | undefined = schema.attributes[name];
+    if (!attribute) continue;
+    out[name] = storedValue(registry, attribute, value, componentIds);
+  }
+  return out;
+}
+
+function storedValue(registry: Registry, attribute: Attribute, value: unknown, componentIds: Map<string, number>): unknown {
+  if (value === null || value === undefined) return null;
+  switch (attribute.type) {
+    case 'datetime': case 'timestamp':
+      return new Date(String(value));
+    case 'biginteger':
+      // an int64 in MongoDB; mingo compares numbers only, and the seed's values are safe integers
+      return Number(value);
+    case 'component': {
+      const component = registry.component(attribute.component);
+      if (!component) return null;
+      const one = (item: Record<string, unknown>) => {
+        const id = (componentIds.get(component.uid) ?? 0) + 1;
+        componentIds.set(component.uid, id);
+        const doc: Record<string, unknown> = { id };
+        applyDefaults(component, doc);
+        return Object.assign(doc, toStorage(registry, component, item, componentIds));
+      };
+      return attribute.repeatable ? (value as Record<string, unknown>[]).map(one) : one(value as Record<string, unknown>);
+    }
+    default:
+      return value;
+  }
+}
