@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Aggregator } from 'mingo';
 import { loadSchemas, Registry, type Attribute, type Component, type ContentType } from '../../src/content-types/index.js';
+import { UNRESTRICTED, type QueryAccess } from '../../src/query/access.js';
+import { compileFilters, type PipelineStage } from '../../src/query/filters/index.js';
+import { compileSort } from '../../src/query/sort/index.js';
 import { PUBLICATION_APP } from './fixtures.js';
 
 /**
@@ -106,4 +110,31 @@ function storedValue(registry: Registry, attribute: Attribute, value: unknown, c
     default:
       return value;
   }
+}
+
+/**
+ * A `find` reduced to what filters and sort need, on mingo: published entries only unless
+ * `publicationState=preview`, the default locale, then the compiled filters and sort. Returns ids in order.
+ */
+export function runFind(registry: Registry, store: Store, plural: string, query: Record<string, unknown>, access: QueryAccess = UNRESTRICTED): number[] {
+  const ct = registry.byPluralName(plural);
+  if (!ct) throw new Error(`no content-type ${plural}`);
+  const scope: Record<string, unknown> = {};
+  if (ct.draftAndPublish && query.publicationState !== 'preview') scope.publishedAt = { $ne: null };
+  if (ct.localized) scope.locale = 'en';
+  const filters = compileFilters({ registry, uid: ct.uid, filters: query.filters, access });
+  const sort = compileSort({ registry, uid: ct.uid, sort: query.sort, access });
+  const pipeline: PipelineStage[] = [{ $match: scope }, ...filters, ...sort.lookups, { $sort: sort.sort }, ...sort.cleanup, { $project: { _id: 1 } }];
+  const aggregator = new Aggregator(promoteBigInts(pipeline), { collectionResolver: (name: string) => store[name] ?? [] });
+  return aggregator.run(store[ct.collectionName] ?? []).map((doc) => Number((doc as { _id: unknown })._id));
+}
+
+/** The driver sends a BigInt as an int64, which the server compares as a number; mingo cannot take BigInts. */
+function promoteBigInts<T>(value: T): T {
+  if (typeof value === 'bigint') return Number(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => promoteBigInts(item)) as T;
+  if (value && typeof value === 'object' && !(value instanceof Date) && !(value instanceof RegExp)) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, promoteBigInts(item)])) as T;
+  }
+  return value;
 }

@@ -1,12 +1,7 @@
 import { expect } from 'chai';
-import { Aggregator } from 'mingo';
 import qs from 'qs';
-import type { Registry } from '../../src/content-types/index.js';
 import { AppError } from '../../src/errors/index.js';
-import { UNRESTRICTED } from '../../src/query/access.js';
-import { compileFilters, type PipelineStage } from '../../src/query/filters/index.js';
-import { compileSort } from '../../src/query/sort/index.js';
-import { publicationRegistry, publicationStore, type Store } from '../helpers/publication-store.js';
+import { publicationRegistry, publicationStore, runFind } from '../helpers/publication-store.js';
 
 /**
  * The recorded Strapi 4.26 answers for filters and sort (conformance cases 120–276, 423, 432):
@@ -71,30 +66,6 @@ const CASES: [number, string, string, string, Expected][] = [
   [423, "filters $in with empty-looking value", "articles", "filters[id][$in][0]=&fields[0]=title", []],
   [432, "categories uid $startsWith", "categories", "filters[slug][$startsWith]=e&fields[0]=name&sort=id", [5,6]],
 ];
-
-/** What the other query parts (publicationState, locale) add around filters and sort in a `find`. */
-export function runFind(registry: Registry, store: Store, plural: string, query: Record<string, unknown>): number[] {
-  const ct = registry.byPluralName(plural);
-  if (!ct) throw new Error(`no content-type ${plural}`);
-  const scope: Record<string, unknown> = {};
-  if (ct.draftAndPublish && query.publicationState !== 'preview') scope.publishedAt = { $ne: null };
-  if (ct.localized) scope.locale = 'en';
-  const filters = compileFilters({ registry, uid: ct.uid, filters: query.filters, access: UNRESTRICTED });
-  const sort = compileSort({ registry, uid: ct.uid, sort: query.sort, access: UNRESTRICTED });
-  const pipeline: PipelineStage[] = [{ $match: scope }, ...filters, ...sort.lookups, { $sort: sort.sort }, ...sort.cleanup, { $project: { _id: 1 } }];
-  const aggregator = new Aggregator(promoteBigInts(pipeline), { collectionResolver: (name: string) => store[name] ?? [] });
-  return aggregator.run(store[ct.collectionName] ?? []).map((doc) => Number((doc as { _id: unknown })._id));
-}
-
-/** The driver sends a BigInt as an int64, which the server compares as a number; mingo cannot take BigInts. */
-function promoteBigInts<T>(value: T): T {
-  if (typeof value === 'bigint') return Number(value) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => promoteBigInts(item)) as T;
-  if (value && typeof value === 'object' && !(value instanceof Date) && !(value instanceof RegExp)) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, promoteBigInts(item)])) as T;
-  }
-  return value;
-}
 
 describe('filters and sort: recorded Strapi answers (compiled stages on mingo)', () => {
   const registry = publicationRegistry();
