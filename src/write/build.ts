@@ -1,0 +1,188 @@
+// Turns the `data` of a write into the fields to store, validating every attribute first
+// (Strapi v4 entity validator semantics) and collecting what must be checked against the
+// database (relation targets, unique values) and done after the write (inverse relation sides).
+import type { Attribute, Component, ContentType, RelationInfo, Registry } from '../content-types/index.js';
+import type { ValidationIssue } from '../errors/index.js';
+import { issue, messages } from './messages.js';
+import { isPlainObject, type WriteData } from './payload.js';
+import { applyRelationInput, parseRelationInput, referencedIds, type RelationInput } from './relation-input.js';
+import { castScalar } from './scalar.js';
+
+export type StoredObject = Record<string, unknown>;
+export type Mode = 'create' | 'update';
+
+/** A component object created by this write; its `id` is assigned once validation has passed. */
+export interface NewComponent { uid: string; target: StoredObject }
+
+/** A `mappedBy` side written by the client: the owning documents are updated after the write. */
+export interface InverseWrite { attribute: string; relation: RelationInfo & { inverse: { field: string; multiple: boolean } }; input: RelationInput }
+
+export interface UniqueCheck { attribute: string; value: unknown; perLocale: boolean }
+
+export interface WritePlan {
+  set: StoredObject;
+  unset: string[];
+  issues: ValidationIssue[];
+  newComponents: NewComponent[];
+  /** target uid → ids that must exist */
+  targets: Map<string, Set<number>>;
+  unique: UniqueCheck[];
+  inverse: InverseWrite[];
+}
+
+const SYSTEM = new Set(['createdAt', 'updatedAt', 'publishedAt', 'locale', 'localizations']);
+
+interface Walk {
+  registry: Registry;
+  isDraft: boolean;
+  plan: WritePlan;
+}
+
+function numberList(value: unknown): number[] {
+  if (Array.isArray(value)) return value.filter((v): v is number => typeof v === 'number');
+  return typeof value === 'number' ? [value] : [];
+}
+
+function addTargets(walk: Walk, uid: string, ids: number[]): void {
+  if (ids.length === 0) return;
+  const set = walk.plan.targets.get(uid) ?? new Set<number>();
+  ids.forEach((id) => set.add(id));
+  walk.plan.targets.set(uid, set);
+}
+
+function scalarDefault(attribute: Attribute): unknown {
+  return 'default' in attribute ? attribute.default : undefined;
+}
+
+interface Fields { set: StoredObject; unset: string[] }
+
+/** Validates and casts `data` against `schema`; `existing` is the stored object on update. */
+function buildFields(walk: Walk, schema: ContentType | Component, data: WriteData, existing: StoredObject | null, mode: Mode, path: string[], topLevel: boolean): Fields {
+  const fields: Fields = { set: {}, unset: [] };
+  for (const [name, attribute] of Object.entries(schema.attributes)) {
+    if (SYSTEM.has(name) && schema.modelType === 'contentType') continue;
+    const at = [...path, name];
+    const present = Object.prototype.hasOwnProperty.call(data, name) && data[name] !== undefined;
+    let value = present ? data[name] : undefined;
+    if (!present) {
+      if (mode === 'update') continue;
+      const fallback = scalarDefault(attribute);
+      if (fallback === undefined) {
+        if (attribute.required && !walk.isDraft) walk.plan.issues.push(issue(at, messages.defined(at)));
+        continue;
+      }
+      value = fallback;
+    }
+    if (value === null && attribute.required && !walk.isDraft) {
+      walk.plan.issues.push(issue(at, mode === 'create' ? messages.defined(at) : messages.notNull(at)));
+      continue;
+    }
+    switch (attribute.type) {
+      case 'relation': case 'media':
+        buildRelation(walk, schema.relations[name], name, value, existing, at, topLevel, fields);
+        break;
+      case 'component': {
+        const current = existing?.[name];
+        if (value === null) { fields.set[name] = attribute.repeatable ? [] : null; break; }
+        if (attribute.repeatable) {
+          if (!Array.isArray(value)) { walk.plan.issues.push(issue(at, messages.array(at, value))); break; }
+          checkCount(walk, attribute, value.length, at);
+          const existingItems = Array.isArray(current) ? current.filter(isPlainObject) : [];
+          fields.set[name] = value.map((item, i) => buildComponent(walk, attribute.component, item, existingItems, [...at, String(i)]));
+        } else {
+          const existingItems = isPlainObject(current) ? [current] : [];
+          fields.set[name] = buildComponent(walk, attribute.component, value, existingItems, at);
+        }
+        break;
+      }
+      case 'dynamiczone': {
+        if (value === null) { fields.set[name] = []; break; }
+        if (!Array.isArray(value)) { walk.plan.issues.push(issue(at, messages.array(at, value))); break; }
+        checkCount(walk, attribute, value.length, at);
+        const current = existing?.[name];
+        const existingItems = Array.isArray(current) ? current.filter(isPlainObject) : [];
+        fields.set[name] = value.map((item, i) => {
+          const itemPath = [...at, String(i)];
+          const componentPath = [...itemPath, '__component'];
+          const uid = isPlainObject(item) ? item.__component : undefined;
+          if (typeof uid !== 'string' || uid === '') { walk.plan.issues.push(issue(componentPath, messages.defined(componentPath))); return null; }
+          if (!attribute.components.includes(uid)) { walk.plan.issues.push(issue(componentPath, messages.oneOf(componentPath, attribute.components))); return null; }
+          const built = buildComponent(walk, uid, item, existingItems.filter((e) => e.__component === uid), itemPath);
+          return built ? { ...built, __component: uid } : null;
+        });
+        break;
+      }
+      default: {
+        if (value === null) {
+          if (attribute.unique) fields.unset.push(name); else fields.set[name] = null;
+          break;
+        }
+        const cast = castScalar(attribute, at, value, walk.isDraft);
+        if (!cast.ok) { walk.plan.issues.push(...cast.issues); break; }
+        fields.set[name] = cast.value;
+        if (topLevel && (attribute.unique || attribute.type === 'uid') && cast.value !== '') {
+          const perLocale = schema.modelType === 'contentType' && schema.localized && attribute.pluginOptions?.i18n?.localized !== false;
+          walk.plan.unique.push({ attribute: name, value: cast.value, perLocale });
+        }
+      }
+    }
+  }
+  return fields;
+}
+
+function checkCount(walk: Walk, attribute: { min?: number; max?: number }, count: number, at: string[]): void {
+  if (typeof attribute.min === 'number' && count < attribute.min && !walk.isDraft) walk.plan.issues.push(issue(at, messages.minItems(at, attribute.min)));
+  if (typeof attribute.max === 'number' && count > attribute.max) walk.plan.issues.push(issue(at, messages.maxItems(at, attribute.max)));
+}
+
+function buildRelation(walk: Walk, relation: RelationInfo | undefined, name: string, value: unknown, existing: StoredObject | null, at: string[], topLevel: boolean, fields: Fields): void {
+  if (!relation || relation.localizations) return;
+  const parsed = parseRelationInput(value, relation.multiple, at);
+  if (!parsed.ok) { walk.plan.issues.push(...parsed.issues); return; }
+  addTargets(walk, relation.target, referencedIds(parsed.input));
+  if (relation.stored) {
+    const next = applyRelationInput(numberList(existing?.[name]), parsed.input);
+    fields.set[name] = relation.multiple ? next : (next.at(-1) ?? null);
+  } else if (relation.inverse && topLevel) {
+    walk.plan.inverse.push({ attribute: name, relation: { ...relation, inverse: relation.inverse }, input: parsed.input });
+  }
+}
+
+function parseComponentId(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  return undefined;
+}
+
+/** A component object: kept (same id, fields updated) when it names an existing id, new otherwise. */
+function buildComponent(walk: Walk, uid: string, value: unknown, existingItems: StoredObject[], at: string[]): StoredObject | null {
+  const component = walk.registry.component(uid);
+  if (!component) return null;
+  if (!isPlainObject(value)) { walk.plan.issues.push(issue(at, messages.object(at, value))); return null; }
+  if (value.id !== undefined && value.id !== null) {
+    const id = parseComponentId(value.id);
+    const current = existingItems.find((item) => item.id === id);
+    if (id === undefined || !current) {
+      walk.plan.issues.push(issue(at, `Some of the provided components in ${at[0]} are not related to the entity`));
+      return null;
+    }
+    const fields = buildFields(walk, component, value, current, 'update', at, false);
+    const merged: StoredObject = { ...current, ...fields.set, id };
+    fields.unset.forEach((key) => delete merged[key]);
+    delete merged.__component;
+    return merged;
+  }
+  const fields = buildFields(walk, component, value, null, 'create', at, false);
+  const created: StoredObject = { id: 0, ...fields.set };
+  walk.plan.newComponents.push({ uid, target: created });
+  return created;
+}
+
+/** Everything a create or update of `contentType` with `data` will write, and what is wrong with it. */
+export function buildWrite(registry: Registry, contentType: ContentType, data: WriteData, options: { mode: Mode; existing: StoredObject | null; isDraft: boolean }): WritePlan {
+  const plan: WritePlan = { set: {}, unset: [], issues: [], newComponents: [], targets: new Map(), unique: [], inverse: [] };
+  const fields = buildFields({ registry, isDraft: options.isDraft, plan }, contentType, data, options.existing, options.mode, [], true);
+  plan.set = fields.set;
+  plan.unset = fields.unset;
+  return plan;
+}

@@ -1,0 +1,40 @@
+// Database checks run after the payload is valid and before anything is written: relation
+// targets exist and unique values are free (the engine has no transactions, so nothing may fail
+// once writing starts).
+import type { ContentType } from '../content-types/index.js';
+import { ValidationError, type ValidationIssue } from '../errors/index.js';
+import type { Models } from '../models/index.js';
+import { issue, messages } from './messages.js';
+import { entries } from './collection.js';
+import type { WritePlan } from './build.js';
+
+/** Strapi v4.26's message for relations to missing entries. */
+async function missingTargets(models: Models, plan: WritePlan): Promise<string | null> {
+  for (const [uid, ids] of plan.targets) {
+    const wanted = [...ids];
+    const found = await entries(models, uid).countDocuments({ _id: { $in: wanted } });
+    if (found !== wanted.length) return `${wanted.length - found} relation(s) of type ${uid} associated with this entity do not exist`;
+  }
+  return null;
+}
+
+async function uniqueIssues(models: Models, contentType: ContentType, plan: WritePlan, entryId: number | null, locale: string | null): Promise<ValidationIssue[]> {
+  const issues: ValidationIssue[] = [];
+  for (const check of plan.unique) {
+    const filter: Record<string, unknown> = { [check.attribute]: check.value };
+    if (entryId !== null) filter._id = { $ne: entryId };
+    if (check.perLocale && locale) filter.locale = locale;
+    const taken = await entries(models, contentType.uid).countDocuments(filter, { limit: 1 });
+    if (taken > 0) issues.push(issue([check.attribute], messages.unique()));
+  }
+  return issues;
+}
+
+/** Throws the ValidationError of a plan that must not be written. */
+export async function assertWritable(models: Models, contentType: ContentType, plan: WritePlan, entryId: number | null, locale: string | null): Promise<void> {
+  if (plan.issues.length > 0) throw ValidationError.fromIssues(plan.issues);
+  const unique = await uniqueIssues(models, contentType, plan, entryId, locale);
+  if (unique.length > 0) throw ValidationError.fromIssues(unique);
+  const missing = await missingTargets(models, plan);
+  if (missing) throw new ValidationError(missing);
+}

@@ -1,0 +1,52 @@
+// Strapi v4 validates writes with yup; these are yup's (and Strapi's yup extensions') messages,
+// so clients see the same `details.errors[].message` as from Strapi.
+import type { ValidationIssue } from '../errors/index.js';
+
+/** yup's `printValue`: strings JSON-quoted, NaN/numbers bare, objects as JSON. */
+export function printValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
+  if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** `a.b[0].c` from `['a','b','0','c']` (yup's path notation). */
+export function pathLabel(path: string[]): string {
+  return path.reduce((label, part, i) => (/^\d+$/.test(part) ? `${label}[${part}]` : i === 0 ? part : `${label}.${part}`), '');
+}
+
+export function issue(path: string[], message: string): ValidationIssue {
+  return { path, message, name: 'ValidationError' };
+}
+
+export const messages = {
+  typeError(path: string[], type: string, value: unknown, original: unknown): string {
+    const cast = Object.is(value, original) ? '' : ` (cast from the value \`${printValue(original)}\`)`;
+    return `${pathLabel(path)} must be a \`${type}\` type, but the final value was: \`${printValue(value)}\`${cast}.`;
+  },
+  defined: (path: string[]) => `${pathLabel(path)} must be defined.`,
+  notNull: (path: string[]) => `${pathLabel(path)} cannot be null.`,
+  oneOf: (path: string[], values: unknown[]) => `${pathLabel(path)} must be one of the following values: ${values.join(', ')}`,
+  email: (path: string[]) => `${pathLabel(path)} must be a valid email`,
+  integer: (path: string[]) => `${pathLabel(path)} must be an integer`,
+  matches: (path: string[], regex: string) => `${pathLabel(path)} must match the following: "${regex}"`,
+  minLength: (path: string[], min: number) => `${pathLabel(path)} must be at least ${min} characters`,
+  maxLength: (path: string[], max: number) => `${pathLabel(path)} must be at most ${max} characters`,
+  min: (path: string[], min: number | string) => `${pathLabel(path)} must be greater than or equal to ${min}`,
+  max: (path: string[], max: number | string) => `${pathLabel(path)} must be less than or equal to ${max}`,
+  minItems: (path: string[], min: number) => `${pathLabel(path)} field must have at least ${min} items`,
+  maxItems: (path: string[], max: number) => `${pathLabel(path)} field must have less than or equal to ${max} items`,
+  invalidDate: (path: string[]) => `${pathLabel(path)} must be a valid date`,
+  invalidTime: (path: string[]) => `${pathLabel(path)} must be a valid time (HH:mm:ss.SSS)`,
+  unique: () => 'This attribute must be unique',
+  object: (path: string[], value: unknown) => `${pathLabel(path)} must be a \`object\` type, but the final value was: \`${printValue(value)}\`.`,
+  array: (path: string[], value: unknown) => `${pathLabel(path)} must be a \`array\` type, but the final value was: \`${printValue(value)}\`.`,
+  relation: (path: string[]) => `${pathLabel(path)} must be an id, an array of ids or { connect, disconnect, set }`,
+};
