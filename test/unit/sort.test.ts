@@ -1,0 +1,119 @@
+import { expect } from 'chai';
+import qs from 'qs';
+import { AppError } from '../../src/errors/index.js';
+import type { QueryAccess } from '../../src/query/access.js';
+import { UNRESTRICTED } from '../../src/query/access.js';
+import { compileSort } from '../../src/query/sort/index.js';
+import { publicationRegistry, publicationStore, runFind } from '../helpers/publication-store.js';
+
+describe('compileSort', () => {
+  const registry = publicationRegistry();
+  const store = publicationStore(registry);
+  const ARTICLE = 'api::article.article';
+  const compile = (sort: unknown, uid = ARTICLE, access: QueryAccess = UNRESTRICTED) => compileSort({ registry, uid, sort, access });
+  const sortOf = (query: string) => compile(qs.parse(query).sort).sort;
+  const find = (query: string, plural = 'articles') => runFind(registry, store, plural, qs.parse(query, { depth: 20 }));
+
+  describe('forms', () => {
+    it('no sort: storage order (_id ascending)', () => {
+      expect(compile(undefined)).to.deep.equal({ lookups: [], sort: { _id: 1 }, cleanup: [] });
+    });
+    it('a field, with or without a direction, in any case', () => {
+      expect(sortOf('sort=title')).to.deep.equal({ title: 1, _id: 1 });
+      expect(sortOf('sort=title:desc')).to.deep.equal({ title: -1, _id: 1 });
+      expect(sortOf('sort=title:DESC')).to.deep.equal({ title: -1, _id: 1 });
+    });
+    it('comma lists, arrays, indexed objects and the object form', () => {
+      expect(sortOf('sort=kind:asc,readingTime:desc')).to.deep.equal({ kind: 1, readingTime: -1, _id: 1 });
+      expect(sortOf('sort[0]=kind:asc&sort[1]=readingTime:desc')).to.deep.equal({ kind: 1, readingTime: -1, _id: 1 });
+      expect(compile({ 1: 'readingTime:desc', 0: 'kind' }).sort).to.deep.equal({ kind: 1, readingTime: -1, _id: 1 });
+      expect(sortOf('sort[title]=desc')).to.deep.equal({ title: -1, _id: 1 });
+    });
+    it('id and timestamps; an explicit id is the last key', () => {
+      expect(sortOf('sort=id:desc')).to.deep.equal({ _id: -1 });
+      expect(sortOf('sort[0]=createdAt:desc&sort[1]=id')).to.deep.equal({ createdAt: -1, _id: 1 });
+      expect(sortOf('sort=publishedAt')).to.deep.equal({ publishedAt: 1, _id: 1 });
+    });
+    it('component fields sort in place', () => {
+      expect(sortOf('sort=seo.metaTitle:desc')).to.deep.equal({ 'seo.metaTitle': -1, _id: 1 });
+    });
+  });
+
+  describe('through relations', () => {
+    it('a to-one field: one $lookup, then the value unwrapped', () => {
+      const compiled = compile('author.name:desc');
+      expect(compiled.sort).to.deep.equal({ __sort0: -1, _id: 1 });
+      expect(compiled.lookups).to.deep.equal([
+        {
+          $lookup: {
+            from: 'authors',
+            let: { ref: '$author' },
+            pipeline: [{ $match: { $expr: { $eq: ['$_id', '$$ref'] } } }, { $project: { _id: 0, value: '$name' } }],
+            as: '__sort0',
+          },
+        },
+        { $addFields: { __sort0: { $arrayElemAt: ['$__sort0.value', 0] } } },
+      ]);
+      expect(compiled.cleanup).to.deep.equal([{ $project: { __sort0: 0 } }]);
+    });
+    it('the object form and nested relations', () => {
+      expect(compile({ author: { name: 'asc' } }).sort).to.deep.equal({ __sort0: 1, _id: 1 });
+      const nested = compile('author.profile.handle');
+      expect(nested.lookups).to.have.length(2);
+      expect(find('sort[0]=author.profile.handle:asc&sort[1]=id')).to.deep.equal(find('sort[0]=author.profile.handle&sort[1]=id:asc'));
+    });
+    it('sorts entries by the related value, nulls first ascending and last descending', () => {
+      const asc = find('sort[0]=category.name:asc&sort[1]=id:asc');
+      const names = asc.map((id) => store.categories?.find((c) => c._id === store.articles?.find((a) => a._id === id)?.category)?.name ?? null);
+      expect(names.slice(0, 2)).to.deep.equal([null, null]);
+      const sorted = [...names].sort((a, b) => (a === null ? -1 : b === null ? 1 : a < b ? -1 : a > b ? 1 : 0));
+      expect(names).to.deep.equal(sorted);
+      const desc = find('sort[0]=category.name:desc&sort[1]=id:asc');
+      expect(desc.slice(-2)).to.deep.equal(asc.slice(0, 2));
+    });
+    it('inverse sides and to-many relations (smallest value ascending, largest descending)', () => {
+      expect(find('sort[0]=author.name:asc&sort[1]=id:asc', 'author-profiles')).to.deep.equal([8, 1, 3, 4, 6, 7, 2, 5]);
+      expect(compile('tags.name:asc').lookups[1]).to.deep.equal({ $addFields: { __sort0: '$__sort0.value' } });
+    });
+  });
+
+  describe('rejected input: 400 ValidationError', () => {
+    const rejected = (sort: unknown, uid = ARTICLE, access: QueryAccess = UNRESTRICTED): AppError => {
+      try {
+        compile(sort, uid, access);
+      } catch (error) {
+        expect(error).to.be.instanceOf(AppError);
+        expect((error as AppError).status).to.equal(400);
+        expect((error as AppError).name).to.equal('ValidationError');
+        return error as AppError;
+      }
+      throw new Error(`expected ${JSON.stringify(sort)} to be rejected`);
+    };
+    it('an invalid direction (case 267)', () => {
+      rejected('title:sideways');
+      rejected('title:asc:desc');
+      rejected({ title: 'up' });
+    });
+    it('unknown, private and password fields, with Strapi\'s message', () => {
+      expect(rejected('nope').message).to.equal('Invalid parameter nope');
+      expect(rejected('internalNotes:asc').message).to.equal('Invalid parameter internalNotes');
+      expect(rejected('author.secretCode').message).to.equal('Invalid parameter secretCode');
+      expect(rejected('secretCode', 'api::author.author').message).to.equal('Invalid parameter secretCode');
+    });
+    it('relations without a field, dynamic zones, fields below a scalar, empty keys', () => {
+      rejected('author');
+      rejected('blocks.id');
+      rejected('title.length');
+      rejected('seo');
+      rejected('title,');
+      rejected('.title');
+      rejected([['title']]);
+      rejected(5);
+    });
+    it('a relation whose target the caller cannot read', () => {
+      const noAuthors: QueryAccess = { canRead: (uid) => uid !== 'api::author.author' };
+      expect(rejected('author.name', ARTICLE, noAuthors).message).to.equal('Invalid parameter author');
+      expect(compile('category.name', ARTICLE, noAuthors).sort).to.deep.equal({ __sort0: 1, _id: 1 });
+    });
+  });
+});
