@@ -1,7 +1,16 @@
-import { AppError } from '../errors/index.js';
+import { createEntry, readDataPayload, writableContentType } from '../write/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
+import { findOne } from './find-one.js';
+
+/** `?locale=` of a write (i18n): a string or nothing. */
+export function queryLocale(query: RawQuery): string | undefined {
+  return typeof query.locale === 'string' ? query.locale : undefined;
+}
 
 /** POST /api/<plural> with `{ data }`; answers the created entry read back with the request's query. */
-export async function create(_ctx: OperationContext, _uid: string, _body: unknown, _query: RawQuery): Promise<EntryResponse> {
-  throw new AppError(501, 'NotImplementedError', 'create is not implemented yet');
+export async function create(ctx: OperationContext, uid: string, body: unknown, query: RawQuery): Promise<EntryResponse> {
+  const contentType = writableContentType(ctx, uid);
+  const data = readDataPayload(body);
+  const id = await createEntry(ctx, contentType, data, { locale: queryLocale(query) });
+  return findOne(ctx, uid, String(id), { ...query, publicationState: 'preview' });
 }

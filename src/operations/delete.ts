@@ -1,7 +1,18 @@
-import { AppError } from '../errors/index.js';
+import { entries, loadEntry, removeReferences, writableContentType } from '../write/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
+import { findOne } from './find-one.js';
+
+/** Deletes a loaded entry and every reference to it; answers the entry as it was. */
+export async function deleteLoaded(ctx: OperationContext, uid: string, id: number, query: RawQuery): Promise<EntryResponse> {
+  const answer = await findOne(ctx, uid, String(id), { ...query, publicationState: 'preview' });
+  await entries(ctx.models, uid).deleteOne({ _id: id });
+  await removeReferences(ctx.models, ctx.registry, uid, id);
+  return answer;
+}
 
 /** DELETE /api/<plural>/:id: answers the deleted entry. */
-export async function remove(_ctx: OperationContext, _uid: string, _id: string, _query: RawQuery): Promise<EntryResponse> {
-  throw new AppError(501, 'NotImplementedError', 'delete is not implemented yet');
+export async function remove(ctx: OperationContext, uid: string, id: string, query: RawQuery): Promise<EntryResponse> {
+  const contentType = writableContentType(ctx, uid);
+  const entry = await loadEntry(ctx, contentType, id);
+  return deleteLoaded(ctx, uid, entry._id, query);
 }

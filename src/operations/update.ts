@@ -1,7 +1,12 @@
-import { AppError } from '../errors/index.js';
+import { loadEntry, readDataPayload, updateEntry, writableContentType } from '../write/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
+import { findOne } from './find-one.js';
 
 /** PUT /api/<plural>/:id with `{ data }`. */
-export async function update(_ctx: OperationContext, _uid: string, _id: string, _body: unknown, _query: RawQuery): Promise<EntryResponse> {
-  throw new AppError(501, 'NotImplementedError', 'update is not implemented yet');
+export async function update(ctx: OperationContext, uid: string, id: string, body: unknown, query: RawQuery): Promise<EntryResponse> {
+  const contentType = writableContentType(ctx, uid);
+  const entry = await loadEntry(ctx, contentType, id);
+  const data = readDataPayload(body);
+  await updateEntry(ctx, contentType, entry, data);
+  return findOne(ctx, uid, String(entry._id), { ...query, publicationState: 'preview' });
 }

@@ -24,11 +24,11 @@ export async function applyInverseWrites(models: Models, writes: InverseWrite[],
     const added = next.filter((x) => !current.includes(x));
     const collection = entries(models, write.relation.target);
     if (removed.length > 0) {
-      const unlink: UpdateFilter<StoredEntry> = multiple ? { $pull: { [field]: id }, $set: { updatedAt: now } } : { $set: { [field]: null, updatedAt: now } };
+      const unlink = (multiple ? { $pull: { [field]: id }, $set: { updatedAt: now } } : { $set: { [field]: null, updatedAt: now } }) as UpdateFilter<StoredEntry>;
       await collection.updateMany({ _id: { $in: removed } }, unlink);
     }
     if (added.length > 0) {
-      const link: UpdateFilter<StoredEntry> = multiple ? { $addToSet: { [field]: id }, $set: { updatedAt: now } } : { $set: { [field]: id, updatedAt: now } };
+      const link = (multiple ? { $addToSet: { [field]: id }, $set: { updatedAt: now } } : { $set: { [field]: id, updatedAt: now } }) as UpdateFilter<StoredEntry>;
       await collection.updateMany({ _id: { $in: added } }, link);
     }
   }

@@ -1,0 +1,126 @@
+// Writing one entry: validate everything, check the database, then write (no transactions in the
+// embedded engine, so nothing after the first write may fail on bad input).
+import type { ContentType } from '../content-types/index.js';
+import { NotFoundError, ValidationError, type ValidationIssue } from '../errors/index.js';
+import type { ServiceContext } from '../service-context.js';
+import { buildWrite, type StoredObject, type WritePlan } from './build.js';
+import { assertWritable } from './checks.js';
+import { entries, type StoredEntry } from './collection.js';
+import { assignComponentIds } from './component-ids.js';
+import { issue, messages } from './messages.js';
+import { isPlainObject, type WriteData } from './payload.js';
+import { applyInverseWrites, releaseExclusiveTargets } from './relation-sides.js';
+import { castScalar } from './scalar.js';
+
+export interface CreateOptions {
+  /** the `locale` query parameter (wins over `data.locale`) */
+  locale?: string | null;
+  /** joins an existing group of localizations (the i18n localization route) */
+  localeGroup?: number;
+  /** the v4 localization route always creates a draft */
+  draft?: boolean;
+}
+
+/** The stored entry, or a 404 when the id is not a positive integer or does not exist. */
+export async function loadEntry(ctx: ServiceContext, contentType: ContentType, rawId: string | number): Promise<StoredEntry> {
+  const id = typeof rawId === 'number' ? rawId : /^[1-9]\d*$/.test(rawId) ? Number(rawId) : Number.NaN;
+  if (!Number.isSafeInteger(id)) throw new NotFoundError();
+  const entry = await entries(ctx.models, contentType.uid).findOne({ _id: id });
+  if (!entry) throw new NotFoundError();
+  return entry;
+}
+
+/** A configured locale code, default when absent; unknown → 400 as Strapi's i18n plugin. */
+export function resolveLocale(ctx: ServiceContext, requested: unknown): string {
+  const i18n = ctx.i18n;
+  if (!i18n) throw new ValidationError("This locale doesn't exist");
+  if (requested === undefined || requested === null || requested === '') return i18n.defaultLocale;
+  if (typeof requested !== 'string' || !i18n.locales.some((l) => l.code === requested)) throw new ValidationError("This locale doesn't exist");
+  return requested;
+}
+
+/** `publishedAt` of the body: undefined when absent, null for a draft, a Date otherwise. */
+function readPublishedAt(data: WriteData, issues: ValidationIssue[]): Date | null | undefined {
+  if (!Object.prototype.hasOwnProperty.call(data, 'publishedAt') || data.publishedAt === undefined) return undefined;
+  if (data.publishedAt === null) return null;
+  const cast = castScalar({ type: 'datetime' }, ['publishedAt'], data.publishedAt, false);
+  if (!cast.ok) { issues.push(...cast.issues); return undefined; }
+  return cast.value instanceof Date ? cast.value : undefined;
+}
+
+/** The localeGroup of the entries listed in `data.localizations` (Strapi v4 links them on create). */
+async function groupOfLocalizations(ctx: ServiceContext, contentType: ContentType, data: WriteData): Promise<number | undefined> {
+  const raw = data.localizations;
+  const list = Array.isArray(raw) ? raw : [];
+  const ids = list.map((v) => (isPlainObject(v) ? v.id : v)).filter((v): v is number => typeof v === 'number' && Number.isSafeInteger(v));
+  if (ids.length === 0) return undefined;
+  const linked = await entries(ctx.models, contentType.uid).findOne({ _id: { $in: ids } });
+  if (!linked) throw ValidationError.forPath(['localizations'], `${ids.length} relation(s) of type ${contentType.uid} associated with this entity do not exist`);
+  return typeof linked.localeGroup === 'number' ? linked.localeGroup : linked._id;
+}
+
+async function afterWrite(ctx: ServiceContext, contentType: ContentType, plan: WritePlan, id: number, now: Date): Promise<void> {
+  await releaseExclusiveTargets(ctx.models, ctx.registry, contentType, plan.set, id);
+  await applyInverseWrites(ctx.models, plan.inverse, id, now);
+}
+
+/** Creates an entry from a validated `data`; answers its id. */
+export async function createEntry(ctx: ServiceContext, contentType: ContentType, data: WriteData, options: CreateOptions = {}): Promise<number> {
+  const issues: ValidationIssue[] = [];
+  const locale = contentType.localized ? resolveLocale(ctx, options.locale ?? data.locale) : null;
+  const requested = readPublishedAt(data, issues);
+  const publishedAt = options.draft ? null : requested === undefined ? new Date() : requested;
+  const isDraft = contentType.draftAndPublish && publishedAt === null;
+  const plan = buildWrite(ctx.registry, contentType, data, { mode: 'create', existing: null, isDraft });
+  plan.issues.unshift(...issues);
+  const group = contentType.localized ? options.localeGroup ?? (await groupOfLocalizations(ctx, contentType, data)) : undefined;
+  if (contentType.localized && group !== undefined && locale) {
+    const taken = await entries(ctx.models, contentType.uid).countDocuments({ localeGroup: group, locale }, { limit: 1 });
+    if (taken > 0) plan.issues.push(issue(['locale'], 'This locale is already used'));
+  }
+  await assertWritable(ctx.models, contentType, plan, null, locale);
+
+  await assignComponentIds(ctx.models, plan.newComponents);
+  const id = await ctx.models.counters.next(contentType.collectionName);
+  const doc: StoredObject = { _id: id, ...plan.set };
+  if (contentType.draftAndPublish) doc.publishedAt = publishedAt;
+  if (locale) { doc.locale = locale; doc.localeGroup = group ?? id; }
+  const created = await ctx.models.model(contentType.uid).create(doc);
+  const now = created.get('updatedAt') instanceof Date ? (created.get('updatedAt') as Date) : new Date();
+  await afterWrite(ctx, contentType, plan, id, now);
+  return id;
+}
+
+/** Non-localized scalar attributes are shared by every localization of a document (Strapi's i18n). */
+async function propagateSharedAttributes(ctx: ServiceContext, contentType: ContentType, entry: StoredEntry, set: StoredObject): Promise<void> {
+  if (!contentType.localized || typeof entry.localeGroup !== 'number') return;
+  const shared: StoredObject = {};
+  for (const [name, value] of Object.entries(set)) {
+    const attribute = contentType.attributes[name];
+    if (!attribute || attribute.type === 'relation' || attribute.type === 'media') continue;
+    if (attribute.pluginOptions?.i18n?.localized === false) shared[name] = value;
+  }
+  if (Object.keys(shared).length === 0) return;
+  await ctx.models.model(contentType.uid).updateMany({ localeGroup: entry.localeGroup, _id: { $ne: entry._id } }, { $set: shared });
+}
+
+/** Updates an existing entry with a validated `data` (only the attributes it names). */
+export async function updateEntry(ctx: ServiceContext, contentType: ContentType, entry: StoredEntry, data: WriteData): Promise<void> {
+  const issues: ValidationIssue[] = [];
+  const requested = contentType.draftAndPublish ? readPublishedAt(data, issues) : undefined;
+  const publishedAt = requested === undefined ? (entry.publishedAt ?? null) : requested;
+  const isDraft = contentType.draftAndPublish && publishedAt === null;
+  const plan = buildWrite(ctx.registry, contentType, data, { mode: 'update', existing: entry, isDraft });
+  plan.issues.unshift(...issues);
+  const locale = typeof entry.locale === 'string' ? entry.locale : null;
+  await assertWritable(ctx.models, contentType, plan, entry._id, locale);
+
+  await assignComponentIds(ctx.models, plan.newComponents);
+  const set: StoredObject = { ...plan.set };
+  if (requested !== undefined) set.publishedAt = requested;
+  const unset = Object.fromEntries(plan.unset.map((name) => [name, 1]));
+  await ctx.models.model(contentType.uid).updateOne({ _id: entry._id }, { $set: set, ...(plan.unset.length > 0 ? { $unset: unset } : {}) });
+  await propagateSharedAttributes(ctx, contentType, entry, plan.set);
+  await afterWrite(ctx, contentType, plan, entry._id, new Date());
+}
+

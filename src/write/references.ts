@@ -1,0 +1,62 @@
+// Deleting an entry removes its id from every stored relation that points at it, in every
+// content-type, including relations inside (nested, repeatable) components and dynamic zones.
+import type { UpdateFilter } from 'mongodb';
+import type { Attribute, Component, ContentType, Registry } from '../content-types/index.js';
+import type { Models } from '../models/index.js';
+import { entries, type StoredEntry } from './collection.js';
+
+/** One stored relation field pointing at the deleted type: its path segments, arrays marked. */
+interface ReferenceField {
+  /** e.g. ['seo', 'metaSocial[]', 'author']: a `[]` suffix marks an array of components */
+  segments: string[];
+  multiple: boolean;
+}
+
+function collectFields(registry: Registry, schema: ContentType | Component, target: string, prefix: string[], seen: Set<string>, out: ReferenceField[]): void {
+  for (const [name, attribute] of Object.entries(schema.attributes)) {
+    const relation = schema.relations[name];
+    if (relation?.stored && relation.target === target && !relation.localizations) {
+      out.push({ segments: [...prefix, name], multiple: relation.multiple });
+    }
+    for (const uid of componentUids(attribute)) {
+      const component = registry.component(uid);
+      if (!component || seen.has(uid)) continue;
+      const repeated = attribute.type === 'dynamiczone' || (attribute.type === 'component' && attribute.repeatable === true);
+      collectFields(registry, component, target, [...prefix, repeated ? `${name}[]` : name], new Set(seen).add(uid), out);
+    }
+  }
+}
+
+function componentUids(attribute: Attribute): string[] {
+  if (attribute.type === 'component') return [attribute.component];
+  if (attribute.type === 'dynamiczone') return attribute.components;
+  return [];
+}
+
+/** The MongoDB update that removes `id` from one field, with array filters for component arrays. */
+function removal(field: ReferenceField, id: number): { filter: Record<string, unknown>; update: UpdateFilter<StoredEntry>; arrayFilters: Record<string, unknown>[] } {
+  const plainPath = field.segments.map((s) => s.replace(/\[\]$/, '')).join('.');
+  const parts: string[] = [];
+  const arrayFilters: Record<string, unknown>[] = [];
+  field.segments.forEach((segment, i) => {
+    if (!segment.endsWith('[]')) { parts.push(segment); return; }
+    const name = `a${i}`;
+    parts.push(segment.slice(0, -2), `$[${name}]`);
+    const rest = field.segments.slice(i + 1).map((s) => s.replace(/\[\]$/, '')).join('.');
+    arrayFilters.push({ [`${name}.${rest}`]: id });
+  });
+  const path = parts.join('.');
+  const update = (field.multiple ? { $pull: { [path]: id } } : { $set: { [path]: null } }) as UpdateFilter<StoredEntry>;
+  return { filter: { [plainPath]: id }, update, arrayFilters };
+}
+
+export async function removeReferences(models: Models, registry: Registry, targetUid: string, id: number): Promise<void> {
+  for (const contentType of registry.listContentTypes()) {
+    const fields: ReferenceField[] = [];
+    collectFields(registry, contentType, targetUid, [], new Set(), fields);
+    for (const field of fields) {
+      const { filter, update, arrayFilters } = removal(field, id);
+      await entries(models, contentType.uid).updateMany(filter, update, arrayFilters.length > 0 ? { arrayFilters } : {});
+    }
+  }
+}
