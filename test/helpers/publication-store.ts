@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Aggregator } from 'mingo';
 import { loadSchemas, Registry, type Attribute, type Component, type ContentType } from '../../src/content-types/index.js';
+import type { ServiceContext } from '../../src/service-context.js';
 import { UNRESTRICTED, type QueryAccess } from '../../src/query/access.js';
 import { compileFilters, type PipelineStage } from '../../src/query/filters/index.js';
 import { compileSort } from '../../src/query/sort/index.js';
@@ -29,7 +30,12 @@ export function publicationRegistry(): Registry {
   return Registry.build(loaded.contentTypes, loaded.components, { i18n: true });
 }
 
-export function publicationStore(registry: Registry): Store {
+export interface StoreOptions {
+  /** biginteger values as BigInt (int64 in MongoDB, for a real database) instead of numbers (for mingo) */
+  bigints?: boolean;
+}
+
+export function publicationStore(registry: Registry, options: StoreOptions = {}): Store {
   const seedPath = fileURLToPath(new URL('../fixtures/publication/seed.json', import.meta.url));
   const { operations } = JSON.parse(readFileSync(seedPath, 'utf8')) as { operations: SeedOperation[] };
   const store: Store = {};
@@ -42,7 +48,7 @@ export function publicationStore(registry: Registry): Store {
     const docs = (store[ct.collectionName] ??= []);
     if (op.updateId !== undefined) {
       const doc = docs.find((d) => d._id === op.updateId);
-      if (doc) Object.assign(doc, toStorage(registry, ct, op.body, componentIds));
+      if (doc) Object.assign(doc, toStorage(registry, ct, op.body, componentIds, options));
       continue;
     }
     const doc: Record<string, unknown> = { _id: op.expectId ?? docs.length + 1 };
@@ -58,7 +64,7 @@ export function publicationStore(registry: Registry): Store {
       }
       doc.publishedAt = null;
     }
-    Object.assign(doc, toStorage(registry, ct, op.body, componentIds));
+    Object.assign(doc, toStorage(registry, ct, op.body, componentIds, options));
     if (ct.draftAndPublish && op.localizationOf === undefined && !('publishedAt' in op.body)) doc.publishedAt = now;
     if (ct.localized) {
       doc.locale = op.locale ?? (op.body.locale as string | undefined) ?? 'en';
@@ -77,24 +83,24 @@ function applyDefaults(schema: ContentType | Component, doc: Record<string, unkn
   }
 }
 
-function toStorage(registry: Registry, schema: ContentType | Component, body: Record<string, unknown>, componentIds: Map<string, number>): Record<string, unknown> {
+function toStorage(registry: Registry, schema: ContentType | Component, body: Record<string, unknown>, componentIds: Map<string, number>, options: StoreOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(body)) {
     const attribute: Attribute | undefined = schema.attributes[name];
     if (!attribute) continue;
-    out[name] = storedValue(registry, attribute, value, componentIds);
+    out[name] = storedValue(registry, attribute, value, componentIds, options);
   }
   return out;
 }
 
-function storedValue(registry: Registry, attribute: Attribute, value: unknown, componentIds: Map<string, number>): unknown {
+function storedValue(registry: Registry, attribute: Attribute, value: unknown, componentIds: Map<string, number>, options: StoreOptions): unknown {
   if (value === null || value === undefined) return null;
   switch (attribute.type) {
     case 'datetime': case 'timestamp':
       return new Date(String(value));
     case 'biginteger':
       // an int64 in MongoDB; mingo compares numbers only, and the seed's values are safe integers
-      return Number(value);
+      return options.bigints ? BigInt(String(value)) : Number(value);
     case 'component': {
       const component = registry.component(attribute.component);
       if (!component) return null;
@@ -103,7 +109,7 @@ function storedValue(registry: Registry, attribute: Attribute, value: unknown, c
         componentIds.set(component.uid, id);
         const doc: Record<string, unknown> = { id };
         applyDefaults(component, doc);
-        return Object.assign(doc, toStorage(registry, component, item, componentIds));
+        return Object.assign(doc, toStorage(registry, component, item, componentIds, options));
       };
       return attribute.repeatable ? (value as Record<string, unknown>[]).map(one) : one(value as Record<string, unknown>);
     }
@@ -137,4 +143,22 @@ function promoteBigInts<T>(value: T): T {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, promoteBigInts(item)])) as T;
   }
   return value;
+}
+
+/** A service whose collections can be written directly (the shape of `ContentService.context`). */
+export interface SeedTarget {
+  context: Pick<ServiceContext, 'registry' | 'connection'>;
+}
+
+/** Writes the conformance seed straight into the service's collections, in the storage layout (ids as in seed.json). */
+export async function insertPublicationSeed(service: SeedTarget): Promise<Store> {
+  const { registry, connection } = service.context;
+  const store = publicationStore(registry, { bigints: true });
+  const db = connection.db;
+  if (!db) throw new Error('database not connected');
+  for (const ct of registry.listContentTypes()) {
+    const docs = store[ct.collectionName];
+    if (docs && docs.length > 0) await db.collection(ct.collectionName).insertMany(docs.map((doc) => ({ ...doc })));
+  }
+  return store;
 }

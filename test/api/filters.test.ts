@@ -1,0 +1,112 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { FILTER_SORT_CASES } from '../helpers/filter-sort-cases.js';
+import { insertPublicationSeed } from '../helpers/publication-store.js';
+import { createTestService, type TestService } from '../helpers/server.js';
+
+/** `filters` over HTTP on the conformance seed (written straight into the collections). */
+describe('REST filters', () => {
+  let service: TestService;
+  before(async () => {
+    service = await createTestService();
+    await insertPublicationSeed(service);
+  });
+  after(() => service.close());
+
+  const get = (path: string) => request(service.app).get(path);
+  const ids = (body: { data: { id: number }[] }) => body.data.map((entry) => entry.id);
+  const expectValidationError = async (path: string, message?: string) => {
+    const res = await get(path);
+    expect(res.status, `${path}: ${JSON.stringify(res.body)}`).to.equal(400);
+    expect(res.body.data).to.equal(null);
+    expect(res.body.error).to.include({ status: 400, name: 'ValidationError' });
+    expect(res.body.error).to.have.property('details');
+    if (message) expect(res.body.error.message).to.equal(message);
+  };
+
+  describe('recorded Strapi answers', () => {
+    for (const [id, name, plural, query, expected] of FILTER_SORT_CASES) {
+      if (!query.includes('filters')) continue;
+      it(`case ${id}: ${name}`, async () => {
+        const path = `/api/${plural}?${query}`;
+        if (Array.isArray(expected)) {
+          const res = await get(path);
+          expect(res.status, JSON.stringify(res.body)).to.equal(200);
+          expect(ids(res.body)).to.deep.equal(expected);
+          expect(res.body.meta.pagination.total).to.equal(expected.length);
+        } else {
+          await expectValidationError(path, expected.message === '<any-string>' ? undefined : expected.message);
+        }
+      });
+    }
+  });
+
+  describe('operators and forms', () => {
+    it('$ne and $notIn leave out NULLs (SQL semantics)', async () => {
+      const res = await get('/api/articles?filters[readingTime][$ne]=4&pagination[pageSize]=100');
+      for (const id of [7, 10, 20, 30, 36, 40]) expect(ids(res.body)).to.not.include(id);
+      expect(res.body.meta.pagination.total).to.equal(28);
+    });
+    it('$between, $null=false, $nei, $startsWithi, $endsWith', async () => {
+      expect(ids((await get('/api/articles?filters[readingTime][$between][0]=5&filters[readingTime][$between][1]=7')).body)).to.deep.equal([2, 14, 31]);
+      expect((await get('/api/articles?filters[summary][$null]=false&pagination[pageSize]=100')).body.meta.pagination.total).to.equal(29);
+      expect((await get('/api/articles?filters[title][$nei]=SUSHI%20SECRETS&pagination[pageSize]=100')).body.meta.pagination.total).to.equal(33);
+      expect(ids((await get('/api/articles?filters[title][$startsWithi]=why')).body)).to.deep.equal([4, 17]);
+      expect(ids((await get('/api/articles?filters[title][$endsWith]=Secrets')).body)).to.deep.equal([30]);
+    });
+    it('% and _ match literally', async () => {
+      expect(ids((await get('/api/articles?filters[title][$contains]=%25')).body)).to.deep.equal([3, 21]);
+      expect(ids((await get('/api/articles?filters[title][$contains]=_')).body)).to.deep.equal([]);
+    });
+    it('percent-encoded brackets', async () => {
+      expect(ids((await get('/api/articles?filters%5Bid%5D%5B%24eq%5D=3')).body)).to.deep.equal([3]);
+    });
+    it('$not at the top level and nested $or/$and', async () => {
+      const res = await get('/api/articles?filters[$not][$or][0][kind]=news&filters[$not][$or][1][kind]=review&pagination[pageSize]=100');
+      expect(res.body.data.every((entry: { id: number }) => ![4, 8, 16, 24, 32, 36, 40, 2, 6, 10].includes(entry.id))).to.equal(true);
+      expect(res.body.meta.pagination.total).to.equal(17);
+    });
+    it('deep filters: nested relations, inverse sides, self relations, components', async () => {
+      expect(ids((await get('/api/articles?filters[author][profile][handle][$eq]=grace_h')).body)).to.deep.equal([7, 14, 21, 28, 35]);
+      expect(ids((await get('/api/authors?filters[articles][title][$contains]=Sushi')).body)).to.deep.equal([2]);
+      expect(ids((await get('/api/authors?filters[articles][id][$null]=true')).body)).to.deep.equal([8]);
+      expect(ids((await get('/api/tags?filters[relatedTags][relatedTags][name]=JavaScript')).body)).to.deep.equal([4, 9, 11]);
+      expect(ids((await get('/api/articles?filters[links][label]=Link%202%20of%201')).body)).to.deep.equal([1]);
+      expect(ids((await get('/api/articles?filters[$or][0][featured]=true&filters[$or][1][category][name]=Travel&pagination[pageSize]=100')).body))
+        .to.deep.equal([1, 3, 8, 15, 18, 20, 23, 25, 28, 35, 40]);
+    });
+    it('biginteger, datetime and boolean values are cast', async () => {
+      expect(ids((await get('/api/events?filters[budget][$eq]=1000000007')).body)).to.deep.equal([1]);
+      expect(ids((await get('/api/articles?filters[views][$gte]=3000123457&filters[id][$lte]=1')).body)).to.deep.equal([1]);
+      expect((await get('/api/articles?filters[featured]=t&pagination[pageSize]=100')).body.meta.pagination.total).to.equal(6);
+    });
+    it('filters inside populate use the related type', async () => {
+      const res = await get('/api/articles/1?populate[tags][filters][name][$eq]=Paris&populate[tags][fields][0]=name');
+      expect(res.status).to.equal(200);
+      expect(res.body.data.attributes.tags.data.map((tag: { id: number }) => tag.id)).to.deep.equal([6]);
+    });
+  });
+
+  describe('rejected input', () => {
+    const rejected: [string, string?][] = [
+      ['/api/articles?filters[nope][$eq]=1', 'Invalid parameter nope'],
+      ['/api/articles?filters[title][$foo]=x', 'Invalid parameter $foo'],
+      ['/api/articles?filters[author][name][$foo]=x', 'Invalid parameter $foo'],
+      ['/api/articles?filters[internalNotes][$eq]=x', 'Invalid parameter internalNotes'],
+      ['/api/articles?filters[author][secretCode]=x', 'Invalid parameter secretCode'],
+      ['/api/articles?filters[blocks][id]=1', 'Invalid parameter blocks'],
+      ['/api/articles?filters=abc'],
+      ['/api/articles?filters[title][$eq][$gt]='],
+      ['/api/articles?filters[readingTime][$gt]=ten'],
+      ['/api/articles?filters[readingTime][$between]=5'],
+      ['/api/articles?filters[publishDate]=tomorrow'],
+      ['/api/articles?filters[scheduledAt][$lt]=soon'],
+      ['/api/articles?filters[featured][$null]=maybe'],
+      ['/api/articles?filters[$or]=x'],
+      ['/api/articles?populate[tags][filters][nope]=x'],
+    ];
+    for (const [path, message] of rejected) {
+      it(`${decodeURIComponent(path)} → 400`, () => expectValidationError(path, message));
+    }
+  });
+});

@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { FILTER_SORT_CASES } from '../helpers/filter-sort-cases.js';
+import { insertPublicationSeed } from '../helpers/publication-store.js';
+import { createTestService, type TestService } from '../helpers/server.js';
+
+/** `sort` over HTTP on the conformance seed (written straight into the collections). */
+describe('REST sort', () => {
+  let service: TestService;
+  before(async () => {
+    service = await createTestService();
+    await insertPublicationSeed(service);
+  });
+  after(() => service.close());
+
+  const get = (path: string) => request(service.app).get(path);
+  const ids = async (path: string): Promise<number[]> => {
+    const res = await get(path);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return (res.body.data as { id: number }[]).map((entry) => entry.id);
+  };
+
+  describe('recorded Strapi answers', () => {
+    for (const [id, name, plural, query, expected] of FILTER_SORT_CASES) {
+      if (!query.includes('sort')) continue;
+      it(`case ${id}: ${name}`, async () => {
+        const path = `/api/${plural}?${query}`;
+        if (Array.isArray(expected)) {
+          expect(await ids(path)).to.deep.equal(expected);
+        } else {
+          const res = await get(path);
+          expect(res.status).to.equal(400);
+          expect(res.body.data).to.equal(null);
+          expect(res.body.error).to.include({ status: 400 });
+        }
+      });
+    }
+  });
+
+  describe('forms', () => {
+    it('comma list, array, object form and case-insensitive directions agree', async () => {
+      const expected = await ids('/api/categories?sort[0]=color:desc&sort[1]=name:asc');
+      expect(await ids('/api/categories?sort=color:desc,name:asc')).to.deep.equal(expected);
+      expect(await ids('/api/categories?sort=color:DESC,name')).to.deep.equal(expected);
+      expect(await ids('/api/categories?sort[color]=desc&sort[name]=asc')).to.deep.equal(expected);
+    });
+    it('strings in code-point order, nulls first ascending and last descending', async () => {
+      expect(await ids('/api/authors?sort=name')).to.deep.equal([1, 3, 4, 6, 7, 8, 2, 5]);
+      expect(await ids('/api/categories?sort=color:asc')).to.deep.equal([4, 5, 1, 3, 6, 2]);
+      expect(await ids('/api/categories?sort=color:desc')).to.deep.equal([2, 3, 6, 1, 5, 4]);
+    });
+    it('by id and timestamps; ties in storage order', async () => {
+      expect(await ids('/api/categories?sort=id:desc')).to.deep.equal([6, 5, 4, 3, 2, 1]);
+      expect(await ids('/api/categories?sort=createdAt')).to.have.length(6);
+    });
+    it('through relations: to-one, nested, inverse side', async () => {
+      expect((await ids('/api/articles?sort[0]=author.profile.handle:desc&sort[1]=id&pagination[pageSize]=5'))).to.deep.equal([7, 14, 21, 28, 35]);
+      expect(await ids('/api/author-profiles?sort[0]=author.name&sort[1]=id')).to.deep.equal([8, 1, 3, 4, 6, 7, 2, 5]);
+    });
+    it('sort inside populate uses the related type', async () => {
+      const res = await get('/api/articles/1?populate[tags][sort]=name:desc&populate[tags][fields][0]=name');
+      expect(res.status).to.equal(200);
+      expect(res.body.data.attributes.tags.data.map((tag: { id: number }) => tag.id)).to.deep.equal([2, 6]);
+    });
+  });
+
+  describe('rejected input', () => {
+    for (const [path, message] of [
+      ['/api/articles?sort=title:sideways', undefined],
+      ['/api/articles?sort=nope', 'Invalid parameter nope'],
+      ['/api/articles?sort=internalNotes', 'Invalid parameter internalNotes'],
+      ['/api/authors?sort=secretCode:asc', 'Invalid parameter secretCode'],
+      ['/api/articles?sort=author', 'Invalid parameter author'],
+      ['/api/articles?sort=title:asc:desc', undefined],
+    ] as const) {
+      it(`${path} → 400`, async () => {
+        const res = await get(path);
+        expect(res.status, JSON.stringify(res.body)).to.equal(400);
+        expect(res.body.error).to.include({ status: 400, name: 'ValidationError' });
+        if (message) expect(res.body.error.message).to.equal(message);
+      });
+    }
+  });
+});
