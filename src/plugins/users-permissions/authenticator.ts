@@ -1,11 +1,11 @@
 import type { Request } from 'express';
 import { abilityFromActions } from '../../access/abilities.js';
-import type { Authenticator, RequestAuth } from '../../access/ability.js';
+import type { Authenticator } from '../../access/ability.js';
 import { UnauthorizedError } from '../../errors/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import { authenticateApiToken } from './api-tokens.js';
 import type { JwtVerifier } from './jwt.js';
-import { findRole, roleActions } from './roles.js';
+import type { PermissionCache } from './permission-cache.js';
 import { findUserById, sanitizeUser } from './users.js';
 
 /**
@@ -22,27 +22,22 @@ export function bearerToken(req: Request): string | undefined {
 
 const looksLikeJwt = (token: string) => token.split('.').length === 3;
 
-async function roleAuth(ctx: ServiceContext, type: 'public'): Promise<RequestAuth> {
-  const role = await findRole(ctx, { type });
-  const actions = role ? await roleActions(ctx, role._id) : [];
-  return { strategy: 'public', ability: abilityFromActions(actions) };
-}
 
 /**
  * Request → who is calling: no credential = the `public` role; a JWT = its user's role (the user
  * must exist and not be blocked); another bearer value = an API token. A bad, expired or revoked
  * credential is a 401 — never a silent fall-back to public.
  */
-export function createAuthenticator(ctx: ServiceContext, deps: { jwt: JwtVerifier; apiTokenSalt: string }): Authenticator {
+export function createAuthenticator(ctx: ServiceContext, deps: { jwt: JwtVerifier; apiTokenSalt: string; permissions: PermissionCache }): Authenticator {
   return async (req) => {
     const token = bearerToken(req);
-    if (token === undefined) return roleAuth(ctx, 'public');
+    if (token === undefined) return { strategy: 'public', ability: abilityFromActions(await deps.permissions.publicActions()) };
     if (looksLikeJwt(token)) {
       const verified = await deps.jwt.verify(req);
       if (!verified.ok) throw new UnauthorizedError('Missing or invalid credentials');
       const user = await findUserById(ctx, verified.payload.id);
       if (!user || user.blocked === true) throw new UnauthorizedError('Invalid credentials');
-      const actions = typeof user.role === 'number' ? await roleActions(ctx, user.role) : [];
+      const actions = typeof user.role === 'number' ? await deps.permissions.actionsOf(user.role) : [];
       return { strategy: 'users-permissions', ability: abilityFromActions(actions), user: sanitizeUser(ctx, user) };
     }
     const checked = await authenticateApiToken(ctx, deps.apiTokenSalt, token);

@@ -5,6 +5,7 @@ import { createApiTokenWithSalt, listApiTokens, revokeApiToken, type ApiTokenInf
 import { createAuthenticator } from './authenticator.js';
 import { usersPermissionsContentTypes } from './content-types.js';
 import { JwtVerifier } from './jwt.js';
+import { PermissionCache } from './permission-cache.js';
 import { seedRoles } from './roles.js';
 import { authRoutes } from './routes/auth.js';
 import { roleRoutes } from './routes/roles.js';
@@ -49,9 +50,10 @@ export const usersPermissionsPlugin: Plugin = {
     const settings = usersPermissionsSettings(ctx.config);
     const secrets = await resolveSecrets(ctx.config, settings.jwtSecret);
     const jwt = new JwtVerifier(secrets.jwtSecret);
-    const runtime: UsersPermissionsRuntime = { ctx, settings, secrets, jwt };
+    const permissions = new PermissionCache(ctx);
+    const runtime: UsersPermissionsRuntime = { ctx, settings, secrets, jwt, permissions };
     runtimes.set(ctx.models, runtime);
-    ctx.setAuthenticator(createAuthenticator(ctx, { jwt, apiTokenSalt: secrets.apiTokenSalt }));
+    ctx.setAuthenticator(createAuthenticator(ctx, { jwt, apiTokenSalt: secrets.apiTokenSalt, permissions }));
     const router = Router();
     router.use(authRoutes(runtime));
     router.use(userRoutes(runtime));

@@ -4,6 +4,7 @@ import { ForbiddenError } from '../../errors/index.js';
 import { requestAuth } from '../../rest/request-context.js';
 import type { ServiceContext } from '../../service-context.js';
 import type { JwtVerifier } from './jwt.js';
+import type { PermissionCache } from './permission-cache.js';
 import type { Secrets } from './secrets.js';
 import type { UsersPermissionsSettings } from './settings.js';
 
@@ -13,6 +14,8 @@ export interface UsersPermissionsRuntime {
   settings: UsersPermissionsSettings;
   secrets: Secrets;
   jwt: JwtVerifier;
+  /** role → actions, short-lived; invalidated by every role change made here */
+  permissions: PermissionCache;
 }
 
 /** The caller's `RequestAuth`, after checking it may perform `action` (403 otherwise, as Strapi). */

@@ -51,6 +51,7 @@ export function roleRoutes(rt: UsersPermissionsRuntime): Router {
     const actions = body.permissions !== undefined ? fromPermissionInput(body.permissions) : [];
     const role = await createRole(ctx, { name, description: description ?? null, type });
     await setRoleActions(ctx, role._id, actions);
+    rt.permissions.invalidate();
     res.json({ ok: true });
   });
 
@@ -65,6 +66,7 @@ export function roleRoutes(rt: UsersPermissionsRuntime): Router {
     if (description !== undefined) set.description = description;
     if (Object.keys(set).length > 0) await updateRole(ctx, role._id, set);
     if (body.permissions !== undefined) await setRoleActions(ctx, role._id, fromPermissionInput(body.permissions));
+    rt.permissions.invalidate();
     res.json({ ok: true });
   });
 
@@ -76,6 +78,7 @@ export function roleRoutes(rt: UsersPermissionsRuntime): Router {
     const fallback = await findRole(ctx, { type: 'authenticated' });
     if (!fallback) throw new ApplicationError('Impossible to find the default role');
     await deleteRole(ctx, role._id, fallback._id);
+    rt.permissions.invalidate();
     res.json({ ok: true });
   });
 
