@@ -137,7 +137,8 @@ function parseValue(value: unknown, field: Field): FilterNode {
   return and(children);
 }
 
-const STRING_TYPES = new Set<CastType>(['string', 'text', 'richtext', 'enumeration', 'email', 'uid']);
+/** Types stored as strings, where text operators apply (numbers and BSON dates reject them, as PostgreSQL does). */
+const STRING_TYPES = new Set<CastType>(['string', 'text', 'richtext', 'enumeration', 'email', 'uid', 'date', 'time']);
 
 const OPERATOR_NODES: Record<ValueOperator, { op: ConditionOperator; negated: boolean }> = {
   $eq: { op: 'eq', negated: false },
