@@ -1,7 +1,14 @@
-import { AppError } from '../errors/index.js';
-import type { EntryResponse, OperationContext, RawQuery } from './context.js';
+import { NotFoundError } from '../errors/index.js';
+import { readEntry } from '../query/index.js';
+import type { EntryResponse, FormattedEntry, OperationContext, RawQuery } from './context.js';
 
-/** GET /api/<plural>/:id — `id` as it came in the path; a non-integer id is a 404. */
-export async function findOne(_ctx: OperationContext, _uid: string, _id: string, _query: RawQuery): Promise<EntryResponse> {
-  throw new AppError(501, 'NotImplementedError', 'findOne is not implemented yet');
+/**
+ * GET /api/<plural>/:id. An id that is not a positive integer (`abc`, `1.5`), a missing entry and
+ * a draft read without `publicationState=preview` (Deviation 4) are 404s. `locale` is ignored.
+ */
+export async function findOne(ctx: OperationContext, uid: string, id: string, query: RawQuery): Promise<EntryResponse> {
+  if (!/^[1-9]\d{0,14}$/.test(id)) throw new NotFoundError();
+  const entry = await readEntry(ctx, uid, { _id: Number(id) }, query);
+  if (!entry) throw new NotFoundError();
+  return { data: entry as unknown as FormattedEntry, meta: {} };
 }

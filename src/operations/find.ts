@@ -1,7 +1,8 @@
-import { AppError } from '../errors/index.js';
-import type { CollectionResponse, OperationContext, RawQuery } from './context.js';
+import { readEntries } from '../query/index.js';
+import type { CollectionResponse, FormattedEntry, OperationContext, RawQuery } from './context.js';
 
-/** GET /api/<plural>: a page of entries. */
-export async function find(_ctx: OperationContext, _uid: string, _query: RawQuery): Promise<CollectionResponse> {
-  throw new AppError(501, 'NotImplementedError', 'find is not implemented yet');
+/** GET /api/<plural>: a page of entries with Strapi's `meta.pagination`. */
+export async function find(ctx: OperationContext, uid: string, query: RawQuery): Promise<CollectionResponse> {
+  const { entries, pagination } = await readEntries(ctx, uid, query);
+  return { data: entries as unknown as FormattedEntry[], meta: { pagination } };
 }

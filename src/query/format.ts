@@ -1,0 +1,110 @@
+import type { Attribute, Registry, Schema } from '../content-types/index.js';
+import { paginationMeta } from './parse/pagination.js';
+import type { ComponentSelection, EntrySelection, PopulateMap, RelationPopulate } from './read-tree.js';
+
+type Doc = Record<string, unknown>;
+
+/**
+ * `envelope`: Strapi's REST shapes (`{ id, attributes }`, relations as `{ data }`);
+ * `plain`: flat objects (`{ id, ...attributes }`, relations as the entry / array / null), as the
+ * users-permissions routes answer.
+ */
+export type FormatStyle = 'envelope' | 'plain';
+
+export interface Formatter {
+  registry: Registry;
+  style: FormatStyle;
+}
+
+/** One entry read by the aggregation, formatted with the selection it was read with. */
+export function formatEntry(fmt: Formatter, doc: Doc, selection: EntrySelection): Doc {
+  const schema = fmt.registry.schema(selection.uid);
+  const attributes = schema ? formatLevel(fmt, schema, doc, doc, selection, true) : {};
+  return fmt.style === 'envelope' ? { id: toId(doc._id), attributes } : { id: toId(doc._id), ...attributes };
+}
+
+/** Fields and populated attributes of an entry (`holder` = the entry carrying the lookup outputs). */
+function formatLevel(fmt: Formatter, schema: Schema, value: Doc, holder: Doc, selection: EntrySelection | ComponentSelection, entryLevel: boolean): Doc {
+  const out: Doc = {};
+  for (const field of selection.fields) {
+    const attribute = schema.attributes[field];
+    if (attribute) out[field] = formatScalar(attribute, value[field]);
+  }
+  formatPopulated(fmt, selection.populate, value, holder, entryLevel, out);
+  return out;
+}
+
+function formatPopulated(fmt: Formatter, map: PopulateMap, value: Doc, holder: Doc, entryLevel: boolean, out: Doc): void {
+  for (const [name, node] of Object.entries(map)) {
+    if (node.kind === 'relation') {
+      out[name] = formatRelation(fmt, node, value, holder, entryLevel);
+    } else if (node.kind === 'component') {
+      const stored = value[name];
+      if (node.repeatable) out[name] = Array.isArray(stored) ? stored.filter(isDoc).map((item) => formatComponent(fmt, item, holder, node.selection)) : [];
+      else out[name] = isDoc(stored) ? formatComponent(fmt, stored, holder, node.selection) : null;
+    } else {
+      const stored = Array.isArray(value[name]) ? (value[name] as unknown[]) : [];
+      out[name] = stored.filter(isDoc).flatMap((item) => {
+        const uid = typeof item.__component === 'string' ? item.__component : '';
+        const selection = node.components[uid];
+        if (!selection) return [];
+        const formatted = formatComponent(fmt, item, holder, selection);
+        return [{ id: formatted.id, __component: uid, ...formatted }];
+      });
+    }
+  }
+}
+
+function formatComponent(fmt: Formatter, item: Doc, holder: Doc, selection: ComponentSelection): Doc {
+  const schema = fmt.registry.schema(selection.uid);
+  return { id: toId(item.id), ...(schema ? formatLevel(fmt, schema, item, holder, selection, false) : {}) };
+}
+
+function formatRelation(fmt: Formatter, node: RelationPopulate, value: Doc, holder: Doc, entryLevel: boolean): unknown {
+  const fetched = (Array.isArray(holder[node.as]) ? (holder[node.as] as unknown[]) : []).filter(isDoc);
+  const related = entryLevel ? fetched : pickStored(fetched, value[node.relation.attribute]);
+  const entries = related.map((doc) => formatEntry(fmt, doc, node.selection));
+  if (fmt.style === 'plain') return node.relation.multiple ? entries : (entries[0] ?? null);
+  if (!node.relation.multiple) return { data: entries[0] ?? null };
+  if (!node.window?.meta) return { data: entries };
+  const counted = Array.isArray(holder[node.countAs]) ? (holder[node.countAs] as unknown[]) : [];
+  const first = counted[0];
+  const total = isDoc(first) && typeof first.n === 'number' ? first.n : 0;
+  return { data: entries, meta: { pagination: paginationMeta(node.window.meta, node.window.meta.withCount ? total : null) } };
+}
+
+/** Inside a component the lookup fetched the entries of every component of the entry: keep this component's, in stored order. */
+function pickStored(fetched: Doc[], stored: unknown): Doc[] {
+  const ids = Array.isArray(stored) ? stored : stored === null || stored === undefined ? [] : [stored];
+  const byId = new Map(fetched.map((doc) => [toId(doc._id), doc]));
+  return ids.flatMap((id) => {
+    const doc = byId.get(toId(id));
+    return doc ? [doc] : [];
+  });
+}
+
+/** A stored scalar as Strapi v4 answers it. */
+export function formatScalar(attribute: Attribute, value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  switch (attribute.type) {
+    case 'datetime':
+    case 'timestamp':
+      return value instanceof Date ? value.toISOString() : value;
+    case 'biginteger':
+      return typeof value === 'object' || typeof value === 'number' || typeof value === 'bigint' ? String(value) : value;
+    case 'integer':
+    case 'float':
+    case 'decimal':
+      return typeof value === 'object' || typeof value === 'bigint' ? Number(String(value)) : value;
+    default:
+      return value;
+  }
+}
+
+function toId(value: unknown): number {
+  return typeof value === 'number' ? value : Number(String(value));
+}
+
+function isDoc(value: unknown): value is Doc {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
+}

@@ -1,0 +1,34 @@
+import { isPrivate, isScalar, type Schema } from '../../content-types/index.js';
+import { ValidationError } from '../../errors/index.js';
+import { asList } from '../qs-values.js';
+
+/** Every scalar attribute a client may read (Strapi's default selection, `*`). */
+export function defaultFields(schema: Schema): string[] {
+  return Object.entries(schema.attributes)
+    .filter(([, attribute]) => isScalar(attribute) && !isPrivate(attribute))
+    .map(([name]) => name);
+}
+
+/**
+ * `fields` as Strapi 4.26 reads it: `fields=title`, `fields[0]=title&fields[1]=slug`, `*`.
+ * The comma form, the object form, an empty value, a private, unknown or non-scalar attribute are
+ * 400s naming the parameter. `id` is always returned, so naming it is accepted.
+ */
+export function parseFields(schema: Schema, raw: unknown): string[] {
+  if (raw === undefined) return defaultFields(schema);
+  const items = typeof raw === 'string' ? [raw] : asList(raw);
+  if (!items) throw new ValidationError('Invalid parameter fields', {});
+  const selected = new Set<string>();
+  for (const item of items) {
+    if (typeof item !== 'string' || item === '') throw new ValidationError('Invalid parameter fields', {});
+    if (item === '*') {
+      for (const name of defaultFields(schema)) selected.add(name);
+      continue;
+    }
+    if (item === 'id') continue;
+    const attribute = Object.hasOwn(schema.attributes, item) ? schema.attributes[item] : undefined;
+    if (!attribute || isPrivate(attribute) || !isScalar(attribute)) throw new ValidationError(`Invalid parameter ${item}`, {});
+    selected.add(item);
+  }
+  return [...selected];
+}

@@ -1,0 +1,14 @@
+import { ValidationError } from '../../errors/index.js';
+import type { PublicationState } from '../read-tree.js';
+
+/** `publicationState`: `live` (default) or `preview`; anything else is a 400 (Deviation 1). */
+export function parsePublicationState(raw: unknown, fallback: PublicationState = 'live'): PublicationState {
+  if (raw === undefined) return fallback;
+  if (raw === 'live' || raw === 'preview') return raw;
+  throw new ValidationError('Invalid parameter publicationState: expected live or preview', {});
+}
+
+/** The `$match` condition a publication state puts on a Draft & Publish type ({} otherwise). */
+export function publicationMatch(draftAndPublish: boolean, state: PublicationState): Record<string, unknown> {
+  return draftAndPublish && state === 'live' ? { publishedAt: { $ne: null } } : {};
+}

@@ -1,0 +1,138 @@
+import type { RelationInfo } from '../../content-types/index.js';
+import type { PipelineStage } from '../filters/index.js';
+import { publicationMatch } from '../parse/publication-state.js';
+import type { ComponentSelection, EntrySelection, PopulateMap, RelationPopulate } from '../read-tree.js';
+
+/** One step from an entry down to a component: the attribute, whether it holds an array, and for a dynamic zone the component kept. */
+interface ComponentStep {
+  name: string;
+  many: boolean;
+  component?: string;
+}
+
+export interface PlanContext {
+  /** whether a content-type is Draft & Publish */
+  draftAndPublish(uid: string): boolean;
+}
+
+/**
+ * The `$lookup` stages (let + pipeline) that populate every relation of `map`, including the
+ * relations inside components and dynamic zones and, nested in each lookup's pipeline, the next
+ * populate levels. Each writes the related entries into the node's `as` field (in order, filtered,
+ * sorted and windowed); a paginated relation also writes its total into `countAs`.
+ */
+export function populateStages(plan: PlanContext, map: PopulateMap, steps: ComponentStep[] = []): PipelineStage[] {
+  const stages: PipelineStage[] = [];
+  for (const [name, node] of Object.entries(map)) {
+    if (node.kind === 'relation') stages.push(...relationLookups(plan, node, steps));
+    else if (node.kind === 'component') stages.push(...populateStages(plan, node.selection.populate, [...steps, { name, many: node.repeatable }]));
+    else {
+      for (const [uid, selection] of Object.entries(node.components)) {
+        stages.push(...populateStages(plan, selection.populate, [...steps, { name, many: true, component: uid }]));
+      }
+    }
+  }
+  return stages;
+}
+
+/** `$project` keeping what the formatter reads at this level: id, fields, populated components and lookup outputs. */
+export function projection(selection: EntrySelection | ComponentSelection): Record<string, 1> {
+  const kept: Record<string, 1> = { _id: 1 };
+  for (const field of selection.fields) kept[field] = 1;
+  collectOutputs(selection.populate, kept, true);
+  return kept;
+}
+
+function collectOutputs(map: PopulateMap, kept: Record<string, 1>, topLevel: boolean): void {
+  for (const [name, node] of Object.entries(map)) {
+    if (node.kind === 'relation') {
+      kept[node.as] = 1;
+      if (node.window?.meta) kept[node.countAs] = 1;
+      continue;
+    }
+    if (topLevel) kept[name] = 1;
+    if (node.kind === 'component') collectOutputs(node.selection.populate, kept, false);
+    else for (const selection of Object.values(node.components)) collectOutputs(selection.populate, kept, false);
+  }
+}
+
+function relationLookups(plan: PlanContext, node: RelationPopulate, steps: ComponentStep[]): PipelineStage[] {
+  const join = joinCondition(node.relation, steps);
+  const from = node.relation.target;
+  const state = publicationMatch(plan.draftAndPublish(from), node.publicationState);
+  const match: PipelineStage = { $match: Object.keys(state).length > 0 ? { $and: [{ $expr: join.condition }, state] } : { $expr: join.condition } };
+  const order = node.sort
+    ? [...node.sort.lookups, { $sort: node.sort.sort }, ...node.sort.cleanup]
+    : join.storedOrder
+      ? [{ $addFields: { __order: { $indexOfArray: ['$$ids', '$_id'] } } }, { $sort: { __order: 1 } }]
+      : [{ $sort: { _id: 1 } }];
+  const window: PipelineStage[] = [];
+  if (node.window && node.window.skip > 0) window.push({ $skip: node.window.skip });
+  if (node.window && node.window.limit !== null) window.push({ $limit: node.window.limit });
+  const pipeline = [match, ...node.filterStages, ...order, ...window, ...populateStages(plan, node.selection.populate), { $project: projection(node.selection) }];
+  const stages: PipelineStage[] = [{ $lookup: { from: collectionPlaceholder(from), let: join.let, pipeline, as: node.as } }];
+  if (node.window?.meta) {
+    stages.push({ $lookup: { from: collectionPlaceholder(from), let: join.let, pipeline: [match, ...node.filterStages, { $count: 'n' }], as: node.countAs } });
+  }
+  return stages;
+}
+
+/** Marks `from` until `resolveCollections` swaps in the collection name (keeps this module free of the models). */
+function collectionPlaceholder(uid: string): string {
+  return `\u0000uid:${uid}`;
+}
+
+/** Replaces every `$lookup.from` placeholder in `stages` (deeply) with the target's collection name. */
+export function resolveCollections(stages: PipelineStage[], collectionName: (uid: string) => string): PipelineStage[] {
+  const visit = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(visit);
+    if (typeof value === 'string' && value.startsWith('\u0000uid:')) return collectionName(value.slice(5));
+    if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, visit(inner)]));
+    }
+    return value;
+  };
+  return stages.map((stage) => visit(stage) as PipelineStage);
+}
+
+interface Join {
+  let: Record<string, unknown>;
+  condition: unknown;
+  /** true when the related entries come back in the stored id order (`$$ids`) */
+  storedOrder: boolean;
+}
+
+function joinCondition(relation: RelationInfo, steps: ComponentStep[]): Join {
+  if (relation.localizations) {
+    return {
+      let: { group: '$localeGroup', self: '$_id' },
+      condition: { $and: [{ $eq: ['$localeGroup', '$$group'] }, { $ne: ['$_id', '$$self'] }] },
+      storedOrder: false,
+    };
+  }
+  if (relation.inverse) {
+    const owning = `$${relation.inverse.field}`;
+    return {
+      let: { self: '$_id' },
+      condition: relation.inverse.multiple ? { $in: ['$$self', { $ifNull: [owning, []] }] } : { $eq: [owning, '$$self'] },
+      storedOrder: false,
+    };
+  }
+  return { let: { ids: idsAt('$', steps, relation) }, condition: { $in: ['$_id', '$$ids'] }, storedOrder: true };
+}
+
+/** An expression evaluating to the array of related ids stored under `base` through `steps`. */
+function idsAt(base: string, steps: ComponentStep[], relation: RelationInfo): unknown {
+  const prefix = base === '$' ? '$' : `${base}.`;
+  const [step, ...rest] = steps;
+  if (!step) {
+    const value = `${prefix}${relation.attribute}`;
+    return relation.multiple ? { $ifNull: [value, []] } : { $cond: [{ $eq: [{ $ifNull: [value, null] }, null] }, [], [value]] };
+  }
+  const inner = `${prefix}${step.name}`;
+  if (!step.many) return idsAt(inner, rest, relation);
+  const items = step.component
+    ? { $filter: { input: { $ifNull: [inner, []] }, as: 'item', cond: { $eq: ['$$item.__component', step.component] } } }
+    : { $ifNull: [inner, []] };
+  return { $reduce: { input: items, initialValue: [], in: { $concatArrays: ['$$value', idsAt('$$this', rest, relation)] } } };
+}

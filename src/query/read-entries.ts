@@ -1,0 +1,123 @@
+import type { ContentType } from '../content-types/index.js';
+import { NotFoundError } from '../errors/index.js';
+import type { OperationContext, RawQuery } from '../operations/context.js';
+import { compileFilters, type PipelineStage } from './filters/index.js';
+import { formatEntry, type FormatStyle } from './format.js';
+import { parseFields } from './parse/fields.js';
+import { localeMatch } from './parse/locale.js';
+import { paginationMeta, paginationWindow, parsePagination, type PaginationLimits } from './parse/pagination.js';
+import { parsePopulate, type PopulateContext } from './parse/populate.js';
+import { parsePublicationState, publicationMatch } from './parse/publication-state.js';
+import { populateStages, projection, resolveCollections, type PlanContext } from './plan/populate-stages.js';
+import type { EntrySelection, PublicationState, ReadTree } from './read-tree.js';
+import { compileSort } from './sort/index.js';
+
+type Doc = Record<string, unknown>;
+
+export interface ReadEntriesOptions {
+  /** `envelope` (default): `{ id, attributes }` entries; `plain`: flat `{ id, ...attributes }` objects */
+  style?: FormatStyle;
+}
+
+export interface ReadEntriesResult {
+  /** formatted entries, in order */
+  entries: Doc[];
+  /** Strapi's `meta.pagination` (`{page,pageSize,pageCount,total}` or `{start,limit,total}`; no total with `withCount=false`) */
+  pagination: Record<string, number>;
+}
+
+/**
+ * A filtered, sorted, paginated, populated list of entries of `uid`, as `find` answers it: the
+ * whole REST read language of `rawQuery` (fields, populate, filters, sort, pagination,
+ * publicationState, locale), run as ONE aggregation (plus one count when the total is needed).
+ * Reusable by any layer that needs the same read (users-permissions reads users with
+ * `{ style: 'plain' }`). Throws ValidationError (400) on bad input.
+ */
+export async function readEntries(ctx: OperationContext, uid: string, rawQuery: RawQuery, options: ReadEntriesOptions = {}): Promise<ReadEntriesResult> {
+  const schema = requireContentType(ctx, uid);
+  const state = parsePublicationState(rawQuery.publicationState);
+  const tree: ReadTree = {
+    selection: parseSelection(ctx, schema, rawQuery, state),
+    match: { ...publicationMatch(schema.draftAndPublish, state), ...localeMatch(schema, ctx.i18n, rawQuery.locale) },
+    filterStages: rawQuery.filters === undefined ? [] : compileFilters({ registry: ctx.registry, uid, filters: rawQuery.filters, access: ctx.access }),
+    sort: rawQuery.sort === undefined
+      ? { lookups: [], sort: { _id: 1 }, cleanup: [] }
+      : compileSort({ registry: ctx.registry, uid, sort: rawQuery.sort, access: ctx.access }),
+    pagination: parsePagination(rawQuery.pagination, limits(ctx)),
+    publicationState: state,
+  };
+  const pagination = tree.pagination ?? parsePagination(undefined, limits(ctx));
+  const window = paginationWindow(pagination);
+  const filtering: PipelineStage[] = [{ $match: tree.match }, ...tree.filterStages];
+  const pipeline: PipelineStage[] = [
+    ...filtering,
+    ...tree.sort.lookups,
+    { $sort: tree.sort.sort },
+    ...tree.sort.cleanup,
+    ...(window.skip > 0 ? [{ $skip: window.skip }] : []),
+    { $limit: window.limit },
+    ...populateStages(planContext(ctx), tree.selection.populate),
+    { $project: projection(tree.selection) },
+  ];
+  const [docs, total] = await Promise.all([
+    aggregate(ctx, uid, pipeline),
+    pagination.withCount ? count(ctx, uid, filtering) : Promise.resolve(null),
+  ]);
+  const fmt = { registry: ctx.registry, style: options.style ?? 'envelope' };
+  return { entries: docs.map((doc) => formatEntry(fmt, doc, tree.selection)), pagination: paginationMeta(pagination, total) };
+}
+
+/**
+ * One entry of `uid` matching `match` (e.g. `{ _id: 3 }`, or `{}` for a single type), with the
+ * request's fields, populate and publicationState (a draft is not found without `preview`);
+ * filters, sort, pagination and locale do not apply (Strapi's findOne). null when none.
+ */
+export async function readEntry(ctx: OperationContext, uid: string, match: Doc, rawQuery: RawQuery, options: ReadEntriesOptions = {}): Promise<Doc | null> {
+  const schema = requireContentType(ctx, uid);
+  const state = parsePublicationState(rawQuery.publicationState);
+  const selection = parseSelection(ctx, schema, rawQuery, state);
+  const pipeline: PipelineStage[] = [
+    { $match: { ...match, ...publicationMatch(schema.draftAndPublish, state) } },
+    { $sort: { _id: 1 } },
+    { $limit: 1 },
+    ...populateStages(planContext(ctx), selection.populate),
+    { $project: projection(selection) },
+  ];
+  const [doc] = await aggregate(ctx, uid, pipeline);
+  return doc ? formatEntry({ registry: ctx.registry, style: options.style ?? 'envelope' }, doc, selection) : null;
+}
+
+function parseSelection(ctx: OperationContext, schema: ContentType, rawQuery: RawQuery, state: PublicationState): EntrySelection {
+  let names = 0;
+  const populateContext: PopulateContext = { registry: ctx.registry, access: ctx.access, limits: limits(ctx), nextName: () => String(names++) };
+  return {
+    uid: schema.uid,
+    fields: parseFields(schema, rawQuery.fields),
+    populate: parsePopulate(populateContext, schema, rawQuery.populate, state),
+  };
+}
+
+function limits(ctx: OperationContext): PaginationLimits {
+  const rest = ctx.config.api.rest;
+  return { defaultLimit: rest.defaultLimit, maxLimit: rest.maxLimit, withCount: rest.withCount };
+}
+
+function planContext(ctx: OperationContext): PlanContext {
+  return { draftAndPublish: (uid) => ctx.registry.contentType(uid)?.draftAndPublish === true };
+}
+
+function requireContentType(ctx: OperationContext, uid: string): ContentType {
+  const schema = ctx.registry.contentType(uid);
+  if (!schema) throw new NotFoundError();
+  return schema;
+}
+
+async function aggregate(ctx: OperationContext, uid: string, pipeline: PipelineStage[]): Promise<Doc[]> {
+  const stages = resolveCollections(pipeline, (target) => ctx.registry.contentType(target)?.collectionName ?? target);
+  return ctx.models.collection(uid).aggregate<Doc>(stages).toArray();
+}
+
+async function count(ctx: OperationContext, uid: string, filtering: PipelineStage[]): Promise<number> {
+  const [row] = await aggregate(ctx, uid, [...filtering, { $count: 'n' }]);
+  return row && typeof row.n === 'number' ? row.n : 0;
+}

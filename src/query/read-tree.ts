@@ -1,0 +1,74 @@
+import type { RelationInfo } from '../content-types/index.js';
+import type { PipelineStage } from './filters/index.js';
+
+/**
+ * The typed, validated read query (the "query tree" of DESIGN.md §1): what to select and populate
+ * at every level, before it is compiled into one aggregation. Built by `parse/*`, compiled by
+ * `plan/*`, and walked again by `format.ts` to shape the answer.
+ */
+
+export type PublicationState = 'live' | 'preview';
+
+/** `page/pageSize` or `start/limit`, already defaulted and capped. */
+export type Pagination =
+  | { style: 'page'; page: number; pageSize: number; withCount: boolean }
+  | { style: 'offset'; start: number; limit: number; withCount: boolean };
+
+/** What is selected of a component (or of one dynamic-zone component). */
+export interface ComponentSelection {
+  uid: string;
+  /** scalar attributes to return (`id` is always added) */
+  fields: string[];
+  populate: PopulateMap;
+}
+
+/** What is selected of a content-type at one level (the top level or a populated relation). */
+export interface EntrySelection {
+  uid: string;
+  fields: string[];
+  populate: PopulateMap;
+}
+
+export type PopulateMap = Record<string, PopulateNode>;
+
+export type PopulateNode = RelationPopulate | ComponentPopulate | DynamicZonePopulate;
+
+export interface RelationPopulate {
+  kind: 'relation';
+  relation: RelationInfo;
+  selection: EntrySelection;
+  /** `$match`/`$lookup` stages of `populate[x][filters]` (compiled by the filters module) */
+  filterStages: PipelineStage[];
+  /** `populate[x][sort]`, compiled; null: the stored order */
+  sort: { lookups: PipelineStage[]; sort: Record<string, 1 | -1>; cleanup: PipelineStage[] } | null;
+  publicationState: PublicationState;
+  /** `populate[x][start|limit]` (Strapi) or `populate[x][pagination]` (Deviation 7: also answers `meta.pagination`) */
+  window: { skip: number; limit: number | null; meta: Pagination | null } | null;
+  /** name of the field the `$lookup` writes (assigned by the planner) */
+  as: string;
+  /** field holding the total count when `window.meta` is set */
+  countAs: string;
+}
+
+export interface ComponentPopulate {
+  kind: 'component';
+  repeatable: boolean;
+  selection: ComponentSelection;
+}
+
+export interface DynamicZonePopulate {
+  kind: 'dynamiczone';
+  /** per component uid of the zone */
+  components: Record<string, ComponentSelection>;
+}
+
+/** A whole read of one content-type. */
+export interface ReadTree {
+  selection: EntrySelection;
+  /** `$match` conditions on the entry itself (publication state, locale, id) */
+  match: Record<string, unknown>;
+  filterStages: PipelineStage[];
+  sort: { lookups: PipelineStage[]; sort: Record<string, 1 | -1>; cleanup: PipelineStage[] };
+  pagination: Pagination | null;
+  publicationState: PublicationState;
+}
