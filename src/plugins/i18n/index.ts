@@ -2,6 +2,7 @@ import type { ServiceConfig } from '../../config/index.js';
 import { ConfigError } from '../../config/index.js';
 import type { I18nSettings, Locale } from '../../service-context.js';
 import type { Plugin } from '../types.js';
+import { localizationRoutes } from './localization-route.js';
 
 /** Locales and the default locale from `plugins.i18n.config`; null when the plugin is off. */
 export function i18nSettings(config: ServiceConfig): I18nSettings | null {
@@ -26,7 +27,9 @@ export function i18nSettings(config: ServiceConfig): I18nSettings | null {
 
 export const i18nPlugin: Plugin = {
   name: 'i18n',
-  register({ router, i18n }) {
+  register(context) {
+    const { router, i18n } = context;
+    router.use(localizationRoutes(context));
     router.get('/i18n/locales', (_req, res) => {
       const list = (i18n?.locales ?? []).map((locale, index) => ({
         id: index + 1,

@@ -1,0 +1,68 @@
+// POST /api/<plural>/:id/localizations (Strapi v4 i18n): a new entry in another locale of the
+// same document. It copies the source's non-localized attributes, takes the flat body for the
+// rest, is always created as a draft, and is answered flat: `{ id, ...attributes, localizations }`.
+import type { Attribute, ContentType } from '../content-types/index.js';
+import { ApplicationError, NotFoundError } from '../errors/index.js';
+import { createEntry, entries, isPlainObject, loadEntry, writableContentType, type StoredEntry, type WriteData } from '../write/index.js';
+import type { OperationContext, RawQuery } from './context.js';
+import { findOne } from './find-one.js';
+
+export type FlatEntry = { id: number } & Record<string, unknown>;
+
+const NOT_COPIED = new Set(['createdAt', 'updatedAt', 'publishedAt', 'locale', 'localizations']);
+
+/** A stored component (or list of them) as input for a new entry: same values, no ids (new components). */
+function withoutIds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutIds);
+  if (!isPlainObject(value)) return value;
+  const { id: _id, ...rest } = value;
+  return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, withoutIds(v)]));
+}
+
+function copiedValue(attribute: Attribute, value: unknown): unknown {
+  if (attribute.type === 'component' || attribute.type === 'dynamiczone') return withoutIds(value);
+  if (attribute.type === 'biginteger' && value !== null && value !== undefined) return String(value);
+  return value;
+}
+
+/** Strapi's `copyNonLocalizedAttributes`: not localized, not a relation, not a uid. */
+function nonLocalizedAttributes(contentType: ContentType, source: StoredEntry): WriteData {
+  const copy: WriteData = {};
+  for (const [name, attribute] of Object.entries(contentType.attributes)) {
+    if (NOT_COPIED.has(name) || attribute.type === 'relation' || attribute.type === 'media' || attribute.type === 'uid') continue;
+    if (attribute.pluginOptions?.i18n?.localized !== false) continue;
+    if (source[name] !== undefined) copy[name] = copiedValue(attribute, source[name]);
+  }
+  return copy;
+}
+
+/** `{ data: { id, attributes } }` → `{ id, ...attributes }`, populated relations flattened the same way. */
+function flatten(entry: { id: number; attributes: Record<string, unknown> }): FlatEntry {
+  const flat: FlatEntry = { id: entry.id };
+  for (const [name, value] of Object.entries(entry.attributes)) {
+    const data = isPlainObject(value) && 'data' in value ? value.data : undefined;
+    if (Array.isArray(data)) flat[name] = data.filter(isPlainObject).map((e) => flatten(e as { id: number; attributes: Record<string, unknown> }));
+    else if (isPlainObject(data)) flat[name] = flatten(data as { id: number; attributes: Record<string, unknown> });
+    else flat[name] = value;
+  }
+  return flat;
+}
+
+export async function createLocalization(ctx: OperationContext, uid: string, sourceId: string, body: unknown, query: RawQuery): Promise<FlatEntry> {
+  const contentType = writableContentType(ctx, uid);
+  if (!contentType.localized || !ctx.i18n) throw new NotFoundError();
+  const source = await loadEntry(ctx, contentType, sourceId);
+  const input = isPlainObject(body) ? body : {};
+  const locale = input.locale;
+  if (locale === undefined || locale === null) throw new ApplicationError('locale is missing');
+  if (typeof locale !== 'string' || !ctx.i18n.locales.some((l) => l.code === locale)) throw new ApplicationError('locale is invalid');
+  const group = typeof source.localeGroup === 'number' ? source.localeGroup : source._id;
+  const used = await entries(ctx.models, uid).countDocuments({ localeGroup: group, locale }, { limit: 1 });
+  if (used > 0) throw new ApplicationError('locale is already used');
+  const { id: _id, locale: _locale, localizations: _localizations, ...attributes } = input;
+  const data: WriteData = { ...nonLocalizedAttributes(contentType, source), ...attributes };
+  const id = await createEntry(ctx, contentType, data, { locale, localeGroup: group, draft: true });
+  const answer = await findOne(ctx, uid, String(id), { ...query, populate: 'localizations', publicationState: 'preview' });
+  if (!answer.data) throw new NotFoundError();
+  return flatten(answer.data);
+}
