@@ -108,7 +108,9 @@ function buildFields(walk: Walk, schema: ContentType | Component, data: WriteDat
           if (typeof uid !== 'string' || uid === '') { walk.plan.issues.push(issue(componentPath, messages.defined(componentPath))); return null; }
           if (!attribute.components.includes(uid)) { walk.plan.issues.push(issue(componentPath, messages.oneOf(componentPath, attribute.components))); return null; }
           const built = buildComponent(walk, uid, item, existingItems.filter((e) => e.__component === uid), itemPath);
-          return built ? { ...built, __component: uid } : null;
+          // mutated in place: a new component's id is assigned to this very object later
+          if (built) built.__component = uid;
+          return built;
         });
         break;
       }
