@@ -1,0 +1,167 @@
+import { expect } from 'chai';
+import { createTestService, type TestService } from '../helpers/server.js';
+import { replaySeed, writeClient, type WriteClient } from '../helpers/write-client.js';
+
+const ARTICLE = 'api::article.article';
+const NOTE = 'api::note.note';
+
+describe('REST create: POST /api/<plural>', () => {
+  let service: TestService;
+  let client: WriteClient;
+  before(async () => {
+    service = await createTestService();
+    client = await writeClient(service);
+    // profiles, authors, categories, tags and articles 1–3 of the seed
+    let articles = 0;
+    await replaySeed(client, (op) => op.contentType === 'articles' && op.updateId === undefined && op.localizationOf === undefined && ++articles > 3);
+  });
+  after(() => service.close());
+
+  it('creates a note and answers it with the request query (case 345)', async () => {
+    const res = await client.post('/api/notes?fields[0]=title', { data: { title: 'tmp2', score: 1 } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body).to.deep.equal({ data: { id: res.body.data.id, attributes: { title: 'tmp2' } }, meta: {} });
+    const stored = await client.stored(NOTE, res.body.data.id);
+    expect(stored).to.include({ title: 'tmp2', score: 1, pinned: false });
+    expect(stored?.createdAt).to.be.instanceOf(Date);
+  });
+
+  it('answers every attribute by default, defaults applied', async () => {
+    const res = await client.post('/api/notes', { data: { title: 'full' } });
+    expect(res.status).to.equal(200);
+    expect(res.body.data.attributes).to.include({ title: 'full', content: null, score: null, pinned: false });
+    expect(res.body.data.attributes.createdAt).to.be.a('string');
+  });
+
+  it('gives ids 1..n per type in creation order', async () => {
+    const a = await client.post('/api/notes', { data: { title: 'a' } });
+    const b = await client.post('/api/notes', { data: { title: 'b' } });
+    expect(b.body.data.id).to.equal(a.body.data.id + 1);
+  });
+
+  it('a body without an object `data` is a 400', async () => {
+    for (const body of [{}, { data: 'x' }, { data: [1] }, { data: null }, { title: 'x' }]) {
+      const res = await client.post('/api/notes', body);
+      expect(res.status, JSON.stringify(body)).to.equal(400);
+      expect(res.body).to.deep.equal({ data: null, error: { status: 400, name: 'ValidationError', message: 'Missing "data" payload in the request body', details: {} } });
+    }
+  });
+
+  it('malformed JSON is a 400', async () => {
+    const res = await client.post('/api/notes').set('Content-Type', 'application/json').send('{"data": {');
+    expect(res.status).to.equal(400);
+    expect(res.body.data).to.equal(null);
+  });
+
+  it('ignores unknown keys, id and timestamps', async () => {
+    const before = await client.count(NOTE);
+    const res = await client.post('/api/notes', { data: { title: 'strip', id: 999, createdAt: '2000-01-01T00:00:00.000Z', updatedAt: '2000-01-01T00:00:00.000Z', nope: 1 } });
+    expect(res.status).to.equal(200);
+    expect(res.body.data.id).to.not.equal(999);
+    const stored = await client.stored(NOTE, res.body.data.id);
+    expect(stored).to.not.have.property('nope');
+    expect((stored?.createdAt as Date).getUTCFullYear()).to.be.greaterThan(2000);
+    expect(await client.count(NOTE)).to.equal(before + 1);
+  });
+
+  it('stores private and password attributes but never answers them', async () => {
+    const res = await client.post('/api/authors', { data: { name: 'Secret Keeper', secretCode: 'hush' } });
+    expect(res.status).to.equal(200);
+    expect(res.body.data.attributes).to.not.have.property('secretCode');
+    const stored = await client.stored('api::author.author', res.body.data.id);
+    expect(stored?.secretCode).to.be.a('string').and.match(/^\$2[aby]\$10\$/);
+    const article = await client.post('/api/articles', { data: { title: 'private', internalNotes: 'psst' } });
+    expect(article.body.data.attributes).to.not.have.property('internalNotes');
+    expect((await client.stored(ARTICLE, article.body.data.id))?.internalNotes).to.equal('psst');
+  });
+
+  describe('seed bodies', () => {
+    it('stores articles as the storage layout says', async () => {
+      const stored = await client.stored(ARTICLE, 1);
+      expect(stored).to.include({ title: 'Getting Started with Strapi', kind: 'tutorial', publishDate: '2023-01-08', author: 1, category: 1, reviewer: null, featured: true, locale: 'en', localeGroup: 1 });
+      expect(stored?.tags).to.deep.equal([2, 6]);
+      expect(stored?.scheduledAt).to.be.instanceOf(Date);
+      expect(String(stored?.views)).to.equal('3000123457');
+    });
+
+    it('reproduces Strapi component ids (article 3: seo 2, quote 2, rich-text 3, cta 1)', async () => {
+      const stored = await client.stored(ARTICLE, 3);
+      expect((stored?.seo as { id: number }).id).to.equal(2);
+      const blocks = stored?.blocks as { id: number; __component: string }[];
+      expect(blocks.map((b) => [b.__component, b.id])).to.deep.equal([['blocks.quote', 2], ['blocks.rich-text', 3], ['blocks.cta', 1]]);
+      const links = stored?.links as { id: number }[];
+      expect(links.map((l) => l.id)).to.deep.equal([3]);
+    });
+
+    it('publishedAt: explicit value kept, omitted defaults to now, null is a draft', async () => {
+      expect(((await client.stored(ARTICLE, 2))?.publishedAt as Date).toISOString()).to.equal('2024-01-03T10:00:00.000Z');
+      const now = await client.post('/api/articles', { data: { title: 'now' } });
+      expect(Date.now() - new Date(now.body.data.attributes.publishedAt).getTime()).to.be.lessThan(60_000);
+      const draft = await client.post('/api/articles', { data: { publishedAt: null } });
+      expect(draft.status, JSON.stringify(draft.body)).to.equal(200);
+      expect(draft.body.data.attributes.publishedAt).to.equal(null);
+      const bad = await client.post('/api/articles', { data: { title: 'x', publishedAt: 'whenever' } });
+      expect(bad.status).to.equal(400);
+      expect(bad.body.error.details.errors[0].path).to.deep.equal(['publishedAt']);
+    });
+  });
+
+  describe('i18n', () => {
+    it('creates in the default locale, in ?locale= or data.locale; an unknown locale is a 400', async () => {
+      const en = await client.post('/api/articles', { data: { title: 'default' } });
+      expect(en.body.data.attributes.locale).to.equal('en');
+      expect((await client.stored(ARTICLE, en.body.data.id))?.localeGroup).to.equal(en.body.data.id);
+      const fr = await client.post('/api/articles?locale=fr', { data: { title: 'query' } });
+      expect(fr.body.data.attributes.locale).to.equal('fr');
+      const data = await client.post('/api/articles', { data: { title: 'data', locale: 'fr' } });
+      expect(data.body.data.attributes.locale).to.equal('fr');
+      const before = await client.count(ARTICLE);
+      const bad = await client.post('/api/articles?locale=de', { data: { title: 'x' } });
+      expect(bad.status).to.equal(400);
+      expect(bad.body.error.name).to.equal('ValidationError');
+      expect(await client.count(ARTICLE)).to.equal(before);
+    });
+
+    it('ignores locale on a type that is not localized', async () => {
+      const res = await client.post('/api/notes', { data: { title: 'n', locale: 'fr' } });
+      expect(res.status).to.equal(200);
+      expect(await client.stored(NOTE, res.body.data.id)).to.not.have.property('locale');
+    });
+  });
+
+  describe('relations', () => {
+    it('accepts ids, arrays of ids and connect/set objects', async () => {
+      const res = await client.post('/api/articles', { data: { title: 'rel', author: { connect: [{ id: 2 }] }, category: { set: [3] }, tags: { connect: [1, { id: 4 }] }, reviewer: '5' } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(await client.stored(ARTICLE, res.body.data.id)).to.deep.include({ author: 2, category: 3, tags: [1, 4], reviewer: 5 });
+    });
+
+    it('a relation to a missing id is a 400 and nothing is written', async () => {
+      const before = await client.count(ARTICLE);
+      for (const data of [{ title: 'x', author: 999 }, { title: 'x', tags: [1, 999] }, { title: 'x', tags: { connect: [998] } }]) {
+        const res = await client.post('/api/articles', { data });
+        expect(res.status, JSON.stringify(data)).to.equal(400);
+        expect(res.body.error.name).to.equal('ValidationError');
+      }
+      const bad = await client.post('/api/articles', { data: { title: 'x', tags: 'lots' } });
+      expect(bad.status).to.equal(400);
+      expect(bad.body.error.details.errors[0].path).to.deep.equal(['tags']);
+      expect(await client.count(ARTICLE)).to.equal(before);
+    });
+
+    it('writing an inverse side updates the owning entries', async () => {
+      const res = await client.post('/api/authors', { data: { name: 'Inverse', articles: [1, 2] } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const id = res.body.data.id;
+      expect((await client.stored(ARTICLE, 1))?.author).to.equal(id);
+      expect((await client.stored(ARTICLE, 2))?.author).to.equal(id);
+    });
+
+    it('a oneToOne target belongs to one entry only', async () => {
+      const a = await client.post('/api/authors', { data: { name: 'One', profile: 7 } });
+      const b = await client.post('/api/authors', { data: { name: 'Two', profile: 7 } });
+      expect((await client.stored('api::author.author', b.body.data.id))?.profile).to.equal(7);
+      expect((await client.stored('api::author.author', a.body.data.id))?.profile).to.equal(null);
+    });
+  });
+});
