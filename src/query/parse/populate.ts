@@ -17,6 +17,8 @@ export interface PopulateContext {
   nextName(): string;
 }
 
+const FALSE_STRINGS = new Set(['false', 'f', '0']);
+
 /** One populate request on an attribute: `true` (defaults) or Strapi's object form. */
 type PopulateRequest = true | Record<string, unknown>;
 
@@ -124,8 +126,9 @@ function normalize(raw: unknown, param: string): '*' | Map<string, PopulateReque
   }
   if (!isPlainObject(raw)) throw new ValidationError(`Invalid parameter ${param}`, {});
   for (const [key, value] of Object.entries(raw)) {
-    if (value === false || value === 'false') continue;
-    if (value === true || value === 'true' || value === '*') addPath(requests, key.split('.'), true);
+    // Strapi casts a string value to a boolean (`*`, `true`, any other text: populate; `false`, `f`, `0`: not)
+    if (value === false || (typeof value === 'string' && FALSE_STRINGS.has(value))) continue;
+    if (value === true || typeof value === 'string') addPath(requests, key.split('.'), true);
     else if (isPlainObject(value)) addPath(requests, key.split('.'), value);
     else throw new ValidationError(`Invalid parameter ${param}[${key}]`, {});
   }
@@ -142,6 +145,13 @@ function addPath(requests: Map<string, PopulateRequest>, path: string[], leaf: P
     return;
   }
   if (request === true) return;
-  const populate = [...(asList(existing.populate) ?? []), ...(asList(request.populate) ?? [])];
+  const populate = [...nestedList(existing.populate), ...nestedList(request.populate)];
   requests.set(head, { ...existing, ...request, populate });
+}
+
+/** A nested `populate` value as a list of requests to merge (`'*'` and strings stay items). */
+function nestedList(value: unknown): unknown[] {
+  if (value === undefined) return [];
+  if (typeof value === 'string') return value.split(',');
+  return asList(value) ?? [value];
 }

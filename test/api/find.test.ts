@@ -1,0 +1,74 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { createServer, type ContentService } from '../../src/app.js';
+import { seedPublication } from '../helpers/seed.js';
+import { freshDatabaseUri, PUBLICATION_APP } from '../helpers/server.js';
+
+/** find / findOne / single type find over HTTP, the response envelopes, and one aggregation per request. */
+describe('REST find, findOne, single type', () => {
+  let service: ContentService;
+  const commands: string[] = [];
+  before(async () => {
+    const uri = new URL(freshDatabaseUri());
+    uri.searchParams.set('monitorCommands', 'true');
+    service = await createServer({ appDir: PUBLICATION_APP, databaseUri: uri.toString() });
+    await seedPublication(service.context);
+    // every command on a content-type collection (auth and permission lookups are not the read path's)
+    const contentCollections = new Set(service.context.registry.listContentTypes().filter((ct) => ct.namespace === 'api').map((ct) => ct.collectionName));
+    service.context.connection.getClient().on('commandStarted', (event) => {
+      const target: unknown = event.command[event.commandName];
+      if (typeof target === 'string' && contentCollections.has(target)) commands.push(event.commandName);
+    });
+  });
+  after(async () => {
+    await service.context.connection.dropDatabase().catch(() => {});
+    await service.stop();
+  });
+
+  const get = (path: string) => request(service.app).get(path);
+
+  it('answers find with { data: [{ id, attributes }], meta: { pagination } }', async () => {
+    const res = await get('/api/tags?pagination[pageSize]=2');
+    expect(res.status).to.equal(200);
+    expect(res.body.data[0]).to.have.keys('id', 'attributes');
+    expect(res.body.data[0].attributes).to.have.keys('name', 'slug', 'weight', 'createdAt', 'updatedAt');
+    expect(res.body.meta).to.deep.equal({ pagination: { page: 1, pageSize: 2, pageCount: 6, total: 12 } });
+    expect(JSON.stringify(res.body)).to.not.match(/_id|localeGroup|__v/);
+  });
+
+  it('answers findOne with { data, meta: {} } and 404 for missing, malformed and draft ids', async () => {
+    const res = await get('/api/authors/1');
+    expect(res.body).to.deep.equal({ data: { id: 1, attributes: res.body.data.attributes }, meta: {} });
+    expect(res.body.data.attributes).to.not.have.property('secretCode');
+    for (const id of ['999', 'abc', '1.5', '0', '-1', '01']) {
+      const missing = await get(`/api/articles/${id}`);
+      expect(missing.status, id).to.equal(404);
+      expect(missing.body).to.deep.equal({ data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } });
+    }
+    expect((await get('/api/articles/5')).status).to.equal(404);
+  });
+
+  it('answers the single type', async () => {
+    const res = await get('/api/homepage');
+    expect(res.body).to.deep.equal({
+      data: { id: 1, attributes: { title: 'Welcome to The Publication', subtitle: 'News, opinions & reviews — 100% independent.', createdAt: res.body.data.attributes.createdAt, updatedAt: res.body.data.attributes.updatedAt } },
+      meta: {},
+    });
+  });
+
+  it('runs ONE aggregation (+ one count) for a page of 25 with 3 populated relations, one nested', async () => {
+    const path = '/api/articles?populate[author][populate][profile]=*&populate[tags]=*&populate[category]=*&fields[0]=title';
+    commands.length = 0;
+    const res = await get(path);
+    expect(res.status).to.equal(200);
+    expect(res.body.data).to.have.length(25);
+    expect(res.body.data[0].attributes.author.data.attributes.profile.data.id).to.equal(1);
+    expect(commands).to.deep.equal(['aggregate', 'aggregate']);
+    commands.length = 0;
+    await get(`${path}&pagination[withCount]=false`);
+    expect(commands).to.deep.equal(['aggregate']);
+    commands.length = 0;
+    await get('/api/articles/1?populate=*');
+    expect(commands).to.deep.equal(['aggregate']);
+  });
+});

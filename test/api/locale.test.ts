@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { seedPublication } from '../helpers/seed.js';
+import { createTestService, type TestService } from '../helpers/server.js';
+
+/** `locale` over HTTP on the localized article type. */
+describe('REST locale', () => {
+  let service: TestService;
+  before(async () => {
+    service = await createTestService();
+    await seedPublication(service.context);
+  });
+  after(() => service.close());
+
+  const get = (path: string) => request(service.app).get(path);
+  const ids = (envelope: { data: { id: number }[] }) => envelope.data.map((entry) => entry.id);
+
+  it('lists the default locale when none is asked', async () => {
+    const res = await get('/api/articles?fields[0]=locale&pagination[pageSize]=100');
+    expect(res.body.meta.pagination.total).to.equal(34);
+    expect(res.body.data.every((entry: { attributes: { locale: string } }) => entry.attributes.locale === 'en')).to.equal(true);
+  });
+
+  it('lists one locale, or all of them', async () => {
+    expect(ids((await get('/api/articles?locale=fr&fields[0]=title')).body)).to.deep.equal([41, 42, 43, 45, 46, 48]);
+    expect((await get('/api/articles?locale=all&fields[0]=title&pagination[pageSize]=100')).body.meta.pagination.total).to.equal(40);
+    expect((await get('/api/articles?locale=de&fields[0]=title')).body.data).to.deep.equal([]);
+  });
+
+  it('finds by id whatever the locale parameter says', async () => {
+    const res = await get('/api/articles/2?locale=fr&fields[0]=title');
+    expect(res.body.data).to.deep.equal({ id: 2, attributes: { title: 'Café Culture: A Global Tour' } });
+  });
+
+  it('is ignored on types that are not localized; a non-string value is a 400', async () => {
+    expect((await get('/api/tags?locale=fr')).body.data).to.have.length(12);
+    expect((await get('/api/articles?locale[0]=fr')).status).to.equal(400);
+  });
+
+  it('populates the other localizations of each entry', async () => {
+    const res = await get('/api/articles?locale=fr&fields[0]=title&populate[localizations][fields][0]=locale&pagination[pageSize]=1');
+    expect(res.body.data[0]).to.deep.equal({ id: 41, attributes: { title: 'Bien démarrer avec Strapi', localizations: { data: [{ id: 1, attributes: { locale: 'en' } }] } } });
+  });
+});

@@ -1,0 +1,106 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { seedPublication } from '../helpers/seed.js';
+import { createTestService, type TestService } from '../helpers/server.js';
+
+/** `populate` over HTTP: every form, every attribute kind, nested levels, per-level parameters. */
+describe('REST populate', () => {
+  let service: TestService;
+  before(async () => {
+    service = await createTestService();
+    await seedPublication(service.context);
+  });
+  after(() => service.close());
+
+  const get = async (path: string) => {
+    const res = await request(service.app).get(path);
+    expect(res.status, `${path}: ${JSON.stringify(res.body)}`).to.equal(200);
+    return res.body;
+  };
+  const ids = (envelope: { data: { id: number }[] }) => envelope.data.map((entry) => entry.id);
+
+  it('populates one level of everything with *', async () => {
+    const { data } = await get('/api/articles/3?populate=*');
+    const a = data.attributes;
+    expect(a.author.data).to.include({ id: 3 });
+    expect(a.author.data.attributes).to.not.have.property('secretCode');
+    expect(a.author.data.attributes).to.not.have.property('profile');
+    expect(a.category.data.id).to.equal(3);
+    expect(a.tags).to.deep.equal({ data: [] });
+    expect(a.reviewer.data.id).to.equal(6);
+    expect(a.seo).to.deep.equal({ id: 2, metaTitle: '100% Organic Growth | Pub', metaDescription: null, keywords: null, noIndex: false });
+    expect(a.links).to.deep.equal([{ id: 3, label: 'Link 1 of 3', url: 'https://example.com/a/3/1', external: false }]);
+    expect(a.blocks.map((block: { __component: string }) => block.__component)).to.deep.equal(['blocks.quote', 'blocks.rich-text', 'blocks.cta']);
+    expect(a.localizations).to.deep.equal({ data: [] });
+  });
+
+  it('accepts the comma, indexed, object (* / true) and dotted forms', async () => {
+    for (const query of ['populate=author,tags', 'populate[0]=author&populate[1]=tags', 'populate[author]=*&populate[tags]=true']) {
+      const { data } = await get(`/api/articles/1?fields[0]=title&${query}`);
+      expect(Object.keys(data.attributes), query).to.have.members(['title', 'author', 'tags']);
+      expect(ids(data.attributes.tags), query).to.deep.equal([2, 6]);
+    }
+    const dotted = await get('/api/articles/1?populate=seo.metaSocial&fields[0]=title');
+    expect(dotted.data.attributes.seo.metaSocial).to.have.length(2);
+    expect(dotted.data.attributes.seo.metaSocial[0]).to.deep.equal({ id: 1, network: 'Twitter', title: 'tw 1', description: null });
+  });
+
+  it('ignores unknown keys and scalar attributes', async () => {
+    const body = await get('/api/articles?populate[nope]=*&populate[title]=*&fields[0]=title&pagination[pageSize]=1');
+    expect(body.data[0]).to.deep.equal({ id: 1, attributes: { title: 'Getting Started with Strapi' } });
+  });
+
+  it('nests populate to any depth, through relations and components', async () => {
+    const { data } = await get('/api/articles/1?fields[0]=title&populate[author][fields][0]=name&populate[author][populate][profile][fields][0]=handle&populate[author][populate][address]=*');
+    expect(data.attributes.author.data.attributes).to.deep.equal({
+      name: 'Alice Martin',
+      profile: { data: { id: 1, attributes: { handle: 'alice_m' } } },
+      address: { id: 1, street: '1 Main St', city: 'Paris', country: 'France', zip: '75001' },
+    });
+    const star = await get('/api/articles/1?populate[author][populate]=*&fields[0]=title');
+    expect(star.data.attributes.author.data.attributes.profile.data.id).to.equal(1);
+  });
+
+  it('resolves inverse sides (mappedBy) by lookup, to-many and to-one', async () => {
+    const category = await get('/api/categories/1?fields[0]=name&populate[articles][fields][0]=title');
+    expect(ids(category.data.attributes.articles).slice(0, 4)).to.deep.equal([1, 6, 11, 16]);
+    const orphan = await get('/api/author-profiles/8?populate=author');
+    expect(orphan.data.attributes.author).to.deep.equal({ data: null });
+    const profile = await get('/api/author-profiles/1?populate[author][fields][0]=name&fields[0]=handle');
+    expect(profile.data.attributes.author).to.deep.equal({ data: { id: 1, attributes: { name: 'Alice Martin' } } });
+    const tag = await get('/api/tags/1?populate[articles][fields][0]=title&fields[0]=name');
+    expect(ids(tag.data.attributes.articles)).to.deep.equal([22]);
+  });
+
+  it('keeps the stored order of to-many relations, and sorts, filters and windows inside populate', async () => {
+    const stored = await get('/api/events/1?populate[speakers][fields][0]=name&fields[0]=name');
+    expect(ids(stored.data.attributes.speakers)).to.deep.equal([1, 4]);
+    const sorted = await get('/api/articles/1?populate[tags][sort]=name%3Adesc&fields[0]=title');
+    expect(ids(sorted.data.attributes.tags)).to.deep.equal([2, 6]);
+    const filtered = await get('/api/articles?populate[tags][filters][id][$eq]=6&populate[tags][fields][0]=name&fields[0]=title&pagination[pageSize]=2');
+    expect(filtered.data.map((entry: { attributes: { tags: { data: unknown[] } } }) => entry.attributes.tags.data)).to.deep.equal([[{ id: 6, attributes: { name: 'Paris' } }], []]);
+  });
+
+  it('populates dynamic zones with [populate]=* and with the on fragment form', async () => {
+    const zone = await get('/api/articles/3?populate[blocks][populate]=*&fields[0]=title');
+    expect(zone.data.attributes.blocks[0]).to.deep.equal({ id: 2, __component: 'blocks.quote', text: 'Quote in article 3', attribution: null });
+    const on = await get('/api/articles/3?fields[0]=title&populate[blocks][on][blocks.quote][fields][0]=text');
+    expect(on.data.attributes.blocks[0]).to.deep.equal({ id: 2, __component: 'blocks.quote', text: 'Quote in article 3' });
+    const home = await get('/api/homepage?populate[sections][populate]=*&populate[featuredArticles][fields][0]=title&fields[0]=title');
+    expect(home.data.attributes.sections.map((s: { id: number }) => s.id)).to.deep.equal([31, 22, 11]);
+    expect(ids(home.data.attributes.featuredArticles)).to.deep.equal([1, 3, 7]);
+  });
+
+  it('populates localizations (same locale group, other entries)', async () => {
+    const { data } = await get('/api/articles/1?populate[localizations][fields][0]=title&populate[localizations][fields][1]=locale&fields[0]=title');
+    expect(data.attributes.localizations).to.deep.equal({ data: [{ id: 41, attributes: { title: 'Bien démarrer avec Strapi', locale: 'fr' } }] });
+  });
+
+  it('rejects malformed populate values with a 400', async () => {
+    for (const query of ['populate[author][fields][0]=nope', 'populate[author][publicationState]=draft', 'populate[tags][pagination][page]=x', 'populate[tags][limit]=x']) {
+      const res = await request(service.app).get(`/api/articles/1?${query}`);
+      expect(res.status, query).to.equal(400);
+      expect(res.body.error.name, query).to.equal('ValidationError');
+    }
+  });
+});
