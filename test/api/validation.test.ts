@@ -1,0 +1,124 @@
+import { expect } from 'chai';
+import { createTestService, type TestService } from '../helpers/server.js';
+import { writeClient, type WriteClient } from '../helpers/write-client.js';
+
+interface Issue { path: string[]; message: string; name: string }
+
+describe('REST write validation (Strapi v4 messages, nothing written on failure)', () => {
+  let service: TestService;
+  let client: WriteClient;
+  before(async () => {
+    service = await createTestService();
+    client = await writeClient(service);
+    await client.post('/api/categories', { data: { name: 'Taken', slug: 'taken' } });
+    await client.post('/api/author-profiles', { data: { handle: 'taken_handle' } });
+  });
+  after(() => service.close());
+
+  async function rejected(plural: string, data: Record<string, unknown>, uid: string): Promise<{ message: string; errors: Issue[] }> {
+    const before = await client.count(uid);
+    const res = await client.post(`/api/${plural}`, { data });
+    expect(res.status, JSON.stringify(res.body)).to.equal(400);
+    expect(res.body.data).to.equal(null);
+    expect(res.body.error.name).to.equal('ValidationError');
+    expect(await client.count(uid), 'nothing written').to.equal(before);
+    return { message: res.body.error.message, errors: res.body.error.details.errors ?? [] };
+  }
+
+  it('wrong type (case 348)', async () => {
+    const { message, errors } = await rejected('notes', { title: 'bad', score: 'many' }, 'api::note.note');
+    const text = 'score must be a `number` type, but the final value was: `NaN` (cast from the value `"many"`).';
+    expect(message).to.equal(text);
+    expect(errors).to.deep.equal([{ path: ['score'], message: text, name: 'ValidationError' }]);
+  });
+
+  it('required', async () => {
+    const { errors } = await rejected('notes', { content: 'no title' }, 'api::note.note');
+    expect(errors).to.deep.equal([{ path: ['title'], message: 'title must be defined.', name: 'ValidationError' }]);
+    await rejected('notes', { title: null }, 'api::note.note');
+  });
+
+  it('enumeration, email, integer, min', async () => {
+    const { message, errors } = await rejected('articles', { title: 't', kind: 'gossip', contactEmail: 'not-an-email', readingTime: -3 }, 'api::article.article');
+    expect(message).to.equal('3 errors occurred');
+    expect(errors.map((e) => e.message)).to.deep.equal([
+      'kind must be one of the following values: news, opinion, review, tutorial',
+      'readingTime must be greater than or equal to 0',
+      'contactEmail must be a valid email',
+    ]);
+    const float = await rejected('notes', { title: 't', score: 1.5 }, 'api::note.note');
+    expect(float.errors[0]?.message).to.equal('score must be an integer');
+  });
+
+  it('every scalar type rejects what it cannot cast', async () => {
+    const cases: [string, Record<string, unknown>][] = [
+      ['startTime', { name: 'e', startTime: '9 o\'clock' }],
+      ['day', { name: 'e', day: '2024-13-01' }],
+      ['startsAt', { name: 'e', startsAt: 'tomorrow' }],
+      ['budget', { name: 'e', budget: '12.5' }],
+      ['ticketPrice', { name: 'e', ticketPrice: 'cheap' }],
+      ['score', { name: 'e', score: { a: 1 } }],
+      ['online', { name: 'e', online: 'maybe' }],
+      ['status', { name: 'e', status: 'done' }],
+      ['name', { name: ['a'] }],
+    ];
+    for (const [path, data] of cases) {
+      const { errors } = await rejected('events', data, 'api::event.event');
+      expect(errors.map((e) => e.path.join('.')), path).to.deep.equal([path]);
+    }
+  });
+
+  it('accepts and casts valid values of every type', async () => {
+    const res = await client.post('/api/events', { data: { name: 'ok', day: '2024-03-06', startTime: '09:15', startsAt: '2024-03-06T09:15:00.000Z', capacity: '25', budget: '1000000007', ticketPrice: 4.75, score: '1.7', online: 'false', status: 'planned', details: { room: 'R1' } } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const stored = await client.stored('api::event.event', res.body.data.id);
+    expect(stored).to.deep.include({ day: '2024-03-06', startTime: '09:15:00.000', capacity: 25, ticketPrice: 4.75, score: 1.7, online: false, status: 'planned', details: { room: 'R1' } });
+    expect(String(stored?.budget)).to.equal('1000000007');
+    expect(res.body.data.attributes.budget).to.equal('1000000007');
+  });
+
+  it('unique attributes', async () => {
+    const { errors } = await rejected('categories', { name: 'Taken' }, 'api::category.category');
+    expect(errors).to.deep.equal([{ path: ['name'], message: 'This attribute must be unique', name: 'ValidationError' }]);
+    await rejected('author-profiles', { handle: 'taken_handle' }, 'api::author-profile.author-profile');
+    await rejected('categories', { name: 'Other', slug: 'taken' }, 'api::category.category');
+  });
+
+  it('unique slug is per locale on localized types', async () => {
+    const en = await client.post('/api/articles', { data: { title: 'Same', slug: 'same-slug' } });
+    expect(en.status).to.equal(200);
+    await rejected('articles', { title: 'Same', slug: 'same-slug' }, 'api::article.article');
+    const fr = await client.post('/api/articles?locale=fr', { data: { title: 'Same', slug: 'same-slug' } });
+    expect(fr.status, JSON.stringify(fr.body)).to.equal(200);
+  });
+
+  it('components and dynamic zones', async () => {
+    const seo = await rejected('articles', { title: 't', seo: { metaDescription: 'no title', metaSocial: [{ network: 'Myspace' }] } }, 'api::article.article');
+    expect(seo.errors.map((e) => [e.path.join('.'), e.message])).to.deep.equal([
+      ['seo.metaTitle', 'seo.metaTitle must be defined.'],
+      ['seo.metaSocial.0.network', 'seo.metaSocial[0].network must be one of the following values: Facebook, Twitter, LinkedIn'],
+    ]);
+    const notObject = await rejected('articles', { title: 't', seo: 'x' }, 'api::article.article');
+    expect(notObject.errors[0]?.path).to.deep.equal(['seo']);
+    const notArray = await rejected('articles', { title: 't', links: { label: 'x' } }, 'api::article.article');
+    expect(notArray.errors[0]?.path).to.deep.equal(['links']);
+    const dz = await rejected('articles', { title: 't', blocks: [{ __component: 'shared.link', label: 'x' }, { text: 'q' }, { __component: 'blocks.quote' }] }, 'api::article.article');
+    expect(dz.errors.map((e) => e.path.join('.'))).to.deep.equal(['blocks.0.__component', 'blocks.1.__component', 'blocks.2.text']);
+    expect(dz.errors[0]?.message).to.equal('blocks[0].__component must be one of the following values: blocks.quote, blocks.rich-text, blocks.cta');
+  });
+
+  it('drafts skip required attributes', async () => {
+    const res = await client.post('/api/articles', { data: { publishedAt: null, seo: { keywords: 'k' } } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    await rejected('articles', { summary: 'published without title' }, 'api::article.article');
+  });
+
+  it('no component ids are used up by a failed request', async () => {
+    const first = await client.post('/api/articles', { data: { title: 'c1', links: [{ label: 'a' }] } });
+    await rejected('articles', { title: 't', links: [{ label: 'b' }], kind: 'bad' }, 'api::article.article');
+    const second = await client.post('/api/articles', { data: { title: 'c2', links: [{ label: 'c' }] } });
+    const a = (await client.stored('api::article.article', first.body.data.id))?.links as { id: number }[];
+    const b = (await client.stored('api::article.article', second.body.data.id))?.links as { id: number }[];
+    expect(b[0]?.id).to.equal((a[0]?.id ?? 0) + 1);
+  });
+});
