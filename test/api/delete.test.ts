@@ -1,0 +1,71 @@
+import { expect } from 'chai';
+import { createTestService, type TestService } from '../helpers/server.js';
+import { writeClient, type WriteClient } from '../helpers/write-client.js';
+
+const ARTICLE = 'api::article.article';
+
+describe('REST delete: DELETE /api/<plural>/:id', () => {
+  let service: TestService;
+  let client: WriteClient;
+  before(async () => {
+    service = await createTestService();
+    client = await writeClient(service);
+  });
+  after(() => service.close());
+
+  it('answers the deleted entry, then it is gone (case 345)', async () => {
+    const note = await client.post('/api/notes', { data: { title: 'tmp', score: 2, pinned: true } });
+    const id = note.body.data.id;
+    const res = await client.del(`/api/notes/${id}`);
+    expect(res.status).to.equal(200);
+    expect(res.body.data.id).to.equal(id);
+    expect(res.body.data.attributes).to.include({ title: 'tmp', content: null, score: 2, pinned: true });
+    expect(res.body.meta).to.deep.equal({});
+    expect(await client.stored('api::note.note', id)).to.equal(null);
+    expect((await client.get(`/api/notes/${id}`)).status).to.equal(404);
+  });
+
+  it('unknown and malformed ids are 404s (case 351)', async () => {
+    for (const id of ['999999', 'abc', '-1']) {
+      const res = await client.del(`/api/notes/${id}`);
+      expect(res.status, id).to.equal(404);
+      expect(res.body).to.deep.equal({ data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } });
+    }
+  });
+
+  it('answers a draft too', async () => {
+    const draft = await client.post('/api/articles', { data: { title: 'draft', publishedAt: null } });
+    const res = await client.del(`/api/articles/${draft.body.data.id}`);
+    expect(res.status).to.equal(200);
+    expect(res.body.data.attributes).to.include({ title: 'draft', publishedAt: null });
+  });
+
+  it('removes the id from every relation pointing at it', async () => {
+    const author = await client.post('/api/authors', { data: { name: 'Gone' } });
+    const keep = await client.post('/api/authors', { data: { name: 'Kept' } });
+    const tagA = await client.post('/api/tags', { data: { name: 'a', slug: 'a' } });
+    const tagB = await client.post('/api/tags', { data: { name: 'b', slug: 'b', relatedTags: [tagA.body.data.id] } });
+    const article = await client.post('/api/articles', { data: { title: 'rel', author: author.body.data.id, reviewer: author.body.data.id, tags: [tagA.body.data.id, tagB.body.data.id] } });
+    const event = await client.post('/api/events', { data: { name: 'ev', speakers: [keep.body.data.id, author.body.data.id] } });
+    const homepage = await client.put('/api/homepage', { data: { title: 'home', featuredArticles: [article.body.data.id] } });
+    expect(homepage.status).to.equal(200);
+
+    expect((await client.del(`/api/authors/${author.body.data.id}`)).status).to.equal(200);
+    expect(await client.stored(ARTICLE, article.body.data.id)).to.deep.include({ author: null, reviewer: null });
+    expect((await client.stored('api::event.event', event.body.data.id))?.speakers).to.deep.equal([keep.body.data.id]);
+
+    expect((await client.del(`/api/tags/${tagA.body.data.id}`)).status).to.equal(200);
+    expect((await client.stored(ARTICLE, article.body.data.id))?.tags).to.deep.equal([tagB.body.data.id]);
+    expect((await client.stored('api::tag.tag', tagB.body.data.id))?.relatedTags).to.deep.equal([]);
+
+    expect((await client.del(`/api/articles/${article.body.data.id}`)).status).to.equal(200);
+    expect((await client.stored('api::homepage.homepage', homepage.body.data.id))?.featuredArticles).to.deep.equal([]);
+  });
+
+  it('deleting one localization leaves the others', async () => {
+    const en = await client.post('/api/articles', { data: { title: 'en' } });
+    const fr = await client.post(`/api/articles/${en.body.data.id}/localizations`, { locale: 'fr', title: 'fr' });
+    expect((await client.del(`/api/articles/${en.body.data.id}`)).status).to.equal(200);
+    expect(await client.stored(ARTICLE, fr.body.id)).to.include({ title: 'fr', locale: 'fr' });
+  });
+});
