@@ -29,7 +29,8 @@ function copiedValue(attribute: Attribute, value: unknown): unknown {
 function nonLocalizedAttributes(contentType: ContentType, source: StoredEntry): WriteData {
   const copy: WriteData = {};
   for (const [name, attribute] of Object.entries(contentType.attributes)) {
-    if (NOT_COPIED.has(name) || attribute.type === 'relation' || attribute.type === 'media' || attribute.type === 'uid') continue;
+    // passwords are stored hashed and cannot go through the write path again
+    if (NOT_COPIED.has(name) || attribute.type === 'relation' || attribute.type === 'media' || attribute.type === 'uid' || attribute.type === 'password') continue;
     if (attribute.pluginOptions?.i18n?.localized !== false) continue;
     if (source[name] !== undefined) copy[name] = copiedValue(attribute, source[name]);
   }

@@ -5,8 +5,8 @@ import { findOne } from './find-one.js';
 /** PUT /api/<plural>/:id with `{ data }`. */
 export async function update(ctx: OperationContext, uid: string, id: string, body: unknown, query: RawQuery): Promise<EntryResponse> {
   const contentType = writableContentType(ctx, uid);
-  const entry = await loadEntry(ctx, contentType, id);
   const data = readDataPayload(body);
+  const entry = await loadEntry(ctx, contentType, id);
   await updateEntry(ctx, contentType, entry, data);
   return findOne(ctx, uid, String(entry._id), { ...query, publicationState: 'preview' });
 }

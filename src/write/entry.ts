@@ -68,7 +68,7 @@ async function afterWrite(ctx: ServiceContext, contentType: ContentType, plan: W
 export async function createEntry(ctx: ServiceContext, contentType: ContentType, data: WriteData, options: CreateOptions = {}): Promise<number> {
   const issues: ValidationIssue[] = [];
   const locale = contentType.localized ? resolveLocale(ctx, options.locale ?? data.locale) : null;
-  const requested = readPublishedAt(data, issues);
+  const requested = contentType.draftAndPublish ? readPublishedAt(data, issues) : undefined;
   const publishedAt = options.draft ? null : requested === undefined ? new Date() : requested;
   const isDraft = contentType.draftAndPublish && publishedAt === null;
   const plan = buildWrite(ctx.registry, contentType, data, { mode: 'create', existing: null, isDraft });
