@@ -1,6 +1,6 @@
 import { NotFoundError } from '../errors/index.js';
 import { readEntry } from '../query/index.js';
-import type { EntryResponse, FormattedEntry, OperationContext, RawQuery } from './context.js';
+import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 
 /**
  * GET /api/<plural>/:id. An id that is not a positive integer (`abc`, `1.5`), a missing entry and
@@ -10,5 +10,5 @@ export async function findOne(ctx: OperationContext, uid: string, id: string, qu
   if (!/^[1-9]\d{0,14}$/.test(id)) throw new NotFoundError();
   const entry = await readEntry(ctx, uid, { _id: Number(id) }, query);
   if (!entry) throw new NotFoundError();
-  return { data: entry as unknown as FormattedEntry, meta: {} };
+  return { data: entry, meta: {} };
 }

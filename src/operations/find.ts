@@ -1,8 +1,8 @@
 import { readEntries } from '../query/index.js';
-import type { CollectionResponse, FormattedEntry, OperationContext, RawQuery } from './context.js';
+import type { CollectionResponse, OperationContext, RawQuery } from './context.js';
 
 /** GET /api/<plural>: a page of entries with Strapi's `meta.pagination`. */
 export async function find(ctx: OperationContext, uid: string, query: RawQuery): Promise<CollectionResponse> {
   const { entries, pagination } = await readEntries(ctx, uid, query);
-  return { data: entries as unknown as FormattedEntry[], meta: { pagination } };
+  return { data: entries, meta: { pagination } };
 }

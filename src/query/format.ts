@@ -16,11 +16,20 @@ export interface Formatter {
   style: FormatStyle;
 }
 
+/** Strapi's REST entry. */
+export interface EnvelopeEntry {
+  id: number;
+  attributes: Record<string, unknown>;
+}
+
+/** A flat entry (`plain` style). */
+export type PlainEntry = { id: number } & Record<string, unknown>;
+
 /** One entry read by the aggregation, formatted with the selection it was read with. */
-export function formatEntry(fmt: Formatter, doc: Doc, selection: EntrySelection): Doc {
+export function formatEntry(fmt: Formatter, doc: Doc, selection: EntrySelection): EnvelopeEntry | PlainEntry {
   const schema = fmt.registry.schema(selection.uid);
   const attributes = schema ? formatLevel(fmt, schema, doc, doc, selection, true) : {};
-  return fmt.style === 'envelope' ? { id: toId(doc._id), attributes } : { id: toId(doc._id), ...attributes };
+  return fmt.style === 'envelope' ? { id: toId(doc._id), attributes } : { ...attributes, id: toId(doc._id) };
 }
 
 /** Fields and populated attributes of an entry (`holder` = the entry carrying the lookup outputs). */

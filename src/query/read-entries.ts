@@ -1,8 +1,9 @@
 import type { ContentType } from '../content-types/index.js';
 import { NotFoundError } from '../errors/index.js';
-import type { OperationContext, RawQuery } from '../operations/context.js';
+import type { ServiceContext } from '../service-context.js';
+import type { QueryAccess } from './access.js';
 import { compileFilters, type PipelineStage } from './filters/index.js';
-import { formatEntry, type FormatStyle } from './format.js';
+import { formatEntry, type EnvelopeEntry, type FormatStyle, type PlainEntry } from './format.js';
 import { parseFields } from './parse/fields.js';
 import { localeMatch } from './parse/locale.js';
 import { paginationMeta, paginationWindow, parsePagination, type PaginationLimits } from './parse/pagination.js';
@@ -14,14 +15,20 @@ import { compileSort } from './sort/index.js';
 
 type Doc = Record<string, unknown>;
 
+/** What a read needs of the service (an OperationContext is one). */
+export type ReadContext = Pick<ServiceContext, 'config' | 'registry' | 'models' | 'i18n'> & { access: QueryAccess };
+
+/** The qs-parsed query string (or an equivalent object built by other layers). */
+export type ReadQuery = Record<string, unknown>;
+
 export interface ReadEntriesOptions {
   /** `envelope` (default): `{ id, attributes }` entries; `plain`: flat `{ id, ...attributes }` objects */
   style?: FormatStyle;
 }
 
-export interface ReadEntriesResult {
+export interface ReadEntriesResult<Entry> {
   /** formatted entries, in order */
-  entries: Doc[];
+  entries: Entry[];
   /** Strapi's `meta.pagination` (`{page,pageSize,pageCount,total}` or `{start,limit,total}`; no total with `withCount=false`) */
   pagination: Record<string, number>;
 }
@@ -33,7 +40,9 @@ export interface ReadEntriesResult {
  * Reusable by any layer that needs the same read (users-permissions reads users with
  * `{ style: 'plain' }`). Throws ValidationError (400) on bad input.
  */
-export async function readEntries(ctx: OperationContext, uid: string, rawQuery: RawQuery, options: ReadEntriesOptions = {}): Promise<ReadEntriesResult> {
+export async function readEntries(ctx: ReadContext, uid: string, rawQuery: ReadQuery, options?: { style?: 'envelope' }): Promise<ReadEntriesResult<EnvelopeEntry>>;
+export async function readEntries(ctx: ReadContext, uid: string, rawQuery: ReadQuery, options: { style: 'plain' }): Promise<ReadEntriesResult<PlainEntry>>;
+export async function readEntries(ctx: ReadContext, uid: string, rawQuery: ReadQuery, options: ReadEntriesOptions = {}): Promise<ReadEntriesResult<EnvelopeEntry | PlainEntry>> {
   const schema = requireContentType(ctx, uid);
   const state = parsePublicationState(rawQuery.publicationState);
   const tree: ReadTree = {
@@ -72,7 +81,9 @@ export async function readEntries(ctx: OperationContext, uid: string, rawQuery: 
  * request's fields, populate and publicationState (a draft is not found without `preview`);
  * filters, sort, pagination and locale do not apply (Strapi's findOne). null when none.
  */
-export async function readEntry(ctx: OperationContext, uid: string, match: Doc, rawQuery: RawQuery, options: ReadEntriesOptions = {}): Promise<Doc | null> {
+export async function readEntry(ctx: ReadContext, uid: string, match: Doc, rawQuery: ReadQuery, options?: { style?: 'envelope' }): Promise<EnvelopeEntry | null>;
+export async function readEntry(ctx: ReadContext, uid: string, match: Doc, rawQuery: ReadQuery, options: { style: 'plain' }): Promise<PlainEntry | null>;
+export async function readEntry(ctx: ReadContext, uid: string, match: Doc, rawQuery: ReadQuery, options: ReadEntriesOptions = {}): Promise<EnvelopeEntry | PlainEntry | null> {
   const schema = requireContentType(ctx, uid);
   const state = parsePublicationState(rawQuery.publicationState);
   const selection = parseSelection(ctx, schema, rawQuery, state);
@@ -87,7 +98,7 @@ export async function readEntry(ctx: OperationContext, uid: string, match: Doc, 
   return doc ? formatEntry({ registry: ctx.registry, style: options.style ?? 'envelope' }, doc, selection) : null;
 }
 
-function parseSelection(ctx: OperationContext, schema: ContentType, rawQuery: RawQuery, state: PublicationState): EntrySelection {
+function parseSelection(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery, state: PublicationState): EntrySelection {
   let names = 0;
   const populateContext: PopulateContext = { registry: ctx.registry, access: ctx.access, limits: limits(ctx), nextName: () => String(names++) };
   return {
@@ -97,27 +108,27 @@ function parseSelection(ctx: OperationContext, schema: ContentType, rawQuery: Ra
   };
 }
 
-function limits(ctx: OperationContext): PaginationLimits {
+function limits(ctx: ReadContext): PaginationLimits {
   const rest = ctx.config.api.rest;
   return { defaultLimit: rest.defaultLimit, maxLimit: rest.maxLimit, withCount: rest.withCount };
 }
 
-function planContext(ctx: OperationContext): PlanContext {
+function planContext(ctx: ReadContext): PlanContext {
   return { draftAndPublish: (uid) => ctx.registry.contentType(uid)?.draftAndPublish === true };
 }
 
-function requireContentType(ctx: OperationContext, uid: string): ContentType {
+function requireContentType(ctx: ReadContext, uid: string): ContentType {
   const schema = ctx.registry.contentType(uid);
   if (!schema) throw new NotFoundError();
   return schema;
 }
 
-async function aggregate(ctx: OperationContext, uid: string, pipeline: PipelineStage[]): Promise<Doc[]> {
+async function aggregate(ctx: ReadContext, uid: string, pipeline: PipelineStage[]): Promise<Doc[]> {
   const stages = resolveCollections(pipeline, (target) => ctx.registry.contentType(target)?.collectionName ?? target);
   return ctx.models.collection(uid).aggregate<Doc>(stages).toArray();
 }
 
-async function count(ctx: OperationContext, uid: string, filtering: PipelineStage[]): Promise<number> {
+async function count(ctx: ReadContext, uid: string, filtering: PipelineStage[]): Promise<number> {
   const [row] = await aggregate(ctx, uid, [...filtering, { $count: 'n' }]);
   return row && typeof row.n === 'number' ? row.n : 0;
 }
