@@ -32,9 +32,9 @@ async function uniqueIssues(models: Models, contentType: ContentType, plan: Writ
 
 /** Throws the ValidationError of a plan that must not be written. */
 export async function assertWritable(models: Models, contentType: ContentType, plan: WritePlan, entryId: number | null, locale: string | null): Promise<void> {
-  if (plan.issues.length > 0) throw ValidationError.fromIssues(plan.issues);
-  const unique = await uniqueIssues(models, contentType, plan, entryId, locale);
-  if (unique.length > 0) throw ValidationError.fromIssues(unique);
+  // yup runs every test (abortEarly: false), the async unique tests included
+  const issues = [...plan.issues, ...(await uniqueIssues(models, contentType, plan, entryId, locale))];
+  if (issues.length > 0) throw ValidationError.fromIssues(issues);
   const missing = await missingTargets(models, plan);
   if (missing) throw new ValidationError(missing);
 }
