@@ -5,7 +5,7 @@ import type { QueryAccess } from './access.js';
 import { compileFilters, type PipelineStage } from './filters/index.js';
 import { formatEntry, type EnvelopeEntry, type FormatStyle, type PlainEntry } from './format.js';
 import { parseFields } from './parse/fields.js';
-import { localeMatch } from './parse/locale.js';
+import { localeFallback, localeMatch } from './parse/locale.js';
 import { paginationMeta, paginationWindow, parsePagination, type PaginationLimits } from './parse/pagination.js';
 import { parsePopulate, type PopulateContext } from './parse/populate.js';
 import { parsePublicationState, publicationMatch } from './parse/publication-state.js';
@@ -36,7 +36,7 @@ export interface ReadEntriesResult<Entry> {
 /**
  * A filtered, sorted, paginated, populated list of entries of `uid`, as `find` answers it: the
  * whole REST read language of `rawQuery` (fields, populate, filters, sort, pagination,
- * publicationState, locale), run as ONE aggregation (plus one count when the total is needed).
+ * publicationState, locale, and the opt-in `fallbackLocale`), run as ONE aggregation (plus one count when the total is needed).
  * Reusable by any layer that needs the same read (users-permissions reads users with
  * `{ style: 'plain' }`). Throws ValidationError (400) on bad input.
  */
@@ -50,14 +50,17 @@ export async function readEntries(ctx: ReadContext, uid: string, rawQuery: ReadQ
     match: { ...publicationMatch(schema.draftAndPublish, state), ...localeMatch(schema, ctx.i18n, rawQuery.locale) },
     filterStages: rawQuery.filters === undefined ? [] : compileFilters({ registry: ctx.registry, uid, filters: rawQuery.filters, access: ctx.access }),
     sort: rawQuery.sort === undefined
-      ? { lookups: [], sort: { _id: 1 }, cleanup: [] }
+      ? { lookups: [], sort: rawQuery.fallbackLocale === undefined ? { _id: 1 } : { localeGroup: 1, _id: 1 }, cleanup: [] }
       : compileSort({ registry: ctx.registry, uid, sort: rawQuery.sort, access: ctx.access }),
     pagination: parsePagination(rawQuery.pagination, limits(ctx)),
     publicationState: state,
   };
+  const fallback = localeFallback(schema, ctx.i18n, rawQuery.locale, rawQuery.fallbackLocale);
   const pagination = tree.pagination ?? parsePagination(undefined, limits(ctx));
   const window = paginationWindow(pagination);
-  const filtering: PipelineStage[] = [{ $match: tree.match }, ...tree.filterStages];
+  const filtering: PipelineStage[] = fallback
+    ? [{ $match: { ...tree.match, ...fallback.match } }, ...fallback.stages, ...tree.filterStages]
+    : [{ $match: tree.match }, ...tree.filterStages];
   const pipeline: PipelineStage[] = [
     ...filtering,
     ...tree.sort.lookups,

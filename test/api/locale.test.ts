@@ -42,3 +42,24 @@ describe('REST locale', () => {
     expect(res.body.data[0]).to.deep.equal({ id: 41, attributes: { title: 'Bien démarrer avec Strapi', localizations: { data: [{ id: 1, attributes: { locale: 'en' } }] } } });
   });
 });
+
+describe('REST locale fallback (opt-in, beyond Strapi)', () => {
+  let service: TestService;
+  before(async () => {
+    service = await createTestService();
+    await seedPublication(service.context);
+  });
+  after(() => service.close());
+
+  const get = (path: string) => request(service.app).get(path);
+
+  it('answers the asked locale, or the fallback where no visible translation exists, in document order', async () => {
+    const res = await get('/api/articles?locale=fr&fallbackLocale=en&fields[0]=locale&pagination[pageSize]=5');
+    expect(res.body.data.map((entry: { id: number; attributes: { locale: string } }) => [entry.id, entry.attributes.locale])).to.deep.equal([[41, 'fr'], [42, 'fr'], [43, 'fr'], [4, 'en'], [6, 'en']]);
+    expect(res.body.meta.pagination.total).to.equal(34);
+  });
+
+  it('rejects a fallback that is not a configured locale', async () => {
+    expect((await get('/api/articles?locale=fr&fallbackLocale=de')).status).to.equal(400);
+  });
+});
