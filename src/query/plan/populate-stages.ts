@@ -70,9 +70,12 @@ function relationLookups(plan: PlanContext, node: RelationPopulate, steps: Compo
   if (node.window && node.window.skip > 0) window.push({ $skip: node.window.skip });
   if (node.window && node.window.limit !== null) window.push({ $limit: node.window.limit });
   const pipeline = [match, ...node.filterStages, ...order, ...window, ...populateStages(plan, node.selection.populate), { $project: projection(node.selection) }];
-  const stages: PipelineStage[] = [{ $lookup: { from: collectionPlaceholder(from), let: join.let, pipeline, as: node.as } }];
+  // localField/foreignField make MongoDB (5.0+) join through the index; the `$expr` in `match`
+  // states the same join for engines that only read `let`/`pipeline`.
+  const keys = { localField: join.localField, foreignField: join.foreignField };
+  const stages: PipelineStage[] = [{ $lookup: { from: collectionPlaceholder(from), ...keys, let: join.let, pipeline, as: node.as } }];
   if (node.window?.meta) {
-    stages.push({ $lookup: { from: collectionPlaceholder(from), let: join.let, pipeline: [match, ...node.filterStages, { $count: 'n' }], as: node.countAs } });
+    stages.push({ $lookup: { from: collectionPlaceholder(from), ...keys, let: join.let, pipeline: [match, ...node.filterStages, { $count: 'n' }], as: node.countAs } });
   }
   return stages;
 }
@@ -96,6 +99,9 @@ export function resolveCollections(stages: PipelineStage[], collectionName: (uid
 }
 
 interface Join {
+  /** the equality join: a path of the entry (through components: dotted) and the indexed field of the target */
+  localField: string;
+  foreignField: string;
   let: Record<string, unknown>;
   condition: unknown;
   /** true when the related entries come back in the stored id order (`$$ids`) */
@@ -105,6 +111,8 @@ interface Join {
 function joinCondition(relation: RelationInfo, steps: ComponentStep[]): Join {
   if (relation.localizations) {
     return {
+      localField: 'localeGroup',
+      foreignField: 'localeGroup',
       let: { group: '$localeGroup', self: '$_id' },
       condition: { $and: [{ $eq: ['$localeGroup', '$$group'] }, { $ne: ['$_id', '$$self'] }] },
       storedOrder: false,
@@ -113,12 +121,20 @@ function joinCondition(relation: RelationInfo, steps: ComponentStep[]): Join {
   if (relation.inverse) {
     const owning = `$${relation.inverse.field}`;
     return {
+      localField: '_id',
+      foreignField: relation.inverse.field,
       let: { self: '$_id' },
       condition: relation.inverse.multiple ? { $in: ['$$self', { $ifNull: [owning, []] }] } : { $eq: [owning, '$$self'] },
       storedOrder: false,
     };
   }
-  return { let: { ids: idsAt('$', steps, relation) }, condition: { $in: ['$_id', '$$ids'] }, storedOrder: true };
+  return {
+    localField: [...steps.map((step) => step.name), relation.attribute].join('.'),
+    foreignField: '_id',
+    let: { ids: idsAt('$', steps, relation) },
+    condition: { $in: ['$_id', '$$ids'] },
+    storedOrder: true,
+  };
 }
 
 /** An expression evaluating to the array of related ids stored under `base` through `steps`. */
