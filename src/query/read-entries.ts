@@ -44,23 +44,42 @@ export async function readEntries(ctx: ReadContext, uid: string, rawQuery: ReadQ
 export async function readEntries(ctx: ReadContext, uid: string, rawQuery: ReadQuery, options: { style: 'plain' }): Promise<ReadEntriesResult<PlainEntry>>;
 export async function readEntries(ctx: ReadContext, uid: string, rawQuery: ReadQuery, options: ReadEntriesOptions = {}): Promise<ReadEntriesResult<EnvelopeEntry | PlainEntry>> {
   const schema = requireContentType(ctx, uid);
+  const tree = parseFind(ctx, schema, rawQuery);
+  const { filtering, pipeline } = planFind(ctx, tree);
+  const [docs, total] = await Promise.all([
+    aggregate(ctx, uid, pipeline),
+    tree.pagination.withCount ? count(ctx, uid, filtering) : Promise.resolve(null),
+  ]);
+  const fmt = { registry: ctx.registry, style: options.style ?? 'envelope' };
+  return { entries: docs.map((doc) => formatEntry(fmt, doc, tree.selection)), pagination: paginationMeta(tree.pagination, total) };
+}
+
+/** The typed read tree of a find: every parameter parsed and validated (400 on bad input). */
+function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery): ReadTree {
   const state = parsePublicationState(rawQuery.publicationState);
-  const tree: ReadTree = {
+  const query = { registry: ctx.registry, uid: schema.uid, access: ctx.access };
+  const fallback = localeFallback(schema, ctx.i18n, rawQuery.locale, rawQuery.fallbackLocale);
+  return {
     selection: parseSelection(ctx, schema, rawQuery, state),
-    match: { ...publicationMatch(schema.draftAndPublish, state), ...localeMatch(schema, ctx.i18n, rawQuery.locale) },
-    filterStages: rawQuery.filters === undefined ? [] : compileFilters({ registry: ctx.registry, uid, filters: rawQuery.filters, access: ctx.access }),
+    match: { ...publicationMatch(schema.draftAndPublish, state), ...localeMatch(schema, ctx.i18n, rawQuery.locale), ...fallback?.match },
+    localeStages: fallback?.stages ?? [],
+    filterStages: rawQuery.filters === undefined ? [] : compileFilters({ ...query, filters: rawQuery.filters }),
     sort: rawQuery.sort === undefined
-      ? { lookups: [], sort: rawQuery.fallbackLocale === undefined ? { _id: 1 } : { localeGroup: 1, _id: 1 }, cleanup: [] }
-      : compileSort({ registry: ctx.registry, uid, sort: rawQuery.sort, access: ctx.access }),
+      ? { lookups: [], sort: fallback ? { localeGroup: 1, _id: 1 } : { _id: 1 }, cleanup: [] }
+      : compileSort({ ...query, sort: rawQuery.sort }),
     pagination: parsePagination(rawQuery.pagination, limits(ctx)),
     publicationState: state,
   };
-  const fallback = localeFallback(schema, ctx.i18n, rawQuery.locale, rawQuery.fallbackLocale);
-  const pagination = tree.pagination ?? parsePagination(undefined, limits(ctx));
-  const window = paginationWindow(pagination);
-  const filtering: PipelineStage[] = fallback
-    ? [{ $match: { ...tree.match, ...fallback.match } }, ...fallback.stages, ...tree.filterStages]
-    : [{ $match: tree.match }, ...tree.filterStages];
+}
+
+/**
+ * The find aggregation: `$match` (publication state, locale: index-served) → locale fallback →
+ * filters → sort lookups → `$sort` → `$skip` → `$limit` → populate `$lookup`s → `$project`; and
+ * the stages selecting the entries, which the count reuses.
+ */
+function planFind(ctx: ReadContext, tree: ReadTree): { filtering: PipelineStage[]; pipeline: PipelineStage[] } {
+  const window = paginationWindow(tree.pagination);
+  const filtering: PipelineStage[] = [{ $match: tree.match }, ...tree.localeStages, ...tree.filterStages];
   const pipeline: PipelineStage[] = [
     ...filtering,
     ...tree.sort.lookups,
@@ -71,12 +90,7 @@ export async function readEntries(ctx: ReadContext, uid: string, rawQuery: ReadQ
     ...populateStages(planContext(ctx), tree.selection.populate),
     { $project: projection(tree.selection) },
   ];
-  const [docs, total] = await Promise.all([
-    aggregate(ctx, uid, pipeline),
-    pagination.withCount ? count(ctx, uid, filtering) : Promise.resolve(null),
-  ]);
-  const fmt = { registry: ctx.registry, style: options.style ?? 'envelope' };
-  return { entries: docs.map((doc) => formatEntry(fmt, doc, tree.selection)), pagination: paginationMeta(pagination, total) };
+  return { filtering, pipeline };
 }
 
 /**

@@ -65,10 +65,12 @@ export interface DynamicZonePopulate {
 /** A whole read of one content-type. */
 export interface ReadTree {
   selection: EntrySelection;
-  /** `$match` conditions on the entry itself (publication state, locale, id) */
+  /** `$match` conditions on the entry itself (publication state, locale) */
   match: Record<string, unknown>;
+  /** the opt-in locale fallback: one entry per locale group ([] without it) */
+  localeStages: PipelineStage[];
   filterStages: PipelineStage[];
   sort: { lookups: PipelineStage[]; sort: Record<string, 1 | -1>; cleanup: PipelineStage[] };
-  pagination: Pagination | null;
+  pagination: Pagination;
   publicationState: PublicationState;
 }
