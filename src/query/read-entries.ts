@@ -96,7 +96,8 @@ function planFind(ctx: ReadContext, tree: ReadTree): { filtering: PipelineStage[
 /**
  * One entry of `uid` matching `match` (e.g. `{ _id: 3 }`, or `{}` for a single type), with the
  * request's fields, populate and publicationState (a draft is not found without `preview`);
- * filters, sort, pagination and locale do not apply (Strapi's findOne). null when none.
+ * filters, sort, pagination and locale do not apply (Strapi's findOne), though bad filters or sort
+ * are still 400s. null when none.
  */
 export async function readEntry(ctx: ReadContext, uid: string, match: Doc, rawQuery: ReadQuery, options?: { style?: 'envelope' }): Promise<EnvelopeEntry | null>;
 export async function readEntry(ctx: ReadContext, uid: string, match: Doc, rawQuery: ReadQuery, options: { style: 'plain' }): Promise<PlainEntry | null>;
@@ -104,6 +105,7 @@ export async function readEntry(ctx: ReadContext, uid: string, match: Doc, rawQu
   const schema = requireContentType(ctx, uid);
   const state = parsePublicationState(rawQuery.publicationState);
   const selection = parseSelection(ctx, schema, rawQuery, state);
+  validateUnused(ctx, uid, rawQuery);
   const pipeline: PipelineStage[] = [
     { $match: { ...match, ...publicationMatch(schema.draftAndPublish, state) } },
     { $sort: { _id: 1 } },
@@ -113,6 +115,13 @@ export async function readEntry(ctx: ReadContext, uid: string, match: Doc, rawQu
   ];
   const [doc] = await aggregate(ctx, uid, pipeline);
   return doc ? formatEntry({ registry: ctx.registry, style: options.style ?? 'envelope' }, doc, selection) : null;
+}
+
+/** Strapi validates `filters` and `sort` on every read, also where they do not apply (findOne): a bad one is still a 400. */
+function validateUnused(ctx: ReadContext, uid: string, rawQuery: ReadQuery): void {
+  const query = { registry: ctx.registry, uid, access: ctx.access };
+  if (rawQuery.filters !== undefined) compileFilters({ ...query, filters: rawQuery.filters });
+  if (rawQuery.sort !== undefined) compileSort({ ...query, sort: rawQuery.sort });
 }
 
 function parseSelection(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery, state: PublicationState): EntrySelection {

@@ -48,6 +48,12 @@ describe('REST find, findOne, single type', () => {
     expect((await get('/api/articles/5')).status).to.equal(404);
   });
 
+  it('ignores filters and sort on findOne but still rejects bad ones', async () => {
+    expect((await get('/api/articles/1?filters[title][$eq]=x&sort=title&fields[0]=title')).body.data).to.deep.equal({ id: 1, attributes: { title: 'Getting Started with Strapi' } });
+    expect((await get('/api/articles/1?filters[nope][$eq]=1')).status).to.equal(400);
+    expect((await get('/api/articles/1?sort=title:sideways')).status).to.equal(400);
+  });
+
   it('answers the single type', async () => {
     const res = await get('/api/homepage');
     expect(res.body).to.deep.equal({
