@@ -1,0 +1,53 @@
+import type { Doc } from '../bson/types.js';
+import type { CursorStore } from '../cursors.js';
+import { commandError } from '../errors.js';
+import type { PipelineEnv } from '../query/pipeline.js';
+import type { Catalog } from '../storage/catalog.js';
+import type { Collection } from '../storage/collection.js';
+
+export interface ServerState {
+  startedAt: number;
+  host: string;
+  port: number;
+  connections: { current: number; totalCreated: number };
+}
+
+export interface CommandContext {
+  catalog: Catalog;
+  cursors: CursorStore;
+  server: ServerState;
+  /** the `$db` of the command */
+  db: string;
+}
+
+export type CommandHandler = (cmd: Doc, ctx: CommandContext) => Doc;
+
+/** The collection name a command targets (the value of its first field). */
+export function collectionName(cmd: Doc, name: string): string {
+  const v = cmd[name];
+  if (typeof v !== 'string' || v === '') {
+    throw commandError('InvalidNamespace', `collection name has invalid type ${typeof v}`);
+  }
+  return v;
+}
+
+export function pipelineEnv(ctx: CommandContext, collation?: unknown): PipelineEnv {
+  return { resolve: (name) => ctx.catalog.get(ctx.db, name), collation: collation ?? undefined };
+}
+
+export function optionalNumber(cmd: Doc, field: string): number | undefined {
+  const v = cmd[field];
+  if (v === undefined || v === null) return undefined;
+  const n = typeof v === 'number' ? v : typeof v === 'object' && '_bsontype' in v ? Number(String(v)) : Number.NaN;
+  if (!Number.isFinite(n)) throw commandError('TypeMismatch', `Field '${field}' should be a number`);
+  return n;
+}
+
+export function optionalDoc(cmd: Doc, field: string): Doc | undefined {
+  const v = cmd[field];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) throw commandError('TypeMismatch', `BSON field '${field}' is the wrong type '${Array.isArray(v) ? 'array' : typeof v}', expected type 'object'`);
+  return v as Doc;
+}
+
+export type { Collection };

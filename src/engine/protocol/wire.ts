@@ -1,0 +1,148 @@
+import { BSON, Long } from 'bson';
+import type { Doc } from '../bson/types.js';
+
+/** MongoDB wire protocol (https://www.mongodb.com/docs/manual/reference/mongodb-wire-protocol/). */
+export const OP_REPLY = 1;
+export const OP_QUERY = 2004;
+export const OP_COMPRESSED = 2012;
+export const OP_MSG = 2013;
+
+export const MSG_CHECKSUM_PRESENT = 1 << 0;
+export const MSG_MORE_TO_COME = 1 << 1;
+const KNOWN_MSG_FLAGS = MSG_CHECKSUM_PRESENT | MSG_MORE_TO_COME | (1 << 16);
+
+export const MAX_BSON_OBJECT_SIZE = 16 * 1024 * 1024;
+export const MAX_MESSAGE_SIZE = 48_000_000;
+export const MAX_WRITE_BATCH_SIZE = 100_000;
+
+export class ProtocolError extends Error {}
+
+export interface MessageHeader {
+  length: number;
+  requestId: number;
+  responseTo: number;
+  opCode: number;
+}
+
+/** A request decoded into a command document; `moreToCome` requests get no reply. */
+export interface Request {
+  header: MessageHeader;
+  kind: 'msg' | 'query';
+  command: Doc;
+  moreToCome: boolean;
+}
+
+const DESERIALIZE = { promoteLongs: false, bsonRegExp: true, validation: { utf8: false } } as const;
+
+export function readHeader(buf: Buffer): MessageHeader {
+  return {
+    length: buf.readInt32LE(0),
+    requestId: buf.readInt32LE(4),
+    responseTo: buf.readInt32LE(8),
+    opCode: buf.readInt32LE(12),
+  };
+}
+
+function readDocument(buf: Buffer, offset: number, end: number): [Doc, number] {
+  if (offset + 5 > end) throw new ProtocolError('truncated document');
+  const size = buf.readInt32LE(offset);
+  if (size < 5 || offset + size > end) throw new ProtocolError('invalid document length');
+  try {
+    return [BSON.deserialize(buf.subarray(offset, offset + size), DESERIALIZE) as Doc, offset + size];
+  } catch (err) {
+    throw new ProtocolError(`invalid BSON: ${(err as Error).message}`);
+  }
+}
+
+function readCString(buf: Buffer, offset: number, end: number): [string, number] {
+  const zero = buf.indexOf(0, offset);
+  if (zero < 0 || zero >= end) throw new ProtocolError('unterminated string');
+  return [buf.toString('utf8', offset, zero), zero + 1];
+}
+
+/** Parses one complete message (header included). Throws `ProtocolError` on anything malformed. */
+export function parseMessage(buf: Buffer): Request {
+  const header = readHeader(buf);
+  const end = buf.length;
+  if (header.opCode === OP_MSG) return parseOpMsg(buf, header, end);
+  if (header.opCode === OP_QUERY) return parseOpQuery(buf, header, end);
+  throw new ProtocolError(`unsupported opCode ${header.opCode}`);
+}
+
+function parseOpMsg(buf: Buffer, header: MessageHeader, total: number): Request {
+  const flags = buf.readUInt32LE(16);
+  if ((flags & ~KNOWN_MSG_FLAGS & 0xffff) !== 0) throw new ProtocolError('unknown required OP_MSG flag');
+  const end = flags & MSG_CHECKSUM_PRESENT ? total - 4 : total;
+  let offset = 20;
+  let body: Doc | undefined;
+  const sequences: Array<[string, Doc[]]> = [];
+  while (offset < end) {
+    const kind = buf.readUInt8(offset);
+    offset += 1;
+    if (kind === 0) {
+      if (body) throw new ProtocolError('more than one body section');
+      [body, offset] = readDocument(buf, offset, end);
+    } else if (kind === 1) {
+      if (offset + 4 > end) throw new ProtocolError('truncated section');
+      const size = buf.readInt32LE(offset);
+      const sectionEnd = offset + size;
+      if (size < 5 || sectionEnd > end) throw new ProtocolError('invalid section length');
+      let id: string;
+      [id, offset] = readCString(buf, offset + 4, sectionEnd);
+      const docs: Doc[] = [];
+      while (offset < sectionEnd) {
+        let d: Doc;
+        [d, offset] = readDocument(buf, offset, sectionEnd);
+        docs.push(d);
+      }
+      sequences.push([id, docs]);
+    } else {
+      throw new ProtocolError(`unknown section kind ${kind}`);
+    }
+  }
+  if (!body) throw new ProtocolError('OP_MSG without a body');
+  for (const [id, docs] of sequences) body[id] = docs;
+  return { header, kind: 'msg', command: body, moreToCome: (flags & MSG_MORE_TO_COME) !== 0 };
+}
+
+function parseOpQuery(buf: Buffer, header: MessageHeader, end: number): Request {
+  let offset = 20;
+  let ns: string;
+  [ns, offset] = readCString(buf, offset, end);
+  offset += 8; // numberToSkip, numberToReturn
+  let query: Doc;
+  [query, offset] = readDocument(buf, offset, end);
+  if (!ns.endsWith('.$cmd')) throw new ProtocolError('OP_QUERY is only supported for commands');
+  const command = (query.$query && typeof query.$query === 'object' ? query.$query : query) as Doc;
+  if (command.$db === undefined) command.$db = ns.slice(0, -'.$cmd'.length);
+  return { header, kind: 'query', command, moreToCome: false };
+}
+
+let nextRequestId = 1;
+
+function headerBuffer(length: number, responseTo: number, opCode: number): Buffer {
+  const h = Buffer.allocUnsafe(16);
+  h.writeInt32LE(length, 0);
+  h.writeInt32LE(nextRequestId++ & 0x7fffffff, 4);
+  h.writeInt32LE(responseTo, 8);
+  h.writeInt32LE(opCode, 12);
+  return h;
+}
+
+export function serializeReply(req: Request, reply: Doc): Buffer {
+  const body = BSON.serialize(reply);
+  if (req.kind === 'query') {
+    const prefix = Buffer.allocUnsafe(20);
+    prefix.writeInt32LE(0, 0); // responseFlags
+    prefix.writeBigInt64LE(0n, 4); // cursorID
+    prefix.writeInt32LE(0, 12); // startingFrom
+    prefix.writeInt32LE(1, 16); // numberReturned
+    return Buffer.concat([headerBuffer(16 + 20 + body.length, req.header.requestId, OP_REPLY), prefix, body]);
+  }
+  const prefix = Buffer.alloc(5); // flagBits 0, section kind 0
+  return Buffer.concat([headerBuffer(16 + 5 + body.length, req.header.requestId, OP_MSG), prefix, body]);
+}
+
+export function toLong(v: bigint | number): Long {
+  return typeof v === 'bigint' ? Long.fromBigInt(v) : Long.fromNumber(v);
+}

@@ -1,0 +1,28 @@
+import { Query } from 'mingo/query';
+import type { Doc } from '../bson/types.js';
+import { isPlainObject } from '../bson/types.js';
+import { commandError, toCommandError } from '../errors.js';
+import { mingoOptions } from './operators.js';
+import { normalizeRegexes } from './regex.js';
+
+export interface MatchOptions {
+  collation?: unknown;
+  variables?: Doc;
+}
+
+export type DocPredicate = (doc: Doc) => boolean;
+
+const ALWAYS: DocPredicate = () => true;
+
+/** Compiles a query filter with the engine's operators; an empty filter matches everything. */
+export function compileFilter(filter: unknown, opts: MatchOptions = {}): DocPredicate {
+  if (filter === undefined || filter === null) return ALWAYS;
+  if (!isPlainObject(filter)) throw commandError('TypeMismatch', 'filter must be an object');
+  if (Object.keys(filter).length === 0) return ALWAYS;
+  try {
+    const q = new Query(normalizeRegexes(filter), mingoOptions(opts));
+    return (doc) => q.test(doc);
+  } catch (err) {
+    throw toCommandError(err);
+  }
+}

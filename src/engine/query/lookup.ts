@@ -1,0 +1,167 @@
+import { valueKey } from '../bson/compare.js';
+import { pathValues } from '../bson/path.js';
+import { isPlainObject, type Doc } from '../bson/types.js';
+import { evalExpr } from 'mingo/core';
+import { commandError } from '../errors.js';
+import type { Collection } from '../storage/collection.js';
+import { mingoOptions } from './operators.js';
+import { candidates } from './plan.js';
+import type { PipelineEnv } from './pipeline.js';
+
+type RunPipeline = (source: Collection | Doc[], pipeline: unknown, env: PipelineEnv) => Doc[];
+
+interface LookupSpec {
+  from: string;
+  as: string;
+  localField?: string;
+  foreignField?: string;
+  let?: Doc;
+  pipeline?: unknown[];
+}
+
+function parseSpec(spec: unknown): LookupSpec {
+  if (!isPlainObject(spec)) throw commandError('FailedToParse', 'the $lookup specification must be an Object', { code: 40319 });
+  const { from, as, localField, foreignField, pipeline } = spec;
+  if (typeof from !== 'string') throw commandError('FailedToParse', "$lookup 'from' field must be a string", { code: 40321 });
+  if (typeof as !== 'string') throw commandError('FailedToParse', "must specify 'as' field for a $lookup", { code: 40321 });
+  if ((localField === undefined) !== (foreignField === undefined)) {
+    throw commandError('FailedToParse', '$lookup requires both or neither of localField and foreignField to be specified', { code: 40321 });
+  }
+  if (localField === undefined && pipeline === undefined) {
+    throw commandError('FailedToParse', "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified", { code: 40321 });
+  }
+  if (pipeline !== undefined && !Array.isArray(pipeline)) throw commandError('FailedToParse', "'pipeline' option must be specified as an array");
+  if (spec.let !== undefined && !isPlainObject(spec.let)) throw commandError('FailedToParse', '$lookup argument \'let\' must be an object');
+  return {
+    from, as,
+    localField: localField as string | undefined,
+    foreignField: foreignField as string | undefined,
+    let: spec.let as Doc | undefined,
+    pipeline: pipeline as unknown[] | undefined,
+  };
+}
+
+/**
+ * `$lookup` in its three forms. Equality joins use the foreign collection's index on
+ * `foreignField` (or one hash table per stage); `let` + `pipeline` joins whose first `$match` is
+ * `$expr: {$in: ['$f', '$$v']}` / `{$eq: ['$f', '$$v']}` on an indexed `f` start from an index
+ * look-up instead of scanning the foreign collection for every outer document.
+ */
+export function lookupStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, run: RunPipeline): Doc[] {
+  const spec = parseSpec(rawSpec);
+  const foreign = env.resolve(spec.from);
+  const equalityJoin = spec.localField !== undefined && spec.foreignField !== undefined
+    ? equalityMatcher(foreign, spec.foreignField) : undefined;
+  return docs.map((outer) => {
+    let base: Doc[];
+    if (equalityJoin) {
+      base = equalityJoin(localValues(outer, spec.localField as string));
+    } else {
+      base = [];
+    }
+    if (!spec.pipeline) return { ...outer, [spec.as]: base };
+    const vars = spec.let ? evalLet(outer, spec.let, env) : {};
+    const variables = { ...env.variables, ...vars };
+    if (!equalityJoin) base = pipelineCandidates(foreign, spec.pipeline, variables);
+    return { ...outer, [spec.as]: run(base, spec.pipeline, { ...env, variables }) };
+  });
+}
+
+function localValues(outer: Doc, path: string): unknown[] {
+  const values = pathValues(outer, path);
+  return values.map((v) => (v === undefined ? null : v)).filter((v) => !(Array.isArray(v) && v.length === 0));
+}
+
+function equalityMatcher(foreign: Collection | undefined, field: string): (values: unknown[]) => Doc[] {
+  if (!foreign) return () => [];
+  const ix = foreign.indexOn(field);
+  if (ix && !ix.spec.sparse) {
+    return (values) => {
+      const ids = ix.lookup(values);
+      return ids ? foreign.inNaturalOrder(ids) : [];
+    };
+  }
+  let table: Map<string, Doc[]> | undefined;
+  return (values) => {
+    if (!table) {
+      table = new Map();
+      for (const d of foreign.all()) {
+        for (const v of new Set(pathValues(d, field).map(valueKey))) {
+          const list = table.get(v);
+          if (list) list.push(d); else table.set(v, [d]);
+        }
+      }
+    }
+    const seen = new Set<Doc>();
+    const out: Doc[] = [];
+    for (const v of values) for (const d of table.get(valueKey(v)) ?? []) if (!seen.has(d)) { seen.add(d); out.push(d); }
+    return values.length > 1 ? foreign.inNaturalOrder([...seen].map((d) => valueKey(d._id))) : out;
+  };
+}
+
+function evalLet(outer: Doc, letSpec: Doc, env: PipelineEnv): Doc {
+  const out: Doc = {};
+  const options = mingoOptions(env);
+  for (const [name, expr] of Object.entries(letSpec)) out[name] = evalExpr(outer, expr, options);
+  return out;
+}
+
+/** Candidates for a `let`/`pipeline` join: an index look-up when the first `$match` allows it. */
+function pipelineCandidates(foreign: Collection | undefined, pipeline: unknown[], variables: Doc): Doc[] {
+  if (!foreign) return [];
+  const first = pipeline[0];
+  if (!isPlainObject(first) || !isPlainObject(first.$match)) return [...foreign.all()];
+  const match = first.$match;
+  const { $expr, ...plain } = match;
+  let best: Doc[] | undefined;
+  if ($expr !== undefined) best = exprCandidates(foreign, $expr, variables);
+  if (Object.keys(plain).length > 0) {
+    const byFilter = candidates(foreign, plain);
+    if (!best || byFilter.length < best.length) best = byFilter;
+  }
+  return best ?? [...foreign.all()];
+}
+
+function exprCandidates(foreign: Collection, expr: unknown, variables: Doc): Doc[] | undefined {
+  if (!isPlainObject(expr)) return undefined;
+  const [op] = Object.keys(expr);
+  const args = expr[op];
+  if (Object.keys(expr).length !== 1) return undefined;
+  if (op === '$and' && Array.isArray(args)) {
+    let best: Doc[] | undefined;
+    for (const sub of args) {
+      const c = exprCandidates(foreign, sub, variables);
+      if (c && (!best || c.length < best.length)) best = c;
+    }
+    return best;
+  }
+  if ((op !== '$eq' && op !== '$in') || !Array.isArray(args) || args.length !== 2) return undefined;
+  let [field, variable] = args;
+  if (op === '$eq' && typeof variable === 'string' && variable.startsWith('$') && !variable.startsWith('$$')) [field, variable] = [variable, field];
+  if (typeof field !== 'string' || !field.startsWith('$') || field.startsWith('$$')) return undefined;
+  const value = variableValue(variable, variables);
+  if (value === NOT_A_VARIABLE) return undefined;
+  const ix = foreign.indexOn(field.slice(1));
+  if (!ix || ix.spec.sparse) return undefined;
+  let values: unknown[];
+  if (op === '$in') {
+    if (!Array.isArray(value)) return undefined;
+    values = value;
+  } else {
+    if (Array.isArray(value) || isPlainObject(value)) return undefined;
+    values = [value];
+  }
+  const ids = ix.lookup(values);
+  return ids ? foreign.inNaturalOrder(ids) : undefined;
+}
+
+const NOT_A_VARIABLE = Symbol('not a variable');
+
+function variableValue(ref: unknown, variables: Doc): unknown {
+  if (typeof ref !== 'string' || !ref.startsWith('$$')) return NOT_A_VARIABLE;
+  const [name, ...path] = ref.slice(2).split('.');
+  if (!(name in variables)) return NOT_A_VARIABLE;
+  let v: unknown = variables[name];
+  for (const p of path) v = isPlainObject(v) ? v[p] : undefined;
+  return v;
+}

@@ -1,0 +1,142 @@
+import { Aggregator } from 'mingo/aggregator';
+import { cloneDoc } from '../bson/clone.js';
+import { compareStrings } from '../bson/compare.js';
+import { isPlainObject, type Doc } from '../bson/types.js';
+import { CommandError, commandError, toCommandError } from '../errors.js';
+import type { Collection } from '../storage/collection.js';
+import { collationCompare } from './collation.js';
+import { compileFilter } from './filter.js';
+import { lookupStage } from './lookup.js';
+import { MINGO_STAGES, mingoOptions } from './operators.js';
+import { candidates } from './plan.js';
+import { normalizeRegexes } from './regex.js';
+import { parseSort, sortDocs } from './sort.js';
+
+export interface PipelineEnv {
+  /** Collections of the database the pipeline runs in (for `$lookup`, `$unionWith`, `$graphLookup`). */
+  resolve(name: string): Collection | undefined;
+  collation?: unknown;
+  variables?: Doc;
+}
+
+/** Stages mingo runs that never change their input documents (their output may share them). */
+const READ_ONLY_STAGES = new Set(['$group', '$count', '$sortByCount', '$bucket', '$bucketAuto', '$unionWith', '$graphLookup', '$sample', '$documents']);
+const UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$search', '$searchMeta', '$vectorSearch', '$geoNear', '$changeStream', '$collStats', '$indexStats', '$currentOp', '$listSessions', '$planCacheStats']);
+
+/**
+ * Runs an aggregation pipeline. Source documents are the stored ones and are never modified:
+ * documents are deep-copied before the first stage that could change them ("owned" tracking).
+ * `$match` at the start uses indexes, `$sort` + `$limit` is a top-k sort, `$lookup` is the
+ * engine's own (index look-ups per outer document), `$facet` recurses; the rest is mingo's.
+ */
+export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: PipelineEnv): Doc[] {
+  if (!Array.isArray(pipeline)) throw commandError('TypeMismatch', "'pipeline' option must be specified as an array");
+  const stages = pipeline.map(checkStage);
+  let docs: Doc[];
+  let owned = false;
+  let start = 0;
+  if (Array.isArray(source)) {
+    docs = source;
+  } else if (stages[0]?.name === '$match' && !env.collation) {
+    const filter = stages[0].spec;
+    const predicate = compileFilter(filter, env);
+    docs = candidates(source, filter).filter(predicate);
+    start = 1;
+  } else {
+    docs = [...source.all()];
+  }
+  const strings = env.collation ? collationCompare(env.collation) : compareStrings;
+  for (let i = start; i < stages.length; i++) {
+    const { name, spec } = stages[i];
+    try {
+      switch (name) {
+        case '$match':
+          docs = docs.filter(compileFilter(spec, env));
+          break;
+        case '$sort': {
+          const sort = parseSort(spec);
+          if (!sort) break;
+          const limit = topK(stages, i + 1);
+          docs = sortDocs(docs, sort, limit, strings);
+          break;
+        }
+        case '$skip':
+          docs = docs.slice(nonNegative(name, spec));
+          break;
+        case '$limit': {
+          const n = nonNegative(name, spec);
+          if (n === 0) throw commandError('BadValue', 'the limit must be positive', { code: 15958 });
+          docs = docs.slice(0, n);
+          break;
+        }
+        case '$count': {
+          if (typeof spec !== 'string' || spec === '' || spec.startsWith('$') || spec.includes('.')) {
+            throw commandError('BadValue', 'the count field must be a non-empty string, not start with $ and not contain .', { code: 40156 });
+          }
+          docs = docs.length ? [{ [spec]: docs.length }] : [];
+          owned = true;
+          break;
+        }
+        case '$lookup':
+          docs = lookupStage(docs, spec, env, runPipeline);
+          owned = false;
+          break;
+        case '$facet': {
+          if (!isPlainObject(spec)) throw commandError('BadValue', 'the $facet specification must be a non-empty object', { code: 15947 });
+          const out: Doc = {};
+          for (const [field, sub] of Object.entries(spec)) out[field] = runPipeline(docs, sub, env);
+          docs = [out];
+          owned = false;
+          break;
+        }
+        default: {
+          if (!READ_ONLY_STAGES.has(name) && !owned) { docs = docs.map(cloneDoc); owned = true; }
+          const agg = new Aggregator([{ [name]: normalizeRegexes(spec) }], {
+            ...mingoOptions(env),
+            collectionResolver: (coll: string) => [...(env.resolve(coll)?.all() ?? [])],
+          });
+          docs = agg.run(docs) as Doc[];
+          if (READ_ONLY_STAGES.has(name)) owned = false;
+        }
+      }
+    } catch (err) {
+      throw err instanceof CommandError ? err : toCommandError(err);
+    }
+  }
+  return docs;
+}
+
+function checkStage(stage: unknown): { name: string; spec: unknown } {
+  if (!isPlainObject(stage) || Object.keys(stage).length !== 1) {
+    throw new CommandError(40323, 'Location40323', 'A pipeline stage specification object must contain exactly one field.');
+  }
+  const name = Object.keys(stage)[0];
+  if (UNSUPPORTED_STAGES.has(name)) {
+    throw commandError('CommandNotSupported', `${name} is not supported by the embedded engine`);
+  }
+  const handled = ['$match', '$sort', '$skip', '$limit', '$count', '$lookup', '$facet'];
+  if (!handled.includes(name) && !MINGO_STAGES.has(name)) {
+    throw new CommandError(40324, 'Location40324', `Unrecognized pipeline stage name: '${name}'`);
+  }
+  return { name, spec: stage[name] };
+}
+
+function nonNegative(name: string, spec: unknown): number {
+  const n = typeof spec === 'number' ? spec : typeof spec === 'object' && spec !== null && 'toNumber' in spec ? Number(spec.toString()) : Number.NaN;
+  if (!Number.isInteger(n) || n < 0) {
+    throw commandError('BadValue', `invalid argument to ${name} stage: Expected a non-negative number in: ${name}: ${String(spec)}`, { code: name === '$skip' ? 15956 : 15957 });
+  }
+  return n;
+}
+
+/** With `$sort` followed by `$skip`s and a `$limit`, only the first skip + limit documents are needed. */
+function topK(stages: Array<{ name: string; spec: unknown }>, from: number): number | undefined {
+  let skip = 0;
+  for (let i = from; i < stages.length; i++) {
+    const { name, spec } = stages[i];
+    if (name === '$skip' && typeof spec === 'number') { skip += spec; continue; }
+    if (name === '$limit' && typeof spec === 'number' && spec > 0) return skip + spec;
+    return undefined;
+  }
+  return undefined;
+}

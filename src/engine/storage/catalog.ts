@@ -1,0 +1,129 @@
+import { valueKey } from '../bson/compare.js';
+import type { Doc } from '../bson/types.js';
+import { commandError } from '../errors.js';
+import { Collection } from './collection.js';
+import type { IndexSpec } from './secondary-index.js';
+
+/** A change to durable state, journaled as a post-image (see journal.ts). */
+export type Change =
+  | { op: 'put'; db: string; coll: string; doc: Doc }
+  | { op: 'del'; db: string; coll: string; id: unknown }
+  | { op: 'create'; db: string; coll: string; options: Doc }
+  | { op: 'drop'; db: string; coll: string }
+  | { op: 'dropDatabase'; db: string }
+  | { op: 'createIndex'; db: string; coll: string; spec: IndexSpec }
+  | { op: 'dropIndex'; db: string; coll: string; name: string };
+
+/** All databases and their collections; every mutation goes through here and is reported to `record`. */
+export class Catalog {
+  private readonly dbs = new Map<string, Map<string, Collection>>();
+  record: (change: Change) => void = () => {};
+
+  databases(): string[] { return [...this.dbs.keys()]; }
+
+  collections(db: string): Collection[] {
+    return [...(this.dbs.get(db)?.values() ?? [])];
+  }
+
+  get(db: string, name: string): Collection | undefined {
+    return this.dbs.get(db)?.get(name);
+  }
+
+  /** The collection, created implicitly (as inserts and createIndexes do) when missing. */
+  ensure(db: string, name: string): { coll: Collection; created: boolean } {
+    const existing = this.get(db, name);
+    if (existing) return { coll: existing, created: false };
+    return { coll: this.create(db, name, {}), created: true };
+  }
+
+  create(db: string, name: string, options: Doc): Collection {
+    validateName(db, name);
+    let colls = this.dbs.get(db);
+    if (!colls) { colls = new Map(); this.dbs.set(db, colls); }
+    const coll = new Collection(db, name, options);
+    colls.set(name, coll);
+    this.record({ op: 'create', db, coll: name, options });
+    return coll;
+  }
+
+  drop(db: string, name: string): boolean {
+    const colls = this.dbs.get(db);
+    if (!colls?.delete(name)) return false;
+    if (colls.size === 0) this.dbs.delete(db);
+    this.record({ op: 'drop', db, coll: name });
+    return true;
+  }
+
+  dropDatabase(db: string): void {
+    if (this.dbs.delete(db)) this.record({ op: 'dropDatabase', db });
+  }
+
+  insert(coll: Collection, doc: Doc): void {
+    coll.insert(doc);
+    this.record({ op: 'put', db: coll.db, coll: coll.name, doc });
+  }
+
+  replace(coll: Collection, id: string, doc: Doc): void {
+    coll.replace(id, doc);
+    this.record({ op: 'put', db: coll.db, coll: coll.name, doc });
+  }
+
+  remove(coll: Collection, id: string): void {
+    const old = coll.remove(id);
+    if (old) this.record({ op: 'del', db: coll.db, coll: coll.name, id: old._id });
+  }
+
+  addIndex(coll: Collection, spec: IndexSpec): void {
+    coll.addIndex(spec);
+    this.record({ op: 'createIndex', db: coll.db, coll: coll.name, spec });
+  }
+
+  dropIndex(coll: Collection, name: string): void {
+    coll.dropIndex(name);
+    this.record({ op: 'dropIndex', db: coll.db, coll: coll.name, name });
+  }
+
+  /** Applies a journaled change at start-up (no unique checks: the journal only holds accepted writes). */
+  apply(change: Change): void {
+    const saved = this.record;
+    this.record = () => {};
+    try {
+      switch (change.op) {
+        case 'put': {
+          const { coll } = this.ensure(change.db, change.coll);
+          const existing = coll.getById(change.doc._id);
+          if (existing) coll.replace(keyOf(coll, change.doc._id), change.doc);
+          else coll.insert(change.doc);
+          break;
+        }
+        case 'del': {
+          const coll = this.get(change.db, change.coll);
+          if (coll) coll.remove(keyOf(coll, change.id));
+          break;
+        }
+        case 'create': if (!this.get(change.db, change.coll)) this.create(change.db, change.coll, change.options); break;
+        case 'drop': this.drop(change.db, change.coll); break;
+        case 'dropDatabase': this.dropDatabase(change.db); break;
+        case 'createIndex': {
+          const { coll } = this.ensure(change.db, change.coll);
+          if (!coll.index(change.spec.name)) coll.addIndex(change.spec, false);
+          break;
+        }
+        case 'dropIndex': this.get(change.db, change.coll)?.dropIndex(change.name); break;
+      }
+    } finally {
+      this.record = saved;
+    }
+  }
+}
+
+function keyOf(_coll: Collection, id: unknown): string {
+  return valueKey(id);
+}
+
+function validateName(db: string, name: string): void {
+  if (!db || /[/\\. "$]/.test(db)) throw commandError('InvalidNamespace', `Invalid database name: '${db}'`);
+  if (!name || name.includes('$') || name.startsWith('.') || name.includes('\0')) {
+    throw commandError('InvalidNamespace', `Invalid collection name: ${name}`);
+  }
+}
