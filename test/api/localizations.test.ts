@@ -36,7 +36,7 @@ describe('i18n: POST /api/<plural>/:id/localizations', () => {
     expect(res.body).to.not.have.property('attributes');
     expect(res.body).to.not.have.property('internalNotes');
     expect(res.body.localizations.map((l: { id: number; locale: string }) => [l.id, l.locale])).to.deep.equal([[4, 'en']]);
-    const en = await client.get('/api/articles/4?populate=localizations');
+    const en = await client.get('/api/articles/4?populate=localizations&publicationState=preview');
     expect(en.body.data.attributes.localizations.data.map((l: { id: number }) => l.id)).to.deep.equal([res.body.id]);
   });
 
