@@ -31,7 +31,7 @@ describe('REST populate', () => {
     expect(a.seo).to.deep.equal({ id: 2, metaTitle: '100% Organic Growth | Pub', metaDescription: null, keywords: null, noIndex: false });
     expect(a.links).to.deep.equal([{ id: 3, label: 'Link 1 of 3', url: 'https://example.com/a/3/1', external: false }]);
     expect(a.blocks.map((block: { __component: string }) => block.__component)).to.deep.equal(['blocks.quote', 'blocks.rich-text', 'blocks.cta']);
-    expect(a.localizations).to.deep.equal({ data: [] });
+    expect(ids(a.localizations)).to.deep.equal([43]);
   });
 
   it('accepts the comma, indexed, object (* / true) and dotted forms', async () => {
