@@ -36,6 +36,8 @@ interface Walk {
   registry: Registry;
   isDraft: boolean;
   plan: WritePlan;
+  /** whether the caller may link entries of a type (Strapi v4 drops relation input to types it cannot `find`) */
+  canRelate: (uid: string) => boolean;
 }
 
 function numberList(value: unknown): number[] {
@@ -79,6 +81,8 @@ function buildFields(walk: Walk, schema: ContentType | Component, data: WriteDat
     }
     switch (attribute.type) {
       case 'relation': case 'media':
+        // Strapi v4's removeRestrictedRelations: relation input to a type the caller cannot read is dropped
+        if (attribute.type === 'relation' && !walk.canRelate(attribute.target)) break;
         buildRelation(walk, schema.relations[name], name, value, existing, at, topLevel, fields);
         break;
       case 'component': {
@@ -144,6 +148,7 @@ function buildRelation(walk: Walk, relation: RelationInfo | undefined, name: str
   addTargets(walk, relation.target, referencedIds(parsed.input));
   if (relation.stored) {
     const next = applyRelationInput(numberList(existing?.[name]), parsed.input);
+    if (!next) { walk.plan.issues.push(issue(at, messages.position(at))); return; }
     fields.set[name] = relation.multiple ? next : (next.at(-1) ?? null);
   } else if (relation.inverse && topLevel) {
     walk.plan.inverse.push({ attribute: name, relation: { ...relation, inverse: relation.inverse }, input: parsed.input });
@@ -181,9 +186,17 @@ function buildComponent(walk: Walk, uid: string, value: unknown, existingItems: 
 }
 
 /** Everything a create or update of `contentType` with `data` will write, and what is wrong with it. */
-export function buildWrite(registry: Registry, contentType: ContentType, data: WriteData, options: { mode: Mode; existing: StoredObject | null; isDraft: boolean }): WritePlan {
+export interface BuildOptions {
+  mode: Mode;
+  existing: StoredObject | null;
+  isDraft: boolean;
+  canRelate?: (uid: string) => boolean;
+}
+
+export function buildWrite(registry: Registry, contentType: ContentType, data: WriteData, options: BuildOptions): WritePlan {
   const plan: WritePlan = { set: {}, unset: [], issues: [], newComponents: [], targets: new Map(), unique: [], inverse: [] };
-  const fields = buildFields({ registry, isDraft: options.isDraft, plan }, contentType, data, options.existing, options.mode, [], true);
+  const walk: Walk = { registry, isDraft: options.isDraft, plan, canRelate: options.canRelate ?? (() => true) };
+  const fields = buildFields(walk, contentType, data, options.existing, options.mode, [], true);
   plan.set = fields.set;
   plan.unset = fields.unset;
   return plan;

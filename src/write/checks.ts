@@ -38,3 +38,23 @@ export async function assertWritable(models: Models, contentType: ContentType, p
   const missing = await missingTargets(models, plan);
   if (missing) throw new ValidationError(missing);
 }
+
+/**
+ * A unique index refused the write (another request took the value between the check and the
+ * write): the same 400 as the check gives, instead of a 500.
+ */
+export function uniqueViolation(error: unknown): ValidationError | null {
+  if (typeof error !== 'object' || error === null || (error as { code?: unknown }).code !== 11000) return null;
+  const pattern = (error as { keyPattern?: Record<string, unknown> }).keyPattern ?? {};
+  const attribute = Object.keys(pattern).find((key) => key !== 'locale') ?? '_id';
+  return ValidationError.fromIssues([issue([attribute], messages.unique())]);
+}
+
+/** Runs a write, turning a unique-index violation into Strapi's ValidationError. */
+export async function writeOrUniqueError<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    throw uniqueViolation(error) ?? error;
+  }
+}

@@ -2,9 +2,10 @@
 // embedded engine, so nothing after the first write may fail on bad input).
 import type { ContentType } from '../content-types/index.js';
 import { NotFoundError, ValidationError, type ValidationIssue } from '../errors/index.js';
+import type { QueryAccess } from '../query/access.js';
 import type { ServiceContext } from '../service-context.js';
 import { buildWrite, type StoredObject, type WritePlan } from './build.js';
-import { assertWritable } from './checks.js';
+import { assertWritable, writeOrUniqueError } from './checks.js';
 import { entries, type StoredEntry } from './collection.js';
 import { assignComponentIds } from './component-ids.js';
 import { issue, messages } from './messages.js';
@@ -20,6 +21,11 @@ export interface CreateOptions {
   /** the v4 localization route always creates a draft */
   draft?: boolean;
 }
+
+/** A service context, plus what the caller may read when the write comes from a client. */
+export type WriteContext = ServiceContext & { access?: QueryAccess };
+
+const canRelate = (ctx: WriteContext) => (uid: string) => ctx.access?.canRead(uid) ?? true;
 
 /** The stored entry, or a 404 when the id is not a positive integer or does not exist. */
 export async function loadEntry(ctx: ServiceContext, contentType: ContentType, rawId: string | number): Promise<StoredEntry> {
@@ -65,13 +71,13 @@ async function afterWrite(ctx: ServiceContext, contentType: ContentType, plan: W
 }
 
 /** Creates an entry from a validated `data`; answers its id. */
-export async function createEntry(ctx: ServiceContext, contentType: ContentType, data: WriteData, options: CreateOptions = {}): Promise<number> {
+export async function createEntry(ctx: WriteContext, contentType: ContentType, data: WriteData, options: CreateOptions = {}): Promise<number> {
   const issues: ValidationIssue[] = [];
   const locale = contentType.localized ? resolveLocale(ctx, options.locale ?? data.locale) : null;
   const requested = contentType.draftAndPublish ? readPublishedAt(data, issues) : undefined;
   const publishedAt = options.draft ? null : requested === undefined ? new Date() : requested;
   const isDraft = contentType.draftAndPublish && publishedAt === null;
-  const plan = buildWrite(ctx.registry, contentType, data, { mode: 'create', existing: null, isDraft });
+  const plan = buildWrite(ctx.registry, contentType, data, { mode: 'create', existing: null, isDraft, canRelate: canRelate(ctx) });
   plan.issues.unshift(...issues);
   const group = contentType.localized ? options.localeGroup ?? (await groupOfLocalizations(ctx, contentType, data)) : undefined;
   if (contentType.localized && group !== undefined && locale) {
@@ -85,7 +91,7 @@ export async function createEntry(ctx: ServiceContext, contentType: ContentType,
   const doc: StoredObject = { _id: id, ...plan.set };
   if (contentType.draftAndPublish) doc.publishedAt = publishedAt;
   if (locale) { doc.locale = locale; doc.localeGroup = group ?? id; }
-  const created = await ctx.models.model(contentType.uid).create(doc);
+  const created = await writeOrUniqueError(() => ctx.models.model(contentType.uid).create(doc));
   const now = created.get('updatedAt') instanceof Date ? (created.get('updatedAt') as Date) : new Date();
   await afterWrite(ctx, contentType, plan, id, now);
   return id;
@@ -105,12 +111,12 @@ async function propagateSharedAttributes(ctx: ServiceContext, contentType: Conte
 }
 
 /** Updates an existing entry with a validated `data` (only the attributes it names). */
-export async function updateEntry(ctx: ServiceContext, contentType: ContentType, entry: StoredEntry, data: WriteData): Promise<void> {
+export async function updateEntry(ctx: WriteContext, contentType: ContentType, entry: StoredEntry, data: WriteData): Promise<void> {
   const issues: ValidationIssue[] = [];
   const requested = contentType.draftAndPublish ? readPublishedAt(data, issues) : undefined;
   const publishedAt = requested === undefined ? (entry.publishedAt ?? null) : requested;
   const isDraft = contentType.draftAndPublish && publishedAt === null;
-  const plan = buildWrite(ctx.registry, contentType, data, { mode: 'update', existing: entry, isDraft });
+  const plan = buildWrite(ctx.registry, contentType, data, { mode: 'update', existing: entry, isDraft, canRelate: canRelate(ctx) });
   plan.issues.unshift(...issues);
   const locale = typeof entry.locale === 'string' ? entry.locale : null;
   await assertWritable(ctx.models, contentType, plan, entry._id, locale);
@@ -119,7 +125,7 @@ export async function updateEntry(ctx: ServiceContext, contentType: ContentType,
   const set: StoredObject = { ...plan.set };
   if (requested !== undefined) set.publishedAt = requested;
   const unset = Object.fromEntries(plan.unset.map((name) => [name, 1]));
-  await ctx.models.model(contentType.uid).updateOne({ _id: entry._id }, { $set: set, ...(plan.unset.length > 0 ? { $unset: unset } : {}) });
+  await writeOrUniqueError(() => ctx.models.model(contentType.uid).updateOne({ _id: entry._id }, { $set: set, ...(plan.unset.length > 0 ? { $unset: unset } : {}) }));
   await propagateSharedAttributes(ctx, contentType, entry, plan.set);
   await afterWrite(ctx, contentType, plan, entry._id, new Date());
 }

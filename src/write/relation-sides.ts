@@ -35,7 +35,9 @@ export async function applyInverseWrites(models: Models, writes: InverseWrite[],
 }
 
 function resolve(current: number[], input: RelationInput, multiple: boolean): number[] {
-  const next = applyRelationInput(current, input);
+  // an inverse side has no order of its own (the owning side's arrays hold it): positions are ignored
+  const unordered: RelationInput = input.kind === 'patch' ? { ...input, connect: input.connect.map(({ id }) => ({ id })) } : input;
+  const next = applyRelationInput(current, unordered) ?? current;
   return multiple ? next : next.slice(-1);
 }
 

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import request from 'supertest';
+import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 import { replaySeed, writeClient, type WriteClient } from '../helpers/write-client.js';
 
@@ -122,6 +124,14 @@ describe('REST create: POST /api/<plural>', () => {
       expect(await client.count(ARTICLE)).to.equal(before);
     });
 
+    it('data.localizations joins the group of the listed entries', async () => {
+      const res = await client.post('/api/articles', { data: { title: 'Deux', locale: 'fr', localizations: [2] } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect((await client.stored(ARTICLE, res.body.data.id))?.localeGroup).to.equal(2);
+      const again = await client.post('/api/articles', { data: { title: 'Encore', locale: 'fr', localizations: [2] } });
+      expect(again.status).to.equal(400);
+    });
+
     it('ignores locale on a type that is not localized', async () => {
       const res = await client.post('/api/notes', { data: { title: 'n', locale: 'fr' } });
       expect(res.status).to.equal(200);
@@ -155,6 +165,24 @@ describe('REST create: POST /api/<plural>', () => {
       const id = res.body.data.id;
       expect((await client.stored(ARTICLE, 1))?.author).to.equal(id);
       expect((await client.stored(ARTICLE, 2))?.author).to.equal(id);
+    });
+
+    it('connect positions order a to-many relation', async () => {
+      const res = await client.post('/api/articles', { data: { title: 'pos', tags: { connect: [1, 2, { id: 3, position: { before: 1 } }, { id: 4, position: { start: true } }] } } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect((await client.stored(ARTICLE, res.body.data.id))?.tags).to.deep.equal([4, 3, 1, 2]);
+      const bad = await client.post('/api/articles', { data: { title: 'pos', tags: { connect: [{ id: 3, position: { after: 9 } }] } } });
+      expect(bad.status).to.equal(400);
+    });
+
+    it('relation input to a type the caller cannot read is dropped (Strapi removeRestrictedRelations)', async () => {
+      const { accessKey } = await createApiToken(service.context, {
+        name: 'articles only', type: 'custom',
+        actions: ['api::article.article.create', 'api::article.article.find', 'api::article.article.findOne', 'api::tag.tag.find'],
+      });
+      const res = await request(service.app).post('/api/articles').set('Authorization', `Bearer ${accessKey}`).send({ data: { title: 'restricted', author: 1, tags: [1] } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(await client.stored(ARTICLE, res.body.data.id)).to.deep.include({ author: null, tags: [1] });
     });
 
     it('a oneToOne target belongs to one entry only', async () => {
