@@ -69,3 +69,62 @@ describe('REST delete: DELETE /api/<plural>/:id', () => {
     expect(await client.stored(ARTICLE, fr.body.id)).to.include({ title: 'fr', locale: 'fr' });
   });
 });
+
+describe('REST delete: references inside components and dynamic zones', () => {
+  let service: TestService;
+  let client: WriteClient;
+  before(async () => {
+    const { mkdtemp, mkdir, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'cs-write-'));
+    await mkdir(join(dir, 'schemas', 'api'), { recursive: true });
+    await mkdir(join(dir, 'schemas', 'components', 'parts'), { recursive: true });
+    await mkdir(join(dir, 'config'), { recursive: true });
+    const type = (name: string, plural: string, attributes: Record<string, unknown>) => ({
+      kind: 'collectionType', collectionName: plural, info: { singularName: name, pluralName: plural, displayName: name }, options: { draftAndPublish: false }, attributes,
+    });
+    await writeFile(join(dir, 'schemas', 'api', 'thing.json'), JSON.stringify(type('thing', 'things', { name: { type: 'string' } })));
+    await writeFile(join(dir, 'schemas', 'api', 'box.json'), JSON.stringify(type('box', 'boxes', {
+      label: { type: 'string' },
+      main: { type: 'component', component: 'parts.ref' },
+      list: { type: 'component', component: 'parts.ref', repeatable: true },
+      zone: { type: 'dynamiczone', components: ['parts.ref', 'parts.group'] },
+    })));
+    await writeFile(join(dir, 'schemas', 'components', 'parts', 'ref.json'), JSON.stringify({
+      collectionName: 'components_parts_refs', info: { displayName: 'ref' },
+      attributes: { one: { type: 'relation', relation: 'oneToOne', target: 'api::thing.thing' }, many: { type: 'relation', relation: 'oneToMany', target: 'api::thing.thing' } },
+    }));
+    await writeFile(join(dir, 'schemas', 'components', 'parts', 'group.json'), JSON.stringify({
+      collectionName: 'components_parts_groups', info: { displayName: 'group' },
+      attributes: { refs: { type: 'component', component: 'parts.ref', repeatable: true } },
+    }));
+    await writeFile(join(dir, 'config', 'permissions.json'), JSON.stringify({}));
+    service = await createTestService({ appDir: dir });
+    client = await writeClient(service);
+    for (const name of ['t1', 't2', 't3']) await client.post('/api/things', { data: { name } });
+  });
+  after(() => service.close());
+
+  it('relations inside components are validated, stored as ids and cleaned up on delete', async () => {
+    const missing = await client.post('/api/boxes', { data: { main: { one: 99 } } });
+    expect(missing.status).to.equal(400);
+    expect(await client.count('api::box.box')).to.equal(0);
+
+    const res = await client.post('/api/boxes', { data: {
+      label: 'b',
+      main: { one: 1, many: [1, 2] },
+      list: [{ one: 2, many: [2, 3] }, { one: 1 }],
+      zone: [{ __component: 'parts.ref', one: 1, many: [1] }, { __component: 'parts.group', refs: [{ one: 1, many: [3, 1] }] }],
+    } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const id = res.body.data.id;
+    expect((await client.del('/api/things/1')).status).to.equal(200);
+    const stored = await client.stored('api::box.box', id);
+    expect(stored?.main).to.deep.include({ one: null, many: [2] });
+    expect((stored?.list as Record<string, unknown>[]).map((c) => [c.one, c.many])).to.deep.equal([[2, [2, 3]], [null, undefined]]);
+    const zone = stored?.zone as Record<string, unknown>[];
+    expect(zone[0]).to.deep.include({ one: null, many: [] });
+    expect((zone[1]?.refs as Record<string, unknown>[])[0]).to.deep.include({ one: null, many: [3] });
+  });
+});
