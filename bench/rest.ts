@@ -22,7 +22,7 @@ const PATH = '/api/articles?filters[kind][$eq]=news&filters[readingTime][$gte]=5
   + '&fields[0]=title&fields[1]=slug&fields[2]=readingTime&pagination[page]=3&pagination[pageSize]=25';
 
 interface AutocannonResult {
-  requests: { average: number; total: number };
+  requests: { average: number; total: number; sent: number };
   latency: { p50: number; p99: number; average: number };
   non2xx: number;
   errors: number;
@@ -53,7 +53,8 @@ async function main(): Promise<void> {
   await load(service.context);
   console.log(`loaded ${ARTICLES} articles, ${AUTHORS} authors, ${CATEGORIES} categories, ${TAGS} tags in ${Date.now() - loadStarted} ms`);
 
-  const contentCollections = new Set(service.context.registry.listContentTypes().map((ct) => ct.collectionName));
+  // commands on the API's content collections (auth lookups of users-permissions are not the read path's)
+  const contentCollections = new Set(service.context.registry.listContentTypes().filter((ct) => ct.namespace === 'api').map((ct) => ct.collectionName));
   let commands = 0;
   service.context.connection.getClient().on('commandStarted', (event) => {
     const target: unknown = event.command[event.commandName];
@@ -68,7 +69,8 @@ async function main(): Promise<void> {
 
   commands = 0;
   const result = await autocannon(`${url}${PATH}`);
-  const perRequest = result.requests.total > 0 ? commands / result.requests.total : 0;
+  await new Promise((resolve) => setTimeout(resolve, 1500)); // requests autocannon left in flight finish (and are counted)
+  const perRequest = result.requests.sent > 0 ? commands / result.requests.sent : 0;
   console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION_S}: ${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors`);
   console.log(`  req/s ${result.requests.average.toFixed(0)}   latency p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms`);
   console.log(`  MongoDB commands per request: ${perRequest.toFixed(2)}`);

@@ -71,7 +71,7 @@ function formatComponent(fmt: Formatter, item: Doc, holder: Doc, selection: Comp
 
 function formatRelation(fmt: Formatter, node: RelationPopulate, value: Doc, holder: Doc, entryLevel: boolean): unknown {
   const fetched = (Array.isArray(holder[node.as]) ? (holder[node.as] as unknown[]) : []).filter(isDoc);
-  const related = entryLevel ? fetched : pickStored(fetched, value[node.relation.attribute]);
+  const related = relatedInOrder(node, fetched, value[node.relation.attribute], entryLevel);
   const entries = related.map((doc) => formatEntry(fmt, doc, node.selection));
   if (fmt.style === 'plain') return node.relation.multiple ? entries : (entries[0] ?? null);
   if (!node.relation.multiple) return { data: entries[0] ?? null };
@@ -82,12 +82,24 @@ function formatRelation(fmt: Formatter, node: RelationPopulate, value: Doc, hold
   return { data: entries, meta: { pagination: paginationMeta(node.window.meta, node.window.meta.withCount ? total : null) } };
 }
 
-/** Inside a component the lookup fetched the entries of every component of the entry: keep this component's, in stored order. */
-function pickStored(fetched: Doc[], stored: unknown): Doc[] {
-  const ids = Array.isArray(stored) ? stored : stored === null || stored === undefined ? [] : [stored];
+/**
+ * The related entries in the relation's order. The server already ordered them when the populate
+ * level has a sort or a window; otherwise: the stored id order on the owning side, ascending ids on
+ * an inverse side or for localizations. Inside a component the lookup fetched the entries of every
+ * component of the entry: only the ones this component stores are kept.
+ */
+function relatedInOrder(node: RelationPopulate, fetched: Doc[], stored: unknown, entryLevel: boolean): Doc[] {
+  const serverOrdered = node.sort !== null || node.window !== null;
+  if (!node.relation.stored) return serverOrdered ? fetched : [...fetched].sort((a, b) => toId(a._id) - toId(b._id));
+  if (serverOrdered && entryLevel) return fetched;
+  const ids = (Array.isArray(stored) ? stored : stored === null || stored === undefined ? [] : [stored]).map(toId);
+  if (serverOrdered) {
+    const kept = new Set(ids);
+    return fetched.filter((doc) => kept.has(toId(doc._id)));
+  }
   const byId = new Map(fetched.map((doc) => [toId(doc._id), doc]));
   return ids.flatMap((id) => {
-    const doc = byId.get(toId(id));
+    const doc = byId.get(id);
     return doc ? [doc] : [];
   });
 }

@@ -27,7 +27,8 @@ export function mingoContext(access: QueryAccess = UNRESTRICTED): OperationConte
       return {
         aggregate(pipeline: Doc[]) {
           commands.count += 1;
-          return { toArray: async () => new Aggregator(pipeline, { collectionResolver: (from: string) => byCollection[from] ?? [] }).run(byCollection[name] ?? []) };
+          const emulated = pipeline.map(emulateJoinLookups);
+          return { toArray: async () => new Aggregator(emulated, { collectionResolver: (from: string) => byCollection[from] ?? [] }).run(byCollection[name] ?? []) };
         },
       };
     },
@@ -52,4 +53,24 @@ function promoteLongs(doc: Doc): Doc {
     return value;
   };
   return visit(doc) as Doc;
+}
+
+/**
+ * mingo ignores `localField`/`foreignField` when a `$lookup` also has a `pipeline` (MongoDB 5.0+
+ * joins on both): state the equality join as a leading `$match` with `$expr`, with MongoDB's
+ * semantics (either side may be an array; any common value joins), in nested pipelines too.
+ */
+function emulateJoinLookups(stage: Doc): Doc {
+  const lookup = stage.$lookup as Doc | undefined;
+  if (!lookup || typeof lookup.localField !== 'string' || typeof lookup.foreignField !== 'string' || !Array.isArray(lookup.pipeline)) return stage;
+  const { localField, foreignField, pipeline, ...rest } = lookup;
+  const asArray = (value: string) => ({ $cond: [{ $isArray: value }, value, [value]] });
+  const join = { $match: { $expr: { $gt: [{ $size: { $setIntersection: [asArray(`$${foreignField}`), asArray('$$__local')] } }, 0] } } };
+  return {
+    $lookup: {
+      ...rest,
+      let: { ...(rest.let as Doc | undefined), __local: { $ifNull: [`$${localField}`, []] } },
+      pipeline: [join, ...(pipeline as Doc[]).map(emulateJoinLookups)],
+    },
+  };
 }

@@ -18,8 +18,9 @@ export interface PlanContext {
 /**
  * The `$lookup` stages (let + pipeline) that populate every relation of `map`, including the
  * relations inside components and dynamic zones and, nested in each lookup's pipeline, the next
- * populate levels. Each writes the related entries into the node's `as` field (in order, filtered,
- * sorted and windowed); a paginated relation also writes its total into `countAs`.
+ * populate levels. Each writes the related entries into the node's `as` field (filtered, and
+ * sorted and windowed when asked; otherwise the formatter orders them); a paginated relation also
+ * writes its total into `countAs`.
  */
 export function populateStages(plan: PlanContext, map: PopulateMap, steps: ComponentStep[] = []): PipelineStage[] {
   const stages: PipelineStage[] = [];
@@ -47,6 +48,7 @@ function collectOutputs(map: PopulateMap, kept: Record<string, 1>, topLevel: boo
   for (const [name, node] of Object.entries(map)) {
     if (node.kind === 'relation') {
       kept[node.as] = 1;
+      if (topLevel && node.relation.stored) kept[node.relation.attribute] = 1;
       if (node.window?.meta) kept[node.countAs] = 1;
       continue;
     }
@@ -57,26 +59,28 @@ function collectOutputs(map: PopulateMap, kept: Record<string, 1>, topLevel: boo
 }
 
 function relationLookups(plan: PlanContext, node: RelationPopulate, steps: ComponentStep[]): PipelineStage[] {
-  const join = joinCondition(node.relation, steps);
-  const from = node.relation.target;
-  const state = publicationMatch(plan.draftAndPublish(from), node.publicationState);
-  const match: PipelineStage = { $match: Object.keys(state).length > 0 ? { $and: [{ $expr: join.condition }, state] } : { $expr: join.condition } };
+  const join = joinOf(node.relation, steps);
+  const from = collectionPlaceholder(node.relation.target);
+  const conditions = [join.condition ? { $expr: join.condition } : {}, publicationMatch(plan.draftAndPublish(node.relation.target), node.publicationState)]
+    .filter((condition) => Object.keys(condition).length > 0);
+  const match: PipelineStage[] = conditions.length === 0 ? [] : [{ $match: conditions.length === 1 ? conditions[0] : { $and: conditions } }];
+  // Without sort or window the formatter puts the entries in order (stored order, or by id), which
+  // spares the server a sort per entry; a window needs the order on the server.
+  const storedOrder = join.stored && node.sort === null && node.window !== null;
   const order = node.sort
     ? [...node.sort.lookups, { $sort: node.sort.sort }, ...node.sort.cleanup]
-    : join.storedOrder
+    : node.window === null ? [] : storedOrder
       ? [{ $addFields: { __order: { $indexOfArray: ['$$ids', '$_id'] } } }, { $sort: { __order: 1 } }]
       : [{ $sort: { _id: 1 } }];
   const window: PipelineStage[] = [];
   if (node.window && node.window.skip > 0) window.push({ $skip: node.window.skip });
   if (node.window && node.window.limit !== null) window.push({ $limit: node.window.limit });
-  const pipeline = [match, ...node.filterStages, ...order, ...window, ...populateStages(plan, node.selection.populate), { $project: projection(node.selection) }];
-  // localField/foreignField make MongoDB (5.0+) join through the index; the `$expr` in `match`
-  // states the same join for engines that only read `let`/`pipeline`.
-  const keys = { localField: join.localField, foreignField: join.foreignField };
-  const stages: PipelineStage[] = [{ $lookup: { from: collectionPlaceholder(from), ...keys, let: join.let, pipeline, as: node.as } }];
-  if (node.window?.meta) {
-    stages.push({ $lookup: { from: collectionPlaceholder(from), ...keys, let: join.let, pipeline: [match, ...node.filterStages, { $count: 'n' }], as: node.countAs } });
-  }
+  const pipeline = [...match, ...node.filterStages, ...order, ...window, ...populateStages(plan, node.selection.populate), { $project: projection(node.selection) }];
+  // localField/foreignField: an equality join MongoDB (5.0+) and the embedded engine serve from the target's index
+  const variables = { ...join.let, ...(storedOrder ? { ids: idsAt('$', steps, node.relation) } : {}) };
+  const base = { from, localField: join.localField, foreignField: join.foreignField, ...(Object.keys(variables).length > 0 ? { let: variables } : {}) };
+  const stages: PipelineStage[] = [{ $lookup: { ...base, pipeline, as: node.as } }];
+  if (node.window?.meta) stages.push({ $lookup: { ...base, pipeline: [...match, ...node.filterStages, { $count: 'n' }], as: node.countAs } });
   return stages;
 }
 
@@ -102,39 +106,23 @@ interface Join {
   /** the equality join: a path of the entry (through components: dotted) and the indexed field of the target */
   localField: string;
   foreignField: string;
+  /** variables the extra condition reads */
   let: Record<string, unknown>;
+  /** an extra `$expr` condition on the joined entries, if any */
   condition: unknown;
-  /** true when the related entries come back in the stored id order (`$$ids`) */
-  storedOrder: boolean;
+  /** true when this side stores the ids (their order is the relation's order) */
+  stored: boolean;
 }
 
-function joinCondition(relation: RelationInfo, steps: ComponentStep[]): Join {
+function joinOf(relation: RelationInfo, steps: ComponentStep[]): Join {
   if (relation.localizations) {
-    return {
-      localField: 'localeGroup',
-      foreignField: 'localeGroup',
-      let: { group: '$localeGroup', self: '$_id' },
-      condition: { $and: [{ $eq: ['$localeGroup', '$$group'] }, { $ne: ['$_id', '$$self'] }] },
-      storedOrder: false,
-    };
+    return { localField: 'localeGroup', foreignField: 'localeGroup', let: { self: '$_id' }, condition: { $ne: ['$_id', '$$self'] }, stored: false };
   }
   if (relation.inverse) {
-    const owning = `$${relation.inverse.field}`;
-    return {
-      localField: '_id',
-      foreignField: relation.inverse.field,
-      let: { self: '$_id' },
-      condition: relation.inverse.multiple ? { $in: ['$$self', { $ifNull: [owning, []] }] } : { $eq: [owning, '$$self'] },
-      storedOrder: false,
-    };
+    return { localField: '_id', foreignField: relation.inverse.field, let: {}, condition: null, stored: false };
   }
-  return {
-    localField: [...steps.map((step) => step.name), relation.attribute].join('.'),
-    foreignField: '_id',
-    let: { ids: idsAt('$', steps, relation) },
-    condition: { $in: ['$_id', '$$ids'] },
-    storedOrder: true,
-  };
+  const localField = [...steps.map((step) => step.name), relation.attribute].join('.');
+  return { localField, foreignField: '_id', let: {}, condition: null, stored: true };
 }
 
 /** An expression evaluating to the array of related ids stored under `base` through `steps`. */
