@@ -1,0 +1,42 @@
+// Each engine suite gets its own server: the embedded engine, or the real MongoDB in MONGODB_URI
+// (then the same assertions prove the engine behaves like mongod).
+import { MongoClient, type Db } from 'mongodb';
+import { startEngine } from '../../../src/engine/index.js';
+
+export interface TestServer {
+  uri: string;
+  client: MongoClient;
+  /** a fresh database for the suite, dropped at the end */
+  db: Db;
+  /** true when running against the embedded engine */
+  embedded: boolean;
+  stop(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startTestServer(name: string): Promise<TestServer> {
+  const external = process.env.MONGODB_URI;
+  const engine = external ? undefined : await startEngine({ port: 0 });
+  const uri = external ?? engine?.uri ?? '';
+  const client = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 5000 });
+  const db = client.db(`engine_${name}_${process.pid}_${counter++}`);
+  return {
+    uri,
+    client,
+    db,
+    embedded: !external,
+    async stop() {
+      await db.dropDatabase().catch(() => {});
+      await client.close();
+      await engine?.stop();
+    },
+  };
+}
+
+/** The URI of a database on the server, for Mongoose. */
+export function dbUri(server: TestServer, dbName: string): string {
+  const u = new URL(server.uri);
+  u.pathname = `/${dbName}`;
+  return u.toString();
+}
