@@ -17,6 +17,9 @@ export interface NewComponent { uid: string; target: StoredObject }
 /** A `mappedBy` side written by the client: the owning documents are updated after the write. */
 export interface InverseWrite { attribute: string; relation: RelationInfo & { inverse: { field: string; multiple: boolean } }; input: RelationInput }
 
+/** A plain password in a built object, hashed (bcrypt) once the write is known to be valid. */
+export interface PendingPassword { target: StoredObject; attribute: string }
+
 export interface UniqueCheck { attribute: string; value: unknown; perLocale: boolean }
 
 export interface WritePlan {
@@ -28,6 +31,7 @@ export interface WritePlan {
   targets: Map<string, Set<number>>;
   unique: UniqueCheck[];
   inverse: InverseWrite[];
+  passwords: PendingPassword[];
 }
 
 const SYSTEM = new Set(['createdAt', 'updatedAt', 'publishedAt', 'locale', 'localizations']);
@@ -59,8 +63,9 @@ function scalarDefault(attribute: Attribute): unknown {
 interface Fields { set: StoredObject; unset: string[] }
 
 /** Validates and casts `data` against `schema`; `existing` is the stored object on update. */
-function buildFields(walk: Walk, schema: ContentType | Component, data: WriteData, existing: StoredObject | null, mode: Mode, path: string[], topLevel: boolean): Fields {
-  const fields: Fields = { set: {}, unset: [] };
+/** Writes the built values into `target` (so that later steps can fill in ids and hashes in place). */
+function buildFields(walk: Walk, schema: ContentType | Component, data: WriteData, existing: StoredObject | null, mode: Mode, path: string[], topLevel: boolean, target: StoredObject = {}): Fields {
+  const fields: Fields = { set: target, unset: [] };
   for (const [name, attribute] of Object.entries(schema.attributes)) {
     if (SYSTEM.has(name) && schema.modelType === 'contentType') continue;
     const at = [...path, name];
@@ -126,6 +131,7 @@ function buildFields(walk: Walk, schema: ContentType | Component, data: WriteDat
         const cast = castScalar(attribute, at, value, walk.isDraft);
         if (!cast.ok) { walk.plan.issues.push(...cast.issues); break; }
         fields.set[name] = cast.value;
+        if (attribute.type === 'password') walk.plan.passwords.push({ target: fields.set, attribute: name });
         if (topLevel && (attribute.unique || attribute.type === 'uid') && cast.value !== '') {
           const perLocale = schema.modelType === 'contentType' && schema.localized && attribute.pluginOptions?.i18n?.localized !== false;
           walk.plan.unique.push({ attribute: name, value: cast.value, perLocale });
@@ -173,14 +179,14 @@ function buildComponent(walk: Walk, uid: string, value: unknown, existingItems: 
       walk.plan.issues.push(issue(at, `Some of the provided components in ${at[0]} are not related to the entity`));
       return null;
     }
-    const fields = buildFields(walk, component, value, current, 'update', at, false);
-    const merged: StoredObject = { ...current, ...fields.set, id };
-    fields.unset.forEach((key) => delete merged[key]);
+    const merged: StoredObject = { ...current, id };
     delete merged.__component;
+    const fields = buildFields(walk, component, value, current, 'update', at, false, merged);
+    fields.unset.forEach((key) => delete merged[key]);
     return merged;
   }
-  const fields = buildFields(walk, component, value, null, 'create', at, false);
-  const created: StoredObject = { id: 0, ...fields.set };
+  const created: StoredObject = { id: 0 };
+  buildFields(walk, component, value, null, 'create', at, false, created);
   walk.plan.newComponents.push({ uid, target: created });
   return created;
 }
@@ -194,7 +200,7 @@ export interface BuildOptions {
 }
 
 export function buildWrite(registry: Registry, contentType: ContentType, data: WriteData, options: BuildOptions): WritePlan {
-  const plan: WritePlan = { set: {}, unset: [], issues: [], newComponents: [], targets: new Map(), unique: [], inverse: [] };
+  const plan: WritePlan = { set: {}, unset: [], issues: [], newComponents: [], targets: new Map(), unique: [], inverse: [], passwords: [] };
   const walk: Walk = { registry, isDraft: options.isDraft, plan, canRelate: options.canRelate ?? (() => true) };
   const fields = buildFields(walk, contentType, data, options.existing, options.mode, [], true);
   plan.set = fields.set;

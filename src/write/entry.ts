@@ -8,6 +8,7 @@ import { buildWrite, type StoredObject, type WritePlan } from './build.js';
 import { assertWritable, writeOrUniqueError } from './checks.js';
 import { entries, type StoredEntry } from './collection.js';
 import { assignComponentIds } from './component-ids.js';
+import { hashPasswords } from './passwords.js';
 import { issue, messages } from './messages.js';
 import { isPlainObject, type WriteData } from './payload.js';
 import { applyInverseWrites, releaseExclusiveTargets } from './relation-sides.js';
@@ -86,6 +87,7 @@ export async function createEntry(ctx: WriteContext, contentType: ContentType, d
   }
   await assertWritable(ctx.models, contentType, plan, null, locale);
 
+  await hashPasswords(plan.passwords);
   await assignComponentIds(ctx.models, plan.newComponents);
   const id = await ctx.models.counters.next(contentType.collectionName);
   const doc: StoredObject = { _id: id, ...plan.set };
@@ -121,6 +123,7 @@ export async function updateEntry(ctx: WriteContext, contentType: ContentType, e
   const locale = typeof entry.locale === 'string' ? entry.locale : null;
   await assertWritable(ctx.models, contentType, plan, entry._id, locale);
 
+  await hashPasswords(plan.passwords);
   await assignComponentIds(ctx.models, plan.newComponents);
   const set: StoredObject = { ...plan.set };
   if (requested !== undefined) set.publishedAt = requested;

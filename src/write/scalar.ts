@@ -1,6 +1,5 @@
 // Value casting and validation of one scalar attribute, following Strapi v4's yup validators
 // (non-strict: yup casts first, then tests) and the storage layout of docs/ARCHITECTURE.md.
-import bcrypt from 'bcryptjs';
 import type { ScalarAttribute } from '../content-types/index.js';
 import type { ValidationIssue } from '../errors/index.js';
 import { issue, messages } from './messages.js';
@@ -88,6 +87,7 @@ function castDatetime(path: string[], value: unknown): ScalarResult {
 
 /**
  * Casts a present, non-null value of a scalar attribute to its stored form, or lists what is wrong.
+ * Passwords stay plain here: they are hashed once the whole write is valid (`hashPasswords`).
  * `isDraft` skips the checks Strapi v4 skips for drafts (minLength).
  */
 export function castScalar(attribute: ScalarAttribute, path: string[], input: unknown, isDraft: boolean): ScalarResult {
@@ -99,7 +99,6 @@ export function castScalar(attribute: ScalarAttribute, path: string[], input: un
       if (attribute.type === 'email' && value !== '' && !EMAIL.test(value)) issues.push(issue(path, messages.email(path)));
       if (attribute.type === 'uid' && !UID.test(value)) issues.push(issue(path, messages.matches(path, UID.toString())));
       if (attribute.type === 'enumeration' && !(attribute.enum ?? []).includes(value)) issues.push(issue(path, messages.oneOf(path, attribute.enum ?? [])));
-      if (attribute.type === 'password' && issues.length === 0) return ok(bcrypt.hashSync(value, 10));
       return result(value, issues);
     }
     case 'integer': case 'float': case 'decimal': {
