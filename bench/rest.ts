@@ -3,14 +3,15 @@
 // layout of docs/ARCHITECTURE.md), serves the publication fixture app on 127.0.0.1, and runs
 // autocannon from a child process (10 connections, 10 s) on a filtered `find` populating two
 // relations (page of 25). Prints req/s, p50/p99 latency and MongoDB commands per request.
-// With MONGODB_URI set it runs against that server instead of the embedded engine.
-import { execFile } from 'node:child_process';
+// The embedded engine runs in its own process; with MONGODB_URI set, that server is used instead.
+import { execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Long, type Collection } from 'mongodb';
 import { createServer } from '../src/app.js';
 import { componentCounterKey } from '../src/models/index.js';
 
 const APP_DIR = fileURLToPath(new URL('../test/fixtures/publication', import.meta.url));
+const CLI = fileURLToPath(new URL('../bin/content-service.mjs', import.meta.url));
 const AUTOCANNON = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
 const ARTICLES = 10_000;
 const AUTHORS = 200;
@@ -28,12 +29,27 @@ interface AutocannonResult {
   errors: number;
 }
 
+/**
+ * The database: MONGODB_URI, or the embedded engine in its own process (`content-service engine
+ * --memory`), as a database server would be, so it does not share the service's event loop.
+ */
 async function databaseUri(): Promise<{ uri: string; stop: () => Promise<void> }> {
   if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, stop: async () => {} };
-  const enginePath = '../src/engine/index.js';
-  const { startEngine } = (await import(enginePath)) as { startEngine(options: { host: string; port: number }): Promise<{ uri: string; stop(): Promise<void> }> };
-  const engine = await startEngine({ host: '127.0.0.1', port: 0 });
-  return { uri: engine.uri, stop: () => engine.stop() };
+  const child = spawn(process.execPath, [CLI, 'engine', '--memory', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const uri = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((candidate) => candidate.startsWith('mongodb://'));
+      if (line) resolve(line.trim());
+    });
+    child.on('exit', (code) => reject(new Error(`engine exited with ${String(code)}`)));
+  });
+  const stop = () => new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+  return { uri, stop };
 }
 
 async function main(): Promise<void> {
