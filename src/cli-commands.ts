@@ -1,6 +1,10 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isApiTokenType } from './access/abilities.js';
-import { createServer, type ContentService } from './app.js';
+import { createServer, type ContentService, type CreateServerOptions } from './app.js';
+import { loadConfig } from './config/index.js';
+import { RUNNING_URI_FILE } from './database/select-database.js';
 import { isAppError } from './errors/index.js';
 import { createApiToken, listApiTokens, revokeApiToken } from './plugins/users-permissions/index.js';
 
@@ -9,18 +13,37 @@ const TOKEN_USAGE = `usage:
   content-service token list
   content-service token revoke ID
 options (as for start): --app DIR, --data DIR; environment: MONGODB_URI, APP_DIR
-The key is printed once, alone on the last line. With the embedded engine persisted under .data/,
-the engine's data directory is locked by a running service: stop it first, or run the engine on its
-own (content-service engine --data DIR) and give both the service and this command MONGODB_URI.`;
+The key is printed once, alone on the last line. With the embedded engine persisted under .data/
+and a service running on this machine, the command goes through that service's engine (the data
+directory is locked by it); from another machine, give MONGODB_URI.`;
 
 class UsageError extends Error {}
 
-/** Opens the app's database the way `start` does, runs `fn`, closes everything. */
-async function withService<T>(values: { app?: string; data?: string }, fn: (service: ContentService) => Promise<T>): Promise<T> {
-  const service = await createServer({
+const isLockError = (err: unknown) => err instanceof Error && err.constructor.name === 'DataDirLockedError';
+
+/**
+ * Opens the app's database the way `start` does. When a running service holds the embedded
+ * engine's data directory, its engine (127.0.0.1, address in `<dataDir>/running-engine.uri`) is used.
+ */
+async function openService(values: { app?: string; data?: string }): Promise<ContentService> {
+  const options: CreateServerOptions = {
     appDir: values.app ?? process.env.APP_DIR ?? process.cwd(),
     config: values.data ? { database: { dataDir: values.data } } : {},
-  });
+  };
+  try {
+    return await createServer(options);
+  } catch (err) {
+    if (!isLockError(err)) throw err;
+    const config = await loadConfig(options.appDir ?? process.cwd(), options.config);
+    const file = config.database.dataDir ? join(config.database.dataDir, RUNNING_URI_FILE) : undefined;
+    if (!file || !existsSync(file)) throw new UsageError(`${(err as Error).message}; stop the service or give MONGODB_URI`);
+    return createServer({ ...options, databaseUri: readFileSync(file, 'utf8').trim() });
+  }
+}
+
+/** Runs `fn` on the app's service (not listening), then closes it. */
+async function withService<T>(values: { app?: string; data?: string }, fn: (service: ContentService) => Promise<T>): Promise<T> {
+  const service = await openService(values);
   try {
     return await fn(service);
   } finally {

@@ -1,3 +1,5 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ServiceConfig } from '../config/index.js';
 import { startEngine } from '../engine/index.js';
 
@@ -30,12 +32,22 @@ export async function selectDatabase(config: ServiceConfig, options: { memory: b
   }
   const dataDir = options.memory ? undefined : config.database.dataDir;
   const engine = await startEngine({ host: '127.0.0.1', port: 0, dataDir });
+  const uri = `${engine.uri.replace(/\/?$/, '/')}content`;
+  // The data directory is locked while this process runs; the address lets `content-service token`
+  // on this machine use the same database through this engine (see runningEngineUri).
+  if (dataDir) writeFileSync(join(dataDir, RUNNING_URI_FILE), `${uri}\n`, { mode: 0o600 });
   return {
-    uri: `${engine.uri.replace(/\/?$/, '/')}content`,
+    uri,
     description: dataDir ? `embedded engine, data in ${dataDir}` : 'embedded engine, in memory',
-    stop: () => engine.stop(),
+    stop: async () => {
+      if (dataDir) rmSync(join(dataDir, RUNNING_URI_FILE), { force: true });
+      await engine.stop();
+    },
   };
 }
+
+/** In a persisted engine's data directory: the URI of the engine a running service started. */
+export const RUNNING_URI_FILE = 'running-engine.uri';
 
 function redact(uri: string): string {
   return uri.replace(/\/\/[^@/]*@/, '//***@');
