@@ -49,10 +49,19 @@ function flatten(entry: { id: number; attributes: Record<string, unknown> }): Fl
   return flat;
 }
 
-export async function createLocalization(ctx: OperationContext, uid: string, sourceId: string, body: unknown, query: RawQuery): Promise<FlatEntry> {
+/** The entry a localization is made from: by id, or a single type's (first) entry when `sourceId` is null. */
+async function sourceEntry(ctx: OperationContext, contentType: ContentType, sourceId: string | null): Promise<StoredEntry> {
+  if (sourceId !== null) return loadEntry(ctx, contentType, sourceId);
+  const entry = await entries(ctx.models, contentType.uid).findOne({}, { sort: { _id: 1 } });
+  if (!entry) throw new NotFoundError();
+  return entry;
+}
+
+/** `sourceId` null: `POST /api/<singular>/localizations` of a localized single type. */
+export async function createLocalization(ctx: OperationContext, uid: string, sourceId: string | null, body: unknown, query: RawQuery): Promise<FlatEntry> {
   const contentType = writableContentType(ctx, uid);
   if (!contentType.localized || !ctx.i18n) throw new NotFoundError();
-  const source = await loadEntry(ctx, contentType, sourceId);
+  const source = await sourceEntry(ctx, contentType, sourceId);
   const input = isPlainObject(body) ? body : {};
   const locale = input.locale;
   if (locale === undefined || locale === null) throw new ApplicationError('locale is missing');

@@ -70,3 +70,43 @@ describe('i18n: POST /api/<plural>/:id/localizations', () => {
     expect(ops).to.have.length(8);
   });
 });
+
+describe('i18n: localized single types (PUT ?locale=, POST /api/<singular>/localizations)', () => {
+  let service: TestService;
+  let client: WriteClient;
+  before(async () => {
+    const { mkdtemp, mkdir, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'cs-i18n-'));
+    await mkdir(join(dir, 'schemas', 'api'), { recursive: true });
+    await mkdir(join(dir, 'config'), { recursive: true });
+    await writeFile(join(dir, 'schemas', 'api', 'setting.json'), JSON.stringify({
+      kind: 'singleType', collectionName: 'settings', info: { singularName: 'setting', pluralName: 'settings', displayName: 'Setting' },
+      options: { draftAndPublish: false }, pluginOptions: { i18n: { localized: true } },
+      attributes: {
+        greeting: { type: 'string', required: true, pluginOptions: { i18n: { localized: true } } },
+        color: { type: 'string', pluginOptions: { i18n: { localized: false } } },
+      },
+    }));
+    await writeFile(join(dir, 'config', 'permissions.json'), JSON.stringify({}));
+    await writeFile(join(dir, 'config', 'plugins.json'), JSON.stringify({ i18n: { enabled: true, config: { defaultLocale: 'en', locales: ['en', 'fr'] } } }));
+    service = await createTestService({ appDir: dir });
+    client = await writeClient(service);
+  });
+  after(() => service.close());
+
+  it('one entry per locale; the localization route copies shared attributes', async () => {
+    const en = await client.put('/api/setting', { data: { greeting: 'Hello', color: 'blue' } });
+    expect(en.status, JSON.stringify(en.body)).to.equal(200);
+    const fr = await client.post('/api/setting/localizations', { locale: 'fr', greeting: 'Bonjour' });
+    expect(fr.status, JSON.stringify(fr.body)).to.equal(200);
+    expect(fr.body).to.include({ greeting: 'Bonjour', color: 'blue', locale: 'fr' });
+    const frUpdate = await client.put('/api/setting?locale=fr', { data: { greeting: 'Salut' } });
+    expect(frUpdate.body.data.id).to.equal(fr.body.id);
+    expect((await client.stored('api::setting.setting', en.body.data.id))?.greeting).to.equal('Hello');
+    await client.put('/api/setting', { data: { color: 'red' } });
+    expect((await client.stored('api::setting.setting', fr.body.id))?.color).to.equal('red');
+    expect(await client.count('api::setting.setting')).to.equal(2);
+  });
+});

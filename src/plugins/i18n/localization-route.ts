@@ -4,15 +4,21 @@ import { createLocalization } from '../../operations/localizations.js';
 import { operationContext, rawQuery, requestAuth } from '../../rest/request-context.js';
 import type { ServiceContext } from '../../service-context.js';
 
-/** `POST /api/<plural>/:id/localizations` for every localized collection type (permission `<uid>.createLocalization`). */
+/**
+ * `POST /api/<plural>/:id/localizations` for every localized collection type and
+ * `POST /api/<singular>/localizations` for localized single types (permission `<uid>.createLocalization`).
+ */
 export function localizationRoutes(service: ServiceContext): Router {
   const router = Router();
   for (const contentType of service.registry.listContentTypes()) {
-    if (contentType.namespace !== 'api' || !contentType.localized || contentType.kind !== 'collectionType') continue;
+    if (contentType.namespace !== 'api' || !contentType.localized) continue;
     const uid = contentType.uid;
-    router.post(`/${contentType.pluralName}/:id/localizations`, async (req, res) => {
+    const single = contentType.kind === 'singleType';
+    const path = single ? `/${contentType.singularName}/localizations` : `/${contentType.pluralName}/:id/localizations`;
+    router.post(path, async (req, res) => {
       if (!requestAuth(req).ability.can(`${uid}.createLocalization`)) throw new ForbiddenError();
-      res.status(200).json(await createLocalization(operationContext(service, req), uid, String(req.params.id), req.body, rawQuery(req)));
+      const sourceId = single ? null : String(req.params.id);
+      res.status(200).json(await createLocalization(operationContext(service, req), uid, sourceId, req.body, rawQuery(req)));
     });
   }
   return router;
