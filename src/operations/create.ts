@@ -1,6 +1,6 @@
 import { createEntry, readDataPayload, writableContentType } from '../write/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
-import { findOne } from './find-one.js';
+import { answerEntry, checkAnswerQuery } from './write-answer.js';
 
 /** `?locale=` of a write (i18n): a string or nothing. */
 export function queryLocale(query: RawQuery): string | undefined {
@@ -11,6 +11,7 @@ export function queryLocale(query: RawQuery): string | undefined {
 export async function create(ctx: OperationContext, uid: string, body: unknown, query: RawQuery): Promise<EntryResponse> {
   const contentType = writableContentType(ctx, uid);
   const data = readDataPayload(body);
+  await checkAnswerQuery(ctx, uid, query);
   const id = await createEntry(ctx, contentType, data, { locale: queryLocale(query) });
-  return findOne(ctx, uid, String(id), { ...query, publicationState: 'preview' });
+  return answerEntry(ctx, uid, id, query);
 }

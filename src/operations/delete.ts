@@ -1,10 +1,10 @@
 import { entries, loadEntry, removeReferences, writableContentType } from '../write/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
-import { findOne } from './find-one.js';
+import { answerEntry } from './write-answer.js';
 
 /** Deletes a loaded entry and every reference to it; answers the entry as it was. */
 export async function deleteLoaded(ctx: OperationContext, uid: string, id: number, query: RawQuery): Promise<EntryResponse> {
-  const answer = await findOne(ctx, uid, String(id), { ...query, publicationState: 'preview' });
+  const answer = await answerEntry(ctx, uid, id, query);
   await entries(ctx.models, uid).deleteOne({ _id: id });
   await removeReferences(ctx.models, ctx.registry, uid, id);
   return answer;

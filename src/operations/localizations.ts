@@ -6,6 +6,7 @@ import { ApplicationError, NotFoundError } from '../errors/index.js';
 import { createEntry, entries, isPlainObject, loadEntry, writableContentType, type StoredEntry, type WriteData } from '../write/index.js';
 import type { OperationContext, RawQuery } from './context.js';
 import { findOne } from './find-one.js';
+import { checkAnswerQuery } from './write-answer.js';
 
 export type FlatEntry = { id: number } & Record<string, unknown>;
 
@@ -71,6 +72,7 @@ export async function createLocalization(ctx: OperationContext, uid: string, sou
   if (used > 0) throw new ApplicationError('locale is already used');
   const { id: _id, locale: _locale, localizations: _localizations, ...attributes } = input;
   const data: WriteData = { ...nonLocalizedAttributes(contentType, source), ...attributes };
+  await checkAnswerQuery(ctx, uid, query);
   const id = await createEntry(ctx, contentType, data, { locale, localeGroup: group, draft: true });
   const answer = await findOne(ctx, uid, String(id), { ...query, populate: 'localizations', publicationState: 'preview' });
   if (!answer.data) throw new NotFoundError();

@@ -4,7 +4,7 @@ import { createEntry, entries, readDataPayload, resolveLocale, updateEntry, writ
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 import { queryLocale } from './create.js';
 import { deleteLoaded } from './delete.js';
-import { findOne } from './find-one.js';
+import { answerEntry, checkAnswerQuery } from './write-answer.js';
 
 /** The single type's entry (of the requested locale when localized), if it exists. */
 async function singleEntry(ctx: OperationContext, contentType: ContentType, query: RawQuery, data: Record<string, unknown> = {}): Promise<StoredEntry | null> {
@@ -17,6 +17,7 @@ export async function upsertSingle(ctx: OperationContext, uid: string, body: unk
   const contentType = writableContentType(ctx, uid);
   const data = readDataPayload(body);
   const existing = await singleEntry(ctx, contentType, query, data);
+  await checkAnswerQuery(ctx, uid, query);
   let id: number;
   if (existing) {
     await updateEntry(ctx, contentType, existing, data);
@@ -24,7 +25,7 @@ export async function upsertSingle(ctx: OperationContext, uid: string, body: unk
   } else {
     id = await createEntry(ctx, contentType, data, { locale: queryLocale(query) });
   }
-  return findOne(ctx, uid, String(id), { ...query, publicationState: 'preview' });
+  return answerEntry(ctx, uid, id, query);
 }
 
 /** DELETE /api/<singular>: answers the deleted entry; 404 when there is none. */

@@ -1,12 +1,13 @@
 import { loadEntry, readDataPayload, updateEntry, writableContentType } from '../write/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
-import { findOne } from './find-one.js';
+import { answerEntry, checkAnswerQuery } from './write-answer.js';
 
 /** PUT /api/<plural>/:id with `{ data }`. */
 export async function update(ctx: OperationContext, uid: string, id: string, body: unknown, query: RawQuery): Promise<EntryResponse> {
   const contentType = writableContentType(ctx, uid);
   const data = readDataPayload(body);
   const entry = await loadEntry(ctx, contentType, id);
+  await checkAnswerQuery(ctx, uid, query);
   await updateEntry(ctx, contentType, entry, data);
-  return findOne(ctx, uid, String(entry._id), { ...query, publicationState: 'preview' });
+  return answerEntry(ctx, uid, entry._id, query);
 }

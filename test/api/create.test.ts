@@ -49,6 +49,18 @@ describe('REST create: POST /api/<plural>', () => {
     }
   });
 
+  it('a bad query is a 400 before anything is written', async () => {
+    const before = await client.count(NOTE);
+    for (const query of ['fields[0]=nope', 'populate=nothing', 'sort=title:sideways', 'filters[$foo]=1']) {
+      const res = await client.post(`/api/notes?${query}`, { data: { title: 'q' } });
+      expect(res.status, query).to.equal(400);
+    }
+    const update = await client.put('/api/notes/1?fields[0]=nope', { data: { title: 'changed' } });
+    expect(update.status).to.equal(400);
+    expect(await client.count(NOTE)).to.equal(before);
+    expect((await client.stored(NOTE, 1))?.title).to.equal('tmp2');
+  });
+
   it('malformed JSON is a 400', async () => {
     const res = await client.post('/api/notes').set('Content-Type', 'application/json').send('{"data": {');
     expect(res.status).to.equal(400);
