@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
@@ -123,6 +126,25 @@ describe('API tokens', () => {
         if (previous === undefined) delete process.env.API_TOKEN_SALT; else process.env.API_TOKEN_SALT = previous;
         await running.context.connection.dropDatabase().catch(() => {});
         await running.stop();
+      }
+    });
+
+    it('goes through the engine of a service running on a persisted data directory', async () => {
+      const appDir = await mkdtemp(join(tmpdir(), 'cs-cli-'));
+      await cp(PUBLICATION_APP, appDir, { recursive: true });
+      const previous = process.env.API_TOKEN_SALT;
+      process.env.API_TOKEN_SALT = 'cli-test-salt';
+      const running = await createServer({ appDir });
+      try {
+        const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', API_TOKEN_SALT: 'cli-test-salt', LOG_LEVEL: 'silent' };
+        delete env.MONGODB_URI;
+        const created = await run(process.execPath, [BIN, 'token', 'create', '--name', 'local', '--type', 'read-only', '--app', appDir], { env });
+        const key = created.stdout.trim().split('\n').pop() ?? '';
+        expect((await request(running.app).get('/api/users').set(bearer(key))).status).to.equal(200);
+      } finally {
+        if (previous === undefined) delete process.env.API_TOKEN_SALT; else process.env.API_TOKEN_SALT = previous;
+        await running.stop();
+        await rm(appDir, { recursive: true, force: true });
       }
     });
 
