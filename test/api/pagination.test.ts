@@ -54,13 +54,19 @@ describe('REST pagination', () => {
     expect(res.body).to.deep.equal({ data: [], meta: { pagination: { page: 3, pageSize: 25, pageCount: 0, total: 0 } } });
   });
 
-  for (const query of ['pagination[page]=abc', 'pagination[pageSize]=1.5', 'pagination[page]=1&pagination[limit]=2', 'pagination[withCount]=maybe', 'pagination=5', 'pagination[foo]=1']) {
+  for (const query of ['pagination[page]=abc', 'pagination[pageSize]=1.5', 'pagination[withCount]=maybe', 'pagination=5', 'pagination[foo]=1']) {
     it(`rejects ${query} with a 400`, async () => {
       const res = await get(`/api/articles?${query}`);
       expect(res.status, JSON.stringify(res.body)).to.equal(400);
       expect(res.body.error).to.include({ status: 400, name: 'ValidationError' });
     });
   }
+
+  it('rejects mixing page and offset pagination as Strapi does (400 PaginationError)', async () => {
+    const res = await get('/api/articles?pagination[page]=1&pagination[limit]=2');
+    expect(res.status).to.equal(400);
+    expect(res.body).to.deep.equal({ data: null, error: { status: 400, name: 'PaginationError', message: 'Cannot use both page & offset pagination in the same query', details: {} } });
+  });
 
   it('honours start/limit inside populate (no meta) and pagination inside populate (own meta, Deviation 7)', async () => {
     const limited = await get('/api/articles/1?populate[tags][limit]=1&fields[0]=title');

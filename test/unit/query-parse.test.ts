@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { loadSchemas, Registry } from '../../src/content-types/index.js';
-import { ValidationError } from '../../src/errors/index.js';
+import { AppError, ValidationError } from '../../src/errors/index.js';
 import { UNRESTRICTED } from '../../src/query/access.js';
 import { defaultFields, parseFields } from '../../src/query/parse/fields.js';
 import { localeMatch } from '../../src/query/parse/locale.js';
@@ -58,11 +58,17 @@ describe('query parse: pagination', () => {
     expect(paginationMeta({ style: 'offset', start: 2, limit: 3, withCount: false }, null)).to.deep.equal({ start: 2, limit: 3 });
   });
 
-  for (const bad of [{ page: 'abc' }, { pageSize: '1.5' }, { page: '1', start: '0' }, { withCount: 'yes' }, { foo: '1' }, 'x', ['1']]) {
+  for (const bad of [{ page: 'abc' }, { pageSize: '1.5' }, { withCount: 'yes' }, { foo: '1' }, 'x', ['1']]) {
     it(`rejects ${JSON.stringify(bad)}`, () => {
       expect(() => parsePagination(bad, limits)).to.throw(ValidationError);
     });
   }
+});
+
+describe('query parse: pagination styles', () => {
+  it('rejects mixing page and offset pagination with Strapi\'s PaginationError', () => {
+    expect(() => parsePagination({ page: '1', start: '0' }, limits)).to.throw(AppError, 'Cannot use both page & offset pagination in the same query');
+  });
 });
 
 describe('query parse: publicationState and locale', () => {

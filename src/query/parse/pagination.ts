@@ -1,4 +1,4 @@
-import { ValidationError } from '../../errors/index.js';
+import { AppError, ValidationError } from '../../errors/index.js';
 import { isPlainObject } from '../qs-values.js';
 import type { Pagination } from '../read-tree.js';
 
@@ -31,7 +31,8 @@ export function parsePagination(raw: unknown, limits: PaginationLimits, param = 
   const usesPage = PAGE_KEYS.some((key) => raw[key] !== undefined);
   const usesOffset = OFFSET_KEYS.some((key) => raw[key] !== undefined);
   if (usesPage && usesOffset) {
-    throw new ValidationError('Invalid pagination parameters. Expected either start/limit or page/pageSize', {});
+    // Strapi's own error for this case (a 400 PaginationError)
+    throw new AppError(400, 'PaginationError', 'Cannot use both page & offset pagination in the same query', {});
   }
   if (usesOffset) {
     const start = Math.max(0, integer(raw.start, 0, `${param}[start]`));
