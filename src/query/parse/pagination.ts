@@ -71,8 +71,9 @@ export function integer(value: unknown, fallback: number, param: string): number
 
 function parseWithCount(value: unknown, fallback: boolean, param: string): boolean {
   if (value === undefined) return fallback;
-  if (value === true || value === 'true') return true;
-  if (value === false || value === 'false') return false;
+  // the strings Strapi's boolean parsing accepts
+  if (value === true || (typeof value === 'string' && ['true', 't', '1'].includes(value))) return true;
+  if (value === false || (typeof value === 'string' && ['false', 'f', '0'].includes(value))) return false;
   throw new ValidationError(`Invalid parameter ${param}[withCount]: expected true or false`, {});
 }
 
