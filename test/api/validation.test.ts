@@ -122,3 +122,68 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
     expect(b[0]?.id).to.equal((a[0]?.id ?? 0) + 1);
   });
 });
+
+describe('REST write validation: options the fixture does not use (lengths, regex, ranges, counts)', () => {
+  let service: TestService;
+  let client: WriteClient;
+  before(async () => {
+    const { mkdtemp, mkdir, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'cs-valid-'));
+    await mkdir(join(dir, 'schemas', 'api'), { recursive: true });
+    await mkdir(join(dir, 'schemas', 'components', 'parts'), { recursive: true });
+    await mkdir(join(dir, 'config'), { recursive: true });
+    await writeFile(join(dir, 'schemas', 'components', 'parts', 'line.json'), JSON.stringify({
+      collectionName: 'components_parts_lines', info: { displayName: 'line' }, attributes: { text: { type: 'string', required: true } },
+    }));
+    await writeFile(join(dir, 'schemas', 'api', 'form.json'), JSON.stringify({
+      kind: 'collectionType', collectionName: 'forms', info: { singularName: 'form', pluralName: 'forms', displayName: 'Form' },
+      options: { draftAndPublish: false },
+      attributes: {
+        code: { type: 'string', minLength: 2, maxLength: 4, regex: '^[A-Z]+$' },
+        level: { type: 'integer', min: 1, max: 5 },
+        big: { type: 'biginteger', min: '0', max: '9007199254740993' },
+        header: { type: 'component', component: 'parts.line', required: true },
+        lines: { type: 'component', component: 'parts.line', repeatable: true, min: 1, max: 2 },
+        at: { type: 'timestamp' },
+      },
+    }));
+    await writeFile(join(dir, 'config', 'permissions.json'), JSON.stringify({}));
+    service = await createTestService({ appDir: dir });
+    client = await writeClient(service);
+  });
+  after(() => service.close());
+
+  async function errorsOf(data: Record<string, unknown>): Promise<string[]> {
+    const res = await client.post('/api/forms', { data });
+    expect(res.status, JSON.stringify(res.body)).to.equal(400);
+    expect(await client.count('api::form.form')).to.equal(0);
+    return (res.body.error.details.errors as Issue[]).map((e) => e.message);
+  }
+
+  const valid = { header: { text: 'h' }, lines: [{ text: 'a' }] };
+
+  it('lengths, regex, ranges', async () => {
+    expect(await errorsOf({ ...valid, code: 'a' })).to.deep.equal(['code must be at least 2 characters', 'code must match the following: "/^[A-Z]+$/"']);
+    expect(await errorsOf({ ...valid, code: 'ABCDE' })).to.deep.equal(['code must be at most 4 characters']);
+    expect(await errorsOf({ ...valid, level: 0 })).to.deep.equal(['level must be greater than or equal to 1']);
+    expect(await errorsOf({ ...valid, level: 6 })).to.deep.equal(['level must be less than or equal to 5']);
+    expect(await errorsOf({ ...valid, big: '-1' })).to.deep.equal(['big must be greater than or equal to 0']);
+    expect(await errorsOf({ ...valid, big: '9007199254740994' })).to.deep.equal(['big must be less than or equal to 9007199254740993']);
+    expect(await errorsOf({ ...valid, at: 'noon' })).to.deep.equal(['at must be a valid date']);
+  });
+
+  it('required components and repeatable counts', async () => {
+    expect(await errorsOf({ lines: [{ text: 'a' }] })).to.deep.equal(['header must be defined.']);
+    expect(await errorsOf({ header: { text: 'h' }, lines: [] })).to.deep.equal(['lines field must have at least 1 items']);
+    expect(await errorsOf({ header: { text: 'h' }, lines: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] })).to.deep.equal(['lines field must have less than or equal to 2 items']);
+    expect(await errorsOf({ header: {}, lines: [{}] })).to.deep.equal(['header.text must be defined.', 'lines[0].text must be defined.']);
+  });
+
+  it('stores a valid entry (biginteger beyond 2^53 exactly)', async () => {
+    const res = await client.post('/api/forms', { data: { ...valid, code: 'AB', level: 3, big: '9007199254740993', at: '2024-01-01T00:00:00.000Z' } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.data.attributes.big).to.equal('9007199254740993');
+  });
+});
