@@ -1,30 +1,30 @@
 import { expect } from 'chai';
 import { MongoServerError } from 'mongodb';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { type AnyDoc, startTestServer, type TestServer } from './helpers/server.js';
 
 describe('engine: aggregation as the service sends it', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer('aggregate');
-    await server.db.collection('authors').insertMany([
+    await server.db.collection<AnyDoc>('authors').insertMany([
       { _id: 1, name: 'Ann', country: 10 }, { _id: 2, name: 'Bob', country: 11 }, { _id: 3, name: 'Çelik', country: 10 },
     ]);
-    await server.db.collection('countries').insertMany([{ _id: 10, code: 'fr' }, { _id: 11, code: 'de' }]);
-    await server.db.collection('articles').insertMany([
+    await server.db.collection<AnyDoc>('countries').insertMany([{ _id: 10, code: 'fr' }, { _id: 11, code: 'de' }]);
+    await server.db.collection<AnyDoc>('articles').insertMany([
       { _id: 1, title: 'Élan vital', author: 1, tags: [1, 2], views: 5, publishedAt: new Date('2024-01-02') },
       { _id: 2, title: 'élan second', author: 2, tags: [2], views: 50, publishedAt: null },
       { _id: 3, title: 'Zebra', author: 1, tags: [], views: 7 },
       { _id: 4, title: 'apple', author: 3, tags: [3, 1], views: 5, publishedAt: new Date('2024-01-01') },
     ]);
-    await server.db.collection('tags').insertMany([{ _id: 1, label: 'x' }, { _id: 2, label: 'y' }, { _id: 3, label: 'z' }]);
-    await server.db.collection('articles').createIndex({ author: 1 });
+    await server.db.collection<AnyDoc>('tags').insertMany([{ _id: 1, label: 'x' }, { _id: 2, label: 'y' }, { _id: 3, label: 'z' }]);
+    await server.db.collection<AnyDoc>('articles').createIndex({ author: 1 });
   });
   after(async () => { await server.stop(); });
 
   const ids = (docs: Array<{ _id?: unknown }>) => docs.map((d) => d._id);
 
   it('$match with $expr, case-insensitive Unicode $regex, $in, $nin, $not, $elemMatch, $exists, $type', async () => {
-    const a = server.db.collection('articles');
+    const a = server.db.collection<AnyDoc>('articles');
     expect(ids(await a.aggregate([{ $match: { title: { $regex: '^élan', $options: 'i' } } }]).toArray())).to.deep.equal([1, 2]);
     expect(ids(await a.aggregate([{ $match: { $expr: { $gt: ['$views', 6] } } }]).toArray())).to.deep.equal([2, 3]);
     expect(ids(await a.aggregate([{ $match: { tags: { $in: [3] }, author: { $nin: [1] } } }]).toArray())).to.deep.equal([4]);
@@ -36,7 +36,7 @@ describe('engine: aggregation as the service sends it', () => {
   });
 
   it('$sort on several keys with null and missing first, then $skip and $limit', async () => {
-    const a = server.db.collection('articles');
+    const a = server.db.collection<AnyDoc>('articles');
     const out = await a.aggregate([{ $sort: { publishedAt: 1, _id: -1 } }, { $skip: 1 }, { $limit: 2 }]).toArray();
     expect(ids(out)).to.deep.equal([2, 4]);
     const byViews = await a.aggregate([{ $sort: { views: -1, title: 1 } }, { $limit: 3 }]).toArray();
@@ -44,7 +44,7 @@ describe('engine: aggregation as the service sends it', () => {
   });
 
   it('$lookup with localField/foreignField, to-one and to-many', async () => {
-    const out = await server.db.collection('articles').aggregate([
+    const out = await server.db.collection<AnyDoc>('articles').aggregate([
       { $match: { _id: 1 } },
       { $lookup: { from: 'authors', localField: 'author', foreignField: '_id', as: 'author' } },
       { $lookup: { from: 'tags', localField: 'tags', foreignField: '_id', as: 'tags' } },
@@ -55,7 +55,7 @@ describe('engine: aggregation as the service sends it', () => {
   });
 
   it('$lookup with let + pipeline nested three levels deep', async () => {
-    const out = await server.db.collection('articles').aggregate([
+    const out = await server.db.collection<AnyDoc>('articles').aggregate([
       { $match: { _id: { $in: [1, 4] } } },
       { $sort: { _id: 1 } },
       {
@@ -89,7 +89,7 @@ describe('engine: aggregation as the service sends it', () => {
   });
 
   it('$project / $addFields with $map, $filter, $indexOfArray, $size, $slice, $cond, $ifNull, $sortArray', async () => {
-    const out = await server.db.collection('articles').aggregate([
+    const out = await server.db.collection<AnyDoc>('articles').aggregate([
       { $match: { _id: 4 } },
       {
         $project: {
@@ -110,7 +110,7 @@ describe('engine: aggregation as the service sends it', () => {
   });
 
   it('$unwind, $group, $count and $facet', async () => {
-    const a = server.db.collection('articles');
+    const a = server.db.collection<AnyDoc>('articles');
     const grouped = await a.aggregate([{ $unwind: '$tags' }, { $group: { _id: '$tags', n: { $sum: 1 } } }, { $sort: { _id: 1 } }]).toArray();
     expect(grouped).to.deep.equal([{ _id: 1, n: 2 }, { _id: 2, n: 2 }, { _id: 3, n: 1 }]);
     expect(await a.aggregate([{ $match: { views: 5 } }, { $count: 'total' }]).toArray()).to.deep.equal([{ total: 2 }]);
@@ -119,7 +119,7 @@ describe('engine: aggregation as the service sends it', () => {
   });
 
   it('answers an unknown stage with 40324 and a bad $in with 40081', async () => {
-    const a = server.db.collection('articles');
+    const a = server.db.collection<AnyDoc>('articles');
     const unknown = await a.aggregate([{ $frobnicate: {} }]).toArray().catch((e: unknown) => e);
     expect((unknown as MongoServerError).code).to.equal(40324);
     const badIn = await a.aggregate([{ $match: { $expr: { $in: ['$_id', '$nothing'] } } }]).toArray().catch((e: unknown) => e);
@@ -127,7 +127,7 @@ describe('engine: aggregation as the service sends it', () => {
   });
 
   it('returns aggregation results across several batches', async () => {
-    const c = server.db.collection('agg_many');
+    const c = server.db.collection<AnyDoc>('agg_many');
     await c.insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i })));
     const all = await c.aggregate([{ $sort: { _id: -1 } }], { batchSize: 50 }).toArray();
     expect(all).to.have.length(300);

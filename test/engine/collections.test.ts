@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { MongoServerError } from 'mongodb';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { type AnyDoc, startTestServer, type TestServer } from './helpers/server.js';
 
 async function serverError(p: Promise<unknown>): Promise<MongoServerError> {
   const err = await p.then(() => undefined, (e: unknown) => e);
@@ -21,7 +21,7 @@ describe('engine: collections and indexes', () => {
   });
 
   it('lists collections and databases, drops collections and databases', async () => {
-    await server.db.collection('c2').insertOne({ a: 1 });
+    await server.db.collection<AnyDoc>('c2').insertOne({ a: 1 });
     const names = (await server.db.listCollections().toArray()).map((c) => c.name);
     expect(names).to.include.members(['c1', 'c2']);
     const filtered = await server.db.listCollections({ name: 'c2' }).toArray();
@@ -29,16 +29,16 @@ describe('engine: collections and indexes', () => {
     expect(filtered[0].type).to.equal('collection');
     const dbs = await server.client.db('admin').admin().listDatabases();
     expect(dbs.databases.map((d) => d.name)).to.include(server.db.databaseName);
-    expect(await server.db.collection('c2').drop()).to.equal(true);
+    expect(await server.db.collection<AnyDoc>('c2').drop()).to.equal(true);
     expect((await server.db.command({ drop: 'never-existed' })).ok).to.equal(1);
     const other = server.client.db(`${server.db.databaseName}_x`);
-    await other.collection('a').insertOne({ x: 1 });
+    await other.collection<AnyDoc>('a').insertOne({ x: 1 });
     expect(await other.dropDatabase()).to.equal(true);
     expect((await server.client.db('admin').admin().listDatabases()).databases.map((d) => d.name)).not.to.include(other.databaseName);
   });
 
   it('creates, lists and drops indexes', async () => {
-    const c = server.db.collection('ix');
+    const c = server.db.collection<AnyDoc>('ix');
     await c.insertOne({ a: 1, b: 2 });
     expect(await c.createIndex({ a: 1 })).to.equal('a_1');
     expect(await c.createIndex({ a: 1, b: -1 }, { unique: true, name: 'ab' })).to.equal('ab');
@@ -56,7 +56,7 @@ describe('engine: collections and indexes', () => {
   });
 
   it('listIndexes on a missing collection is 26 NamespaceNotFound', async () => {
-    const err = await serverError(server.db.collection('missing').listIndexes().toArray());
+    const err = await serverError(server.db.collection<AnyDoc>('missing').listIndexes().toArray());
     expect(err.code).to.equal(26);
   });
 });

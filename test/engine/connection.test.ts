@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { BSON, Long, MongoClient, MongoServerError } from 'mongodb';
 import { connect, type Socket } from 'node:net';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { type AnyDoc, startTestServer, type TestServer } from './helpers/server.js';
 
 /** Sends raw bytes on a new socket; resolves with what came back and whether the server closed it. */
 function rawExchange(uri: string, payload: Buffer, waitMs = 300): Promise<{ closed: boolean; data: Buffer }> {
@@ -80,7 +80,7 @@ describe('engine: connection and server commands', () => {
   it('ends sessions (moreToCome messages get no reply) and keeps working', async () => {
     const client = await MongoClient.connect(server.uri);
     const session = client.startSession();
-    await client.db(server.db.databaseName).collection('s').findOne({}, { session });
+    await client.db(server.db.databaseName).collection<AnyDoc>('s').findOne({}, { session });
     await session.endSession();
     await client.close();
     expect((await server.db.command({ ping: 1 })).ok).to.equal(1);

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { Long, MongoBulkWriteError, MongoServerError, ObjectId } from 'mongodb';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { type AnyDoc, startTestServer, type TestServer } from './helpers/server.js';
+
+interface Upd { _id: number; tags?: string[]; n?: number; items?: Array<{ k: number; v: number }>; seen?: boolean; a?: number; created?: boolean; replaced?: boolean; x?: number }
 
 describe('engine: CRUD commands and cursors', () => {
   let server: TestServer;
@@ -8,7 +10,7 @@ describe('engine: CRUD commands and cursors', () => {
   after(async () => { await server.stop(); });
 
   it('inserts with generated ObjectIds and finds with filter, sort, projection, skip and limit', async () => {
-    const c = server.db.collection('people');
+    const c = server.db.collection<AnyDoc>('people');
     const res = await c.insertMany([{ name: 'b', age: 30 }, { name: 'a', age: 40 }, { name: 'c', age: 20 }, { name: 'd' }]);
     expect(res.insertedCount).to.equal(4);
     expect(res.insertedIds[0]).to.be.instanceOf(ObjectId);
@@ -19,7 +21,7 @@ describe('engine: CRUD commands and cursors', () => {
   });
 
   it('returns results in several batches through getMore and closes cursors', async () => {
-    const c = server.db.collection('many');
+    const c = server.db.collection<AnyDoc>('many');
     await c.insertMany(Array.from({ length: 250 }, (_, i) => ({ _id: i, v: i % 7 })));
     const cursor = c.find({}).sort({ _id: 1 }).batchSize(40);
     const all = await cursor.toArray();
@@ -43,7 +45,7 @@ describe('engine: CRUD commands and cursors', () => {
   });
 
   it('counts and distinct', async () => {
-    const c = server.db.collection('many');
+    const c = server.db.collection<AnyDoc>('many');
     expect(await c.countDocuments({ v: 3 })).to.equal(36);
     expect(await c.estimatedDocumentCount()).to.equal(250);
     expect((await server.db.command({ count: 'many', query: { v: { $lt: 2 } } })).n).to.equal(72);
@@ -52,7 +54,7 @@ describe('engine: CRUD commands and cursors', () => {
   });
 
   it('updates: operators, multi, upsert with $setOnInsert, arrayFilters, replacement', async () => {
-    const c = server.db.collection('upd');
+    const c = server.db.collection<Upd>('upd');
     await c.insertMany([{ _id: 1, tags: ['a'], n: 1, items: [{ k: 1, v: 0 }, { k: 2, v: 0 }] }, { _id: 2, tags: [], n: 2 }]);
     const conflict = await c.updateOne({ _id: 1 }, { $push: { tags: 'b' }, $addToSet: { tags: 'a' } }).catch((e: unknown) => e);
     expect((conflict as MongoServerError).code).to.equal(40);
@@ -77,15 +79,15 @@ describe('engine: CRUD commands and cursors', () => {
   });
 
   it('refuses to change _id (66 ImmutableField)', async () => {
-    const c = server.db.collection('upd');
+    const c = server.db.collection<Upd>('upd');
     const e1 = await c.updateOne({ _id: 1 }, { $set: { _id: 99 } }).catch((e: unknown) => e);
     expect((e1 as MongoServerError).code).to.equal(66);
-    const e2 = await c.replaceOne({ _id: 1 }, { _id: 98, x: 1 }).catch((e: unknown) => e);
+    const e2 = await server.db.collection<AnyDoc>('upd').replaceOne({ _id: 1 }, { _id: 98, x: 1 }).catch((e: unknown) => e);
     expect((e2 as MongoServerError).code).to.equal(66);
   });
 
   it('rejects unknown update operators (9)', async () => {
-    const err = await server.db.collection('upd').updateOne({ _id: 1 }, { $frobnicate: { a: 1 } } as never).catch((e: unknown) => e);
+    const err = await server.db.collection<AnyDoc>('upd').updateOne({ _id: 1 }, { $frobnicate: { a: 1 } } as never).catch((e: unknown) => e);
     expect((err as MongoServerError).code).to.equal(9);
   });
 
@@ -104,7 +106,7 @@ describe('engine: CRUD commands and cursors', () => {
   });
 
   it('deletes one and many', async () => {
-    const c = server.db.collection('del');
+    const c = server.db.collection<AnyDoc>('del');
     await c.insertMany([{ k: 1 }, { k: 1 }, { k: 2 }]);
     expect((await c.deleteOne({ k: 1 })).deletedCount).to.equal(1);
     expect((await c.deleteMany({})).deletedCount).to.equal(2);
@@ -112,7 +114,7 @@ describe('engine: CRUD commands and cursors', () => {
   });
 
   it('reports ordered and unordered write errors as MongoDB does', async () => {
-    const c = server.db.collection('werr');
+    const c = server.db.collection<AnyDoc>('werr');
     await c.insertOne({ _id: 1 });
     const ordered = await c.insertMany([{ _id: 2 }, { _id: 1 }, { _id: 3 }]).catch((e: unknown) => e);
     expect(ordered).to.be.instanceOf(MongoBulkWriteError);
@@ -120,7 +122,7 @@ describe('engine: CRUD commands and cursors', () => {
     expect((ordered as MongoBulkWriteError).writeErrors).to.have.length(1);
     expect(await c.countDocuments({ _id: 3 })).to.equal(0);
     const unordered = await c.insertMany([{ _id: 4 }, { _id: 1 }, { _id: 2 }, { _id: 5 }], { ordered: false }).catch((e: unknown) => e);
-    const errs = (unordered as MongoBulkWriteError).writeErrors as Array<{ index: number; code: number }>;
+    const errs = [(unordered as MongoBulkWriteError).writeErrors].flat();
     expect(errs.map((e) => [e.index, e.code])).to.deep.equal([[1, 11000], [2, 11000]]);
     expect(await c.countDocuments({})).to.equal(4);
   });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { startEngine } from '../../src/engine/index.js';
+import type { AnyDoc } from './helpers/server.js';
 
 const CHILD = fileURLToPath(new URL('./helpers/writer-child.ts', import.meta.url));
 
@@ -30,14 +31,14 @@ describe('engine: persistence', function () {
 
   it('keeps documents, updates, deletes and indexes across a restart', async () => {
     await withEngine(async (client) => {
-      const c = client.db('p').collection('c');
+      const c = client.db('p').collection<AnyDoc>('c');
       await c.createIndex({ email: 1 }, { unique: true });
       await c.insertMany([{ _id: 1, email: 'a' }, { _id: 2, email: 'b' }, { _id: 3, email: 'c' }]);
       await c.updateOne({ _id: 2 }, { $set: { email: 'bb' } });
       await c.deleteOne({ _id: 3 });
     });
     await withEngine(async (client) => {
-      const c = client.db('p').collection('c');
+      const c = client.db('p').collection<AnyDoc>('c');
       expect(await c.find().sort({ _id: 1 }).toArray()).to.deep.equal([{ _id: 1, email: 'a' }, { _id: 2, email: 'bb' }]);
       expect((await c.listIndexes().toArray()).map((i) => i.name)).to.deep.equal(['_id_', 'email_1']);
       const dup = await c.insertOne({ _id: 4, email: 'a' }).catch((e: { code: number }) => e);
@@ -60,7 +61,7 @@ describe('engine: persistence', function () {
     const child = await runWriter(dir, 40);
     appendFileSync(join(dir, 'journal.bson'), Buffer.from([200, 0, 0, 0, 1, 2, 3, 4, 5, 6]));
     await withEngine(async (client) => {
-      const ids = (await client.db('durable').collection('writes').find().toArray()).map((d) => d._id as number);
+      const ids = (await client.db('durable').collection<AnyDoc>('writes').find().toArray()).map((d) => d._id as number);
       for (const id of child) expect(ids).to.include(id);
     });
   });
@@ -70,7 +71,7 @@ describe('engine: persistence', function () {
     const acknowledged = await runWriter(dir, 300);
     expect(acknowledged.length).to.be.greaterThan(50);
     await withEngine(async (client) => {
-      const ids = (await client.db('durable').collection('writes').find().sort({ _id: 1 }).toArray()).map((d) => d._id as number);
+      const ids = (await client.db('durable').collection<AnyDoc>('writes').find().sort({ _id: 1 }).toArray()).map((d) => d._id as number);
       for (const id of acknowledged) expect(ids).to.include(id);
       // ids are written in order: at most the one in flight when killed may be there unacknowledged
       expect(ids.length).to.be.within(acknowledged.length, acknowledged.length + 1);

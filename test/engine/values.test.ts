@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Decimal128, Double, Int32, Long, MaxKey, MinKey, MongoServerError, ObjectId } from 'mongodb';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { type AnyDoc, startTestServer, type TestServer } from './helpers/server.js';
 
 describe('engine: BSON values, comparison and the mingo gaps', () => {
   let server: TestServer;
@@ -8,7 +8,7 @@ describe('engine: BSON values, comparison and the mingo gaps', () => {
   after(async () => { await server.stop(); });
 
   it('sorts across BSON types in MongoDB order, missing and null first ascending', async () => {
-    const c = server.db.collection('mixed');
+    const c = server.db.collection<AnyDoc>('mixed');
     const oid = new ObjectId();
     await c.insertMany([
       { _id: 1, v: 'b' }, { _id: 2, v: 5 }, { _id: 3, v: null }, { _id: 4 }, { _id: 5, v: { a: 1 } },
@@ -22,7 +22,7 @@ describe('engine: BSON values, comparison and the mingo gaps', () => {
   });
 
   it('compares numbers by value across int32, int64, double and Decimal128 (query and $expr)', async () => {
-    const c = server.db.collection('nums');
+    const c = server.db.collection<AnyDoc>('nums');
     await c.insertMany([
       { _id: 'i', n: new Int32(10) }, { _id: 'l', n: Long.fromString('10') }, { _id: 'd', n: new Double(10.5) },
       { _id: 'm', n: Decimal128.fromString('9.99') }, { _id: 's', n: '10' },
@@ -43,7 +43,7 @@ describe('engine: BSON values, comparison and the mingo gaps', () => {
   });
 
   it('keeps int64 and Decimal128 types through storage and $inc', async () => {
-    const c = server.db.collection('types');
+    const c = server.db.collection<AnyDoc>('types');
     await c.insertOne({ _id: 1, big: Long.fromString('9007199254740993'), dec: Decimal128.fromString('1.10') });
     await c.updateOne({ _id: 1 }, { $inc: { big: Long.fromNumber(1) } });
     const doc = await c.findOne({ _id: 1 }, { promoteLongs: false });
@@ -55,7 +55,7 @@ describe('engine: BSON values, comparison and the mingo gaps', () => {
   });
 
   it('matches $type on BSON values (query) and converts with $toString / $toObjectId', async () => {
-    const c = server.db.collection('conv');
+    const c = server.db.collection<AnyDoc>('conv');
     const oid = new ObjectId('64b7f0c2a1b2c3d4e5f60718');
     await c.insertMany([{ _id: 1, v: oid }, { _id: 2, v: Long.fromNumber(5) }, { _id: 3, v: 5 }, { _id: 4, v: Decimal128.fromString('1') }, { _id: 5, v: 'x' }]);
     expect((await c.find({ v: { $type: 'objectId' } }).toArray()).map((d) => d._id)).to.deep.equal([1]);
@@ -75,7 +75,7 @@ describe('engine: BSON values, comparison and the mingo gaps', () => {
   });
 
   it('sorts strings in binary (code point) order', async () => {
-    const c = server.db.collection('strings');
+    const c = server.db.collection<AnyDoc>('strings');
     const words = ['b', 'B', 'a', 'é', 'e', '\u{1F600}', '\uFF21', 'Z', ''];
     await c.insertMany(words.map((w, i) => ({ _id: i, w })));
     const sorted = (await c.find({}).sort({ w: 1 }).toArray()).map((d) => d.w);
@@ -83,7 +83,7 @@ describe('engine: BSON values, comparison and the mingo gaps', () => {
   });
 
   it('applies a collation to matching as well as sorting', async () => {
-    const c = server.db.collection('strings');
+    const c = server.db.collection<AnyDoc>('strings');
     const found = await c.find({ w: 'E' }, { collation: { locale: 'en', strength: 2 } }).toArray();
     expect(found.map((d) => d.w)).to.deep.equal(['e']);
     const primary = await c.find({ w: 'e' }, { collation: { locale: 'en', strength: 1 } }).toArray();
@@ -93,7 +93,7 @@ describe('engine: BSON values, comparison and the mingo gaps', () => {
   });
 
   it('supports the regex x (extended) flag and rejects unknown flags with 51108', async () => {
-    const c = server.db.collection('strings');
+    const c = server.db.collection<AnyDoc>('strings');
     const x = await c.find({ w: { $regex: ' ^ [ab]  # letters a or b\n $', $options: 'x' } }).toArray();
     expect(x.map((d) => d.w).sort()).to.deep.equal(['a', 'b']);
     const bad = await c.find({ w: { $regex: 'a', $options: 'q' } }).toArray().catch((e: unknown) => e);
@@ -101,7 +101,7 @@ describe('engine: BSON values, comparison and the mingo gaps', () => {
   });
 
   it('finds by $in over ObjectIds quickly and correctly', async () => {
-    const c = server.db.collection('oids');
+    const c = server.db.collection<AnyDoc>('oids');
     const docs = Array.from({ length: 2000 }, () => ({ _id: new ObjectId(), ref: new ObjectId() }));
     await c.insertMany(docs);
     const wanted = docs.filter((_, i) => i % 10 === 0).map((d) => d.ref);
@@ -112,7 +112,7 @@ describe('engine: BSON values, comparison and the mingo gaps', () => {
   });
 
   it('never lets a query or pipeline change stored documents', async () => {
-    const c = server.db.collection('immutable');
+    const c = server.db.collection<AnyDoc>('immutable');
     await c.insertOne({ _id: 1, nested: { a: 1 }, list: [{ x: 1 }] });
     await c.aggregate([
       { $addFields: { 'nested.b': 2, extra: 1 } },

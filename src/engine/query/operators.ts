@@ -1,5 +1,6 @@
 import { Decimal128, Long, ObjectId } from 'bson';
 import { Context, evalExpr, ProcessingMode } from 'mingo/core';
+import { Query as QueryBase } from 'mingo/query';
 import * as accumulatorOps from 'mingo/operators/accumulator';
 import * as expressionOps from 'mingo/operators/expression';
 import * as pipelineOps from 'mingo/operators/pipeline';
@@ -39,6 +40,12 @@ function eqPredicate(rhs: unknown, strings: StringCompare): (vs: unknown[]) => b
   if (rhs instanceof RegExp) return (vs) => vs.some((v) => typeof v === 'string' && rhs.test(v));
   if (strings === compareStrings) {
     const key = valueKey(rhs);
+    if (typeof rhs === 'string' || typeof rhs === 'boolean') {
+      return (vs) => vs.some((v) => v === rhs);
+    }
+    if (typeof rhs === 'number' && !Number.isNaN(rhs)) {
+      return (vs) => vs.some((v) => v === rhs || (typeof v === 'object' && v !== null && valueKey(v) === key));
+    }
     return (vs) => vs.some((v) => v !== undefined && valueKey(v) === key);
   }
   return (vs) => vs.some((v) => v !== undefined && equals(v, rhs, strings));
@@ -65,13 +72,27 @@ function rangePredicate(rhs: unknown, strings: StringCompare, test: (c: number) 
     return (vs) => vs.some((v) => v !== undefined && test(compareValues(v, rhs, strings)));
   }
   if (isNullish(rhs)) return inclusive ? (vs) => vs.some(isNullish) : () => false;
+  if (typeof rhs === 'number' && !Number.isNaN(rhs)) {
+    // fast path for plain numbers; other numeric types go through the general comparison
+    return (vs) => vs.some((v) => (typeof v === 'number' && !Number.isNaN(v)
+      ? test(v < rhs ? -1 : v > rhs ? 1 : 0)
+      : v !== undefined && typeRank(bsonTypeOf(v)) === rank && test(compareValues(v, rhs, strings))));
+  }
   return (vs) => vs.some((v) => v !== undefined && typeRank(bsonTypeOf(v)) === rank && test(compareValues(v, rhs, strings)));
 }
 
 function queryOperator(build: (rhs: unknown, strings: StringCompare) => (vs: unknown[]) => boolean) {
   return (selector: string, value: unknown, options: Options): QueryPredicate => {
     const pred = build(value, stringsOf(options));
-    return (doc) => pred(matchValues(doc, selector));
+    if (selector.includes('.')) return (doc) => pred(matchValues(doc, selector));
+    // top-level field: no path walk, and scalars need no array traversal
+    const one: unknown[] = [undefined];
+    return (doc) => {
+      const v = doc[selector];
+      if (Array.isArray(v)) return pred(matchValues(doc, selector));
+      one[0] = v;
+      return pred(one);
+    };
   };
 }
 
@@ -106,6 +127,11 @@ export const queryOperators = {
   $gte: queryOperator((rhs, s) => rangePredicate(rhs, s, (c) => c >= 0, true)),
   $lt: queryOperator((rhs, s) => rangePredicate(rhs, s, (c) => c < 0, false)),
   $lte: queryOperator((rhs, s) => rangePredicate(rhs, s, (c) => c <= 0, true)),
+  /** internal: hands mingo's prepared options to `computedOptions` */
+  $__engineOptions: (_selector: string, _value: unknown, options: Options): QueryPredicate => {
+    probeSink?.(options as ComputedOptions);
+    return () => false;
+  },
   $type: queryOperator((rhs) => {
     const m = typeMatcher(rhs);
     return (vs) => vs.some((v) => v !== undefined && m(bsonTypeOf(v)));
@@ -241,8 +267,38 @@ export interface EvalOptions {
   variables?: Record<string, unknown>;
 }
 
-/** Complete mingo options for the engine's context. */
+/** mingo's internal options object (a `ComputeOptions`): copying one is cheap, building one copies every operator table. */
+interface ComputedOptions extends Options {
+  update(locals: { variables?: Record<string, unknown> }): ComputedOptions;
+}
+interface ComputedOptionsClass { init(options: Options): ComputedOptions }
+
+const OPTIONS_PROBE = '$__engineOptions';
+let probeSink: ((o: ComputedOptions) => void) | undefined;
+const computedByCollation = new Map<string, ComputedOptions>();
+
+function computedOptions(collation: unknown): ComputedOptions {
+  const key = collation ? valueKey(collation) : '';
+  let base = computedByCollation.get(key);
+  if (!base) {
+    let captured: ComputedOptions | undefined;
+    probeSink = (o) => { captured = o; };
+    new QueryBase({ x: { [OPTIONS_PROBE]: 1 } }, plainOptions({ collation }));
+    probeSink = undefined;
+    if (!captured) throw new Error('mingo options probe failed');
+    base = captured;
+    computedByCollation.set(key, base);
+  }
+  return (base.constructor as unknown as ComputedOptionsClass).init(base);
+}
+
+/** Complete mingo options for the engine's context (a cheap copy of a prepared one). */
 export function mingoOptions(opts: EvalOptions = {}): Options {
+  const computed = computedOptions(opts.collation);
+  return opts.variables ? computed.update({ variables: opts.variables }) : computed;
+}
+
+function plainOptions(opts: EvalOptions): Options {
   return {
     idKey: '_id',
     processingMode: ProcessingMode.CLONE_OFF,

@@ -24,6 +24,10 @@ export function parseSort(spec: unknown): SortSpec | undefined {
  * largest descending; missing sorts as null (MongoDB "Sort order" with arrays).
  */
 function sortKey(doc: Doc, field: string, dir: 1 | -1, strings: StringCompare): unknown {
+  if (!field.includes('.')) {
+    const v = doc[field];
+    if (!Array.isArray(v)) return v === undefined ? null : v;
+  }
   const values = pathValues(doc, field);
   if (values.length === 1) return values[0] === undefined ? null : values[0];
   let best = values[0];

@@ -1,6 +1,6 @@
 // Each engine suite gets its own server: the embedded engine, or the real MongoDB in MONGODB_URI
 // (then the same assertions prove the engine behaves like mongod).
-import { MongoClient, type Db } from 'mongodb';
+import { Decimal128, Double, Int32, Long, MongoClient, ObjectId, type Db, type Document } from 'mongodb';
 import { startEngine } from '../../../src/engine/index.js';
 
 export interface TestServer {
@@ -40,3 +40,6 @@ export function dbUri(server: TestServer, dbName: string): string {
   u.pathname = `/${dbName}`;
   return u.toString();
 }
+
+/** A document with an `_id` of any type (the service uses integers and strings). */
+export type AnyDoc = Document & { _id?: number | string | ObjectId | Long | Int32 | Double | Decimal128 };
