@@ -1,7 +1,7 @@
 // Turns the `data` of a write into the fields to store, validating every attribute first
 // (Strapi v4 entity validator semantics) and collecting what must be checked against the
 // database (relation targets, unique values) and done after the write (inverse relation sides).
-import type { Attribute, Component, ContentType, RelationInfo, Registry } from '../content-types/index.js';
+import type { Attribute, Component, ComponentAttribute, ContentType, DynamicZoneAttribute, RelationInfo, Registry, ScalarAttribute } from '../content-types/index.js';
 import type { ValidationIssue } from '../errors/index.js';
 import { issue, messages } from './messages.js';
 import { isPlainObject, type WriteData } from './payload.js';
@@ -62,8 +62,10 @@ function scalarDefault(attribute: Attribute): unknown {
 
 interface Fields { set: StoredObject; unset: string[] }
 
-/** Validates and casts `data` against `schema`; `existing` is the stored object on update. */
-/** Writes the built values into `target` (so that later steps can fill in ids and hashes in place). */
+/**
+ * Validates and casts `data` against `schema` (`existing`: the stored object on update), writing
+ * the built values into `target` so that later steps can fill in ids and hashes in place.
+ */
 function buildFields(walk: Walk, schema: ContentType | Component, data: WriteData, existing: StoredObject | null, mode: Mode, path: string[], topLevel: boolean, target: StoredObject = {}): Fields {
   const fields: Fields = { set: target, unset: [] };
   for (const [name, attribute] of Object.entries(schema.attributes)) {
@@ -90,56 +92,65 @@ function buildFields(walk: Walk, schema: ContentType | Component, data: WriteDat
         if (attribute.type === 'relation' && !walk.canRelate(attribute.target)) break;
         buildRelation(walk, schema.relations[name], name, value, existing, at, topLevel, fields);
         break;
-      case 'component': {
-        const current = existing?.[name];
-        if (value === null) { fields.set[name] = attribute.repeatable ? [] : null; break; }
-        if (attribute.repeatable) {
-          if (!Array.isArray(value)) { walk.plan.issues.push(issue(at, messages.array(at, value))); break; }
-          checkCount(walk, attribute, value.length, at);
-          const existingItems = Array.isArray(current) ? current.filter(isPlainObject) : [];
-          fields.set[name] = value.map((item, i) => buildComponent(walk, attribute.component, item, existingItems, [...at, String(i)]));
-        } else {
-          const existingItems = isPlainObject(current) ? [current] : [];
-          fields.set[name] = buildComponent(walk, attribute.component, value, existingItems, at);
-        }
+      case 'component':
+        buildComponentAttribute(walk, attribute, name, value, existing, at, fields);
         break;
-      }
-      case 'dynamiczone': {
-        if (value === null) { fields.set[name] = []; break; }
-        if (!Array.isArray(value)) { walk.plan.issues.push(issue(at, messages.array(at, value))); break; }
-        checkCount(walk, attribute, value.length, at);
-        const current = existing?.[name];
-        const existingItems = Array.isArray(current) ? current.filter(isPlainObject) : [];
-        fields.set[name] = value.map((item, i) => {
-          const itemPath = [...at, String(i)];
-          const componentPath = [...itemPath, '__component'];
-          const uid = isPlainObject(item) ? item.__component : undefined;
-          if (typeof uid !== 'string' || uid === '') { walk.plan.issues.push(issue(componentPath, messages.defined(componentPath))); return null; }
-          if (!attribute.components.includes(uid)) { walk.plan.issues.push(issue(componentPath, messages.oneOf(componentPath, attribute.components))); return null; }
-          const built = buildComponent(walk, uid, item, existingItems.filter((e) => e.__component === uid), itemPath);
-          // mutated in place: a new component's id is assigned to this very object later
-          if (built) built.__component = uid;
-          return built;
-        });
+      case 'dynamiczone':
+        buildDynamicZone(walk, attribute, name, value, existing, at, fields);
         break;
-      }
-      default: {
-        if (value === null) {
-          if (attribute.unique) fields.unset.push(name); else fields.set[name] = null;
-          break;
-        }
-        const cast = castScalar(attribute, at, value, walk.isDraft);
-        if (!cast.ok) { walk.plan.issues.push(...cast.issues); break; }
-        fields.set[name] = cast.value;
-        if (attribute.type === 'password') walk.plan.passwords.push({ target: fields.set, attribute: name });
-        if (topLevel && (attribute.unique || attribute.type === 'uid') && cast.value !== '') {
-          const perLocale = schema.modelType === 'contentType' && schema.localized && attribute.pluginOptions?.i18n?.localized !== false;
-          walk.plan.unique.push({ attribute: name, value: cast.value, perLocale });
-        }
-      }
+      default:
+        buildScalar(walk, schema, attribute, name, value, at, topLevel, fields);
     }
   }
   return fields;
+}
+
+function buildComponentAttribute(walk: Walk, attribute: ComponentAttribute, name: string, value: unknown, existing: StoredObject | null, at: string[], fields: Fields): void {
+  const current = existing?.[name];
+  if (value === null) { fields.set[name] = attribute.repeatable ? [] : null; return; }
+  if (!attribute.repeatable) {
+    fields.set[name] = buildComponent(walk, attribute.component, value, isPlainObject(current) ? [current] : [], at);
+    return;
+  }
+  if (!Array.isArray(value)) { walk.plan.issues.push(issue(at, messages.array(at, value))); return; }
+  checkCount(walk, attribute, value.length, at);
+  const existingItems = Array.isArray(current) ? current.filter(isPlainObject) : [];
+  fields.set[name] = value.map((item, i) => buildComponent(walk, attribute.component, item, existingItems, [...at, String(i)]));
+}
+
+function buildDynamicZone(walk: Walk, attribute: DynamicZoneAttribute, name: string, value: unknown, existing: StoredObject | null, at: string[], fields: Fields): void {
+  if (value === null) { fields.set[name] = []; return; }
+  if (!Array.isArray(value)) { walk.plan.issues.push(issue(at, messages.array(at, value))); return; }
+  checkCount(walk, attribute, value.length, at);
+  const current = existing?.[name];
+  const existingItems = Array.isArray(current) ? current.filter(isPlainObject) : [];
+  fields.set[name] = value.map((item, i) => {
+    const itemPath = [...at, String(i)];
+    const componentPath = [...itemPath, '__component'];
+    const uid = isPlainObject(item) ? item.__component : undefined;
+    if (typeof uid !== 'string' || uid === '') { walk.plan.issues.push(issue(componentPath, messages.defined(componentPath))); return null; }
+    if (!attribute.components.includes(uid)) { walk.plan.issues.push(issue(componentPath, messages.oneOf(componentPath, attribute.components))); return null; }
+    const built = buildComponent(walk, uid, item, existingItems.filter((e) => e.__component === uid), itemPath);
+    // mutated in place: a new component's id is assigned to this very object later
+    if (built) built.__component = uid;
+    return built;
+  });
+}
+
+function buildScalar(walk: Walk, schema: ContentType | Component, attribute: ScalarAttribute, name: string, value: unknown, at: string[], topLevel: boolean, fields: Fields): void {
+  if (value === null) {
+    // unique attributes are left unset rather than null (sparse unique indexes)
+    if (attribute.unique) fields.unset.push(name); else fields.set[name] = null;
+    return;
+  }
+  const cast = castScalar(attribute, at, value, walk.isDraft);
+  if (!cast.ok) { walk.plan.issues.push(...cast.issues); return; }
+  fields.set[name] = cast.value;
+  if (attribute.type === 'password') walk.plan.passwords.push({ target: fields.set, attribute: name });
+  if (topLevel && (attribute.unique || attribute.type === 'uid') && cast.value !== '') {
+    const perLocale = schema.modelType === 'contentType' && schema.localized && attribute.pluginOptions?.i18n?.localized !== false;
+    walk.plan.unique.push({ attribute: name, value: cast.value, perLocale });
+  }
 }
 
 function checkCount(walk: Walk, attribute: { min?: number; max?: number }, count: number, at: string[]): void {
