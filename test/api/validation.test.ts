@@ -84,6 +84,15 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
     await rejected('categories', { name: 'Other', slug: 'taken' }, 'api::category.category');
   });
 
+  it('concurrent writes of one unique value: one wins, the others are 400s (never 500s)', async () => {
+    const results = await Promise.all(Array.from({ length: 5 }, () => client.post('/api/categories', { data: { name: 'Raced' } })));
+    expect(results.map((r) => r.status).sort()).to.deep.equal([200, 400, 400, 400, 400]);
+    for (const res of results.filter((r) => r.status === 400)) {
+      expect(res.body.error.details.errors[0]).to.deep.equal({ path: ['name'], message: 'This attribute must be unique', name: 'ValidationError' });
+    }
+    expect(await client.count('api::category.category', { name: 'Raced' })).to.equal(1);
+  });
+
   it('unique slug is per locale on localized types', async () => {
     const en = await client.post('/api/articles', { data: { title: 'Same', slug: 'same-slug' } });
     expect(en.status).to.equal(200);
