@@ -1,5 +1,5 @@
 import { valueKey } from '../bson/compare.js';
-import { pathValues } from '../bson/path.js';
+import { getPath, pathValues } from '../bson/path.js';
 import { isPlainObject, type Doc } from '../bson/types.js';
 import { evalExpr } from 'mingo/core';
 import { commandError } from '../errors.js';
@@ -62,8 +62,17 @@ export function lookupStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, run
     if (!spec.pipeline) return { ...outer, [spec.as]: base };
     const vars = spec.let ? evalLet(outer, spec.let, env) : {};
     const variables = { ...env.variables, ...vars };
-    if (!equalityJoin) base = pipelineCandidates(foreign, spec.pipeline, variables);
-    return { ...outer, [spec.as]: run(base, spec.pipeline, { ...env, variables }) };
+    let pipeline = spec.pipeline;
+    if (!equalityJoin) {
+      const exact = exactFirstMatch(foreign, pipeline, variables);
+      if (exact) {
+        base = exact;
+        pipeline = pipeline.slice(1);
+      } else {
+        base = pipelineCandidates(foreign, pipeline, variables);
+      }
+    }
+    return { ...outer, [spec.as]: pipeline.length ? run(base, pipeline, { ...env, variables }) : base };
   });
 }
 
@@ -104,6 +113,46 @@ function evalLet(outer: Doc, letSpec: Doc, env: PipelineEnv): Doc {
   const options = mingoOptions(env);
   for (const [name, expr] of Object.entries(letSpec)) out[name] = evalExpr(outer, expr, options);
   return out;
+}
+
+/**
+ * When the first stage is exactly `{ $match: { $expr: { $in | $eq: ['$field', '$$var'] } } }` on an
+ * indexed field, its result computed from the index with the expression's own semantics (the
+ * whole field value compared, missing never equal), so the stage need not run per outer document.
+ */
+function exactFirstMatch(foreign: Collection | undefined, pipeline: unknown[], variables: Doc): Doc[] | undefined {
+  if (!foreign) return undefined;
+  const first = pipeline[0];
+  if (!isPlainObject(first) || Object.keys(first).length !== 1 || !isPlainObject(first.$match)) return undefined;
+  const match = first.$match;
+  if (Object.keys(match).length !== 1 || !isPlainObject(match.$expr)) return undefined;
+  const expr = match.$expr;
+  const [op] = Object.keys(expr);
+  const args = expr[op];
+  if (Object.keys(expr).length !== 1 || (op !== '$eq' && op !== '$in') || !Array.isArray(args) || args.length !== 2) return undefined;
+  let [field, variable] = args;
+  if (op === '$eq' && typeof variable === 'string' && variable.startsWith('$') && !variable.startsWith('$$')) [field, variable] = [variable, field];
+  if (typeof field !== 'string' || !field.startsWith('$') || field.startsWith('$$')) return undefined;
+  const value = variableValue(variable, variables);
+  if (value === NOT_A_VARIABLE) return undefined;
+  const path = field.slice(1);
+  const ix = foreign.indexOn(path);
+  if (!ix || ix.spec.sparse) return undefined;
+  let values: unknown[];
+  if (op === '$in') {
+    if (!Array.isArray(value)) return undefined; // let the stage raise MongoDB's 40081
+    values = value;
+  } else {
+    if (Array.isArray(value) || value === undefined) return undefined;
+    values = [value];
+  }
+  const ids = ix.lookup(values);
+  if (!ids) return undefined;
+  const wanted = new Set(values.map(valueKey));
+  return foreign.inNaturalOrder(ids).filter((d) => {
+    const v = getPath(d, path);
+    return v !== undefined && wanted.has(valueKey(v));
+  });
 }
 
 /** Candidates for a `let`/`pipeline` join: an index look-up when the first `$match` allows it. */
