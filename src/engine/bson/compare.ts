@@ -34,6 +34,10 @@ function compareBytes(x: Uint8Array, y: Uint8Array): number {
 
 /** MongoDB comparison of two BSON values of any types (the "Comparison/Sort Order" of the manual). */
 export function compareValues(a: unknown, b: unknown, strings: StringCompare = compareStrings): number {
+  // fast paths for the common same-type cases (NaN goes the long way)
+  if (typeof a === 'number' && typeof b === 'number' && a === a && b === b) return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'string' && typeof b === 'string') return strings(a, b);
+  if (a instanceof Date && b instanceof Date) return Math.sign(a.getTime() - b.getTime());
   const ta = bsonTypeOf(a);
   const tb = bsonTypeOf(b);
   const ra = typeRank(ta);
