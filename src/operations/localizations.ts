@@ -3,7 +3,7 @@
 // rest, is always created as a draft, and is answered flat: `{ id, ...attributes, localizations }`.
 import type { Attribute, ContentType } from '../content-types/index.js';
 import { ApplicationError, NotFoundError } from '../errors/index.js';
-import { createEntry, entries, isPlainObject, loadEntry, writableContentType, type StoredEntry, type WriteData } from '../write/index.js';
+import { createEntry, entries, isPlainObject, loadEntry, withoutIds, writableContentType, type StoredEntry, type WriteData } from '../write/index.js';
 import type { OperationContext, RawQuery } from './context.js';
 import { findOne } from './find-one.js';
 import { checkAnswerQuery } from './write-answer.js';
@@ -11,14 +11,6 @@ import { checkAnswerQuery } from './write-answer.js';
 export type FlatEntry = { id: number } & Record<string, unknown>;
 
 const NOT_COPIED = new Set(['createdAt', 'updatedAt', 'publishedAt', 'locale', 'localizations']);
-
-/** A stored component (or list of them) as input for a new entry: same values, no ids (new components). */
-function withoutIds(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutIds);
-  if (!isPlainObject(value)) return value;
-  const { id: _id, ...rest } = value;
-  return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, withoutIds(v)]));
-}
 
 function copiedValue(attribute: Attribute, value: unknown): unknown {
   if (attribute.type === 'component' || attribute.type === 'dynamiczone') return withoutIds(value);

@@ -13,6 +13,7 @@ import { issue, messages } from './messages.js';
 import { isPlainObject, type WriteData } from './payload.js';
 import { applyInverseWrites, releaseExclusiveTargets } from './relation-sides.js';
 import { castScalar } from './scalar.js';
+import { planSharedWrites } from './shared-attributes.js';
 
 export interface CreateOptions {
   /** the `locale` query parameter (wins over `data.locale`) */
@@ -99,19 +100,6 @@ export async function createEntry(ctx: WriteContext, contentType: ContentType, d
   return id;
 }
 
-/** Non-localized scalar attributes are shared by every localization of a document (Strapi's i18n). */
-async function propagateSharedAttributes(ctx: ServiceContext, contentType: ContentType, entry: StoredEntry, set: StoredObject): Promise<void> {
-  if (!contentType.localized || typeof entry.localeGroup !== 'number') return;
-  const shared: StoredObject = {};
-  for (const [name, value] of Object.entries(set)) {
-    const attribute = contentType.attributes[name];
-    if (!attribute || attribute.type === 'relation' || attribute.type === 'media') continue;
-    if (attribute.pluginOptions?.i18n?.localized === false) shared[name] = value;
-  }
-  if (Object.keys(shared).length === 0) return;
-  await ctx.models.model(contentType.uid).updateMany({ localeGroup: entry.localeGroup, _id: { $ne: entry._id } }, { $set: shared });
-}
-
 /** Updates an existing entry with a validated `data` (only the attributes it names). */
 export async function updateEntry(ctx: WriteContext, contentType: ContentType, entry: StoredEntry, data: WriteData): Promise<void> {
   const issues: ValidationIssue[] = [];
@@ -122,14 +110,19 @@ export async function updateEntry(ctx: WriteContext, contentType: ContentType, e
   plan.issues.unshift(...issues);
   const locale = typeof entry.locale === 'string' ? entry.locale : null;
   await assertWritable(ctx.models, contentType, plan, entry._id, locale);
+  const siblings = await planSharedWrites(ctx.models, ctx.registry, contentType, entry, data);
 
-  await hashPasswords(plan.passwords);
-  await assignComponentIds(ctx.models, plan.newComponents);
-  const set: StoredObject = { ...plan.set };
-  if (requested !== undefined) set.publishedAt = requested;
-  const unset = Object.fromEntries(plan.unset.map((name) => [name, 1]));
-  await writeOrUniqueError(() => ctx.models.model(contentType.uid).updateOne({ _id: entry._id }, { $set: set, ...(plan.unset.length > 0 ? { $unset: unset } : {}) }));
-  await propagateSharedAttributes(ctx, contentType, entry, plan.set);
+  const extra: StoredObject = requested !== undefined ? { publishedAt: requested } : {};
+  await writeUpdate(ctx, contentType, entry, plan, extra);
+  for (const sibling of siblings) await writeUpdate(ctx, contentType, sibling.entry, sibling.plan, {});
   await afterWrite(ctx, contentType, plan, entry._id, new Date());
 }
 
+/** Hashes, ids, then one `updateOne` of a validated plan. */
+async function writeUpdate(ctx: ServiceContext, contentType: ContentType, entry: StoredEntry, plan: WritePlan, extra: StoredObject): Promise<void> {
+  await hashPasswords(plan.passwords);
+  await assignComponentIds(ctx.models, plan.newComponents);
+  const set: StoredObject = { ...plan.set, ...extra };
+  const unset = Object.fromEntries(plan.unset.map((name) => [name, 1]));
+  await writeOrUniqueError(() => ctx.models.model(contentType.uid).updateOne({ _id: entry._id }, { $set: set, ...(plan.unset.length > 0 ? { $unset: unset } : {}) }));
+}

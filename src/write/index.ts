@@ -4,3 +4,4 @@ export { createEntry, updateEntry, loadEntry, resolveLocale, type CreateOptions,
 export { removeReferences } from './references.js';
 export { writableContentType } from './content-type.js';
 export { entries, type StoredEntry } from './collection.js';
+export { withoutIds } from './shared-attributes.js';

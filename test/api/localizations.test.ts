@@ -87,7 +87,12 @@ describe('i18n: localized single types (PUT ?locale=, POST /api/<singular>/local
       attributes: {
         greeting: { type: 'string', required: true, pluginOptions: { i18n: { localized: true } } },
         color: { type: 'string', pluginOptions: { i18n: { localized: false } } },
+        badge: { type: 'component', component: 'parts.badge', pluginOptions: { i18n: { localized: false } } },
       },
+    }));
+    await mkdir(join(dir, 'schemas', 'components', 'parts'), { recursive: true });
+    await writeFile(join(dir, 'schemas', 'components', 'parts', 'badge.json'), JSON.stringify({
+      collectionName: 'components_parts_badges', info: { displayName: 'badge' }, attributes: { label: { type: 'string' } },
     }));
     await writeFile(join(dir, 'config', 'permissions.json'), JSON.stringify({}));
     await writeFile(join(dir, 'config', 'plugins.json'), JSON.stringify({ i18n: { enabled: true, config: { defaultLocale: 'en', locales: ['en', 'fr'] } } }));
@@ -108,5 +113,15 @@ describe('i18n: localized single types (PUT ?locale=, POST /api/<singular>/local
     await client.put('/api/setting', { data: { color: 'red' } });
     expect((await client.stored('api::setting.setting', fr.body.id))?.color).to.equal('red');
     expect(await client.count('api::setting.setting')).to.equal(2);
+  });
+
+  it('non-localized components are copied to the other localizations with their own ids', async () => {
+    const en = await client.put('/api/setting', { data: { badge: { label: 'new' } } });
+    expect(en.status, JSON.stringify(en.body)).to.equal(200);
+    const stored = await client.stored('api::setting.setting', en.body.data.id);
+    const fr = await client.put('/api/setting?locale=fr', { data: {} });
+    const frStored = await client.stored('api::setting.setting', fr.body.data.id);
+    expect(frStored?.badge).to.include({ label: 'new' });
+    expect((frStored?.badge as { id: number }).id).to.not.equal((stored?.badge as { id: number }).id);
   });
 });
