@@ -9,7 +9,7 @@ import { assertWritable, writeOrUniqueError } from './checks.js';
 import { entries, type StoredEntry } from './collection.js';
 import { assignComponentIds } from './component-ids.js';
 import { hashPasswords } from './passwords.js';
-import { issue, messages } from './messages.js';
+import { issue } from './messages.js';
 import { isPlainObject, type WriteData } from './payload.js';
 import { applyInverseWrites, releaseExclusiveTargets } from './relation-sides.js';
 import { castScalar } from './scalar.js';
@@ -72,7 +72,7 @@ async function afterWrite(ctx: ServiceContext, contentType: ContentType, plan: W
   await applyInverseWrites(ctx.models, plan.inverse, id, now);
 }
 
-/** Creates an entry from a validated `data`; answers its id. */
+/** Validates `data`, checks the database, then creates the entry; answers its id. */
 export async function createEntry(ctx: WriteContext, contentType: ContentType, data: WriteData, options: CreateOptions = {}): Promise<number> {
   const issues: ValidationIssue[] = [];
   const locale = contentType.localized ? resolveLocale(ctx, options.locale ?? data.locale) : null;
@@ -100,7 +100,7 @@ export async function createEntry(ctx: WriteContext, contentType: ContentType, d
   return id;
 }
 
-/** Updates an existing entry with a validated `data` (only the attributes it names). */
+/** Validates `data` and updates an existing entry (only the attributes it names). */
 export async function updateEntry(ctx: WriteContext, contentType: ContentType, entry: StoredEntry, data: WriteData): Promise<void> {
   const issues: ValidationIssue[] = [];
   const requested = contentType.draftAndPublish ? readPublishedAt(data, issues) : undefined;
