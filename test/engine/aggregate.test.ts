@@ -88,6 +88,25 @@ describe('engine: aggregation as the service sends it', () => {
     expect(out[1].author.name).to.equal('Çelik');
   });
 
+  it('keeps $lookup let variables visible in every stage of the inner pipeline (regression: "Use of undefined variable")', async () => {
+    const out = await server.db.collection<AnyDoc>('articles').aggregate([
+      { $match: { _id: 4 } },
+      {
+        $lookup: {
+          from: 'tags', let: { ids: '$tags' }, as: 'tags',
+          pipeline: [
+            { $match: { $expr: { $in: ['$_id', '$$ids'] } } },
+            { $addFields: { __order: { $indexOfArray: ['$$ids', '$_id'] } } },
+            { $sort: { __order: 1 } },
+            { $limit: 1 },
+            { $project: { _id: 1, label: 1, pos: { $indexOfArray: ['$$ids', '$_id'] } } },
+          ],
+        },
+      },
+    ]).toArray();
+    expect(out[0].tags).to.deep.equal([{ _id: 3, label: 'z', pos: 0 }]);
+  });
+
   it('$project / $addFields with $map, $filter, $indexOfArray, $size, $slice, $cond, $ifNull, $sortArray', async () => {
     const out = await server.db.collection<AnyDoc>('articles').aggregate([
       { $match: { _id: 4 } },

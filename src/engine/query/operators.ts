@@ -298,7 +298,8 @@ export function mingoOptions(opts: EvalOptions = {}): Options {
   return opts.variables ? computed.update({ variables: opts.variables }) : computed;
 }
 
-function plainOptions(opts: EvalOptions): Options {
+/** Freshly built options (slow: mingo copies its operator tables); for the rare stages that need extra settings. */
+export function plainOptions(opts: EvalOptions): Options {
   return {
     idKey: '_id',
     processingMode: ProcessingMode.CLONE_OFF,

@@ -7,7 +7,7 @@ import type { Collection } from '../storage/collection.js';
 import { collationCompare } from './collation.js';
 import { compileFilter } from './filter.js';
 import { lookupStage } from './lookup.js';
-import { engineContext, MINGO_STAGES, mingoOptions } from './operators.js';
+import { MINGO_STAGES, mingoOptions, plainOptions } from './operators.js';
 import { candidates } from './plan.js';
 import { normalizeRegexes } from './regex.js';
 import { parseSort, sortDocs } from './sort.js';
@@ -91,13 +91,12 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
         }
         default: {
           if (!READ_ONLY_STAGES.has(name) && !owned) { docs = docs.map(cloneDoc); owned = true; }
-          const agg = new Aggregator([{ [name]: normalizeRegexes(spec) }], {
-            ...mingoOptions(env),
-            // spreading mingo's prepared options drops their `context` getter: name it explicitly,
-            // or mingo falls back to its global registry (empty unless someone imported 'mingo')
-            context: engineContext,
-            collectionResolver: (coll: string) => [...(env.resolve(coll)?.all() ?? [])],
-          });
+          // mingo's prepared options carry the engine's context and the `let` variables; spreading
+          // them would drop both (mingo would fall back to its global registry), so pass them whole
+          const needsResolver = name === '$unionWith' || name === '$graphLookup';
+          const agg = new Aggregator([{ [name]: normalizeRegexes(spec) }], needsResolver
+            ? { ...plainOptions(env), collectionResolver: (coll: string) => [...(env.resolve(coll)?.all() ?? [])] }
+            : mingoOptions(env));
           docs = agg.run(docs) as Doc[];
           if (READ_ONLY_STAGES.has(name)) owned = false;
         }
