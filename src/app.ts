@@ -40,6 +40,8 @@ export interface ContentService {
   start(options?: { port?: number; host?: string }): Promise<{ port: number; host: string; url: string }>;
   /** stops accepting, finishes in-flight requests (up to 10 s), closes the database */
   stop(): Promise<void>;
+  /** a plugin's services, e.g. `app.plugin('graphql').service('extension')`; unknown names throw */
+  plugin(name: string): { service(name: string): unknown };
 }
 
 const QS_OPTIONS = { depth: 20, arrayLimit: 100, parameterLimit: 1000, strictDepth: false } as const;
@@ -86,12 +88,21 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     next();
   });
   const pluginRouter = Router();
+  const rootRouter = Router();
+  const pluginServices = new Map<string, Map<string, unknown>>();
   for (const plugin of plugins) {
-    await plugin.register?.({ ...context, router: pluginRouter, setAuthenticator: (fn) => { authenticate = fn; } });
+    const services = new Map<string, unknown>();
+    pluginServices.set(plugin.name, services);
+    await plugin.register?.({
+      ...context, router: pluginRouter, rootRouter,
+      setAuthenticator: (fn) => { authenticate = fn; },
+      setService: (name, service) => { services.set(name, service); },
+    });
   }
   api.use(pluginRouter);
   api.use(contentRoutes(context));
   app.use('/api', api);
+  app.use(rootRouter);
   app.get('/_health', (_req, res) => { res.json({ status: 'ok' }); });
   app.use(notFound);
   app.use(errorMiddleware(logger));
@@ -111,6 +122,16 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       const address = server.address();
       const bound = typeof address === 'object' && address ? address.port : port;
       return { port: bound, host, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}` };
+    },
+    plugin(name) {
+      const services = pluginServices.get(name);
+      if (!services) throw new Error(`plugin "${name}" is not enabled`);
+      return {
+        service(serviceName) {
+          if (!services.has(serviceName)) throw new Error(`plugin "${name}" has no service "${serviceName}"`);
+          return services.get(serviceName);
+        },
+      };
     },
     async stop() {
       if (server) {

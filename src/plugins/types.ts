@@ -9,6 +9,10 @@ export interface PluginRegisterContext extends ServiceContext {
   router: Router;
   /** replaces how requests are authenticated (users-permissions sets JWT + API tokens) */
   setAuthenticator(authenticate: Authenticator): void;
+  /** mounted at the root (after `/api`, before the 404 handler): endpoints outside `/api`, e.g. `/graphql` */
+  rootRouter: Router;
+  /** makes `app.plugin(<plugin name>).service(name)` return `service` (the programmatic API) */
+  setService(name: string, service: unknown): void;
 }
 
 /** A built-in plugin: its content-types, routes, authentication and start-up work. */

@@ -1,0 +1,22 @@
+/**
+ * Attribute type → GraphQL scalar (one entry per Strapi scalar type). Relations, media,
+ * components and dynamic zones are built by the type builders (types.ts).
+ */
+import type { Attribute, ScalarType } from '../content-types/index.js';
+
+export const SCALAR_GRAPHQL_TYPES: Record<ScalarType, string> = {
+  string: 'String', text: 'String', richtext: 'String', email: 'String', password: 'String', uid: 'String',
+  enumeration: 'String',
+  date: 'Date', time: 'Time', datetime: 'DateTime', timestamp: 'DateTime',
+  integer: 'Int', biginteger: 'Long', float: 'Float', decimal: 'Float', boolean: 'Boolean', json: 'JSON',
+};
+
+/** The scalar a filter on this attribute compares with (enumerations filter as strings). */
+export function filterScalar(attribute: Attribute): string | null {
+  return attribute.type in SCALAR_GRAPHQL_TYPES ? SCALAR_GRAPHQL_TYPES[attribute.type as ScalarType] : null;
+}
+
+/** Never a GraphQL field or filter (Deviation 6): a password is write-only. */
+export function isWriteOnly(attribute: Attribute): boolean {
+  return attribute.type === 'password';
+}

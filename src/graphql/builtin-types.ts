@@ -1,0 +1,122 @@
+/**
+ * The types every Strapi v4 GraphQL schema has regardless of content-types: scalars, pagination,
+ * publication state, scalar filter inputs, `Error`, `GenericMorph`, and the i18n locale and upload
+ * folder types (these two are not stored content-types here: locales come from the i18n config,
+ * folders do not exist, so the folder queries answer empty).
+ */
+import type { SchemaComposer } from 'graphql-compose';
+import { NotFoundError } from '../errors/index.js';
+import type { GraphQLContext } from './context.js';
+import { FILTERED_SCALARS, scalarFilterFields } from './filters.js';
+import {
+  entityName, entityResponseCollectionName, entityResponseName, ERROR_TYPE, filtersInputName, GENERIC_MORPH, PAGINATION,
+  PAGINATION_ARG, PUBLICATION_STATE, relationResponseCollectionName, RESPONSE_COLLECTION_META, scalarFilterName,
+} from './naming.js';
+import { listArgs } from './content-type-types.js';
+import { CUSTOM_SCALARS } from './scalars.js';
+
+type Composer = SchemaComposer<GraphQLContext>;
+
+export function addBuiltinTypes(sc: Composer): void {
+  for (const scalar of CUSTOM_SCALARS) sc.add(scalar);
+  sc.createObjectTC({ name: PAGINATION, fields: { total: 'Int!', page: 'Int!', pageSize: 'Int!', pageCount: 'Int!' } });
+  sc.createObjectTC({ name: RESPONSE_COLLECTION_META, fields: { pagination: `${PAGINATION}!` } });
+  sc.createInputTC({ name: PAGINATION_ARG, fields: { page: 'Int', pageSize: 'Int', start: 'Int', limit: 'Int' } });
+  sc.createEnumTC({ name: PUBLICATION_STATE, values: { LIVE: { value: 'LIVE' }, PREVIEW: { value: 'PREVIEW' } } });
+  sc.createObjectTC({ name: ERROR_TYPE, fields: { code: 'String!', message: 'String' } });
+  for (const scalar of FILTERED_SCALARS) sc.createInputTC({ name: scalarFilterName(scalar), fields: scalarFilterFields(scalar) });
+}
+
+/** `union GenericMorph` of every object type built from a schema (morph relations resolve to none here). */
+export function addGenericMorph(sc: Composer, members: string[]): void {
+  sc.createUnionTC({ name: GENERIC_MORPH, types: members, resolveType: () => ERROR_TYPE });
+}
+
+interface LocaleEntity { id: number; attributes: { name: string; code: string; createdAt: null; updatedAt: null } }
+
+function locales(ctx: GraphQLContext): LocaleEntity[] {
+  return (ctx.service.i18n?.locales ?? []).map((l, i) => ({ id: i + 1, attributes: { name: l.name, code: l.code, createdAt: null, updatedAt: null } }));
+}
+
+const LOCALE = 'I18NLocale';
+const FOLDER = 'UploadFolder';
+
+/** `I18NLocale` types; returns the query fields `i18NLocale` / `i18NLocales` (read action `plugin::i18n.locale.find*`, public in Strapi). */
+export function addLocaleTypes(sc: Composer): void {
+  sc.createObjectTC({ name: LOCALE, fields: { name: 'String', code: 'String', createdAt: 'DateTime', updatedAt: 'DateTime' } });
+  sc.createObjectTC({ name: entityName(LOCALE), fields: { id: 'ID', attributes: LOCALE } });
+  sc.createObjectTC({ name: entityResponseName(LOCALE), fields: { data: entityName(LOCALE) } });
+  sc.createObjectTC({ name: entityResponseCollectionName(LOCALE), fields: { data: `[${entityName(LOCALE)}!]!`, meta: `${RESPONSE_COLLECTION_META}!` } });
+  const filters = filtersInputName(LOCALE);
+  sc.createInputTC({ name: filters, fields: { id: 'IDFilterInput', name: 'StringFilterInput', code: 'StringFilterInput', createdAt: 'DateTimeFilterInput', updatedAt: 'DateTimeFilterInput', and: `[${filters}]`, or: `[${filters}]`, not: filters } });
+}
+
+export function localeQueryFields(): Record<string, { type: string; args?: Record<string, unknown>; resolve: (p: unknown, a: Record<string, unknown>, c: GraphQLContext) => unknown }> {
+  return {
+    i18NLocale: {
+      type: entityResponseName(LOCALE),
+      args: { id: { type: 'ID' } },
+      resolve: (_p, args, ctx) => ({ data: locales(ctx).find((l) => String(l.id) === String(args.id)) ?? null }),
+    },
+    i18NLocales: {
+      type: entityResponseCollectionName(LOCALE),
+      args: listArgs(filtersInputName(LOCALE), false),
+      resolve: (_p, _a, ctx) => {
+        const data = locales(ctx);
+        return { data, meta: { pagination: { total: data.length, page: 1, pageSize: Math.max(data.length, 1), pageCount: 1 } } };
+      },
+    },
+  };
+}
+
+/** `UploadFolder` types (no folders are stored: queries answer empty, mutations are not supported). */
+export function addFolderTypes(sc: Composer): void {
+  const filters = filtersInputName(FOLDER);
+  sc.createInputTC({
+    name: filters,
+    fields: {
+      id: 'IDFilterInput', name: 'StringFilterInput', pathId: 'IntFilterInput', parent: filters, children: filters, files: 'UploadFileFiltersInput',
+      path: 'StringFilterInput', createdAt: 'DateTimeFilterInput', updatedAt: 'DateTimeFilterInput', and: `[${filters}]`, or: `[${filters}]`, not: filters,
+    },
+  });
+  sc.createObjectTC({
+    name: FOLDER,
+    fields: {
+      name: 'String!', pathId: 'Int!',
+      parent: { type: entityResponseName(FOLDER), resolve: () => ({ data: null }) },
+      children: { type: relationResponseCollectionName(FOLDER), args: listArgs(filters, false), resolve: () => ({ data: [] }) },
+      files: { type: 'UploadFileRelationResponseCollection', args: listArgs('UploadFileFiltersInput', false), resolve: () => ({ data: [] }) },
+      path: 'String!', createdAt: 'DateTime', updatedAt: 'DateTime',
+    },
+  });
+  sc.createObjectTC({ name: entityName(FOLDER), fields: { id: 'ID', attributes: FOLDER } });
+  sc.createObjectTC({ name: entityResponseName(FOLDER), fields: { data: entityName(FOLDER) } });
+  sc.createObjectTC({ name: entityResponseCollectionName(FOLDER), fields: { data: `[${entityName(FOLDER)}!]!`, meta: `${RESPONSE_COLLECTION_META}!` } });
+  sc.createObjectTC({ name: relationResponseCollectionName(FOLDER), fields: { data: `[${entityName(FOLDER)}!]!` } });
+  sc.createInputTC({ name: 'UploadFolderInput', fields: { name: 'String', pathId: 'Int', parent: 'ID', children: '[ID]', files: '[ID]', path: 'String' } });
+}
+
+export function folderQueryFields(): Record<string, { type: string; args?: Record<string, unknown>; resolve: () => unknown }> {
+  return {
+    uploadFolder: { type: entityResponseName(FOLDER), args: { id: { type: 'ID' } }, resolve: () => ({ data: null }) },
+    uploadFolders: {
+      type: entityResponseCollectionName(FOLDER),
+      args: listArgs(filters(), false),
+      resolve: () => ({ data: [], meta: { pagination: { total: 0, page: 1, pageSize: 10, pageCount: 0 } } }),
+    },
+  };
+}
+
+function filters(): string {
+  return filtersInputName(FOLDER);
+}
+
+/** Folder mutations exist in Strapi's SDL; here they answer a NotFoundError (no folders). */
+export function folderMutationFields(): Record<string, { type: string; args: Record<string, string>; resolve: () => never }> {
+  const fail = (): never => { throw new NotFoundError('Upload folders are not supported'); };
+  return {
+    createUploadFolder: { type: entityResponseName(FOLDER), args: { data: 'UploadFolderInput!' }, resolve: fail },
+    updateUploadFolder: { type: entityResponseName(FOLDER), args: { id: 'ID!', data: 'UploadFolderInput!' }, resolve: fail },
+    deleteUploadFolder: { type: entityResponseName(FOLDER), args: { id: 'ID!' }, resolve: fail },
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * Type builders per attribute type: for every exposed content-type `T` the output type `T`,
+ * `TEntity`, `TEntityResponse`, `TEntityResponseCollection`, `TRelationResponseCollection`,
+ * `TFiltersInput`, `TInput`; for every component its type, filters input and input; enums;
+ * dynamic-zone unions and their input scalars. Names come from naming.ts only.
+ */
+import type { ObjectTypeComposerFieldConfigMapDefinition, SchemaComposer } from 'graphql-compose';
+import { isPrivate, type Attribute, type Component, type ContentType, type Registry, type Schema } from '../content-types/index.js';
+import { isWriteOnly, SCALAR_GRAPHQL_TYPES } from './attribute-types.js';
+import type { GraphQLContext } from './context.js';
+import type { ExtensionService } from './extension.js';
+import { attributeFilterInput, filterableAttributes } from './filters.js';
+import {
+  dynamicZoneInputName, dynamicZoneName, entityName, entityResponseCollectionName, entityResponseName, enumName, ERROR_TYPE, filtersInputName,
+  GENERIC_MORPH, inputName, PAGINATION_ARG, PUBLICATION_STATE, relationResponseCollectionName, RESPONSE_COLLECTION_META, typeName,
+} from './naming.js';
+import { dynamicZoneInputScalar } from './scalars.js';
+import { isRecord } from './values.js';
+
+type Composer = SchemaComposer<GraphQLContext>;
+type FieldMap = ObjectTypeComposerFieldConfigMapDefinition<unknown, GraphQLContext>;
+
+export interface TypeBuildContext {
+  sc: Composer;
+  registry: Registry;
+  extension: ExtensionService;
+  /** GraphQL type name of every exposed content-type and every component, by uid */
+  names: Map<string, string>;
+}
+
+const NOT_INPUT = new Set(['createdAt', 'updatedAt', 'locale', 'localizations']);
+
+/** uid → type name for every exposed content-type and every component. */
+export function typeNames(contentTypes: ContentType[], components: Component[]): Map<string, string> {
+  return new Map([...contentTypes, ...components].map((schema) => [schema.uid, typeName(schema)]));
+}
+
+/** Args of a to-many field: `filters`, `pagination = {}`, `sort = []` and `publicationState = LIVE` on Draft & Publish targets. */
+export function listArgs(filtersType: string, draftAndPublish: boolean): Record<string, { type: string; defaultValue?: unknown }> {
+  return {
+    filters: { type: filtersType },
+    pagination: { type: PAGINATION_ARG, defaultValue: {} },
+    sort: { type: '[String]', defaultValue: [] },
+    ...(draftAndPublish ? { publicationState: { type: PUBLICATION_STATE, defaultValue: 'LIVE' } } : {}),
+  };
+}
+
+function outputScalar(ctx: TypeBuildContext, owner: string, name: string, attribute: Attribute): string | null {
+  if (attribute.type === 'enumeration') return enumName(owner, name);
+  return attribute.type in SCALAR_GRAPHQL_TYPES ? SCALAR_GRAPHQL_TYPES[attribute.type as keyof typeof SCALAR_GRAPHQL_TYPES] : null;
+}
+
+function addEnums(ctx: TypeBuildContext, owner: string, schema: Schema): void {
+  for (const [name, attribute] of Object.entries(schema.attributes)) {
+    if (attribute.type !== 'enumeration' || !attribute.enum) continue;
+    const enumType = enumName(owner, name);
+    if (ctx.sc.has(enumType)) continue;
+    ctx.sc.createEnumTC({ name: enumType, values: Object.fromEntries(attribute.enum.map((v) => [v, { value: v }])) });
+  }
+}
+
+/** The output fields of a content-type's `attributes` or of a component. */
+function outputFields(ctx: TypeBuildContext, schema: Schema, owner: string): FieldMap {
+  const fields: FieldMap = {};
+  for (const [name, attribute] of Object.entries(schema.attributes)) {
+    if (isPrivate(attribute) || isWriteOnly(attribute) || !ctx.extension.isFieldEnabled(schema.uid, name, 'output')) continue;
+    const field = outputField(ctx, schema, owner, name, attribute);
+    if (field) fields[name] = field;
+  }
+  return fields;
+}
+
+function outputField(ctx: TypeBuildContext, schema: Schema, owner: string, name: string, attribute: Attribute): FieldMap[string] | null {
+  switch (attribute.type) {
+    case 'relation':
+    case 'media': {
+      const relation = schema.relations[name];
+      if (attribute.type === 'relation' && attribute.relation.startsWith('morph')) return { type: `[${GENERIC_MORPH}]`, resolve: () => [] };
+      const target = relation ? ctx.names.get(relation.target) : undefined;
+      const targetType = relation ? ctx.registry.contentType(relation.target) : undefined;
+      if (!relation || !target || !targetType || !ctx.extension.isTypeEnabled(relation.target)) return null;
+      if (!relation.multiple) return { type: entityResponseName(target) };
+      return { type: relationResponseCollectionName(target), args: listArgs(filtersInputName(target), targetType.draftAndPublish) };
+    }
+    case 'component': {
+      const component = ctx.names.get(attribute.component);
+      if (!component) return null;
+      return attribute.repeatable ? { type: `[${component}]`, args: listArgs(filtersInputName(component), false) } : { type: component };
+    }
+    case 'dynamiczone':
+      return { type: `[${dynamicZoneName(owner, name)}]` };
+    default: {
+      const scalar = outputScalar(ctx, owner, name, attribute);
+      if (!scalar) return null;
+      return { type: attribute.required ? `${scalar}!` : scalar };
+    }
+  }
+}
+
+function addDynamicZones(ctx: TypeBuildContext, owner: string, schema: Schema): void {
+  for (const [name, attribute] of Object.entries(schema.attributes)) {
+    if (attribute.type !== 'dynamiczone') continue;
+    const members = attribute.components.flatMap((uid) => {
+      const member = ctx.names.get(uid);
+      return member ? [member] : [];
+    });
+    const byComponent = new Map(attribute.components.map((uid) => [uid, ctx.names.get(uid) ?? ERROR_TYPE]));
+    ctx.sc.createUnionTC({
+      name: dynamicZoneName(owner, name),
+      types: [...members, ERROR_TYPE],
+      resolveType: (value: unknown) => (isRecord(value) && typeof value.__component === 'string' ? byComponent.get(value.__component) ?? ERROR_TYPE : ERROR_TYPE),
+    });
+    ctx.sc.add(dynamicZoneInputScalar(dynamicZoneInputName(owner, name)));
+  }
+}
+
+/** `TFiltersInput`: id (entries only), filterable attributes, system fields, and/or/not. */
+function addFiltersInput(ctx: TypeBuildContext, schema: Schema, owner: string): void {
+  const name = filtersInputName(owner);
+  const fields: Record<string, string> = {};
+  if (schema.modelType === 'contentType') fields.id = 'IDFilterInput';
+  for (const attribute of filterableAttributes(schema)) {
+    if (!ctx.extension.isFieldEnabled(schema.uid, attribute, 'filters')) continue;
+    const input = attributeFilterInput(ctx.registry, schema, attribute, (uid) => (ctx.extension.isTypeEnabled(uid) ? ctx.names.get(uid) ?? null : null));
+    if (input) fields[attribute] = input;
+  }
+  Object.assign(fields, { and: `[${name}]`, or: `[${name}]`, not: name });
+  ctx.sc.createInputTC({ name, fields });
+}
+
+/** `TInput`: every writable attribute (components with an optional `id`). */
+function addInput(ctx: TypeBuildContext, schema: Schema, owner: string): void {
+  const fields: Record<string, string> = schema.modelType === 'component' ? { id: 'ID' } : {};
+  for (const [name, attribute] of Object.entries(schema.attributes)) {
+    if (NOT_INPUT.has(name) || !ctx.extension.isFieldEnabled(schema.uid, name, 'input')) continue;
+    const type = inputType(ctx, schema, owner, name, attribute);
+    if (type) fields[name] = type;
+  }
+  ctx.sc.createInputTC({ name: inputName(owner), fields });
+}
+
+function inputType(ctx: TypeBuildContext, schema: Schema, owner: string, name: string, attribute: Attribute): string | null {
+  switch (attribute.type) {
+    case 'relation':
+    case 'media': {
+      const relation = schema.relations[name];
+      if (!relation || (attribute.type === 'relation' && attribute.relation.startsWith('morph'))) return null;
+      return relation.multiple ? '[ID]' : 'ID';
+    }
+    case 'component': {
+      const component = ctx.names.get(attribute.component);
+      return component ? (attribute.repeatable ? `[${inputName(component)}]` : inputName(component)) : null;
+    }
+    case 'dynamiczone':
+      return `[${dynamicZoneInputName(owner, name)}!]`;
+    default:
+      return outputScalar(ctx, owner, name, attribute);
+  }
+}
+
+export function addComponentTypes(ctx: TypeBuildContext, component: Component): void {
+  const owner = ctx.names.get(component.uid) ?? typeName(component);
+  addEnums(ctx, owner, component);
+  ctx.sc.createObjectTC({ name: owner, fields: { id: { type: 'ID!' }, ...outputFields(ctx, component, owner) } });
+  addFiltersInput(ctx, component, owner);
+  addInput(ctx, component, owner);
+}
+
+export function addContentTypeTypes(ctx: TypeBuildContext, ct: ContentType): void {
+  const owner = ctx.names.get(ct.uid) ?? typeName(ct);
+  addEnums(ctx, owner, ct);
+  addDynamicZones(ctx, owner, ct);
+  ctx.sc.createObjectTC({ name: owner, fields: outputFields(ctx, ct, owner) });
+  ctx.sc.createObjectTC({ name: entityName(owner), fields: { id: 'ID', attributes: owner } });
+  ctx.sc.createObjectTC({ name: entityResponseName(owner), fields: { data: entityName(owner) } });
+  if (ct.kind === 'collectionType') {
+    ctx.sc.createObjectTC({ name: entityResponseCollectionName(owner), fields: { data: `[${entityName(owner)}!]!`, meta: `${RESPONSE_COLLECTION_META}!` } });
+    ctx.sc.createObjectTC({ name: relationResponseCollectionName(owner), fields: { data: `[${entityName(owner)}!]!` } });
+  }
+  addFiltersInput(ctx, ct, owner);
+  addInput(ctx, ct, owner);
+}

@@ -1,0 +1,18 @@
+/** What every resolver receives, built once per request by the HTTP handler. */
+import type { Request } from 'express';
+import type { RequestAuth } from '../access/ability.js';
+import type { OperationContext } from '../operations/index.js';
+import type { ServiceContext } from '../service-context.js';
+
+export type GraphQLContext = {
+  /** the service, its REST limits replaced by GraphQL's (defaultLimit, maxLimit ∧ amountLimit) */
+  service: ServiceContext;
+  auth: RequestAuth;
+  req: Request;
+};
+
+/** The operation context of a resolver: the service plus what this caller may read. */
+export function operationContext(ctx: GraphQLContext): OperationContext {
+  const { ability } = ctx.auth;
+  return { ...ctx.service, access: { canRead: (uid) => ability.can(`${uid}.find`) } };
+}

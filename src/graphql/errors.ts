@@ -1,0 +1,47 @@
+/**
+ * Our AppErrors as GraphQL errors, the way Strapi v4's plugin-graphql formats them:
+ * `extensions: { error: { name, message, details }, code }` with code FORBIDDEN (403),
+ * UNAUTHENTICATED (401), BAD_USER_INPUT (ValidationError) or `STRAPI_<NAME>` (PaginationError →
+ * STRAPI_PAGINATION_ERROR); anything else is an internal error whose message is not leaked.
+ */
+import { GraphQLError } from 'graphql';
+import { isAppError, type AppError } from '../errors/index.js';
+import type { Logger } from '../logger.js';
+
+export const VALIDATION_FAILED = 'GRAPHQL_VALIDATION_FAILED';
+export const PARSE_FAILED = 'GRAPHQL_PARSE_FAILED';
+
+function snakeUpper(name: string): string {
+  return name.replace(/(?<=[a-z0-9])(?=[A-Z])/g, '_').toUpperCase();
+}
+
+export function errorCode(error: AppError): string {
+  if (error.name === 'ForbiddenError') return 'FORBIDDEN';
+  if (error.name === 'UnauthorizedError') return 'UNAUTHENTICATED';
+  if (error.name === 'ValidationError') return 'BAD_USER_INPUT';
+  return `STRAPI_${snakeUpper(error.name)}`;
+}
+
+/** A resolver error as the client sees it. */
+export function formatResolverError(error: GraphQLError, logger: Logger): GraphQLError {
+  const original = error.originalError;
+  if (!original || original instanceof GraphQLError) return error;
+  if (isAppError(original)) {
+    // Strapi's answers carry neither `locations` nor `path` on resolver errors
+    return new GraphQLError(original.message, {
+      extensions: { error: { name: original.name, message: original.message, details: original.details }, code: errorCode(original) },
+    });
+  }
+  logger.error({ err: original }, 'GraphQL resolver failed');
+  return new GraphQLError('Internal Server Error', {
+    extensions: { code: 'INTERNAL_SERVER_ERROR' },
+  });
+}
+
+/** A validation (or parse) error with Apollo's `extensions.code`. */
+export function withCode(error: GraphQLError, code: string): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError,
+    extensions: { ...error.extensions, code },
+  });
+}

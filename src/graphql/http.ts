@@ -1,0 +1,71 @@
+/**
+ * The GraphQL endpoint over HTTP (graphql-http, GET and POST). The caller is authenticated like
+ * any `/api` request; validation and parse errors carry Apollo's `extensions.code`
+ * (GRAPHQL_VALIDATION_FAILED / GRAPHQL_PARSE_FAILED) and, like Strapi's Apollo server, an answer
+ * without `data` is a 400.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import { GraphQLError, parse, validate, type GraphQLSchema } from 'graphql';
+import { createHandler } from 'graphql-http';
+import type { RequestAuth } from '../access/ability.js';
+import type { Logger } from '../logger.js';
+import type { ServiceContext } from '../service-context.js';
+import type { GraphQLContext } from './context.js';
+import { depthLimitRule } from './depth-limit.js';
+import { formatResolverError, PARSE_FAILED, VALIDATION_FAILED, withCode } from './errors.js';
+
+export interface EndpointOptions {
+  service: ServiceContext;
+  logger: Logger;
+  depthLimit: number;
+  schema(): GraphQLSchema;
+}
+
+interface RawRequest { req: Request; auth: RequestAuth }
+
+export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
+  const handle = createHandler<RawRequest, undefined, GraphQLContext>({
+    schema: () => options.schema(),
+    context: (req) => ({ service: options.service, auth: req.raw.auth, req: req.raw.req }),
+    parse: (source) => {
+      try {
+        return parse(source);
+      } catch (err) {
+        throw err instanceof GraphQLError ? withCode(err, PARSE_FAILED) : err;
+      }
+    },
+    validate: (schema, document, rules) => validate(schema, document, rules).map((err) => withCode(err, VALIDATION_FAILED)),
+    validationRules: (_req, _args, specified) => (options.depthLimit > 0 ? [...specified, depthLimitRule(options.depthLimit)] : specified),
+    formatError: (err) => (err instanceof GraphQLError ? formatResolverError(err, options.logger) : err),
+  });
+
+  return async (req: Request, res: Response, next) => {
+    try {
+      const auth = await options.service.authenticate(req);
+      const [body, init] = await handle({
+        url: req.originalUrl,
+        method: req.method,
+        headers: { get: (key: string) => req.get(key) ?? null },
+        body: () => Promise.resolve(req.body === undefined ? '' : (req.body as string | Record<string, unknown>)),
+        raw: { req, auth },
+        context: undefined,
+      });
+      const status = init.status === 200 && typeof body === 'string' && hasNoData(body) ? 400 : init.status;
+      res.status(status);
+      for (const [name, value] of Object.entries(init.headers ?? {})) if (value !== undefined) res.setHeader(name, value);
+      res.end(body ?? undefined);
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+/** `{ errors }` without `data`: a request error (parse, validation, variables), answered 400 as Apollo does. */
+function hasNoData(body: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return parsed !== null && typeof parsed === 'object' && 'errors' in parsed && !('data' in parsed);
+  } catch {
+    return false;
+  }
+}

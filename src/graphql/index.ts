@@ -1,0 +1,49 @@
+/**
+ * The GraphQL plugin (Strapi v4 `@strapi/plugin-graphql` behaviour): shadow CRUD over every
+ * content-type, executed by the same operations and query engine as REST. See README.md.
+ */
+import type { GraphQLSchema } from 'graphql';
+import type { ServiceContext } from '../service-context.js';
+import type { Plugin } from '../plugins/types.js';
+import { effectiveMaxLimit, graphqlConfig, type GraphQLConfig } from './config.js';
+import { ExtensionService } from './extension.js';
+import { graphqlEndpoint } from './http.js';
+import { playground } from './playground.js';
+import { buildSchema } from './schema.js';
+
+export { ExtensionService } from './extension.js';
+export type { Extension, ExtensionFactory, ResolverConfig, Policy, ResolverMiddleware, ShadowCrudControl, FieldControl } from './extension.js';
+export type { GraphQLContext } from './context.js';
+
+/** The service a resolver sees: REST's page limits replaced by GraphQL's (defaultLimit, maxLimit capped by amountLimit). */
+function graphqlService(ctx: ServiceContext, gql: GraphQLConfig): ServiceContext {
+  const rest = ctx.config.api.rest;
+  const config = { ...ctx.config, api: { ...ctx.config.api, rest: { ...rest, defaultLimit: gql.defaultLimit, maxLimit: effectiveMaxLimit(gql) } } };
+  return { config, registry: ctx.registry, models: ctx.models, connection: ctx.connection, logger: ctx.logger, i18n: ctx.i18n, authenticate: ctx.authenticate };
+}
+
+export const graphqlPlugin: Plugin = {
+  name: 'graphql',
+  register(ctx) {
+    const gql = graphqlConfig(ctx.config);
+    const extension = new ExtensionService();
+    ctx.setService('extension', extension);
+    const service = graphqlService(ctx, gql);
+    let built: { revision: number; schema: GraphQLSchema } | null = null;
+    const schema = (): GraphQLSchema => {
+      if (!built || built.revision !== extension.revision) {
+        built = {
+          revision: extension.revision,
+          schema: buildSchema({
+            registry: ctx.registry, gql, extension,
+            usersPermissions: ctx.config.plugins['users-permissions']?.enabled !== false,
+            i18n: ctx.i18n !== null,
+          }),
+        };
+      }
+      return built.schema;
+    };
+    if (gql.playgroundAlways || ctx.config.env !== 'production') ctx.rootRouter.get(gql.endpoint, playground(gql.endpoint));
+    ctx.rootRouter.all(gql.endpoint, graphqlEndpoint({ service, logger: ctx.logger, depthLimit: gql.depthLimit, schema }));
+  },
+};

@@ -1,0 +1,143 @@
+/**
+ * Builds the whole GraphQL schema of a service: built-in types, shadow CRUD of every exposed
+ * content-type (in registry order: plugins, then the i18n locales, then the api types, as Strapi),
+ * the users-permissions fields, then the extensions; every Query/Mutation field is wrapped with its
+ * permission check and its resolversConfig (auth, policies, middlewares).
+ */
+import type { GraphQLFieldResolver, GraphQLResolveInfo, GraphQLSchema } from 'graphql';
+import { SchemaComposer } from 'graphql-compose';
+import type { Registry } from '../content-types/index.js';
+import { ForbiddenError, isAppError } from '../errors/index.js';
+import { addBuiltinTypes, addFolderTypes, addGenericMorph, addLocaleTypes, folderMutationFields, folderQueryFields, localeQueryFields } from './builtin-types.js';
+import type { GraphQLConfig } from './config.js';
+import { addComponentTypes, addContentTypeTypes, typeNames, type TypeBuildContext } from './content-type-types.js';
+import type { GraphQLContext } from './context.js';
+import { exposedContentTypes, hasShadowCrud, UPLOAD_FILE_UID } from './exposed.js';
+import type { ExtensionService, ResolverConfig } from './extension.js';
+import { shadowMutations, shadowQueries, type ShadowField } from './shadow-crud.js';
+import { addUsersPermissionsTypes, usersPermissionsMutations, usersPermissionsQueries } from './users-permissions.js';
+import { ApplicationError } from '../errors/index.js';
+
+type Composer = SchemaComposer<GraphQLContext>;
+type Resolve = GraphQLFieldResolver<unknown, GraphQLContext>;
+type Args = Record<string, unknown>;
+
+export interface SchemaInputs {
+  registry: Registry;
+  gql: GraphQLConfig;
+  extension: ExtensionService;
+  /** users-permissions is on (its types and mutations exist) */
+  usersPermissions: boolean;
+  i18n: boolean;
+}
+
+function addFields(sc: Composer, root: 'Query' | 'Mutation', fields: Record<string, ShadowField & { public?: boolean }>, actions: Map<string, string | null>): void {
+  for (const [name, field] of Object.entries(fields)) {
+    const { action, public: isPublic, ...config } = field;
+    actions.set(`${root}.${name}`, isPublic === true || action === '' ? null : action);
+    (root === 'Query' ? sc.Query : sc.Mutation).addFields({ [name]: config as never });
+  }
+}
+
+function uploadMutations(): Record<string, ShadowField & { public?: boolean }> {
+  const fail = (): never => { throw new ApplicationError('File uploads are not supported through GraphQL'); };
+  const action = 'plugin::upload.content-api.upload';
+  return {
+    multipleUpload: { type: '[UploadFileEntityResponse]!', args: { refId: 'ID', ref: 'String', field: 'String', files: '[Upload]!' }, action, resolve: fail },
+    removeFile: { type: 'UploadFileEntityResponse', args: { id: 'ID!' }, action: 'plugin::upload.content-api.destroy', resolve: fail },
+    updateFileInfo: { type: 'UploadFileEntityResponse!', args: { id: 'ID!', info: 'FileInfoInput' }, action, resolve: fail },
+    upload: { type: 'UploadFileEntityResponse!', args: { refId: 'ID', ref: 'String', field: 'String', info: 'FileInfoInput', file: 'Upload!' }, action, resolve: fail },
+  };
+}
+
+export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
+  const { registry, extension } = inputs;
+  const sc: Composer = new SchemaComposer<GraphQLContext>();
+  addBuiltinTypes(sc);
+  const contentTypes = exposedContentTypes(registry).filter((ct) => extension.isTypeEnabled(ct.uid));
+  const components = registry.listComponents();
+  const names = typeNames(contentTypes, components);
+  const ctx: TypeBuildContext = { sc, registry, extension, names };
+  for (const component of components) addComponentTypes(ctx, component);
+  for (const ct of contentTypes) addContentTypeTypes(ctx, ct);
+  addFolderTypes(sc);
+  sc.createInputTC({ name: 'FileInfoInput', fields: { name: 'String', alternativeText: 'String', caption: 'String' } });
+  if (inputs.i18n) addLocaleTypes(sc);
+  if (inputs.usersPermissions) addUsersPermissionsTypes(sc);
+  addGenericMorph(sc, [...names.values()].sort().concat(inputs.i18n ? ['I18NLocale'] : []).concat(['UploadFolder']).sort());
+
+  const actions = new Map<string, string | null>();
+  const shadow = inputs.gql.shadowCRUD;
+  const queriesOf = (ct: (typeof contentTypes)[number]) => (shadow && hasShadowCrud(ct) ? shadowQueries(registry, extension, ct, names.get(ct.uid) ?? '') : {});
+  const mutationsOf = (ct: (typeof contentTypes)[number]) => (shadow && hasShadowCrud(ct) ? shadowMutations(registry, extension, ct, names.get(ct.uid) ?? '') : {});
+  const pluginTypes = contentTypes.filter((ct) => ct.namespace === 'plugin');
+  const apiTypes = contentTypes.filter((ct) => ct.namespace === 'api');
+  for (const ct of pluginTypes) {
+    addFields(sc, 'Query', queriesOf(ct), actions);
+    if (ct.uid === UPLOAD_FILE_UID && shadow) addFields(sc, 'Query', withAction(folderQueryFields(), 'plugin::upload.content-api.find'), actions);
+  }
+  if (inputs.i18n && shadow) addFields(sc, 'Query', withAction(localeQueryFields(), null), actions);
+  for (const ct of apiTypes) addFields(sc, 'Query', queriesOf(ct), actions);
+  if (inputs.usersPermissions) addFields(sc, 'Query', usersPermissionsQueries(), actions);
+
+  for (const ct of apiTypes) addFields(sc, 'Mutation', mutationsOf(ct), actions);
+  for (const ct of pluginTypes) {
+    if (ct.uid === 'plugin::users-permissions.user' || ct.uid === 'plugin::users-permissions.role') continue;
+    addFields(sc, 'Mutation', mutationsOf(ct), actions);
+  }
+  if (shadow && contentTypes.some((ct) => ct.uid === UPLOAD_FILE_UID)) {
+    addFields(sc, 'Mutation', withAction(folderMutationFields(), 'plugin::upload.content-api.upload'), actions);
+    addFields(sc, 'Mutation', uploadMutations(), actions);
+  }
+  if (inputs.usersPermissions) addFields(sc, 'Mutation', usersPermissionsMutations(registry), actions);
+
+  const resolversConfig = extension.apply(sc);
+  wrapRoot(sc, 'Query', actions, resolversConfig);
+  wrapRoot(sc, 'Mutation', actions, resolversConfig);
+  const schema = sc.buildSchema();
+  schema.extensions = { ...schema.extensions, componentTypes: Object.fromEntries([...names].filter(([uid]) => registry.component(uid))) };
+  return schema;
+}
+
+function withAction<F extends { resolve: (...a: never[]) => unknown }>(fields: Record<string, F>, action: string | null): Record<string, ShadowField & { public?: boolean }> {
+  return Object.fromEntries(Object.entries(fields).map(([name, f]) => [name, { ...f, action: action ?? '', public: action === null } as unknown as ShadowField & { public?: boolean }]));
+}
+
+function wrapRoot(sc: Composer, root: 'Query' | 'Mutation', actions: Map<string, string | null>, configs: Record<string, ResolverConfig>): void {
+  const tc = root === 'Query' ? sc.Query : sc.Mutation;
+  for (const name of tc.getFieldNames()) {
+    const key = `${root}.${name}`;
+    const resolve = tc.getFieldConfig(name).resolve as Resolve | undefined;
+    if (!resolve) continue;
+    tc.extendField(name, { resolve: guarded(resolve, actions.get(key) ?? null, configs[key] ?? {}) });
+  }
+}
+
+/** Permission check (the field's action, or resolversConfig's `auth`), policies, then middlewares around the resolver. */
+function guarded(resolve: Resolve, action: string | null, config: ResolverConfig): Resolve {
+  return async (parent: unknown, args: Args, context: GraphQLContext, info: GraphQLResolveInfo) => {
+    const { ability } = context.auth;
+    if (config.auth !== false) {
+      const scope = config.auth?.scope;
+      const allowed = scope !== undefined
+        ? (Array.isArray(scope) ? scope : [scope]).some((s) => ability.can(s))
+        : action === null || ability.can(action);
+      if (!allowed) throw new ForbiddenError('Forbidden access');
+    }
+    for (const policy of config.policies ?? []) {
+      let passed: boolean;
+      try {
+        passed = await policy({ parent, args, context, info });
+      } catch (err) {
+        if (isAppError(err)) throw err;
+        passed = false;
+      }
+      if (!passed) throw new ForbiddenError('Policy Failed');
+    }
+    const chain = (config.middlewares ?? []).reduceRight<Resolve>(
+      (next, middleware) => (p, a, c, i) => middleware(next as never, p, a as Args, c, i),
+      resolve,
+    );
+    return chain(parent, args, context, info);
+  };
+}

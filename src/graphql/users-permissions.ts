@@ -1,0 +1,153 @@
+/**
+ * users-permissions' own GraphQL types and fields (Strapi v4's plugin extension): `me`,
+ * `register`, `login`, `forgotPassword`, `resetPassword`, `changePassword`, `emailConfirmation`
+ * and the role payload mutations. They call the plugin's operations, as its REST routes do.
+ */
+import type { SchemaComposer } from 'graphql-compose';
+import { ApplicationError, ForbiddenError, UnauthorizedError } from '../errors/index.js';
+import * as operations from '../operations/index.js';
+import {
+  changePassword, forgotPassword, login, register, resetPassword, usersPermissionsRuntime, type UsersPermissionsRuntime,
+} from '../plugins/users-permissions/index.js';
+import { createRole, deleteRole, findRole, updateRole } from '../plugins/users-permissions/roles.js';
+import { findUserById } from '../plugins/users-permissions/users.js';
+import type { GraphQLContext } from './context.js';
+import { operationContext } from './context.js';
+import type { ShadowField } from './shadow-crud.js';
+import { ROLE_UID, USER_UID } from './exposed.js';
+import { selectionQuery } from './selection.js';
+import { isRecord, plain } from './values.js';
+
+type Composer = SchemaComposer<GraphQLContext>;
+type Args = Record<string, unknown>;
+
+export function addUsersPermissionsTypes(sc: Composer): void {
+  sc.createObjectTC({ name: 'UsersPermissionsMeRole', fields: { id: 'ID!', name: 'String!', description: 'String', type: 'String' } });
+  sc.createObjectTC({
+    name: 'UsersPermissionsMe',
+    fields: { id: 'ID!', username: 'String!', email: 'String', confirmed: 'Boolean', blocked: 'Boolean', role: 'UsersPermissionsMeRole' },
+  });
+  sc.createObjectTC({ name: 'UsersPermissionsLoginPayload', fields: { jwt: 'String', user: 'UsersPermissionsMe!' } });
+  sc.createObjectTC({ name: 'UsersPermissionsPasswordPayload', fields: { ok: 'Boolean!' } });
+  for (const name of ['UsersPermissionsCreateRolePayload', 'UsersPermissionsUpdateRolePayload', 'UsersPermissionsDeleteRolePayload']) {
+    sc.createObjectTC({ name, fields: { ok: 'Boolean!' } });
+  }
+  sc.createInputTC({ name: 'UsersPermissionsLoginInput', fields: { identifier: 'String!', password: 'String!', provider: { type: 'String!', defaultValue: 'local' } } });
+  sc.createInputTC({ name: 'UsersPermissionsRegisterInput', fields: { username: 'String!', email: 'String!', password: 'String!' } });
+}
+
+function runtime(ctx: GraphQLContext): UsersPermissionsRuntime {
+  const rt = usersPermissionsRuntime(ctx.service);
+  if (!rt) throw new ApplicationError('users-permissions is not enabled');
+  return rt;
+}
+
+/** The `UsersPermissionsMe` of a user: its fields plus its role. */
+async function meOf(ctx: GraphQLContext, user: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const roleId = typeof user.role === 'number' ? user.role : isRecord(user.role) && typeof user.role.id === 'number' ? user.role.id : null;
+  const stored = roleId === null ? await findUserById(ctx.service, Number(user.id)) : null;
+  const id = roleId ?? (typeof stored?.role === 'number' ? stored.role : null);
+  const role = id === null ? null : await findRole(ctx.service, { _id: id });
+  return { ...user, role: role ? { id: role._id, name: role.name, description: role.description ?? null, type: role.type } : null };
+}
+
+async function session(ctx: GraphQLContext, promise: Promise<{ jwt: string; user: Record<string, unknown> }>): Promise<unknown> {
+  const { jwt, user } = await promise;
+  return { jwt, user: await meOf(ctx, user) };
+}
+
+const ok = { ok: true };
+
+export function usersPermissionsQueries(): Record<string, ShadowField> {
+  return {
+    me: {
+      type: 'UsersPermissionsMe', action: 'plugin::users-permissions.user.me',
+      resolve: async (_p, _a, ctx) => {
+        const user = ctx.auth.user;
+        if (!user) throw new UnauthorizedError();
+        return meOf(ctx, user);
+      },
+    },
+  };
+}
+
+function requireUser(ctx: GraphQLContext): void {
+  if (!ctx.auth.user) throw new ForbiddenError();
+}
+
+export function usersPermissionsMutations(registry: import('../content-types/index.js').Registry): Record<string, ShadowField & { public?: boolean }> {
+  const user = registry.contentType(USER_UID);
+  const answer = (info: Parameters<ShadowField['resolve']>[3]) => (user ? selectionQuery(info, registry, user) : {});
+  return {
+    changePassword: {
+      type: 'UsersPermissionsLoginPayload', args: { currentPassword: 'String!', password: 'String!', passwordConfirmation: 'String!' }, action: '', public: true,
+      resolve: (_p, args, ctx) => session(ctx, changePassword(runtime(ctx), ctx.auth, plain(args))),
+    },
+    createUsersPermissionsRole: {
+      type: 'UsersPermissionsCreateRolePayload', args: { data: 'UsersPermissionsRoleInput!' }, action: 'plugin::users-permissions.role.createRole',
+      resolve: async (_p, args, ctx) => {
+        const data = plain(args.data) as Args;
+        const name = typeof data.name === 'string' ? data.name : '';
+        await createRole(ctx.service, { name, description: typeof data.description === 'string' ? data.description : null, type: typeof data.type === 'string' ? data.type : name.toLowerCase() });
+        return ok;
+      },
+    },
+    createUsersPermissionsUser: {
+      type: 'UsersPermissionsUserEntityResponse!', args: { data: 'UsersPermissionsUserInput!' }, action: 'plugin::users-permissions.user.create',
+      resolve: (_p, args, ctx, info) => operations.create(operationContext(ctx), USER_UID, { data: plain(args.data) }, answer(info)),
+    },
+    deleteUsersPermissionsRole: {
+      type: 'UsersPermissionsDeleteRolePayload', args: { id: 'ID!' }, action: 'plugin::users-permissions.role.deleteRole',
+      resolve: async (_p, args, ctx) => {
+        const fallback = await findRole(ctx.service, { type: 'authenticated' });
+        if (!fallback) throw new ApplicationError('Impossible to find the default role');
+        await deleteRole(ctx.service, Number(args.id), fallback._id);
+        return ok;
+      },
+    },
+    deleteUsersPermissionsUser: {
+      type: 'UsersPermissionsUserEntityResponse!', args: { id: 'ID!' }, action: 'plugin::users-permissions.user.destroy',
+      resolve: (_p, args, ctx, info) => operations.remove(operationContext(ctx), USER_UID, String(args.id), answer(info)),
+    },
+    emailConfirmation: {
+      type: 'UsersPermissionsLoginPayload', args: { confirmation: 'String!' }, action: '', public: true,
+      resolve: () => { throw new ApplicationError('Email confirmation is not enabled'); },
+    },
+    forgotPassword: {
+      type: 'UsersPermissionsPasswordPayload', args: { email: 'String!' }, action: '', public: true,
+      resolve: async (_p, args, ctx) => forgotPassword(runtime(ctx), plain(args)),
+    },
+    login: {
+      type: 'UsersPermissionsLoginPayload!', args: { input: 'UsersPermissionsLoginInput!' }, action: '', public: true,
+      resolve: (_p, args, ctx) => session(ctx, login(runtime(ctx), plain(args.input))),
+    },
+    register: {
+      type: 'UsersPermissionsLoginPayload!', args: { input: 'UsersPermissionsRegisterInput!' }, action: '', public: true,
+      resolve: (_p, args, ctx) => session(ctx, register(runtime(ctx), plain(args.input))),
+    },
+    resetPassword: {
+      type: 'UsersPermissionsLoginPayload', args: { password: 'String!', passwordConfirmation: 'String!', code: 'String!' }, action: '', public: true,
+      resolve: (_p, args, ctx) => session(ctx, resetPassword(runtime(ctx), plain(args))),
+    },
+    updateUsersPermissionsRole: {
+      type: 'UsersPermissionsUpdateRolePayload', args: { id: 'ID!', data: 'UsersPermissionsRoleInput!' }, action: 'plugin::users-permissions.role.updateRole',
+      resolve: async (_p, args, ctx) => {
+        const data = plain(args.data) as Args;
+        await updateRole(ctx.service, Number(args.id), {
+          ...(typeof data.name === 'string' ? { name: data.name } : {}),
+          ...(typeof data.description === 'string' ? { description: data.description } : {}),
+        });
+        return ok;
+      },
+    },
+    updateUsersPermissionsUser: {
+      type: 'UsersPermissionsUserEntityResponse!', args: { id: 'ID!', data: 'UsersPermissionsUserInput!' }, action: 'plugin::users-permissions.user.update',
+      resolve: (_p, args, ctx, info) => {
+        requireUser(ctx);
+        return operations.update(operationContext(ctx), USER_UID, String(args.id), { data: plain(args.data) }, answer(info));
+      },
+    },
+  };
+}
+
+export { ROLE_UID };
