@@ -17,6 +17,7 @@ import type { ExtensionService, ResolverConfig } from './extension.js';
 import { shadowMutations, shadowQueries, type ShadowField } from './shadow-crud.js';
 import { addUsersPermissionsTypes, usersPermissionsMutations, usersPermissionsQueries } from './users-permissions.js';
 import { ApplicationError } from '../errors/index.js';
+import { filtersInputName, GENERIC_MORPH, inputName } from './naming.js';
 
 type Composer = SchemaComposer<GraphQLContext>;
 type Resolve = GraphQLFieldResolver<unknown, GraphQLContext>;
@@ -64,7 +65,8 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
   sc.createInputTC({ name: 'FileInfoInput', fields: { name: 'String', alternativeText: 'String', caption: 'String' } });
   if (inputs.i18n) addLocaleTypes(sc);
   if (inputs.usersPermissions) addUsersPermissionsTypes(sc);
-  addGenericMorph(sc, [...names.values()].sort().concat(inputs.i18n ? ['I18NLocale'] : []).concat(['UploadFolder']).sort());
+  addGenericMorph(sc, [...names.values()].concat(inputs.i18n ? ['I18NLocale'] : []).concat(['UploadFolder']).sort());
+  if (names.has(UPLOAD_FILE_UID)) addUploadFileExtras(sc, names.get(UPLOAD_FILE_UID) ?? '');
 
   const actions = new Map<string, string | null>();
   const shadow = inputs.gql.shadowCRUD;
@@ -97,6 +99,13 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
   const schema = sc.buildSchema();
   schema.extensions = { ...schema.extensions, componentTypes: Object.fromEntries([...names].filter(([uid]) => registry.component(uid))) };
   return schema;
+}
+
+/** Strapi's upload file has `related` (morph, empty here: no morph relations are stored) and folder fields the upload plugin does not store. */
+function addUploadFileExtras(sc: Composer, type: string): void {
+  sc.getOTC(type).addFields({ related: { type: `[${GENERIC_MORPH}]`, resolve: () => [] } });
+  sc.getITC(filtersInputName(type)).addFields({ folder: 'UploadFolderFiltersInput', folderPath: 'StringFilterInput' });
+  sc.getITC(inputName(type)).addFields({ folder: 'ID', folderPath: 'String' });
 }
 
 function withAction<F extends { resolve: (...a: never[]) => unknown }>(fields: Record<string, F>, action: string | null): Record<string, ShadowField & { public?: boolean }> {

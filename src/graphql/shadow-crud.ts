@@ -28,6 +28,7 @@ type ArgMap = Record<string, { type: string; defaultValue?: unknown } | string>;
 export interface ShadowField {
   type: string;
   args?: ArgMap;
+  description?: string;
   resolve: (parent: unknown, args: Args, ctx: GraphQLContext, info: GraphQLResolveInfo) => unknown;
   /** the action checked before the resolver runs (unless resolversConfig says otherwise) */
   action: string;

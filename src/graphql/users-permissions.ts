@@ -75,15 +75,17 @@ function requireUser(ctx: GraphQLContext): void {
   if (!ctx.auth.user) throw new ForbiddenError();
 }
 
-export function usersPermissionsMutations(registry: import('../content-types/index.js').Registry): Record<string, ShadowField & { public?: boolean }> {
+export function usersPermissionsMutations(registry: import('../content-types/index.js').Registry): Record<string, ShadowField & { public?: boolean; description?: string }> {
   const user = registry.contentType(USER_UID);
   const answer = (info: Parameters<ShadowField['resolve']>[3]) => (user ? selectionQuery(info, registry, user) : {});
   return {
     changePassword: {
+      description: 'Change user password. Confirm with the current password.',
       type: 'UsersPermissionsLoginPayload', args: { currentPassword: 'String!', password: 'String!', passwordConfirmation: 'String!' }, action: '', public: true,
       resolve: (_p, args, ctx) => session(ctx, changePassword(runtime(ctx), ctx.auth, plain(args))),
     },
     createUsersPermissionsRole: {
+      description: 'Create a new role',
       type: 'UsersPermissionsCreateRolePayload', args: { data: 'UsersPermissionsRoleInput!' }, action: 'plugin::users-permissions.role.createRole',
       resolve: async (_p, args, ctx) => {
         const data = plain(args.data) as Args;
@@ -93,10 +95,12 @@ export function usersPermissionsMutations(registry: import('../content-types/ind
       },
     },
     createUsersPermissionsUser: {
+      description: 'Create a new user',
       type: 'UsersPermissionsUserEntityResponse!', args: { data: 'UsersPermissionsUserInput!' }, action: 'plugin::users-permissions.user.create',
       resolve: (_p, args, ctx, info) => operations.create(operationContext(ctx), USER_UID, { data: plain(args.data) }, answer(info)),
     },
     deleteUsersPermissionsRole: {
+      description: 'Delete an existing role',
       type: 'UsersPermissionsDeleteRolePayload', args: { id: 'ID!' }, action: 'plugin::users-permissions.role.deleteRole',
       resolve: async (_p, args, ctx) => {
         const fallback = await findRole(ctx.service, { type: 'authenticated' });
@@ -106,14 +110,17 @@ export function usersPermissionsMutations(registry: import('../content-types/ind
       },
     },
     deleteUsersPermissionsUser: {
+      description: 'Delete an existing user',
       type: 'UsersPermissionsUserEntityResponse!', args: { id: 'ID!' }, action: 'plugin::users-permissions.user.destroy',
       resolve: (_p, args, ctx, info) => operations.remove(operationContext(ctx), USER_UID, String(args.id), answer(info)),
     },
     emailConfirmation: {
+      description: 'Confirm an email users email address',
       type: 'UsersPermissionsLoginPayload', args: { confirmation: 'String!' }, action: '', public: true,
       resolve: () => { throw new ApplicationError('Email confirmation is not enabled'); },
     },
     forgotPassword: {
+      description: 'Request a reset password token',
       type: 'UsersPermissionsPasswordPayload', args: { email: 'String!' }, action: '', public: true,
       resolve: async (_p, args, ctx) => forgotPassword(runtime(ctx), plain(args)),
     },
@@ -122,14 +129,17 @@ export function usersPermissionsMutations(registry: import('../content-types/ind
       resolve: (_p, args, ctx) => session(ctx, login(runtime(ctx), plain(args.input))),
     },
     register: {
+      description: 'Register a user',
       type: 'UsersPermissionsLoginPayload!', args: { input: 'UsersPermissionsRegisterInput!' }, action: '', public: true,
       resolve: (_p, args, ctx) => session(ctx, register(runtime(ctx), plain(args.input))),
     },
     resetPassword: {
+      description: 'Reset user password. Confirm with a code (resetToken from forgotPassword)',
       type: 'UsersPermissionsLoginPayload', args: { password: 'String!', passwordConfirmation: 'String!', code: 'String!' }, action: '', public: true,
       resolve: (_p, args, ctx) => session(ctx, resetPassword(runtime(ctx), plain(args))),
     },
     updateUsersPermissionsRole: {
+      description: 'Update an existing role',
       type: 'UsersPermissionsUpdateRolePayload', args: { id: 'ID!', data: 'UsersPermissionsRoleInput!' }, action: 'plugin::users-permissions.role.updateRole',
       resolve: async (_p, args, ctx) => {
         const data = plain(args.data) as Args;
@@ -141,6 +151,7 @@ export function usersPermissionsMutations(registry: import('../content-types/ind
       },
     },
     updateUsersPermissionsUser: {
+      description: 'Update an existing user',
       type: 'UsersPermissionsUserEntityResponse!', args: { id: 'ID!', data: 'UsersPermissionsUserInput!' }, action: 'plugin::users-permissions.user.update',
       resolve: (_p, args, ctx, info) => {
         requireUser(ctx);

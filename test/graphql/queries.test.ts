@@ -1,0 +1,157 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { seedPublication } from '../helpers/seed.js';
+import { createTestService, type TestService } from '../helpers/server.js';
+import { at, gql } from './helpers.js';
+
+type Entity = { id: string; attributes: Record<string, unknown> };
+
+/** Shadow CRUD queries on the fixture app: envelopes, nested selections, filters, pagination, limits, errors. */
+describe('GraphQL queries', () => {
+  let service: TestService;
+  before(async () => {
+    service = await createTestService();
+    await seedPublication(service.context);
+  });
+  after(() => service.close());
+
+  const ids = (value: unknown) => (value as Entity[]).map((e) => e.id);
+
+  it('answers a collection with { data: [{ id, attributes }] } in the default locale, live entries, default page of 10', async () => {
+    const res = await gql(service, '{ articles { data { id attributes { title } } } }');
+    expect(res.status).to.equal(200);
+    expect(ids(at(res.body, 'data.articles.data'))).to.deep.equal(['1', '2', '3', '4', '6', '7', '8', '9', '10', '11']);
+  });
+
+  it('resolves nested relations, components and scalars from one read', async () => {
+    const res = await gql(service, `{ article(id: 1) { data { id attributes { title views metadata publishDate
+      author { data { id attributes { name } } } tags { data { id } } reviewer { data { id } }
+      seo { metaTitle metaSocial { network } } links { label } } } } }`);
+    const attributes = at(res.body, 'data.article.data.attributes') as Record<string, unknown>;
+    expect(attributes.title).to.equal('Getting Started with Strapi');
+    expect(attributes.views).to.equal(3000123457);
+    expect(attributes.publishDate).to.equal('2023-01-08');
+    expect(attributes.author).to.deep.equal({ data: { id: '1', attributes: { name: 'Alice Martin' } } });
+    expect(attributes.tags).to.deep.equal({ data: [{ id: '2' }, { id: '6' }] });
+    expect(attributes.reviewer).to.deep.equal({ data: null });
+    expect(at(res.body, 'data.article.data.attributes.seo.metaSocial')).to.deep.equal([{ network: 'Twitter' }, { network: 'Facebook' }]);
+  });
+
+  it('follows fragments and inline fragments, and relation arguments (filters, sort, pagination)', async () => {
+    const res = await gql(service, `
+      fragment A on Article { title category { data { ...C } } }
+      fragment C on CategoryEntity { attributes { name articles(sort: "id:desc", pagination: { limit: 2 }) { data { id } } } }
+      { article(id: 1) { data { attributes { ...A ... on Article { tags(filters: { name: { eq: "Paris" } }) { data { attributes { name } } } } } } } }`);
+    expect(res.body.errors).to.equal(undefined);
+    expect(at(res.body, 'data.article.data.attributes.category.data.attributes.name')).to.equal('Technology');
+    expect(ids(at(res.body, 'data.article.data.attributes.category.data.attributes.articles.data'))).to.have.length(2);
+    expect(at(res.body, 'data.article.data.attributes.tags.data')).to.deep.equal([{ attributes: { name: 'Paris' } }]);
+  });
+
+  it('resolves dynamic zone members by __component', async () => {
+    const res = await gql(service, '{ articles(pagination: { pageSize: 100 }) { data { id attributes { blocks { __typename ... on ComponentBlocksQuote { text } } } } } }');
+    const blocks = (at(res.body, 'data.articles.data') as Entity[]).flatMap((e) => e.attributes.blocks as Array<Record<string, unknown>>);
+    expect(blocks.length).to.be.greaterThan(0);
+    for (const block of blocks) {
+      expect(block.__typename).to.match(/^ComponentBlocks/);
+      if (block.__typename === 'ComponentBlocksQuote') expect(block.text).to.be.a('string');
+    }
+  });
+
+  it('filters with and/or/not, nested relation filters and Long values', async () => {
+    const a = await gql(service, '{ articles(filters: { and: [{ readingTime: { between: [5, 10] } }, { rating: { gt: 2 } }] }) { data { id } } }');
+    expect(ids(at(a.body, 'data.articles.data'))).to.deep.equal(['2', '9', '21', '31']);
+    const b = await gql(service, '{ articles(filters: { author: { name: { eq: "Alice Martin" } }, not: { id: { eq: 1 } } }) { data { id attributes { author { data { id } } } } } }');
+    for (const entry of at(b.body, 'data.articles.data') as Entity[]) expect(entry.attributes.author).to.deep.equal({ data: { id: '1' } });
+    expect(ids(at(b.body, 'data.articles.data'))).not.to.include('1');
+    const c = await gql(service, '{ events(filters: { budget: { gte: "5000000000" }, online: { null: true } }) { data { id } } }');
+    expect(ids(at(c.body, 'data.events.data'))).to.deep.equal(['6', '9']);
+  });
+
+  it('paginates with start/limit and answers page-style meta; counts only when total/pageCount is asked', async () => {
+    const res = await gql(service, '{ articles(pagination: { start: 5, limit: 3 }) { data { id } meta { pagination { total page pageSize pageCount } } } }');
+    expect(at(res.body, 'data.articles.meta.pagination')).to.deep.equal({ total: 34, page: 2, pageSize: 3, pageCount: 12 });
+    const noCount = await gql(service, '{ articles(pagination: { page: 2, pageSize: 5 }) { meta { pagination { page pageSize } } } }');
+    expect(at(noCount.body, 'data.articles.meta.pagination')).to.deep.equal({ page: 2, pageSize: 5 });
+  });
+
+  it('caps a page at amountLimit (100) and says so in the meta (Deviation 5)', async () => {
+    const res = await gql(service, '{ articles(pagination: { pageSize: 200 }, locale: "all") { data { id } meta { pagination { pageSize total } } } }');
+    expect(at(res.body, 'data.articles.meta.pagination')).to.deep.equal({ pageSize: 100, total: 40 });
+  });
+
+  it('answers mixed page/offset pagination with Strapi PaginationError shape and data null', async () => {
+    const res = await gql(service, '{ articles(pagination: { page: 1, limit: 3 }) { data { id } } }');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({
+      errors: [{ message: 'Cannot use both page & offset pagination in the same query', extensions: { error: { name: 'PaginationError', message: 'Cannot use both page & offset pagination in the same query', details: {} }, code: 'STRAPI_PAGINATION_ERROR' } }],
+      data: { articles: null },
+    });
+  });
+
+  it('shows drafts only with PREVIEW; a draft by id is data: null (Deviation 4)', async () => {
+    const live = await gql(service, '{ articles(filters: { publishedAt: { null: true } }) { data { id } } }');
+    expect(at(live.body, 'data.articles.data')).to.deep.equal([]);
+    const preview = await gql(service, '{ articles(publicationState: PREVIEW, filters: { publishedAt: { null: true } }) { data { id } } }');
+    expect(ids(at(preview.body, 'data.articles.data'))).to.deep.equal(['5', '12', '19', '26', '33', '38']);
+    const draft = await gql(service, '{ article(id: 5) { data { id } } }');
+    expect(draft.body).to.deep.equal({ data: { article: { data: null } } });
+    const missing = await gql(service, '{ article(id: 999) { data { id } } }');
+    expect(missing.body).to.deep.equal({ data: { article: { data: null } } });
+  });
+
+  it('reads another locale and the localizations of an entry', async () => {
+    const fr = await gql(service, '{ articles(locale: "fr") { data { id attributes { locale } } } }');
+    for (const entry of at(fr.body, 'data.articles.data') as Entity[]) expect(entry.attributes.locale).to.equal('fr');
+    const res = await gql(service, '{ article(id: 1) { data { attributes { localizations { data { id attributes { locale } } } } } } }');
+    expect(at(res.body, 'data.article.data.attributes.localizations.data')).to.deep.equal([{ id: '41', attributes: { locale: 'fr' } }]);
+  });
+
+  it('reads the single type', async () => {
+    const res = await gql(service, '{ homepage { data { id attributes { title featuredArticles { data { id } } } } } }');
+    expect(at(res.body, 'data.homepage.data.attributes.title')).to.be.a('string');
+  });
+
+  it('rejects private fields, bad argument types and unknown operators as GRAPHQL_VALIDATION_FAILED (400)', async () => {
+    const privateField = await gql(service, '{ articles { data { attributes { internalNotes } } } }');
+    expect(privateField.status).to.equal(400);
+    expect(privateField.body.errors?.[0]).to.deep.include({ message: 'Cannot query field "internalNotes" on type "Article".' });
+    expect(privateField.body.errors?.[0]?.extensions).to.deep.equal({ code: 'GRAPHQL_VALIDATION_FAILED' });
+    const badArg = await gql(service, '{ articles(pagination: { page: "x" }) { data { id } } }');
+    expect(badArg.status).to.equal(400);
+    expect(badArg.body.errors?.[0]?.message).to.equal('Int cannot represent non-integer value: "x"');
+    const unknownOp = await gql(service, '{ articles(filters: { title: { like: "x" } }) { data { id } } }');
+    expect(unknownOp.body.errors?.[0]?.message).to.equal('Field "like" is not defined by type "StringFilterInput". Did you mean "lte"?');
+  });
+
+  it('never exposes a password attribute, in output or filters (Deviation 6)', async () => {
+    const output = await gql(service, '{ authors { data { attributes { secretCode } } } }');
+    expect(output.status).to.equal(400);
+    const filter = await gql(service, '{ authors(filters: { secretCode: { eq: "x" } }) { data { id } } }');
+    expect(filter.status).to.equal(400);
+  });
+
+  it('rejects operations deeper than depthLimit (envelopes not counted)', async () => {
+    const level = (n: number): string => (n === 0 ? 'name' : `articles { data { attributes { tags { data { attributes { ${level(n - 1)} } } } } } }`);
+    const ok = await gql(service, `{ tags { data { attributes { ${level(3)} } } } }`);
+    expect(ok.status).to.equal(200);
+    const deep = await gql(service, `{ tags { data { attributes { ${level(4)} } } } }`);
+    expect(deep.status).to.equal(400);
+    expect(deep.body.errors?.[0]?.message).to.equal("'' exceeds maximum operation depth of 7");
+    expect(deep.body.errors?.[0]?.extensions).to.deep.equal({ code: 'GRAPHQL_VALIDATION_FAILED' });
+  });
+
+  it('answers GET /graphql?query= and serves the playground to browsers outside production', async () => {
+    const get = await request(service.app).get('/graphql').query({ query: '{ tag(id: 1) { data { id } } }' }).set('Accept', 'application/json');
+    expect(get.status).to.equal(200);
+    expect(JSON.parse(get.text)).to.deep.equal({ data: { tag: { data: { id: '1' } } } });
+    const page = await request(service.app).get('/graphql').set('Accept', 'text/html');
+    expect(page.status).to.equal(200);
+    expect(page.text).to.contain('GraphQL Playground');
+  });
+
+  it('answers introspection with Strapi names', async () => {
+    const res = await gql(service, '{ __type(name: "ArticleEntityResponseCollection") { fields { name } } }');
+    expect(at(res.body, 'data.__type.fields')).to.deep.equal([{ name: 'data' }, { name: 'meta' }]);
+  });
+});
