@@ -5,7 +5,7 @@
  * rebuilt on the next request.
  */
 import type { SchemaComposer } from 'graphql-compose';
-import type { GraphQLResolveInfo } from 'graphql';
+import { Kind, parse, print, valueFromASTUntyped, type DefinitionNode, type FieldDefinitionNode, type GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from './context.js';
 
 export type Resolver = (parent: unknown, args: Record<string, unknown>, context: GraphQLContext, info: GraphQLResolveInfo) => unknown;
@@ -119,7 +119,7 @@ export class ExtensionService {
     for (const entry of this.extensions) {
       const extension = typeof entry === 'function' ? entry({ schemaComposer }) : entry;
       if (!extension) continue;
-      if (extension.typeDefs) schemaComposer.addTypeDefs(extension.typeDefs);
+      if (extension.typeDefs) addTypeDefs(schemaComposer, extension.typeDefs);
       if (extension.resolvers) schemaComposer.addResolveMethods(extension.resolvers as Parameters<SchemaComposer<GraphQLContext>['addResolveMethods']>[0]);
       Object.assign(config, extension.resolversConfig ?? {});
     }
@@ -134,4 +134,35 @@ export class ExtensionService {
     }
     return t;
   }
+}
+
+/**
+ * Adds SDL to the composer. `type X`/`extend type X` of an object type that already exists adds
+ * its fields (so `extend type Article { … }` and `type Query { … }` extend, never replace); other
+ * definitions are added as new types.
+ */
+function addTypeDefs(sc: SchemaComposer<GraphQLContext>, typeDefs: string): void {
+  const rest: DefinitionNode[] = [];
+  for (const definition of parse(typeDefs).definitions) {
+    const isObject = definition.kind === Kind.OBJECT_TYPE_DEFINITION || definition.kind === Kind.OBJECT_TYPE_EXTENSION;
+    const name = isObject ? definition.name.value : '';
+    if (isObject && (sc.has(name) || name === 'Query' || name === 'Mutation')) {
+      const tc = name === 'Query' ? sc.Query : name === 'Mutation' ? sc.Mutation : sc.getOTC(name);
+      for (const field of definition.fields ?? []) tc.addFields({ [field.name.value]: fieldConfig(field) });
+    } else {
+      rest.push(definition);
+    }
+  }
+  if (rest.length > 0) sc.addTypeDefs(rest.map((d) => print(d)).join('\n'));
+}
+
+function fieldConfig(field: FieldDefinitionNode): { type: string; description?: string; args: Record<string, { type: string; defaultValue?: unknown }> } {
+  return {
+    type: print(field.type),
+    ...(field.description ? { description: field.description.value } : {}),
+    args: Object.fromEntries((field.arguments ?? []).map((arg) => [arg.name.value, {
+      type: print(arg.type),
+      ...(arg.defaultValue ? { defaultValue: valueFromASTUntyped(arg.defaultValue) } : {}),
+    }])),
+  };
 }

@@ -1,0 +1,63 @@
+import { expect } from 'chai';
+import { createServer, type ContentService } from '../../src/app.js';
+import { seedPublication } from '../helpers/seed.js';
+import { freshDatabaseUri, PUBLICATION_APP } from '../helpers/server.js';
+import { at, gql } from './helpers.js';
+
+/**
+ * A nested GraphQL query is ONE aggregation (+ one count only when total/pageCount is selected),
+ * whatever the number of entries: bench scenario e (articles with author, tags, and their category
+ * with 5 of its articles). Strapi's GraphQL runs one query per relation per entry here.
+ */
+describe('GraphQL: MongoDB commands per nested query', () => {
+  let service: ContentService;
+  const commands: string[] = [];
+  before(async () => {
+    const uri = new URL(freshDatabaseUri());
+    uri.searchParams.set('monitorCommands', 'true');
+    service = await createServer({ appDir: PUBLICATION_APP, databaseUri: uri.toString() });
+    await seedPublication(service.context);
+    const contentCollections = new Set(service.context.registry.listContentTypes().filter((ct) => ct.namespace === 'api').map((ct) => ct.collectionName));
+    service.context.connection.getClient().on('commandStarted', (event) => {
+      const target: unknown = event.command[event.commandName];
+      if (typeof target === 'string' && contentCollections.has(target)) commands.push(event.commandName);
+    });
+  });
+  after(async () => {
+    await service.context.connection.dropDatabase().catch(() => {});
+    await service.stop();
+  });
+
+  const scenarioE = (pageSize: number, meta: string) => `{ articles(pagination: { pageSize: ${pageSize} }) { data { id attributes { title
+    author { data { id attributes { name } } }
+    tags { data { id attributes { name } } }
+    category { data { id attributes { name articles(pagination: { limit: 5 }) { data { id attributes { title } } } } } } } } ${meta} } }`;
+
+  async function commandsFor(query: string): Promise<{ names: string[]; entries: number }> {
+    commands.length = 0;
+    const res = await gql(service, query);
+    expect(res.body.errors).to.equal(undefined);
+    return { names: [...commands], entries: (at(res.body, 'data.articles.data') as unknown[]).length };
+  }
+
+  it('runs one aggregate for 1, 5 or 25 entries with author, tags and category.articles', async () => {
+    for (const size of [1, 5, 25]) {
+      const { names, entries } = await commandsFor(scenarioE(size, ''));
+      expect(entries).to.equal(size);
+      expect(names, `pageSize ${size}`).to.deep.equal(['aggregate']);
+    }
+  });
+
+  it('adds exactly one count when meta.pagination.total is selected, none for page/pageSize', async () => {
+    expect((await commandsFor(scenarioE(25, 'meta { pagination { total pageCount } }'))).names.sort()).to.deep.equal(['aggregate', 'aggregate']);
+    expect((await commandsFor(scenarioE(25, 'meta { pagination { page pageSize } }'))).names).to.deep.equal(['aggregate']);
+  });
+
+  it('fills every nested level from that one read', async () => {
+    const res = await gql(service, scenarioE(3, ''));
+    const first = (at(res.body, 'data.articles.data') as Array<{ attributes: Record<string, unknown> }>)[0];
+    expect(first?.attributes.author).to.deep.equal({ data: { id: '1', attributes: { name: 'Alice Martin' } } });
+    const categoryArticles = at(first?.attributes as never, 'category.data.attributes.articles.data') as unknown[];
+    expect(categoryArticles.length).to.be.within(1, 5);
+  });
+});

@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import type { ExtensionService } from '../../src/graphql/index.js';
+import { seedPublication } from '../helpers/seed.js';
+import { createTestService, type TestService } from '../helpers/server.js';
+import { at, gql, registerUser } from './helpers.js';
+
+/** The extension service: shadow CRUD switches, typeDefs + resolvers, resolversConfig (auth, policies, middlewares). */
+describe('GraphQL extension service', () => {
+  let service: TestService;
+  let jwt: string;
+  const seen: string[] = [];
+  before(async () => {
+    service = await createTestService({
+      register({ app }) {
+        const extension = app.plugin('graphql').service('extension') as ExtensionService;
+        extension.shadowCRUD('api::note.note').disableMutations();
+        extension.shadowCRUD('api::event.event').disable();
+        extension.shadowCRUD('api::tag.tag').disableAction('findOne');
+        extension.shadowCRUD('api::article.article').field('summary').disable();
+        extension.shadowCRUD('api::category.category').field('sortOrder').disableFilters();
+        extension.use({
+          typeDefs: 'type Query { hello(name: String = "world"): String  secret: String } extend type Article { titleLength: Int }',
+          resolvers: {
+            Query: { hello: (_p, args) => `hello ${String(args.name)}`, secret: () => 'classified' },
+            Article: { titleLength: (parent) => String((parent as { title?: string }).title ?? '').length },
+          },
+          resolversConfig: {
+            'Query.hello': { auth: false },
+            'Query.secret': { auth: { scope: ['api::note.note.create'] } },
+            'Query.categories': { policies: [({ args }) => args.filters === undefined] },
+            'Query.authors': { middlewares: [async (next, parent, args, context, info) => { seen.push('before'); const out = await next(parent, args, context, info); seen.push('after'); return out; }] },
+          },
+        });
+      },
+    });
+    await seedPublication(service.context);
+    jwt = await registerUser(service, 'extuser');
+  });
+  after(() => service.close());
+
+  async function fieldNames(type: string): Promise<string[]> {
+    const res = await gql(service, `{ __type(name: "${type}") { fields { name } inputFields { name } } }`);
+    const t = at(res.body, 'data.__type') as { fields: Array<{ name: string }> | null; inputFields: Array<{ name: string }> | null } | null;
+    return [...(t?.fields ?? []), ...(t?.inputFields ?? [])].map((f) => f.name);
+  }
+
+  it('removes disabled types, actions and fields', async () => {
+    const mutations = await fieldNames('Mutation');
+    expect(mutations).not.to.include('createNote');
+    expect(mutations).to.include('createTag');
+    const queries = await fieldNames('Query');
+    expect(queries).to.include('notes');
+    expect(queries).not.to.include('events');
+    expect(queries).not.to.include('tag');
+    expect(queries).to.include('tags');
+    expect(await fieldNames('Event')).to.deep.equal([]);
+    expect(await fieldNames('Article')).not.to.include('summary');
+    expect(await fieldNames('ArticleInput')).not.to.include('summary');
+    expect(await fieldNames('CategoryFiltersInput')).not.to.include('sortOrder');
+    expect(await fieldNames('Category')).to.include('sortOrder');
+  });
+
+  it('adds typeDefs and resolvers, extending existing types', async () => {
+    expect((await gql(service, '{ hello }')).body).to.deep.equal({ data: { hello: 'hello world' } });
+    const res = await gql(service, '{ article(id: 1) { data { attributes { title titleLength } } } }');
+    expect(at(res.body, 'data.article.data.attributes.titleLength')).to.equal('Getting Started with Strapi'.length);
+  });
+
+  it('applies resolversConfig auth scopes', async () => {
+    expect((await gql(service, '{ secret }')).body.errors?.[0]?.extensions?.code).to.equal('FORBIDDEN');
+    expect((await gql(service, '{ secret }', undefined, jwt)).body).to.deep.equal({ data: { secret: 'classified' } });
+  });
+
+  it('applies policies and middlewares', async () => {
+    expect((await gql(service, '{ categories { data { id } } }')).body.errors).to.equal(undefined);
+    const denied = await gql(service, '{ categories(filters: { name: { eq: "x" } }) { data { id } } }');
+    expect(denied.body.errors?.[0]?.message).to.equal('Policy Failed');
+    expect(at(denied.body, 'data.categories')).to.equal(null);
+    await gql(service, '{ authors { data { id } } }');
+    expect(seen).to.deep.equal(['before', 'after']);
+  });
+
+  it('rebuilds the schema when an extension is added later', async () => {
+    const extension = service.plugin('graphql').service('extension') as ExtensionService;
+    extension.use(({ schemaComposer }) => {
+      schemaComposer.Query.addFields({ late: { type: 'String', resolve: () => 'yes' } });
+    });
+    expect((await gql(service, '{ late }')).body).to.deep.equal({ data: { late: 'yes' } });
+  });
+});
