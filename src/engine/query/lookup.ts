@@ -49,18 +49,54 @@ function parseSpec(spec: unknown): LookupSpec {
  */
 export function lookupStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, run: RunPipeline): Doc[] {
   const spec = parseSpec(rawSpec);
+  const join = joiner(spec, env, run);
+  return docs.map((outer) => ({ ...outer, [spec.as]: join(outer) }));
+}
+
+/**
+ * `$lookup` followed by `$match: { <as>: { $ne: [] } }` and `$project: { <as>: 0 }` (a filter
+ * through another collection): the outer documents that join with something, unchanged. Same
+ * answer as the three stages, without building a new document per outer document.
+ */
+export function semiJoinStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, run: RunPipeline): Doc[] {
+  const join = joiner(parseSpec(rawSpec), env, run);
+  return docs.filter((outer) => join(outer).length > 0);
+}
+
+/** If stages[i] starts a semi-join (see semiJoinStage), how many stages it spans. */
+export function semiJoinLength(stages: Array<{ name: string; spec: unknown }>, i: number): number {
+  const [lookup, match, project] = [stages[i], stages[i + 1], stages[i + 2]];
+  if (lookup?.name !== '$lookup' || !isPlainObject(lookup.spec) || typeof lookup.spec.as !== 'string') return 0;
+  const as = lookup.spec.as;
+  if (as.includes('.') || match?.name !== '$match' || !isPlainObject(match.spec)) return 0;
+  const condition = match.spec[as];
+  if (Object.keys(match.spec).length !== 1 || !isPlainObject(condition) || Object.keys(condition).length !== 1) return 0;
+  if (!Array.isArray(condition.$ne) || condition.$ne.length !== 0) return 0;
+  const dropsField = (project?.name === '$project' && isPlainObject(project.spec) && Object.keys(project.spec).length === 1
+      && (project.spec[as] === 0 || project.spec[as] === false))
+    || (project?.name === '$unset' && (project.spec === as || (Array.isArray(project.spec) && project.spec.length === 1 && project.spec[0] === as)));
+  return dropsField ? 3 : 0;
+}
+
+/** The joined documents of one outer document, for a parsed `$lookup`. */
+function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline): (outer: Doc) => Doc[] {
   const foreign = env.resolve(spec.from);
   const equalityJoin = spec.localField !== undefined && spec.foreignField !== undefined
     ? equalityMatcher(foreign, spec.foreignField) : undefined;
-  return docs.map((outer) => {
-    let base: Doc[];
-    if (equalityJoin) {
-      base = equalityJoin(localValues(outer, spec.localField as string));
-    } else {
-      base = [];
-    }
-    if (!spec.pipeline) return { ...outer, [spec.as]: base };
-    const vars = spec.let ? evalLet(outer, spec.let, env) : {};
+  // A sub-pipeline's result depends only on the join values and the `let` variables, so within
+  // one stage it runs once per distinct combination (a filter through a to-one relation over 10k
+  // entries runs it once per related entry, not once per entry). Sharing the result arrays is
+  // safe: a later stage that changes documents clones them first (see runPipeline).
+  const memo = spec.pipeline && isDeterministic(spec.pipeline) ? new Map<string, Doc[]>() : undefined;
+  const letValues = spec.let ? letEvaluator(spec.let, env) : undefined;
+  return (outer) => {
+    const locals = equalityJoin ? localValues(outer, spec.localField as string) : [];
+    let base: Doc[] = equalityJoin ? equalityJoin(locals) : [];
+    if (!spec.pipeline) return base;
+    const vars = letValues ? letValues(outer) : {};
+    const key = memo ? valueKey([locals, vars]) : '';
+    const known = memo?.get(key);
+    if (known) return known;
     const variables = { ...env.variables, ...vars };
     let pipeline = spec.pipeline;
     if (!equalityJoin) {
@@ -72,8 +108,10 @@ export function lookupStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, run
         base = pipelineCandidates(foreign, pipeline, variables);
       }
     }
-    return { ...outer, [spec.as]: pipeline.length ? run(base, pipeline, { ...env, variables }) : base };
-  });
+    const joined = pipeline.length ? run(base, pipeline, { ...env, variables }) : base;
+    memo?.set(key, joined);
+    return joined;
+  };
 }
 
 function localValues(outer: Doc, path: string): unknown[] {
@@ -108,11 +146,30 @@ function equalityMatcher(foreign: Collection | undefined, field: string): (value
   };
 }
 
-function evalLet(outer: Doc, letSpec: Doc, env: PipelineEnv): Doc {
-  const out: Doc = {};
+/** The `let` variables of one outer document; a plain `'$field.path'` is read directly, anything else is evaluated by mingo. */
+function letEvaluator(letSpec: Doc, env: PipelineEnv): (outer: Doc) => Doc {
+  const entries = Object.entries(letSpec);
+  const simple = entries.every(([, expr]) => typeof expr === 'string' && /^\$[A-Za-z_][\w]*$/.test(expr));
+  if (simple) {
+    const fields = entries.map(([name, expr]) => [name, (expr as string).slice(1)] as const);
+    return (outer) => {
+      const out: Doc = {};
+      for (const [name, field] of fields) out[name] = outer[field];
+      return out;
+    };
+  }
   const options = mingoOptions(env);
-  for (const [name, expr] of Object.entries(letSpec)) out[name] = evalExpr(outer, expr, options);
-  return out;
+  return (outer) => {
+    const out: Doc = {};
+    for (const [name, expr] of entries) out[name] = evalExpr(outer, expr, options);
+    return out;
+  };
+}
+
+/** `$rand` and `$sample` give another answer on every run: such a sub-pipeline is not memoized. */
+function isDeterministic(pipeline: unknown[]): boolean {
+  const text = JSON.stringify(pipeline);
+  return !text.includes('"$rand"') && !text.includes('"$sample"');
 }
 
 /**

@@ -6,7 +6,7 @@ import { CommandError, commandError, toCommandError } from '../errors.js';
 import type { Collection } from '../storage/collection.js';
 import { collationCompare } from './collation.js';
 import { compileFilter } from './filter.js';
-import { lookupStage } from './lookup.js';
+import { lookupStage, semiJoinLength, semiJoinStage } from './lookup.js';
 import { MINGO_STAGES, mingoOptions, plainOptions } from './operators.js';
 import { candidates } from './plan.js';
 import { normalizeRegexes } from './regex.js';
@@ -20,7 +20,7 @@ export interface PipelineEnv {
 }
 
 /** Stages mingo runs that never change their input documents (their output may share them). */
-const READ_ONLY_STAGES = new Set(['$group', '$count', '$sortByCount', '$bucket', '$bucketAuto', '$unionWith', '$graphLookup', '$sample', '$documents']);
+const READ_ONLY_STAGES = new Set(['$project', '$unset', '$group', '$count', '$sortByCount', '$bucket', '$bucketAuto', '$unionWith', '$graphLookup', '$sample', '$documents']);
 const UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$search', '$searchMeta', '$vectorSearch', '$geoNear', '$changeStream', '$collStats', '$indexStats', '$currentOp', '$listSessions', '$planCacheStats']);
 
 /**
@@ -77,10 +77,17 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
           owned = true;
           break;
         }
-        case '$lookup':
+        case '$lookup': {
+          const span = semiJoinLength(stages, i);
+          if (span > 0) {
+            docs = semiJoinStage(docs, spec, env, runPipeline);
+            i += span - 1;
+            break;
+          }
           docs = lookupStage(docs, spec, env, runPipeline);
           owned = false;
           break;
+        }
         case '$facet': {
           if (!isPlainObject(spec)) throw commandError('BadValue', 'the $facet specification must be a non-empty object', { code: 15947 });
           const out: Doc = {};
