@@ -43,7 +43,7 @@ export const graphqlPlugin: Plugin = {
       }
       return built.schema;
     };
-    if (gql.playgroundAlways || ctx.config.env !== 'production') ctx.rootRouter.get(gql.endpoint, playground(gql.endpoint));
+    if (gql.playgroundAlways || ctx.config.env !== 'production') ctx.rootRouter.use(playground(gql.endpoint));
     ctx.rootRouter.all(gql.endpoint, graphqlEndpoint({ service, logger: ctx.logger, depthLimit: gql.depthLimit, schema }));
   },
 };

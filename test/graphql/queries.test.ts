@@ -148,6 +148,12 @@ describe('GraphQL queries', () => {
     const page = await request(service.app).get('/graphql').set('Accept', 'text/html');
     expect(page.status).to.equal(200);
     expect(page.text).to.contain('GraphQL Playground');
+    expect(page.text).not.to.match(/(src|href)="(https?:)?\/\//);
+    const script = /src="([^"]+middleware\.js)"/.exec(page.text)?.[1];
+    expect(script).to.equal('/graphql/playground-assets/graphql-playground-react/build/static/js/middleware.js');
+    const asset = await request(service.app).get(script ?? '');
+    expect(asset.status).to.equal(200);
+    expect(asset.headers['content-type']).to.match(/javascript/);
   });
 
   it('answers introspection with Strapi names', async () => {
