@@ -19,7 +19,7 @@ directory is locked by it); from another machine, give MONGODB_URI.`;
 
 class UsageError extends Error {}
 
-const isLockError = (err: unknown) => err instanceof Error && err.constructor.name === 'DataDirLockedError';
+const isLockError = (err: unknown) => err instanceof Error && (err.name === 'DataDirLockedError' || err.constructor.name === 'DataDirLockedError');
 
 /**
  * Opens the app's database the way `start` does. When a running service holds the embedded

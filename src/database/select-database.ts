@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceConfig } from '../config/index.js';
-import { startEngine } from '../engine/index.js';
+import { startEngineThread } from './engine-thread.js';
 
 export interface DatabaseHandle {
   uri: string;
@@ -17,7 +17,8 @@ interface MemoryServerModule {
 
 /**
  * DESIGN.md §3: `MONGODB_URI` (a real server) → `MONGOMS_SYSTEM_BINARY` (mongodb-memory-server-core
- * with that binary, never a download) → the embedded engine (persisted in `dataDir`, or in memory).
+ * with that binary, never a download) → the embedded engine (persisted in `dataDir`, or in memory),
+ * in a worker thread of this process.
  */
 export async function selectDatabase(config: ServiceConfig, options: { memory: boolean }): Promise<DatabaseHandle> {
   if (config.database.uri) {
@@ -31,7 +32,7 @@ export async function selectDatabase(config: ServiceConfig, options: { memory: b
     return { uri: `${server.getUri().replace(/\/?$/, '/')}content`, description: `mongod ${systemBinary} (mongodb-memory-server-core)`, stop: async () => { await server.stop(); } };
   }
   const dataDir = options.memory ? undefined : config.database.dataDir;
-  const engine = await startEngine({ host: '127.0.0.1', port: 0, dataDir });
+  const engine = await startEngineThread({ host: '127.0.0.1', dataDir });
   const uri = `${engine.uri.replace(/\/?$/, '/')}content`;
   // The data directory is locked while this process runs; the address lets `content-service token`
   // on this machine use the same database through this engine (see runningEngineUri).

@@ -1,0 +1,48 @@
+import { Worker } from 'node:worker_threads';
+
+export interface EngineThread {
+  uri: string;
+  stop(): Promise<void>;
+}
+
+type WorkerMessage = { uri?: string; error?: string; name?: string; stopped?: boolean };
+
+/**
+ * The worker: the built `.js` module, or, when running from source, a small bootstrap that
+ * registers tsx inside the worker (module hooks of the parent thread do not reach workers) and
+ * imports the `.ts` module.
+ */
+function createWorker(workerData: unknown): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./engine-worker.js', import.meta.url), { workerData });
+  const tsxApi = import.meta.resolve('tsx/esm/api');
+  const module = new URL('./engine-worker.ts', import.meta.url).href;
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module)}); })`;
+  return new Worker(bootstrap, { eval: true, workerData });
+}
+
+/** Starts the embedded engine in a worker thread of this process; resolves once it listens. */
+export function startEngineThread(options: { host: string; dataDir?: string }): Promise<EngineThread> {
+  const worker = createWorker(options);
+  return new Promise((resolve, reject) => {
+    const onStartError = (err: Error) => reject(err);
+    worker.once('error', onStartError);
+    worker.once('message', (message: WorkerMessage) => {
+      worker.off('error', onStartError);
+      if (!message.uri) {
+        void worker.terminate();
+        const error = new Error(message.error ?? 'embedded engine failed to start');
+        error.name = message.name ?? 'Error'; // e.g. DataDirLockedError: the data directory is in use
+        reject(error);
+        return;
+      }
+      resolve({
+        uri: message.uri,
+        stop: () => new Promise<void>((done) => {
+          const timer = setTimeout(() => { void worker.terminate().then(() => done()); }, 10_000);
+          worker.once('message', () => { clearTimeout(timer); void worker.terminate().then(() => done()); });
+          worker.postMessage('stop');
+        }),
+      });
+    });
+  });
+}
