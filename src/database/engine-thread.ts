@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 export interface EngineThread {
@@ -14,10 +18,18 @@ type WorkerMessage = { uri?: string; error?: string; name?: string; stopped?: bo
  */
 function createWorker(workerData: unknown): Worker {
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./engine-worker.js', import.meta.url), { workerData });
-  const tsxApi = import.meta.resolve('tsx/esm/api');
   const module = new URL('./engine-worker.ts', import.meta.url).href;
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module)}); })`;
+  const bootstrap = `import(${JSON.stringify(tsxEsmApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module)}); })`;
   return new Worker(bootstrap, { eval: true, workerData });
+}
+
+/** URL of tsx's ESM API (`tsx/esm/api`), found through its package.json (works in ESM and CJS builds of this file). */
+function tsxEsmApi(): string {
+  const packageJson = createRequire(import.meta.url).resolve('tsx/package.json');
+  const manifest = JSON.parse(readFileSync(packageJson, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
+  const target = manifest.exports['./esm/api']?.import.default;
+  if (!target) throw new Error('tsx has no ./esm/api export');
+  return pathToFileURL(join(dirname(packageJson), target)).href;
 }
 
 /** Starts the embedded engine in a worker thread of this process; resolves once it listens. */
