@@ -2,6 +2,7 @@
 import type { Request } from 'express';
 import type { RequestAuth } from '../access/ability.js';
 import type { OperationContext } from '../operations/index.js';
+import type { PaginationLimits } from '../query/parse/pagination.js';
 import type { ServiceContext } from '../service-context.js';
 
 export type GraphQLContext = {
@@ -15,4 +16,9 @@ export type GraphQLContext = {
 export function operationContext(ctx: GraphQLContext): OperationContext {
   const { ability } = ctx.auth;
   return { ...ctx.service, access: { canRead: (uid) => ability.can(`${uid}.find`) } };
+}
+
+/** GraphQL's page limits (the service's REST limits were replaced by GraphQL's, see index.ts). */
+export function pageLimits(ctx: GraphQLContext): PaginationLimits {
+  return ctx.service.config.api.rest;
 }

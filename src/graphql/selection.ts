@@ -10,12 +10,15 @@ import {
 } from 'graphql';
 import type { Registry, Schema } from '../content-types/index.js';
 import type { RawQuery } from '../operations/index.js';
+import { paginationWindow, parsePagination, type PaginationLimits } from '../query/parse/pagination.js';
 import { toRestFilters } from './filters.js';
 import { plain } from './values.js';
 
 interface Walk {
   info: GraphQLResolveInfo;
   registry: Registry;
+  /** page limits of nested lists (GraphQL's defaultLimit, maxLimit ∧ amountLimit) */
+  limits: PaginationLimits;
 }
 
 /** The fields selected on `type` by these nodes' sub-selections, fragments flattened, grouped by field name. */
@@ -91,7 +94,8 @@ function levelQuery(walk: Walk, schema: Schema, type: GraphQLNamedType, nodes: r
     if (attribute.type === 'relation' || attribute.type === 'media') {
       const relatedUid = schema.relations[name]?.target;
       const related = relatedUid ? walk.registry.schema(relatedUid) : undefined;
-      if (related) populate[name] = { ...relationArgs(walk, related, argsOf(walk, type, first)), ...responseQuery(walk, related, target, fieldNodes) };
+      const multiple = schema.relations[name]?.multiple === true;
+      if (related) populate[name] = { ...relationArgs(walk, related, argsOf(walk, type, first), multiple), ...responseQuery(walk, related, target, fieldNodes) };
     } else if (attribute.type === 'component') {
       const component = walk.registry.schema(attribute.component);
       if (component) populate[name] = levelSpec(levelQuery(walk, component, target, fieldNodes));
@@ -134,18 +138,23 @@ function levelSpec(level: { fields: string[]; populate: Record<string, unknown> 
   };
 }
 
-/** A relation field's arguments as a populate level's `filters`, `sort`, `pagination`, `publicationState`. */
-function relationArgs(walk: Walk, related: Schema, args: Record<string, unknown>): RawQuery {
+/**
+ * A relation field's arguments as a populate level's `filters`, `sort`, `publicationState` and
+ * window. As in Strapi v4, a to-many list is always paginated (`pagination = {}`: the first
+ * `defaultLimit` entries), capped by maxLimit/amountLimit; the window is given as `start`/`limit`
+ * because a relation collection has no meta, so nothing is counted.
+ */
+function relationArgs(walk: Walk, related: Schema, args: Record<string, unknown>, multiple: boolean): RawQuery {
   const out: RawQuery = {};
   if (args.filters !== undefined && args.filters !== null) out.filters = toRestFilters(walk.registry, related, args.filters);
   if (Array.isArray(args.sort) && args.sort.length > 0) out.sort = args.sort;
-  if (isNonEmpty(args.pagination)) out.pagination = args.pagination;
   if (typeof args.publicationState === 'string') out.publicationState = args.publicationState.toLowerCase();
+  if (multiple) {
+    const window = paginationWindow(parsePagination(args.pagination ?? {}, walk.limits));
+    out.start = window.skip;
+    out.limit = window.limit;
+  }
   return out;
-}
-
-function isNonEmpty(value: unknown): boolean {
-  return value !== null && typeof value === 'object' && Object.keys(value).length > 0;
 }
 
 /**
@@ -163,14 +172,14 @@ function responseQuery(walk: Walk, schema: Schema, responseType: GraphQLNamedTyp
 }
 
 /** The read query of a top-level resolver: `fields` and `populate` from its selection set. */
-export function selectionQuery(info: GraphQLResolveInfo, registry: Registry, schema: Schema): RawQuery {
-  const walk: Walk = { info, registry };
+export function selectionQuery(info: GraphQLResolveInfo, registry: Registry, schema: Schema, limits: PaginationLimits): RawQuery {
+  const walk: Walk = { info, registry, limits };
   return responseQuery(walk, schema, getNamedType(info.returnType), info.fieldNodes);
 }
 
 /** Whether `meta { pagination { total | pageCount } }` is selected (only then is a count run). */
 export function needsTotal(info: GraphQLResolveInfo, registry: Registry): boolean {
-  const walk: Walk = { info, registry };
+  const walk: Walk = { info, registry, limits: { defaultLimit: 1, maxLimit: -1, withCount: false } };
   const type = getNamedType(info.returnType);
   const meta = subFields(walk, info.fieldNodes, type).get('meta') ?? [];
   const metaType = childType(type, 'meta');

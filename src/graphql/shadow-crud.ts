@@ -11,7 +11,7 @@ import * as operations from '../operations/index.js';
 import type { CollectionResponse, EntryResponse, RawQuery } from '../operations/index.js';
 import { createLocalization } from '../operations/localizations.js';
 import type { GraphQLContext } from './context.js';
-import { operationContext } from './context.js';
+import { operationContext, pageLimits } from './context.js';
 import { listArgs } from './content-type-types.js';
 import type { ExtensionService } from './extension.js';
 import { toRestFilters } from './filters.js';
@@ -49,8 +49,8 @@ export function graphqlPagination(rest: Record<string, number> | undefined): Rec
   return { total: p.total, page: p.page, pageSize: p.pageSize, pageCount: p.pageCount };
 }
 
-function readQuery(registry: Registry, ct: ContentType, args: Args, info: GraphQLResolveInfo): RawQuery {
-  const query: RawQuery = { ...selectionQuery(info, registry, ct) };
+function readQuery(registry: Registry, ct: ContentType, args: Args, info: GraphQLResolveInfo, ctx: GraphQLContext): RawQuery {
+  const query: RawQuery = { ...selectionQuery(info, registry, ct, pageLimits(ctx)) };
   if (args.filters !== undefined && args.filters !== null) query.filters = toRestFilters(registry, ct, plain(args.filters));
   if (Array.isArray(args.sort) && args.sort.length > 0) query.sort = args.sort;
   if (typeof args.publicationState === 'string') query.publicationState = args.publicationState.toLowerCase();
@@ -83,7 +83,7 @@ export function shadowQueries(registry: Registry, extension: ExtensionService, c
     if (extension.isActionEnabled(uid, 'find')) {
       fields[findOneQueryName(ct)] = {
         type: entityResponseName(type), args: { ...state, ...locale }, action: `${uid}.find`,
-        resolve: (_p, args, ctx, info) => orNull(operations.findSingle(operationContext(ctx), uid, readQuery(registry, ct, args, info))),
+        resolve: (_p, args, ctx, info) => orNull(operations.findSingle(operationContext(ctx), uid, readQuery(registry, ct, args, info, ctx))),
       };
     }
     return fields;
@@ -93,7 +93,7 @@ export function shadowQueries(registry: Registry, extension: ExtensionService, c
       type: entityResponseName(type), args: { id: { type: 'ID' }, ...locale }, action: `${uid}.findOne`,
       resolve: (_p, args, ctx, info) => {
         if (args.id === undefined || args.id === null) return { data: null };
-        const { locale: _locale, ...rest } = readQuery(registry, ct, args, info);
+        const { locale: _locale, ...rest } = readQuery(registry, ct, args, info, ctx);
         return orNull(operations.findOne(operationContext(ctx), uid, idArg(args.id), { ...rest, publicationState: 'live' }));
       },
     };
@@ -102,7 +102,7 @@ export function shadowQueries(registry: Registry, extension: ExtensionService, c
     fields[findQueryName(ct)] = {
       type: entityResponseCollectionName(type), args: { ...listArgs(filtersInputName(type), ct.draftAndPublish), ...locale }, action: `${uid}.find`,
       resolve: async (_p, args, ctx, info) => {
-        const query = readQuery(registry, ct, args, info);
+        const query = readQuery(registry, ct, args, info, ctx);
         const pagination = args.pagination !== null && typeof args.pagination === 'object' ? plain(args.pagination) as Args : {};
         query.pagination = { ...pagination, withCount: needsTotal(info, registry) };
         return collection(await operations.find(operationContext(ctx), uid, query));
@@ -117,8 +117,8 @@ export function shadowMutations(registry: Registry, extension: ExtensionService,
   const fields: Record<string, ShadowField> = {};
   const uid = ct.uid;
   const locale: ArgMap = ct.localized ? { locale: { type: LOCALE_CODE_SCALAR } } : {};
-  const answerQuery = (args: Args, info: GraphQLResolveInfo): RawQuery => {
-    const query = selectionQuery(info, registry, ct);
+  const answerQuery = (args: Args, info: GraphQLResolveInfo, ctx: GraphQLContext): RawQuery => {
+    const query = selectionQuery(info, registry, ct, pageLimits(ctx));
     return typeof args.locale === 'string' ? { ...query, locale: args.locale } : query;
   };
   const body = (args: Args) => ({ data: plain(args.data) });
@@ -126,13 +126,13 @@ export function shadowMutations(registry: Registry, extension: ExtensionService,
     if (extension.isActionEnabled(uid, 'update')) {
       fields[updateMutationName(type)] = {
         type: entityResponseName(type), args: { data: `${inputName(type)}!`, ...locale }, action: `${uid}.update`,
-        resolve: (_p, args, ctx, info) => operations.upsertSingle(operationContext(ctx), uid, body(args), answerQuery(args, info)),
+        resolve: (_p, args, ctx, info) => operations.upsertSingle(operationContext(ctx), uid, body(args), answerQuery(args, info, ctx)),
       };
     }
     if (extension.isActionEnabled(uid, 'delete')) {
       fields[deleteMutationName(type)] = {
         type: entityResponseName(type), args: { ...locale }, action: `${uid}.delete`,
-        resolve: (_p, args, ctx, info) => operations.deleteSingle(operationContext(ctx), uid, answerQuery(args, info)),
+        resolve: (_p, args, ctx, info) => operations.deleteSingle(operationContext(ctx), uid, answerQuery(args, info, ctx)),
       };
     }
     return fields;
@@ -140,19 +140,19 @@ export function shadowMutations(registry: Registry, extension: ExtensionService,
   if (extension.isActionEnabled(uid, 'create')) {
     fields[createMutationName(type)] = {
       type: entityResponseName(type), args: { data: `${inputName(type)}!`, ...locale }, action: `${uid}.create`,
-      resolve: (_p, args, ctx, info) => operations.create(operationContext(ctx), uid, body(args), answerQuery(args, info)),
+      resolve: (_p, args, ctx, info) => operations.create(operationContext(ctx), uid, body(args), answerQuery(args, info, ctx)),
     };
   }
   if (extension.isActionEnabled(uid, 'update')) {
     fields[updateMutationName(type)] = {
       type: entityResponseName(type), args: { id: 'ID!', data: `${inputName(type)}!`, ...locale }, action: `${uid}.update`,
-      resolve: (_p, args, ctx, info) => operations.update(operationContext(ctx), uid, idArg(args.id), body(args), answerQuery(args, info)),
+      resolve: (_p, args, ctx, info) => operations.update(operationContext(ctx), uid, idArg(args.id), body(args), answerQuery(args, info, ctx)),
     };
   }
   if (extension.isActionEnabled(uid, 'delete')) {
     fields[deleteMutationName(type)] = {
       type: entityResponseName(type), args: { id: 'ID!', ...locale }, action: `${uid}.delete`,
-      resolve: (_p, args, ctx, info) => operations.remove(operationContext(ctx), uid, idArg(args.id), answerQuery(args, info)),
+      resolve: (_p, args, ctx, info) => operations.remove(operationContext(ctx), uid, idArg(args.id), answerQuery(args, info, ctx)),
     };
   }
   if (ct.localized && extension.isActionEnabled(uid, 'createLocalization')) {
@@ -162,7 +162,7 @@ export function shadowMutations(registry: Registry, extension: ExtensionService,
         const opCtx = operationContext(ctx);
         const data = plain(args.data ?? {}) as Args;
         const created = await createLocalization(opCtx, uid, args.id === undefined || args.id === null ? null : idArg(args.id), { ...data, locale: args.locale }, {});
-        return operations.findOne(opCtx, uid, String(created.id), { ...selectionQuery(info, registry, ct), publicationState: 'preview' });
+        return operations.findOne(opCtx, uid, String(created.id), { ...selectionQuery(info, registry, ct, pageLimits(ctx)), publicationState: 'preview' });
       },
     };
   }

@@ -12,7 +12,7 @@ import {
 import { createRole, deleteRole, findRole, updateRole } from '../plugins/users-permissions/roles.js';
 import { findUserById } from '../plugins/users-permissions/users.js';
 import type { GraphQLContext } from './context.js';
-import { operationContext } from './context.js';
+import { operationContext, pageLimits } from './context.js';
 import type { ShadowField } from './shadow-crud.js';
 import { ROLE_UID, USER_UID } from './exposed.js';
 import { selectionQuery } from './selection.js';
@@ -77,7 +77,7 @@ function requireUser(ctx: GraphQLContext): void {
 
 export function usersPermissionsMutations(registry: import('../content-types/index.js').Registry): Record<string, ShadowField & { public?: boolean; description?: string }> {
   const user = registry.contentType(USER_UID);
-  const answer = (info: Parameters<ShadowField['resolve']>[3]) => (user ? selectionQuery(info, registry, user) : {});
+  const answer = (info: Parameters<ShadowField['resolve']>[3], ctx: GraphQLContext) => (user ? selectionQuery(info, registry, user, pageLimits(ctx)) : {});
   return {
     changePassword: {
       description: 'Change user password. Confirm with the current password.',
@@ -97,7 +97,7 @@ export function usersPermissionsMutations(registry: import('../content-types/ind
     createUsersPermissionsUser: {
       description: 'Create a new user',
       type: 'UsersPermissionsUserEntityResponse!', args: { data: 'UsersPermissionsUserInput!' }, action: 'plugin::users-permissions.user.create',
-      resolve: (_p, args, ctx, info) => operations.create(operationContext(ctx), USER_UID, { data: plain(args.data) }, answer(info)),
+      resolve: (_p, args, ctx, info) => operations.create(operationContext(ctx), USER_UID, { data: plain(args.data) }, answer(info, ctx)),
     },
     deleteUsersPermissionsRole: {
       description: 'Delete an existing role',
@@ -112,7 +112,7 @@ export function usersPermissionsMutations(registry: import('../content-types/ind
     deleteUsersPermissionsUser: {
       description: 'Delete an existing user',
       type: 'UsersPermissionsUserEntityResponse!', args: { id: 'ID!' }, action: 'plugin::users-permissions.user.destroy',
-      resolve: (_p, args, ctx, info) => operations.remove(operationContext(ctx), USER_UID, String(args.id), answer(info)),
+      resolve: (_p, args, ctx, info) => operations.remove(operationContext(ctx), USER_UID, String(args.id), answer(info, ctx)),
     },
     emailConfirmation: {
       description: 'Confirm an email users email address',
@@ -155,7 +155,7 @@ export function usersPermissionsMutations(registry: import('../content-types/ind
       type: 'UsersPermissionsUserEntityResponse!', args: { id: 'ID!', data: 'UsersPermissionsUserInput!' }, action: 'plugin::users-permissions.user.update',
       resolve: (_p, args, ctx, info) => {
         requireUser(ctx);
-        return operations.update(operationContext(ctx), USER_UID, String(args.id), { data: plain(args.data) }, answer(info));
+        return operations.update(operationContext(ctx), USER_UID, String(args.id), { data: plain(args.data) }, answer(info, ctx));
       },
     },
   };

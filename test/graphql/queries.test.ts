@@ -75,6 +75,15 @@ describe('GraphQL queries', () => {
     expect(at(noCount.body, 'data.articles.meta.pagination')).to.deep.equal({ page: 2, pageSize: 5 });
   });
 
+  it('paginates nested lists (page or offset style, Strapi PaginationError when mixed)', async () => {
+    const page = await gql(service, '{ category(id: 1) { data { attributes { articles(pagination: { page: 2, pageSize: 2 }) { data { id } } } } } }');
+    expect(ids(at(page.body, 'data.category.data.attributes.articles.data'))).to.deep.equal(['11', '16']);
+    const offset = await gql(service, '{ category(id: 1) { data { attributes { articles(pagination: { start: 1, limit: 2 }) { data { id } } } } } }');
+    expect(ids(at(offset.body, 'data.category.data.attributes.articles.data'))).to.deep.equal(['6', '11']);
+    const mixed = await gql(service, '{ category(id: 1) { data { attributes { articles(pagination: { page: 1, limit: 2 }) { data { id } } } } } }');
+    expect(mixed.body.errors?.[0]?.extensions?.code).to.equal('STRAPI_PAGINATION_ERROR');
+  });
+
   it('caps a page at amountLimit (100) and says so in the meta (Deviation 5)', async () => {
     const res = await gql(service, '{ articles(pagination: { pageSize: 200 }, locale: "all") { data { id } meta { pagination { pageSize total } } } }');
     expect(at(res.body, 'data.articles.meta.pagination')).to.deep.equal({ pageSize: 100, total: 40 });
