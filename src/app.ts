@@ -79,7 +79,17 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', (str: string) => qs.parse(str, QS_OPTIONS));
-  app.use(pinoHttp({ logger, genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(), autoLogging: config.env !== 'test' }));
+  app.set('etag', false); // Strapi sends none; hashing every body costs throughput
+  app.use(pinoHttp({
+    logger,
+    genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
+    autoLogging: config.env !== 'test',
+    // one short line per request (method, url, status, time), as Strapi logs; no headers
+    serializers: {
+      req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  }));
   app.use(express.json({ limit: config.server.bodyLimit, strict: false, type: ['application/json', 'application/*+json'] }));
 
   const api = Router();
