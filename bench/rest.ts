@@ -109,7 +109,7 @@ interface StoredDoc { _id: number; [key: string]: unknown }
 
 type ServiceContext = Awaited<ReturnType<typeof createServer>>['context'];
 
-async function load(context: ServiceContext): Promise<void> {
+export async function load(context: ServiceContext): Promise<void> {
   const db = context.connection.db;
   if (!db) throw new Error('not connected');
   const collection = (uid: string): Collection<StoredDoc> => {
@@ -143,7 +143,9 @@ async function load(context: ServiceContext): Promise<void> {
   for (const [key, seq] of seqs) await counters.updateOne({ _id: key }, { $set: { seq } }, { upsert: true });
 }
 
-main().then(() => process.exit(0), (error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().then(() => process.exit(0), (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
