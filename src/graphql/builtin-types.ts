@@ -14,6 +14,7 @@ import {
 } from './naming.js';
 import { listArgs } from './content-type-types.js';
 import { CUSTOM_SCALARS } from './scalars.js';
+import type { RootField } from './shadow-crud.js';
 
 type Composer = SchemaComposer<GraphQLContext>;
 
@@ -51,15 +52,16 @@ export function addLocaleTypes(sc: Composer): void {
   sc.createInputTC({ name: filters, fields: { id: 'IDFilterInput', name: 'StringFilterInput', code: 'StringFilterInput', createdAt: 'DateTimeFilterInput', updatedAt: 'DateTimeFilterInput', and: `[${filters}]`, or: `[${filters}]`, not: filters } });
 }
 
-export function localeQueryFields(): Record<string, { type: string; args?: Record<string, unknown>; resolve: (p: unknown, a: Record<string, unknown>, c: GraphQLContext) => unknown }> {
+/** Locales are public in Strapi (no permission needed). */
+export function localeQueryFields(): Record<string, RootField> {
   return {
     i18NLocale: {
-      type: entityResponseName(LOCALE),
+      type: entityResponseName(LOCALE), action: null,
       args: { id: { type: 'ID' } },
       resolve: (_p, args, ctx) => ({ data: locales(ctx).find((l) => String(l.id) === String(args.id)) ?? null }),
     },
     i18NLocales: {
-      type: entityResponseCollectionName(LOCALE),
+      type: entityResponseCollectionName(LOCALE), action: null,
       args: listArgs(filtersInputName(LOCALE), false),
       resolve: (_p, _a, ctx) => {
         const data = locales(ctx);
@@ -96,11 +98,12 @@ export function addFolderTypes(sc: Composer): void {
   sc.createInputTC({ name: 'UploadFolderInput', fields: { name: 'String', pathId: 'Int', parent: 'ID', children: '[ID]', files: '[ID]', path: 'String' } });
 }
 
-export function folderQueryFields(): Record<string, { type: string; args?: Record<string, unknown>; resolve: () => unknown }> {
+export function folderQueryFields(): Record<string, RootField> {
+  const action = 'plugin::upload.content-api.find';
   return {
-    uploadFolder: { type: entityResponseName(FOLDER), args: { id: { type: 'ID' } }, resolve: () => ({ data: null }) },
+    uploadFolder: { type: entityResponseName(FOLDER), args: { id: { type: 'ID' } }, action, resolve: () => ({ data: null }) },
     uploadFolders: {
-      type: entityResponseCollectionName(FOLDER),
+      type: entityResponseCollectionName(FOLDER), action,
       args: listArgs(filters(), false),
       resolve: () => ({ data: [], meta: { pagination: { total: 0, page: 1, pageSize: 10, pageCount: 0 } } }),
     },
@@ -112,11 +115,12 @@ function filters(): string {
 }
 
 /** Folder mutations exist in Strapi's SDL; here they answer a NotFoundError (no folders). */
-export function folderMutationFields(): Record<string, { type: string; args: Record<string, string>; resolve: () => never }> {
+export function folderMutationFields(): Record<string, RootField> {
   const fail = (): never => { throw new NotFoundError('Upload folders are not supported'); };
+  const action = 'plugin::upload.content-api.upload';
   return {
-    createUploadFolder: { type: entityResponseName(FOLDER), args: { data: 'UploadFolderInput!' }, resolve: fail },
-    updateUploadFolder: { type: entityResponseName(FOLDER), args: { id: 'ID!', data: 'UploadFolderInput!' }, resolve: fail },
-    deleteUploadFolder: { type: entityResponseName(FOLDER), args: { id: 'ID!' }, resolve: fail },
+    createUploadFolder: { type: entityResponseName(FOLDER), args: { data: 'UploadFolderInput!' }, action, resolve: fail },
+    updateUploadFolder: { type: entityResponseName(FOLDER), args: { id: 'ID!', data: 'UploadFolderInput!' }, action, resolve: fail },
+    deleteUploadFolder: { type: entityResponseName(FOLDER), args: { id: 'ID!' }, action, resolve: fail },
   };
 }

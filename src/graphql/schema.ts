@@ -5,7 +5,7 @@
  * permission check and its resolversConfig (auth, policies, middlewares).
  */
 import type { GraphQLFieldResolver, GraphQLResolveInfo, GraphQLSchema } from 'graphql';
-import { SchemaComposer } from 'graphql-compose';
+import { SchemaComposer, type ObjectTypeComposerFieldConfigAsObjectDefinition } from 'graphql-compose';
 import type { Registry } from '../content-types/index.js';
 import { ForbiddenError, isAppError } from '../errors/index.js';
 import { addBuiltinTypes, addFolderTypes, addGenericMorph, addLocaleTypes, folderMutationFields, folderQueryFields, localeQueryFields } from './builtin-types.js';
@@ -13,14 +13,14 @@ import type { GraphQLConfig } from './config.js';
 import { addComponentTypes, addContentTypeTypes, typeNames, type TypeBuildContext } from './content-type-types.js';
 import type { GraphQLContext } from './context.js';
 import { exposedContentTypes, hasShadowCrud, UPLOAD_FILE_UID } from './exposed.js';
-import type { ExtensionService, ResolverConfig } from './extension.js';
-import { shadowMutations, shadowQueries, type ShadowField } from './shadow-crud.js';
+import type { ExtensionService, Resolver, ResolverConfig } from './extension.js';
+import { shadowMutations, shadowQueries, type RootField } from './shadow-crud.js';
 import { addUsersPermissionsTypes, usersPermissionsMutations, usersPermissionsQueries } from './users-permissions.js';
 import { ApplicationError } from '../errors/index.js';
 import { filtersInputName, GENERIC_MORPH, inputName } from './naming.js';
 
 type Composer = SchemaComposer<GraphQLContext>;
-type Resolve = GraphQLFieldResolver<unknown, GraphQLContext>;
+type Resolve = GraphQLFieldResolver<unknown, GraphQLContext, Args>;
 type Args = Record<string, unknown>;
 
 export interface SchemaInputs {
@@ -32,15 +32,15 @@ export interface SchemaInputs {
   i18n: boolean;
 }
 
-function addFields(sc: Composer, root: 'Query' | 'Mutation', fields: Record<string, ShadowField & { public?: boolean }>, actions: Map<string, string | null>): void {
+function addFields(sc: Composer, root: 'Query' | 'Mutation', fields: Record<string, RootField>, actions: Map<string, string | null>): void {
   for (const [name, field] of Object.entries(fields)) {
-    const { action, public: isPublic, ...config } = field;
-    actions.set(`${root}.${name}`, isPublic === true || action === '' ? null : action);
-    (root === 'Query' ? sc.Query : sc.Mutation).addFields({ [name]: config as never });
+    const { action, ...config } = field;
+    actions.set(`${root}.${name}`, action);
+    (root === 'Query' ? sc.Query : sc.Mutation).addFields({ [name]: config as ObjectTypeComposerFieldConfigAsObjectDefinition<unknown, GraphQLContext> });
   }
 }
 
-function uploadMutations(): Record<string, ShadowField & { public?: boolean }> {
+function uploadMutations(): Record<string, RootField> {
   const fail = (): never => { throw new ApplicationError('File uploads are not supported through GraphQL'); };
   const action = 'plugin::upload.content-api.upload';
   return {
@@ -76,9 +76,9 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
   const apiTypes = contentTypes.filter((ct) => ct.namespace === 'api');
   for (const ct of pluginTypes) {
     addFields(sc, 'Query', queriesOf(ct), actions);
-    if (ct.uid === UPLOAD_FILE_UID && shadow) addFields(sc, 'Query', withAction(folderQueryFields(), 'plugin::upload.content-api.find'), actions);
+    if (ct.uid === UPLOAD_FILE_UID && shadow) addFields(sc, 'Query', folderQueryFields(), actions);
   }
-  if (inputs.i18n && shadow) addFields(sc, 'Query', withAction(localeQueryFields(), null), actions);
+  if (inputs.i18n && shadow) addFields(sc, 'Query', localeQueryFields(), actions);
   for (const ct of apiTypes) addFields(sc, 'Query', queriesOf(ct), actions);
   if (inputs.usersPermissions) addFields(sc, 'Query', usersPermissionsQueries(), actions);
 
@@ -88,7 +88,7 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
     addFields(sc, 'Mutation', mutationsOf(ct), actions);
   }
   if (shadow && contentTypes.some((ct) => ct.uid === UPLOAD_FILE_UID)) {
-    addFields(sc, 'Mutation', withAction(folderMutationFields(), 'plugin::upload.content-api.upload'), actions);
+    addFields(sc, 'Mutation', folderMutationFields(), actions);
     addFields(sc, 'Mutation', uploadMutations(), actions);
   }
   if (inputs.usersPermissions) addFields(sc, 'Mutation', usersPermissionsMutations(registry), actions);
@@ -106,10 +106,6 @@ function addUploadFileExtras(sc: Composer, type: string): void {
   sc.getOTC(type).addFields({ related: { type: `[${GENERIC_MORPH}]`, resolve: () => [] } });
   sc.getITC(filtersInputName(type)).addFields({ folder: 'UploadFolderFiltersInput', folderPath: 'StringFilterInput' });
   sc.getITC(inputName(type)).addFields({ folder: 'ID', folderPath: 'String' });
-}
-
-function withAction<F extends { resolve: (...a: never[]) => unknown }>(fields: Record<string, F>, action: string | null): Record<string, ShadowField & { public?: boolean }> {
-  return Object.fromEntries(Object.entries(fields).map(([name, f]) => [name, { ...f, action: action ?? '', public: action === null } as unknown as ShadowField & { public?: boolean }]));
 }
 
 function wrapRoot(sc: Composer, root: 'Query' | 'Mutation', actions: Map<string, string | null>, configs: Record<string, ResolverConfig>): void {
@@ -143,8 +139,8 @@ function guarded(resolve: Resolve, action: string | null, config: ResolverConfig
       }
       if (!passed) throw new ForbiddenError('Policy Failed');
     }
-    const chain = (config.middlewares ?? []).reduceRight<Resolve>(
-      (next, middleware) => (p, a, c, i) => middleware(next as never, p, a as Args, c, i),
+    const chain = (config.middlewares ?? []).reduceRight<Resolver>(
+      (next, middleware) => (p, a, c, i) => middleware(next, p, a, c, i),
       resolve,
     );
     return chain(parent, args, context, info);

@@ -13,7 +13,7 @@ import { createLocalization } from '../operations/localizations.js';
 import type { GraphQLContext } from './context.js';
 import { operationContext, pageLimits } from './context.js';
 import { listArgs } from './content-type-types.js';
-import type { ExtensionService } from './extension.js';
+import type { ExtensionService, Resolver } from './extension.js';
 import { toRestFilters } from './filters.js';
 import {
   createLocalizationMutationName, createMutationName, deleteMutationName, entityResponseCollectionName, entityResponseName, filtersInputName, findOneQueryName,
@@ -25,14 +25,16 @@ import { plain } from './values.js';
 type Args = Record<string, unknown>;
 type ArgMap = Record<string, { type: string; defaultValue?: unknown } | string>;
 
-export interface ShadowField {
+/** A Query or Mutation field with the action checked before it runs (null: public). */
+export interface RootField {
   type: string;
   args?: ArgMap;
   description?: string;
-  resolve: (parent: unknown, args: Args, ctx: GraphQLContext, info: GraphQLResolveInfo) => unknown;
-  /** the action checked before the resolver runs (unless resolversConfig says otherwise) */
-  action: string;
+  resolve: Resolver;
+  /** the action checked before the resolver runs, unless resolversConfig says otherwise; null: public */
+  action: string | null;
 }
+
 
 /** Strapi's GraphQL pagination meta from the REST one (offset style converted to pages). */
 export function graphqlPagination(rest: Record<string, number> | undefined): Record<string, number | undefined> {
@@ -74,8 +76,8 @@ function collection(response: CollectionResponse): unknown {
 
 const idArg = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
 
-export function shadowQueries(registry: Registry, extension: ExtensionService, ct: ContentType, type: string): Record<string, ShadowField> {
-  const fields: Record<string, ShadowField> = {};
+export function shadowQueries(registry: Registry, extension: ExtensionService, ct: ContentType, type: string): Record<string, RootField> {
+  const fields: Record<string, RootField> = {};
   const uid = ct.uid;
   const locale: ArgMap = ct.localized ? { locale: { type: LOCALE_CODE_SCALAR } } : {};
   const state: ArgMap = ct.draftAndPublish ? { publicationState: { type: PUBLICATION_STATE, defaultValue: 'LIVE' } } : {};
@@ -113,8 +115,8 @@ export function shadowQueries(registry: Registry, extension: ExtensionService, c
 }
 
 /** Mutations answer the written entry read back with the selection (drafts included). */
-export function shadowMutations(registry: Registry, extension: ExtensionService, ct: ContentType, type: string): Record<string, ShadowField> {
-  const fields: Record<string, ShadowField> = {};
+export function shadowMutations(registry: Registry, extension: ExtensionService, ct: ContentType, type: string): Record<string, RootField> {
+  const fields: Record<string, RootField> = {};
   const uid = ct.uid;
   const locale: ArgMap = ct.localized ? { locale: { type: LOCALE_CODE_SCALAR } } : {};
   const answerQuery = (args: Args, info: GraphQLResolveInfo, ctx: GraphQLContext): RawQuery => {

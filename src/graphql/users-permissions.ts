@@ -11,9 +11,10 @@ import {
 } from '../plugins/users-permissions/index.js';
 import { createRole, deleteRole, findRole, updateRole } from '../plugins/users-permissions/roles.js';
 import { findUserById } from '../plugins/users-permissions/users.js';
+import type { Registry } from '../content-types/index.js';
 import type { GraphQLContext } from './context.js';
 import { operationContext, pageLimits } from './context.js';
-import type { ShadowField } from './shadow-crud.js';
+import type { RootField } from './shadow-crud.js';
 import { ROLE_UID, USER_UID } from './exposed.js';
 import { selectionQuery } from './selection.js';
 import { isRecord, plain } from './values.js';
@@ -58,7 +59,7 @@ async function session(ctx: GraphQLContext, promise: Promise<{ jwt: string; user
 
 const ok = { ok: true };
 
-export function usersPermissionsQueries(): Record<string, ShadowField> {
+export function usersPermissionsQueries(): Record<string, RootField> {
   return {
     me: {
       type: 'UsersPermissionsMe', action: 'plugin::users-permissions.user.me',
@@ -75,13 +76,13 @@ function requireUser(ctx: GraphQLContext): void {
   if (!ctx.auth.user) throw new ForbiddenError();
 }
 
-export function usersPermissionsMutations(registry: import('../content-types/index.js').Registry): Record<string, ShadowField & { public?: boolean; description?: string }> {
+export function usersPermissionsMutations(registry: Registry): Record<string, RootField> {
   const user = registry.contentType(USER_UID);
-  const answer = (info: Parameters<ShadowField['resolve']>[3], ctx: GraphQLContext) => (user ? selectionQuery(info, registry, user, pageLimits(ctx)) : {});
+  const answer = (info: Parameters<RootField['resolve']>[3], ctx: GraphQLContext) => (user ? selectionQuery(info, registry, user, pageLimits(ctx)) : {});
   return {
     changePassword: {
       description: 'Change user password. Confirm with the current password.',
-      type: 'UsersPermissionsLoginPayload', args: { currentPassword: 'String!', password: 'String!', passwordConfirmation: 'String!' }, action: '', public: true,
+      type: 'UsersPermissionsLoginPayload', args: { currentPassword: 'String!', password: 'String!', passwordConfirmation: 'String!' }, action: null,
       resolve: (_p, args, ctx) => session(ctx, changePassword(runtime(ctx), ctx.auth, plain(args))),
     },
     createUsersPermissionsRole: {
@@ -116,26 +117,26 @@ export function usersPermissionsMutations(registry: import('../content-types/ind
     },
     emailConfirmation: {
       description: 'Confirm an email users email address',
-      type: 'UsersPermissionsLoginPayload', args: { confirmation: 'String!' }, action: '', public: true,
+      type: 'UsersPermissionsLoginPayload', args: { confirmation: 'String!' }, action: null,
       resolve: () => { throw new ApplicationError('Email confirmation is not enabled'); },
     },
     forgotPassword: {
       description: 'Request a reset password token',
-      type: 'UsersPermissionsPasswordPayload', args: { email: 'String!' }, action: '', public: true,
+      type: 'UsersPermissionsPasswordPayload', args: { email: 'String!' }, action: null,
       resolve: async (_p, args, ctx) => forgotPassword(runtime(ctx), plain(args)),
     },
     login: {
-      type: 'UsersPermissionsLoginPayload!', args: { input: 'UsersPermissionsLoginInput!' }, action: '', public: true,
+      type: 'UsersPermissionsLoginPayload!', args: { input: 'UsersPermissionsLoginInput!' }, action: null,
       resolve: (_p, args, ctx) => session(ctx, login(runtime(ctx), plain(args.input))),
     },
     register: {
       description: 'Register a user',
-      type: 'UsersPermissionsLoginPayload!', args: { input: 'UsersPermissionsRegisterInput!' }, action: '', public: true,
+      type: 'UsersPermissionsLoginPayload!', args: { input: 'UsersPermissionsRegisterInput!' }, action: null,
       resolve: (_p, args, ctx) => session(ctx, register(runtime(ctx), plain(args.input))),
     },
     resetPassword: {
       description: 'Reset user password. Confirm with a code (resetToken from forgotPassword)',
-      type: 'UsersPermissionsLoginPayload', args: { password: 'String!', passwordConfirmation: 'String!', code: 'String!' }, action: '', public: true,
+      type: 'UsersPermissionsLoginPayload', args: { password: 'String!', passwordConfirmation: 'String!', code: 'String!' }, action: null,
       resolve: (_p, args, ctx) => session(ctx, resetPassword(runtime(ctx), plain(args))),
     },
     updateUsersPermissionsRole: {
