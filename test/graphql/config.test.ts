@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { seedPublication } from '../helpers/seed.js';
+import { createTestService, type TestService } from '../helpers/server.js';
+import { at } from './helpers.js';
+
+/** `plugins.graphql`: enabled, endpoint, defaultLimit/maxLimit/amountLimit, depthLimit, shadowCRUD, playground in production. */
+describe('GraphQL configuration', () => {
+  let service: TestService;
+  before(async () => {
+    service = await createTestService({
+      config: {
+        env: 'production',
+        plugins: { graphql: { enabled: true, config: { endpoint: '/gql', defaultLimit: 3, maxLimit: 50, amountLimit: 4, depthLimit: 2 } } },
+      },
+    });
+    await seedPublication(service.context);
+  });
+  after(() => service.close());
+
+  const post = (query: string) => request(service.app).post('/gql').set('Accept', 'application/json').send({ query });
+
+  it('serves the configured endpoint only', async () => {
+    expect((await post('{ tags { data { id } } }')).status).to.equal(200);
+    expect((await request(service.app).post('/graphql').send({ query: '{ __typename }' })).status).to.equal(404);
+  });
+
+  it('uses defaultLimit when no page size is asked, and caps sizes at min(maxLimit, amountLimit)', async () => {
+    const res = await post('{ tags { data { id } } capped: tags(pagination: { pageSize: 40 }) { data { id } meta { pagination { pageSize } } } }');
+    expect(at(res.body, 'data.tags.data')).to.have.length(3);
+    expect(at(res.body, 'data.capped.data')).to.have.length(4);
+    expect(at(res.body, 'data.capped.meta.pagination.pageSize')).to.equal(4);
+  });
+
+  it('applies the configured depthLimit', async () => {
+    expect((await post('{ tags { data { attributes { articles { data { attributes { title } } } } } } }')).status).to.equal(200);
+    const deep = await post('{ tags { data { attributes { articles { data { attributes { author { data { attributes { name } } } } } } } } } }');
+    expect(deep.status).to.equal(400);
+    expect(deep.body.errors[0].message).to.equal("'' exceeds maximum operation depth of 2");
+  });
+
+  it('does not serve the playground in production unless playgroundAlways', async () => {
+    const page = await request(service.app).get('/gql').set('Accept', 'text/html');
+    expect(page.text).not.to.contain('GraphQL Playground');
+  });
+});
+
+describe('GraphQL configuration: disabled plugin and shadowCRUD off', () => {
+  it('answers 404 when the plugin is disabled', async () => {
+    const service = await createTestService({ config: { plugins: { graphql: { enabled: false, config: {} } } } });
+    try {
+      expect((await request(service.app).post('/graphql').send({ query: '{ __typename }' })).status).to.equal(404);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('has no generated queries or mutations without shadowCRUD', async () => {
+    const service = await createTestService({ config: { plugins: { graphql: { enabled: true, config: { shadowCRUD: false } } } } });
+    try {
+      const res = await request(service.app).post('/graphql').set('Accept', 'application/json').send({ query: '{ __type(name: "Query") { fields { name } } }' });
+      expect((at(res.body, 'data.__type.fields') as Array<{ name: string }>).map((f) => f.name)).to.deep.equal(['me']);
+    } finally {
+      await service.close();
+    }
+  });
+});
