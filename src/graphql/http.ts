@@ -62,6 +62,8 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
 
 /** `{ errors }` without `data`: a request error (parse, validation, variables), answered 400 as Apollo does. */
 function hasNoData(body: string): boolean {
+  // graphql-js puts `errors` first; an answer with data and no errors is never parsed again
+  if (!body.startsWith('{"errors"')) return false;
   try {
     const parsed: unknown = JSON.parse(body);
     return parsed !== null && typeof parsed === 'object' && 'errors' in parsed && !('data' in parsed);

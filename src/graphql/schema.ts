@@ -96,9 +96,7 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
   const resolversConfig = extension.apply(sc);
   wrapRoot(sc, 'Query', actions, resolversConfig);
   wrapRoot(sc, 'Mutation', actions, resolversConfig);
-  const schema = sc.buildSchema();
-  schema.extensions = { ...schema.extensions, componentTypes: Object.fromEntries([...names].filter(([uid]) => registry.component(uid))) };
-  return schema;
+  return sc.buildSchema();
 }
 
 /** Strapi's upload file has `related` (morph, empty here: no morph relations are stored) and folder fields the upload plugin does not store. */

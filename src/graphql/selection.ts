@@ -12,6 +12,7 @@ import type { Registry, Schema } from '../content-types/index.js';
 import type { RawQuery } from '../operations/index.js';
 import { paginationWindow, parsePagination, type PaginationLimits } from '../query/parse/pagination.js';
 import { toRestFilters } from './filters.js';
+import { typeName } from './naming.js';
 import { plain } from './values.js';
 
 interface Walk {
@@ -104,7 +105,7 @@ function levelQuery(walk: Walk, schema: Schema, type: GraphQLNamedType, nodes: r
       const on: Record<string, unknown> = {};
       const byType = new Map(attribute.components.flatMap((uid) => {
         const component = walk.registry.component(uid);
-        return component ? [[typeNameOf(walk, uid), component] as const] : [];
+        return component ? [[typeName(component), component] as const] : [];
       }));
       for (const [member, memberNodes] of unionMembers(walk, fieldNodes, target.getTypes().map((t) => t.name))) {
         const component = byType.get(member);
@@ -117,12 +118,6 @@ function levelQuery(walk: Walk, schema: Schema, type: GraphQLNamedType, nodes: r
     }
   }
   return { fields, populate };
-}
-
-/** The GraphQL type name registered for a component uid (set by the schema builder). */
-function typeNameOf(walk: Walk, uid: string): string {
-  const names = (walk.info.schema.extensions as { componentTypes?: Record<string, string> }).componentTypes;
-  return names?.[uid] ?? uid;
 }
 
 /** Like levelQuery, for field nodes already selected on the level's type (union members). */
