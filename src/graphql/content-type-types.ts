@@ -7,7 +7,8 @@
 import type { ObjectTypeComposerFieldConfigMapDefinition, SchemaComposer } from 'graphql-compose';
 import { isPrivate, type Attribute, type Component, type ContentType, type Registry, type Schema } from '../content-types/index.js';
 import { isWriteOnly, SCALAR_GRAPHQL_TYPES } from './attribute-types.js';
-import type { GraphQLContext } from './context.js';
+import { pageLimits, type GraphQLContext } from './context.js';
+import { componentPage } from './component-lists.js';
 import type { ExtensionService } from './extension.js';
 import { attributeFilterInput, filterableAttributes } from './filters.js';
 import {
@@ -85,7 +86,13 @@ function outputField(ctx: TypeBuildContext, schema: Schema, owner: string, name:
     case 'component': {
       const component = ctx.names.get(attribute.component);
       if (!component) return null;
-      return attribute.repeatable ? { type: `[${component}]`, args: listArgs(filtersInputName(component), false) } : { type: component };
+      if (!attribute.repeatable) return { type: component };
+      const fields = new Set(['id', ...Object.keys(ctx.registry.component(attribute.component)?.attributes ?? {})]);
+      return {
+        type: `[${component}]`, args: listArgs(filtersInputName(component), false),
+        resolve: (parent: unknown, args: Record<string, unknown>, context: GraphQLContext) =>
+          componentPage(isRecord(parent) ? parent[name] : undefined, args, fields, pageLimits(context)),
+      };
     }
     case 'dynamiczone':
       return { type: `[${dynamicZoneName(owner, name)}]` };

@@ -48,6 +48,14 @@ describe('GraphQL queries', () => {
     expect(at(res.body, 'data.article.data.attributes.tags.data')).to.deep.equal([{ attributes: { name: 'Paris' } }]);
   });
 
+  it('sorts and paginates repeatable components in place', async () => {
+    const res = await gql(service, '{ article(id: 1) { data { attributes { seo { metaSocial(sort: "network:asc") { network } } links(pagination: { start: 1, limit: 1 }) { label } } } } }');
+    expect(at(res.body, 'data.article.data.attributes.seo.metaSocial')).to.deep.equal([{ network: 'Facebook' }, { network: 'Twitter' }]);
+    expect(at(res.body, 'data.article.data.attributes.links')).to.deep.equal([{ label: 'Link 2 of 1' }]);
+    const bad = await gql(service, '{ article(id: 1) { data { attributes { links(sort: "nope") { label } } } } }');
+    expect(bad.body.errors?.[0]?.extensions?.code).to.equal('BAD_USER_INPUT');
+  });
+
   it('resolves dynamic zone members by __component', async () => {
     const res = await gql(service, '{ articles(pagination: { pageSize: 100 }) { data { id attributes { blocks { __typename ... on ComponentBlocksQuote { text } } } } } }');
     const blocks = (at(res.body, 'data.articles.data') as Entity[]).flatMap((e) => e.attributes.blocks as Array<Record<string, unknown>>);
