@@ -6,7 +6,7 @@
  */
 import {
   getArgumentValues, getDirectiveValues, getNamedType, GraphQLIncludeDirective, GraphQLSkipDirective, isObjectType, isUnionType, Kind,
-  type FieldNode, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType, type GraphQLResolveInfo, type SelectionSetNode,
+  type FieldNode, type GraphQLField, type GraphQLNamedType, type GraphQLResolveInfo, type SelectionSetNode,
 } from 'graphql';
 import type { Registry, Schema } from '../content-types/index.js';
 import type { RawQuery } from '../operations/index.js';
@@ -186,4 +186,3 @@ export function needsTotal(info: GraphQLResolveInfo, registry: Registry): boolea
   return selected.has('total') || selected.has('pageCount');
 }
 
-export type { GraphQLObjectType };

@@ -15,7 +15,7 @@ import type { Registry } from '../content-types/index.js';
 import type { GraphQLContext } from './context.js';
 import { operationContext, pageLimits } from './context.js';
 import type { RootField } from './shadow-crud.js';
-import { ROLE_UID, USER_UID } from './exposed.js';
+import { USER_UID } from './exposed.js';
 import { selectionQuery } from './selection.js';
 import { isRecord, plain } from './values.js';
 
@@ -162,4 +162,3 @@ export function usersPermissionsMutations(registry: Registry): Record<string, Ro
   };
 }
 
-export { ROLE_UID };
