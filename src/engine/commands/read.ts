@@ -1,5 +1,6 @@
 import { Long } from 'bson';
 import { Query } from 'mingo/query';
+import { simpleProjection } from '../query/simple-projection.js';
 import { cloneDoc } from '../bson/clone.js';
 import { valueKey } from '../bson/compare.js';
 import { pathValues } from '../bson/path.js';
@@ -25,6 +26,8 @@ function batchSizeOf(v: unknown): number | undefined {
 
 function project(docs: Doc[], filter: unknown, projection: Doc | undefined, variables?: Doc): Doc[] {
   if (!projection || Object.keys(projection).length === 0) return docs;
+  const fast = simpleProjection(projection);
+  if (fast) return docs.map(fast);
   try {
     const q = new Query(isPlainObject(filter) ? normalizeRegexes(filter) : {}, mingoOptions({ variables }));
     return q.find(docs.map(cloneDoc), projection).all() as Doc[];

@@ -10,6 +10,7 @@ import { lookupStage, semiJoinLength, semiJoinStage } from './lookup.js';
 import { MINGO_STAGES, mingoOptions, plainOptions } from './operators.js';
 import { candidates } from './plan.js';
 import { normalizeRegexes } from './regex.js';
+import { simpleProjection } from './simple-projection.js';
 import { parseSort, sortDocs } from './sort.js';
 
 export interface PipelineEnv {
@@ -40,8 +41,20 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
   } else if (stages[0]?.name === '$match' && !env.collation) {
     const filter = stages[0].spec;
     const predicate = compileFilter(filter, env);
-    docs = candidates(source, filter).filter(predicate);
-    start = 1;
+    const walk = idOrderWalk(source, stages);
+    if (walk) {
+      // $match + $sort on _id + $skip/$limit: walk natural (= _id) order and stop at the window
+      const pool = candidates(source, filter);
+      docs = [];
+      for (let k = 0; k < pool.length && docs.length < walk.take; k++) {
+        const doc = pool[walk.direction === 1 ? k : pool.length - 1 - k];
+        if (predicate(doc)) docs.push(doc);
+      }
+      start = 2;
+    } else {
+      docs = candidates(source, filter).filter(predicate);
+      start = 1;
+    }
   } else {
     docs = [...source.all()];
   }
@@ -97,6 +110,12 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
           break;
         }
         default: {
+          const fastProjection = name === '$project' ? simpleProjection(spec) : undefined;
+          if (fastProjection) {
+            docs = docs.map(fastProjection);
+            owned = false;
+            break;
+          }
           if (!READ_ONLY_STAGES.has(name) && !owned) { docs = docs.map(cloneDoc); owned = true; }
           // mingo's prepared options carry the engine's context and the `let` variables; spreading
           // them would drop both (mingo would fall back to its global registry), so pass them whole
@@ -139,6 +158,17 @@ function nonNegative(name: string, spec: unknown): number {
 }
 
 /** With `$sort` followed by `$skip`s and a `$limit`, only the first skip + limit documents are needed. */
+/** When stages are `$match`, `$sort: {_id: ±1}`, `$skip`?, `$limit` on an `_id`-ordered collection: the direction and how many matches are needed. */
+function idOrderWalk(source: Collection, stages: Array<{ name: string; spec: unknown }>): { direction: 1 | -1; take: number } | undefined {
+  const sort = stages[1];
+  if (sort?.name !== '$sort' || !isPlainObject(sort.spec) || !source.isIdOrdered()) return undefined;
+  const keys = Object.keys(sort.spec);
+  const direction = sort.spec._id;
+  if (keys.length !== 1 || (direction !== 1 && direction !== -1)) return undefined;
+  const take = topK(stages, 2);
+  return take === undefined ? undefined : { direction, take };
+}
+
 function topK(stages: Array<{ name: string; spec: unknown }>, from: number): number | undefined {
   let skip = 0;
   for (let i = from; i < stages.length; i++) {

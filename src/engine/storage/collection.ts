@@ -1,5 +1,5 @@
 import { UUID } from 'bson';
-import { valueKey } from '../bson/compare.js';
+import { compareStrings, compareValues, valueKey } from '../bson/compare.js';
 import { bsonTypeOf, type Doc } from '../bson/types.js';
 import { commandError, CommandError } from '../errors.js';
 import { formatKeyValue } from './key-format.js';
@@ -25,6 +25,9 @@ export class Collection {
   private readonly docs = new Map<string, Doc>();
   private readonly position = new Map<string, number>();
   private nextPosition = 0;
+  /** the `_id` of the last document inserted while natural order is ascending `_id` order */
+  private lastId: unknown = undefined;
+  private idOrdered = true;
   readonly indexes: SecondaryIndex[] = [new SecondaryIndex(ID_INDEX_SPEC)];
 
   constructor(readonly db: string, readonly name: string, readonly options: Doc = {}) {}
@@ -48,6 +51,14 @@ export class Collection {
     return list.map((e) => e[1]);
   }
 
+  /**
+   * Whether natural order is ascending `_id` order (every insert so far had a larger `_id` than
+   * the one before, as with counter-assigned ids): a `$sort` on `_id` is then a walk in natural order.
+   */
+  isIdOrdered(): boolean {
+    return this.idOrdered;
+  }
+
   index(name: string): SecondaryIndex | undefined {
     return this.indexes.find((i) => i.spec.name === name);
   }
@@ -66,6 +77,9 @@ export class Collection {
       if (c) throw new DuplicateKeyError(this.ns, ix, c.values);
     });
     this.indexes.forEach((ix, i) => ix.add(id, keys[i]));
+    if (this.docs.size === 0) this.idOrdered = true;
+    else if (this.idOrdered && compareValues(doc._id, this.lastId, compareStrings) <= 0) this.idOrdered = false;
+    this.lastId = doc._id;
     this.docs.set(id, doc);
     this.position.set(id, this.nextPosition++);
   }
