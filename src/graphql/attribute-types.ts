@@ -2,7 +2,7 @@
  * Attribute type → GraphQL scalar (one entry per Strapi scalar type). Relations, media,
  * components and dynamic zones are built by the type builders (types.ts).
  */
-import type { Attribute, ScalarType } from '../content-types/index.js';
+import type { Attribute, ScalarType, Schema } from '../content-types/index.js';
 
 export const SCALAR_GRAPHQL_TYPES: Record<ScalarType, string> = {
   string: 'String', text: 'String', richtext: 'String', email: 'String', password: 'String', uid: 'String',
@@ -19,4 +19,14 @@ export function filterScalar(attribute: Attribute): string | null {
 /** Never a GraphQL field or filter (Deviation 6): a password is write-only. */
 export function isWriteOnly(attribute: Attribute): boolean {
   return attribute.type === 'password';
+}
+
+/**
+ * A schema's attributes in Strapi's order: its own attributes, `createdAt`, `updatedAt`,
+ * `publishedAt`, then i18n's `localizations` and `locale` (the registry lists `locale` first).
+ */
+export function attributeOrder(schema: Schema): Array<[string, Attribute]> {
+  const entries = Object.entries(schema.attributes);
+  const locale = entries.filter(([name]) => name === 'locale');
+  return [...entries.filter(([name]) => name !== 'locale'), ...locale];
 }

@@ -6,7 +6,7 @@
  */
 import type { ObjectTypeComposerFieldConfigMapDefinition, SchemaComposer } from 'graphql-compose';
 import { isPrivate, type Attribute, type Component, type ContentType, type Registry, type Schema } from '../content-types/index.js';
-import { isWriteOnly, SCALAR_GRAPHQL_TYPES } from './attribute-types.js';
+import { attributeOrder, isWriteOnly, SCALAR_GRAPHQL_TYPES } from './attribute-types.js';
 import { pageLimits, type GraphQLContext } from './context.js';
 import { componentPage } from './component-lists.js';
 import type { ExtensionService } from './extension.js';
@@ -63,7 +63,7 @@ function addEnums(ctx: TypeBuildContext, owner: string, schema: Schema): void {
 /** The output fields of a content-type's `attributes` or of a component. */
 function outputFields(ctx: TypeBuildContext, schema: Schema, owner: string): FieldMap {
   const fields: FieldMap = {};
-  for (const [name, attribute] of Object.entries(schema.attributes)) {
+  for (const [name, attribute] of attributeOrder(schema)) {
     if (isPrivate(attribute) || isWriteOnly(attribute) || !ctx.extension.isFieldEnabled(schema.uid, name, 'output')) continue;
     const field = outputField(ctx, schema, owner, name, attribute);
     if (field) fields[name] = field;
@@ -138,7 +138,7 @@ function addFiltersInput(ctx: TypeBuildContext, schema: Schema, owner: string): 
 /** `TInput`: every writable attribute (components with an optional `id`). */
 function addInput(ctx: TypeBuildContext, schema: Schema, owner: string): void {
   const fields: Record<string, string> = schema.modelType === 'component' ? { id: 'ID' } : {};
-  for (const [name, attribute] of Object.entries(schema.attributes)) {
+  for (const [name, attribute] of attributeOrder(schema)) {
     if (NOT_INPUT.has(name) || !ctx.extension.isFieldEnabled(schema.uid, name, 'input')) continue;
     const type = inputType(ctx, schema, owner, name, attribute);
     if (type) fields[name] = type;

@@ -44,10 +44,10 @@ function uploadMutations(): Record<string, RootField> {
   const fail = (): never => { throw new ApplicationError('File uploads are not supported through GraphQL'); };
   const action = 'plugin::upload.content-api.upload';
   return {
-    multipleUpload: { type: '[UploadFileEntityResponse]!', args: { refId: 'ID', ref: 'String', field: 'String', files: '[Upload]!' }, action, resolve: fail },
-    removeFile: { type: 'UploadFileEntityResponse', args: { id: 'ID!' }, action: 'plugin::upload.content-api.destroy', resolve: fail },
-    updateFileInfo: { type: 'UploadFileEntityResponse!', args: { id: 'ID!', info: 'FileInfoInput' }, action, resolve: fail },
     upload: { type: 'UploadFileEntityResponse!', args: { refId: 'ID', ref: 'String', field: 'String', info: 'FileInfoInput', file: 'Upload!' }, action, resolve: fail },
+    multipleUpload: { type: '[UploadFileEntityResponse]!', args: { refId: 'ID', ref: 'String', field: 'String', files: '[Upload]!' }, action, resolve: fail },
+    updateFileInfo: { type: 'UploadFileEntityResponse!', args: { id: 'ID!', info: 'FileInfoInput' }, action, resolve: fail },
+    removeFile: { type: 'UploadFileEntityResponse', args: { id: 'ID!' }, action: 'plugin::upload.content-api.destroy', resolve: fail },
   };
 }
 
@@ -82,16 +82,28 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
   for (const ct of apiTypes) addFields(sc, 'Query', queriesOf(ct), actions);
   if (inputs.usersPermissions) addFields(sc, 'Query', usersPermissionsQueries(), actions);
 
-  for (const ct of apiTypes) addFields(sc, 'Mutation', mutationsOf(ct), actions);
+  // Mutations in Strapi's order: shadow CRUD by content-type (plugins', then api), then the plugins'
+  // own mutations (upload, users-permissions), then i18n's `create<T>Localization`.
+  const localizations: Record<string, RootField> = {};
+  const crudOf = (ct: (typeof contentTypes)[number]) => {
+    const fields = mutationsOf(ct);
+    for (const [name, field] of Object.entries(fields)) {
+      if (name.endsWith('Localization')) {
+        localizations[name] = field;
+        delete fields[name];
+      }
+    }
+    return fields;
+  };
   for (const ct of pluginTypes) {
     if (ct.uid === 'plugin::users-permissions.user' || ct.uid === 'plugin::users-permissions.role') continue;
-    addFields(sc, 'Mutation', mutationsOf(ct), actions);
+    addFields(sc, 'Mutation', crudOf(ct), actions);
+    if (ct.uid === UPLOAD_FILE_UID && shadow) addFields(sc, 'Mutation', folderMutationFields(), actions);
   }
-  if (shadow && contentTypes.some((ct) => ct.uid === UPLOAD_FILE_UID)) {
-    addFields(sc, 'Mutation', folderMutationFields(), actions);
-    addFields(sc, 'Mutation', uploadMutations(), actions);
-  }
+  for (const ct of apiTypes) addFields(sc, 'Mutation', crudOf(ct), actions);
+  if (shadow && contentTypes.some((ct) => ct.uid === UPLOAD_FILE_UID)) addFields(sc, 'Mutation', uploadMutations(), actions);
   if (inputs.usersPermissions) addFields(sc, 'Mutation', usersPermissionsMutations(registry), actions);
+  addFields(sc, 'Mutation', localizations, actions);
 
   const resolversConfig = extension.apply(sc);
   wrapRoot(sc, 'Query', actions, resolversConfig);

@@ -76,7 +76,19 @@ function requireUser(ctx: GraphQLContext): void {
   if (!ctx.auth.user) throw new ForbiddenError();
 }
 
+/** Strapi's order of the plugin's mutations. */
+const MUTATION_ORDER = [
+  'createUsersPermissionsRole', 'updateUsersPermissionsRole', 'deleteUsersPermissionsRole',
+  'createUsersPermissionsUser', 'updateUsersPermissionsUser', 'deleteUsersPermissionsUser',
+  'login', 'register', 'forgotPassword', 'resetPassword', 'changePassword', 'emailConfirmation',
+];
+
 export function usersPermissionsMutations(registry: Registry): Record<string, RootField> {
+  const fields = mutationFields(registry);
+  return Object.fromEntries(MUTATION_ORDER.flatMap((name) => (fields[name] ? [[name, fields[name]] as const] : [])));
+}
+
+function mutationFields(registry: Registry): Record<string, RootField> {
   const user = registry.contentType(USER_UID);
   const answer = (info: Parameters<RootField['resolve']>[3], ctx: GraphQLContext) => (user ? selectionQuery(info, registry, user, pageLimits(ctx)) : {});
   return {
