@@ -2,6 +2,7 @@ import { Query } from 'mingo/query';
 import type { Doc } from '../bson/types.js';
 import { isPlainObject } from '../bson/types.js';
 import { commandError, toCommandError } from '../errors.js';
+import { compileFastFilter } from './fast-filter.js';
 import { mingoOptions } from './operators.js';
 import { normalizeRegexes } from './regex.js';
 
@@ -20,7 +21,10 @@ export function compileFilter(filter: unknown, opts: MatchOptions = {}): DocPred
   if (!isPlainObject(filter)) throw commandError('TypeMismatch', 'filter must be an object');
   if (Object.keys(filter).length === 0) return ALWAYS;
   try {
-    const q = new Query(normalizeRegexes(filter), mingoOptions(opts));
+    const normalized = normalizeRegexes(filter);
+    const q = new Query(normalized, mingoOptions(opts));
+    const fast = opts.collation ? undefined : compileFastFilter(normalized);
+    if (fast) return (doc) => fast(doc) ?? q.test(doc);
     return (doc) => q.test(doc);
   } catch (err) {
     throw toCommandError(err);
