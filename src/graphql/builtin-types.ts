@@ -42,7 +42,7 @@ function locales(ctx: GraphQLContext): LocaleEntity[] {
 const LOCALE = 'I18NLocale';
 const FOLDER = 'UploadFolder';
 
-/** `I18NLocale` types; returns the query fields `i18NLocale` / `i18NLocales` (read action `plugin::i18n.locale.find*`, public in Strapi). */
+/** `I18NLocale` types (shadow CRUD of `plugin::i18n.locale`, answered from the i18n configuration). */
 export function addLocaleTypes(sc: Composer): void {
   sc.createObjectTC({ name: LOCALE, fields: { name: 'String', code: 'String', createdAt: 'DateTime', updatedAt: 'DateTime' } });
   sc.createObjectTC({ name: entityName(LOCALE), fields: { id: 'ID', attributes: LOCALE } });
@@ -52,16 +52,16 @@ export function addLocaleTypes(sc: Composer): void {
   sc.createInputTC({ name: filters, fields: { id: 'IDFilterInput', name: 'StringFilterInput', code: 'StringFilterInput', createdAt: 'DateTimeFilterInput', updatedAt: 'DateTimeFilterInput', and: `[${filters}]`, or: `[${filters}]`, not: filters } });
 }
 
-/** Locales are public in Strapi (no permission needed). */
+/** Shadow CRUD of `plugin::i18n.locale`: the same `<uid>.<action>` permissions as every type. */
 export function localeQueryFields(): Record<string, RootField> {
   return {
     i18NLocale: {
-      type: entityResponseName(LOCALE), action: null,
+      type: entityResponseName(LOCALE), action: 'plugin::i18n.locale.findOne',
       args: { id: { type: 'ID' } },
       resolve: (_p, args, ctx) => ({ data: locales(ctx).find((l) => String(l.id) === String(args.id)) ?? null }),
     },
     i18NLocales: {
-      type: entityResponseCollectionName(LOCALE), action: null,
+      type: entityResponseCollectionName(LOCALE), action: 'plugin::i18n.locale.find',
       args: listArgs(filtersInputName(LOCALE), false),
       resolve: (_p, _a, ctx) => {
         const data = locales(ctx);
@@ -99,11 +99,10 @@ export function addFolderTypes(sc: Composer): void {
 }
 
 export function folderQueryFields(): Record<string, RootField> {
-  const action = 'plugin::upload.content-api.find';
   return {
-    uploadFolder: { type: entityResponseName(FOLDER), args: { id: { type: 'ID' } }, action, resolve: () => ({ data: null }) },
+    uploadFolder: { type: entityResponseName(FOLDER), args: { id: { type: 'ID' } }, action: 'plugin::upload.folder.findOne', resolve: () => ({ data: null }) },
     uploadFolders: {
-      type: entityResponseCollectionName(FOLDER), action,
+      type: entityResponseCollectionName(FOLDER), action: 'plugin::upload.folder.find',
       args: listArgs(filters(), false),
       resolve: () => ({ data: [], meta: { pagination: { total: 0, page: 1, pageSize: 10, pageCount: 0 } } }),
     },
@@ -117,10 +116,10 @@ function filters(): string {
 /** Folder mutations exist in Strapi's SDL; here they answer a NotFoundError (no folders). */
 export function folderMutationFields(): Record<string, RootField> {
   const fail = (): never => { throw new NotFoundError('Upload folders are not supported'); };
-  const action = 'plugin::upload.content-api.upload';
+  const action = (name: string) => `plugin::upload.folder.${name}`;
   return {
-    createUploadFolder: { type: entityResponseName(FOLDER), args: { data: 'UploadFolderInput!' }, action, resolve: fail },
-    updateUploadFolder: { type: entityResponseName(FOLDER), args: { id: 'ID!', data: 'UploadFolderInput!' }, action, resolve: fail },
-    deleteUploadFolder: { type: entityResponseName(FOLDER), args: { id: 'ID!' }, action, resolve: fail },
+    createUploadFolder: { type: entityResponseName(FOLDER), args: { data: 'UploadFolderInput!' }, action: action('create'), resolve: fail },
+    updateUploadFolder: { type: entityResponseName(FOLDER), args: { id: 'ID!', data: 'UploadFolderInput!' }, action: action('update'), resolve: fail },
+    deleteUploadFolder: { type: entityResponseName(FOLDER), args: { id: 'ID!' }, action: action('delete'), resolve: fail },
   };
 }

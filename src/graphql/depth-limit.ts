@@ -1,8 +1,9 @@
 /**
- * `depthLimit`: a validation rule rejecting operations nested deeper than the limit, counted as
- * graphql-depth-limit does (top-level fields at depth 0) but without the `data`, `attributes` and
- * `meta` envelope levels (the seed's rule, Deviation 5), so a limit of 7 allows seven relation hops
- * of real content. Fragments are followed; introspection fields are not counted.
+ * `depthLimit`: rejects fields nested deeper than the limit, as graphql-depth-limit does (Strapi's
+ * choice: top-level fields at depth 0, an error at the first field of each branch past the limit,
+ * `'<operation name>' exceeds maximum operation depth of N`, introspection fields ignored), except
+ * that the `data`, `attributes` and `meta` envelopes do not add a level (the seed's rule), so a
+ * limit of 7 allows seven hops of real content.
  */
 import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
 
@@ -14,34 +15,28 @@ export function depthLimitRule(maxDepth: number): (context: ValidationContext) =
     for (const definition of context.getDocument().definitions) {
       if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
     }
-    const depthOf = (set: SelectionSetNode, depth: number, visiting: Set<string>): number => {
-      let max = depth;
+    const visit = (set: SelectionSetNode, depth: number, operation: string, visiting: ReadonlySet<string>): void => {
       for (const selection of set.selections) {
         if (selection.kind === Kind.FIELD) {
           if (selection.name.value.startsWith('__')) continue;
-          if (!selection.selectionSet) {
-            max = Math.max(max, depth);
+          if (depth > maxDepth) {
+            context.reportError(new GraphQLError(`'${operation}' exceeds maximum operation depth of ${maxDepth}`, { nodes: [selection] }));
             continue;
           }
-          const next = ENVELOPES.has(selection.name.value) ? depth : depth + 1;
-          max = Math.max(max, depthOf(selection.selectionSet, next, visiting));
+          if (selection.selectionSet) visit(selection.selectionSet, ENVELOPES.has(selection.name.value) ? depth : depth + 1, operation, visiting);
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-          max = Math.max(max, depthOf(selection.selectionSet, depth, visiting));
+          visit(selection.selectionSet, depth, operation, visiting);
         } else {
           const name = selection.name.value;
           const fragment = fragments.get(name);
-          if (!fragment || visiting.has(name)) continue;
-          max = Math.max(max, depthOf(fragment.selectionSet, depth, new Set([...visiting, name])));
+          if (fragment && !visiting.has(name)) visit(fragment.selectionSet, depth, operation, new Set([...visiting, name]));
         }
       }
-      return max;
     };
     return {
       OperationDefinition(node) {
-        const depth = depthOf(node.selectionSet, 0, new Set());
-        if (depth > maxDepth) {
-          context.reportError(new GraphQLError(`'${node.name?.value ?? ''}' exceeds maximum operation depth of ${maxDepth}`, { nodes: [node] }));
-        }
+        visit(node.selectionSet, 0, node.name?.value ?? '', new Set());
+        return false;
       },
     };
   };

@@ -7,7 +7,11 @@ import { at } from './helpers.js';
 /** `plugins.graphql`: enabled, endpoint, defaultLimit/maxLimit/amountLimit, depthLimit, shadowCRUD, playground in production. */
 describe('GraphQL configuration', () => {
   let service: TestService;
+  const savedSecrets = { JWT_SECRET: process.env.JWT_SECRET, API_TOKEN_SALT: process.env.API_TOKEN_SALT };
   before(async () => {
+    // production would keep generated secrets under the app directory: give them instead
+    process.env.JWT_SECRET = 'graphql-config-test-jwt';
+    process.env.API_TOKEN_SALT = 'graphql-config-test-salt';
     service = await createTestService({
       config: {
         env: 'production',
@@ -16,7 +20,13 @@ describe('GraphQL configuration', () => {
     });
     await seedPublication(service.context);
   });
-  after(() => service.close());
+  after(async () => {
+    await service.close();
+    for (const [key, value] of Object.entries(savedSecrets)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  });
 
   const post = (query: string) => request(service.app).post('/gql').set('Accept', 'application/json').send({ query });
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 import { at, gql, registerUser } from './helpers.js';
@@ -88,6 +89,16 @@ describe('GraphQL mutations and permissions', () => {
     const res = await gql(service, 'mutation { register(input: { username: "gqluser", email: "other@example.org", password: "Password123!" }) { jwt } }');
     expect(res.body.errors?.[0]?.message).to.equal('Email or Username are already taken');
     expect(res.body.errors?.[0]?.extensions?.code).to.equal('STRAPI_APPLICATION_ERROR');
+  });
+
+  it('lists the configured locales to callers allowed plugin::i18n.locale.find, and denies the others', async () => {
+    expect((await gql(service, '{ i18NLocales { data { id } } }', undefined, jwt)).body.errors?.[0]?.extensions?.code).to.equal('FORBIDDEN');
+    const { accessKey } = await createApiToken(service.context, { name: 'gql-locales', type: 'full-access' });
+    const res = await gql(service, '{ i18NLocales { data { id attributes { code name } } } }', undefined, accessKey);
+    expect(at(res.body, 'data.i18NLocales.data')).to.deep.equal([
+      { id: '1', attributes: { code: 'en', name: 'English (en)' } },
+      { id: '2', attributes: { code: 'fr', name: 'French (fr)' } },
+    ]);
   });
 
   it('updates and deletes the single type', async () => {
