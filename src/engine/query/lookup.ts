@@ -94,7 +94,7 @@ function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline): (outer: D
     let base: Doc[] = equalityJoin ? equalityJoin(locals) : [];
     if (!spec.pipeline) return base;
     const vars = letValues ? letValues(outer) : {};
-    const key = memo ? valueKey([locals, vars]) : '';
+    const key = memo ? memoKey(locals, vars) : '';
     const known = memo?.get(key);
     if (known) return known;
     const variables = { ...env.variables, ...vars };
@@ -164,6 +164,29 @@ function letEvaluator(letSpec: Doc, env: PipelineEnv): (outer: Doc) => Doc {
     for (const [name, expr] of entries) out[name] = evalExpr(outer, expr, options);
     return out;
   };
+}
+
+/** The memo key of a join: cheap for the usual single id, the general value key otherwise. */
+function memoKey(locals: unknown[], vars: Doc): string {
+  const names = Object.keys(vars);
+  if (locals.length === 0 && names.length === 1) {
+    const only = primitiveKey(vars[names[0] as string]);
+    if (only !== undefined) return only;
+  }
+  if (locals.length === 1 && names.length === 0) {
+    const only = primitiveKey(locals[0]);
+    if (only !== undefined) return only;
+  }
+  return valueKey([locals, vars]);
+}
+
+/** Keys that cannot collide with valueKey's (which never starts with '#'). */
+function primitiveKey(v: unknown): string | undefined {
+  if (typeof v === 'number') return Number.isInteger(v) ? `#i${v}` : undefined;
+  if (typeof v === 'string') return `#s${v}`;
+  if (v === null) return '#null';
+  if (v === undefined) return '#missing';
+  return undefined;
 }
 
 /** `$rand` and `$sample` give another answer on every run: such a sub-pipeline is not memoized. */
