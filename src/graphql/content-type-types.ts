@@ -46,7 +46,7 @@ export function listArgs(filtersType: string, draftAndPublish: boolean): Record<
   };
 }
 
-function outputScalar(ctx: TypeBuildContext, owner: string, name: string, attribute: Attribute): string | null {
+function outputScalar(owner: string, name: string, attribute: Attribute): string | null {
   if (attribute.type === 'enumeration') return enumName(owner, name);
   return attribute.type in SCALAR_GRAPHQL_TYPES ? SCALAR_GRAPHQL_TYPES[attribute.type as keyof typeof SCALAR_GRAPHQL_TYPES] : null;
 }
@@ -97,7 +97,7 @@ function outputField(ctx: TypeBuildContext, schema: Schema, owner: string, name:
     case 'dynamiczone':
       return { type: `[${dynamicZoneName(owner, name)}]` };
     default: {
-      const scalar = outputScalar(ctx, owner, name, attribute);
+      const scalar = outputScalar(owner, name, attribute);
       if (!scalar) return null;
       return { type: attribute.required ? `${scalar}!` : scalar };
     }
@@ -128,7 +128,7 @@ function addFiltersInput(ctx: TypeBuildContext, schema: Schema, owner: string): 
   if (schema.modelType === 'contentType') fields.id = 'IDFilterInput';
   for (const attribute of filterableAttributes(schema)) {
     if (!ctx.extension.isFieldEnabled(schema.uid, attribute, 'filters')) continue;
-    const input = attributeFilterInput(ctx.registry, schema, attribute, (uid) => (ctx.extension.isTypeEnabled(uid) ? ctx.names.get(uid) ?? null : null));
+    const input = attributeFilterInput(schema, attribute, (uid) => (ctx.extension.isTypeEnabled(uid) ? ctx.names.get(uid) ?? null : null));
     if (input) fields[attribute] = input;
   }
   Object.assign(fields, { and: `[${name}]`, or: `[${name}]`, not: name });
@@ -161,7 +161,7 @@ function inputType(ctx: TypeBuildContext, schema: Schema, owner: string, name: s
     case 'dynamiczone':
       return `[${dynamicZoneInputName(owner, name)}!]`;
     default:
-      return outputScalar(ctx, owner, name, attribute);
+      return outputScalar(owner, name, attribute);
   }
 }
 

@@ -36,13 +36,8 @@ export function filterableAttributes(schema: Schema): string[] {
     .map(([name]) => name);
 }
 
-export interface FilterTarget {
-  /** the filter input type of the attribute, or null when it cannot be filtered */
-  input: string | null;
-}
-
 /** The filter input of one attribute: a scalar's `XFilterInput`, or the related schema's `YFiltersInput`. */
-export function attributeFilterInput(registry: Registry, schema: Schema, name: string, typeOf: (uid: string) => string | null): string | null {
+export function attributeFilterInput(schema: Schema, name: string, typeOf: (uid: string) => string | null): string | null {
   const attribute = schema.attributes[name];
   if (!attribute) return null;
   if (attribute.type === 'relation' || attribute.type === 'media') {

@@ -7,17 +7,16 @@
 import type { GraphQLFieldResolver, GraphQLResolveInfo, GraphQLSchema } from 'graphql';
 import { SchemaComposer, type ObjectTypeComposerFieldConfigAsObjectDefinition } from 'graphql-compose';
 import type { Registry } from '../content-types/index.js';
-import { ForbiddenError, isAppError } from '../errors/index.js';
+import { ApplicationError, ForbiddenError, isAppError } from '../errors/index.js';
 import { addBuiltinTypes, addFolderTypes, addGenericMorph, addLocaleTypes, folderMutationFields, folderQueryFields, localeQueryFields } from './builtin-types.js';
 import type { GraphQLConfig } from './config.js';
 import { addComponentTypes, addContentTypeTypes, typeNames, type TypeBuildContext } from './content-type-types.js';
 import type { GraphQLContext } from './context.js';
 import { exposedContentTypes, hasShadowCrud, UPLOAD_FILE_UID } from './exposed.js';
 import type { ExtensionService, Resolver, ResolverConfig } from './extension.js';
+import { filtersInputName, GENERIC_MORPH, inputName } from './naming.js';
 import { shadowMutations, shadowQueries, type RootField } from './shadow-crud.js';
 import { addUsersPermissionsTypes, usersPermissionsMutations, usersPermissionsQueries } from './users-permissions.js';
-import { ApplicationError } from '../errors/index.js';
-import { filtersInputName, GENERIC_MORPH, inputName } from './naming.js';
 
 type Composer = SchemaComposer<GraphQLContext>;
 type Resolve = GraphQLFieldResolver<unknown, GraphQLContext, Args>;
