@@ -14,6 +14,7 @@ import {
 } from './naming.js';
 import { listArgs } from './content-type-types.js';
 import { CUSTOM_SCALARS } from './scalars.js';
+import { isRecord } from './values.js';
 import type { RootField } from './shadow-crud.js';
 
 type Composer = SchemaComposer<GraphQLContext>;
@@ -24,7 +25,14 @@ export function addBuiltinTypes(sc: Composer): void {
   sc.createObjectTC({ name: RESPONSE_COLLECTION_META, fields: { pagination: `${PAGINATION}!` } });
   sc.createInputTC({ name: PAGINATION_ARG, fields: { page: 'Int', pageSize: 'Int', start: 'Int', limit: 'Int' } });
   sc.createEnumTC({ name: PUBLICATION_STATE, values: { LIVE: { value: 'LIVE' }, PREVIEW: { value: 'PREVIEW' } } });
-  sc.createObjectTC({ name: ERROR_TYPE, fields: { code: 'String!', message: 'String' } });
+  // a dynamic-zone entry whose component is unknown to the schema resolves to `Error`
+  sc.createObjectTC({
+    name: ERROR_TYPE,
+    fields: {
+      code: { type: 'String!', resolve: () => 'COMPONENT_NOT_FOUND' },
+      message: { type: 'String', resolve: (value: unknown) => `Component not found: ${String(isRecord(value) ? value.__component : '')}` },
+    },
+  });
   for (const scalar of FILTERED_SCALARS) sc.createInputTC({ name: scalarFilterName(scalar), fields: scalarFilterFields(scalar) });
 }
 

@@ -50,6 +50,18 @@ describe('GraphQL mutations and permissions', () => {
     await gql(service, 'mutation($id: ID!) { deleteArticle(id: $id) { data { id } } }', { id }, jwt);
   });
 
+  it('creates an entry in another locale and a localization of an existing entry (always a draft)', async () => {
+    const fr = await gql(service, 'mutation { createArticle(locale: "fr", data: { title: "Article GQL" }) { data { id attributes { locale } } } }', undefined, jwt);
+    expect(at(fr.body, 'data.createArticle.data.attributes.locale'), JSON.stringify(fr.body)).to.equal('fr');
+    const res = await gql(service, `mutation { createArticleLocalization(id: 4, locale: "fr", data: { title: "Croissance bio" }) {
+      data { id attributes { title locale publishedAt localizations(publicationState: PREVIEW) { data { id } } } } } }`, undefined, jwt);
+    expect(res.body.errors, JSON.stringify(res.body.errors)).to.equal(undefined);
+    expect(at(res.body, 'data.createArticleLocalization.data.attributes')).to.deep.include({ title: 'Croissance bio', locale: 'fr', publishedAt: null });
+    expect(at(res.body, 'data.createArticleLocalization.data.attributes.localizations.data')).to.deep.equal([{ id: '4' }]);
+    const again = await gql(service, 'mutation { createArticleLocalization(id: 4, locale: "fr", data: { title: "x" }) { data { id } } }', undefined, jwt);
+    expect(again.body.errors?.[0]?.message).to.equal('locale is already used');
+  });
+
   it('denies a public caller what the Public role may not do: Forbidden access, data field null', async () => {
     const res = await gql(service, '{ usersPermissionsUsers { data { id } } }');
     expect(res.body).to.deep.equal({
