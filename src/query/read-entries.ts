@@ -9,7 +9,7 @@ import { localeFallback, localeMatch } from './parse/locale.js';
 import { paginationMeta, paginationWindow, parsePagination, type PaginationLimits } from './parse/pagination.js';
 import { parsePopulate, type PopulateContext } from './parse/populate.js';
 import { parsePublicationState, publicationMatch } from './parse/publication-state.js';
-import { populateStages, projection, resolveCollections, type PlanContext } from './plan/populate-stages.js';
+import { populateStages, projection, type PlanContext } from './plan/populate-stages.js';
 import type { EntrySelection, PublicationState, ReadTree } from './read-tree.js';
 import { compileSort } from './sort/index.js';
 
@@ -140,7 +140,10 @@ function limits(ctx: ReadContext): PaginationLimits {
 }
 
 function planContext(ctx: ReadContext): PlanContext {
-  return { draftAndPublish: (uid) => ctx.registry.contentType(uid)?.draftAndPublish === true };
+  return {
+    draftAndPublish: (uid) => ctx.registry.contentType(uid)?.draftAndPublish === true,
+    collectionName: (uid) => ctx.registry.contentType(uid)?.collectionName ?? uid,
+  };
 }
 
 function requireContentType(ctx: ReadContext, uid: string): ContentType {
@@ -150,8 +153,7 @@ function requireContentType(ctx: ReadContext, uid: string): ContentType {
 }
 
 async function aggregate(ctx: ReadContext, uid: string, pipeline: PipelineStage[]): Promise<Doc[]> {
-  const stages = resolveCollections(pipeline, (target) => ctx.registry.contentType(target)?.collectionName ?? target);
-  return ctx.models.collection(uid).aggregate<Doc>(stages).toArray();
+  return ctx.models.collection(uid).aggregate<Doc>(pipeline).toArray();
 }
 
 async function count(ctx: ReadContext, uid: string, filtering: PipelineStage[]): Promise<number> {

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { Aggregator } from 'mingo';
 import type { RelationInfo } from '../../src/content-types/index.js';
-import { populateStages, projection, resolveCollections } from '../../src/query/plan/populate-stages.js';
+import { populateStages, projection } from '../../src/query/plan/populate-stages.js';
 import type { PopulateMap, RelationPopulate } from '../../src/query/read-tree.js';
 
 /** The populate planner's stages: joins, windows, ordering and projections, run on mingo where useful. */
 
-const plan = { draftAndPublish: (uid: string) => uid === 'api::article.article' };
+const plan = { draftAndPublish: (uid: string) => uid === 'api::article.article', collectionName: (uid: string) => (uid === 'api::author.author' ? 'authors' : uid) };
 
 function relation(info: Partial<RelationInfo> & { attribute: string; target: string }, extra: Partial<RelationPopulate> = {}): RelationPopulate {
   return {
@@ -76,8 +76,8 @@ describe('query plan: populate stages', () => {
     });
   });
 
-  it('names target collections only at the end', () => {
-    const stages = resolveCollections(populateStages(plan, { author: relation({ attribute: 'author', target: 'api::author.author' }) }), (uid) => (uid === 'api::author.author' ? 'authors' : uid));
+  it('joins the target content-type\'s collection', () => {
+    const stages = populateStages(plan, { author: relation({ attribute: 'author', target: 'api::author.author' }) });
     expect(lookupOf(stages[0]).from).to.equal('authors');
   });
 });

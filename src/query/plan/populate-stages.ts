@@ -13,6 +13,8 @@ interface ComponentStep {
 export interface PlanContext {
   /** whether a content-type is Draft & Publish */
   draftAndPublish(uid: string): boolean;
+  /** the collection a content-type is stored in (`$lookup.from`) */
+  collectionName(uid: string): string;
 }
 
 /**
@@ -60,7 +62,7 @@ function collectOutputs(map: PopulateMap, kept: Record<string, 1>, topLevel: boo
 
 function relationLookups(plan: PlanContext, node: RelationPopulate, steps: ComponentStep[]): PipelineStage[] {
   const join = joinOf(node.relation, steps);
-  const from = collectionPlaceholder(node.relation.target);
+  const from = plan.collectionName(node.relation.target);
   const conditions = [join.condition ? { $expr: join.condition } : {}, publicationMatch(plan.draftAndPublish(node.relation.target), node.publicationState)]
     .filter((condition) => Object.keys(condition).length > 0);
   const match: PipelineStage[] = conditions.length === 0 ? [] : [{ $match: conditions.length === 1 ? conditions[0] : { $and: conditions } }];
@@ -82,24 +84,6 @@ function relationLookups(plan: PlanContext, node: RelationPopulate, steps: Compo
   const stages: PipelineStage[] = [{ $lookup: { ...base, pipeline, as: node.as } }];
   if (node.window?.meta) stages.push({ $lookup: { ...base, pipeline: [...match, ...node.filterStages, { $count: 'n' }], as: node.countAs } });
   return stages;
-}
-
-/** Marks `from` until `resolveCollections` swaps in the collection name (keeps this module free of the models). */
-function collectionPlaceholder(uid: string): string {
-  return `\u0000uid:${uid}`;
-}
-
-/** Replaces every `$lookup.from` placeholder in `stages` (deeply) with the target's collection name. */
-export function resolveCollections(stages: PipelineStage[], collectionName: (uid: string) => string): PipelineStage[] {
-  const visit = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(visit);
-    if (typeof value === 'string' && value.startsWith('\u0000uid:')) return collectionName(value.slice(5));
-    if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, visit(inner)]));
-    }
-    return value;
-  };
-  return stages.map((stage) => visit(stage) as PipelineStage);
 }
 
 interface Join {
