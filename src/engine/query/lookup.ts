@@ -191,9 +191,16 @@ function primitiveKey(v: unknown): string | undefined {
 
 /** `$rand` and `$sample` give another answer on every run: such a sub-pipeline is not memoized. */
 function isDeterministic(pipeline: unknown[]): boolean {
-  const text = JSON.stringify(pipeline);
-  return !text.includes('"$rand"') && !text.includes('"$sample"');
+  let known = deterministic.get(pipeline);
+  if (known === undefined) {
+    const text = JSON.stringify(pipeline);
+    known = !text.includes('"$rand"') && !text.includes('"$sample"');
+    deterministic.set(pipeline, known);
+  }
+  return known;
 }
+
+const deterministic = new WeakMap<unknown[], boolean>();
 
 /**
  * When the first stage is exactly `{ $match: { $expr: { $in | $eq: ['$field', '$$var'] } } }` on an

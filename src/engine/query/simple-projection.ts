@@ -12,6 +12,16 @@ type Tree = { [field: string]: true | Tree };
  */
 export function simpleProjection(spec: unknown): ((doc: Doc) => Doc) | undefined {
   if (!isPlainObject(spec)) return undefined;
+  // a `$lookup` runs its sub-pipeline's stages once per outer document: compile each spec once
+  if (compiled.has(spec)) return compiled.get(spec);
+  const projection = compile(spec);
+  compiled.set(spec, projection);
+  return projection;
+}
+
+const compiled = new WeakMap<Doc, ((doc: Doc) => Doc) | undefined>();
+
+function compile(spec: Doc): ((doc: Doc) => Doc) | undefined {
   const entries = Object.entries(spec);
   if (entries.length === 0) return undefined;
   let includeId = true;
