@@ -22,6 +22,9 @@ function graphqlService(ctx: ServiceContext, gql: GraphQLConfig): ServiceContext
   return { config, registry: ctx.registry, models: ctx.models, connection: ctx.connection, logger: ctx.logger, i18n: ctx.i18n, authenticate: ctx.authenticate };
 }
 
+/** Each running service's schema getter, keyed by its models (the plugin object is shared by services). */
+const schemaGetters = new WeakMap<object, () => GraphQLSchema>();
+
 export const graphqlPlugin: Plugin = {
   name: 'graphql',
   register(ctx) {
@@ -43,7 +46,12 @@ export const graphqlPlugin: Plugin = {
       }
       return built.schema;
     };
+    schemaGetters.set(ctx.models, schema);
     if (gql.playgroundAlways || ctx.config.env !== 'production') ctx.rootRouter.use(playground(gql.endpoint));
     ctx.rootRouter.all(gql.endpoint, graphqlEndpoint({ service, logger: ctx.logger, depthLimit: gql.depthLimit, schema }));
+  },
+  /** builds the schema at start-up (after the app's `register`), so a bad extension fails the start, not a request */
+  async bootstrap(ctx) {
+    schemaGetters.get(ctx.models)?.();
   },
 };
