@@ -182,8 +182,9 @@ export function addContentTypeTypes(ctx: TypeBuildContext, ct: ContentType): voi
   ctx.sc.createObjectTC({ name: entityResponseName(owner), fields: { data: entityName(owner) } });
   if (ct.kind === 'collectionType') {
     ctx.sc.createObjectTC({ name: entityResponseCollectionName(owner), fields: { data: `[${entityName(owner)}!]!`, meta: `${RESPONSE_COLLECTION_META}!` } });
-    ctx.sc.createObjectTC({ name: relationResponseCollectionName(owner), fields: { data: `[${entityName(owner)}!]!` } });
   }
+  // also for single types: a localized single type's `localizations` is a to-many relation to itself
+  ctx.sc.createObjectTC({ name: relationResponseCollectionName(owner), fields: { data: `[${entityName(owner)}!]!` } });
   addFiltersInput(ctx, ct, owner);
   addInput(ctx, ct, owner);
 }

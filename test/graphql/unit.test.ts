@@ -8,6 +8,11 @@ import { graphqlPagination } from '../../src/graphql/shadow-crud.js';
 import { LongScalar } from '../../src/graphql/scalars.js';
 import { usersPermissionsContentTypes } from '../../src/plugins/users-permissions/content-types.js';
 import { PUBLICATION_APP } from '../helpers/server.js';
+import { loadConfig } from '../../src/config/index.js';
+import { graphqlConfig } from '../../src/graphql/config.js';
+import { ExtensionService } from '../../src/graphql/extension.js';
+import { buildSchema } from '../../src/graphql/schema.js';
+import { uploadPlugin } from '../../src/plugins/upload/index.js';
 
 /** Pure internals of the GraphQL layer: naming, filter translation, depth counting, pagination meta, scalars. */
 describe('GraphQL internals', () => {
@@ -71,5 +76,24 @@ describe('GraphQL internals', () => {
     expect(LongScalar.parseValue('90071992547409930')).to.equal('90071992547409930');
     expect(LongScalar.serialize('3000123457')).to.equal(3000123457);
     expect(() => LongScalar.parseValue('1.5')).to.throw('Long cannot represent non-integer value');
+  });
+
+  it('builds a schema for other content models: media, a localized single type, a type without attributes of note', async () => {
+    const config = await loadConfig(PUBLICATION_APP);
+    const extra = [
+      {
+        uid: 'api::setting.setting', source: 'inline',
+        schema: {
+          kind: 'singleType' as const, collectionName: 'settings', info: { singularName: 'setting', pluralName: 'settings', displayName: 'Setting' },
+          pluginOptions: { i18n: { localized: true } },
+          attributes: { greeting: { type: 'string' as const }, logo: { type: 'media' as const }, gallery: { type: 'media' as const, multiple: true } },
+        },
+      },
+    ];
+    const registry = Registry.build([...(uploadPlugin.contentTypes?.(config) ?? []), ...usersPermissionsContentTypes(), ...loaded.contentTypes, ...extra], loaded.components, { i18n: true });
+    const schema = buildSchema({ registry, gql: graphqlConfig(config), extension: new ExtensionService(), usersPermissions: true, i18n: true });
+    const setting = schema.getType('Setting');
+    expect(setting && 'getFields' in setting ? Object.keys(setting.getFields()) : []).to.include.members(['greeting', 'logo', 'gallery', 'localizations', 'locale']);
+    expect(schema.getQueryType()?.getFields().setting?.args.map((a) => a.name)).to.deep.equal(['locale']);
   });
 });
