@@ -41,18 +41,26 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
   } else if (stages[0]?.name === '$match' && !env.collation) {
     const filter = stages[0].spec;
     const predicate = compileFilter(filter, env);
-    const walk = idOrderWalk(source, stages);
-    if (walk) {
-      // $match + $sort on _id + $skip/$limit: walk natural (= _id) order and stop at the window
-      const pool = candidates(source, filter);
+    const walk = idOrderWalk(stages);
+    const pool = candidates(source, filter);
+    if (walk && (source.isIdOrdered() || pool.length === source.size)) {
+      // $match + $sort on _id + $skip/$limit: walk in _id order (natural order when ids were
+      // inserted ascending, else the _id index's sorted view) and stop once the window is full
       docs = [];
-      for (let k = 0; k < pool.length && docs.length < walk.take; k++) {
-        const doc = pool[walk.direction === 1 ? k : pool.length - 1 - k];
-        if (predicate(doc)) docs.push(doc);
+      if (source.isIdOrdered()) {
+        for (let k = 0; k < pool.length && docs.length < walk.take; k++) {
+          const doc = pool[walk.direction === 1 ? k : pool.length - 1 - k] as Doc;
+          if (predicate(doc)) docs.push(doc);
+        }
+      } else {
+        for (const doc of source.inIdOrder(walk.direction)) {
+          if (docs.length >= walk.take) break;
+          if (predicate(doc)) docs.push(doc);
+        }
       }
       start = 2;
     } else {
-      docs = candidates(source, filter).filter(predicate);
+      docs = pool.filter(predicate);
       start = 1;
     }
   } else {
@@ -158,10 +166,10 @@ function nonNegative(name: string, spec: unknown): number {
 }
 
 /** With `$sort` followed by `$skip`s and a `$limit`, only the first skip + limit documents are needed. */
-/** When stages are `$match`, `$sort: {_id: ±1}`, `$skip`?, `$limit` on an `_id`-ordered collection: the direction and how many matches are needed. */
-function idOrderWalk(source: Collection, stages: Array<{ name: string; spec: unknown }>): { direction: 1 | -1; take: number } | undefined {
+/** When stages are `$match`, `$sort: {_id: ±1}`, `$skip`?, `$limit`: the direction and how many matches are needed. */
+function idOrderWalk(stages: Array<{ name: string; spec: unknown }>): { direction: 1 | -1; take: number } | undefined {
   const sort = stages[1];
-  if (sort?.name !== '$sort' || !isPlainObject(sort.spec) || !source.isIdOrdered()) return undefined;
+  if (sort?.name !== '$sort' || !isPlainObject(sort.spec)) return undefined;
   const keys = Object.keys(sort.spec);
   const direction = sort.spec._id;
   if (keys.length !== 1 || (direction !== 1 && direction !== -1)) return undefined;

@@ -59,6 +59,16 @@ export class Collection {
     return this.idOrdered;
   }
 
+  /** Documents in ascending `_id` order, from the `_id` index's sorted view (`direction` -1: descending). */
+  *inIdOrder(direction: 1 | -1): Generator<Doc> {
+    const entries = this.indexes[0].sortedEntries(() => this.docs.entries());
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[direction === 1 ? i : entries.length - 1 - i] as { id: string };
+      const doc = this.docs.get(entry.id);
+      if (doc) yield doc;
+    }
+  }
+
   index(name: string): SecondaryIndex | undefined {
     return this.indexes.find((i) => i.spec.name === name);
   }
@@ -95,6 +105,7 @@ export class Collection {
       if (c) throw new DuplicateKeyError(this.ns, ix, c.values);
     });
     this.indexes.forEach((ix, i) => {
+      if (sameKeys(oldKeys[i], newKeys[i])) return; // unchanged: keep the index (and its sorted view)
       ix.remove(id, oldKeys[i]);
       ix.add(id, newKeys[i]);
     });
@@ -128,6 +139,10 @@ export class Collection {
     const i = this.indexes.findIndex((ix) => ix.spec.name === name);
     if (i > 0) this.indexes.splice(i, 1);
   }
+}
+
+function sameKeys(a: Array<{ key: string }>, b: Array<{ key: string }>): boolean {
+  return a.length === b.length && a.every((k, i) => k.key === b[i]?.key);
 }
 
 export function checkId(id: unknown): string {
