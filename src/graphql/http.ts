@@ -5,7 +5,7 @@
  * without `data` is a 400.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { GraphQLError, parse, validate, type GraphQLSchema } from 'graphql';
+import { GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { createHandler } from 'graphql-http';
 import type { RequestAuth } from '../access/ability.js';
 import type { Logger } from '../logger.js';
@@ -23,18 +23,51 @@ export interface EndpointOptions {
 
 interface RawRequest { req: Request; auth: RequestAuth }
 
-export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
-  const handle = createHandler<RawRequest, undefined, GraphQLContext>({
-    schema: () => options.schema(),
-    context: (req) => ({ service: options.service, auth: req.raw.auth, req: req.raw.req }),
-    parse: (source) => {
+const PARSED_CACHE_SIZE = 500;
+
+/**
+ * Parsing and validating are pure in (schema, query text), so both are cached, as Apollo does: a
+ * repeated query (the common case for an app) costs neither again. The parse cache is bounded
+ * (least recently used out); validation results hang off the parsed document.
+ */
+function documentCache() {
+  const parsed = new Map<string, DocumentNode>();
+  const validated = new WeakMap<DocumentNode, { schema: GraphQLSchema; errors: readonly GraphQLError[] }>();
+  return {
+    parse(source: string): DocumentNode {
+      const hit = parsed.get(source);
+      if (hit) {
+        parsed.delete(source);
+        parsed.set(source, hit);
+        return hit;
+      }
+      let document: DocumentNode;
       try {
-        return parse(source);
+        document = parse(source);
       } catch (err) {
         throw err instanceof GraphQLError ? withCode(err, PARSE_FAILED) : err;
       }
+      parsed.set(source, document);
+      if (parsed.size > PARSED_CACHE_SIZE) parsed.delete(parsed.keys().next().value ?? '');
+      return document;
     },
-    validate: (schema, document, rules) => validate(schema, document, rules).map((err) => withCode(err, VALIDATION_FAILED)),
+    validate(schema: GraphQLSchema, document: DocumentNode, rules: readonly ValidationRule[]): readonly GraphQLError[] {
+      const hit = validated.get(document);
+      if (hit && hit.schema === schema) return hit.errors;
+      const errors = validate(schema, document, rules).map((err) => withCode(err, VALIDATION_FAILED));
+      validated.set(document, { schema, errors });
+      return errors;
+    },
+  };
+}
+
+export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
+  const documents = documentCache();
+  const handle = createHandler<RawRequest, undefined, GraphQLContext>({
+    schema: () => options.schema(),
+    context: (req) => ({ service: options.service, auth: req.raw.auth, req: req.raw.req }),
+    parse: (source) => documents.parse(typeof source === 'string' ? source : source.body),
+    validate: (schema, document, rules) => [...documents.validate(schema, document, rules ?? [])],
     validationRules: (_req, _args, specified) => (options.depthLimit > 0 ? [...specified, depthLimitRule(options.depthLimit)] : specified),
     formatError: (err) => (err instanceof GraphQLError ? formatResolverError(err, options.logger) : err),
   });

@@ -134,6 +134,11 @@ describe('GraphQL queries', () => {
     expect(privateField.status).to.equal(400);
     expect(privateField.body.errors?.[0]).to.deep.include({ message: 'Cannot query field "internalNotes" on type "Article".' });
     expect(privateField.body.errors?.[0]?.extensions).to.deep.equal({ code: 'GRAPHQL_VALIDATION_FAILED' });
+    // parsed and validated documents are cached: the same query answers the same way again
+    expect(await gql(service, '{ articles { data { attributes { internalNotes } } } }')).to.deep.equal(privateField);
+    const parseError = await gql(service, '{ articles { data { id } ');
+    expect(parseError.status).to.equal(400);
+    expect(parseError.body.errors?.[0]?.extensions).to.deep.equal({ code: 'GRAPHQL_PARSE_FAILED' });
     const badArg = await gql(service, '{ articles(pagination: { page: "x" }) { data { id } } }');
     expect(badArg.status).to.equal(400);
     expect(badArg.body.errors?.[0]?.message).to.equal('Int cannot represent non-integer value: "x"');
