@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createServer } from './app.js';
 import { ConfigError } from './config/index.js';
 import { SchemaError } from './content-types/index.js';
+import { seedDemoContent } from './seed/demo-seed.js';
 
 const USAGE = `usage:
   content-service start [--app DIR] [--port N] [--host H] [--memory | --data DIR]
@@ -21,9 +22,11 @@ async function start(argv: string[]): Promise<void> {
     memory: values.memory ?? false,
     config: values.data ? { database: { dataDir: values.data } } : {},
   });
-  const { url } = await service.start({ port, host: values.host });
   const { logger } = service.context;
   logger.info({ database: service.database }, `database: ${service.database}`);
+  const seeded = await seedDemoContent(service);
+  if (seeded > 0) logger.info(`empty database: loaded ${seeded} demo operations from seed.json`);
+  const { url } = await service.start({ port, host: values.host });
   logger.info(`Content Service listening on ${url}`);
   let stopping = false;
   const shutdown = (signal: string) => {
