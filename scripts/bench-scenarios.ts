@@ -1,5 +1,5 @@
 // Runs the judged load scenarios (../shared/bench: run.mjs, load-data.mjs) against this service:
-//   npm run bench:scenarios [-- --shared ../shared --only a,b --duration 10 --out /tmp/run.json]
+//   npm run bench:scenarios [-- --shared ../shared --only a,b --duration 10 --runs 2 --ceiling --out /tmp/run.json]
 // The service runs in THIS process on the embedded engine (its default), the load generator in a
 // child process; seeds the conformance data, loads 10,000 articles over REST, then measures.
 import { spawn } from 'node:child_process';
@@ -13,7 +13,7 @@ import { createApiToken } from '../src/plugins/users-permissions/index.js';
 const { values } = parseArgs({
   options: {
     shared: { type: 'string', default: '../shared' }, only: { type: 'string' }, duration: { type: 'string', default: '10' },
-    articles: { type: 'string', default: '10000' }, out: { type: 'string', default: '/tmp/bench-run.json' }, runs: { type: 'string', default: '1' },
+    articles: { type: 'string', default: '10000' }, ceiling: { type: 'boolean', default: false }, out: { type: 'string', default: '/tmp/bench-run.json' }, runs: { type: 'string', default: '1' },
   },
 });
 const shared = resolve(values.shared ?? '../shared');
@@ -47,6 +47,7 @@ if (status === 0) {
     (await import('node:fs')).writeFileSync(loadFile, load.out.trim().split('\n').pop() ?? '{}');
     const args = [join(harness, 'run.mjs'), url, accessKey, '--duration', values.duration ?? '10', '--runs', values.runs ?? '1', '--pid', String(process.pid), '--load-info', loadFile, '--out', values.out ?? '/tmp/bench-run.json'];
     if (values.only) args.push('--only', values.only);
+    if (values.ceiling) args.push('--ceiling');
     status = (await run(args)).code;
   }
 }

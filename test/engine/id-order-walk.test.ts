@@ -30,3 +30,18 @@ describe('engine: paging on _id', () => {
     expect(docs.map((d) => d._id)).to.deep.equal([1, 5]);
   });
 });
+
+describe('engine: adjacent $match stages', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer('match-coalesce');
+    await server.db.collection<AnyDoc>('c').insertMany(Array.from({ length: 20 }, (_, i) => ({ _id: i + 1, a: i % 2, b: i % 3 })));
+  });
+  after(async () => { await server.stop(); });
+
+  it('filter as one conjunction, also before a paged sort on _id', async () => {
+    const docs = await server.db.collection<AnyDoc>('c')
+      .aggregate([{ $match: { a: 0 } }, { $match: { b: 0 } }, { $match: {} }, { $sort: { _id: -1 } }, { $skip: 1 }, { $limit: 2 }]).toArray();
+    expect(docs.map((d) => d._id)).to.deep.equal([7, 1]);
+  });
+});

@@ -32,7 +32,7 @@ const UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$search', '$searchMeta', 
  */
 export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: PipelineEnv): Doc[] {
   if (!Array.isArray(pipeline)) throw commandError('TypeMismatch', "'pipeline' option must be specified as an array");
-  const stages = pipeline.map(checkStage);
+  const stages = coalesceMatches(pipeline.map(checkStage));
   let docs: Doc[];
   let owned = false;
   let start = 0;
@@ -175,6 +175,26 @@ function idOrderWalk(stages: Array<{ name: string; spec: unknown }>): { directio
   if (keys.length !== 1 || (direction !== 1 && direction !== -1)) return undefined;
   const take = topK(stages, 2);
   return take === undefined ? undefined : { direction, take };
+}
+
+/**
+ * Adjacent `$match` stages become one `{ $and: [...] }` (as MongoDB's optimizer does), so a
+ * filter that follows the first `$match` still gets index selection and the `_id` walk.
+ */
+function coalesceMatches(stages: Array<{ name: string; spec: unknown }>): Array<{ name: string; spec: unknown }> {
+  const out: Array<{ name: string; spec: unknown }> = [];
+  for (const stage of stages) {
+    const previous = out[out.length - 1];
+    if (stage.name === '$match' && previous?.name === '$match' && isPlainObject(stage.spec) && isPlainObject(previous.spec)) {
+      const left = previous.spec;
+      const right = stage.spec;
+      if (Object.keys(right).length === 0) continue;
+      previous.spec = Object.keys(left).length === 0 ? right : { $and: [left, right] };
+      continue;
+    }
+    out.push({ ...stage });
+  }
+  return out;
 }
 
 function topK(stages: Array<{ name: string; spec: unknown }>, from: number): number | undefined {
