@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createTestService, type TestService } from '../helpers/server.js';
+import { writeTempApp } from '../helpers/temp-app.js';
 import { writeClient, type WriteClient } from '../helpers/write-client.js';
 
 const ARTICLE = 'api::article.article';
@@ -74,32 +75,30 @@ describe('REST delete: references inside components and dynamic zones', () => {
   let service: TestService;
   let client: WriteClient;
   before(async () => {
-    const { mkdtemp, mkdir, writeFile } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const dir = await mkdtemp(join(tmpdir(), 'cs-write-'));
-    await mkdir(join(dir, 'schemas', 'api'), { recursive: true });
-    await mkdir(join(dir, 'schemas', 'components', 'parts'), { recursive: true });
-    await mkdir(join(dir, 'config'), { recursive: true });
     const type = (name: string, plural: string, attributes: Record<string, unknown>) => ({
       kind: 'collectionType', collectionName: plural, info: { singularName: name, pluralName: plural, displayName: name }, options: { draftAndPublish: false }, attributes,
     });
-    await writeFile(join(dir, 'schemas', 'api', 'thing.json'), JSON.stringify(type('thing', 'things', { name: { type: 'string' } })));
-    await writeFile(join(dir, 'schemas', 'api', 'box.json'), JSON.stringify(type('box', 'boxes', {
-      label: { type: 'string' },
-      main: { type: 'component', component: 'parts.ref' },
-      list: { type: 'component', component: 'parts.ref', repeatable: true },
-      zone: { type: 'dynamiczone', components: ['parts.ref', 'parts.group'] },
-    })));
-    await writeFile(join(dir, 'schemas', 'components', 'parts', 'ref.json'), JSON.stringify({
-      collectionName: 'components_parts_refs', info: { displayName: 'ref' },
-      attributes: { one: { type: 'relation', relation: 'oneToOne', target: 'api::thing.thing' }, many: { type: 'relation', relation: 'oneToMany', target: 'api::thing.thing' } },
-    }));
-    await writeFile(join(dir, 'schemas', 'components', 'parts', 'group.json'), JSON.stringify({
-      collectionName: 'components_parts_groups', info: { displayName: 'group' },
-      attributes: { refs: { type: 'component', component: 'parts.ref', repeatable: true } },
-    }));
-    await writeFile(join(dir, 'config', 'permissions.json'), JSON.stringify({}));
+    const dir = await writeTempApp({
+      api: {
+        thing: type('thing', 'things', { name: { type: 'string' } }),
+        box: type('box', 'boxes', {
+          label: { type: 'string' },
+          main: { type: 'component', component: 'parts.ref' },
+          list: { type: 'component', component: 'parts.ref', repeatable: true },
+          zone: { type: 'dynamiczone', components: ['parts.ref', 'parts.group'] },
+        }),
+      },
+      components: {
+        'parts.ref': {
+          collectionName: 'components_parts_refs', info: { displayName: 'ref' },
+          attributes: { one: { type: 'relation', relation: 'oneToOne', target: 'api::thing.thing' }, many: { type: 'relation', relation: 'oneToMany', target: 'api::thing.thing' } },
+        },
+        'parts.group': {
+          collectionName: 'components_parts_groups', info: { displayName: 'group' },
+          attributes: { refs: { type: 'component', component: 'parts.ref', repeatable: true } },
+        },
+      },
+    });
     service = await createTestService({ appDir: dir });
     client = await writeClient(service);
     for (const name of ['t1', 't2', 't3']) await client.post('/api/things', { data: { name } });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { createTestService, type TestService } from '../helpers/server.js';
+import { writeTempApp } from '../helpers/temp-app.js';
 import { replaySeed, seedOperations, writeClient, type WriteClient } from '../helpers/write-client.js';
 
 const ARTICLE = 'api::article.article';
@@ -75,27 +76,21 @@ describe('i18n: localized single types (PUT ?locale=, POST /api/<singular>/local
   let service: TestService;
   let client: WriteClient;
   before(async () => {
-    const { mkdtemp, mkdir, writeFile } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const dir = await mkdtemp(join(tmpdir(), 'cs-i18n-'));
-    await mkdir(join(dir, 'schemas', 'api'), { recursive: true });
-    await mkdir(join(dir, 'config'), { recursive: true });
-    await writeFile(join(dir, 'schemas', 'api', 'setting.json'), JSON.stringify({
-      kind: 'singleType', collectionName: 'settings', info: { singularName: 'setting', pluralName: 'settings', displayName: 'Setting' },
-      options: { draftAndPublish: false }, pluginOptions: { i18n: { localized: true } },
-      attributes: {
-        greeting: { type: 'string', required: true, pluginOptions: { i18n: { localized: true } } },
-        color: { type: 'string', pluginOptions: { i18n: { localized: false } } },
-        badge: { type: 'component', component: 'parts.badge', pluginOptions: { i18n: { localized: false } } },
+    const dir = await writeTempApp({
+      api: {
+        setting: {
+          kind: 'singleType', collectionName: 'settings', info: { singularName: 'setting', pluralName: 'settings', displayName: 'Setting' },
+          options: { draftAndPublish: false }, pluginOptions: { i18n: { localized: true } },
+          attributes: {
+            greeting: { type: 'string', required: true, pluginOptions: { i18n: { localized: true } } },
+            color: { type: 'string', pluginOptions: { i18n: { localized: false } } },
+            badge: { type: 'component', component: 'parts.badge', pluginOptions: { i18n: { localized: false } } },
+          },
+        },
       },
-    }));
-    await mkdir(join(dir, 'schemas', 'components', 'parts'), { recursive: true });
-    await writeFile(join(dir, 'schemas', 'components', 'parts', 'badge.json'), JSON.stringify({
-      collectionName: 'components_parts_badges', info: { displayName: 'badge' }, attributes: { label: { type: 'string' } },
-    }));
-    await writeFile(join(dir, 'config', 'permissions.json'), JSON.stringify({}));
-    await writeFile(join(dir, 'config', 'plugins.json'), JSON.stringify({ i18n: { enabled: true, config: { defaultLocale: 'en', locales: ['en', 'fr'] } } }));
+      components: { 'parts.badge': { collectionName: 'components_parts_badges', info: { displayName: 'badge' }, attributes: { label: { type: 'string' } } } },
+      config: { plugins: { i18n: { enabled: true, config: { defaultLocale: 'en', locales: ['en', 'fr'] } } } },
+    });
     service = await createTestService({ appDir: dir });
     client = await writeClient(service);
   });

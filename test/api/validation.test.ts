@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createTestService, type TestService } from '../helpers/server.js';
+import { writeTempApp } from '../helpers/temp-app.js';
 import { writeClient, type WriteClient } from '../helpers/write-client.js';
 
 interface Issue { path: string[]; message: string; name: string }
@@ -136,29 +137,25 @@ describe('REST write validation: options the fixture does not use (lengths, rege
   let service: TestService;
   let client: WriteClient;
   before(async () => {
-    const { mkdtemp, mkdir, writeFile } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const dir = await mkdtemp(join(tmpdir(), 'cs-valid-'));
-    await mkdir(join(dir, 'schemas', 'api'), { recursive: true });
-    await mkdir(join(dir, 'schemas', 'components', 'parts'), { recursive: true });
-    await mkdir(join(dir, 'config'), { recursive: true });
-    await writeFile(join(dir, 'schemas', 'components', 'parts', 'line.json'), JSON.stringify({
-      collectionName: 'components_parts_lines', info: { displayName: 'line' }, attributes: { text: { type: 'string', required: true } },
-    }));
-    await writeFile(join(dir, 'schemas', 'api', 'form.json'), JSON.stringify({
-      kind: 'collectionType', collectionName: 'forms', info: { singularName: 'form', pluralName: 'forms', displayName: 'Form' },
-      options: { draftAndPublish: false },
-      attributes: {
-        code: { type: 'string', minLength: 2, maxLength: 4, regex: '^[A-Z]+$' },
-        level: { type: 'integer', min: 1, max: 5 },
-        big: { type: 'biginteger', min: '0', max: '9007199254740993' },
-        header: { type: 'component', component: 'parts.line', required: true },
-        lines: { type: 'component', component: 'parts.line', repeatable: true, min: 1, max: 2 },
-        at: { type: 'timestamp' },
+    const dir = await writeTempApp({
+      components: {
+        'parts.line': { collectionName: 'components_parts_lines', info: { displayName: 'line' }, attributes: { text: { type: 'string', required: true } } },
       },
-    }));
-    await writeFile(join(dir, 'config', 'permissions.json'), JSON.stringify({}));
+      api: {
+        form: {
+          kind: 'collectionType', collectionName: 'forms', info: { singularName: 'form', pluralName: 'forms', displayName: 'Form' },
+          options: { draftAndPublish: false },
+          attributes: {
+            code: { type: 'string', minLength: 2, maxLength: 4, regex: '^[A-Z]+$' },
+            level: { type: 'integer', min: 1, max: 5 },
+            big: { type: 'biginteger', min: '0', max: '9007199254740993' },
+            header: { type: 'component', component: 'parts.line', required: true },
+            lines: { type: 'component', component: 'parts.line', repeatable: true, min: 1, max: 2 },
+            at: { type: 'timestamp' },
+          },
+        },
+      },
+    });
     service = await createTestService({ appDir: dir });
     client = await writeClient(service);
   });
