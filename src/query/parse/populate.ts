@@ -26,7 +26,8 @@ type PopulateRequest = true | Record<string, unknown>;
  * `populate` in every form Strapi v4 accepts (`*`, `a,b`, `[0]=a`, `seo.metaSocial`,
  * `[a]=*|true`, `[a][populate|fields|filters|sort|pagination|start|limit|publicationState|on]`)
  * as a validated tree. Unknown keys and scalar attributes are ignored (as Strapi does); relations
- * to types the caller cannot read are left out.
+ * to types the caller cannot read are left out, and asking them for fields, filters, sort or
+ * populate is a 400.
  */
 export function parsePopulate(ctx: PopulateContext, schema: Schema, raw: unknown, state: PublicationState, param = 'populate'): PopulateMap {
   const requests = normalize(raw, param);
@@ -49,7 +50,14 @@ function populateAttribute(ctx: PopulateContext, schema: Schema, name: string, r
     case 'relation':
     case 'media': {
       const relation = schema.relations[name];
-      if (!relation || !ctx.access.canRead(relation.target)) return null;
+      if (!relation) return null;
+      if (!ctx.access.canRead(relation.target)) {
+        // left out, as the seed says; but asking it for fields, filters or sort is a 400: an
+        // answer must never depend on data the caller cannot read, nor pretend it applied them
+        const asked = ['fields', 'filters', 'sort', 'populate'].find((key) => spec[key] !== undefined);
+        if (asked) throw new ValidationError(`Invalid parameter ${param}[${asked}]: the caller cannot read ${relation.target}`, {});
+        return null;
+      }
       return populateRelation(ctx, relation, spec, state, param);
     }
     case 'component': {
