@@ -14,10 +14,14 @@ import { paginationWindow, parsePagination, type PaginationLimits } from '../que
 import { toRestFilters } from './filters.js';
 import { typeName } from './naming.js';
 import { plain } from './values.js';
+import { UNRESTRICTED, type QueryAccess } from '../query/access.js';
+import { operationContext, pageLimits, type GraphQLContext } from './context.js';
 
 interface Walk {
   info: GraphQLResolveInfo;
   registry: Registry;
+  /** relations to types the caller cannot read are not asked for (their fields answer null) */
+  access: QueryAccess;
   /** page limits of nested lists (GraphQL's defaultLimit, maxLimit ∧ amountLimit) */
   limits: PaginationLimits;
 }
@@ -94,7 +98,7 @@ function levelQuery(walk: Walk, schema: Schema, type: GraphQLNamedType, nodes: r
     if (!target) continue;
     if (attribute.type === 'relation' || attribute.type === 'media') {
       const relatedUid = schema.relations[name]?.target;
-      const related = relatedUid ? walk.registry.schema(relatedUid) : undefined;
+      const related = relatedUid && walk.access.canRead(relatedUid) ? walk.registry.schema(relatedUid) : undefined;
       const multiple = schema.relations[name]?.multiple === true;
       if (related) populate[name] = { ...relationArgs(walk, related, argsOf(walk, type, first), multiple), ...responseQuery(walk, related, target, fieldNodes) };
     } else if (attribute.type === 'component') {
@@ -167,14 +171,14 @@ function responseQuery(walk: Walk, schema: Schema, responseType: GraphQLNamedTyp
 }
 
 /** The read query of a top-level resolver: `fields` and `populate` from its selection set. */
-export function selectionQuery(info: GraphQLResolveInfo, registry: Registry, schema: Schema, limits: PaginationLimits): RawQuery {
-  const walk: Walk = { info, registry, limits };
+export function selectionQuery(info: GraphQLResolveInfo, registry: Registry, schema: Schema, ctx: GraphQLContext): RawQuery {
+  const walk: Walk = { info, registry, limits: pageLimits(ctx), access: operationContext(ctx).access };
   return responseQuery(walk, schema, getNamedType(info.returnType), info.fieldNodes);
 }
 
 /** Whether `meta { pagination { total | pageCount } }` is selected (only then is a count run). */
 export function needsTotal(info: GraphQLResolveInfo, registry: Registry): boolean {
-  const walk: Walk = { info, registry, limits: { defaultLimit: 1, maxLimit: -1, withCount: false } };
+  const walk: Walk = { info, registry, limits: { defaultLimit: 1, maxLimit: -1, withCount: false }, access: UNRESTRICTED };
   const type = getNamedType(info.returnType);
   const meta = subFields(walk, info.fieldNodes, type).get('meta') ?? [];
   const metaType = childType(type, 'meta');

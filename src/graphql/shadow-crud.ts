@@ -11,7 +11,7 @@ import * as operations from '../operations/index.js';
 import type { CollectionResponse, EntryResponse, RawQuery } from '../operations/index.js';
 import { createLocalization } from '../operations/localizations.js';
 import type { GraphQLContext } from './context.js';
-import { operationContext, pageLimits } from './context.js';
+import { operationContext } from './context.js';
 import { listArgs } from './content-type-types.js';
 import type { ExtensionService, Resolver } from './extension.js';
 import { toRestFilters } from './filters.js';
@@ -52,7 +52,7 @@ export function graphqlPagination(rest: Record<string, number> | undefined): Rec
 }
 
 function readQuery(registry: Registry, ct: ContentType, args: Args, info: GraphQLResolveInfo, ctx: GraphQLContext): RawQuery {
-  const query: RawQuery = { ...selectionQuery(info, registry, ct, pageLimits(ctx)) };
+  const query: RawQuery = { ...selectionQuery(info, registry, ct, ctx) };
   if (args.filters !== undefined && args.filters !== null) query.filters = toRestFilters(registry, ct, plain(args.filters));
   if (Array.isArray(args.sort) && args.sort.length > 0) query.sort = args.sort;
   if (typeof args.publicationState === 'string') query.publicationState = args.publicationState.toLowerCase();
@@ -120,7 +120,7 @@ export function shadowMutations(registry: Registry, extension: ExtensionService,
   const uid = ct.uid;
   const locale: ArgMap = ct.localized ? { locale: { type: LOCALE_CODE_SCALAR } } : {};
   const answerQuery = (args: Args, info: GraphQLResolveInfo, ctx: GraphQLContext): RawQuery => {
-    const query = selectionQuery(info, registry, ct, pageLimits(ctx));
+    const query = selectionQuery(info, registry, ct, ctx);
     return typeof args.locale === 'string' ? { ...query, locale: args.locale } : query;
   };
   const body = (args: Args) => ({ data: plain(args.data) });
@@ -164,7 +164,7 @@ export function shadowMutations(registry: Registry, extension: ExtensionService,
         const opCtx = operationContext(ctx);
         const data = plain(args.data ?? {}) as Args;
         const created = await createLocalization(opCtx, uid, args.id === undefined || args.id === null ? null : idArg(args.id), { ...data, locale: args.locale }, {});
-        return operations.findOne(opCtx, uid, String(created.id), { ...selectionQuery(info, registry, ct, pageLimits(ctx)), publicationState: 'preview' });
+        return operations.findOne(opCtx, uid, String(created.id), { ...selectionQuery(info, registry, ct, ctx), publicationState: 'preview' });
       },
     };
   }

@@ -13,7 +13,7 @@ import { createRole, deleteRole, findRole, updateRole } from '../plugins/users-p
 import { findUserById } from '../plugins/users-permissions/users.js';
 import type { Registry } from '../content-types/index.js';
 import type { GraphQLContext } from './context.js';
-import { operationContext, pageLimits } from './context.js';
+import { operationContext } from './context.js';
 import type { RootField } from './shadow-crud.js';
 import { USER_UID } from './exposed.js';
 import { selectionQuery } from './selection.js';
@@ -90,7 +90,7 @@ export function usersPermissionsMutations(registry: Registry): Record<string, Ro
 
 function mutationFields(registry: Registry): Record<string, RootField> {
   const user = registry.contentType(USER_UID);
-  const answer = (info: Parameters<RootField['resolve']>[3], ctx: GraphQLContext) => (user ? selectionQuery(info, registry, user, pageLimits(ctx)) : {});
+  const answer = (info: Parameters<RootField['resolve']>[3], ctx: GraphQLContext) => (user ? selectionQuery(info, registry, user, ctx) : {});
   return {
     changePassword: {
       description: 'Change user password. Confirm with the current password.',
