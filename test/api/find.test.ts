@@ -1,29 +1,17 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { createServer, type ContentService } from '../../src/app.js';
 import { seedPublication } from '../helpers/seed.js';
-import { freshDatabaseUri, PUBLICATION_APP } from '../helpers/server.js';
+import { createCommandCountingService, type TestService } from '../helpers/server.js';
 
 /** find / findOne / single type find over HTTP, the response envelopes, and one aggregation per request. */
 describe('REST find, findOne, single type', () => {
-  let service: ContentService;
-  const commands: string[] = [];
+  let service: TestService;
+  let commands: string[] = [];
   before(async () => {
-    const uri = new URL(freshDatabaseUri());
-    uri.searchParams.set('monitorCommands', 'true');
-    service = await createServer({ appDir: PUBLICATION_APP, databaseUri: uri.toString() });
+    ({ service, commands } = await createCommandCountingService());
     await seedPublication(service.context);
-    // every command on a content-type collection (auth and permission lookups are not the read path's)
-    const contentCollections = new Set(service.context.registry.listContentTypes().filter((ct) => ct.namespace === 'api').map((ct) => ct.collectionName));
-    service.context.connection.getClient().on('commandStarted', (event) => {
-      const target: unknown = event.command[event.commandName];
-      if (typeof target === 'string' && contentCollections.has(target)) commands.push(event.commandName);
-    });
   });
-  after(async () => {
-    await service.context.connection.dropDatabase().catch(() => {});
-    await service.stop();
-  });
+  after(() => service.close());
 
   const get = (path: string) => request(service.app).get(path);
 

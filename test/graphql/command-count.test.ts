@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { createServer, type ContentService } from '../../src/app.js';
 import { seedPublication } from '../helpers/seed.js';
-import { freshDatabaseUri, PUBLICATION_APP } from '../helpers/server.js';
+import { createCommandCountingService, type TestService } from '../helpers/server.js';
 import { at, gql } from './helpers.js';
 
 /**
@@ -10,23 +9,13 @@ import { at, gql } from './helpers.js';
  * with 5 of its articles). Strapi's GraphQL runs one query per relation per entry here.
  */
 describe('GraphQL: MongoDB commands per nested query', () => {
-  let service: ContentService;
-  const commands: string[] = [];
+  let service: TestService;
+  let commands: string[] = [];
   before(async () => {
-    const uri = new URL(freshDatabaseUri());
-    uri.searchParams.set('monitorCommands', 'true');
-    service = await createServer({ appDir: PUBLICATION_APP, databaseUri: uri.toString() });
+    ({ service, commands } = await createCommandCountingService());
     await seedPublication(service.context);
-    const contentCollections = new Set(service.context.registry.listContentTypes().filter((ct) => ct.namespace === 'api').map((ct) => ct.collectionName));
-    service.context.connection.getClient().on('commandStarted', (event) => {
-      const target: unknown = event.command[event.commandName];
-      if (typeof target === 'string' && contentCollections.has(target)) commands.push(event.commandName);
-    });
   });
-  after(async () => {
-    await service.context.connection.dropDatabase().catch(() => {});
-    await service.stop();
-  });
+  after(() => service.close());
 
   const scenarioE = (pageSize: number, meta: string) => `{ articles(pagination: { pageSize: ${pageSize} }) { data { id attributes { title
     author { data { id attributes { name } } }
