@@ -23,12 +23,18 @@ async function time(label: string, runs: number, fn: () => Promise<unknown>): Pr
     await fn();
     samples.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
-  console.log(`${label.padEnd(48)} median ${median(samples).toFixed(2)} ms   p90 ${samples.sort((a, b) => a - b)[Math.floor(runs * 0.9)].toFixed(2)} ms`);
+  console.log(
+    `${label.padEnd(48)} median ${median(samples).toFixed(2)} ms   p90 ${samples.sort((a, b) => a - b)[Math.floor(runs * 0.9)].toFixed(2)} ms`,
+  );
 }
 
 async function seed(db: Db): Promise<void> {
-  await db.collection<AnyDoc>('authors').insertMany(Array.from({ length: 200 }, (_, i) => ({ _id: i + 1, name: `Author ${i + 1}` })));
-  await db.collection<AnyDoc>('tags').insertMany(Array.from({ length: 500 }, (_, i) => ({ _id: i + 1, label: `tag-${i + 1}` })));
+  await db
+    .collection<AnyDoc>('authors')
+    .insertMany(Array.from({ length: 200 }, (_, i) => ({ _id: i + 1, name: `Author ${i + 1}` })));
+  await db
+    .collection<AnyDoc>('tags')
+    .insertMany(Array.from({ length: 500 }, (_, i) => ({ _id: i + 1, label: `tag-${i + 1}` })));
   const articles: Document[] = Array.from({ length: N }, (_, i) => ({
     _id: i + 1,
     title: `Article ${i + 1}`,
@@ -42,11 +48,30 @@ async function seed(db: Db): Promise<void> {
   await db.collection<AnyDoc>('articles').createIndexes([{ key: { author: 1 } }, { key: { publishedAt: 1 } }]);
 }
 
-const page = [{ $match: { status: 'published', views: { $gte: 100 } } }, { $sort: { publishedAt: -1, _id: 1 } }, { $skip: 25 }, { $limit: 25 }];
+const page = [
+  { $match: { status: 'published', views: { $gte: 100 } } },
+  { $sort: { publishedAt: -1, _id: 1 } },
+  { $skip: 25 },
+  { $limit: 25 },
+];
 const lookups = [
-  { $lookup: { from: 'authors', let: { id: '$author' }, pipeline: [{ $match: { $expr: { $eq: ['$_id', '$$id'] } } }, { $project: { name: 1 } }], as: 'author' } },
+  {
+    $lookup: {
+      from: 'authors',
+      let: { id: '$author' },
+      pipeline: [{ $match: { $expr: { $eq: ['$_id', '$$id'] } } }, { $project: { name: 1 } }],
+      as: 'author',
+    },
+  },
   { $set: { author: { $first: '$author' } } },
-  { $lookup: { from: 'tags', let: { ids: '$tags' }, pipeline: [{ $match: { $expr: { $in: ['$_id', '$$ids'] } } }, { $project: { label: 1 } }], as: 'tags' } },
+  {
+    $lookup: {
+      from: 'tags',
+      let: { ids: '$tags' },
+      pipeline: [{ $match: { $expr: { $in: ['$_id', '$$ids'] } } }, { $project: { label: 1 } }],
+      as: 'tags',
+    },
+  },
 ];
 
 async function inserts(db: Db, label: string): Promise<void> {
@@ -65,11 +90,21 @@ const articles = db.collection<AnyDoc>('articles');
 console.log(`embedded engine, ${N} articles, node ${process.version}`);
 await time('page of 25 (filter + sort + skip/limit)', RUNS, () => articles.aggregate(page).toArray());
 await time('page of 25 + to-one and to-many $lookup', RUNS, () => articles.aggregate([...page, ...lookups]).toArray());
-await time('page of 25 + $lookup localField/foreignField', RUNS, () => articles.aggregate([...page,
-  { $lookup: { from: 'authors', localField: 'author', foreignField: '_id', as: 'author' } },
-  { $lookup: { from: 'tags', localField: 'tags', foreignField: '_id', as: 'tags' } }]).toArray());
-await time('find page of 25 (driver find, sort, limit)', RUNS, () => articles.find({ status: 'published' }).sort({ views: -1, _id: 1 }).limit(25).toArray());
-await time('countDocuments with filter', RUNS, () => articles.countDocuments({ status: 'published', views: { $gte: 100 } }));
+await time('page of 25 + $lookup localField/foreignField', RUNS, () =>
+  articles
+    .aggregate([
+      ...page,
+      { $lookup: { from: 'authors', localField: 'author', foreignField: '_id', as: 'author' } },
+      { $lookup: { from: 'tags', localField: 'tags', foreignField: '_id', as: 'tags' } },
+    ])
+    .toArray(),
+);
+await time('find page of 25 (driver find, sort, limit)', RUNS, () =>
+  articles.find({ status: 'published' }).sort({ views: -1, _id: 1 }).limit(25).toArray(),
+);
+await time('countDocuments with filter', RUNS, () =>
+  articles.countDocuments({ status: 'published', views: { $gte: 100 } }),
+);
 let k = 0;
 await time('findOne by _id', 500, () => articles.findOne({ _id: (k++ % N) + 1 }));
 await inserts(db, '1,000 single inserts, in memory');

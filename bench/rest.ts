@@ -19,8 +19,9 @@ const CATEGORIES = 20;
 const TAGS = 100;
 const DURATION_S = 10;
 const CONNECTIONS = 10;
-const PATH = '/api/articles?filters[kind][$eq]=news&filters[readingTime][$gte]=5&populate[author][fields][0]=name&populate[tags][fields][0]=name'
-  + '&fields[0]=title&fields[1]=slug&fields[2]=readingTime&pagination[page]=3&pagination[pageSize]=25';
+const PATH =
+  '/api/articles?filters[kind][$eq]=news&filters[readingTime][$gte]=5&populate[author][fields][0]=name&populate[tags][fields][0]=name' +
+  '&fields[0]=title&fields[1]=slug&fields[2]=readingTime&pagination[page]=3&pagination[pageSize]=25';
 
 interface AutocannonResult {
   requests: { average: number; total: number; sent: number };
@@ -35,7 +36,9 @@ interface AutocannonResult {
  */
 async function databaseUri(): Promise<{ uri: string; stop: () => Promise<void> }> {
   if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, stop: async () => {} };
-  const child = spawn(process.execPath, [CLI, 'engine', '--memory', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [CLI, 'engine', '--memory', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const uri = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -45,10 +48,11 @@ async function databaseUri(): Promise<{ uri: string; stop: () => Promise<void> }
     });
     child.on('exit', (code) => reject(new Error(`engine exited with ${String(code)}`)));
   });
-  const stop = () => new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
   return { uri, stop };
 }
 
@@ -64,13 +68,20 @@ async function main(): Promise<void> {
   const uri = new URL(database.uri);
   uri.pathname = `/bench_${Date.now()}`;
   uri.searchParams.set('monitorCommands', 'true');
-  const service = await createServer({ appDir: APP_DIR, databaseUri: uri.toString()});
+  const service = await createServer({ appDir: APP_DIR, databaseUri: uri.toString() });
   const loadStarted = Date.now();
   await load(service.context);
-  console.log(`loaded ${ARTICLES} articles, ${AUTHORS} authors, ${CATEGORIES} categories, ${TAGS} tags in ${Date.now() - loadStarted} ms`);
+  console.log(
+    `loaded ${ARTICLES} articles, ${AUTHORS} authors, ${CATEGORIES} categories, ${TAGS} tags in ${Date.now() - loadStarted} ms`,
+  );
 
   // commands on the API's content collections (auth lookups of users-permissions are not the read path's)
-  const contentCollections = new Set(service.context.registry.listContentTypes().filter((ct) => ct.namespace === 'api').map((ct) => ct.collectionName));
+  const contentCollections = new Set(
+    service.context.registry
+      .listContentTypes()
+      .filter((ct) => ct.namespace === 'api')
+      .map((ct) => ct.collectionName),
+  );
   let commands = 0;
   service.context.connection.getClient().on('commandStarted', (event) => {
     const target: unknown = event.command[event.commandName];
@@ -87,8 +98,12 @@ async function main(): Promise<void> {
   const result = await autocannon(`${url}${PATH}`);
   await new Promise((resolve) => setTimeout(resolve, 1500)); // requests autocannon left in flight finish (and are counted)
   const perRequest = result.requests.sent > 0 ? commands / result.requests.sent : 0;
-  console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION_S}: ${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors`);
-  console.log(`  req/s ${result.requests.average.toFixed(0)}   latency p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms`);
+  console.log(
+    `autocannon -c ${CONNECTIONS} -d ${DURATION_S}: ${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors`,
+  );
+  console.log(
+    `  req/s ${result.requests.average.toFixed(0)}   latency p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms`,
+  );
   console.log(`  MongoDB commands per request: ${perRequest.toFixed(2)}`);
 
   await service.stop();
@@ -97,15 +112,23 @@ async function main(): Promise<void> {
 
 function autocannon(target: string): Promise<AutocannonResult> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [AUTOCANNON, '-c', String(CONNECTIONS), '-d', String(DURATION_S), '-j', target], { maxBuffer: 16 * 1024 * 1024, timeout: (DURATION_S + 30) * 1000 }, (error, stdout) => {
-      if (error) reject(error);
-      else resolve(JSON.parse(stdout) as AutocannonResult);
-    });
+    execFile(
+      process.execPath,
+      [AUTOCANNON, '-c', String(CONNECTIONS), '-d', String(DURATION_S), '-j', target],
+      { maxBuffer: 16 * 1024 * 1024, timeout: (DURATION_S + 30) * 1000 },
+      (error, stdout) => {
+        if (error) reject(error);
+        else resolve(JSON.parse(stdout) as AutocannonResult);
+      },
+    );
   });
 }
 
 /** a document as stored: integer `_id` (docs/ARCHITECTURE.md) */
-interface StoredDoc { _id: number; [key: string]: unknown }
+interface StoredDoc {
+  _id: number;
+  [key: string]: unknown;
+}
 
 type ServiceContext = Awaited<ReturnType<typeof createServer>>['context'];
 
@@ -119,33 +142,86 @@ export async function load(context: ServiceContext): Promise<void> {
   };
   const now = new Date();
   const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
-  await collection('api::author.author').insertMany(range(AUTHORS).map((id) => ({
-    _id: id, name: `Author ${id}`, email: `author${id}@example.com`, active: true, rank: id % 10, address: { id, street: `${id} Main St`, city: 'Paris' }, createdAt: now, updatedAt: now,
-  })));
-  await collection('api::category.category').insertMany(range(CATEGORIES).map((id) => ({ _id: id, name: `Category ${id}`, slug: `category-${id}`, sortOrder: id, createdAt: now, updatedAt: now })));
-  await collection('api::tag.tag').insertMany(range(TAGS).map((id) => ({ _id: id, name: `Tag ${id}`, slug: `tag-${id}`, weight: id / 10, createdAt: now, updatedAt: now })));
+  await collection('api::author.author').insertMany(
+    range(AUTHORS).map((id) => ({
+      _id: id,
+      name: `Author ${id}`,
+      email: `author${id}@example.com`,
+      active: true,
+      rank: id % 10,
+      address: { id, street: `${id} Main St`, city: 'Paris' },
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
+  await collection('api::category.category').insertMany(
+    range(CATEGORIES).map((id) => ({
+      _id: id,
+      name: `Category ${id}`,
+      slug: `category-${id}`,
+      sortOrder: id,
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
+  await collection('api::tag.tag').insertMany(
+    range(TAGS).map((id) => ({
+      _id: id,
+      name: `Tag ${id}`,
+      slug: `tag-${id}`,
+      weight: id / 10,
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
   const kinds = ['news', 'opinion', 'review', 'tutorial'];
   const articles = range(ARTICLES).map((id) => ({
-    _id: id, title: `Article ${id}`, slug: `article-${id}`, summary: `Summary of article ${id}.`, body: `# Article ${id}\n\nBody.`,
-    kind: kinds[id % kinds.length], publishDate: '2024-01-01', readingTime: id % 30, views: Long.fromNumber(1000 + id), rating: (id % 50) / 10, price: 9.99,
-    featured: id % 7 === 0, metadata: null, author: (id % AUTHORS) + 1, category: (id % CATEGORIES) + 1,
-    tags: [(id % TAGS) + 1, ((id * 7) % TAGS) + 1, ((id * 13) % TAGS) + 1], reviewer: null,
-    seo: { id, metaTitle: `Article ${id}`, noIndex: false, metaSocial: [] }, links: [], blocks: [],
-    publishedAt: id % 10 === 0 ? null : now, locale: 'en', localeGroup: id, createdAt: now, updatedAt: now,
+    _id: id,
+    title: `Article ${id}`,
+    slug: `article-${id}`,
+    summary: `Summary of article ${id}.`,
+    body: `# Article ${id}\n\nBody.`,
+    kind: kinds[id % kinds.length],
+    publishDate: '2024-01-01',
+    readingTime: id % 30,
+    views: Long.fromNumber(1000 + id),
+    rating: (id % 50) / 10,
+    price: 9.99,
+    featured: id % 7 === 0,
+    metadata: null,
+    author: (id % AUTHORS) + 1,
+    category: (id % CATEGORIES) + 1,
+    tags: [(id % TAGS) + 1, ((id * 7) % TAGS) + 1, ((id * 13) % TAGS) + 1],
+    reviewer: null,
+    seo: { id, metaTitle: `Article ${id}`, noIndex: false, metaSocial: [] },
+    links: [],
+    blocks: [],
+    publishedAt: id % 10 === 0 ? null : now,
+    locale: 'en',
+    localeGroup: id,
+    createdAt: now,
+    updatedAt: now,
   }));
-  for (let i = 0; i < articles.length; i += 1000) await collection('api::article.article').insertMany(articles.slice(i, i + 1000));
+  for (let i = 0; i < articles.length; i += 1000)
+    await collection('api::article.article').insertMany(articles.slice(i, i + 1000));
   const counters = db.collection<{ _id: string; seq: number }>('counters');
   const seqs: [string, number][] = [
-    [collection('api::author.author').collectionName, AUTHORS], [collection('api::category.category').collectionName, CATEGORIES],
-    [collection('api::tag.tag').collectionName, TAGS], [collection('api::article.article').collectionName, ARTICLES],
-    [componentCounterKey('shared.seo'), ARTICLES], [componentCounterKey('shared.address'), AUTHORS],
+    [collection('api::author.author').collectionName, AUTHORS],
+    [collection('api::category.category').collectionName, CATEGORIES],
+    [collection('api::tag.tag').collectionName, TAGS],
+    [collection('api::article.article').collectionName, ARTICLES],
+    [componentCounterKey('shared.seo'), ARTICLES],
+    [componentCounterKey('shared.address'), AUTHORS],
   ];
   for (const [key, seq] of seqs) await counters.updateOne({ _id: key }, { $set: { seq } }, { upsert: true });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  main().then(() => process.exit(0), (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

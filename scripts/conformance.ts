@@ -9,7 +9,12 @@ import { createServer } from '../src/app.js';
 import { createApiToken } from '../src/plugins/users-permissions/index.js';
 
 const { values } = parseArgs({
-  options: { shared: { type: 'string', default: '../shared/conformance' }, only: { type: 'string' }, report: { type: 'string', default: '/tmp/compare-report.json' }, quiet: { type: 'boolean' } },
+  options: {
+    shared: { type: 'string', default: '../shared/conformance' },
+    only: { type: 'string' },
+    report: { type: 'string', default: '/tmp/compare-report.json' },
+    quiet: { type: 'boolean' },
+  },
 });
 const dir = resolve(values.shared ?? '../shared/conformance');
 
@@ -17,7 +22,10 @@ function run(cmd: string, args: string[], env: Record<string, string>): Promise<
   return new Promise((done) => {
     const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
     const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
-    child.on('exit', (code) => { clearTimeout(timer); done(code ?? 1); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      done(code ?? 1);
+    });
   });
 }
 
@@ -26,7 +34,15 @@ const { url } = await service.start({ port: 0, host: '127.0.0.1' });
 const { accessKey } = await createApiToken(service.context, { name: 'conformance', type: 'full-access' });
 let code = await run(process.execPath, [resolve(dir, 'seed.mjs')], { BASE_URL: url, TOKEN: accessKey });
 if (code === 0) {
-  const args = [resolve(dir, 'compare.mjs'), url, resolve(dir, 'expected'), '--token', accessKey, '--report', values.report ?? '/tmp/compare-report.json'];
+  const args = [
+    resolve(dir, 'compare.mjs'),
+    url,
+    resolve(dir, 'expected'),
+    '--token',
+    accessKey,
+    '--report',
+    values.report ?? '/tmp/compare-report.json',
+  ];
   if (values.only) args.push('--only', values.only);
   if (values.quiet) args.push('--quiet');
   code = await run(process.execPath, args, {});

@@ -14,7 +14,7 @@ import { enabledPlugins, type Plugin } from './plugins/index.js';
 import { i18nSettings } from './plugins/i18n/index.js';
 import { contentRoutes } from './rest/content-routes.js';
 import { errorMiddleware, notFound } from './rest/error-middleware.js';
-import { setRequestAuth } from './rest/request-context.js';
+import { setRequestAuth } from './operations/request-context.js';
 import type { ServiceContext } from './service-context.js';
 
 export interface CreateServerOptions {
@@ -72,7 +72,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
 
   let authenticate: Authenticator = allowAll;
   const context: ServiceContext = {
-    config, registry, models, connection, logger, i18n,
+    config,
+    registry,
+    models,
+    connection,
+    logger,
+    i18n,
     authenticate: (req) => authenticate(req),
   };
 
@@ -80,17 +85,21 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   app.disable('x-powered-by');
   app.set('query parser', (str: string) => qs.parse(str, QS_OPTIONS));
   app.set('etag', false); // Strapi sends none; hashing every body costs throughput
-  app.use(pinoHttp({
-    logger,
-    genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
-    autoLogging: config.env !== 'test',
-    // one short line per request (method, url, status, time), as Strapi logs; no headers
-    serializers: {
-      req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-  }));
-  app.use(express.json({ limit: config.server.bodyLimit, strict: false, type: ['application/json', 'application/*+json'] }));
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
+      autoLogging: config.env !== 'test',
+      // one short line per request (method, url, status, time), as Strapi logs; no headers
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use(
+    express.json({ limit: config.server.bodyLimit, strict: false, type: ['application/json', 'application/*+json'] }),
+  );
 
   const api = Router();
   api.use(async (req, _res, next) => {
@@ -104,16 +113,24 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     const services = new Map<string, unknown>();
     pluginServices.set(plugin.name, services);
     await plugin.register?.({
-      ...context, router: pluginRouter, rootRouter,
-      setAuthenticator: (fn) => { authenticate = fn; },
-      setService: (name, service) => { services.set(name, service); },
+      ...context,
+      router: pluginRouter,
+      rootRouter,
+      setAuthenticator: (fn) => {
+        authenticate = fn;
+      },
+      setService: (name, service) => {
+        services.set(name, service);
+      },
     });
   }
   api.use(pluginRouter);
   api.use(contentRoutes(context));
   app.use('/api', api);
   app.use(rootRouter);
-  app.get('/_health', (_req, res) => { res.json({ status: 'ok' }); });
+  app.get('/_health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
   app.use(notFound);
   app.use(errorMiddleware(logger));
 
@@ -148,9 +165,15 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         const s = server;
         server = undefined;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => { s.closeAllConnections(); resolve(); }, 10_000);
+          const timer = setTimeout(() => {
+            s.closeAllConnections();
+            resolve();
+          }, 10_000);
           timer.unref();
-          s.close(() => { clearTimeout(timer); resolve(); });
+          s.close(() => {
+            clearTimeout(timer);
+            resolve();
+          });
           s.closeIdleConnections();
         });
       }

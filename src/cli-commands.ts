@@ -19,7 +19,8 @@ directory is locked by it); from another machine, give MONGODB_URI.`;
 
 class UsageError extends Error {}
 
-const isLockError = (err: unknown) => err instanceof Error && (err.name === 'DataDirLockedError' || err.constructor.name === 'DataDirLockedError');
+const isLockError = (err: unknown) =>
+  err instanceof Error && (err.name === 'DataDirLockedError' || err.constructor.name === 'DataDirLockedError');
 
 /**
  * Opens the app's database the way `start` does. When a running service holds the embedded
@@ -36,13 +37,17 @@ async function openService(values: { app?: string; data?: string }): Promise<Con
     if (!isLockError(err)) throw err;
     const config = await loadConfig(options.appDir ?? process.cwd(), options.config);
     const file = config.database.dataDir ? join(config.database.dataDir, RUNNING_URI_FILE) : undefined;
-    if (!file || !existsSync(file)) throw new UsageError(`${(err as Error).message}; stop the service or give MONGODB_URI`);
+    if (!file || !existsSync(file))
+      throw new UsageError(`${(err as Error).message}; stop the service or give MONGODB_URI`);
     return createServer({ ...options, databaseUri: readFileSync(file, 'utf8').trim() });
   }
 }
 
 /** Runs `fn` on the app's service (not listening), then closes it. */
-async function withService<T>(values: { app?: string; data?: string }, fn: (service: ContentService) => Promise<T>): Promise<T> {
+async function withService<T>(
+  values: { app?: string; data?: string },
+  fn: (service: ContentService) => Promise<T>,
+): Promise<T> {
   const service = await openService(values);
   try {
     return await fn(service);
@@ -55,8 +60,13 @@ async function tokenCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: {
-      app: { type: 'string' }, data: { type: 'string' },
-      name: { type: 'string' }, type: { type: 'string' }, actions: { type: 'string' }, days: { type: 'string' }, description: { type: 'string' },
+      app: { type: 'string' },
+      data: { type: 'string' },
+      name: { type: 'string' },
+      type: { type: 'string' },
+      actions: { type: 'string' },
+      days: { type: 'string' },
+      description: { type: 'string' },
     },
     allowPositionals: true,
     strict: true,
@@ -67,13 +77,22 @@ async function tokenCommand(argv: string[]): Promise<void> {
       if (!values.name) throw new UsageError('--name is required');
       if (!isApiTokenType(values.type)) throw new UsageError('--type must be read-only, full-access or custom');
       const days = values.days !== undefined ? Number(values.days) : undefined;
-      if (days !== undefined && (!Number.isFinite(days) || days <= 0)) throw new UsageError('--days must be a positive number');
-      const actions = values.actions?.split(',').map((a) => a.trim()).filter((a) => a !== '');
-      if (values.type === 'custom' && (!actions || actions.length === 0)) throw new UsageError('a custom token needs --actions');
+      if (days !== undefined && (!Number.isFinite(days) || days <= 0))
+        throw new UsageError('--days must be a positive number');
+      const actions = values.actions
+        ?.split(',')
+        .map((a) => a.trim())
+        .filter((a) => a !== '');
+      if (values.type === 'custom' && (!actions || actions.length === 0))
+        throw new UsageError('a custom token needs --actions');
       const type = values.type;
       const name = values.name;
-      const { id, accessKey } = await withService(values, (s) => createApiToken(s.context, { name, type, actions, days, description: values.description }));
-      console.log(`Created API token #${id} "${name}" (${type}${days !== undefined ? `, expires in ${days} days` : ''}). Keep the key: it is not shown again.`);
+      const { id, accessKey } = await withService(values, (s) =>
+        createApiToken(s.context, { name, type, actions, days, description: values.description }),
+      );
+      console.log(
+        `Created API token #${id} "${name}" (${type}${days !== undefined ? `, expires in ${days} days` : ''}). Keep the key: it is not shown again.`,
+      );
       console.log(accessKey);
       return;
     }
@@ -83,7 +102,9 @@ async function tokenCommand(argv: string[]): Promise<void> {
       for (const t of tokens) {
         const expires = t.expiresAt ? t.expiresAt.toISOString() : 'never';
         const used = t.lastUsedAt ? t.lastUsedAt.toISOString() : 'never';
-        console.log(`${t.id}\t${t.name}\t${t.type}${t.type === 'custom' ? ` [${t.actions.join(',')}]` : ''}\texpires: ${expires}\tlast used: ${used}`);
+        console.log(
+          `${t.id}\t${t.name}\t${t.type}${t.type === 'custom' ? ` [${t.actions.join(',')}]` : ''}\texpires: ${expires}\tlast used: ${used}`,
+        );
       }
       return;
     }

@@ -12,11 +12,18 @@ environment: PORT, HOST, MONGODB_URI, APP_DIR, NODE_ENV, LOG_LEVEL`;
 async function start(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { app: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, memory: { type: 'boolean' }, data: { type: 'string' } },
+    options: {
+      app: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      memory: { type: 'boolean' },
+      data: { type: 'string' },
+    },
     strict: true,
   });
   const port = values.port !== undefined ? Number(values.port) : undefined;
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error(`--port must be a port number, got ${values.port}`);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
+    throw new Error(`--port must be a port number, got ${values.port}`);
   const service = await createServer({
     appDir: values.app ?? process.env.APP_DIR ?? process.cwd(),
     memory: values.memory ?? false,
@@ -35,7 +42,13 @@ async function start(argv: string[]): Promise<void> {
     logger.info(`${signal}: stopping`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    service.stop().then(() => process.exit(0), (err: unknown) => { logger.error({ err }, 'stop failed'); process.exit(1); });
+    service.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'stop failed');
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
@@ -50,9 +63,18 @@ export async function run(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
-      case 'start': await start(rest); break;
-      case 'engine': await engine(rest); break;
-      case undefined: case '--help': case '-h': case 'help': console.log(USAGE); break;
+      case 'start':
+        await start(rest);
+        break;
+      case 'engine':
+        await engine(rest);
+        break;
+      case undefined:
+      case '--help':
+      case '-h':
+      case 'help':
+        console.log(USAGE);
+        break;
       default: {
         const plugins = await import('./cli-commands.js');
         if (!(await plugins.runPluginCommand(command, rest))) {
@@ -62,7 +84,11 @@ export async function run(argv: string[]): Promise<void> {
       }
     }
   } catch (err) {
-    if (err instanceof SchemaError || err instanceof ConfigError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (
+      err instanceof SchemaError ||
+      err instanceof ConfigError ||
+      (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
       console.error(`content-service: ${(err as Error).message}`);
       process.exit(1);
     }

@@ -5,7 +5,10 @@ import type { Registry } from './content-types/index.js';
 import type { Logger } from './logger.js';
 import type { Models } from './models/index.js';
 
-export interface Locale { code: string; name: string }
+export interface Locale {
+  code: string;
+  name: string;
+}
 
 export interface I18nSettings {
   defaultLocale: string;

@@ -21,8 +21,11 @@ export function isApiTokenType(value: unknown): value is ApiTokenType {
 /** What an API token of this type may do. */
 export function apiTokenAbility(type: ApiTokenType, actions: readonly string[]): Ability {
   switch (type) {
-    case 'full-access': return ALLOW_ALL;
-    case 'read-only': return READ_ONLY;
-    case 'custom': return abilityFromActions(actions);
+    case 'full-access':
+      return ALLOW_ALL;
+    case 'read-only':
+      return READ_ONLY;
+    case 'custom':
+      return abilityFromActions(actions);
   }
 }

@@ -11,13 +11,15 @@ const DEFAULT_PLUGINS: Record<string, PluginConfig> = {
 
 function integer(file: string, key: string, value: unknown, min: number): number {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < min) throw new ConfigError(file, key, `must be an integer >= ${min}, got ${JSON.stringify(value)}`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min)
+    throw new ConfigError(file, key, `must be an integer >= ${min}, got ${JSON.stringify(value)}`);
   return n;
 }
 
 function object(file: string, key: string, value: unknown): ConfigValue {
   if (value === undefined) return {};
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(file, key, 'must be an object');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new ConfigError(file, key, 'must be an object');
   return value as ConfigValue;
 }
 
@@ -25,7 +27,8 @@ function readPlugins(file: string, raw: ConfigValue): Record<string, PluginConfi
   const plugins: Record<string, PluginConfig> = structuredClone(DEFAULT_PLUGINS);
   for (const [name, value] of Object.entries(raw)) {
     const entry = object(file, name, value);
-    if (entry.enabled !== undefined && typeof entry.enabled !== 'boolean') throw new ConfigError(file, `${name}.enabled`, 'must be a boolean');
+    if (entry.enabled !== undefined && typeof entry.enabled !== 'boolean')
+      throw new ConfigError(file, `${name}.enabled`, 'must be a boolean');
     plugins[name] = {
       enabled: (entry.enabled as boolean | undefined) ?? true,
       config: { ...(plugins[name]?.config ?? {}), ...object(file, `${name}.config`, entry.config) },
@@ -37,7 +40,8 @@ function readPlugins(file: string, raw: ConfigValue): Record<string, PluginConfi
 function readPermissions(file: string, raw: ConfigValue): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [role, actions] of Object.entries(raw)) {
-    if (!Array.isArray(actions) || actions.some((a) => typeof a !== 'string')) throw new ConfigError(file, role, 'must be an array of action strings');
+    if (!Array.isArray(actions) || actions.some((a) => typeof a !== 'string'))
+      throw new ConfigError(file, role, 'must be an array of action strings');
     out[role] = actions as string[];
   }
   return out;
@@ -65,7 +69,12 @@ export async function loadConfig(appDirInput: string, overrides: ConfigOverrides
     env: nodeEnv === 'production' || nodeEnv === 'test' ? nodeEnv : 'development',
     server: {
       host: String(process.env.HOST ?? server?.value.host ?? '0.0.0.0'),
-      port: integer(process.env.PORT ? 'env PORT' : serverFile, 'port', process.env.PORT ?? server?.value.port ?? 1337, 0),
+      port: integer(
+        process.env.PORT ? 'env PORT' : serverFile,
+        'port',
+        process.env.PORT ?? server?.value.port ?? 1337,
+        0,
+      ),
       bodyLimit: String(server?.value.bodyLimit ?? '1mb'),
     },
     database: {

@@ -12,7 +12,10 @@ const env = (name: string, fallback?: string) => process.env[name] ?? fallback;
  * Reads `config/<name>.json|.js|.ts` of an app. A JS/TS module may export an object or, as in
  * Strapi, a function `({ env }) => object`. Returns undefined when there is no such file.
  */
-export async function readConfigFile(appDir: string, name: string): Promise<{ file: string; value: ConfigValue } | undefined> {
+export async function readConfigFile(
+  appDir: string,
+  name: string,
+): Promise<{ file: string; value: ConfigValue } | undefined> {
   for (const ext of ['json', 'js', 'mjs', 'ts']) {
     const file = join(appDir, 'config', `${name}.${ext}`);
     if (!existsSync(file)) continue;
@@ -28,7 +31,8 @@ export async function readConfigFile(appDir: string, name: string): Promise<{ fi
     } catch (err) {
       throw new ConfigError(file, undefined, `cannot be read: ${(err as Error).message}`);
     }
-    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(file, undefined, 'must be an object');
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      throw new ConfigError(file, undefined, 'must be an object');
     return { file, value: value as ConfigValue };
   }
   return undefined;

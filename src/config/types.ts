@@ -21,5 +21,7 @@ export interface ServiceConfig {
 }
 
 export type ConfigOverrides = {
-  [K in keyof ServiceConfig]?: ServiceConfig[K] extends Record<string, unknown> ? Partial<ServiceConfig[K]> : ServiceConfig[K];
+  [K in keyof ServiceConfig]?: ServiceConfig[K] extends Record<string, unknown>
+    ? Partial<ServiceConfig[K]>
+    : ServiceConfig[K];
 };

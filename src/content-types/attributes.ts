@@ -7,5 +7,10 @@ export function isPrivate(attribute: Attribute): boolean {
 
 /** Attributes that `fields` selects and that are returned by default (Strapi: everything but relations, media, components, dynamic zones). */
 export function isScalar(attribute: Attribute): boolean {
-  return attribute.type !== 'relation' && attribute.type !== 'media' && attribute.type !== 'component' && attribute.type !== 'dynamiczone';
+  return (
+    attribute.type !== 'relation' &&
+    attribute.type !== 'media' &&
+    attribute.type !== 'component' &&
+    attribute.type !== 'dynamiczone'
+  );
 }

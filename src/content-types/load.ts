@@ -39,7 +39,11 @@ function loadComponents(root: string): ComponentSource[] {
     for (const file of listDir(dir)) {
       const path = join(dir, file);
       if (!isJson(path)) continue;
-      out.push({ uid: `${category}.${basename(file, '.json')}`, schema: readJson<ComponentSchema>(path), source: path });
+      out.push({
+        uid: `${category}.${basename(file, '.json')}`,
+        schema: readJson<ComponentSchema>(path),
+        source: path,
+      });
     }
   }
   return out;
@@ -61,7 +65,11 @@ function loadAppLayout(schemasDir: string): LoadedSchemas {
       for (const file of listDir(path)) {
         const filePath = join(path, file);
         if (!isJson(filePath)) continue;
-        contentTypes.push({ uid: `api::${entry}.${basename(file, '.json')}`, schema: readJson<ContentTypeSchema>(filePath), source: filePath });
+        contentTypes.push({
+          uid: `api::${entry}.${basename(file, '.json')}`,
+          schema: readJson<ContentTypeSchema>(filePath),
+          source: filePath,
+        });
       }
     }
   }

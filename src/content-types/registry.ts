@@ -1,4 +1,10 @@
-import { linkRelations, normalizeComponent, normalizeContentType, type ComponentSource, type ContentTypeSource } from './normalize.js';
+import {
+  linkRelations,
+  normalizeComponent,
+  normalizeContentType,
+  type ComponentSource,
+  type ContentTypeSource,
+} from './normalize.js';
 import { SchemaError } from './schema-error.js';
 import type { Attribute, Component, ContentType, RelationInfo, Schema } from './types.js';
 
@@ -40,7 +46,11 @@ export class Registry {
     const collections = new Map<string, Schema>();
     for (const schema of [...this.contentTypes.values()]) {
       const clash = collections.get(schema.collectionName);
-      if (clash) throw new SchemaError(schema.source, `collectionName "${schema.collectionName}" is already used by ${clash.uid}`);
+      if (clash)
+        throw new SchemaError(
+          schema.source,
+          `collectionName "${schema.collectionName}" is already used by ${clash.uid}`,
+        );
       collections.set(schema.collectionName, schema);
     }
     for (const schema of this.all()) {
@@ -108,9 +118,11 @@ export class Registry {
       }
       if (attr.type === 'dynamiczone') {
         for (const uid of attr.components) {
-          if (!this.components.has(uid)) throw new SchemaError(schema.source, `unknown component "${uid}" in dynamic zone`, name);
+          if (!this.components.has(uid))
+            throw new SchemaError(schema.source, `unknown component "${uid}" in dynamic zone`, name);
         }
-        if (schema.modelType === 'component') throw new SchemaError(schema.source, 'a component cannot contain a dynamic zone', name);
+        if (schema.modelType === 'component')
+          throw new SchemaError(schema.source, 'a component cannot contain a dynamic zone', name);
       }
       if (attr.type === 'media' && !this.contentTypes.has(UPLOAD_FILE_UID)) {
         throw new SchemaError(schema.source, 'media attributes need the upload plugin', name);

@@ -11,7 +11,11 @@ export function isToMany(attribute: RelationAttribute): boolean {
  * Storage and resolution of one relation attribute. `targetAttribute` is the attribute named by
  * `mappedBy` on the target (only for inverse sides).
  */
-export function describeRelation(name: string, attribute: RelationAttribute, targetAttribute?: RelationAttribute): RelationInfo {
+export function describeRelation(
+  name: string,
+  attribute: RelationAttribute,
+  targetAttribute?: RelationAttribute,
+): RelationInfo {
   if (attribute.mappedBy && targetAttribute) {
     return {
       attribute: name,

@@ -4,13 +4,36 @@
  */
 
 export const SCALAR_TYPES = [
-  'string', 'text', 'richtext', 'enumeration', 'email', 'password', 'uid',
-  'date', 'time', 'datetime', 'timestamp',
-  'integer', 'biginteger', 'float', 'decimal', 'boolean', 'json',
+  'string',
+  'text',
+  'richtext',
+  'enumeration',
+  'email',
+  'password',
+  'uid',
+  'date',
+  'time',
+  'datetime',
+  'timestamp',
+  'integer',
+  'biginteger',
+  'float',
+  'decimal',
+  'boolean',
+  'json',
 ] as const;
 export type ScalarType = (typeof SCALAR_TYPES)[number];
 
-export const RELATION_KINDS = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany', 'oneWay', 'manyWay', 'morphToOne', 'morphToMany'] as const;
+export const RELATION_KINDS = [
+  'oneToOne',
+  'oneToMany',
+  'manyToOne',
+  'manyToMany',
+  'oneWay',
+  'manyWay',
+  'morphToOne',
+  'morphToMany',
+] as const;
 export type RelationKind = (typeof RELATION_KINDS)[number];
 
 interface AttributeCommon {
@@ -65,7 +88,8 @@ export interface DynamicZoneAttribute extends AttributeCommon {
   max?: number;
 }
 
-export type Attribute = ScalarAttribute | RelationAttribute | MediaAttribute | ComponentAttribute | DynamicZoneAttribute;
+export type Attribute =
+  ScalarAttribute | RelationAttribute | MediaAttribute | ComponentAttribute | DynamicZoneAttribute;
 export type AttributeType = Attribute['type'];
 
 /** A `schema.json` of a content-type, as on disk. */
@@ -145,6 +169,18 @@ export const SYSTEM_TIMESTAMPS = ['createdAt', 'updatedAt', 'publishedAt'] as co
 
 /** Attribute names a schema may not declare (Strapi's reserved names plus our storage fields). */
 export const RESERVED_ATTRIBUTE_NAMES = new Set([
-  'id', '_id', '__v', 'createdAt', 'updatedAt', 'publishedAt', 'createdBy', 'updatedBy',
-  'locale', 'localizations', 'localeGroup', '__component', 'document_id', 'documentId',
+  'id',
+  '_id',
+  '__v',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
+  'createdBy',
+  'updatedBy',
+  'locale',
+  'localizations',
+  'localeGroup',
+  '__component',
+  'document_id',
+  'documentId',
 ]);

@@ -17,7 +17,8 @@ type WorkerMessage = { uri?: string; error?: string; name?: string; stopped?: bo
  * imports the `.ts` module.
  */
 function createWorker(workerData: unknown): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./engine-worker.js', import.meta.url), { workerData });
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./engine-worker.js', import.meta.url), { workerData });
   const module = new URL('./engine-worker.ts', import.meta.url).href;
   const bootstrap = `import(${JSON.stringify(tsxEsmApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module)}); })`;
   return new Worker(bootstrap, { eval: true, workerData });
@@ -26,7 +27,9 @@ function createWorker(workerData: unknown): Worker {
 /** URL of tsx's ESM API (`tsx/esm/api`), found through its package.json (works in ESM and CJS builds of this file). */
 function tsxEsmApi(): string {
   const packageJson = createRequire(import.meta.url).resolve('tsx/package.json');
-  const manifest = JSON.parse(readFileSync(packageJson, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
+  const manifest = JSON.parse(readFileSync(packageJson, 'utf8')) as {
+    exports: Record<string, { import: { default: string } }>;
+  };
   const target = manifest.exports['./esm/api']?.import.default;
   if (!target) throw new Error('tsx has no ./esm/api export');
   return pathToFileURL(join(dirname(packageJson), target)).href;
@@ -49,11 +52,17 @@ export function startEngineThread(options: { host: string; dataDir?: string }): 
       }
       resolve({
         uri: message.uri,
-        stop: () => new Promise<void>((done) => {
-          const timer = setTimeout(() => { void worker.terminate().then(() => done()); }, 10_000);
-          worker.once('message', () => { clearTimeout(timer); void worker.terminate().then(() => done()); });
-          worker.postMessage('stop');
-        }),
+        stop: () =>
+          new Promise<void>((done) => {
+            const timer = setTimeout(() => {
+              void worker.terminate().then(() => done());
+            }, 10_000);
+            worker.once('message', () => {
+              clearTimeout(timer);
+              void worker.terminate().then(() => done());
+            });
+            worker.postMessage('stop');
+          }),
       });
     });
   });

@@ -12,7 +12,9 @@ export interface DatabaseHandle {
 }
 
 interface MemoryServerModule {
-  MongoMemoryServer: { create(opts: { binary: { systemBinary: string } }): Promise<{ getUri(): string; stop(): Promise<boolean> }> };
+  MongoMemoryServer: {
+    create(opts: { binary: { systemBinary: string } }): Promise<{ getUri(): string; stop(): Promise<boolean> }>;
+  };
 }
 
 /**
@@ -29,7 +31,13 @@ export async function selectDatabase(config: ServiceConfig, options: { memory: b
     const moduleName = 'mongodb-memory-server-core';
     const { MongoMemoryServer } = (await import(moduleName)) as MemoryServerModule;
     const server = await MongoMemoryServer.create({ binary: { systemBinary } });
-    return { uri: `${server.getUri().replace(/\/?$/, '/')}content`, description: `mongod ${systemBinary} (mongodb-memory-server-core)`, stop: async () => { await server.stop(); } };
+    return {
+      uri: `${server.getUri().replace(/\/?$/, '/')}content`,
+      description: `mongod ${systemBinary} (mongodb-memory-server-core)`,
+      stop: async () => {
+        await server.stop();
+      },
+    };
   }
   const dataDir = options.memory ? undefined : config.database.dataDir;
   const engine = await startEngineThread({ host: '127.0.0.1', dataDir });

@@ -2,7 +2,11 @@ import { startEngine } from './index.js';
 
 const USAGE = 'usage: engine [--port N] [--host H] [--data DIR | --memory]';
 
-export interface CliOptions { port: number; host: string; dataDir?: string }
+export interface CliOptions {
+  port: number;
+  host: string;
+  dataDir?: string;
+}
 
 export function parseArgs(argv: string[]): CliOptions {
   const opts: CliOptions = { port: 27017, host: '127.0.0.1', dataDir: '.data/engine' };
@@ -20,11 +24,20 @@ export function parseArgs(argv: string[]): CliOptions {
         opts.port = n;
         break;
       }
-      case '--host': opts.host = value(); break;
-      case '--data': opts.dataDir = value(); break;
-      case '--memory': opts.dataDir = undefined; break;
-      case '--help': case '-h': throw new Error(USAGE);
-      default: throw new Error(`unknown argument ${arg}\n${USAGE}`);
+      case '--host':
+        opts.host = value();
+        break;
+      case '--data':
+        opts.dataDir = value();
+        break;
+      case '--memory':
+        opts.dataDir = undefined;
+        break;
+      case '--help':
+      case '-h':
+        throw new Error(USAGE);
+      default:
+        throw new Error(`unknown argument ${arg}\n${USAGE}`);
     }
   }
   return opts;

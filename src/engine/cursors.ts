@@ -14,7 +14,10 @@ interface OpenCursor {
   lastUsed: number;
 }
 
-export interface Batch { docs: Doc[]; id: Long }
+export interface Batch {
+  docs: Doc[];
+  id: Long;
+}
 
 /** Open cursors over materialized results, with int64 ids and an idle reaper. */
 export class CursorStore {
@@ -23,7 +26,9 @@ export class CursorStore {
 
   constructor(private readonly timeoutMs = CURSOR_TIMEOUT_MS) {}
 
-  get size(): number { return this.open.size; }
+  get size(): number {
+    return this.open.size;
+  }
 
   startReaper(intervalMs = 60_000): void {
     this.timer = setInterval(() => this.reap(Date.now()), intervalMs);
@@ -38,7 +43,11 @@ export class CursorStore {
   /** Closes cursors idle for longer than the timeout. */
   reap(now: number): number {
     let n = 0;
-    for (const [id, c] of this.open) if (now - c.lastUsed > this.timeoutMs) { this.open.delete(id); n++; }
+    for (const [id, c] of this.open)
+      if (now - c.lastUsed > this.timeoutMs) {
+        this.open.delete(id);
+        n++;
+      }
     return n;
   }
 
@@ -53,7 +62,9 @@ export class CursorStore {
 
   register(ns: string, docs: Doc[], position: number): Long {
     let id: Long;
-    do { id = Long.fromBytesLE([...randomBytes(8)]).and(Long.MAX_VALUE); } while (id.isZero() || this.open.has(id.toString()));
+    do {
+      id = Long.fromBytesLE([...randomBytes(8)]).and(Long.MAX_VALUE);
+    } while (id.isZero() || this.open.has(id.toString()));
     this.open.set(id.toString(), { ns, docs, position, lastUsed: Date.now() });
     return id;
   }
@@ -63,7 +74,11 @@ export class CursorStore {
     const c = this.open.get(key);
     if (!c) throw commandError('CursorNotFound', `cursor id ${key} not found`);
     if (c.ns !== ns) {
-      throw new CommandError(13, 'Unauthorized', `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${c.ns}`);
+      throw new CommandError(
+        13,
+        'Unauthorized',
+        `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${c.ns}`,
+      );
     }
     const size = batchSize && batchSize > 0 ? batchSize : c.docs.length;
     const docs = c.docs.slice(c.position, c.position + size);
@@ -80,6 +95,7 @@ export class CursorStore {
     return this.open.delete(id.toString());
   }
 
-  has(id: Long): boolean { return this.open.has(id.toString()); }
+  has(id: Long): boolean {
+    return this.open.has(id.toString());
+  }
 }
-

@@ -54,7 +54,10 @@ export function toCommandError(err: unknown): CommandError {
   if (unknownOperator) return commandError('BadValue', `unknown operator: ${unknownOperator[1]}`);
   // mingo's update errors carry MongoDB's wording; give them MongoDB's codes too
   if (/would modify the immutable field '_id'/.test(message)) {
-    return commandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
+    return commandError(
+      'ImmutableField',
+      "Performing an update on the path '_id' would modify the immutable field '_id'",
+    );
   }
   if (/would create a conflict at/.test(message)) {
     return new CommandError(40, 'ConflictingUpdateOperators', message.replace(/^updating/, 'Updating'));

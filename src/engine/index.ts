@@ -19,7 +19,12 @@ export interface Engine {
 /** Starts the embedded MongoDB-compatible server (see README.md in this folder). */
 export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
   const host = opts.host ?? '127.0.0.1';
-  const server = new EngineServer({ host, port: opts.port ?? 0, dataDir: opts.dataDir, logger: opts.logger ?? (() => {}) });
+  const server = new EngineServer({
+    host,
+    port: opts.port ?? 0,
+    dataDir: opts.dataDir,
+    logger: opts.logger ?? (() => {}),
+  });
   const port = await server.start();
   let stopped: Promise<void> | undefined;
   return {

@@ -26,20 +26,30 @@ export class EngineServer {
   readonly state: ServerState;
 
   constructor(private readonly opts: EngineServerOptions) {
-    this.state = { startedAt: Date.now(), host: opts.host, port: opts.port, connections: { current: 0, totalCreated: 0 } };
+    this.state = {
+      startedAt: Date.now(),
+      host: opts.host,
+      port: opts.port,
+      connections: { current: 0, totalCreated: 0 },
+    };
   }
 
   async start(): Promise<number> {
     if (this.opts.dataDir) {
       this.journal = Journal.open(this.opts.dataDir, this.catalog, this.opts.logger);
-      this.catalog.record = (c) => { this.pending.push(c); };
+      this.catalog.record = (c) => {
+        this.pending.push(c);
+      };
     }
     this.cursors.startReaper();
     const server = createServer({ noDelay: true }, (socket) => this.accept(socket));
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.opts.port, this.opts.host, () => { server.off('error', reject); resolve(); });
+      server.listen(this.opts.port, this.opts.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : this.opts.port;
@@ -52,8 +62,15 @@ export class EngineServer {
     this.state.connections.current++;
     this.state.connections.totalCreated++;
     socket.on('error', () => socket.destroy());
-    socket.on('close', () => { this.sockets.delete(socket); this.state.connections.current--; });
-    readMessages(socket, (req) => this.handle(socket, req), (err) => this.opts.logger(`closing connection: ${err.message}`));
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      this.state.connections.current--;
+    });
+    readMessages(
+      socket,
+      (req) => this.handle(socket, req),
+      (err) => this.opts.logger(`closing connection: ${err.message}`),
+    );
   }
 
   private handle(socket: Socket, req: Request): void {
@@ -71,7 +88,12 @@ export class EngineServer {
     try {
       out = serializeReply(req, reply);
     } catch (err) {
-      out = serializeReply(req, { ok: 0, errmsg: `reply could not be serialized: ${(err as Error).message}`, code: 10334, codeName: 'BSONObjectTooLarge' });
+      out = serializeReply(req, {
+        ok: 0,
+        errmsg: `reply could not be serialized: ${(err as Error).message}`,
+        code: 10334,
+        codeName: 'BSONObjectTooLarge',
+      });
     }
     if (!socket.destroyed) socket.write(out);
   }

@@ -22,7 +22,10 @@ export class AppError extends Error {
   }
 
   toBody(): StrapiErrorBody {
-    return { data: null, error: { status: this.status, name: this.name, message: this.message, details: this.details } };
+    return {
+      data: null,
+      error: { status: this.status, name: this.name, message: this.message, details: this.details },
+    };
   }
 }
 

@@ -1,6 +1,9 @@
 import type { Connection } from 'mongoose';
 
-interface CounterDoc { _id: string; seq: number }
+interface CounterDoc {
+  _id: string;
+  seq: number;
+}
 
 /**
  * Integer ids from an atomic counter (DESIGN.md §2): one `findOneAndUpdate` with `$inc`, so ids

@@ -8,12 +8,16 @@ export class Models {
   readonly counters: IdCounters;
   private readonly models = new Map<string, ContentModel>();
 
-  constructor(readonly connection: Connection, readonly registry: Registry) {
+  constructor(
+    readonly connection: Connection,
+    readonly registry: Registry,
+  ) {
     this.counters = new IdCounters(connection);
     for (const contentType of registry.listContentTypes()) {
       const name = `${contentType.uid}`;
       const existing = connection.models[name] as ContentModel | undefined;
-      const model = existing ?? connection.model<Record<string, unknown>>(name, contentTypeSchema(contentType, registry));
+      const model =
+        existing ?? connection.model<Record<string, unknown>>(name, contentTypeSchema(contentType, registry));
       this.models.set(contentType.uid, model);
     }
   }

@@ -4,12 +4,22 @@ import type { Attribute, Component, ContentType, Registry } from '../content-typ
 /** The Mongoose path of one scalar attribute (storage layout: docs/ARCHITECTURE.md). */
 function scalarPath(attribute: Attribute): SchemaDefinitionProperty {
   switch (attribute.type) {
-    case 'string': case 'text': case 'richtext': case 'enumeration': case 'email': case 'uid': case 'password':
-    case 'date': case 'time':
+    case 'string':
+    case 'text':
+    case 'richtext':
+    case 'enumeration':
+    case 'email':
+    case 'uid':
+    case 'password':
+    case 'date':
+    case 'time':
       return { type: String };
-    case 'datetime': case 'timestamp':
+    case 'datetime':
+    case 'timestamp':
       return { type: Date };
-    case 'integer': case 'float': case 'decimal':
+    case 'integer':
+    case 'float':
+    case 'decimal':
       return { type: Number };
     case 'biginteger':
       return { type: BigInt };
@@ -25,7 +35,14 @@ function scalarPath(attribute: Attribute): SchemaDefinitionProperty {
 function attributePaths(schema: ContentType | Component, registry: Registry, seen: Set<string>): SchemaDefinition {
   const def: SchemaDefinition = {};
   for (const [name, attribute] of Object.entries(schema.attributes)) {
-    if (name === 'createdAt' || name === 'updatedAt' || name === 'publishedAt' || name === 'locale' || name === 'localizations') continue;
+    if (
+      name === 'createdAt' ||
+      name === 'updatedAt' ||
+      name === 'publishedAt' ||
+      name === 'locale' ||
+      name === 'localizations'
+    )
+      continue;
     switch (attribute.type) {
       case 'relation':
       case 'media': {
@@ -55,12 +72,18 @@ function componentSchema(component: Component, registry: Registry, seen: Set<str
   if (seen.has(component.uid)) throw new Error(`component ${component.uid} includes itself`);
   const inner = new Set(seen).add(component.uid);
   // `id` is a stored integer here, so Mongoose's `id` virtual is turned off.
-  return new Schema({ id: { type: Number, required: true }, ...attributePaths(component, registry, inner) }, { _id: false, id: false, strict: true });
+  return new Schema(
+    { id: { type: Number, required: true }, ...attributePaths(component, registry, inner) },
+    { _id: false, id: false, strict: true },
+  );
 }
 
 /** The Mongoose schema of a content-type, with its indexes. */
 export function contentTypeSchema(contentType: ContentType, registry: Registry): Schema {
-  const def: SchemaDefinition = { _id: { type: Number, required: true }, ...attributePaths(contentType, registry, new Set()) };
+  const def: SchemaDefinition = {
+    _id: { type: Number, required: true },
+    ...attributePaths(contentType, registry, new Set()),
+  };
   if (contentType.draftAndPublish) def.publishedAt = { type: Date, default: null };
   if (contentType.localized) {
     def.locale = { type: String, required: true };
@@ -81,7 +104,10 @@ export function contentTypeSchema(contentType: ContentType, registry: Registry):
   for (const [name, attribute] of Object.entries(contentType.attributes)) {
     if (attribute.type === 'relation' || attribute.type === 'media' || !attribute.unique) continue;
     // sparse: entries without a value do not collide; writes leave an empty unique attribute unset.
-    const keys: Record<string, 1> = contentType.localized && attribute.pluginOptions?.i18n?.localized !== false ? { [name]: 1, locale: 1 } : { [name]: 1 };
+    const keys: Record<string, 1> =
+      contentType.localized && attribute.pluginOptions?.i18n?.localized !== false
+        ? { [name]: 1, locale: 1 }
+        : { [name]: 1 };
     schema.index(keys, { unique: true, sparse: true, name: `${name}_unique` });
   }
   if (contentType.localized) schema.index({ localeGroup: 1 });

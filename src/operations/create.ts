@@ -8,7 +8,12 @@ export function queryLocale(query: RawQuery): string | undefined {
 }
 
 /** POST /api/<plural> with `{ data }`; answers the created entry read back with the request's query. */
-export async function create(ctx: OperationContext, uid: string, body: unknown, query: RawQuery): Promise<EntryResponse> {
+export async function create(
+  ctx: OperationContext,
+  uid: string,
+  body: unknown,
+  query: RawQuery,
+): Promise<EntryResponse> {
   const contentType = writableContentType(ctx, uid);
   const data = readDataPayload(body);
   await checkAnswerQuery(ctx, uid, query);

@@ -3,7 +3,12 @@ import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 import { answerEntry } from './write-answer.js';
 
 /** Deletes a loaded entry and every reference to it; answers the entry as it was. */
-export async function deleteLoaded(ctx: OperationContext, uid: string, id: number, query: RawQuery): Promise<EntryResponse> {
+export async function deleteLoaded(
+  ctx: OperationContext,
+  uid: string,
+  id: number,
+  query: RawQuery,
+): Promise<EntryResponse> {
   const answer = await answerEntry(ctx, uid, id, query);
   await entries(ctx.models, uid).deleteOne({ _id: id });
   await removeReferences(ctx.models, ctx.registry, uid, id);

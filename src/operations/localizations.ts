@@ -3,7 +3,16 @@
 // rest, is always created as a draft, and is answered flat: `{ id, ...attributes, localizations }`.
 import type { Attribute, ContentType } from '../content-types/index.js';
 import { ApplicationError, NotFoundError } from '../errors/index.js';
-import { createEntry, entries, isPlainObject, loadEntry, withoutIds, writableContentType, type StoredEntry, type WriteData } from '../write/index.js';
+import {
+  createEntry,
+  entries,
+  isPlainObject,
+  loadEntry,
+  withoutIds,
+  writableContentType,
+  type StoredEntry,
+  type WriteData,
+} from '../write/index.js';
 import type { OperationContext, RawQuery } from './context.js';
 import { findOne } from './find-one.js';
 import { checkAnswerQuery } from './write-answer.js';
@@ -23,7 +32,14 @@ function nonLocalizedAttributes(contentType: ContentType, source: StoredEntry): 
   const copy: WriteData = {};
   for (const [name, attribute] of Object.entries(contentType.attributes)) {
     // passwords are stored hashed and cannot go through the write path again
-    if (NOT_COPIED.has(name) || attribute.type === 'relation' || attribute.type === 'media' || attribute.type === 'uid' || attribute.type === 'password') continue;
+    if (
+      NOT_COPIED.has(name) ||
+      attribute.type === 'relation' ||
+      attribute.type === 'media' ||
+      attribute.type === 'uid' ||
+      attribute.type === 'password'
+    )
+      continue;
     if (attribute.pluginOptions?.i18n?.localized !== false) continue;
     if (source[name] !== undefined) copy[name] = copiedValue(attribute, source[name]);
   }
@@ -35,7 +51,10 @@ function flatten(entry: { id: number; attributes: Record<string, unknown> }): Fl
   const flat: FlatEntry = { id: entry.id };
   for (const [name, value] of Object.entries(entry.attributes)) {
     const data = isPlainObject(value) && 'data' in value ? value.data : undefined;
-    if (Array.isArray(data)) flat[name] = data.filter(isPlainObject).map((e) => flatten(e as { id: number; attributes: Record<string, unknown> }));
+    if (Array.isArray(data))
+      flat[name] = data
+        .filter(isPlainObject)
+        .map((e) => flatten(e as { id: number; attributes: Record<string, unknown> }));
     else if (isPlainObject(data)) flat[name] = flatten(data as { id: number; attributes: Record<string, unknown> });
     else flat[name] = value;
   }
@@ -43,7 +62,11 @@ function flatten(entry: { id: number; attributes: Record<string, unknown> }): Fl
 }
 
 /** The entry a localization is made from: by id, or a single type's (first) entry when `sourceId` is null. */
-async function sourceEntry(ctx: OperationContext, contentType: ContentType, sourceId: string | null): Promise<StoredEntry> {
+async function sourceEntry(
+  ctx: OperationContext,
+  contentType: ContentType,
+  sourceId: string | null,
+): Promise<StoredEntry> {
   if (sourceId !== null) return loadEntry(ctx, contentType, sourceId);
   const entry = await entries(ctx.models, contentType.uid).findOne({}, { sort: { _id: 1 } });
   if (!entry) throw new NotFoundError();
@@ -51,14 +74,21 @@ async function sourceEntry(ctx: OperationContext, contentType: ContentType, sour
 }
 
 /** `sourceId` null: `POST /api/<singular>/localizations` of a localized single type. */
-export async function createLocalization(ctx: OperationContext, uid: string, sourceId: string | null, body: unknown, query: RawQuery): Promise<FlatEntry> {
+export async function createLocalization(
+  ctx: OperationContext,
+  uid: string,
+  sourceId: string | null,
+  body: unknown,
+  query: RawQuery,
+): Promise<FlatEntry> {
   const contentType = writableContentType(ctx, uid);
   if (!contentType.localized || !ctx.i18n) throw new NotFoundError();
   const source = await sourceEntry(ctx, contentType, sourceId);
   const input = isPlainObject(body) ? body : {};
   const locale = input.locale;
   if (locale === undefined || locale === null) throw new ApplicationError('locale is missing');
-  if (typeof locale !== 'string' || !ctx.i18n.locales.some((l) => l.code === locale)) throw new ApplicationError('locale is invalid');
+  if (typeof locale !== 'string' || !ctx.i18n.locales.some((l) => l.code === locale))
+    throw new ApplicationError('locale is invalid');
   const group = typeof source.localeGroup === 'number' ? source.localeGroup : source._id;
   const used = await entries(ctx.models, uid).countDocuments({ localeGroup: group, locale }, { limit: 1 });
   if (used > 0) throw new ApplicationError('locale is already used');
@@ -66,7 +96,11 @@ export async function createLocalization(ctx: OperationContext, uid: string, sou
   const data: WriteData = { ...nonLocalizedAttributes(contentType, source), ...attributes };
   await checkAnswerQuery(ctx, uid, query);
   const id = await createEntry(ctx, contentType, data, { locale, localeGroup: group, draft: true });
-  const answer = await findOne(ctx, uid, String(id), { ...query, populate: 'localizations', publicationState: 'preview' });
+  const answer = await findOne(ctx, uid, String(id), {
+    ...query,
+    populate: 'localizations',
+    publicationState: 'preview',
+  });
   if (!answer.data) throw new NotFoundError();
   return flatten(answer.data);
 }

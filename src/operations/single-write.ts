@@ -1,19 +1,37 @@
 import type { ContentType } from '../content-types/index.js';
 import { NotFoundError } from '../errors/index.js';
-import { createEntry, entries, readDataPayload, resolveLocale, updateEntry, writableContentType, type StoredEntry } from '../write/index.js';
+import {
+  createEntry,
+  entries,
+  readDataPayload,
+  resolveLocale,
+  updateEntry,
+  writableContentType,
+  type StoredEntry,
+} from '../write/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 import { queryLocale } from './create.js';
 import { deleteLoaded } from './delete.js';
 import { answerEntry, checkAnswerQuery } from './write-answer.js';
 
 /** The single type's entry (of the requested locale when localized), if it exists. */
-async function singleEntry(ctx: OperationContext, contentType: ContentType, query: RawQuery, data: Record<string, unknown> = {}): Promise<StoredEntry | null> {
+async function singleEntry(
+  ctx: OperationContext,
+  contentType: ContentType,
+  query: RawQuery,
+  data: Record<string, unknown> = {},
+): Promise<StoredEntry | null> {
   const filter = contentType.localized ? { locale: resolveLocale(ctx, queryLocale(query) ?? data.locale) } : {};
   return entries(ctx.models, contentType.uid).findOne(filter, { sort: { _id: 1 } });
 }
 
 /** PUT /api/<singular>: creates the entry or updates it. */
-export async function upsertSingle(ctx: OperationContext, uid: string, body: unknown, query: RawQuery): Promise<EntryResponse> {
+export async function upsertSingle(
+  ctx: OperationContext,
+  uid: string,
+  body: unknown,
+  query: RawQuery,
+): Promise<EntryResponse> {
   const contentType = writableContentType(ctx, uid);
   const data = readDataPayload(body);
   const existing = await singleEntry(ctx, contentType, query, data);

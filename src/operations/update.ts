@@ -3,7 +3,13 @@ import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 import { answerEntry, checkAnswerQuery } from './write-answer.js';
 
 /** PUT /api/<plural>/:id with `{ data }`. */
-export async function update(ctx: OperationContext, uid: string, id: string, body: unknown, query: RawQuery): Promise<EntryResponse> {
+export async function update(
+  ctx: OperationContext,
+  uid: string,
+  id: string,
+  body: unknown,
+  query: RawQuery,
+): Promise<EntryResponse> {
   const contentType = writableContentType(ctx, uid);
   const data = readDataPayload(body);
   const entry = await loadEntry(ctx, contentType, id);

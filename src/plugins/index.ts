@@ -1,5 +1,5 @@
 import type { ServiceConfig } from '../config/index.js';
-import { graphqlPlugin } from '../graphql/index.js';
+import { graphqlPlugin } from './graphql/index.js';
 import { i18nPlugin } from './i18n/index.js';
 import type { Plugin } from './types.js';
 import { uploadPlugin } from './upload/index.js';

@@ -25,7 +25,9 @@ export function castValue(type: CastType, raw: RawScalar, key: string): unknown 
   switch (type) {
     case 'id':
       return castId(raw);
-    case 'integer': case 'float': case 'decimal':
+    case 'integer':
+    case 'float':
+    case 'decimal':
       return castNumber(raw, key);
     case 'biginteger':
       return castBigInteger(raw, key);
@@ -35,7 +37,8 @@ export function castValue(type: CastType, raw: RawScalar, key: string): unknown 
       return castDate(raw, key);
     case 'time':
       return castTime(raw, key);
-    case 'datetime': case 'timestamp':
+    case 'datetime':
+    case 'timestamp':
       return castDateTime(raw, key);
     case 'json':
       return castJson(raw);
@@ -63,7 +66,8 @@ function castNumber(raw: Exclude<RawScalar, null>, key: string): number {
 function castBigInteger(raw: Exclude<RawScalar, null>, key: string): bigint {
   if (typeof raw === 'bigint') return raw;
   const text = String(raw).trim();
-  if (typeof raw === 'number' ? Number.isInteger(raw) : /^[-+]?\d+$/.test(text)) return BigInt(typeof raw === 'number' ? raw : text);
+  if (typeof raw === 'number' ? Number.isInteger(raw) : /^[-+]?\d+$/.test(text))
+    return BigInt(typeof raw === 'number' ? raw : text);
   throw invalid(key, `Expected a valid integer for ${key}, got ${String(raw)}`);
 }
 
@@ -83,7 +87,8 @@ function castDate(raw: Exclude<RawScalar, null>, key: string): string {
   if (!match) throw invalid(key, message);
   const [, year = '', month = '01', day = '01'] = match;
   const date = new Date(`${year}-${month}-${day}T00:00:00.000Z`);
-  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== `${year}-${month}-${day}`) throw invalid(key, message);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== `${year}-${month}-${day}`)
+    throw invalid(key, message);
   return `${year}-${month}-${day}`;
 }
 

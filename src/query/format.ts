@@ -33,7 +33,14 @@ export function formatEntry(fmt: Formatter, doc: Doc, selection: EntrySelection)
 }
 
 /** Fields and populated attributes of an entry (`holder` = the entry carrying the lookup outputs). */
-function formatLevel(fmt: Formatter, schema: Schema, value: Doc, holder: Doc, selection: EntrySelection | ComponentSelection, entryLevel: boolean): Doc {
+function formatLevel(
+  fmt: Formatter,
+  schema: Schema,
+  value: Doc,
+  holder: Doc,
+  selection: EntrySelection | ComponentSelection,
+  entryLevel: boolean,
+): Doc {
   const out: Doc = {};
   for (const field of selection.fields) {
     const attribute = schema.attributes[field];
@@ -43,13 +50,23 @@ function formatLevel(fmt: Formatter, schema: Schema, value: Doc, holder: Doc, se
   return out;
 }
 
-function formatPopulated(fmt: Formatter, map: PopulateMap, value: Doc, holder: Doc, entryLevel: boolean, out: Doc): void {
+function formatPopulated(
+  fmt: Formatter,
+  map: PopulateMap,
+  value: Doc,
+  holder: Doc,
+  entryLevel: boolean,
+  out: Doc,
+): void {
   for (const [name, node] of Object.entries(map)) {
     if (node.kind === 'relation') {
       out[name] = formatRelation(fmt, node, value, holder, entryLevel);
     } else if (node.kind === 'component') {
       const stored = value[name];
-      if (node.repeatable) out[name] = Array.isArray(stored) ? stored.filter(isDoc).map((item) => formatComponent(fmt, item, holder, node.selection)) : [];
+      if (node.repeatable)
+        out[name] = Array.isArray(stored)
+          ? stored.filter(isDoc).map((item) => formatComponent(fmt, item, holder, node.selection))
+          : [];
       else out[name] = isDoc(stored) ? formatComponent(fmt, stored, holder, node.selection) : null;
     } else {
       const stored = Array.isArray(value[name]) ? (value[name] as unknown[]) : [];
@@ -79,7 +96,10 @@ function formatRelation(fmt: Formatter, node: RelationPopulate, value: Doc, hold
   const counted = Array.isArray(holder[node.countAs]) ? (holder[node.countAs] as unknown[]) : [];
   const first = counted[0];
   const total = isDoc(first) && typeof first.n === 'number' ? first.n : 0;
-  return { data: entries, meta: { pagination: paginationMeta(node.window.meta, node.window.meta.withCount ? total : null) } };
+  return {
+    data: entries,
+    meta: { pagination: paginationMeta(node.window.meta, node.window.meta.withCount ? total : null) },
+  };
 }
 
 /**
@@ -112,7 +132,9 @@ export function formatScalar(attribute: Attribute, value: unknown): unknown {
     case 'timestamp':
       return value instanceof Date ? value.toISOString() : value;
     case 'biginteger':
-      return typeof value === 'object' || typeof value === 'number' || typeof value === 'bigint' ? String(value) : value;
+      return typeof value === 'object' || typeof value === 'number' || typeof value === 'bigint'
+        ? String(value)
+        : value;
     case 'integer':
     case 'float':
     case 'decimal':

@@ -1,5 +1,12 @@
 // The read path of the REST query language: qs query → typed read tree → one aggregation → Strapi shapes.
-export { readEntries, readEntry, type ReadContext, type ReadQuery, type ReadEntriesOptions, type ReadEntriesResult } from './read-entries.js';
+export {
+  readEntries,
+  readEntry,
+  type ReadContext,
+  type ReadQuery,
+  type ReadEntriesOptions,
+  type ReadEntriesResult,
+} from './read-entries.js';
 export { formatScalar, type FormatStyle, type EnvelopeEntry, type PlainEntry } from './format.js';
 export type { ReadTree, EntrySelection, PopulateMap, Pagination, PublicationState } from './read-tree.js';
 export { UNRESTRICTED, type QueryAccess } from './access.js';

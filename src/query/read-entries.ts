@@ -40,9 +40,24 @@ export interface ReadEntriesResult<Entry> {
  * Reusable by any layer that needs the same read (users-permissions reads users with
  * `{ style: 'plain' }`). Throws ValidationError (400) on bad input.
  */
-export async function readEntries(ctx: ReadContext, uid: string, rawQuery: ReadQuery, options?: { style?: 'envelope' }): Promise<ReadEntriesResult<EnvelopeEntry>>;
-export async function readEntries(ctx: ReadContext, uid: string, rawQuery: ReadQuery, options: { style: 'plain' }): Promise<ReadEntriesResult<PlainEntry>>;
-export async function readEntries(ctx: ReadContext, uid: string, rawQuery: ReadQuery, options: ReadEntriesOptions = {}): Promise<ReadEntriesResult<EnvelopeEntry | PlainEntry>> {
+export async function readEntries(
+  ctx: ReadContext,
+  uid: string,
+  rawQuery: ReadQuery,
+  options?: { style?: 'envelope' },
+): Promise<ReadEntriesResult<EnvelopeEntry>>;
+export async function readEntries(
+  ctx: ReadContext,
+  uid: string,
+  rawQuery: ReadQuery,
+  options: { style: 'plain' },
+): Promise<ReadEntriesResult<PlainEntry>>;
+export async function readEntries(
+  ctx: ReadContext,
+  uid: string,
+  rawQuery: ReadQuery,
+  options: ReadEntriesOptions = {},
+): Promise<ReadEntriesResult<EnvelopeEntry | PlainEntry>> {
   const schema = requireContentType(ctx, uid);
   const tree = parseFind(ctx, schema, rawQuery);
   const { filtering, pipeline } = planFind(ctx, tree);
@@ -51,7 +66,10 @@ export async function readEntries(ctx: ReadContext, uid: string, rawQuery: ReadQ
     tree.pagination.withCount ? count(ctx, uid, filtering) : Promise.resolve(null),
   ]);
   const fmt = { registry: ctx.registry, style: options.style ?? 'envelope' };
-  return { entries: docs.map((doc) => formatEntry(fmt, doc, tree.selection)), pagination: paginationMeta(tree.pagination, total) };
+  return {
+    entries: docs.map((doc) => formatEntry(fmt, doc, tree.selection)),
+    pagination: paginationMeta(tree.pagination, total),
+  };
 }
 
 /** The typed read tree of a find: every parameter parsed and validated (400 on bad input). */
@@ -61,12 +79,17 @@ function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery): 
   const fallback = localeFallback(schema, ctx.i18n, rawQuery.locale, rawQuery.fallbackLocale);
   return {
     selection: parseSelection(ctx, schema, rawQuery, state),
-    match: { ...publicationMatch(schema.draftAndPublish, state), ...localeMatch(schema, ctx.i18n, rawQuery.locale), ...fallback?.match },
+    match: {
+      ...publicationMatch(schema.draftAndPublish, state),
+      ...localeMatch(schema, ctx.i18n, rawQuery.locale),
+      ...fallback?.match,
+    },
     localeStages: fallback?.stages ?? [],
     filterStages: rawQuery.filters === undefined ? [] : compileFilters({ ...query, filters: rawQuery.filters }),
-    sort: rawQuery.sort === undefined
-      ? { lookups: [], sort: fallback ? { localeGroup: 1, _id: 1 } : { _id: 1 }, cleanup: [] }
-      : compileSort({ ...query, sort: rawQuery.sort }),
+    sort:
+      rawQuery.sort === undefined
+        ? { lookups: [], sort: fallback ? { localeGroup: 1, _id: 1 } : { _id: 1 }, cleanup: [] }
+        : compileSort({ ...query, sort: rawQuery.sort }),
     pagination: parsePagination(rawQuery.pagination, limits(ctx)),
     publicationState: state,
   };
@@ -99,9 +122,27 @@ function planFind(ctx: ReadContext, tree: ReadTree): { filtering: PipelineStage[
  * filters, sort, pagination and locale do not apply (Strapi's findOne), though bad filters or sort
  * are still 400s. null when none.
  */
-export async function readEntry(ctx: ReadContext, uid: string, match: Doc, rawQuery: ReadQuery, options?: { style?: 'envelope' }): Promise<EnvelopeEntry | null>;
-export async function readEntry(ctx: ReadContext, uid: string, match: Doc, rawQuery: ReadQuery, options: { style: 'plain' }): Promise<PlainEntry | null>;
-export async function readEntry(ctx: ReadContext, uid: string, match: Doc, rawQuery: ReadQuery, options: ReadEntriesOptions = {}): Promise<EnvelopeEntry | PlainEntry | null> {
+export async function readEntry(
+  ctx: ReadContext,
+  uid: string,
+  match: Doc,
+  rawQuery: ReadQuery,
+  options?: { style?: 'envelope' },
+): Promise<EnvelopeEntry | null>;
+export async function readEntry(
+  ctx: ReadContext,
+  uid: string,
+  match: Doc,
+  rawQuery: ReadQuery,
+  options: { style: 'plain' },
+): Promise<PlainEntry | null>;
+export async function readEntry(
+  ctx: ReadContext,
+  uid: string,
+  match: Doc,
+  rawQuery: ReadQuery,
+  options: ReadEntriesOptions = {},
+): Promise<EnvelopeEntry | PlainEntry | null> {
   const schema = requireContentType(ctx, uid);
   const state = parsePublicationState(rawQuery.publicationState);
   const selection = parseSelection(ctx, schema, rawQuery, state);
@@ -124,9 +165,19 @@ function validateUnused(ctx: ReadContext, uid: string, rawQuery: ReadQuery): voi
   if (rawQuery.sort !== undefined) compileSort({ ...query, sort: rawQuery.sort });
 }
 
-function parseSelection(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery, state: PublicationState): EntrySelection {
+function parseSelection(
+  ctx: ReadContext,
+  schema: ContentType,
+  rawQuery: ReadQuery,
+  state: PublicationState,
+): EntrySelection {
   let names = 0;
-  const populateContext: PopulateContext = { registry: ctx.registry, access: ctx.access, limits: limits(ctx), nextName: () => String(names++) };
+  const populateContext: PopulateContext = {
+    registry: ctx.registry,
+    access: ctx.access,
+    limits: limits(ctx),
+    nextName: () => String(names++),
+  };
   return {
     uid: schema.uid,
     fields: parseFields(schema, rawQuery.fields),

@@ -3,7 +3,7 @@ import { ForbiddenError } from '../errors/index.js';
 import * as operations from '../operations/index.js';
 import type { ServiceContext } from '../service-context.js';
 import { methodNotAllowed } from './error-middleware.js';
-import { operationContext, rawQuery, requestAuth } from './request-context.js';
+import { operationContext, rawQuery, requestAuth } from '../operations/request-context.js';
 
 type Handler = (req: Request, res: Response) => Promise<unknown>;
 
@@ -30,17 +30,32 @@ export function contentRoutes(service: ServiceContext): Router {
     const uid = ct.uid;
     const ctx = (req: Request) => operationContext(service, req);
     if (ct.kind === 'collectionType') {
-      router.route(`/${ct.pluralName}`)
+      router
+        .route(`/${ct.pluralName}`)
         .get(route(service, uid, 'find', (req) => operations.find(ctx(req), uid, rawQuery(req))))
         .post(route(service, uid, 'create', (req) => operations.create(ctx(req), uid, req.body, rawQuery(req))))
         .all(methodNotAllowed);
-      router.route(`/${ct.pluralName}/:id`)
-        .get(route(service, uid, 'findOne', (req) => operations.findOne(ctx(req), uid, String(req.params.id), rawQuery(req))))
-        .put(route(service, uid, 'update', (req) => operations.update(ctx(req), uid, String(req.params.id), req.body, rawQuery(req))))
-        .delete(route(service, uid, 'delete', (req) => operations.remove(ctx(req), uid, String(req.params.id), rawQuery(req))))
+      router
+        .route(`/${ct.pluralName}/:id`)
+        .get(
+          route(service, uid, 'findOne', (req) =>
+            operations.findOne(ctx(req), uid, String(req.params.id), rawQuery(req)),
+          ),
+        )
+        .put(
+          route(service, uid, 'update', (req) =>
+            operations.update(ctx(req), uid, String(req.params.id), req.body, rawQuery(req)),
+          ),
+        )
+        .delete(
+          route(service, uid, 'delete', (req) =>
+            operations.remove(ctx(req), uid, String(req.params.id), rawQuery(req)),
+          ),
+        )
         .all(methodNotAllowed);
     } else {
-      router.route(`/${ct.singularName}`)
+      router
+        .route(`/${ct.singularName}`)
         .get(route(service, uid, 'find', (req) => operations.findSingle(ctx(req), uid, rawQuery(req))))
         .put(route(service, uid, 'update', (req) => operations.upsertSingle(ctx(req), uid, req.body, rawQuery(req))))
         .delete(route(service, uid, 'delete', (req) => operations.deleteSingle(ctx(req), uid, rawQuery(req))))
@@ -49,4 +64,3 @@ export function contentRoutes(service: ServiceContext): Router {
   }
   return router;
 }
-

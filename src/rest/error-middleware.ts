@@ -1,15 +1,26 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { InternalServerError, NotFoundError, PayloadTooLargeError, ValidationError, isAppError, type AppError } from '../errors/index.js';
+import {
+  InternalServerError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ValidationError,
+  isAppError,
+  type AppError,
+} from '../errors/index.js';
 import type { Logger } from '../logger.js';
 
-interface HttpParserError { type?: string; status?: number }
+interface HttpParserError {
+  type?: string;
+  status?: number;
+}
 
 function toAppError(err: unknown): AppError | undefined {
   if (isAppError(err)) return err;
   const parserError = err as HttpParserError;
   if (parserError?.type === 'entity.parse.failed') return new ValidationError('Invalid JSON in request body');
   if (parserError?.type === 'entity.too.large') return new PayloadTooLargeError();
-  if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') return new ValidationError('Unsupported request body encoding');
+  if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported')
+    return new ValidationError('Unsupported request body encoding');
   return undefined;
 }
 
@@ -21,7 +32,10 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       res.status(appError.status).json(appError.toBody());
       return;
     }
-    logger.error({ err, reqId: (req as { id?: unknown }).id, method: req.method, url: req.originalUrl }, 'unexpected error');
+    logger.error(
+      { err, reqId: (req as { id?: unknown }).id, method: req.method, url: req.originalUrl },
+      'unexpected error',
+    );
     res.status(500).json(new InternalServerError().toBody());
   };
 }

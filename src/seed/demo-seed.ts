@@ -48,7 +48,13 @@ export async function seedDemoContent(service: ContentService): Promise<number> 
     } else if (op.updateId !== undefined) {
       await operations.update(ctx, uidOf(op.contentType), String(op.updateId), { data: op.body }, {});
     } else if (op.localizationOf !== undefined) {
-      await createLocalization(ctx, uidOf(op.contentType), String(op.localizationOf), { ...op.body, locale: op.locale }, {});
+      await createLocalization(
+        ctx,
+        uidOf(op.contentType),
+        String(op.localizationOf),
+        { ...op.body, locale: op.locale },
+        {},
+      );
     } else {
       await operations.create(ctx, uidOf(op.contentType), { data: op.body }, op.locale ? { locale: op.locale } : {});
     }

@@ -13,12 +13,19 @@ async function missingTargets(models: Models, plan: WritePlan): Promise<string |
   for (const [uid, ids] of plan.targets) {
     const wanted = [...ids];
     const found = await entries(models, uid).countDocuments({ _id: { $in: wanted } });
-    if (found !== wanted.length) return `${wanted.length - found} relation(s) of type ${uid} associated with this entity do not exist`;
+    if (found !== wanted.length)
+      return `${wanted.length - found} relation(s) of type ${uid} associated with this entity do not exist`;
   }
   return null;
 }
 
-async function uniqueIssues(models: Models, contentType: ContentType, plan: WritePlan, entryId: number | null, locale: string | null): Promise<ValidationIssue[]> {
+async function uniqueIssues(
+  models: Models,
+  contentType: ContentType,
+  plan: WritePlan,
+  entryId: number | null,
+  locale: string | null,
+): Promise<ValidationIssue[]> {
   const issues: ValidationIssue[] = [];
   for (const check of plan.unique) {
     const filter: Record<string, unknown> = { [check.attribute]: check.value };
@@ -31,7 +38,13 @@ async function uniqueIssues(models: Models, contentType: ContentType, plan: Writ
 }
 
 /** Throws the ValidationError of a plan that must not be written. */
-export async function assertWritable(models: Models, contentType: ContentType, plan: WritePlan, entryId: number | null, locale: string | null): Promise<void> {
+export async function assertWritable(
+  models: Models,
+  contentType: ContentType,
+  plan: WritePlan,
+  entryId: number | null,
+  locale: string | null,
+): Promise<void> {
   // yup runs every test (abortEarly: false), the async unique tests included
   const issues = [...plan.issues, ...(await uniqueIssues(models, contentType, plan, entryId, locale))];
   if (issues.length > 0) throw ValidationError.fromIssues(issues);

@@ -11,6 +11,8 @@ export async function assignComponentIds(models: Models, components: NewComponen
   for (const component of components) byUid.set(component.uid, [...(byUid.get(component.uid) ?? []), component]);
   for (const [uid, list] of byUid) {
     const first = await models.counters.next(componentCounterKey(uid), list.length);
-    list.forEach((component, i) => { component.target.id = first + i; });
+    list.forEach((component, i) => {
+      component.target.id = first + i;
+    });
   }
 }

@@ -30,7 +30,11 @@ export type WriteContext = ServiceContext & { access?: QueryAccess };
 const canRelate = (ctx: WriteContext) => (uid: string) => ctx.access?.canRead(uid) ?? true;
 
 /** The stored entry, or a 404 when the id is not a positive integer or does not exist. */
-export async function loadEntry(ctx: ServiceContext, contentType: ContentType, rawId: string | number): Promise<StoredEntry> {
+export async function loadEntry(
+  ctx: ServiceContext,
+  contentType: ContentType,
+  rawId: string | number,
+): Promise<StoredEntry> {
   const id = typeof rawId === 'number' ? rawId : /^[1-9]\d*$/.test(rawId) ? Number(rawId) : Number.NaN;
   if (!Number.isSafeInteger(id)) throw new NotFoundError();
   const entry = await entries(ctx.models, contentType.uid).findOne({ _id: id });
@@ -43,7 +47,8 @@ export function resolveLocale(ctx: ServiceContext, requested: unknown): string {
   const i18n = ctx.i18n;
   if (!i18n) throw new ValidationError("This locale doesn't exist");
   if (requested === undefined || requested === null || requested === '') return i18n.defaultLocale;
-  if (typeof requested !== 'string' || !i18n.locales.some((l) => l.code === requested)) throw new ValidationError("This locale doesn't exist");
+  if (typeof requested !== 'string' || !i18n.locales.some((l) => l.code === requested))
+    throw new ValidationError("This locale doesn't exist");
   return requested;
 }
 
@@ -52,38 +57,72 @@ function readPublishedAt(data: WriteData, issues: ValidationIssue[]): Date | nul
   if (!Object.prototype.hasOwnProperty.call(data, 'publishedAt') || data.publishedAt === undefined) return undefined;
   if (data.publishedAt === null) return null;
   const cast = castScalar({ type: 'datetime' }, ['publishedAt'], data.publishedAt, false);
-  if (!cast.ok) { issues.push(...cast.issues); return undefined; }
+  if (!cast.ok) {
+    issues.push(...cast.issues);
+    return undefined;
+  }
   return cast.value instanceof Date ? cast.value : undefined;
 }
 
 /** The localeGroup of the entries listed in `data.localizations` (Strapi v4 links them on create). */
-async function groupOfLocalizations(ctx: ServiceContext, contentType: ContentType, data: WriteData): Promise<number | undefined> {
+async function groupOfLocalizations(
+  ctx: ServiceContext,
+  contentType: ContentType,
+  data: WriteData,
+): Promise<number | undefined> {
   const raw = data.localizations;
   const list = Array.isArray(raw) ? raw : [];
-  const ids = list.map((v) => (isPlainObject(v) ? v.id : v)).filter((v): v is number => typeof v === 'number' && Number.isSafeInteger(v));
+  const ids = list
+    .map((v) => (isPlainObject(v) ? v.id : v))
+    .filter((v): v is number => typeof v === 'number' && Number.isSafeInteger(v));
   if (ids.length === 0) return undefined;
   const linked = await entries(ctx.models, contentType.uid).findOne({ _id: { $in: ids } });
-  if (!linked) throw ValidationError.forPath(['localizations'], `${ids.length} relation(s) of type ${contentType.uid} associated with this entity do not exist`);
+  if (!linked)
+    throw ValidationError.forPath(
+      ['localizations'],
+      `${ids.length} relation(s) of type ${contentType.uid} associated with this entity do not exist`,
+    );
   return typeof linked.localeGroup === 'number' ? linked.localeGroup : linked._id;
 }
 
-async function afterWrite(ctx: ServiceContext, contentType: ContentType, plan: WritePlan, id: number, now: Date): Promise<void> {
+async function afterWrite(
+  ctx: ServiceContext,
+  contentType: ContentType,
+  plan: WritePlan,
+  id: number,
+  now: Date,
+): Promise<void> {
   await releaseExclusiveTargets(ctx.models, ctx.registry, contentType, plan.set, id);
   await applyInverseWrites(ctx.models, plan.inverse, id, now);
 }
 
 /** Validates `data`, checks the database, then creates the entry; answers its id. */
-export async function createEntry(ctx: WriteContext, contentType: ContentType, data: WriteData, options: CreateOptions = {}): Promise<number> {
+export async function createEntry(
+  ctx: WriteContext,
+  contentType: ContentType,
+  data: WriteData,
+  options: CreateOptions = {},
+): Promise<number> {
   const issues: ValidationIssue[] = [];
   const locale = contentType.localized ? resolveLocale(ctx, options.locale ?? data.locale) : null;
   const requested = contentType.draftAndPublish ? readPublishedAt(data, issues) : undefined;
   const publishedAt = options.draft ? null : requested === undefined ? new Date() : requested;
   const isDraft = contentType.draftAndPublish && publishedAt === null;
-  const plan = buildWrite(ctx.registry, contentType, data, { mode: 'create', existing: null, isDraft, canRelate: canRelate(ctx) });
+  const plan = buildWrite(ctx.registry, contentType, data, {
+    mode: 'create',
+    existing: null,
+    isDraft,
+    canRelate: canRelate(ctx),
+  });
   plan.issues.unshift(...issues);
-  const group = contentType.localized ? options.localeGroup ?? (await groupOfLocalizations(ctx, contentType, data)) : undefined;
+  const group = contentType.localized
+    ? (options.localeGroup ?? (await groupOfLocalizations(ctx, contentType, data)))
+    : undefined;
   if (contentType.localized && group !== undefined && locale) {
-    const taken = await entries(ctx.models, contentType.uid).countDocuments({ localeGroup: group, locale }, { limit: 1 });
+    const taken = await entries(ctx.models, contentType.uid).countDocuments(
+      { localeGroup: group, locale },
+      { limit: 1 },
+    );
     if (taken > 0) plan.issues.push(issue(['locale'], 'This locale is already used'));
   }
   await assertWritable(ctx.models, contentType, plan, null, locale);
@@ -93,7 +132,10 @@ export async function createEntry(ctx: WriteContext, contentType: ContentType, d
   const id = await ctx.models.counters.next(contentType.collectionName);
   const doc: StoredObject = { _id: id, ...plan.set };
   if (contentType.draftAndPublish) doc.publishedAt = publishedAt;
-  if (locale) { doc.locale = locale; doc.localeGroup = group ?? id; }
+  if (locale) {
+    doc.locale = locale;
+    doc.localeGroup = group ?? id;
+  }
   const created = await writeOrUniqueError(() => ctx.models.model(contentType.uid).create(doc));
   const now = created.get('updatedAt') instanceof Date ? (created.get('updatedAt') as Date) : new Date();
   await afterWrite(ctx, contentType, plan, id, now);
@@ -101,12 +143,22 @@ export async function createEntry(ctx: WriteContext, contentType: ContentType, d
 }
 
 /** Validates `data` and updates an existing entry (only the attributes it names). */
-export async function updateEntry(ctx: WriteContext, contentType: ContentType, entry: StoredEntry, data: WriteData): Promise<void> {
+export async function updateEntry(
+  ctx: WriteContext,
+  contentType: ContentType,
+  entry: StoredEntry,
+  data: WriteData,
+): Promise<void> {
   const issues: ValidationIssue[] = [];
   const requested = contentType.draftAndPublish ? readPublishedAt(data, issues) : undefined;
   const publishedAt = requested === undefined ? (entry.publishedAt ?? null) : requested;
   const isDraft = contentType.draftAndPublish && publishedAt === null;
-  const plan = buildWrite(ctx.registry, contentType, data, { mode: 'update', existing: entry, isDraft, canRelate: canRelate(ctx) });
+  const plan = buildWrite(ctx.registry, contentType, data, {
+    mode: 'update',
+    existing: entry,
+    isDraft,
+    canRelate: canRelate(ctx),
+  });
   plan.issues.unshift(...issues);
   const locale = typeof entry.locale === 'string' ? entry.locale : null;
   await assertWritable(ctx.models, contentType, plan, entry._id, locale);
@@ -119,10 +171,20 @@ export async function updateEntry(ctx: WriteContext, contentType: ContentType, e
 }
 
 /** Hashes, ids, then one `updateOne` of a validated plan. */
-async function writeUpdate(ctx: ServiceContext, contentType: ContentType, entry: StoredEntry, plan: WritePlan, extra: StoredObject): Promise<void> {
+async function writeUpdate(
+  ctx: ServiceContext,
+  contentType: ContentType,
+  entry: StoredEntry,
+  plan: WritePlan,
+  extra: StoredObject,
+): Promise<void> {
   await hashPasswords(plan.passwords);
   await assignComponentIds(ctx.models, plan.newComponents);
   const set: StoredObject = { ...plan.set, ...extra };
   const unset = Object.fromEntries(plan.unset.map((name) => [name, 1]));
-  await writeOrUniqueError(() => ctx.models.model(contentType.uid).updateOne({ _id: entry._id }, { $set: set, ...(plan.unset.length > 0 ? { $unset: unset } : {}) }));
+  await writeOrUniqueError(() =>
+    ctx.models
+      .model(contentType.uid)
+      .updateOne({ _id: entry._id }, { $set: set, ...(plan.unset.length > 0 ? { $unset: unset } : {}) }),
+  );
 }

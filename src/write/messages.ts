@@ -19,7 +19,10 @@ export function printValue(value: unknown): string {
 
 /** `a.b[0].c` from `['a','b','0','c']` (yup's path notation). */
 export function pathLabel(path: string[]): string {
-  return path.reduce((label, part, i) => (/^\d+$/.test(part) ? `${label}[${part}]` : i === 0 ? part : `${label}.${part}`), '');
+  return path.reduce(
+    (label, part, i) => (/^\d+$/.test(part) ? `${label}[${part}]` : i === 0 ? part : `${label}.${part}`),
+    '',
+  );
 }
 
 export function issue(path: string[], message: string): ValidationIssue {
@@ -33,7 +36,8 @@ export const messages = {
   },
   defined: (path: string[]) => `${pathLabel(path)} must be defined.`,
   notNull: (path: string[]) => `${pathLabel(path)} cannot be null.`,
-  oneOf: (path: string[], values: unknown[]) => `${pathLabel(path)} must be one of the following values: ${values.join(', ')}`,
+  oneOf: (path: string[], values: unknown[]) =>
+    `${pathLabel(path)} must be one of the following values: ${values.join(', ')}`,
   email: (path: string[]) => `${pathLabel(path)} must be a valid email`,
   integer: (path: string[]) => `${pathLabel(path)} must be an integer`,
   matches: (path: string[], regex: string) => `${pathLabel(path)} must match the following: "${regex}"`,
@@ -46,8 +50,10 @@ export const messages = {
   invalidDate: (path: string[]) => `${pathLabel(path)} must be a valid date`,
   invalidTime: (path: string[]) => `${pathLabel(path)} must be a valid time (HH:mm:ss.SSS)`,
   unique: () => 'This attribute must be unique',
-  object: (path: string[], value: unknown) => `${pathLabel(path)} must be a \`object\` type, but the final value was: \`${printValue(value)}\`.`,
-  array: (path: string[], value: unknown) => `${pathLabel(path)} must be a \`array\` type, but the final value was: \`${printValue(value)}\`.`,
+  object: (path: string[], value: unknown) =>
+    `${pathLabel(path)} must be a \`object\` type, but the final value was: \`${printValue(value)}\`.`,
+  array: (path: string[], value: unknown) =>
+    `${pathLabel(path)} must be a \`array\` type, but the final value was: \`${printValue(value)}\`.`,
   position: (path: string[]) => `${pathLabel(path)}: a connect position names an entry that is not connected`,
   relation: (path: string[]) => `${pathLabel(path)} must be an id, an array of ids or { connect, disconnect, set }`,
 };

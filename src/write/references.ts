@@ -12,7 +12,14 @@ interface ReferenceField {
   multiple: boolean;
 }
 
-function collectFields(registry: Registry, schema: ContentType | Component, target: string, prefix: string[], seen: Set<string>, out: ReferenceField[]): void {
+function collectFields(
+  registry: Registry,
+  schema: ContentType | Component,
+  target: string,
+  prefix: string[],
+  seen: Set<string>,
+  out: ReferenceField[],
+): void {
   for (const [name, attribute] of Object.entries(schema.attributes)) {
     const relation = schema.relations[name];
     if (relation?.stored && relation.target === target && !relation.localizations) {
@@ -21,8 +28,16 @@ function collectFields(registry: Registry, schema: ContentType | Component, targ
     for (const uid of componentUids(attribute)) {
       const component = registry.component(uid);
       if (!component || seen.has(uid)) continue;
-      const repeated = attribute.type === 'dynamiczone' || (attribute.type === 'component' && attribute.repeatable === true);
-      collectFields(registry, component, target, [...prefix, repeated ? `${name}[]` : name], new Set(seen).add(uid), out);
+      const repeated =
+        attribute.type === 'dynamiczone' || (attribute.type === 'component' && attribute.repeatable === true);
+      collectFields(
+        registry,
+        component,
+        target,
+        [...prefix, repeated ? `${name}[]` : name],
+        new Set(seen).add(uid),
+        out,
+      );
     }
   }
 }
@@ -34,15 +49,24 @@ function componentUids(attribute: Attribute): string[] {
 }
 
 /** The MongoDB update that removes `id` from one field, with array filters for component arrays. */
-function removal(field: ReferenceField, id: number): { filter: Record<string, unknown>; update: UpdateFilter<StoredEntry>; arrayFilters: Record<string, unknown>[] } {
+function removal(
+  field: ReferenceField,
+  id: number,
+): { filter: Record<string, unknown>; update: UpdateFilter<StoredEntry>; arrayFilters: Record<string, unknown>[] } {
   const plainPath = field.segments.map((s) => s.replace(/\[\]$/, '')).join('.');
   const parts: string[] = [];
   const arrayFilters: Record<string, unknown>[] = [];
   field.segments.forEach((segment, i) => {
-    if (!segment.endsWith('[]')) { parts.push(segment); return; }
+    if (!segment.endsWith('[]')) {
+      parts.push(segment);
+      return;
+    }
     const name = `a${i}`;
     parts.push(segment.slice(0, -2), `$[${name}]`);
-    const rest = field.segments.slice(i + 1).map((s) => s.replace(/\[\]$/, '')).join('.');
+    const rest = field.segments
+      .slice(i + 1)
+      .map((s) => s.replace(/\[\]$/, ''))
+      .join('.');
     arrayFilters.push({ [`${name}.${rest}`]: id });
   });
   const path = parts.join('.');
@@ -50,13 +74,22 @@ function removal(field: ReferenceField, id: number): { filter: Record<string, un
   return { filter: { [plainPath]: id }, update, arrayFilters };
 }
 
-export async function removeReferences(models: Models, registry: Registry, targetUid: string, id: number): Promise<void> {
+export async function removeReferences(
+  models: Models,
+  registry: Registry,
+  targetUid: string,
+  id: number,
+): Promise<void> {
   for (const contentType of registry.listContentTypes()) {
     const fields: ReferenceField[] = [];
     collectFields(registry, contentType, targetUid, [], new Set(), fields);
     for (const field of fields) {
       const { filter, update, arrayFilters } = removal(field, id);
-      await entries(models, contentType.uid).updateMany(filter, update, arrayFilters.length > 0 ? { arrayFilters } : {});
+      await entries(models, contentType.uid).updateMany(
+        filter,
+        update,
+        arrayFilters.length > 0 ? { arrayFilters } : {},
+      );
     }
   }
 }

@@ -7,12 +7,14 @@ import { isPlainObject } from './payload.js';
 
 export type ConnectPosition = { before: number } | { after: number } | { start: true } | { end: true };
 
-export interface ConnectItem { id: number; position?: ConnectPosition }
+export interface ConnectItem {
+  id: number;
+  position?: ConnectPosition;
+}
 
 /** `set`: replace the whole relation; `patch`: disconnect then connect (in order). */
 export type RelationInput =
-  | { kind: 'set'; ids: number[] }
-  | { kind: 'patch'; connect: ConnectItem[]; disconnect: number[] };
+  { kind: 'set'; ids: number[] } | { kind: 'patch'; connect: ConnectItem[]; disconnect: number[] };
 
 export type RelationInputResult = { ok: true; input: RelationInput } | { ok: false; issues: ValidationIssue[] };
 
@@ -37,8 +39,14 @@ function toIds(value: unknown): number[] | undefined {
 function toPosition(value: unknown): ConnectPosition | undefined | null {
   if (value === undefined) return undefined;
   if (!isPlainObject(value)) return null;
-  if (value.before !== undefined) { const id = toId(value.before); return id === undefined ? null : { before: id }; }
-  if (value.after !== undefined) { const id = toId(value.after); return id === undefined ? null : { after: id }; }
+  if (value.before !== undefined) {
+    const id = toId(value.before);
+    return id === undefined ? null : { before: id };
+  }
+  if (value.after !== undefined) {
+    const id = toId(value.after);
+    return id === undefined ? null : { after: id };
+  }
   if (value.start === true) return { start: true };
   if (value.end === true) return { end: true };
   return null;
@@ -87,8 +95,14 @@ export function applyRelationInput(current: number[], input: RelationInput): num
   for (const { id, position } of input.connect) {
     const at = ids.indexOf(id);
     if (at >= 0) ids.splice(at, 1);
-    if (!position || 'end' in position) { ids.push(id); continue; }
-    if ('start' in position) { ids.unshift(id); continue; }
+    if (!position || 'end' in position) {
+      ids.push(id);
+      continue;
+    }
+    if ('start' in position) {
+      ids.unshift(id);
+      continue;
+    }
     const anchor = ids.indexOf('before' in position ? position.before : position.after);
     if (anchor < 0) return null;
     ids.splice('before' in position ? anchor : anchor + 1, 0, id);

@@ -10,7 +10,10 @@ import type { InverseWrite, StoredObject } from './build.js';
 
 /** Ids of the target entries whose owning field points at `id`. */
 async function linkedIds(models: Models, write: InverseWrite, id: number): Promise<number[]> {
-  const docs = await entries(models, write.relation.target).find({ [write.relation.inverse.field]: id }, { projection: { _id: 1 } }).sort({ _id: 1 }).toArray();
+  const docs = await entries(models, write.relation.target)
+    .find({ [write.relation.inverse.field]: id }, { projection: { _id: 1 } })
+    .sort({ _id: 1 })
+    .toArray();
   return docs.map((doc) => Number(doc._id));
 }
 
@@ -24,11 +27,15 @@ export async function applyInverseWrites(models: Models, writes: InverseWrite[],
     const added = next.filter((x) => !current.includes(x));
     const collection = entries(models, write.relation.target);
     if (removed.length > 0) {
-      const unlink = (multiple ? { $pull: { [field]: id }, $set: { updatedAt: now } } : { $set: { [field]: null, updatedAt: now } }) as UpdateFilter<StoredEntry>;
+      const unlink = (
+        multiple ? { $pull: { [field]: id }, $set: { updatedAt: now } } : { $set: { [field]: null, updatedAt: now } }
+      ) as UpdateFilter<StoredEntry>;
       await collection.updateMany({ _id: { $in: removed } }, unlink);
     }
     if (added.length > 0) {
-      const link = (multiple ? { $addToSet: { [field]: id }, $set: { updatedAt: now } } : { $set: { [field]: id, updatedAt: now } }) as UpdateFilter<StoredEntry>;
+      const link = (
+        multiple ? { $addToSet: { [field]: id }, $set: { updatedAt: now } } : { $set: { [field]: id, updatedAt: now } }
+      ) as UpdateFilter<StoredEntry>;
       await collection.updateMany({ _id: { $in: added } }, link);
     }
   }
@@ -36,7 +43,8 @@ export async function applyInverseWrites(models: Models, writes: InverseWrite[],
 
 function resolve(current: number[], input: RelationInput, multiple: boolean): number[] {
   // an inverse side has no order of its own (the owning side's arrays hold it): positions are ignored
-  const unordered: RelationInput = input.kind === 'patch' ? { ...input, connect: input.connect.map(({ id }) => ({ id })) } : input;
+  const unordered: RelationInput =
+    input.kind === 'patch' ? { ...input, connect: input.connect.map(({ id }) => ({ id })) } : input;
   const next = applyRelationInput(current, unordered) ?? current;
   return multiple ? next : next.slice(-1);
 }
@@ -45,17 +53,29 @@ function resolve(current: number[], input: RelationInput, multiple: boolean): nu
  * Owning sides whose inverse is to-one (oneToOne, oneToMany with a manyToOne inverse): the
  * targets this entry now links are unlinked from every other entry of the same type.
  */
-export async function releaseExclusiveTargets(models: Models, registry: Registry, contentType: ContentType, stored: StoredObject, id: number): Promise<void> {
+export async function releaseExclusiveTargets(
+  models: Models,
+  registry: Registry,
+  contentType: ContentType,
+  stored: StoredObject,
+  id: number,
+): Promise<void> {
   for (const [name, attribute] of Object.entries(contentType.attributes)) {
     if (attribute.type !== 'relation' || !attribute.inversedBy || !(name in stored)) continue;
     const inverse = registry.relation(attribute.target, attribute.inversedBy);
     if (!inverse || inverse.multiple) continue;
     const value = stored[name];
-    const ids = Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : typeof value === 'number' ? [value] : [];
+    const ids = Array.isArray(value)
+      ? value.filter((v): v is number => typeof v === 'number')
+      : typeof value === 'number'
+        ? [value]
+        : [];
     if (ids.length === 0) continue;
     const collection = entries(models, contentType.uid);
     const multiple = contentType.relations[name]?.multiple ?? false;
-    const release: UpdateFilter<StoredEntry> = multiple ? { $pull: { [name]: { $in: ids } } as UpdateFilter<StoredEntry>['$pull'] } : { $set: { [name]: null } };
+    const release: UpdateFilter<StoredEntry> = multiple
+      ? { $pull: { [name]: { $in: ids } } as UpdateFilter<StoredEntry>['$pull'] }
+      : { $set: { [name]: null } };
     await collection.updateMany({ _id: { $ne: id }, [name]: { $in: ids } }, release);
   }
 }

@@ -10,7 +10,8 @@ const ok = (value: unknown): ScalarResult => ({ ok: true, value });
 const fail = (path: string[], message: string): ScalarResult => ({ ok: false, issues: [issue(path, message)] });
 
 // yup's email regex (RFC 5322-ish, as yup 0.32 ships it), shortened to its practical form.
-const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+const EMAIL =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 const UID = /^[A-Za-z0-9-_.~]*$/;
 const BIGINT = /^-?\d+$/;
 const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
@@ -41,16 +42,21 @@ function castBoolean(value: unknown): unknown {
 
 function checkLengths(attribute: ScalarAttribute, path: string[], value: string, isDraft: boolean): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (typeof attribute.minLength === 'number' && !isDraft && value.length < attribute.minLength) issues.push(issue(path, messages.minLength(path, attribute.minLength)));
-  if (typeof attribute.maxLength === 'number' && value.length > attribute.maxLength) issues.push(issue(path, messages.maxLength(path, attribute.maxLength)));
-  if (attribute.regex && value !== '' && !new RegExp(attribute.regex).test(value)) issues.push(issue(path, messages.matches(path, `/${attribute.regex}/`)));
+  if (typeof attribute.minLength === 'number' && !isDraft && value.length < attribute.minLength)
+    issues.push(issue(path, messages.minLength(path, attribute.minLength)));
+  if (typeof attribute.maxLength === 'number' && value.length > attribute.maxLength)
+    issues.push(issue(path, messages.maxLength(path, attribute.maxLength)));
+  if (attribute.regex && value !== '' && !new RegExp(attribute.regex).test(value))
+    issues.push(issue(path, messages.matches(path, `/${attribute.regex}/`)));
   return issues;
 }
 
 function checkRange(attribute: ScalarAttribute, path: string[], value: number): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (attribute.min !== undefined && value < Number(attribute.min)) issues.push(issue(path, messages.min(path, attribute.min)));
-  if (attribute.max !== undefined && value > Number(attribute.max)) issues.push(issue(path, messages.max(path, attribute.max)));
+  if (attribute.min !== undefined && value < Number(attribute.min))
+    issues.push(issue(path, messages.min(path, attribute.min)));
+  if (attribute.max !== undefined && value > Number(attribute.max))
+    issues.push(issue(path, messages.max(path, attribute.max)));
   return issues;
 }
 
@@ -66,7 +72,8 @@ function castDate(path: string[], value: unknown): ScalarResult {
   if (!dateOnly || Number.isNaN(parsed.getTime())) return fail(path, messages.invalidDate(path));
   const [, y, m, d] = dateOnly;
   const check = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
-  if (check.getUTCMonth() !== Number(m) - 1 || check.getUTCDate() !== Number(d)) return fail(path, messages.invalidDate(path));
+  if (check.getUTCMonth() !== Number(m) - 1 || check.getUTCDate() !== Number(d))
+    return fail(path, messages.invalidDate(path));
   return ok(`${y}-${m}-${d}`);
 }
 
@@ -79,7 +86,8 @@ function castTime(path: string[], value: unknown): ScalarResult {
 }
 
 function castDatetime(path: string[], value: unknown): ScalarResult {
-  if (typeof value !== 'string' && typeof value !== 'number' && !(value instanceof Date)) return fail(path, messages.invalidDate(path));
+  if (typeof value !== 'string' && typeof value !== 'number' && !(value instanceof Date))
+    return fail(path, messages.invalidDate(path));
   const parsed = new Date(value);
   if (typeof value === 'string' && value.trim() === '') return fail(path, messages.invalidDate(path));
   return Number.isNaN(parsed.getTime()) ? fail(path, messages.invalidDate(path)) : ok(parsed);
@@ -92,18 +100,30 @@ function castDatetime(path: string[], value: unknown): ScalarResult {
  */
 export function castScalar(attribute: ScalarAttribute, path: string[], input: unknown, isDraft: boolean): ScalarResult {
   switch (attribute.type) {
-    case 'string': case 'text': case 'richtext': case 'email': case 'uid': case 'enumeration': case 'password': {
+    case 'string':
+    case 'text':
+    case 'richtext':
+    case 'email':
+    case 'uid':
+    case 'enumeration':
+    case 'password': {
       const value = castString(input);
       if (typeof value !== 'string') return fail(path, messages.typeError(path, 'string', value, input));
       const issues = checkLengths(attribute, path, value, isDraft);
-      if (attribute.type === 'email' && value !== '' && !EMAIL.test(value)) issues.push(issue(path, messages.email(path)));
-      if (attribute.type === 'uid' && !UID.test(value)) issues.push(issue(path, messages.matches(path, UID.toString())));
-      if (attribute.type === 'enumeration' && !(attribute.enum ?? []).includes(value)) issues.push(issue(path, messages.oneOf(path, attribute.enum ?? [])));
+      if (attribute.type === 'email' && value !== '' && !EMAIL.test(value))
+        issues.push(issue(path, messages.email(path)));
+      if (attribute.type === 'uid' && !UID.test(value))
+        issues.push(issue(path, messages.matches(path, UID.toString())));
+      if (attribute.type === 'enumeration' && !(attribute.enum ?? []).includes(value))
+        issues.push(issue(path, messages.oneOf(path, attribute.enum ?? [])));
       return result(value, issues);
     }
-    case 'integer': case 'float': case 'decimal': {
+    case 'integer':
+    case 'float':
+    case 'decimal': {
       const value = castNumber(input);
-      if (typeof value !== 'number' || !Number.isFinite(value)) return fail(path, messages.typeError(path, 'number', value, input));
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        return fail(path, messages.typeError(path, 'number', value, input));
       const issues: ValidationIssue[] = [];
       if (attribute.type === 'integer' && !Number.isInteger(value)) issues.push(issue(path, messages.integer(path)));
       issues.push(...checkRange(attribute, path, value));
@@ -115,8 +135,10 @@ export function castScalar(attribute: ScalarAttribute, path: string[], input: un
       if (!BIGINT.test(text)) return fail(path, messages.matches(path, BIGINT.toString()));
       const value = BigInt(text);
       const issues: ValidationIssue[] = [];
-      if (attribute.min !== undefined && value < BigInt(attribute.min)) issues.push(issue(path, messages.min(path, attribute.min)));
-      if (attribute.max !== undefined && value > BigInt(attribute.max)) issues.push(issue(path, messages.max(path, attribute.max)));
+      if (attribute.min !== undefined && value < BigInt(attribute.min))
+        issues.push(issue(path, messages.min(path, attribute.min)));
+      if (attribute.max !== undefined && value > BigInt(attribute.max))
+        issues.push(issue(path, messages.max(path, attribute.max)));
       return result(value, issues);
     }
     case 'boolean': {
@@ -127,7 +149,8 @@ export function castScalar(attribute: ScalarAttribute, path: string[], input: un
       return castDate(path, input);
     case 'time':
       return castTime(path, input);
-    case 'datetime': case 'timestamp':
+    case 'datetime':
+    case 'timestamp':
       return castDatetime(path, input);
     case 'json':
       return ok(input);

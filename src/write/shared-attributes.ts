@@ -9,13 +9,20 @@ import { entries, type StoredEntry } from './collection.js';
 import { isPlainObject, type WriteData } from './payload.js';
 
 /** A sibling localization and the write that brings it in line. */
-export interface SharedWrite { entry: StoredEntry; plan: WritePlan }
+export interface SharedWrite {
+  entry: StoredEntry;
+  plan: WritePlan;
+}
 
 /** A component value as input for another entry: same values, no ids (so new components are made). */
 export function withoutIds(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutIds);
   if (!isPlainObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'id').map(([key, v]) => [key, withoutIds(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'id')
+      .map(([key, v]) => [key, withoutIds(v)]),
+  );
 }
 
 /** The part of `data` the other localizations share: non-localized, not relations, not unique. */
@@ -24,17 +31,27 @@ function sharedInput(contentType: ContentType, data: WriteData): WriteData {
   for (const [name, attribute] of Object.entries(contentType.attributes)) {
     if (!(name in data) || attribute.pluginOptions?.i18n?.localized !== false) continue;
     if (attribute.type === 'relation' || attribute.type === 'media' || attribute.unique) continue;
-    shared[name] = attribute.type === 'component' || attribute.type === 'dynamiczone' ? withoutIds(data[name]) : data[name];
+    shared[name] =
+      attribute.type === 'component' || attribute.type === 'dynamiczone' ? withoutIds(data[name]) : data[name];
   }
   return shared;
 }
 
 /** Plans the writes of every other localization of `entry`; validated before anything is written. */
-export async function planSharedWrites(models: Models, registry: Registry, contentType: ContentType, entry: StoredEntry, data: WriteData): Promise<SharedWrite[]> {
+export async function planSharedWrites(
+  models: Models,
+  registry: Registry,
+  contentType: ContentType,
+  entry: StoredEntry,
+  data: WriteData,
+): Promise<SharedWrite[]> {
   if (!contentType.localized || typeof entry.localeGroup !== 'number') return [];
   const shared = sharedInput(contentType, data);
   if (Object.keys(shared).length === 0) return [];
-  const siblings = await entries(models, contentType.uid).find({ localeGroup: entry.localeGroup, _id: { $ne: entry._id } }).sort({ _id: 1 }).toArray();
+  const siblings = await entries(models, contentType.uid)
+    .find({ localeGroup: entry.localeGroup, _id: { $ne: entry._id } })
+    .sort({ _id: 1 })
+    .toArray();
   return siblings.map((sibling) => {
     const isDraft = contentType.draftAndPublish && (sibling.publishedAt ?? null) === null;
     const plan = buildWrite(registry, contentType, shared, { mode: 'update', existing: sibling, isDraft });

@@ -14,13 +14,20 @@ describe('access: permissions and private attributes through relations', () => {
   before(async () => {
     const appDir = await postsApp({
       public: ['api::post.post.find', 'api::post.post.findOne'],
-      authenticated: ['api::post.post.find', 'api::post.post.findOne', 'api::writer.writer.find', 'plugin::users-permissions.user.find'],
+      authenticated: [
+        'api::post.post.find',
+        'api::post.post.findOne',
+        'api::writer.writer.find',
+        'plugin::users-permissions.user.find',
+      ],
     });
     service = await createTestService({ appDir });
     await registerSeedUsers(service.app);
     jwt = await login(service.app, 'alice', 'Password123!');
     const { models } = service.context;
-    await models.model('api::writer.writer').create({ _id: 1, name: 'Zola', pin: '$2a$10$abcdefghijklmnopqrstuv', notes: 'secret notes' });
+    await models
+      .model('api::writer.writer')
+      .create({ _id: 1, name: 'Zola', pin: '$2a$10$abcdefghijklmnopqrstuv', notes: 'secret notes' });
     await models.counters.next('writers', 1);
     await models.model('api::post.post').create({ _id: 1, title: 'first', owner: 1, writer: 1 });
     await models.model('api::post.post').create({ _id: 2, title: 'second', owner: 2, writer: null });
@@ -88,7 +95,9 @@ describe('access: permissions and private attributes through relations', () => {
       'populate[writer][fields][0]=pin',
     ];
     for (const query of [...inputs, ...populateInputs]) {
-      it(`${query} (authenticated)`, async () => { expect400(await asUser(query)); });
+      it(`${query} (authenticated)`, async () => {
+        expect400(await asUser(query));
+      });
     }
 
     const throughUnreadable = [
@@ -101,23 +110,39 @@ describe('access: permissions and private attributes through relations', () => {
       'sort=writer.name:desc',
     ];
     for (const query of throughUnreadable) {
-      it(`${query} (public: cannot find users or writers)`, async () => { expect400(await asPublic(query)); });
+      it(`${query} (public: cannot find users or writers)`, async () => {
+        expect400(await asPublic(query));
+      });
     }
     for (const query of inputs) {
-      it(`${query} (public)`, async () => { expect400(await asPublic(query)); });
+      it(`${query} (public)`, async () => {
+        expect400(await asPublic(query));
+      });
     }
 
     // A populate of a relation the caller cannot read is left out; asking it for fields, filters,
     // sort or a nested populate is a 400 (the answer must not pretend they were applied).
-    for (const query of [...populateInputs, 'populate[owner][filters][username][$eq]=alice', 'populate[owner][populate]=role']) {
-      it(`${query} (public): 400`, async () => { expect400(await asPublic(query)); });
+    for (const query of [
+      ...populateInputs,
+      'populate[owner][filters][username][$eq]=alice',
+      'populate[owner][populate]=role',
+    ]) {
+      it(`${query} (public): 400`, async () => {
+        expect400(await asPublic(query));
+      });
     }
-    for (const query of ['populate[owner]=true', 'populate=*', 'populate[0]=owner&populate[1]=writer', 'populate[updatedBy]=true']) {
+    for (const query of [
+      'populate[owner]=true',
+      'populate=*',
+      'populate[0]=owner&populate[1]=writer',
+      'populate[updatedBy]=true',
+    ]) {
       it(`${query} (public): the unreadable relations are left out of every entry`, async () => {
         const res = await asPublic(query);
         expect(res.status).to.equal(200);
         expect(res.body.data).to.have.length(2);
-        for (const entry of res.body.data) expect(entry.attributes).to.not.have.any.keys('owner', 'writer', 'updatedBy');
+        for (const entry of res.body.data)
+          expect(entry.attributes).to.not.have.any.keys('owner', 'writer', 'updatedBy');
       });
     }
   });

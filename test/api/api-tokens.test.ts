@@ -19,10 +19,13 @@ const BIN = fileURLToPath(new URL('../../bin/content-service.mjs', import.meta.u
 
 describe('API tokens', () => {
   let service: TestService;
-  before(async () => { service = await createTestService(); });
+  before(async () => {
+    service = await createTestService();
+  });
   after(() => service.close());
 
-  const call = (method: 'get' | 'post', path: string, token: string) => request(service.app)[method](path).set(bearer(token));
+  const call = (method: 'get' | 'post', path: string, token: string) =>
+    request(service.app)[method](path).set(bearer(token));
 
   it('stores only an HMAC-SHA512 of the key', async () => {
     const { id, accessKey } = await createApiToken(service.context, { name: 'stored', type: 'read-only' });
@@ -42,13 +45,20 @@ describe('API tokens', () => {
     const { accessKey } = await createApiToken(service.context, { name: 'ro', type: 'read-only' });
     expect((await call('get', '/api/users', accessKey)).status).to.equal(200);
     expect((await call('get', '/api/users/count', accessKey)).status).to.equal(403);
-    const write = await request(service.app).post('/api/notes').set(bearer(accessKey)).send({ data: { title: 'x' } });
+    const write = await request(service.app)
+      .post('/api/notes')
+      .set(bearer(accessKey))
+      .send({ data: { title: 'x' } });
     expect(write.status).to.equal(403);
     expect(write.body.error.name).to.equal('ForbiddenError');
   });
 
   it('custom tokens grant exactly their actions', async () => {
-    const { accessKey } = await createApiToken(service.context, { name: 'custom', type: 'custom', actions: ['plugin::users-permissions.user.count'] });
+    const { accessKey } = await createApiToken(service.context, {
+      name: 'custom',
+      type: 'custom',
+      actions: ['plugin::users-permissions.user.count'],
+    });
     expect((await call('get', '/api/users/count', accessKey)).status).to.equal(200);
     expect((await call('get', '/api/users', accessKey)).status).to.equal(403);
   });
@@ -59,7 +69,10 @@ describe('API tokens', () => {
     expect(unknown.body.error.name).to.equal('UnauthorizedError');
     const { id, accessKey } = await createApiToken(service.context, { name: 'soon', type: 'full-access', days: 1 });
     expect((await call('get', '/api/users/count', accessKey)).status).to.equal(200);
-    await collectionOf(service.context, API_TOKEN_UID).updateOne({ _id: id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    await collectionOf(service.context, API_TOKEN_UID).updateOne(
+      { _id: id },
+      { $set: { expiresAt: new Date(Date.now() - 1000) } },
+    );
     const expired = await call('get', '/api/users/count', accessKey);
     expect(expired.status).to.equal(401);
     expect(expired.body.error.message).to.equal('Token expired');
@@ -87,7 +100,9 @@ describe('API tokens', () => {
     ];
     for (const input of inputs) {
       let status = 0;
-      await createApiToken(service.context, input).catch((err: { status?: number }) => { status = err.status ?? 0; });
+      await createApiToken(service.context, input).catch((err: { status?: number }) => {
+        status = err.status ?? 0;
+      });
       expect(status, JSON.stringify(input)).to.equal(400);
     }
   });
@@ -99,13 +114,32 @@ describe('API tokens', () => {
   describe('CLI: content-service token', function () {
     this.timeout(60_000);
     let uri = '';
-    before(() => { uri = freshDatabaseUri(); });
-    const cli = (...args: string[]) => run(process.execPath, [BIN, 'token', ...args, '--app', PUBLICATION_APP], {
-      env: { ...process.env, MONGODB_URI: uri, NODE_ENV: 'test', API_TOKEN_SALT: 'cli-test-salt', LOG_LEVEL: 'silent' },
+    before(() => {
+      uri = freshDatabaseUri();
     });
+    const cli = (...args: string[]) =>
+      run(process.execPath, [BIN, 'token', ...args, '--app', PUBLICATION_APP], {
+        env: {
+          ...process.env,
+          MONGODB_URI: uri,
+          NODE_ENV: 'test',
+          API_TOKEN_SALT: 'cli-test-salt',
+          LOG_LEVEL: 'silent',
+        },
+      });
 
     it('creates, lists and revokes tokens on the database a service uses', async () => {
-      const created = await cli('create', '--name', 'cli', '--type', 'custom', '--actions', 'plugin::users-permissions.user.count', '--days', '7');
+      const created = await cli(
+        'create',
+        '--name',
+        'cli',
+        '--type',
+        'custom',
+        '--actions',
+        'plugin::users-permissions.user.count',
+        '--days',
+        '7',
+      );
       const lines = created.stdout.trim().split('\n');
       const key = lines[lines.length - 1] ?? '';
       expect(key).to.match(/^[0-9a-f]{256}$/);
@@ -123,7 +157,8 @@ describe('API tokens', () => {
         const again = await cli('revoke', '1').catch((err: { code?: number }) => err);
         expect((again as { code?: number }).code).to.equal(2);
       } finally {
-        if (previous === undefined) delete process.env.API_TOKEN_SALT; else process.env.API_TOKEN_SALT = previous;
+        if (previous === undefined) delete process.env.API_TOKEN_SALT;
+        else process.env.API_TOKEN_SALT = previous;
         await running.context.connection.dropDatabase().catch(() => {});
         await running.stop();
       }
@@ -136,20 +171,32 @@ describe('API tokens', () => {
       process.env.API_TOKEN_SALT = 'cli-test-salt';
       const running = await createServer({ appDir });
       try {
-        const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', API_TOKEN_SALT: 'cli-test-salt', LOG_LEVEL: 'silent' };
+        const env: NodeJS.ProcessEnv = {
+          ...process.env,
+          NODE_ENV: 'test',
+          API_TOKEN_SALT: 'cli-test-salt',
+          LOG_LEVEL: 'silent',
+        };
         delete env.MONGODB_URI;
-        const created = await run(process.execPath, [BIN, 'token', 'create', '--name', 'local', '--type', 'read-only', '--app', appDir], { env });
+        const created = await run(
+          process.execPath,
+          [BIN, 'token', 'create', '--name', 'local', '--type', 'read-only', '--app', appDir],
+          { env },
+        );
         const key = created.stdout.trim().split('\n').pop() ?? '';
         expect((await request(running.app).get('/api/users').set(bearer(key))).status).to.equal(200);
       } finally {
-        if (previous === undefined) delete process.env.API_TOKEN_SALT; else process.env.API_TOKEN_SALT = previous;
+        if (previous === undefined) delete process.env.API_TOKEN_SALT;
+        else process.env.API_TOKEN_SALT = previous;
         await running.stop();
         await rm(appDir, { recursive: true, force: true });
       }
     });
 
     it('refuses bad arguments with a usage message', async () => {
-      const err = await cli('create', '--name', 'x', '--type', 'admin').catch((e: { code?: number; stderr?: string }) => e);
+      const err = await cli('create', '--name', 'x', '--type', 'admin').catch(
+        (e: { code?: number; stderr?: string }) => e,
+      );
       expect((err as { code?: number }).code).to.equal(2);
       expect((err as { stderr?: string }).stderr).to.include('--type must be');
     });

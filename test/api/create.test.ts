@@ -15,7 +15,11 @@ describe('REST create: POST /api/<plural>', () => {
     client = await writeClient(service);
     // profiles, authors, categories, tags and articles 1–3 of the seed
     let articles = 0;
-    await replaySeed(client, (op) => op.contentType === 'articles' && op.updateId === undefined && op.localizationOf === undefined && ++articles > 3);
+    await replaySeed(
+      client,
+      (op) =>
+        op.contentType === 'articles' && op.updateId === undefined && op.localizationOf === undefined && ++articles > 3,
+    );
   });
   after(() => service.close());
 
@@ -45,7 +49,15 @@ describe('REST create: POST /api/<plural>', () => {
     for (const body of [{}, { data: 'x' }, { data: [1] }, { data: null }, { title: 'x' }]) {
       const res = await client.post('/api/notes', body);
       expect(res.status, JSON.stringify(body)).to.equal(400);
-      expect(res.body).to.deep.equal({ data: null, error: { status: 400, name: 'ValidationError', message: 'Missing "data" payload in the request body', details: {} } });
+      expect(res.body).to.deep.equal({
+        data: null,
+        error: {
+          status: 400,
+          name: 'ValidationError',
+          message: 'Missing "data" payload in the request body',
+          details: {},
+        },
+      });
     }
   });
 
@@ -69,7 +81,15 @@ describe('REST create: POST /api/<plural>', () => {
 
   it('ignores unknown keys, id and timestamps', async () => {
     const before = await client.count(NOTE);
-    const res = await client.post('/api/notes', { data: { title: 'strip', id: 999, createdAt: '2000-01-01T00:00:00.000Z', updatedAt: '2000-01-01T00:00:00.000Z', nope: 1 } });
+    const res = await client.post('/api/notes', {
+      data: {
+        title: 'strip',
+        id: 999,
+        createdAt: '2000-01-01T00:00:00.000Z',
+        updatedAt: '2000-01-01T00:00:00.000Z',
+        nope: 1,
+      },
+    });
     expect(res.status).to.equal(200);
     expect(res.body.data.id).to.not.equal(999);
     const stored = await client.stored(NOTE, res.body.data.id);
@@ -83,7 +103,9 @@ describe('REST create: POST /api/<plural>', () => {
     expect(res.status).to.equal(200);
     expect(res.body.data.attributes).to.not.have.property('secretCode');
     const stored = await client.stored('api::author.author', res.body.data.id);
-    expect(stored?.secretCode).to.be.a('string').and.match(/^\$2[aby]\$10\$/);
+    expect(stored?.secretCode)
+      .to.be.a('string')
+      .and.match(/^\$2[aby]\$10\$/);
     const article = await client.post('/api/articles', { data: { title: 'private', internalNotes: 'psst' } });
     expect(article.body.data.attributes).to.not.have.property('internalNotes');
     expect((await client.stored(ARTICLE, article.body.data.id))?.internalNotes).to.equal('psst');
@@ -92,7 +114,17 @@ describe('REST create: POST /api/<plural>', () => {
   describe('seed bodies', () => {
     it('stores articles as the storage layout says', async () => {
       const stored = await client.stored(ARTICLE, 1);
-      expect(stored).to.include({ title: 'Getting Started with Strapi', kind: 'tutorial', publishDate: '2023-01-08', author: 1, category: 1, reviewer: null, featured: true, locale: 'en', localeGroup: 1 });
+      expect(stored).to.include({
+        title: 'Getting Started with Strapi',
+        kind: 'tutorial',
+        publishDate: '2023-01-08',
+        author: 1,
+        category: 1,
+        reviewer: null,
+        featured: true,
+        locale: 'en',
+        localeGroup: 1,
+      });
       expect(stored?.tags).to.deep.equal([2, 6]);
       expect(stored?.scheduledAt).to.be.instanceOf(Date);
       expect(String(stored?.views)).to.equal('3000123457');
@@ -102,13 +134,19 @@ describe('REST create: POST /api/<plural>', () => {
       const stored = await client.stored(ARTICLE, 3);
       expect((stored?.seo as { id: number }).id).to.equal(2);
       const blocks = stored?.blocks as { id: number; __component: string }[];
-      expect(blocks.map((b) => [b.__component, b.id])).to.deep.equal([['blocks.quote', 2], ['blocks.rich-text', 3], ['blocks.cta', 1]]);
+      expect(blocks.map((b) => [b.__component, b.id])).to.deep.equal([
+        ['blocks.quote', 2],
+        ['blocks.rich-text', 3],
+        ['blocks.cta', 1],
+      ]);
       const links = stored?.links as { id: number }[];
       expect(links.map((l) => l.id)).to.deep.equal([3]);
     });
 
     it('publishedAt: explicit value kept, omitted defaults to now, null is a draft', async () => {
-      expect(((await client.stored(ARTICLE, 2))?.publishedAt as Date).toISOString()).to.equal('2024-01-03T10:00:00.000Z');
+      expect(((await client.stored(ARTICLE, 2))?.publishedAt as Date).toISOString()).to.equal(
+        '2024-01-03T10:00:00.000Z',
+      );
       const now = await client.post('/api/articles', { data: { title: 'now' } });
       expect(Date.now() - new Date(now.body.data.attributes.publishedAt).getTime()).to.be.lessThan(60_000);
       const draft = await client.post('/api/articles', { data: { publishedAt: null } });
@@ -153,14 +191,31 @@ describe('REST create: POST /api/<plural>', () => {
 
   describe('relations', () => {
     it('accepts ids, arrays of ids and connect/set objects', async () => {
-      const res = await client.post('/api/articles', { data: { title: 'rel', author: { connect: [{ id: 2 }] }, category: { set: [3] }, tags: { connect: [1, { id: 4 }] }, reviewer: '5' } });
+      const res = await client.post('/api/articles', {
+        data: {
+          title: 'rel',
+          author: { connect: [{ id: 2 }] },
+          category: { set: [3] },
+          tags: { connect: [1, { id: 4 }] },
+          reviewer: '5',
+        },
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(await client.stored(ARTICLE, res.body.data.id)).to.deep.include({ author: 2, category: 3, tags: [1, 4], reviewer: 5 });
+      expect(await client.stored(ARTICLE, res.body.data.id)).to.deep.include({
+        author: 2,
+        category: 3,
+        tags: [1, 4],
+        reviewer: 5,
+      });
     });
 
     it('a relation to a missing id is a 400 and nothing is written', async () => {
       const before = await client.count(ARTICLE);
-      for (const data of [{ title: 'x', author: 999 }, { title: 'x', tags: [1, 999] }, { title: 'x', tags: { connect: [998] } }]) {
+      for (const data of [
+        { title: 'x', author: 999 },
+        { title: 'x', tags: [1, 999] },
+        { title: 'x', tags: { connect: [998] } },
+      ]) {
         const res = await client.post('/api/articles', { data });
         expect(res.status, JSON.stringify(data)).to.equal(400);
         expect(res.body.error.name).to.equal('ValidationError');
@@ -180,19 +235,35 @@ describe('REST create: POST /api/<plural>', () => {
     });
 
     it('connect positions order a to-many relation', async () => {
-      const res = await client.post('/api/articles', { data: { title: 'pos', tags: { connect: [1, 2, { id: 3, position: { before: 1 } }, { id: 4, position: { start: true } }] } } });
+      const res = await client.post('/api/articles', {
+        data: {
+          title: 'pos',
+          tags: { connect: [1, 2, { id: 3, position: { before: 1 } }, { id: 4, position: { start: true } }] },
+        },
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect((await client.stored(ARTICLE, res.body.data.id))?.tags).to.deep.equal([4, 3, 1, 2]);
-      const bad = await client.post('/api/articles', { data: { title: 'pos', tags: { connect: [{ id: 3, position: { after: 9 } }] } } });
+      const bad = await client.post('/api/articles', {
+        data: { title: 'pos', tags: { connect: [{ id: 3, position: { after: 9 } }] } },
+      });
       expect(bad.status).to.equal(400);
     });
 
     it('relation input to a type the caller cannot read is dropped (Strapi removeRestrictedRelations)', async () => {
       const { accessKey } = await createApiToken(service.context, {
-        name: 'articles only', type: 'custom',
-        actions: ['api::article.article.create', 'api::article.article.find', 'api::article.article.findOne', 'api::tag.tag.find'],
+        name: 'articles only',
+        type: 'custom',
+        actions: [
+          'api::article.article.create',
+          'api::article.article.find',
+          'api::article.article.findOne',
+          'api::tag.tag.find',
+        ],
       });
-      const res = await request(service.app).post('/api/articles').set('Authorization', `Bearer ${accessKey}`).send({ data: { title: 'restricted', author: 1, tags: [1] } });
+      const res = await request(service.app)
+        .post('/api/articles')
+        .set('Authorization', `Bearer ${accessKey}`)
+        .send({ data: { title: 'restricted', author: 1, tags: [1] } });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(await client.stored(ARTICLE, res.body.data.id)).to.deep.include({ author: null, tags: [1] });
     });

@@ -30,7 +30,10 @@ describe('REST delete: DELETE /api/<plural>/:id', () => {
     for (const id of ['999999', 'abc', '-1']) {
       const res = await client.del(`/api/notes/${id}`);
       expect(res.status, id).to.equal(404);
-      expect(res.body).to.deep.equal({ data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } });
+      expect(res.body).to.deep.equal({
+        data: null,
+        error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} },
+      });
     }
   });
 
@@ -46,9 +49,20 @@ describe('REST delete: DELETE /api/<plural>/:id', () => {
     const keep = await client.post('/api/authors', { data: { name: 'Kept' } });
     const tagA = await client.post('/api/tags', { data: { name: 'a', slug: 'a' } });
     const tagB = await client.post('/api/tags', { data: { name: 'b', slug: 'b', relatedTags: [tagA.body.data.id] } });
-    const article = await client.post('/api/articles', { data: { title: 'rel', author: author.body.data.id, reviewer: author.body.data.id, tags: [tagA.body.data.id, tagB.body.data.id] } });
-    const event = await client.post('/api/events', { data: { name: 'ev', speakers: [keep.body.data.id, author.body.data.id] } });
-    const homepage = await client.put('/api/homepage', { data: { title: 'home', featuredArticles: [article.body.data.id] } });
+    const article = await client.post('/api/articles', {
+      data: {
+        title: 'rel',
+        author: author.body.data.id,
+        reviewer: author.body.data.id,
+        tags: [tagA.body.data.id, tagB.body.data.id],
+      },
+    });
+    const event = await client.post('/api/events', {
+      data: { name: 'ev', speakers: [keep.body.data.id, author.body.data.id] },
+    });
+    const homepage = await client.put('/api/homepage', {
+      data: { title: 'home', featuredArticles: [article.body.data.id] },
+    });
     expect(homepage.status).to.equal(200);
 
     expect((await client.del(`/api/authors/${author.body.data.id}`)).status).to.equal(200);
@@ -76,7 +90,11 @@ describe('REST delete: references inside components and dynamic zones', () => {
   let client: WriteClient;
   before(async () => {
     const type = (name: string, plural: string, attributes: Record<string, unknown>) => ({
-      kind: 'collectionType', collectionName: plural, info: { singularName: name, pluralName: plural, displayName: name }, options: { draftAndPublish: false }, attributes,
+      kind: 'collectionType',
+      collectionName: plural,
+      info: { singularName: name, pluralName: plural, displayName: name },
+      options: { draftAndPublish: false },
+      attributes,
     });
     const dir = await writeTempApp({
       api: {
@@ -90,11 +108,16 @@ describe('REST delete: references inside components and dynamic zones', () => {
       },
       components: {
         'parts.ref': {
-          collectionName: 'components_parts_refs', info: { displayName: 'ref' },
-          attributes: { one: { type: 'relation', relation: 'oneToOne', target: 'api::thing.thing' }, many: { type: 'relation', relation: 'oneToMany', target: 'api::thing.thing' } },
+          collectionName: 'components_parts_refs',
+          info: { displayName: 'ref' },
+          attributes: {
+            one: { type: 'relation', relation: 'oneToOne', target: 'api::thing.thing' },
+            many: { type: 'relation', relation: 'oneToMany', target: 'api::thing.thing' },
+          },
         },
         'parts.group': {
-          collectionName: 'components_parts_groups', info: { displayName: 'group' },
+          collectionName: 'components_parts_groups',
+          info: { displayName: 'group' },
           attributes: { refs: { type: 'component', component: 'parts.ref', repeatable: true } },
         },
       },
@@ -110,18 +133,26 @@ describe('REST delete: references inside components and dynamic zones', () => {
     expect(missing.status).to.equal(400);
     expect(await client.count('api::box.box')).to.equal(0);
 
-    const res = await client.post('/api/boxes', { data: {
-      label: 'b',
-      main: { one: 1, many: [1, 2] },
-      list: [{ one: 2, many: [2, 3] }, { one: 1 }],
-      zone: [{ __component: 'parts.ref', one: 1, many: [1] }, { __component: 'parts.group', refs: [{ one: 1, many: [3, 1] }] }],
-    } });
+    const res = await client.post('/api/boxes', {
+      data: {
+        label: 'b',
+        main: { one: 1, many: [1, 2] },
+        list: [{ one: 2, many: [2, 3] }, { one: 1 }],
+        zone: [
+          { __component: 'parts.ref', one: 1, many: [1] },
+          { __component: 'parts.group', refs: [{ one: 1, many: [3, 1] }] },
+        ],
+      },
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const id = res.body.data.id;
     expect((await client.del('/api/things/1')).status).to.equal(200);
     const stored = await client.stored('api::box.box', id);
     expect(stored?.main).to.deep.include({ one: null, many: [2] });
-    expect((stored?.list as Record<string, unknown>[]).map((c) => [c.one, c.many])).to.deep.equal([[2, [2, 3]], [null, undefined]]);
+    expect((stored?.list as Record<string, unknown>[]).map((c) => [c.one, c.many])).to.deep.equal([
+      [2, [2, 3]],
+      [null, undefined],
+    ]);
     const zone = stored?.zone as Record<string, unknown>[];
     expect(zone[0]).to.deep.include({ one: null, many: [] });
     expect((zone[1]?.refs as Record<string, unknown>[])[0]).to.deep.include({ one: null, many: [3] });

@@ -5,10 +5,14 @@ import { createTestService, type TestService } from '../helpers/server.js';
 
 describe('demo content on a first start', () => {
   let service: TestService;
-  before(async () => { service = await createTestService(); });
-  after(async () => { await service.close(); });
+  before(async () => {
+    service = await createTestService();
+  });
+  after(async () => {
+    await service.close();
+  });
 
-  it('replays the app\'s seed.json through the operations into an empty database, once', async function () {
+  it("replays the app's seed.json through the operations into an empty database, once", async function () {
     this.timeout(60_000);
     expect(await seedDemoContent(service)).to.equal(105);
     const res = await request(service.app).get('/api/articles?locale=all&pagination[pageSize]=1');

@@ -26,23 +26,55 @@ describe('REST fields', () => {
     expect(res.status).to.equal(200);
     const attributes = res.body.data.attributes;
     expect(Object.keys(attributes)).to.have.members([
-      'title', 'slug', 'summary', 'body', 'kind', 'publishDate', 'scheduledAt', 'readingTime', 'views', 'rating', 'price',
-      'featured', 'metadata', 'contactEmail', 'createdAt', 'updatedAt', 'publishedAt', 'locale',
+      'title',
+      'slug',
+      'summary',
+      'body',
+      'kind',
+      'publishDate',
+      'scheduledAt',
+      'readingTime',
+      'views',
+      'rating',
+      'price',
+      'featured',
+      'metadata',
+      'contactEmail',
+      'createdAt',
+      'updatedAt',
+      'publishedAt',
+      'locale',
     ]);
-    expect(attributes).to.include({ views: '3000370371', publishDate: '2023-03-22', scheduledAt: '2024-04-06T09:39:00.000Z', contactEmail: null, locale: 'en' });
+    expect(attributes).to.include({
+      views: '3000370371',
+      publishDate: '2023-03-22',
+      scheduledAt: '2024-04-06T09:39:00.000Z',
+      contactEmail: null,
+      locale: 'en',
+    });
     expect(res.body.data).to.not.have.nested.property('attributes.internalNotes');
   });
 
   it('formats temporal and number types as Strapi does', async () => {
-    const res = await get('/api/events/1?fields[0]=startTime&fields[1]=day&fields[2]=startsAt&fields[3]=budget&fields[4]=ticketPrice&fields[5]=details');
+    const res = await get(
+      '/api/events/1?fields[0]=startTime&fields[1]=day&fields[2]=startsAt&fields[3]=budget&fields[4]=ticketPrice&fields[5]=details',
+    );
     expect(res.body.data.attributes).to.deep.equal({
-      startTime: '09:15:00.000', day: '2024-03-06', startsAt: '2024-03-06T09:15:00.000Z', budget: '1000000007', ticketPrice: 4.75, details: { room: 'R1', catering: true },
+      startTime: '09:15:00.000',
+      day: '2024-03-06',
+      startsAt: '2024-03-06T09:15:00.000Z',
+      budget: '1000000007',
+      ticketPrice: 4.75,
+      details: { room: 'R1', catering: true },
     });
   });
 
   it('accepts the indexed, plain string and * forms', async () => {
     const indexed = await get('/api/articles?fields[0]=title&fields[1]=slug&pagination[pageSize]=1');
-    expect(indexed.body.data[0]).to.deep.equal({ id: 1, attributes: { title: 'Getting Started with Strapi', slug: 'getting-started-with-strapi' } });
+    expect(indexed.body.data[0]).to.deep.equal({
+      id: 1,
+      attributes: { title: 'Getting Started with Strapi', slug: 'getting-started-with-strapi' },
+    });
     const plain = await get('/api/articles?fields=title&pagination[pageSize]=1');
     expect(plain.body.data[0]).to.deep.equal({ id: 1, attributes: { title: 'Getting Started with Strapi' } });
     const star = await get('/api/articles?fields[0]=*&pagination[pageSize]=1');
@@ -63,7 +95,9 @@ describe('REST fields', () => {
   });
 
   it('applies fields inside populate, components included', async () => {
-    const res = await get('/api/articles/1?fields[0]=title&populate[author][fields][0]=name&populate[seo][fields][0]=metaTitle');
+    const res = await get(
+      '/api/articles/1?fields[0]=title&populate[author][fields][0]=name&populate[seo][fields][0]=metaTitle',
+    );
     expect(res.body.data.attributes).to.deep.equal({
       title: 'Getting Started with Strapi',
       author: { data: { id: 1, attributes: { name: 'Alice Martin' } } },

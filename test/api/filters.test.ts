@@ -48,9 +48,16 @@ describe('REST filters', () => {
       expect(res.body.meta.pagination.total).to.equal(28);
     });
     it('$between, $null=false, $nei, $startsWithi, $endsWith', async () => {
-      expect(ids((await get('/api/articles?filters[readingTime][$between][0]=5&filters[readingTime][$between][1]=7')).body)).to.deep.equal([2, 14, 31]);
-      expect((await get('/api/articles?filters[summary][$null]=false&pagination[pageSize]=100')).body.meta.pagination.total).to.equal(29);
-      expect((await get('/api/articles?filters[title][$nei]=SUSHI%20SECRETS&pagination[pageSize]=100')).body.meta.pagination.total).to.equal(33);
+      expect(
+        ids((await get('/api/articles?filters[readingTime][$between][0]=5&filters[readingTime][$between][1]=7')).body),
+      ).to.deep.equal([2, 14, 31]);
+      expect(
+        (await get('/api/articles?filters[summary][$null]=false&pagination[pageSize]=100')).body.meta.pagination.total,
+      ).to.equal(29);
+      expect(
+        (await get('/api/articles?filters[title][$nei]=SUSHI%20SECRETS&pagination[pageSize]=100')).body.meta.pagination
+          .total,
+      ).to.equal(33);
       expect(ids((await get('/api/articles?filters[title][$startsWithi]=why')).body)).to.deep.equal([4, 17]);
       expect(ids((await get('/api/articles?filters[title][$endsWith]=Secrets')).body)).to.deep.equal([30]);
     });
@@ -62,23 +69,42 @@ describe('REST filters', () => {
       expect(ids((await get('/api/articles?filters%5Bid%5D%5B%24eq%5D=3')).body)).to.deep.equal([3]);
     });
     it('$not at the top level and nested $or/$and', async () => {
-      const res = await get('/api/articles?filters[$not][$or][0][kind]=news&filters[$not][$or][1][kind]=review&pagination[pageSize]=100');
-      expect(res.body.data.every((entry: { id: number }) => ![4, 8, 16, 24, 32, 36, 40, 2, 6, 10].includes(entry.id))).to.equal(true);
+      const res = await get(
+        '/api/articles?filters[$not][$or][0][kind]=news&filters[$not][$or][1][kind]=review&pagination[pageSize]=100',
+      );
+      expect(
+        res.body.data.every((entry: { id: number }) => ![4, 8, 16, 24, 32, 36, 40, 2, 6, 10].includes(entry.id)),
+      ).to.equal(true);
       expect(res.body.meta.pagination.total).to.equal(17);
     });
     it('deep filters: nested relations, inverse sides, self relations, components', async () => {
-      expect(ids((await get('/api/articles?filters[author][profile][handle][$eq]=grace_h')).body)).to.deep.equal([7, 14, 21, 28, 35]);
+      expect(ids((await get('/api/articles?filters[author][profile][handle][$eq]=grace_h')).body)).to.deep.equal([
+        7, 14, 21, 28, 35,
+      ]);
       expect(ids((await get('/api/authors?filters[articles][title][$contains]=Sushi')).body)).to.deep.equal([2]);
       expect(ids((await get('/api/authors?filters[articles][id][$null]=true')).body)).to.deep.equal([8]);
-      expect(ids((await get('/api/tags?filters[relatedTags][relatedTags][name]=JavaScript')).body)).to.deep.equal([4, 9, 11]);
+      expect(ids((await get('/api/tags?filters[relatedTags][relatedTags][name]=JavaScript')).body)).to.deep.equal([
+        4, 9, 11,
+      ]);
       expect(ids((await get('/api/articles?filters[links][label]=Link%202%20of%201')).body)).to.deep.equal([1]);
-      expect(ids((await get('/api/articles?filters[$or][0][featured]=true&filters[$or][1][category][name]=Travel&pagination[pageSize]=100')).body))
-        .to.deep.equal([1, 3, 8, 15, 18, 20, 23, 25, 28, 35, 40]);
+      expect(
+        ids(
+          (
+            await get(
+              '/api/articles?filters[$or][0][featured]=true&filters[$or][1][category][name]=Travel&pagination[pageSize]=100',
+            )
+          ).body,
+        ),
+      ).to.deep.equal([1, 3, 8, 15, 18, 20, 23, 25, 28, 35, 40]);
     });
     it('biginteger, datetime and boolean values are cast', async () => {
       expect(ids((await get('/api/events?filters[budget][$eq]=1000000007')).body)).to.deep.equal([1]);
-      expect(ids((await get('/api/articles?filters[views][$gte]=3000123457&filters[id][$lte]=1')).body)).to.deep.equal([1]);
-      expect((await get('/api/articles?filters[featured]=t&pagination[pageSize]=100')).body.meta.pagination.total).to.equal(6);
+      expect(ids((await get('/api/articles?filters[views][$gte]=3000123457&filters[id][$lte]=1')).body)).to.deep.equal([
+        1,
+      ]);
+      expect(
+        (await get('/api/articles?filters[featured]=t&pagination[pageSize]=100')).body.meta.pagination.total,
+      ).to.equal(6);
     });
     it('filters inside populate use the related type', async () => {
       const res = await get('/api/articles/1?populate[tags][filters][name][$eq]=Paris&populate[tags][fields][0]=name');

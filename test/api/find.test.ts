@@ -31,13 +31,19 @@ describe('REST find, findOne, single type', () => {
     for (const id of ['999', 'abc', '1.5', '0', '-1', '01']) {
       const missing = await get(`/api/articles/${id}`);
       expect(missing.status, id).to.equal(404);
-      expect(missing.body).to.deep.equal({ data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } });
+      expect(missing.body).to.deep.equal({
+        data: null,
+        error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} },
+      });
     }
     expect((await get('/api/articles/5')).status).to.equal(404);
   });
 
   it('ignores filters and sort on findOne but still rejects bad ones', async () => {
-    expect((await get('/api/articles/1?filters[title][$eq]=x&sort=title&fields[0]=title')).body.data).to.deep.equal({ id: 1, attributes: { title: 'Getting Started with Strapi' } });
+    expect((await get('/api/articles/1?filters[title][$eq]=x&sort=title&fields[0]=title')).body.data).to.deep.equal({
+      id: 1,
+      attributes: { title: 'Getting Started with Strapi' },
+    });
     expect((await get('/api/articles/1?filters[nope][$eq]=1')).status).to.equal(400);
     expect((await get('/api/articles/1?sort=title:sideways')).status).to.equal(400);
   });
@@ -45,13 +51,22 @@ describe('REST find, findOne, single type', () => {
   it('answers the single type', async () => {
     const res = await get('/api/homepage');
     expect(res.body).to.deep.equal({
-      data: { id: 1, attributes: { title: 'Welcome to The Publication', subtitle: 'News, opinions & reviews — 100% independent.', createdAt: res.body.data.attributes.createdAt, updatedAt: res.body.data.attributes.updatedAt } },
+      data: {
+        id: 1,
+        attributes: {
+          title: 'Welcome to The Publication',
+          subtitle: 'News, opinions & reviews — 100% independent.',
+          createdAt: res.body.data.attributes.createdAt,
+          updatedAt: res.body.data.attributes.updatedAt,
+        },
+      },
       meta: {},
     });
   });
 
   it('runs ONE aggregation (+ one count) for a page of 25 with 3 populated relations, one nested', async () => {
-    const path = '/api/articles?populate[author][populate][profile]=*&populate[tags]=*&populate[category]=*&fields[0]=title';
+    const path =
+      '/api/articles?populate[author][populate][profile]=*&populate[tags]=*&populate[category]=*&fields[0]=title';
     commands.length = 0;
     const res = await get(path);
     expect(res.status).to.equal(200);

@@ -18,12 +18,16 @@ describe('REST locale', () => {
   it('lists the default locale when none is asked', async () => {
     const res = await get('/api/articles?fields[0]=locale&pagination[pageSize]=100');
     expect(res.body.meta.pagination.total).to.equal(34);
-    expect(res.body.data.every((entry: { attributes: { locale: string } }) => entry.attributes.locale === 'en')).to.equal(true);
+    expect(
+      res.body.data.every((entry: { attributes: { locale: string } }) => entry.attributes.locale === 'en'),
+    ).to.equal(true);
   });
 
   it('lists one locale, or all of them', async () => {
     expect(ids((await get('/api/articles?locale=fr&fields[0]=title')).body)).to.deep.equal([41, 42, 43, 45, 46, 48]);
-    expect((await get('/api/articles?locale=all&fields[0]=title&pagination[pageSize]=100')).body.meta.pagination.total).to.equal(40);
+    expect(
+      (await get('/api/articles?locale=all&fields[0]=title&pagination[pageSize]=100')).body.meta.pagination.total,
+    ).to.equal(40);
     expect((await get('/api/articles?locale=de&fields[0]=title')).body.data).to.deep.equal([]);
   });
 
@@ -38,8 +42,16 @@ describe('REST locale', () => {
   });
 
   it('populates the other localizations of each entry', async () => {
-    const res = await get('/api/articles?locale=fr&fields[0]=title&populate[localizations][fields][0]=locale&pagination[pageSize]=1');
-    expect(res.body.data[0]).to.deep.equal({ id: 41, attributes: { title: 'Bien démarrer avec Strapi', localizations: { data: [{ id: 1, attributes: { locale: 'en' } }] } } });
+    const res = await get(
+      '/api/articles?locale=fr&fields[0]=title&populate[localizations][fields][0]=locale&pagination[pageSize]=1',
+    );
+    expect(res.body.data[0]).to.deep.equal({
+      id: 41,
+      attributes: {
+        title: 'Bien démarrer avec Strapi',
+        localizations: { data: [{ id: 1, attributes: { locale: 'en' } }] },
+      },
+    });
   });
 });
 
@@ -55,7 +67,15 @@ describe('REST locale fallback (opt-in, beyond Strapi)', () => {
 
   it('answers the asked locale, or the fallback where no visible translation exists, in document order', async () => {
     const res = await get('/api/articles?locale=fr&fallbackLocale=en&fields[0]=locale&pagination[pageSize]=5');
-    expect(res.body.data.map((entry: { id: number; attributes: { locale: string } }) => [entry.id, entry.attributes.locale])).to.deep.equal([[41, 'fr'], [42, 'fr'], [43, 'fr'], [4, 'en'], [6, 'en']]);
+    expect(
+      res.body.data.map((entry: { id: number; attributes: { locale: string } }) => [entry.id, entry.attributes.locale]),
+    ).to.deep.equal([
+      [41, 'fr'],
+      [42, 'fr'],
+      [43, 'fr'],
+      [4, 'en'],
+      [6, 'en'],
+    ]);
     expect(res.body.meta.pagination.total).to.equal(34);
   });
 

@@ -20,23 +20,42 @@ describe('i18n: POST /api/<plural>/:id/localizations', () => {
   it('the seed localizations got ids 41–48, joined their groups and copied non-localized attributes', async () => {
     const fr = await client.stored(ARTICLE, 43);
     const en = await client.stored(ARTICLE, 3);
-    expect(fr).to.include({ locale: 'fr', localeGroup: 3, title: 'Croissance 100% bio', kind: 'opinion', publishDate: '2023-03-22', readingTime: 23, rating: 1.1, price: 39.99, featured: false });
+    expect(fr).to.include({
+      locale: 'fr',
+      localeGroup: 3,
+      title: 'Croissance 100% bio',
+      kind: 'opinion',
+      publishDate: '2023-03-22',
+      readingTime: 23,
+      rating: 1.1,
+      price: 39.99,
+      featured: false,
+    });
     expect(String(fr?.views)).to.equal(String(en?.views));
     expect(fr?.metadata).to.deep.equal(en?.metadata);
     expect(fr).to.deep.include({ author: 3, category: 3, tags: [6] });
     expect((fr?.seo as { id: number }).id).to.be.a('number');
     expect((await client.stored(ARTICLE, 44))?.publishedAt).to.equal(null);
-    expect(((await client.stored(ARTICLE, 41))?.publishedAt as Date).toISOString()).to.equal('2024-06-01T12:00:00.000Z');
+    expect(((await client.stored(ARTICLE, 41))?.publishedAt as Date).toISOString()).to.equal(
+      '2024-06-01T12:00:00.000Z',
+    );
   });
 
   it('answers a flat entry with its localizations, always a draft', async () => {
-    const res = await client.post('/api/articles/4/localizations', { locale: 'fr', title: 'Pourquoi les étoiles', slug: 'pourquoi-fr', publishedAt: '2024-01-01T00:00:00.000Z' });
+    const res = await client.post('/api/articles/4/localizations', {
+      locale: 'fr',
+      title: 'Pourquoi les étoiles',
+      slug: 'pourquoi-fr',
+      publishedAt: '2024-01-01T00:00:00.000Z',
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.include({ title: 'Pourquoi les étoiles', locale: 'fr', publishedAt: null, kind: 'news' });
     expect(res.body.id).to.be.a('number');
     expect(res.body).to.not.have.property('attributes');
     expect(res.body).to.not.have.property('internalNotes');
-    expect(res.body.localizations.map((l: { id: number; locale: string }) => [l.id, l.locale])).to.deep.equal([[4, 'en']]);
+    expect(res.body.localizations.map((l: { id: number; locale: string }) => [l.id, l.locale])).to.deep.equal([
+      [4, 'en'],
+    ]);
     const en = await client.get('/api/articles/4?populate=localizations&publicationState=preview');
     expect(en.body.data.attributes.localizations.data.map((l: { id: number }) => l.id)).to.deep.equal([res.body.id]);
   });
@@ -48,8 +67,12 @@ describe('i18n: POST /api/<plural>/:id/localizations', () => {
     expect(used.body.error.message).to.equal('locale is already used');
     const usedEn = await client.post('/api/articles/41/localizations', { locale: 'en', title: 'again' });
     expect(usedEn.status).to.equal(400);
-    expect((await client.post('/api/articles/2/localizations', { title: 'x' })).body.error.message).to.equal('locale is missing');
-    expect((await client.post('/api/articles/2/localizations', { locale: 'de', title: 'x' })).body.error.message).to.equal('locale is invalid');
+    expect((await client.post('/api/articles/2/localizations', { title: 'x' })).body.error.message).to.equal(
+      'locale is missing',
+    );
+    expect(
+      (await client.post('/api/articles/2/localizations', { locale: 'de', title: 'x' })).body.error.message,
+    ).to.equal('locale is invalid');
     expect((await client.post('/api/articles/99999/localizations', { locale: 'fr', title: 'x' })).status).to.equal(404);
     const invalid = await client.post('/api/articles/6/localizations', { locale: 'fr', title: 'x', tags: [999] });
     expect(invalid.status).to.equal(400);
@@ -62,7 +85,9 @@ describe('i18n: POST /api/<plural>/:id/localizations', () => {
   });
 
   it('needs the createLocalization permission', async () => {
-    const anonymous = await request(service.app).post('/api/articles/9/localizations').send({ locale: 'fr', title: 'x' });
+    const anonymous = await request(service.app)
+      .post('/api/articles/9/localizations')
+      .send({ locale: 'fr', title: 'x' });
     expect(anonymous.status).to.be.oneOf([401, 403]);
   });
 
@@ -79,8 +104,11 @@ describe('i18n: localized single types (PUT ?locale=, POST /api/<singular>/local
     const dir = await writeTempApp({
       api: {
         setting: {
-          kind: 'singleType', collectionName: 'settings', info: { singularName: 'setting', pluralName: 'settings', displayName: 'Setting' },
-          options: { draftAndPublish: false }, pluginOptions: { i18n: { localized: true } },
+          kind: 'singleType',
+          collectionName: 'settings',
+          info: { singularName: 'setting', pluralName: 'settings', displayName: 'Setting' },
+          options: { draftAndPublish: false },
+          pluginOptions: { i18n: { localized: true } },
           attributes: {
             greeting: { type: 'string', required: true, pluginOptions: { i18n: { localized: true } } },
             color: { type: 'string', pluginOptions: { i18n: { localized: false } } },
@@ -88,7 +116,13 @@ describe('i18n: localized single types (PUT ?locale=, POST /api/<singular>/local
           },
         },
       },
-      components: { 'parts.badge': { collectionName: 'components_parts_badges', info: { displayName: 'badge' }, attributes: { label: { type: 'string' } } } },
+      components: {
+        'parts.badge': {
+          collectionName: 'components_parts_badges',
+          info: { displayName: 'badge' },
+          attributes: { label: { type: 'string' } },
+        },
+      },
       config: { plugins: { i18n: { enabled: true, config: { defaultLocale: 'en', locales: ['en', 'fr'] } } } },
     });
     service = await createTestService({ appDir: dir });

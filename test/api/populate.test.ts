@@ -28,21 +28,40 @@ describe('REST populate', () => {
     expect(a.category.data.id).to.equal(3);
     expect(a.tags).to.deep.equal({ data: [] });
     expect(a.reviewer.data.id).to.equal(6);
-    expect(a.seo).to.deep.equal({ id: 2, metaTitle: '100% Organic Growth | Pub', metaDescription: null, keywords: null, noIndex: false });
+    expect(a.seo).to.deep.equal({
+      id: 2,
+      metaTitle: '100% Organic Growth | Pub',
+      metaDescription: null,
+      keywords: null,
+      noIndex: false,
+    });
     expect(a.links).to.deep.equal([{ id: 3, label: 'Link 1 of 3', url: 'https://example.com/a/3/1', external: false }]);
-    expect(a.blocks.map((block: { __component: string }) => block.__component)).to.deep.equal(['blocks.quote', 'blocks.rich-text', 'blocks.cta']);
+    expect(a.blocks.map((block: { __component: string }) => block.__component)).to.deep.equal([
+      'blocks.quote',
+      'blocks.rich-text',
+      'blocks.cta',
+    ]);
     expect(ids(a.localizations)).to.deep.equal([43]);
   });
 
   it('accepts the comma, indexed, object (* / true) and dotted forms', async () => {
-    for (const query of ['populate=author,tags', 'populate[0]=author&populate[1]=tags', 'populate[author]=*&populate[tags]=true']) {
+    for (const query of [
+      'populate=author,tags',
+      'populate[0]=author&populate[1]=tags',
+      'populate[author]=*&populate[tags]=true',
+    ]) {
       const { data } = await get(`/api/articles/1?fields[0]=title&${query}`);
       expect(Object.keys(data.attributes), query).to.have.members(['title', 'author', 'tags']);
       expect(ids(data.attributes.tags), query).to.deep.equal([2, 6]);
     }
     const dotted = await get('/api/articles/1?populate=seo.metaSocial&fields[0]=title');
     expect(dotted.data.attributes.seo.metaSocial).to.have.length(2);
-    expect(dotted.data.attributes.seo.metaSocial[0]).to.deep.equal({ id: 1, network: 'Twitter', title: 'tw 1', description: null });
+    expect(dotted.data.attributes.seo.metaSocial[0]).to.deep.equal({
+      id: 1,
+      network: 'Twitter',
+      title: 'tw 1',
+      description: null,
+    });
   });
 
   it('ignores unknown keys and scalar attributes', async () => {
@@ -51,7 +70,9 @@ describe('REST populate', () => {
   });
 
   it('nests populate to any depth, through relations and components', async () => {
-    const { data } = await get('/api/articles/1?fields[0]=title&populate[author][fields][0]=name&populate[author][populate][profile][fields][0]=handle&populate[author][populate][address]=*');
+    const { data } = await get(
+      '/api/articles/1?fields[0]=title&populate[author][fields][0]=name&populate[author][populate][profile][fields][0]=handle&populate[author][populate][address]=*',
+    );
     expect(data.attributes.author.data.attributes).to.deep.equal({
       name: 'Alice Martin',
       profile: { data: { id: 1, attributes: { handle: 'alice_m' } } },
@@ -77,27 +98,51 @@ describe('REST populate', () => {
     expect(ids(stored.data.attributes.speakers)).to.deep.equal([1, 4]);
     const sorted = await get('/api/articles/1?populate[tags][sort]=name%3Adesc&fields[0]=title');
     expect(ids(sorted.data.attributes.tags)).to.deep.equal([2, 6]);
-    const filtered = await get('/api/articles?populate[tags][filters][id][$eq]=6&populate[tags][fields][0]=name&fields[0]=title&pagination[pageSize]=2');
-    expect(filtered.data.map((entry: { attributes: { tags: { data: unknown[] } } }) => entry.attributes.tags.data)).to.deep.equal([[{ id: 6, attributes: { name: 'Paris' } }], []]);
+    const filtered = await get(
+      '/api/articles?populate[tags][filters][id][$eq]=6&populate[tags][fields][0]=name&fields[0]=title&pagination[pageSize]=2',
+    );
+    expect(
+      filtered.data.map((entry: { attributes: { tags: { data: unknown[] } } }) => entry.attributes.tags.data),
+    ).to.deep.equal([[{ id: 6, attributes: { name: 'Paris' } }], []]);
   });
 
   it('populates dynamic zones with [populate]=* and with the on fragment form', async () => {
     const zone = await get('/api/articles/3?populate[blocks][populate]=*&fields[0]=title');
-    expect(zone.data.attributes.blocks[0]).to.deep.equal({ id: 2, __component: 'blocks.quote', text: 'Quote in article 3', attribution: null });
+    expect(zone.data.attributes.blocks[0]).to.deep.equal({
+      id: 2,
+      __component: 'blocks.quote',
+      text: 'Quote in article 3',
+      attribution: null,
+    });
     const on = await get('/api/articles/3?fields[0]=title&populate[blocks][on][blocks.quote][fields][0]=text');
-    expect(on.data.attributes.blocks[0]).to.deep.equal({ id: 2, __component: 'blocks.quote', text: 'Quote in article 3' });
-    const home = await get('/api/homepage?populate[sections][populate]=*&populate[featuredArticles][fields][0]=title&fields[0]=title');
+    expect(on.data.attributes.blocks[0]).to.deep.equal({
+      id: 2,
+      __component: 'blocks.quote',
+      text: 'Quote in article 3',
+    });
+    const home = await get(
+      '/api/homepage?populate[sections][populate]=*&populate[featuredArticles][fields][0]=title&fields[0]=title',
+    );
     expect(home.data.attributes.sections.map((s: { id: number }) => s.id)).to.deep.equal([31, 22, 11]);
     expect(ids(home.data.attributes.featuredArticles)).to.deep.equal([1, 3, 7]);
   });
 
   it('populates localizations (same locale group, other entries)', async () => {
-    const { data } = await get('/api/articles/1?populate[localizations][fields][0]=title&populate[localizations][fields][1]=locale&fields[0]=title');
-    expect(data.attributes.localizations).to.deep.equal({ data: [{ id: 41, attributes: { title: 'Bien démarrer avec Strapi', locale: 'fr' } }] });
+    const { data } = await get(
+      '/api/articles/1?populate[localizations][fields][0]=title&populate[localizations][fields][1]=locale&fields[0]=title',
+    );
+    expect(data.attributes.localizations).to.deep.equal({
+      data: [{ id: 41, attributes: { title: 'Bien démarrer avec Strapi', locale: 'fr' } }],
+    });
   });
 
   it('rejects malformed populate values with a 400', async () => {
-    for (const query of ['populate[author][fields][0]=nope', 'populate[author][publicationState]=draft', 'populate[tags][pagination][page]=x', 'populate[tags][limit]=x']) {
+    for (const query of [
+      'populate[author][fields][0]=nope',
+      'populate[author][publicationState]=draft',
+      'populate[tags][pagination][page]=x',
+      'populate[tags][limit]=x',
+    ]) {
       const res = await request(service.app).get(`/api/articles/1?${query}`);
       expect(res.status, query).to.equal(400);
       expect(res.body.error.name, query).to.equal('ValidationError');

@@ -37,9 +37,13 @@ describe('REST publicationState', () => {
   it('leaves drafts out of populated relations unless the request or that level asks for preview', async () => {
     const live = await get('/api/authors/5?populate[articles][fields][0]=title&fields[0]=name');
     expect(ids(live.body.data.attributes.articles)).to.deep.equal([40]);
-    const preview = await get('/api/authors/5?publicationState=preview&populate[articles][fields][0]=title&fields[0]=name');
+    const preview = await get(
+      '/api/authors/5?publicationState=preview&populate[articles][fields][0]=title&fields[0]=name',
+    );
     expect(ids(preview.body.data.attributes.articles)).to.deep.equal([5, 12, 19, 26, 40, 44]);
-    const level = await get('/api/authors/5?populate[articles][publicationState]=preview&populate[articles][fields][0]=title&fields[0]=name');
+    const level = await get(
+      '/api/authors/5?populate[articles][publicationState]=preview&populate[articles][fields][0]=title&fields[0]=name',
+    );
     expect(ids(level.body.data.attributes.articles)).to.deep.equal([5, 12, 19, 26, 40, 44]);
   });
 

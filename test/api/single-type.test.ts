@@ -34,7 +34,11 @@ describe('REST single types: PUT and DELETE /api/<singular>', () => {
     const stored = await client.stored(HOMEPAGE, 1);
     expect(stored?.featuredArticles).to.deep.equal([1, 3]);
     const sections = stored?.sections as { id: number; __component: string }[];
-    expect(sections.map((s) => [s.__component, s.id])).to.deep.equal([['blocks.rich-text', 1], ['blocks.quote', 1], ['blocks.cta', 1]]);
+    expect(sections.map((s) => [s.__component, s.id])).to.deep.equal([
+      ['blocks.rich-text', 1],
+      ['blocks.quote', 1],
+      ['blocks.cta', 1],
+    ]);
     expect((stored?.seo as { id: number }).id).to.equal(1);
   });
 

@@ -54,7 +54,9 @@ describe('REST sort', () => {
       expect(await ids('/api/categories?sort=createdAt')).to.have.length(6);
     });
     it('through relations: to-one, nested, inverse side', async () => {
-      expect((await ids('/api/articles?sort[0]=author.profile.handle:desc&sort[1]=id&pagination[pageSize]=5'))).to.deep.equal([7, 14, 21, 28, 35]);
+      expect(
+        await ids('/api/articles?sort[0]=author.profile.handle:desc&sort[1]=id&pagination[pageSize]=5'),
+      ).to.deep.equal([7, 14, 21, 28, 35]);
       expect(await ids('/api/author-profiles?sort[0]=author.name&sort[1]=id')).to.deep.equal([8, 1, 3, 4, 6, 7, 2, 5]);
     });
     it('sort inside populate uses the related type', async () => {

@@ -14,12 +14,20 @@ describe('REST update: PUT /api/<plural>/:id', () => {
     client = await writeClient(service);
     for (const name of ['A', 'B', 'C']) await client.post('/api/authors', { data: { name } });
     for (const name of ['t1', 't2', 't3', 't4']) await client.post('/api/tags', { data: { name, slug: name } });
-    const res = await client.post('/api/articles', { data: {
-      title: 'Original', kind: 'news', author: 1, tags: [1, 2],
-      seo: { metaTitle: 'seo', metaSocial: [{ network: 'Twitter' }] },
-      links: [{ label: 'l1' }, { label: 'l2' }],
-      blocks: [{ __component: 'blocks.quote', text: 'q' }, { __component: 'blocks.cta', label: 'c' }],
-    } });
+    const res = await client.post('/api/articles', {
+      data: {
+        title: 'Original',
+        kind: 'news',
+        author: 1,
+        tags: [1, 2],
+        seo: { metaTitle: 'seo', metaSocial: [{ network: 'Twitter' }] },
+        links: [{ label: 'l1' }, { label: 'l2' }],
+        blocks: [
+          { __component: 'blocks.quote', text: 'q' },
+          { __component: 'blocks.cta', label: 'c' },
+        ],
+      },
+    });
     articleId = res.body.data.id;
   });
   after(() => service.close());
@@ -54,7 +62,12 @@ describe('REST update: PUT /api/<plural>/:id', () => {
 
   it('a failing update changes nothing', async () => {
     const before = await stored();
-    for (const data of [{ title: null }, { kind: 'bad', summary: 'changed' }, { tags: [1, 999], summary: 'changed' }, { seo: { id: 9999, metaTitle: 'x' } }]) {
+    for (const data of [
+      { title: null },
+      { kind: 'bad', summary: 'changed' },
+      { tags: [1, 999], summary: 'changed' },
+      { seo: { id: 9999, metaTitle: 'x' } },
+    ]) {
       const res = await client.put(`/api/articles/${articleId}`, { data });
       expect(res.status, JSON.stringify(data)).to.equal(400);
     }
@@ -67,10 +80,12 @@ describe('REST update: PUT /api/<plural>/:id', () => {
     const before = await stored();
     const seo = before?.seo as { id: number; metaSocial: { id: number }[] };
     const links = before?.links as { id: number; label: string }[];
-    const res = await client.put(`/api/articles/${articleId}`, { data: {
-      seo: { id: seo.id, metaTitle: 'seo 2' },
-      links: [{ id: links[1]?.id, label: 'l2 bis' }, { label: 'l3' }],
-    } });
+    const res = await client.put(`/api/articles/${articleId}`, {
+      data: {
+        seo: { id: seo.id, metaTitle: 'seo 2' },
+        links: [{ id: links[1]?.id, label: 'l2 bis' }, { label: 'l3' }],
+      },
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const after = await stored();
     const seoAfter = after?.seo as { id: number; metaTitle: string; metaSocial: { id: number }[] };
@@ -96,7 +111,14 @@ describe('REST update: PUT /api/<plural>/:id', () => {
   it('dynamic zone items keep their id per component, new ones are created', async () => {
     const blocks = (await stored())?.blocks as { id: number; __component: string }[];
     const quote = blocks.find((b) => b.__component === 'blocks.quote');
-    const res = await client.put(`/api/articles/${articleId}`, { data: { blocks: [{ __component: 'blocks.rich-text', body: 'new' }, { __component: 'blocks.quote', id: quote?.id, text: 'q2' }] } });
+    const res = await client.put(`/api/articles/${articleId}`, {
+      data: {
+        blocks: [
+          { __component: 'blocks.rich-text', body: 'new' },
+          { __component: 'blocks.quote', id: quote?.id, text: 'q2' },
+        ],
+      },
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const after = (await stored())?.blocks as { id: number; __component: string; text?: string }[];
     expect(after.map((b) => b.__component)).to.deep.equal(['blocks.rich-text', 'blocks.quote']);
@@ -133,7 +155,9 @@ describe('REST update: PUT /api/<plural>/:id', () => {
   it('publishedAt can be set and unset', async () => {
     const draft = await client.put(`/api/articles/${articleId}`, { data: { publishedAt: null } });
     expect(draft.body.data.attributes.publishedAt).to.equal(null);
-    const published = await client.put(`/api/articles/${articleId}`, { data: { publishedAt: '2024-06-01T12:00:00.000Z' } });
+    const published = await client.put(`/api/articles/${articleId}`, {
+      data: { publishedAt: '2024-06-01T12:00:00.000Z' },
+    });
     expect(published.body.data.attributes.publishedAt).to.equal('2024-06-01T12:00:00.000Z');
     await client.put(`/api/articles/${articleId}`, { data: { summary: 'still published' } });
     expect(((await stored())?.publishedAt as Date).toISOString()).to.equal('2024-06-01T12:00:00.000Z');
@@ -154,6 +178,10 @@ describe('REST update: PUT /api/<plural>/:id', () => {
     await client.post('/api/categories', { data: { name: 'Other' } });
     const clash = await client.put(`/api/categories/${cat.body.data.id}`, { data: { name: 'Other' } });
     expect(clash.status).to.equal(400);
-    expect(clash.body.error.details.errors[0]).to.deep.equal({ path: ['name'], message: 'This attribute must be unique', name: 'ValidationError' });
+    expect(clash.body.error.details.errors[0]).to.deep.equal({
+      path: ['name'],
+      message: 'This attribute must be unique',
+      name: 'ValidationError',
+    });
   });
 });

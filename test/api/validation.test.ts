@@ -3,7 +3,11 @@ import { createTestService, type TestService } from '../helpers/server.js';
 import { writeTempApp } from '../helpers/temp-app.js';
 import { writeClient, type WriteClient } from '../helpers/write-client.js';
 
-interface Issue { path: string[]; message: string; name: string }
+interface Issue {
+  path: string[];
+  message: string;
+  name: string;
+}
 
 describe('REST write validation (Strapi v4 messages, nothing written on failure)', () => {
   let service: TestService;
@@ -16,7 +20,11 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
   });
   after(() => service.close());
 
-  async function rejected(plural: string, data: Record<string, unknown>, uid: string): Promise<{ message: string; errors: Issue[] }> {
+  async function rejected(
+    plural: string,
+    data: Record<string, unknown>,
+    uid: string,
+  ): Promise<{ message: string; errors: Issue[] }> {
     const before = await client.count(uid);
     const res = await client.post(`/api/${plural}`, { data });
     expect(res.status, JSON.stringify(res.body)).to.equal(400);
@@ -40,7 +48,11 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
   });
 
   it('enumeration, email, integer, min', async () => {
-    const { message, errors } = await rejected('articles', { title: 't', kind: 'gossip', contactEmail: 'not-an-email', readingTime: -3 }, 'api::article.article');
+    const { message, errors } = await rejected(
+      'articles',
+      { title: 't', kind: 'gossip', contactEmail: 'not-an-email', readingTime: -3 },
+      'api::article.article',
+    );
     expect(message).to.equal('3 errors occurred');
     expect(errors.map((e) => e.message)).to.deep.equal([
       'kind must be one of the following values: news, opinion, review, tutorial',
@@ -53,7 +65,7 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
 
   it('every scalar type rejects what it cannot cast', async () => {
     const cases: [string, Record<string, unknown>][] = [
-      ['startTime', { name: 'e', startTime: '9 o\'clock' }],
+      ['startTime', { name: 'e', startTime: "9 o'clock" }],
       ['day', { name: 'e', day: '2024-13-01' }],
       ['startsAt', { name: 'e', startsAt: 'tomorrow' }],
       ['budget', { name: 'e', budget: '12.5' }],
@@ -65,31 +77,65 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
     ];
     for (const [path, data] of cases) {
       const { errors } = await rejected('events', data, 'api::event.event');
-      expect(errors.map((e) => e.path.join('.')), path).to.deep.equal([path]);
+      expect(
+        errors.map((e) => e.path.join('.')),
+        path,
+      ).to.deep.equal([path]);
     }
   });
 
   it('accepts and casts valid values of every type', async () => {
-    const res = await client.post('/api/events', { data: { name: 'ok', day: '2024-03-06', startTime: '09:15', startsAt: '2024-03-06T09:15:00.000Z', capacity: '25', budget: '1000000007', ticketPrice: 4.75, score: '1.7', online: 'false', status: 'planned', details: { room: 'R1' } } });
+    const res = await client.post('/api/events', {
+      data: {
+        name: 'ok',
+        day: '2024-03-06',
+        startTime: '09:15',
+        startsAt: '2024-03-06T09:15:00.000Z',
+        capacity: '25',
+        budget: '1000000007',
+        ticketPrice: 4.75,
+        score: '1.7',
+        online: 'false',
+        status: 'planned',
+        details: { room: 'R1' },
+      },
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const stored = await client.stored('api::event.event', res.body.data.id);
-    expect(stored).to.deep.include({ day: '2024-03-06', startTime: '09:15:00.000', capacity: 25, ticketPrice: 4.75, score: 1.7, online: false, status: 'planned', details: { room: 'R1' } });
+    expect(stored).to.deep.include({
+      day: '2024-03-06',
+      startTime: '09:15:00.000',
+      capacity: 25,
+      ticketPrice: 4.75,
+      score: 1.7,
+      online: false,
+      status: 'planned',
+      details: { room: 'R1' },
+    });
     expect(String(stored?.budget)).to.equal('1000000007');
     expect(res.body.data.attributes.budget).to.equal('1000000007');
   });
 
   it('unique attributes', async () => {
     const { errors } = await rejected('categories', { name: 'Taken' }, 'api::category.category');
-    expect(errors).to.deep.equal([{ path: ['name'], message: 'This attribute must be unique', name: 'ValidationError' }]);
+    expect(errors).to.deep.equal([
+      { path: ['name'], message: 'This attribute must be unique', name: 'ValidationError' },
+    ]);
     await rejected('author-profiles', { handle: 'taken_handle' }, 'api::author-profile.author-profile');
     await rejected('categories', { name: 'Other', slug: 'taken' }, 'api::category.category');
   });
 
   it('concurrent writes of one unique value: one wins, the others are 400s (never 500s)', async () => {
-    const results = await Promise.all(Array.from({ length: 5 }, () => client.post('/api/categories', { data: { name: 'Raced' } })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => client.post('/api/categories', { data: { name: 'Raced' } })),
+    );
     expect(results.map((r) => r.status).sort()).to.deep.equal([200, 400, 400, 400, 400]);
     for (const res of results.filter((r) => r.status === 400)) {
-      expect(res.body.error.details.errors[0]).to.deep.equal({ path: ['name'], message: 'This attribute must be unique', name: 'ValidationError' });
+      expect(res.body.error.details.errors[0]).to.deep.equal({
+        path: ['name'],
+        message: 'This attribute must be unique',
+        name: 'ValidationError',
+      });
     }
     expect(await client.count('api::category.category', { name: 'Raced' })).to.equal(1);
   });
@@ -103,18 +149,38 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
   });
 
   it('components and dynamic zones', async () => {
-    const seo = await rejected('articles', { title: 't', seo: { metaDescription: 'no title', metaSocial: [{ network: 'Myspace' }] } }, 'api::article.article');
+    const seo = await rejected(
+      'articles',
+      { title: 't', seo: { metaDescription: 'no title', metaSocial: [{ network: 'Myspace' }] } },
+      'api::article.article',
+    );
     expect(seo.errors.map((e) => [e.path.join('.'), e.message])).to.deep.equal([
       ['seo.metaTitle', 'seo.metaTitle must be defined.'],
-      ['seo.metaSocial.0.network', 'seo.metaSocial[0].network must be one of the following values: Facebook, Twitter, LinkedIn'],
+      [
+        'seo.metaSocial.0.network',
+        'seo.metaSocial[0].network must be one of the following values: Facebook, Twitter, LinkedIn',
+      ],
     ]);
     const notObject = await rejected('articles', { title: 't', seo: 'x' }, 'api::article.article');
     expect(notObject.errors[0]?.path).to.deep.equal(['seo']);
     const notArray = await rejected('articles', { title: 't', links: { label: 'x' } }, 'api::article.article');
     expect(notArray.errors[0]?.path).to.deep.equal(['links']);
-    const dz = await rejected('articles', { title: 't', blocks: [{ __component: 'shared.link', label: 'x' }, { text: 'q' }, { __component: 'blocks.quote' }] }, 'api::article.article');
-    expect(dz.errors.map((e) => e.path.join('.'))).to.deep.equal(['blocks.0.__component', 'blocks.1.__component', 'blocks.2.text']);
-    expect(dz.errors[0]?.message).to.equal('blocks[0].__component must be one of the following values: blocks.quote, blocks.rich-text, blocks.cta');
+    const dz = await rejected(
+      'articles',
+      {
+        title: 't',
+        blocks: [{ __component: 'shared.link', label: 'x' }, { text: 'q' }, { __component: 'blocks.quote' }],
+      },
+      'api::article.article',
+    );
+    expect(dz.errors.map((e) => e.path.join('.'))).to.deep.equal([
+      'blocks.0.__component',
+      'blocks.1.__component',
+      'blocks.2.text',
+    ]);
+    expect(dz.errors[0]?.message).to.equal(
+      'blocks[0].__component must be one of the following values: blocks.quote, blocks.rich-text, blocks.cta',
+    );
   });
 
   it('drafts skip required attributes', async () => {
@@ -139,11 +205,17 @@ describe('REST write validation: options the fixture does not use (lengths, rege
   before(async () => {
     const dir = await writeTempApp({
       components: {
-        'parts.line': { collectionName: 'components_parts_lines', info: { displayName: 'line' }, attributes: { text: { type: 'string', required: true } } },
+        'parts.line': {
+          collectionName: 'components_parts_lines',
+          info: { displayName: 'line' },
+          attributes: { text: { type: 'string', required: true } },
+        },
       },
       api: {
         form: {
-          kind: 'collectionType', collectionName: 'forms', info: { singularName: 'form', pluralName: 'forms', displayName: 'Form' },
+          kind: 'collectionType',
+          collectionName: 'forms',
+          info: { singularName: 'form', pluralName: 'forms', displayName: 'Form' },
           options: { draftAndPublish: false },
           attributes: {
             code: { type: 'string', minLength: 2, maxLength: 4, regex: '^[A-Z]+$' },
@@ -171,24 +243,38 @@ describe('REST write validation: options the fixture does not use (lengths, rege
   const valid = { header: { text: 'h' }, lines: [{ text: 'a' }] };
 
   it('lengths, regex, ranges', async () => {
-    expect(await errorsOf({ ...valid, code: 'a' })).to.deep.equal(['code must be at least 2 characters', 'code must match the following: "/^[A-Z]+$/"']);
+    expect(await errorsOf({ ...valid, code: 'a' })).to.deep.equal([
+      'code must be at least 2 characters',
+      'code must match the following: "/^[A-Z]+$/"',
+    ]);
     expect(await errorsOf({ ...valid, code: 'ABCDE' })).to.deep.equal(['code must be at most 4 characters']);
     expect(await errorsOf({ ...valid, level: 0 })).to.deep.equal(['level must be greater than or equal to 1']);
     expect(await errorsOf({ ...valid, level: 6 })).to.deep.equal(['level must be less than or equal to 5']);
     expect(await errorsOf({ ...valid, big: '-1' })).to.deep.equal(['big must be greater than or equal to 0']);
-    expect(await errorsOf({ ...valid, big: '9007199254740994' })).to.deep.equal(['big must be less than or equal to 9007199254740993']);
+    expect(await errorsOf({ ...valid, big: '9007199254740994' })).to.deep.equal([
+      'big must be less than or equal to 9007199254740993',
+    ]);
     expect(await errorsOf({ ...valid, at: 'noon' })).to.deep.equal(['at must be a valid date']);
   });
 
   it('required components and repeatable counts', async () => {
     expect(await errorsOf({ lines: [{ text: 'a' }] })).to.deep.equal(['header must be defined.']);
-    expect(await errorsOf({ header: { text: 'h' }, lines: [] })).to.deep.equal(['lines field must have at least 1 items']);
-    expect(await errorsOf({ header: { text: 'h' }, lines: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] })).to.deep.equal(['lines field must have less than or equal to 2 items']);
-    expect(await errorsOf({ header: {}, lines: [{}] })).to.deep.equal(['header.text must be defined.', 'lines[0].text must be defined.']);
+    expect(await errorsOf({ header: { text: 'h' }, lines: [] })).to.deep.equal([
+      'lines field must have at least 1 items',
+    ]);
+    expect(
+      await errorsOf({ header: { text: 'h' }, lines: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] }),
+    ).to.deep.equal(['lines field must have less than or equal to 2 items']);
+    expect(await errorsOf({ header: {}, lines: [{}] })).to.deep.equal([
+      'header.text must be defined.',
+      'lines[0].text must be defined.',
+    ]);
   });
 
   it('stores a valid entry (biginteger beyond 2^53 exactly)', async () => {
-    const res = await client.post('/api/forms', { data: { ...valid, code: 'AB', level: 3, big: '9007199254740993', at: '2024-01-01T00:00:00.000Z' } });
+    const res = await client.post('/api/forms', {
+      data: { ...valid, code: 'AB', level: 3, big: '9007199254740993', at: '2024-01-01T00:00:00.000Z' },
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.data.attributes.big).to.equal('9007199254740993');
   });

@@ -3,15 +3,22 @@ import { MongoServerError } from 'mongodb';
 import { type AnyDoc, startTestServer, type TestServer } from './helpers/server.js';
 
 async function serverError(p: Promise<unknown>): Promise<MongoServerError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err, 'expected a server error').to.be.instanceOf(MongoServerError);
   return err as MongoServerError;
 }
 
 describe('engine: collections and indexes', () => {
   let server: TestServer;
-  before(async () => { server = await startTestServer('collections'); });
-  after(async () => { await server.stop(); });
+  before(async () => {
+    server = await startTestServer('collections');
+  });
+  after(async () => {
+    await server.stop();
+  });
 
   it('create is idempotent with the same options and 48 NamespaceExists otherwise', async () => {
     await server.db.createCollection('c1');
@@ -34,7 +41,9 @@ describe('engine: collections and indexes', () => {
     const other = server.client.db(`${server.db.databaseName}_x`);
     await other.collection<AnyDoc>('a').insertOne({ x: 1 });
     expect(await other.dropDatabase()).to.equal(true);
-    expect((await server.client.db('admin').admin().listDatabases()).databases.map((d) => d.name)).not.to.include(other.databaseName);
+    expect((await server.client.db('admin').admin().listDatabases()).databases.map((d) => d.name)).not.to.include(
+      other.databaseName,
+    );
   });
 
   it('creates, lists and drops indexes', async () => {

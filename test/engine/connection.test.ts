@@ -11,9 +11,16 @@ function rawExchange(uri: string, payload: Buffer, waitMs = 300): Promise<{ clos
     let closed = false;
     const socket: Socket = connect(Number(port), hostname, () => socket.write(payload));
     socket.on('data', (d) => chunks.push(d));
-    socket.on('error', () => { closed = true; });
-    socket.on('close', () => { closed = true; });
-    setTimeout(() => { socket.destroy(); resolve({ closed, data: Buffer.concat(chunks) }); }, waitMs);
+    socket.on('error', () => {
+      closed = true;
+    });
+    socket.on('close', () => {
+      closed = true;
+    });
+    setTimeout(() => {
+      socket.destroy();
+      resolve({ closed, data: Buffer.concat(chunks) });
+    }, waitMs);
   });
 }
 
@@ -28,15 +35,26 @@ function opMsg(command: Record<string, unknown>, requestId = 7): Buffer {
 
 describe('engine: connection and server commands', () => {
   let server: TestServer;
-  before(async () => { server = await startTestServer('connection'); });
-  after(async () => { await server.stop(); });
+  before(async () => {
+    server = await startTestServer('connection');
+  });
+  after(async () => {
+    await server.stop();
+  });
 
   it('answers hello as a writable standalone with the fields drivers need', async () => {
     const reply = await server.client.db('admin').command({ hello: 1 });
     expect(reply.ok).to.equal(1);
     expect(reply.isWritablePrimary).to.equal(true);
     expect(reply.maxWireVersion).to.be.within(9, 29);
-    expect(reply).to.include.keys('minWireVersion', 'maxBsonObjectSize', 'maxMessageSizeBytes', 'maxWriteBatchSize', 'localTime', 'logicalSessionTimeoutMinutes');
+    expect(reply).to.include.keys(
+      'minWireVersion',
+      'maxBsonObjectSize',
+      'maxMessageSizeBytes',
+      'maxWriteBatchSize',
+      'localTime',
+      'logicalSessionTimeoutMinutes',
+    );
     expect(reply.setName).to.equal(undefined);
     const legacy = await server.client.db('admin').command({ isMaster: 1 });
     expect(legacy.ismaster).to.equal(true);
@@ -66,12 +84,16 @@ describe('engine: connection and server commands', () => {
   it('rejects transactions like a standalone mongod (code 20)', async () => {
     const session = server.client.startSession();
     try {
-      const err = await server.db.command(
-        { find: 'txn', filter: {}, txnNumber: Long.fromNumber(1), startTransaction: true, autocommit: false },
-        { session },
-      ).catch((e: unknown) => e);
+      const err = await server.db
+        .command(
+          { find: 'txn', filter: {}, txnNumber: Long.fromNumber(1), startTransaction: true, autocommit: false },
+          { session },
+        )
+        .catch((e: unknown) => e);
       expect((err as MongoServerError).code).to.equal(20);
-      expect((err as MongoServerError).message).to.match(/Transaction numbers are only allowed on a replica set member or mongos/);
+      expect((err as MongoServerError).message).to.match(
+        /Transaction numbers are only allowed on a replica set member or mongos/,
+      );
     } finally {
       await session.endSession();
     }

@@ -2,21 +2,48 @@ import { expect } from 'chai';
 import { Long, MongoBulkWriteError, MongoServerError, ObjectId } from 'mongodb';
 import { type AnyDoc, startTestServer, type TestServer } from './helpers/server.js';
 
-interface Upd { _id: number; tags?: string[]; n?: number; items?: Array<{ k: number; v: number }>; seen?: boolean; a?: number; created?: boolean; replaced?: boolean; x?: number }
+interface Upd {
+  _id: number;
+  tags?: string[];
+  n?: number;
+  items?: Array<{ k: number; v: number }>;
+  seen?: boolean;
+  a?: number;
+  created?: boolean;
+  replaced?: boolean;
+  x?: number;
+}
 
 describe('engine: CRUD commands and cursors', () => {
   let server: TestServer;
-  before(async () => { server = await startTestServer('crud'); });
-  after(async () => { await server.stop(); });
+  before(async () => {
+    server = await startTestServer('crud');
+  });
+  after(async () => {
+    await server.stop();
+  });
 
   it('inserts with generated ObjectIds and finds with filter, sort, projection, skip and limit', async () => {
     const c = server.db.collection<AnyDoc>('people');
-    const res = await c.insertMany([{ name: 'b', age: 30 }, { name: 'a', age: 40 }, { name: 'c', age: 20 }, { name: 'd' }]);
+    const res = await c.insertMany([
+      { name: 'b', age: 30 },
+      { name: 'a', age: 40 },
+      { name: 'c', age: 20 },
+      { name: 'd' },
+    ]);
     expect(res.insertedCount).to.equal(4);
     expect(res.insertedIds[0]).to.be.instanceOf(ObjectId);
-    const docs = await c.find({ age: { $gte: 20 } }, { projection: { _id: 0, name: 1 } }).sort({ age: -1 }).skip(1).limit(2).toArray();
+    const docs = await c
+      .find({ age: { $gte: 20 } }, { projection: { _id: 0, name: 1 } })
+      .sort({ age: -1 })
+      .skip(1)
+      .limit(2)
+      .toArray();
     expect(docs).to.deep.equal([{ name: 'b' }, { name: 'c' }]);
-    const asc = await c.find({}, { projection: { _id: 0, name: 1 } }).sort({ age: 1 }).toArray();
+    const asc = await c
+      .find({}, { projection: { _id: 0, name: 1 } })
+      .sort({ age: 1 })
+      .toArray();
     expect(asc.map((d) => d.name)).to.deep.equal(['d', 'c', 'b', 'a']);
   });
 
@@ -55,8 +82,21 @@ describe('engine: CRUD commands and cursors', () => {
 
   it('updates: operators, multi, upsert with $setOnInsert, arrayFilters, replacement', async () => {
     const c = server.db.collection<Upd>('upd');
-    await c.insertMany([{ _id: 1, tags: ['a'], n: 1, items: [{ k: 1, v: 0 }, { k: 2, v: 0 }] }, { _id: 2, tags: [], n: 2 }]);
-    const conflict = await c.updateOne({ _id: 1 }, { $push: { tags: 'b' }, $addToSet: { tags: 'a' } }).catch((e: unknown) => e);
+    await c.insertMany([
+      {
+        _id: 1,
+        tags: ['a'],
+        n: 1,
+        items: [
+          { k: 1, v: 0 },
+          { k: 2, v: 0 },
+        ],
+      },
+      { _id: 2, tags: [], n: 2 },
+    ]);
+    const conflict = await c
+      .updateOne({ _id: 1 }, { $push: { tags: 'b' }, $addToSet: { tags: 'a' } })
+      .catch((e: unknown) => e);
     expect((conflict as MongoServerError).code).to.equal(40);
     const r1 = await c.updateOne({ _id: 1 }, { $push: { tags: 'b' }, $inc: { n: 5 } });
     expect(r1.matchedCount).to.equal(1);
@@ -69,7 +109,10 @@ describe('engine: CRUD commands and cursors', () => {
     await c.updateOne({ _id: 3 }, { $set: { a: 2 }, $setOnInsert: { created: false } }, { upsert: true });
     expect(await c.findOne({ _id: 3 })).to.deep.equal({ _id: 3, a: 2, created: true });
     await c.updateOne({ _id: 1 }, { $set: { 'items.$[it].v': 9 } }, { arrayFilters: [{ 'it.k': 2 }] });
-    expect((await c.findOne({ _id: 1 }))?.items).to.deep.equal([{ k: 1, v: 0 }, { k: 2, v: 9 }]);
+    expect((await c.findOne({ _id: 1 }))?.items).to.deep.equal([
+      { k: 1, v: 0 },
+      { k: 2, v: 9 },
+    ]);
     await c.updateOne({ _id: 1 }, { $pull: { tags: 'a' } });
     expect((await c.findOne({ _id: 1 }))?.tags).to.deep.equal(['b']);
     await c.replaceOne({ _id: 2 }, { replaced: true });
@@ -82,22 +125,40 @@ describe('engine: CRUD commands and cursors', () => {
     const c = server.db.collection<Upd>('upd');
     const e1 = await c.updateOne({ _id: 1 }, { $set: { _id: 99 } }).catch((e: unknown) => e);
     expect((e1 as MongoServerError).code).to.equal(66);
-    const e2 = await server.db.collection<AnyDoc>('upd').replaceOne({ _id: 1 }, { _id: 98, x: 1 }).catch((e: unknown) => e);
+    const e2 = await server.db
+      .collection<AnyDoc>('upd')
+      .replaceOne({ _id: 1 }, { _id: 98, x: 1 })
+      .catch((e: unknown) => e);
     expect((e2 as MongoServerError).code).to.equal(66);
   });
 
   it('rejects unknown update operators (9)', async () => {
-    const err = await server.db.collection<AnyDoc>('upd').updateOne({ _id: 1 }, { $frobnicate: { a: 1 } } as never).catch((e: unknown) => e);
+    const err = await server.db
+      .collection<AnyDoc>('upd')
+      .updateOne({ _id: 1 }, { $frobnicate: { a: 1 } } as never)
+      .catch((e: unknown) => e);
     expect((err as MongoServerError).code).to.equal(9);
   });
 
   it('counters: findOneAndUpdate $inc with upsert returns the new document', async () => {
     const c = server.db.collection<{ _id: string; seq: number }>('counters');
-    const a = await c.findOneAndUpdate({ _id: 'post' }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' });
-    const b = await c.findOneAndUpdate({ _id: 'post' }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' });
+    const a = await c.findOneAndUpdate(
+      { _id: 'post' },
+      { $inc: { seq: 1 } },
+      { upsert: true, returnDocument: 'after' },
+    );
+    const b = await c.findOneAndUpdate(
+      { _id: 'post' },
+      { $inc: { seq: 1 } },
+      { upsert: true, returnDocument: 'after' },
+    );
     expect(a).to.deep.equal({ _id: 'post', seq: 1 });
     expect(b).to.deep.equal({ _id: 'post', seq: 2 });
-    const before = await c.findOneAndUpdate({ _id: 'post' }, { $inc: { seq: 1 } }, { returnDocument: 'before', includeResultMetadata: true });
+    const before = await c.findOneAndUpdate(
+      { _id: 'post' },
+      { $inc: { seq: 1 } },
+      { returnDocument: 'before', includeResultMetadata: true },
+    );
     expect(before.value).to.deep.equal({ _id: 'post', seq: 2 });
     expect(before.lastErrorObject?.updatedExisting).to.equal(true);
     const removed = await c.findOneAndDelete({ _id: 'post' });
@@ -121,9 +182,14 @@ describe('engine: CRUD commands and cursors', () => {
     expect((ordered as MongoBulkWriteError).insertedCount).to.equal(1);
     expect((ordered as MongoBulkWriteError).writeErrors).to.have.length(1);
     expect(await c.countDocuments({ _id: 3 })).to.equal(0);
-    const unordered = await c.insertMany([{ _id: 4 }, { _id: 1 }, { _id: 2 }, { _id: 5 }], { ordered: false }).catch((e: unknown) => e);
+    const unordered = await c
+      .insertMany([{ _id: 4 }, { _id: 1 }, { _id: 2 }, { _id: 5 }], { ordered: false })
+      .catch((e: unknown) => e);
     const errs = [(unordered as MongoBulkWriteError).writeErrors].flat();
-    expect(errs.map((e) => [e.index, e.code])).to.deep.equal([[1, 11000], [2, 11000]]);
+    expect(errs.map((e) => [e.index, e.code])).to.deep.equal([
+      [1, 11000],
+      [2, 11000],
+    ]);
     expect(await c.countDocuments({})).to.equal(4);
   });
 });

@@ -7,44 +7,102 @@ describe('engine: $lookup sub-pipelines shared between outer documents', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer('lookup-memo');
-    await server.db.collection<AnyDoc>('categories').insertMany([{ _id: 1, name: 'Tech' }, { _id: 2, name: 'Food' }]);
+    await server.db.collection<AnyDoc>('categories').insertMany([
+      { _id: 1, name: 'Tech' },
+      { _id: 2, name: 'Food' },
+    ]);
     await server.db.collection<AnyDoc>('posts').insertMany([
-      { _id: 1, category: 1 }, { _id: 2, category: 2 }, { _id: 3, category: 1 }, { _id: 4, category: null }, { _id: 5, category: 1 },
+      { _id: 1, category: 1 },
+      { _id: 2, category: 2 },
+      { _id: 3, category: 1 },
+      { _id: 4, category: null },
+      { _id: 5, category: 1 },
     ]);
   });
-  after(async () => { await server.stop(); });
+  after(async () => {
+    await server.stop();
+  });
 
   const techFilter = [
-    { $lookup: { from: 'categories', let: { ref: '$category' }, pipeline: [{ $match: { $expr: { $eq: ['$_id', '$$ref'] }, name: 'Tech' } }, { $project: { _id: 1 } }], as: 'f' } },
+    {
+      $lookup: {
+        from: 'categories',
+        let: { ref: '$category' },
+        pipeline: [{ $match: { $expr: { $eq: ['$_id', '$$ref'] }, name: 'Tech' } }, { $project: { _id: 1 } }],
+        as: 'f',
+      },
+    },
     { $match: { f: { $ne: [] } } },
     { $project: { f: 0 } },
   ];
 
   it('gives every outer document the answer for its own variables', async () => {
     const docs = await server.db.collection<AnyDoc>('posts').aggregate(techFilter).toArray();
-    expect(docs).to.deep.equal([{ _id: 1, category: 1 }, { _id: 3, category: 1 }, { _id: 5, category: 1 }]);
+    expect(docs).to.deep.equal([
+      { _id: 1, category: 1 },
+      { _id: 3, category: 1 },
+      { _id: 5, category: 1 },
+    ]);
   });
 
   it('keeps shared results apart when a later stage changes one of them', async () => {
-    const docs = await server.db.collection<AnyDoc>('posts').aggregate([
-      { $lookup: { from: 'categories', localField: 'category', foreignField: '_id', pipeline: [{ $project: { name: 1 } }], as: 'c' } },
-      { $set: { c: { $map: { input: '$c', as: 'x', in: { name: { $concat: ['$$x.name', '-', { $toString: '$_id' }] } } } } } },
-    ]).toArray();
-    expect(docs.map((d) => d.c)).to.deep.equal([[{ name: 'Tech-1' }], [{ name: 'Food-2' }], [{ name: 'Tech-3' }], [], [{ name: 'Tech-5' }]]);
+    const docs = await server.db
+      .collection<AnyDoc>('posts')
+      .aggregate([
+        {
+          $lookup: {
+            from: 'categories',
+            localField: 'category',
+            foreignField: '_id',
+            pipeline: [{ $project: { name: 1 } }],
+            as: 'c',
+          },
+        },
+        {
+          $set: {
+            c: { $map: { input: '$c', as: 'x', in: { name: { $concat: ['$$x.name', '-', { $toString: '$_id' }] } } } },
+          },
+        },
+      ])
+      .toArray();
+    expect(docs.map((d) => d.c)).to.deep.equal([
+      [{ name: 'Tech-1' }],
+      [{ name: 'Food-2' }],
+      [{ name: 'Tech-3' }],
+      [],
+      [{ name: 'Tech-5' }],
+    ]);
     const stored = await server.db.collection<AnyDoc>('categories').find().toArray();
-    expect(stored).to.deep.equal([{ _id: 1, name: 'Tech' }, { _id: 2, name: 'Food' }]);
+    expect(stored).to.deep.equal([
+      { _id: 1, name: 'Tech' },
+      { _id: 2, name: 'Food' },
+    ]);
   });
 
   it('never changes stored documents through an exclusion $project', async () => {
-    await server.db.collection<AnyDoc>('posts').aggregate([{ $project: { category: 0 } }, { $set: { extra: 1 } }]).toArray();
+    await server.db
+      .collection<AnyDoc>('posts')
+      .aggregate([{ $project: { category: 0 } }, { $set: { extra: 1 } }])
+      .toArray();
     expect(await server.db.collection<AnyDoc>('posts').findOne({ _id: 1 })).to.deep.equal({ _id: 1, category: 1 });
   });
 
   it('runs $rand sub-pipelines for every outer document', async () => {
-    const docs = await server.db.collection<AnyDoc>('posts').aggregate([
-      { $lookup: { from: 'categories', localField: 'category', foreignField: '_id', pipeline: [{ $project: { r: { $rand: {} } } }], as: 'c' } },
-      { $match: { category: 1 } },
-    ]).toArray();
+    const docs = await server.db
+      .collection<AnyDoc>('posts')
+      .aggregate([
+        {
+          $lookup: {
+            from: 'categories',
+            localField: 'category',
+            foreignField: '_id',
+            pipeline: [{ $project: { r: { $rand: {} } } }],
+            as: 'c',
+          },
+        },
+        { $match: { category: 1 } },
+      ])
+      .toArray();
     const values = new Set(docs.map((d) => (d.c as Array<{ r: number }>)[0]?.r));
     expect(values.size).to.equal(3);
   });

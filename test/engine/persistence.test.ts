@@ -15,8 +15,12 @@ describe('engine: persistence', function () {
   before(function () {
     if (process.env.MONGODB_URI) this.skip(); // about the embedded engine's own data directory
   });
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'engine-data-')); });
-  afterEach(() => { rmSync(dir, { recursive: true, force: true }); });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'engine-data-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   async function withEngine<T>(fn: (client: MongoClient) => Promise<T>): Promise<T> {
     const engine = await startEngine({ dataDir: dir });
@@ -33,13 +37,20 @@ describe('engine: persistence', function () {
     await withEngine(async (client) => {
       const c = client.db('p').collection<AnyDoc>('c');
       await c.createIndex({ email: 1 }, { unique: true });
-      await c.insertMany([{ _id: 1, email: 'a' }, { _id: 2, email: 'b' }, { _id: 3, email: 'c' }]);
+      await c.insertMany([
+        { _id: 1, email: 'a' },
+        { _id: 2, email: 'b' },
+        { _id: 3, email: 'c' },
+      ]);
       await c.updateOne({ _id: 2 }, { $set: { email: 'bb' } });
       await c.deleteOne({ _id: 3 });
     });
     await withEngine(async (client) => {
       const c = client.db('p').collection<AnyDoc>('c');
-      expect(await c.find().sort({ _id: 1 }).toArray()).to.deep.equal([{ _id: 1, email: 'a' }, { _id: 2, email: 'bb' }]);
+      expect(await c.find().sort({ _id: 1 }).toArray()).to.deep.equal([
+        { _id: 1, email: 'a' },
+        { _id: 2, email: 'bb' },
+      ]);
       expect((await c.listIndexes().toArray()).map((i) => i.name)).to.deep.equal(['_id_', 'email_1']);
       const dup = await c.insertOne({ _id: 4, email: 'a' }).catch((e: { code: number }) => e);
       expect((dup as { code: number }).code).to.equal(11000);
@@ -49,7 +60,10 @@ describe('engine: persistence', function () {
   it('refuses a second engine on a locked data directory', async () => {
     const engine = await startEngine({ dataDir: dir });
     try {
-      const err = await startEngine({ dataDir: dir }).then(() => undefined, (e: unknown) => e);
+      const err = await startEngine({ dataDir: dir }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).to.be.instanceOf(Error);
       expect((err as Error).message).to.match(/in use by process/);
     } finally {
@@ -61,7 +75,9 @@ describe('engine: persistence', function () {
     const child = await runWriter(dir, 40);
     appendFileSync(join(dir, 'journal.bson'), Buffer.from([200, 0, 0, 0, 1, 2, 3, 4, 5, 6]));
     await withEngine(async (client) => {
-      const ids = (await client.db('durable').collection<AnyDoc>('writes').find().toArray()).map((d) => d._id as number);
+      const ids = (await client.db('durable').collection<AnyDoc>('writes').find().toArray()).map(
+        (d) => d._id as number,
+      );
       for (const id of child) expect(ids).to.include(id);
     });
   });
@@ -71,7 +87,9 @@ describe('engine: persistence', function () {
     const acknowledged = await runWriter(dir, 300);
     expect(acknowledged.length).to.be.greaterThan(50);
     await withEngine(async (client) => {
-      const ids = (await client.db('durable').collection<AnyDoc>('writes').find().sort({ _id: 1 }).toArray()).map((d) => d._id as number);
+      const ids = (await client.db('durable').collection<AnyDoc>('writes').find().sort({ _id: 1 }).toArray()).map(
+        (d) => d._id as number,
+      );
       for (const id of acknowledged) expect(ids).to.include(id);
       // ids are written in order: at most the one in flight when killed may be there unacknowledged
       expect(ids.length).to.be.within(acknowledged.length, acknowledged.length + 1);
@@ -95,6 +113,9 @@ function runWriter(dir: string, n: number): Promise<number[]> {
       if (acknowledged.length >= n) child.kill('SIGKILL');
     });
     child.on('error', reject);
-    child.on('exit', () => { clearTimeout(timer); resolve(acknowledged); });
+    child.on('exit', () => {
+      clearTimeout(timer);
+      resolve(acknowledged);
+    });
   });
 }

@@ -9,12 +9,23 @@ describe('engine: inclusion and exclusion projections', () => {
     server = await startTestServer('projection');
     await server.db.collection<AnyDoc>('p').insertOne(doc);
   });
-  after(async () => { await server.stop(); });
+  after(async () => {
+    await server.stop();
+  });
 
   const viaFind = (projection: AnyDoc) => server.db.collection<AnyDoc>('p').findOne({ _id: 1 }, { projection });
-  const viaProject = async (projection: AnyDoc) => (await server.db.collection<AnyDoc>('p').aggregate([{ $project: projection }]).toArray())[0];
+  const viaProject = async (projection: AnyDoc) =>
+    (
+      await server.db
+        .collection<AnyDoc>('p')
+        .aggregate([{ $project: projection }])
+        .toArray()
+    )[0];
 
-  for (const [name, run] of [['find', viaFind], ['$project', viaProject]] as const) {
+  for (const [name, run] of [
+    ['find', viaFind],
+    ['$project', viaProject],
+  ] as const) {
     it(`${name}: inclusion keeps _id first and the document's field order, dotted paths inside documents and arrays`, async () => {
       expect(JSON.stringify(await run({ s: 1, b: true }))).to.equal(JSON.stringify({ _id: 1, b: 2, s: 'v' }));
       expect(await run({ 'a.y': 1, 'list.x': 1 })).to.deep.equal({ _id: 1, a: { y: 2 }, list: [{ x: 1 }, {}] });
@@ -24,13 +35,26 @@ describe('engine: inclusion and exclusion projections', () => {
     });
 
     it(`${name}: exclusion removes fields, also inside documents and arrays`, async () => {
-      expect(await run({ b: 0, s: false })).to.deep.equal({ _id: 1, a: { x: 1, y: 2 }, list: [{ x: 1, y: 2 }, 3, { y: 4 }] });
-      expect(await run({ 'a.x': 0, 'list.y': 0, _id: 0 })).to.deep.equal({ b: 2, a: { y: 2 }, list: [{ x: 1 }, 3, {}], s: 'v' });
+      expect(await run({ b: 0, s: false })).to.deep.equal({
+        _id: 1,
+        a: { x: 1, y: 2 },
+        list: [{ x: 1, y: 2 }, 3, { y: 4 }],
+      });
+      expect(await run({ 'a.x': 0, 'list.y': 0, _id: 0 })).to.deep.equal({
+        b: 2,
+        a: { y: 2 },
+        list: [{ x: 1 }, 3, {}],
+        s: 'v',
+      });
     });
 
     it(`${name}: mixing inclusion and exclusion is an error, as in MongoDB`, async () => {
       let error: unknown;
-      try { await run({ b: 1, s: 0 }); } catch (err) { error = err; }
+      try {
+        await run({ b: 1, s: 0 });
+      } catch (err) {
+        error = err;
+      }
       expect(error).to.be.instanceOf(Error);
     });
   }

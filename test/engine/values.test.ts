@@ -4,16 +4,30 @@ import { type AnyDoc, startTestServer, type TestServer } from './helpers/server.
 
 describe('engine: BSON values, comparison and the mingo gaps', () => {
   let server: TestServer;
-  before(async () => { server = await startTestServer('values'); });
-  after(async () => { await server.stop(); });
+  before(async () => {
+    server = await startTestServer('values');
+  });
+  after(async () => {
+    await server.stop();
+  });
 
   it('sorts across BSON types in MongoDB order, missing and null first ascending', async () => {
     const c = server.db.collection<AnyDoc>('mixed');
     const oid = new ObjectId();
     await c.insertMany([
-      { _id: 1, v: 'b' }, { _id: 2, v: 5 }, { _id: 3, v: null }, { _id: 4 }, { _id: 5, v: { a: 1 } },
-      { _id: 6, v: true }, { _id: 7, v: new Date(0) }, { _id: 8, v: oid }, { _id: 9, v: new MaxKey() },
-      { _id: 10, v: new MinKey() }, { _id: 11, v: Long.fromNumber(3) }, { _id: 12, v: 4.5 }, { _id: 13, v: Decimal128.fromString('4.7') },
+      { _id: 1, v: 'b' },
+      { _id: 2, v: 5 },
+      { _id: 3, v: null },
+      { _id: 4 },
+      { _id: 5, v: { a: 1 } },
+      { _id: 6, v: true },
+      { _id: 7, v: new Date(0) },
+      { _id: 8, v: oid },
+      { _id: 9, v: new MaxKey() },
+      { _id: 10, v: new MinKey() },
+      { _id: 11, v: Long.fromNumber(3) },
+      { _id: 12, v: 4.5 },
+      { _id: 13, v: Decimal128.fromString('4.7') },
     ]);
     const asc = (await c.find({}).sort({ v: 1, _id: 1 }).toArray()).map((d) => d._id);
     expect(asc).to.deep.equal([10, 3, 4, 11, 12, 13, 2, 1, 5, 8, 6, 7, 9]);
@@ -24,8 +38,11 @@ describe('engine: BSON values, comparison and the mingo gaps', () => {
   it('compares numbers by value across int32, int64, double and Decimal128 (query and $expr)', async () => {
     const c = server.db.collection<AnyDoc>('nums');
     await c.insertMany([
-      { _id: 'i', n: new Int32(10) }, { _id: 'l', n: Long.fromString('10') }, { _id: 'd', n: new Double(10.5) },
-      { _id: 'm', n: Decimal128.fromString('9.99') }, { _id: 's', n: '10' },
+      { _id: 'i', n: new Int32(10) },
+      { _id: 'l', n: Long.fromString('10') },
+      { _id: 'd', n: new Double(10.5) },
+      { _id: 'm', n: Decimal128.fromString('9.99') },
+      { _id: 's', n: '10' },
     ]);
     const eq = (await c.find({ n: 10 }).toArray()).map((d) => d._id).sort();
     expect(eq).to.deep.equal(['i', 'l']);
@@ -37,7 +54,12 @@ describe('engine: BSON values, comparison and the mingo gaps', () => {
     expect(inList).to.deep.equal(['i', 'l']);
     const expr = await c.aggregate([{ $match: { $expr: { $gte: ['$n', 10] } } }, { $sort: { _id: 1 } }]).toArray();
     expect(expr.map((d) => d._id)).to.deep.equal(['d', 'i', 'l', 's']); // strings sort above numbers
-    const sorted = (await c.find({ _id: { $ne: 's' } }).sort({ n: 1 }).toArray()).map((d) => d._id);
+    const sorted = (
+      await c
+        .find({ _id: { $ne: 's' } })
+        .sort({ n: 1 })
+        .toArray()
+    ).map((d) => d._id);
     expect(sorted.slice(0, 1)).to.deep.equal(['m']);
     expect(sorted[3]).to.equal('d');
   });
@@ -50,27 +72,42 @@ describe('engine: BSON values, comparison and the mingo gaps', () => {
     expect(doc?.big).to.be.instanceOf(Long);
     expect(String(doc?.big)).to.equal('9007199254740994');
     expect(doc?.dec).to.be.instanceOf(Decimal128);
-    const types = await c.aggregate([{ $project: { _id: 0, b: { $type: '$big' }, d: { $type: '$dec' }, m: { $type: '$nope' } } }]).toArray();
+    const types = await c
+      .aggregate([{ $project: { _id: 0, b: { $type: '$big' }, d: { $type: '$dec' }, m: { $type: '$nope' } } }])
+      .toArray();
     expect(types).to.deep.equal([{ b: 'long', d: 'decimal', m: 'missing' }]);
   });
 
   it('matches $type on BSON values (query) and converts with $toString / $toObjectId', async () => {
     const c = server.db.collection<AnyDoc>('conv');
     const oid = new ObjectId('64b7f0c2a1b2c3d4e5f60718');
-    await c.insertMany([{ _id: 1, v: oid }, { _id: 2, v: Long.fromNumber(5) }, { _id: 3, v: 5 }, { _id: 4, v: Decimal128.fromString('1') }, { _id: 5, v: 'x' }]);
+    await c.insertMany([
+      { _id: 1, v: oid },
+      { _id: 2, v: Long.fromNumber(5) },
+      { _id: 3, v: 5 },
+      { _id: 4, v: Decimal128.fromString('1') },
+      { _id: 5, v: 'x' },
+    ]);
     expect((await c.find({ v: { $type: 'objectId' } }).toArray()).map((d) => d._id)).to.deep.equal([1]);
     expect((await c.find({ v: { $type: 'long' } }).toArray()).map((d) => d._id)).to.deep.equal([2]);
     expect((await c.find({ v: { $type: 'number' } }).toArray()).map((d) => d._id)).to.deep.equal([2, 3, 4]);
     expect((await c.find({ v: { $type: 19 } }).toArray()).map((d) => d._id)).to.deep.equal([4]);
-    const out = await c.aggregate([
-      { $match: { _id: 1 } },
-      { $project: { _id: 0, s: { $toString: '$v' }, back: { $toObjectId: { $toString: '$v' } }, n: { $toString: 7 } } },
-    ]).toArray();
+    const out = await c
+      .aggregate([
+        { $match: { _id: 1 } },
+        {
+          $project: { _id: 0, s: { $toString: '$v' }, back: { $toObjectId: { $toString: '$v' } }, n: { $toString: 7 } },
+        },
+      ])
+      .toArray();
     expect(out[0].s).to.equal('64b7f0c2a1b2c3d4e5f60718');
     expect(out[0].back).to.be.instanceOf(ObjectId);
     expect(out[0].back.equals(oid)).to.equal(true);
     expect(out[0].n).to.equal('7');
-    const bad = await c.aggregate([{ $project: { o: { $toObjectId: 'nope' } } }]).toArray().catch((e: unknown) => e);
+    const bad = await c
+      .aggregate([{ $project: { o: { $toObjectId: 'nope' } } }])
+      .toArray()
+      .catch((e: unknown) => e);
     expect((bad as MongoServerError).code).to.equal(241);
   });
 
@@ -88,7 +125,13 @@ describe('engine: BSON values, comparison and the mingo gaps', () => {
     expect(found.map((d) => d.w)).to.deep.equal(['e']);
     const primary = await c.find({ w: 'e' }, { collation: { locale: 'en', strength: 1 } }).toArray();
     expect(primary.map((d) => d.w).sort()).to.deep.equal(['e', 'é']);
-    const sorted = (await c.find({ w: { $in: ['a', 'B', 'b'] } }).collation({ locale: 'en' }).sort({ w: 1 }).toArray()).map((d) => d.w);
+    const sorted = (
+      await c
+        .find({ w: { $in: ['a', 'B', 'b'] } })
+        .collation({ locale: 'en' })
+        .sort({ w: 1 })
+        .toArray()
+    ).map((d) => d.w);
     expect(sorted).to.deep.equal(['a', 'b', 'B']);
   });
 
@@ -96,7 +139,10 @@ describe('engine: BSON values, comparison and the mingo gaps', () => {
     const c = server.db.collection<AnyDoc>('strings');
     const x = await c.find({ w: { $regex: ' ^ [ab]  # letters a or b\n $', $options: 'x' } }).toArray();
     expect(x.map((d) => d.w).sort()).to.deep.equal(['a', 'b']);
-    const bad = await c.find({ w: { $regex: 'a', $options: 'q' } }).toArray().catch((e: unknown) => e);
+    const bad = await c
+      .find({ w: { $regex: 'a', $options: 'q' } })
+      .toArray()
+      .catch((e: unknown) => e);
     expect((bad as MongoServerError).code).to.equal(51108);
   });
 
@@ -114,13 +160,20 @@ describe('engine: BSON values, comparison and the mingo gaps', () => {
   it('never lets a query or pipeline change stored documents', async () => {
     const c = server.db.collection<AnyDoc>('immutable');
     await c.insertOne({ _id: 1, nested: { a: 1 }, list: [{ x: 1 }] });
-    await c.aggregate([
-      { $addFields: { 'nested.b': 2, extra: 1 } },
-      { $set: { list: { $map: { input: '$list', in: { x: { $add: ['$$this.x', 1] } } } } } },
-      { $unwind: '$list' },
-      { $project: { nested: 0 } },
-    ]).toArray();
-    await c.aggregate([{ $lookup: { from: 'immutable', localField: '_id', foreignField: '_id', as: 'self' } }, { $set: { 'self.nested.c': 3 } }]).toArray();
+    await c
+      .aggregate([
+        { $addFields: { 'nested.b': 2, extra: 1 } },
+        { $set: { list: { $map: { input: '$list', in: { x: { $add: ['$$this.x', 1] } } } } } },
+        { $unwind: '$list' },
+        { $project: { nested: 0 } },
+      ])
+      .toArray();
+    await c
+      .aggregate([
+        { $lookup: { from: 'immutable', localField: '_id', foreignField: '_id', as: 'self' } },
+        { $set: { 'self.nested.c': 3 } },
+      ])
+      .toArray();
     await c.find({}, { projection: { 'nested.a': 0 } }).toArray();
     expect(await c.findOne({ _id: 1 })).to.deep.equal({ _id: 1, nested: { a: 1 }, list: [{ x: 1 }] });
   });

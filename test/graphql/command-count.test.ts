@@ -17,7 +17,10 @@ describe('GraphQL: MongoDB commands per nested query', () => {
   });
   after(() => service.close());
 
-  const scenarioE = (pageSize: number, meta: string) => `{ articles(pagination: { pageSize: ${pageSize} }) { data { id attributes { title
+  const scenarioE = (
+    pageSize: number,
+    meta: string,
+  ) => `{ articles(pagination: { pageSize: ${pageSize} }) { data { id attributes { title
     author { data { id attributes { name } } }
     tags { data { id attributes { name } } }
     category { data { id attributes { name articles(pagination: { limit: 5 }) { data { id attributes { title } } } } } } } } ${meta} } }`;
@@ -38,8 +41,13 @@ describe('GraphQL: MongoDB commands per nested query', () => {
   });
 
   it('adds exactly one count when meta.pagination.total is selected, none for page/pageSize', async () => {
-    expect((await commandsFor(scenarioE(25, 'meta { pagination { total pageCount } }'))).names.sort()).to.deep.equal(['aggregate', 'aggregate']);
-    expect((await commandsFor(scenarioE(25, 'meta { pagination { page pageSize } }'))).names).to.deep.equal(['aggregate']);
+    expect((await commandsFor(scenarioE(25, 'meta { pagination { total pageCount } }'))).names.sort()).to.deep.equal([
+      'aggregate',
+      'aggregate',
+    ]);
+    expect((await commandsFor(scenarioE(25, 'meta { pagination { page pageSize } }'))).names).to.deep.equal([
+      'aggregate',
+    ]);
   });
 
   it('fills every nested level from that one read', async () => {

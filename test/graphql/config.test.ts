@@ -15,7 +15,12 @@ describe('GraphQL configuration', () => {
     service = await createTestService({
       config: {
         env: 'production',
-        plugins: { graphql: { enabled: true, config: { endpoint: '/gql', defaultLimit: 3, maxLimit: 50, amountLimit: 4, depthLimit: 2 } } },
+        plugins: {
+          graphql: {
+            enabled: true,
+            config: { endpoint: '/gql', defaultLimit: 3, maxLimit: 50, amountLimit: 4, depthLimit: 2 },
+          },
+        },
       },
     });
     await seedPublication(service.context);
@@ -36,15 +41,21 @@ describe('GraphQL configuration', () => {
   });
 
   it('uses defaultLimit when no page size is asked, and caps sizes at min(maxLimit, amountLimit)', async () => {
-    const res = await post('{ tags { data { id } } capped: tags(pagination: { pageSize: 40 }) { data { id } meta { pagination { pageSize } } } }');
+    const res = await post(
+      '{ tags { data { id } } capped: tags(pagination: { pageSize: 40 }) { data { id } meta { pagination { pageSize } } } }',
+    );
     expect(at(res.body, 'data.tags.data')).to.have.length(3);
     expect(at(res.body, 'data.capped.data')).to.have.length(4);
     expect(at(res.body, 'data.capped.meta.pagination.pageSize')).to.equal(4);
   });
 
   it('applies the configured depthLimit', async () => {
-    expect((await post('{ tags { data { attributes { articles { data { attributes { title } } } } } } }')).status).to.equal(200);
-    const deep = await post('{ tags { data { attributes { articles { data { attributes { author { data { attributes { name } } } } } } } } } }');
+    expect(
+      (await post('{ tags { data { attributes { articles { data { attributes { title } } } } } } }')).status,
+    ).to.equal(200);
+    const deep = await post(
+      '{ tags { data { attributes { articles { data { attributes { author { data { attributes { name } } } } } } } } } }',
+    );
     expect(deep.status).to.equal(400);
     expect(deep.body.errors[0].message).to.equal("'' exceeds maximum operation depth of 2");
   });
@@ -66,9 +77,14 @@ describe('GraphQL configuration: disabled plugin and shadowCRUD off', () => {
   });
 
   it('has no generated queries or mutations without shadowCRUD', async () => {
-    const service = await createTestService({ config: { plugins: { graphql: { enabled: true, config: { shadowCRUD: false } } } } });
+    const service = await createTestService({
+      config: { plugins: { graphql: { enabled: true, config: { shadowCRUD: false } } } },
+    });
     try {
-      const res = await request(service.app).post('/graphql').set('Accept', 'application/json').send({ query: '{ __type(name: "Query") { fields { name } } }' });
+      const res = await request(service.app)
+        .post('/graphql')
+        .set('Accept', 'application/json')
+        .send({ query: '{ __type(name: "Query") { fields { name } } }' });
       expect((at(res.body, 'data.__type.fields') as Array<{ name: string }>).map((f) => f.name)).to.deep.equal(['me']);
     } finally {
       await service.close();

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ExtensionService } from '../../src/graphql/index.js';
+import type { ExtensionService } from '../../src/plugins/graphql/index.js';
 import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 import { at, gql, registerUser } from './helpers.js';
@@ -19,7 +19,8 @@ describe('GraphQL extension service', () => {
         extension.shadowCRUD('api::article.article').field('summary').disable();
         extension.shadowCRUD('api::category.category').field('sortOrder').disableFilters();
         extension.use({
-          typeDefs: 'type Query { hello(name: String = "world"): String  secret: String } extend type Article { titleLength: Int }',
+          typeDefs:
+            'type Query { hello(name: String = "world"): String  secret: String } extend type Article { titleLength: Int }',
           resolvers: {
             Query: { hello: (_p, args) => `hello ${String(args.name)}`, secret: () => 'classified' },
             Article: { titleLength: (parent) => String((parent as { title?: string }).title ?? '').length },
@@ -28,7 +29,16 @@ describe('GraphQL extension service', () => {
             'Query.hello': { auth: false },
             'Query.secret': { auth: { scope: ['api::note.note.create'] } },
             'Query.categories': { policies: [({ args }) => args.filters === undefined] },
-            'Query.authors': { middlewares: [async (next, parent, args, context, info) => { seen.push('before'); const out = await next(parent, args, context, info); seen.push('after'); return out; }] },
+            'Query.authors': {
+              middlewares: [
+                async (next, parent, args, context, info) => {
+                  seen.push('before');
+                  const out = await next(parent, args, context, info);
+                  seen.push('after');
+                  return out;
+                },
+              ],
+            },
           },
         });
       },
@@ -40,7 +50,10 @@ describe('GraphQL extension service', () => {
 
   async function fieldNames(type: string): Promise<string[]> {
     const res = await gql(service, `{ __type(name: "${type}") { fields { name } inputFields { name } } }`);
-    const t = at(res.body, 'data.__type') as { fields: Array<{ name: string }> | null; inputFields: Array<{ name: string }> | null } | null;
+    const t = at(res.body, 'data.__type') as {
+      fields: Array<{ name: string }> | null;
+      inputFields: Array<{ name: string }> | null;
+    } | null;
     return [...(t?.fields ?? []), ...(t?.inputFields ?? [])].map((f) => f.name);
   }
 

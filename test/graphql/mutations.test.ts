@@ -16,14 +16,37 @@ describe('GraphQL mutations and permissions', () => {
   after(() => service.close());
 
   it('creates, updates and deletes a note, answering the selection', async () => {
-    const created = await gql(service, 'mutation { createNote(data: { title: "gql note", score: 3 }) { data { id attributes { title score pinned createdAt } } } }', undefined, jwt);
+    const created = await gql(
+      service,
+      'mutation { createNote(data: { title: "gql note", score: 3 }) { data { id attributes { title score pinned createdAt } } } }',
+      undefined,
+      jwt,
+    );
     expect(created.body.errors).to.equal(undefined);
     const id = at(created.body, 'data.createNote.data.id');
     expect(id).to.be.a('string');
-    expect(at(created.body, 'data.createNote.data.attributes')).to.deep.include({ title: 'gql note', score: 3, pinned: false });
-    const updated = await gql(service, 'mutation($id: ID!) { updateNote(id: $id, data: { score: 4, pinned: true }) { data { attributes { title score pinned } } } }', { id }, jwt);
-    expect(at(updated.body, 'data.updateNote.data.attributes')).to.deep.equal({ title: 'gql note', score: 4, pinned: true });
-    const deleted = await gql(service, 'mutation($id: ID!) { deleteNote(id: $id) { data { id attributes { title } } } }', { id }, jwt);
+    expect(at(created.body, 'data.createNote.data.attributes')).to.deep.include({
+      title: 'gql note',
+      score: 3,
+      pinned: false,
+    });
+    const updated = await gql(
+      service,
+      'mutation($id: ID!) { updateNote(id: $id, data: { score: 4, pinned: true }) { data { attributes { title score pinned } } } }',
+      { id },
+      jwt,
+    );
+    expect(at(updated.body, 'data.updateNote.data.attributes')).to.deep.equal({
+      title: 'gql note',
+      score: 4,
+      pinned: true,
+    });
+    const deleted = await gql(
+      service,
+      'mutation($id: ID!) { deleteNote(id: $id) { data { id attributes { title } } } }',
+      { id },
+      jwt,
+    );
     expect(at(deleted.body, 'data.deleteNote.data')).to.deep.equal({ id, attributes: { title: 'gql note' } });
     const gone = await gql(service, 'query($id: ID) { note(id: $id) { data { id } } }', { id });
     expect(gone.body).to.deep.equal({ data: { note: { data: null } } });
@@ -39,11 +62,19 @@ describe('GraphQL mutations and permissions', () => {
   });
 
   it('creates an entry with relations and components, read back in the answer', async () => {
-    const res = await gql(service, `mutation { createArticle(data: { title: "GQL article", kind: news, author: 2, tags: [1, 3], seo: { metaTitle: "m", metaSocial: [{ network: Twitter, title: "t" }] } }) {
-      data { id attributes { title kind publishedAt author { data { id } } tags { data { id } } seo { metaTitle metaSocial { network } } } } } }`, undefined, jwt);
+    const res = await gql(
+      service,
+      `mutation { createArticle(data: { title: "GQL article", kind: news, author: 2, tags: [1, 3], seo: { metaTitle: "m", metaSocial: [{ network: Twitter, title: "t" }] } }) {
+      data { id attributes { title kind publishedAt author { data { id } } tags { data { id } } seo { metaTitle metaSocial { network } } } } } }`,
+      undefined,
+      jwt,
+    );
     expect(res.body.errors).to.equal(undefined);
     expect(at(res.body, 'data.createArticle.data.attributes')).to.deep.include({
-      title: 'GQL article', kind: 'news', author: { data: { id: '2' } }, tags: { data: [{ id: '1' }, { id: '3' }] },
+      title: 'GQL article',
+      kind: 'news',
+      author: { data: { id: '2' } },
+      tags: { data: [{ id: '1' }, { id: '3' }] },
     });
     expect(at(res.body, 'data.createArticle.data.attributes.seo.metaSocial')).to.deep.equal([{ network: 'Twitter' }]);
     const id = at(res.body, 'data.createArticle.data.id');
@@ -51,21 +82,50 @@ describe('GraphQL mutations and permissions', () => {
   });
 
   it('creates an entry in another locale and a localization of an existing entry (always a draft)', async () => {
-    const fr = await gql(service, 'mutation { createArticle(locale: "fr", data: { title: "Article GQL" }) { data { id attributes { locale } } } }', undefined, jwt);
+    const fr = await gql(
+      service,
+      'mutation { createArticle(locale: "fr", data: { title: "Article GQL" }) { data { id attributes { locale } } } }',
+      undefined,
+      jwt,
+    );
     expect(at(fr.body, 'data.createArticle.data.attributes.locale'), JSON.stringify(fr.body)).to.equal('fr');
-    const res = await gql(service, `mutation { createArticleLocalization(id: 4, locale: "fr", data: { title: "Croissance bio" }) {
-      data { id attributes { title locale publishedAt localizations(publicationState: PREVIEW) { data { id } } } } } }`, undefined, jwt);
+    const res = await gql(
+      service,
+      `mutation { createArticleLocalization(id: 4, locale: "fr", data: { title: "Croissance bio" }) {
+      data { id attributes { title locale publishedAt localizations(publicationState: PREVIEW) { data { id } } } } } }`,
+      undefined,
+      jwt,
+    );
     expect(res.body.errors, JSON.stringify(res.body.errors)).to.equal(undefined);
-    expect(at(res.body, 'data.createArticleLocalization.data.attributes')).to.deep.include({ title: 'Croissance bio', locale: 'fr', publishedAt: null });
-    expect(at(res.body, 'data.createArticleLocalization.data.attributes.localizations.data')).to.deep.equal([{ id: '4' }]);
-    const again = await gql(service, 'mutation { createArticleLocalization(id: 4, locale: "fr", data: { title: "x" }) { data { id } } }', undefined, jwt);
+    expect(at(res.body, 'data.createArticleLocalization.data.attributes')).to.deep.include({
+      title: 'Croissance bio',
+      locale: 'fr',
+      publishedAt: null,
+    });
+    expect(at(res.body, 'data.createArticleLocalization.data.attributes.localizations.data')).to.deep.equal([
+      { id: '4' },
+    ]);
+    const again = await gql(
+      service,
+      'mutation { createArticleLocalization(id: 4, locale: "fr", data: { title: "x" }) { data { id } } }',
+      undefined,
+      jwt,
+    );
     expect(again.body.errors?.[0]?.message).to.equal('locale is already used');
   });
 
   it('denies a public caller what the Public role may not do: Forbidden access, data field null', async () => {
     const res = await gql(service, '{ usersPermissionsUsers { data { id } } }');
     expect(res.body).to.deep.equal({
-      errors: [{ message: 'Forbidden access', extensions: { error: { name: 'ForbiddenError', message: 'Forbidden access', details: {} }, code: 'FORBIDDEN' } }],
+      errors: [
+        {
+          message: 'Forbidden access',
+          extensions: {
+            error: { name: 'ForbiddenError', message: 'Forbidden access', details: {} },
+            code: 'FORBIDDEN',
+          },
+        },
+      ],
       data: { usersPermissionsUsers: null },
     });
     const write = await gql(service, 'mutation { createNote(data: { title: "x" }) { data { id } } }');
@@ -74,7 +134,12 @@ describe('GraphQL mutations and permissions', () => {
   });
 
   it('lets an authenticated user list users, never with private fields; relations to types it may not read are null', async () => {
-    const res = await gql(service, '{ usersPermissionsUsers(sort: "id") { data { id attributes { username email role { data { attributes { type } } } } } } }', undefined, jwt);
+    const res = await gql(
+      service,
+      '{ usersPermissionsUsers(sort: "id") { data { id attributes { username email role { data { attributes { type } } } } } } }',
+      undefined,
+      jwt,
+    );
     expect(res.body.errors).to.equal(undefined);
     expect(at(res.body, 'data.usersPermissionsUsers.data')).to.deep.equal([
       // the Authenticated role may not find roles: the relation is left out, as REST's populate does
@@ -85,8 +150,15 @@ describe('GraphQL mutations and permissions', () => {
   });
 
   it('logs in and answers me with the role', async () => {
-    const login = await gql(service, 'mutation { login(input: { identifier: "gqluser", password: "Password123!" }) { jwt user { id username role { type } } } }');
-    expect(at(login.body, 'data.login.user')).to.deep.equal({ id: '1', username: 'gqluser', role: { type: 'authenticated' } });
+    const login = await gql(
+      service,
+      'mutation { login(input: { identifier: "gqluser", password: "Password123!" }) { jwt user { id username role { type } } } }',
+    );
+    expect(at(login.body, 'data.login.user')).to.deep.equal({
+      id: '1',
+      username: 'gqluser',
+      role: { type: 'authenticated' },
+    });
     const token = at(login.body, 'data.login.jwt') as string;
     const me = await gql(service, '{ me { username email } }', undefined, token);
     expect(at(me.body, 'data.me')).to.deep.equal({ username: 'gqluser', email: 'gqluser@example.org' });
@@ -98,13 +170,18 @@ describe('GraphQL mutations and permissions', () => {
   });
 
   it('rejects a registration that reuses a username with Strapi ApplicationError', async () => {
-    const res = await gql(service, 'mutation { register(input: { username: "gqluser", email: "other@example.org", password: "Password123!" }) { jwt } }');
+    const res = await gql(
+      service,
+      'mutation { register(input: { username: "gqluser", email: "other@example.org", password: "Password123!" }) { jwt } }',
+    );
     expect(res.body.errors?.[0]?.message).to.equal('Email or Username are already taken');
     expect(res.body.errors?.[0]?.extensions?.code).to.equal('STRAPI_APPLICATION_ERROR');
   });
 
   it('lists the configured locales to callers allowed plugin::i18n.locale.find, and denies the others', async () => {
-    expect((await gql(service, '{ i18NLocales { data { id } } }', undefined, jwt)).body.errors?.[0]?.extensions?.code).to.equal('FORBIDDEN');
+    expect(
+      (await gql(service, '{ i18NLocales { data { id } } }', undefined, jwt)).body.errors?.[0]?.extensions?.code,
+    ).to.equal('FORBIDDEN');
     const { accessKey } = await createApiToken(service.context, { name: 'gql-locales', type: 'full-access' });
     const res = await gql(service, '{ i18NLocales { data { id attributes { code name } } } }', undefined, accessKey);
     expect(at(res.body, 'data.i18NLocales.data')).to.deep.equal([
@@ -114,7 +191,12 @@ describe('GraphQL mutations and permissions', () => {
   });
 
   it('updates and deletes the single type', async () => {
-    const res = await gql(service, 'mutation { updateHomepage(data: { subtitle: "from graphql" }) { data { attributes { subtitle } } } }', undefined, jwt);
+    const res = await gql(
+      service,
+      'mutation { updateHomepage(data: { subtitle: "from graphql" }) { data { attributes { subtitle } } } }',
+      undefined,
+      jwt,
+    );
     expect(at(res.body, 'data.updateHomepage.data.attributes.subtitle')).to.equal('from graphql');
   });
 

@@ -24,9 +24,12 @@ describe('GraphQL queries', () => {
   });
 
   it('resolves nested relations, components and scalars from one read', async () => {
-    const res = await gql(service, `{ article(id: 1) { data { id attributes { title views metadata publishDate
+    const res = await gql(
+      service,
+      `{ article(id: 1) { data { id attributes { title views metadata publishDate
       author { data { id attributes { name } } } tags { data { id } } reviewer { data { id } }
-      seo { metaTitle metaSocial { network } } links { label } } } } }`);
+      seo { metaTitle metaSocial { network } } links { label } } } } }`,
+    );
     const attributes = at(res.body, 'data.article.data.attributes') as Record<string, unknown>;
     expect(attributes.title).to.equal('Getting Started with Strapi');
     expect(attributes.views).to.equal(3000123457);
@@ -34,14 +37,20 @@ describe('GraphQL queries', () => {
     expect(attributes.author).to.deep.equal({ data: { id: '1', attributes: { name: 'Alice Martin' } } });
     expect(attributes.tags).to.deep.equal({ data: [{ id: '2' }, { id: '6' }] });
     expect(attributes.reviewer).to.deep.equal({ data: null });
-    expect(at(res.body, 'data.article.data.attributes.seo.metaSocial')).to.deep.equal([{ network: 'Twitter' }, { network: 'Facebook' }]);
+    expect(at(res.body, 'data.article.data.attributes.seo.metaSocial')).to.deep.equal([
+      { network: 'Twitter' },
+      { network: 'Facebook' },
+    ]);
   });
 
   it('follows fragments and inline fragments, and relation arguments (filters, sort, pagination)', async () => {
-    const res = await gql(service, `
+    const res = await gql(
+      service,
+      `
       fragment A on Article { title category { data { ...C } } }
       fragment C on CategoryEntity { attributes { name articles(sort: "id:desc", pagination: { limit: 2 }) { data { id } } } }
-      { article(id: 1) { data { attributes { ...A ... on Article { tags(filters: { name: { eq: "Paris" } }) { data { attributes { name } } } } } } } }`);
+      { article(id: 1) { data { attributes { ...A ... on Article { tags(filters: { name: { eq: "Paris" } }) { data { attributes { name } } } } } } } }`,
+    );
     expect(res.body.errors).to.equal(undefined);
     expect(at(res.body, 'data.article.data.attributes.category.data.attributes.name')).to.equal('Technology');
     expect(ids(at(res.body, 'data.article.data.attributes.category.data.attributes.articles.data'))).to.have.length(2);
@@ -49,16 +58,27 @@ describe('GraphQL queries', () => {
   });
 
   it('sorts and paginates repeatable components in place', async () => {
-    const res = await gql(service, '{ article(id: 1) { data { attributes { seo { metaSocial(sort: "network:asc") { network } } links(pagination: { start: 1, limit: 1 }) { label } } } } }');
-    expect(at(res.body, 'data.article.data.attributes.seo.metaSocial')).to.deep.equal([{ network: 'Facebook' }, { network: 'Twitter' }]);
+    const res = await gql(
+      service,
+      '{ article(id: 1) { data { attributes { seo { metaSocial(sort: "network:asc") { network } } links(pagination: { start: 1, limit: 1 }) { label } } } } }',
+    );
+    expect(at(res.body, 'data.article.data.attributes.seo.metaSocial')).to.deep.equal([
+      { network: 'Facebook' },
+      { network: 'Twitter' },
+    ]);
     expect(at(res.body, 'data.article.data.attributes.links')).to.deep.equal([{ label: 'Link 2 of 1' }]);
     const bad = await gql(service, '{ article(id: 1) { data { attributes { links(sort: "nope") { label } } } } }');
     expect(bad.body.errors?.[0]?.extensions?.code).to.equal('BAD_USER_INPUT');
   });
 
   it('resolves dynamic zone members by __component', async () => {
-    const res = await gql(service, '{ articles(pagination: { pageSize: 100 }) { data { id attributes { blocks { __typename ... on ComponentBlocksQuote { text } } } } } }');
-    const blocks = (at(res.body, 'data.articles.data') as Entity[]).flatMap((e) => e.attributes.blocks as Array<Record<string, unknown>>);
+    const res = await gql(
+      service,
+      '{ articles(pagination: { pageSize: 100 }) { data { id attributes { blocks { __typename ... on ComponentBlocksQuote { text } } } } } }',
+    );
+    const blocks = (at(res.body, 'data.articles.data') as Entity[]).flatMap(
+      (e) => e.attributes.blocks as Array<Record<string, unknown>>,
+    );
     expect(blocks.length).to.be.greaterThan(0);
     for (const block of blocks) {
       expect(block.__typename).to.match(/^ComponentBlocks/);
@@ -67,33 +87,66 @@ describe('GraphQL queries', () => {
   });
 
   it('filters with and/or/not, nested relation filters and Long values', async () => {
-    const a = await gql(service, '{ articles(filters: { and: [{ readingTime: { between: [5, 10] } }, { rating: { gt: 2 } }] }) { data { id } } }');
+    const a = await gql(
+      service,
+      '{ articles(filters: { and: [{ readingTime: { between: [5, 10] } }, { rating: { gt: 2 } }] }) { data { id } } }',
+    );
     expect(ids(at(a.body, 'data.articles.data'))).to.deep.equal(['2', '9', '21', '31']);
-    const b = await gql(service, '{ articles(filters: { author: { name: { eq: "Alice Martin" } }, not: { id: { eq: 1 } } }) { data { id attributes { author { data { id } } } } } }');
-    for (const entry of at(b.body, 'data.articles.data') as Entity[]) expect(entry.attributes.author).to.deep.equal({ data: { id: '1' } });
+    const b = await gql(
+      service,
+      '{ articles(filters: { author: { name: { eq: "Alice Martin" } }, not: { id: { eq: 1 } } }) { data { id attributes { author { data { id } } } } } }',
+    );
+    for (const entry of at(b.body, 'data.articles.data') as Entity[])
+      expect(entry.attributes.author).to.deep.equal({ data: { id: '1' } });
     expect(ids(at(b.body, 'data.articles.data'))).not.to.include('1');
-    const c = await gql(service, '{ events(filters: { budget: { gte: "5000000000" }, online: { null: true } }) { data { id } } }');
+    const c = await gql(
+      service,
+      '{ events(filters: { budget: { gte: "5000000000" }, online: { null: true } }) { data { id } } }',
+    );
     expect(ids(at(c.body, 'data.events.data'))).to.deep.equal(['6', '9']);
   });
 
   it('paginates with start/limit and answers page-style meta; counts only when total/pageCount is asked', async () => {
-    const res = await gql(service, '{ articles(pagination: { start: 5, limit: 3 }) { data { id } meta { pagination { total page pageSize pageCount } } } }');
-    expect(at(res.body, 'data.articles.meta.pagination')).to.deep.equal({ total: 34, page: 2, pageSize: 3, pageCount: 12 });
-    const noCount = await gql(service, '{ articles(pagination: { page: 2, pageSize: 5 }) { meta { pagination { page pageSize } } } }');
+    const res = await gql(
+      service,
+      '{ articles(pagination: { start: 5, limit: 3 }) { data { id } meta { pagination { total page pageSize pageCount } } } }',
+    );
+    expect(at(res.body, 'data.articles.meta.pagination')).to.deep.equal({
+      total: 34,
+      page: 2,
+      pageSize: 3,
+      pageCount: 12,
+    });
+    const noCount = await gql(
+      service,
+      '{ articles(pagination: { page: 2, pageSize: 5 }) { meta { pagination { page pageSize } } } }',
+    );
     expect(at(noCount.body, 'data.articles.meta.pagination')).to.deep.equal({ page: 2, pageSize: 5 });
   });
 
   it('paginates nested lists (page or offset style, Strapi PaginationError when mixed)', async () => {
-    const page = await gql(service, '{ category(id: 1) { data { attributes { articles(pagination: { page: 2, pageSize: 2 }) { data { id } } } } } }');
+    const page = await gql(
+      service,
+      '{ category(id: 1) { data { attributes { articles(pagination: { page: 2, pageSize: 2 }) { data { id } } } } } }',
+    );
     expect(ids(at(page.body, 'data.category.data.attributes.articles.data'))).to.deep.equal(['11', '16']);
-    const offset = await gql(service, '{ category(id: 1) { data { attributes { articles(pagination: { start: 1, limit: 2 }) { data { id } } } } } }');
+    const offset = await gql(
+      service,
+      '{ category(id: 1) { data { attributes { articles(pagination: { start: 1, limit: 2 }) { data { id } } } } } }',
+    );
     expect(ids(at(offset.body, 'data.category.data.attributes.articles.data'))).to.deep.equal(['6', '11']);
-    const mixed = await gql(service, '{ category(id: 1) { data { attributes { articles(pagination: { page: 1, limit: 2 }) { data { id } } } } } }');
+    const mixed = await gql(
+      service,
+      '{ category(id: 1) { data { attributes { articles(pagination: { page: 1, limit: 2 }) { data { id } } } } } }',
+    );
     expect(mixed.body.errors?.[0]?.extensions?.code).to.equal('STRAPI_PAGINATION_ERROR');
   });
 
   it('caps a page at amountLimit (100) and says so in the meta (Deviation 5)', async () => {
-    const res = await gql(service, '{ articles(pagination: { pageSize: 200 }, locale: "all") { data { id } meta { pagination { pageSize total } } } }');
+    const res = await gql(
+      service,
+      '{ articles(pagination: { pageSize: 200 }, locale: "all") { data { id } meta { pagination { pageSize total } } } }',
+    );
     expect(at(res.body, 'data.articles.meta.pagination')).to.deep.equal({ pageSize: 100, total: 40 });
   });
 
@@ -101,7 +154,19 @@ describe('GraphQL queries', () => {
     const res = await gql(service, '{ articles(pagination: { page: 1, limit: 3 }) { data { id } } }');
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({
-      errors: [{ message: 'Cannot use both page & offset pagination in the same query', extensions: { error: { name: 'PaginationError', message: 'Cannot use both page & offset pagination in the same query', details: {} }, code: 'STRAPI_PAGINATION_ERROR' } }],
+      errors: [
+        {
+          message: 'Cannot use both page & offset pagination in the same query',
+          extensions: {
+            error: {
+              name: 'PaginationError',
+              message: 'Cannot use both page & offset pagination in the same query',
+              details: {},
+            },
+            code: 'STRAPI_PAGINATION_ERROR',
+          },
+        },
+      ],
       data: { articles: null },
     });
   });
@@ -109,7 +174,10 @@ describe('GraphQL queries', () => {
   it('shows drafts only with PREVIEW; a draft by id is data: null (Deviation 4)', async () => {
     const live = await gql(service, '{ articles(filters: { publishedAt: { null: true } }) { data { id } } }');
     expect(at(live.body, 'data.articles.data')).to.deep.equal([]);
-    const preview = await gql(service, '{ articles(publicationState: PREVIEW, filters: { publishedAt: { null: true } }) { data { id } } }');
+    const preview = await gql(
+      service,
+      '{ articles(publicationState: PREVIEW, filters: { publishedAt: { null: true } }) { data { id } } }',
+    );
     expect(ids(at(preview.body, 'data.articles.data'))).to.deep.equal(['5', '12', '19', '26', '33', '38']);
     const draft = await gql(service, '{ article(id: 5) { data { id } } }');
     expect(draft.body).to.deep.equal({ data: { article: { data: null } } });
@@ -120,19 +188,29 @@ describe('GraphQL queries', () => {
   it('reads another locale and the localizations of an entry', async () => {
     const fr = await gql(service, '{ articles(locale: "fr") { data { id attributes { locale } } } }');
     for (const entry of at(fr.body, 'data.articles.data') as Entity[]) expect(entry.attributes.locale).to.equal('fr');
-    const res = await gql(service, '{ article(id: 1) { data { attributes { localizations { data { id attributes { locale } } } } } } }');
-    expect(at(res.body, 'data.article.data.attributes.localizations.data')).to.deep.equal([{ id: '41', attributes: { locale: 'fr' } }]);
+    const res = await gql(
+      service,
+      '{ article(id: 1) { data { attributes { localizations { data { id attributes { locale } } } } } } }',
+    );
+    expect(at(res.body, 'data.article.data.attributes.localizations.data')).to.deep.equal([
+      { id: '41', attributes: { locale: 'fr' } },
+    ]);
   });
 
   it('reads the single type', async () => {
-    const res = await gql(service, '{ homepage { data { id attributes { title featuredArticles { data { id } } } } } }');
+    const res = await gql(
+      service,
+      '{ homepage { data { id attributes { title featuredArticles { data { id } } } } } }',
+    );
     expect(at(res.body, 'data.homepage.data.attributes.title')).to.be.a('string');
   });
 
   it('rejects private fields, bad argument types and unknown operators as GRAPHQL_VALIDATION_FAILED (400)', async () => {
     const privateField = await gql(service, '{ articles { data { attributes { internalNotes } } } }');
     expect(privateField.status).to.equal(400);
-    expect(privateField.body.errors?.[0]).to.deep.include({ message: 'Cannot query field "internalNotes" on type "Article".' });
+    expect(privateField.body.errors?.[0]).to.deep.include({
+      message: 'Cannot query field "internalNotes" on type "Article".',
+    });
     expect(privateField.body.errors?.[0]?.extensions).to.deep.equal({ code: 'GRAPHQL_VALIDATION_FAILED' });
     // parsed and validated documents are cached: the same query answers the same way again
     expect(await gql(service, '{ articles { data { attributes { internalNotes } } } }')).to.deep.equal(privateField);
@@ -143,7 +221,9 @@ describe('GraphQL queries', () => {
     expect(badArg.status).to.equal(400);
     expect(badArg.body.errors?.[0]?.message).to.equal('Int cannot represent non-integer value: "x"');
     const unknownOp = await gql(service, '{ articles(filters: { title: { like: "x" } }) { data { id } } }');
-    expect(unknownOp.body.errors?.[0]?.message).to.equal('Field "like" is not defined by type "StringFilterInput". Did you mean "lte"?');
+    expect(unknownOp.body.errors?.[0]?.message).to.equal(
+      'Field "like" is not defined by type "StringFilterInput". Did you mean "lte"?',
+    );
   });
 
   it('never exposes a password attribute, in output or filters (Deviation 6)', async () => {
@@ -154,7 +234,8 @@ describe('GraphQL queries', () => {
   });
 
   it('rejects operations deeper than depthLimit (envelopes not counted)', async () => {
-    const level = (n: number): string => (n === 0 ? 'name' : `articles { data { attributes { tags { data { attributes { ${level(n - 1)} } } } } } }`);
+    const level = (n: number): string =>
+      n === 0 ? 'name' : `articles { data { attributes { tags { data { attributes { ${level(n - 1)} } } } } } }`;
     const ok = await gql(service, `{ tags { data { attributes { ${level(3)} } } } }`);
     expect(ok.status).to.equal(200);
     const deep = await gql(service, `{ tags { data { attributes { ${level(4)} } } } }`);
@@ -164,7 +245,10 @@ describe('GraphQL queries', () => {
   });
 
   it('answers GET /graphql?query= and serves the playground to browsers outside production', async () => {
-    const get = await request(service.app).get('/graphql').query({ query: '{ tag(id: 1) { data { id } } }' }).set('Accept', 'application/json');
+    const get = await request(service.app)
+      .get('/graphql')
+      .query({ query: '{ tag(id: 1) { data { id } } }' })
+      .set('Accept', 'application/json');
     expect(get.status).to.equal(200);
     expect(JSON.parse(get.text)).to.deep.equal({ data: { tag: { data: { id: '1' } } } });
     const page = await request(service.app).get('/graphql').set('Accept', 'text/html');

@@ -1,23 +1,25 @@
 import { expect } from 'chai';
 import { parse, specifiedRules, validate, buildSchema as fromSdl } from 'graphql';
 import { loadSchemas, Registry } from '../../src/content-types/index.js';
-import { depthLimitRule } from '../../src/graphql/depth-limit.js';
-import { scalarFilterFields, toRestFilters } from '../../src/graphql/filters.js';
-import { findOneQueryName, findQueryName, typeName } from '../../src/graphql/naming.js';
-import { graphqlPagination } from '../../src/graphql/shadow-crud.js';
-import { LongScalar } from '../../src/graphql/scalars.js';
+import { depthLimitRule } from '../../src/plugins/graphql/depth-limit.js';
+import { scalarFilterFields, toRestFilters } from '../../src/plugins/graphql/filters.js';
+import { findOneQueryName, findQueryName, typeName } from '../../src/plugins/graphql/naming.js';
+import { graphqlPagination } from '../../src/plugins/graphql/shadow-crud.js';
+import { LongScalar } from '../../src/plugins/graphql/scalars.js';
 import { usersPermissionsContentTypes } from '../../src/plugins/users-permissions/content-types.js';
 import { PUBLICATION_APP } from '../helpers/server.js';
 import { loadConfig } from '../../src/config/index.js';
-import { graphqlConfig } from '../../src/graphql/config.js';
-import { ExtensionService } from '../../src/graphql/extension.js';
-import { buildSchema } from '../../src/graphql/schema.js';
+import { graphqlConfig } from '../../src/plugins/graphql/config.js';
+import { ExtensionService } from '../../src/plugins/graphql/extension.js';
+import { buildSchema } from '../../src/plugins/graphql/schema.js';
 import { uploadPlugin } from '../../src/plugins/upload/index.js';
 
 /** Pure internals of the GraphQL layer: naming, filter translation, depth counting, pagination meta, scalars. */
 describe('GraphQL internals', () => {
   const loaded = loadSchemas(PUBLICATION_APP);
-  const registry = Registry.build([...usersPermissionsContentTypes(), ...loaded.contentTypes], loaded.components, { i18n: true });
+  const registry = Registry.build([...usersPermissionsContentTypes(), ...loaded.contentTypes], loaded.components, {
+    i18n: true,
+  });
   const schemaOf = (uid: string) => {
     const schema = registry.schema(uid);
     if (!schema) throw new Error(uid);
@@ -31,25 +33,40 @@ describe('GraphQL internals', () => {
     expect(typeName(schemaOf('blocks.rich-text'))).to.equal('ComponentBlocksRichText');
     const profile = registry.contentType('api::author-profile.author-profile');
     const user = registry.contentType('plugin::users-permissions.user');
-    expect(profile && [findOneQueryName(profile), findQueryName(profile)]).to.deep.equal(['authorProfile', 'authorProfiles']);
-    expect(user && [findOneQueryName(user), findQueryName(user)]).to.deep.equal(['usersPermissionsUser', 'usersPermissionsUsers']);
+    expect(profile && [findOneQueryName(profile), findQueryName(profile)]).to.deep.equal([
+      'authorProfile',
+      'authorProfiles',
+    ]);
+    expect(user && [findOneQueryName(user), findQueryName(user)]).to.deep.equal([
+      'usersPermissionsUser',
+      'usersPermissionsUsers',
+    ]);
   });
 
   it('derives scalar filter inputs from the operator table', () => {
     const fields = scalarFilterFields('Int');
-    expect(fields).to.include({ eq: 'Int', in: '[Int]', between: '[Int]', null: 'Boolean', not: 'IntFilterInput', and: '[Int]' });
+    expect(fields).to.include({
+      eq: 'Int',
+      in: '[Int]',
+      between: '[Int]',
+      null: 'Boolean',
+      not: 'IntFilterInput',
+      and: '[Int]',
+    });
     expect(Object.keys(fields)).to.have.length(22);
     expect(fields).not.to.have.property('startsWithi');
   });
 
   it('translates filters into the REST filters object through relations and components', () => {
     const article = schemaOf('api::article.article');
-    expect(toRestFilters(registry, article, {
-      title: { containsi: 'x', not: { null: true } },
-      author: { name: { eq: 'A' }, profile: { handle: { in: ['h'] } } },
-      seo: { metaSocial: { network: { eq: 'Twitter' } } },
-      or: [{ id: { eq: '1' } }, { views: { gte: 5 } }],
-    })).to.deep.equal({
+    expect(
+      toRestFilters(registry, article, {
+        title: { containsi: 'x', not: { null: true } },
+        author: { name: { eq: 'A' }, profile: { handle: { in: ['h'] } } },
+        seo: { metaSocial: { network: { eq: 'Twitter' } } },
+        or: [{ id: { eq: '1' } }, { views: { gte: 5 } }],
+      }),
+    ).to.deep.equal({
       title: { $containsi: 'x', $not: { $null: true } },
       author: { name: { $eq: 'A' }, profile: { handle: { $in: ['h'] } } },
       seo: { metaSocial: { network: { $eq: 'Twitter' } } },
@@ -59,16 +76,31 @@ describe('GraphQL internals', () => {
 
   it('counts depth without the data/attributes/meta envelopes, following fragments', () => {
     const schema = fromSdl('type Q { a: A } type A { data: A attributes: A meta: A b: A x: Int } schema { query: Q }');
-    const errors = (query: string, max: number) => validate(schema, parse(query), [...specifiedRules, depthLimitRule(max)]).map((e) => e.message);
+    const errors = (query: string, max: number) =>
+      validate(schema, parse(query), [...specifiedRules, depthLimitRule(max)]).map((e) => e.message);
     expect(errors('{ a { data { attributes { b { data { x } } } } } }', 2)).to.deep.equal([]);
-    expect(errors('{ a { data { attributes { b { data { x } } } } } }', 1)).to.deep.equal(["'' exceeds maximum operation depth of 1"]);
-    expect(errors('query Named { a { ...F } } fragment F on A { b { b { x } } }', 2)).to.deep.equal(["'Named' exceeds maximum operation depth of 2"]);
+    expect(errors('{ a { data { attributes { b { data { x } } } } } }', 1)).to.deep.equal([
+      "'' exceeds maximum operation depth of 1",
+    ]);
+    expect(errors('query Named { a { ...F } } fragment F on A { b { b { x } } }', 2)).to.deep.equal([
+      "'Named' exceeds maximum operation depth of 2",
+    ]);
     expect(errors('{ __schema { types { fields { type { ofType { name } } } } } }', 1)).to.deep.equal([]);
   });
 
   it('turns offset-style REST meta into pages', () => {
-    expect(graphqlPagination({ start: 5, limit: 3, total: 34 })).to.deep.equal({ total: 34, page: 2, pageSize: 3, pageCount: 12 });
-    expect(graphqlPagination({ page: 2, pageSize: 10 })).to.deep.equal({ total: undefined, page: 2, pageSize: 10, pageCount: undefined });
+    expect(graphqlPagination({ start: 5, limit: 3, total: 34 })).to.deep.equal({
+      total: 34,
+      page: 2,
+      pageSize: 3,
+      pageCount: 12,
+    });
+    expect(graphqlPagination({ page: 2, pageSize: 10 })).to.deep.equal({
+      total: undefined,
+      page: 2,
+      pageSize: 10,
+      pageCount: undefined,
+    });
   });
 
   it('reads Long values as safe numbers or decimal strings', () => {
@@ -82,18 +114,51 @@ describe('GraphQL internals', () => {
     const config = await loadConfig(PUBLICATION_APP);
     const extra = [
       {
-        uid: 'api::setting.setting', source: 'inline',
+        uid: 'api::setting.setting',
+        source: 'inline',
         schema: {
-          kind: 'singleType' as const, collectionName: 'settings', info: { singularName: 'setting', pluralName: 'settings', displayName: 'Setting' },
+          kind: 'singleType' as const,
+          collectionName: 'settings',
+          info: { singularName: 'setting', pluralName: 'settings', displayName: 'Setting' },
           pluginOptions: { i18n: { localized: true } },
-          attributes: { greeting: { type: 'string' as const }, logo: { type: 'media' as const }, gallery: { type: 'media' as const, multiple: true } },
+          attributes: {
+            greeting: { type: 'string' as const },
+            logo: { type: 'media' as const },
+            gallery: { type: 'media' as const, multiple: true },
+          },
         },
       },
     ];
-    const registry = Registry.build([...(uploadPlugin.contentTypes?.(config) ?? []), ...usersPermissionsContentTypes(), ...loaded.contentTypes, ...extra], loaded.components, { i18n: true });
-    const schema = buildSchema({ registry, gql: graphqlConfig(config), extension: new ExtensionService(), usersPermissions: true, i18n: true });
+    const registry = Registry.build(
+      [
+        ...(uploadPlugin.contentTypes?.(config) ?? []),
+        ...usersPermissionsContentTypes(),
+        ...loaded.contentTypes,
+        ...extra,
+      ],
+      loaded.components,
+      { i18n: true },
+    );
+    const schema = buildSchema({
+      registry,
+      gql: graphqlConfig(config),
+      extension: new ExtensionService(),
+      usersPermissions: true,
+      i18n: true,
+    });
     const setting = schema.getType('Setting');
-    expect(setting && 'getFields' in setting ? Object.keys(setting.getFields()) : []).to.include.members(['greeting', 'logo', 'gallery', 'localizations', 'locale']);
-    expect(schema.getQueryType()?.getFields().setting?.args.map((a) => a.name)).to.deep.equal(['locale']);
+    expect(setting && 'getFields' in setting ? Object.keys(setting.getFields()) : []).to.include.members([
+      'greeting',
+      'logo',
+      'gallery',
+      'localizations',
+      'locale',
+    ]);
+    expect(
+      schema
+        .getQueryType()
+        ?.getFields()
+        .setting?.args.map((a) => a.name),
+    ).to.deep.equal(['locale']);
   });
 });

@@ -28,7 +28,12 @@ export function mingoContext(access: QueryAccess = UNRESTRICTED): OperationConte
         aggregate(pipeline: Doc[]) {
           commands.count += 1;
           const emulated = pipeline.map(emulateJoinLookups);
-          return { toArray: async () => new Aggregator(emulated, { collectionResolver: (from: string) => byCollection[from] ?? [] }).run(byCollection[name] ?? []) };
+          return {
+            toArray: async () =>
+              new Aggregator(emulated, { collectionResolver: (from: string) => byCollection[from] ?? [] }).run(
+                byCollection[name] ?? [],
+              ),
+          };
         },
       };
     },
@@ -37,7 +42,13 @@ export function mingoContext(access: QueryAccess = UNRESTRICTED): OperationConte
     config: { api: { rest: { defaultLimit: 25, maxLimit: 100, withCount: true } } },
     registry,
     models,
-    i18n: { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }] },
+    i18n: {
+      defaultLocale: 'en',
+      locales: [
+        { code: 'en', name: 'English (en)' },
+        { code: 'fr', name: 'French (fr)' },
+      ],
+    },
     access,
     commands,
   };
@@ -48,8 +59,10 @@ export function mingoContext(access: QueryAccess = UNRESTRICTED): OperationConte
 function promoteLongs(doc: Doc): Doc {
   const visit = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(visit);
-    if (value !== null && typeof value === 'object' && (value as { _bsontype?: string })._bsontype === 'Long') return Number(String(value));
-    if (value !== null && typeof value === 'object' && !(value instanceof Date)) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, visit(inner)]));
+    if (value !== null && typeof value === 'object' && (value as { _bsontype?: string })._bsontype === 'Long')
+      return Number(String(value));
+    if (value !== null && typeof value === 'object' && !(value instanceof Date))
+      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, visit(inner)]));
     return value;
   };
   return visit(doc) as Doc;
@@ -62,10 +75,20 @@ function promoteLongs(doc: Doc): Doc {
  */
 function emulateJoinLookups(stage: Doc): Doc {
   const lookup = stage.$lookup as Doc | undefined;
-  if (!lookup || typeof lookup.localField !== 'string' || typeof lookup.foreignField !== 'string' || !Array.isArray(lookup.pipeline)) return stage;
+  if (
+    !lookup ||
+    typeof lookup.localField !== 'string' ||
+    typeof lookup.foreignField !== 'string' ||
+    !Array.isArray(lookup.pipeline)
+  )
+    return stage;
   const { localField, foreignField, pipeline, ...rest } = lookup;
   const asArray = (value: string) => ({ $cond: [{ $isArray: value }, value, [value]] });
-  const join = { $match: { $expr: { $gt: [{ $size: { $setIntersection: [asArray(`$${foreignField}`), asArray('$$__local')] } }, 0] } } };
+  const join = {
+    $match: {
+      $expr: { $gt: [{ $size: { $setIntersection: [asArray(`$${foreignField}`), asArray('$$__local')] } }, 0] },
+    },
+  };
   return {
     $lookup: {
       ...rest,

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Aggregator } from 'mingo';
-import { loadSchemas, Registry, type Attribute, type Component, type ContentType } from '../../src/content-types/index.js';
+import {
+  loadSchemas,
+  Registry,
+  type Attribute,
+  type Component,
+  type ContentType,
+} from '../../src/content-types/index.js';
 import type { ServiceContext } from '../../src/service-context.js';
 import { UNRESTRICTED, type QueryAccess } from '../../src/query/access.js';
 import { compileFilters, type PipelineStage } from '../../src/query/filters/index.js';
@@ -58,7 +64,14 @@ export function publicationStore(registry: Registry, options: StoreOptions = {})
       if (source) {
         for (const [name, attribute] of Object.entries(ct.attributes)) {
           const localized = attribute.pluginOptions?.i18n?.localized === true;
-          if (!localized && attribute.type !== 'relation' && attribute.type !== 'component' && attribute.type !== 'dynamiczone' && name in source) doc[name] = source[name];
+          if (
+            !localized &&
+            attribute.type !== 'relation' &&
+            attribute.type !== 'component' &&
+            attribute.type !== 'dynamiczone' &&
+            name in source
+          )
+            doc[name] = source[name];
         }
         doc.localeGroup = source.localeGroup;
       }
@@ -83,7 +96,13 @@ function applyDefaults(schema: ContentType | Component, doc: Record<string, unkn
   }
 }
 
-function toStorage(registry: Registry, schema: ContentType | Component, body: Record<string, unknown>, componentIds: Map<string, number>, options: StoreOptions): Record<string, unknown> {
+function toStorage(
+  registry: Registry,
+  schema: ContentType | Component,
+  body: Record<string, unknown>,
+  componentIds: Map<string, number>,
+  options: StoreOptions,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(body)) {
     const attribute: Attribute | undefined = schema.attributes[name];
@@ -93,10 +112,17 @@ function toStorage(registry: Registry, schema: ContentType | Component, body: Re
   return out;
 }
 
-function storedValue(registry: Registry, attribute: Attribute, value: unknown, componentIds: Map<string, number>, options: StoreOptions): unknown {
+function storedValue(
+  registry: Registry,
+  attribute: Attribute,
+  value: unknown,
+  componentIds: Map<string, number>,
+  options: StoreOptions,
+): unknown {
   if (value === null || value === undefined) return null;
   switch (attribute.type) {
-    case 'datetime': case 'timestamp':
+    case 'datetime':
+    case 'timestamp':
       return new Date(String(value));
     case 'biginteger':
       // an int64 in MongoDB; mingo compares numbers only, and the seed's values are safe integers
@@ -111,7 +137,9 @@ function storedValue(registry: Registry, attribute: Attribute, value: unknown, c
         applyDefaults(component, doc);
         return Object.assign(doc, toStorage(registry, component, item, componentIds, options));
       };
-      return attribute.repeatable ? (value as Record<string, unknown>[]).map(one) : one(value as Record<string, unknown>);
+      return attribute.repeatable
+        ? (value as Record<string, unknown>[]).map(one)
+        : one(value as Record<string, unknown>);
     }
     default:
       return value;
@@ -122,7 +150,13 @@ function storedValue(registry: Registry, attribute: Attribute, value: unknown, c
  * A `find` reduced to what filters and sort need, on mingo: published entries only unless
  * `publicationState=preview`, the default locale, then the compiled filters and sort. Returns ids in order.
  */
-export function runFind(registry: Registry, store: Store, plural: string, query: Record<string, unknown>, access: QueryAccess = UNRESTRICTED): number[] {
+export function runFind(
+  registry: Registry,
+  store: Store,
+  plural: string,
+  query: Record<string, unknown>,
+  access: QueryAccess = UNRESTRICTED,
+): number[] {
   const ct = registry.byPluralName(plural);
   if (!ct) throw new Error(`no content-type ${plural}`);
   const scope: Record<string, unknown> = {};
@@ -130,8 +164,17 @@ export function runFind(registry: Registry, store: Store, plural: string, query:
   if (ct.localized) scope.locale = 'en';
   const filters = compileFilters({ registry, uid: ct.uid, filters: query.filters, access });
   const sort = compileSort({ registry, uid: ct.uid, sort: query.sort, access });
-  const pipeline: PipelineStage[] = [{ $match: scope }, ...filters, ...sort.lookups, { $sort: sort.sort }, ...sort.cleanup, { $project: { _id: 1 } }];
-  const aggregator = new Aggregator(promoteBigInts(pipeline), { collectionResolver: (name: string) => store[name] ?? [] });
+  const pipeline: PipelineStage[] = [
+    { $match: scope },
+    ...filters,
+    ...sort.lookups,
+    { $sort: sort.sort },
+    ...sort.cleanup,
+    { $project: { _id: 1 } },
+  ];
+  const aggregator = new Aggregator(promoteBigInts(pipeline), {
+    collectionResolver: (name: string) => store[name] ?? [],
+  });
   return aggregator.run(store[ct.collectionName] ?? []).map((doc) => Number((doc as { _id: unknown })._id));
 }
 

@@ -28,7 +28,10 @@ export async function seedPublication(context: ServiceContext, seedFile = defaul
 }
 
 /** The seed in storage layout, in memory: uid → documents, and counter key → last id used (for runs without a database, e.g. on mingo). */
-export function seedDocuments(registry: Registry, seedFile = defaultSeedFile()): { documents: Map<string, Doc[]>; counters: Map<string, number> } {
+export function seedDocuments(
+  registry: Registry,
+  seedFile = defaultSeedFile(),
+): { documents: Map<string, Doc[]>; counters: Map<string, number> } {
   const loader = loadSeed(registry, seedFile);
   return { documents: loader.documents, counters: loader.counters };
 }
@@ -68,7 +71,8 @@ class SeedLoader {
 
   apply(operation: SeedOperation): void {
     if (operation.register || !operation.contentType || !operation.body) return;
-    const schema = this.registry.byPluralName(operation.contentType) ?? this.registry.bySingularName(operation.contentType);
+    const schema =
+      this.registry.byPluralName(operation.contentType) ?? this.registry.bySingularName(operation.contentType);
     if (!schema) throw new Error(`seed: unknown content-type ${operation.contentType}`);
     const docs = this.docs(schema.uid);
     if (operation.updateId !== undefined || (operation.single && docs.length > 0)) {
@@ -78,9 +82,13 @@ class SeedLoader {
       return;
     }
     const id = this.nextId(schema.collectionName);
-    if (operation.expectId !== undefined && operation.expectId !== id) throw new Error(`seed: ${schema.uid} got id ${id}, expected ${operation.expectId}`);
+    if (operation.expectId !== undefined && operation.expectId !== id)
+      throw new Error(`seed: ${schema.uid} got id ${id}, expected ${operation.expectId}`);
     const doc: Doc = { _id: id };
-    const source = operation.localizationOf === undefined ? undefined : docs.find((candidate) => candidate._id === operation.localizationOf);
+    const source =
+      operation.localizationOf === undefined
+        ? undefined
+        : docs.find((candidate) => candidate._id === operation.localizationOf);
     if (source) copyUnlocalized(schema, source, doc);
     Object.assign(doc, this.withDefaults(schema, this.stored(schema, operation.body), source !== undefined));
     if (schema.draftAndPublish) {
@@ -129,7 +137,8 @@ class SeedLoader {
   }
 
   private storedValue(attribute: Attribute, value: unknown): unknown {
-    if (value === null || value === undefined) return attribute.type === 'component' && attribute.repeatable ? [] : null;
+    if (value === null || value === undefined)
+      return attribute.type === 'component' && attribute.repeatable ? [] : null;
     switch (attribute.type) {
       case 'datetime':
       case 'timestamp':
@@ -143,7 +152,9 @@ class SeedLoader {
         return Array.isArray(value) ? value.map(Number) : Number(value);
       case 'component': {
         const component = this.component(attribute.component);
-        return attribute.repeatable ? asDocs(value).map((item) => this.componentDoc(component, item)) : this.componentDoc(component, value as Doc);
+        return attribute.repeatable
+          ? asDocs(value).map((item) => this.componentDoc(component, item))
+          : this.componentDoc(component, value as Doc);
       }
       case 'dynamiczone':
         return asDocs(value).map((item) => {
@@ -171,8 +182,13 @@ class SeedLoader {
 function copyUnlocalized(schema: ContentType, source: Doc, doc: Doc): void {
   for (const [name, attribute] of Object.entries(schema.attributes)) {
     const localized = attribute.pluginOptions?.i18n?.localized === true;
-    const copyable = attribute.type !== 'relation' && attribute.type !== 'media' && attribute.type !== 'component' && attribute.type !== 'dynamiczone';
-    if (!localized && copyable && name in source && !['createdAt', 'updatedAt', 'publishedAt', 'locale'].includes(name)) doc[name] = source[name];
+    const copyable =
+      attribute.type !== 'relation' &&
+      attribute.type !== 'media' &&
+      attribute.type !== 'component' &&
+      attribute.type !== 'dynamiczone';
+    if (!localized && copyable && name in source && !['createdAt', 'updatedAt', 'publishedAt', 'locale'].includes(name))
+      doc[name] = source[name];
   }
 }
 

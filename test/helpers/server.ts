@@ -26,7 +26,10 @@ export interface TestService extends ContentService {
 }
 
 /** The whole service on a fresh database (no listening socket; use supertest on `.app`). */
-export async function createTestService(options: CreateServerOptions = {}, databaseUri = freshDatabaseUri()): Promise<TestService> {
+export async function createTestService(
+  options: CreateServerOptions = {},
+  databaseUri = freshDatabaseUri(),
+): Promise<TestService> {
   const service = await createServer({ appDir: PUBLICATION_APP, ...options, databaseUri });
   return Object.assign(service, {
     async close() {
@@ -40,11 +43,18 @@ export async function createTestService(options: CreateServerOptions = {}, datab
  * A test service whose driver reports its commands: `commands` collects the name of every command
  * sent to an api content-type's collection (auth and permission look-ups are not the read path's).
  */
-export async function createCommandCountingService(options: CreateServerOptions = {}): Promise<{ service: TestService; commands: string[] }> {
+export async function createCommandCountingService(
+  options: CreateServerOptions = {},
+): Promise<{ service: TestService; commands: string[] }> {
   const uri = new URL(freshDatabaseUri());
   uri.searchParams.set('monitorCommands', 'true');
   const service = await createTestService(options, uri.toString());
-  const contentCollections = new Set(service.context.registry.listContentTypes().filter((ct) => ct.namespace === 'api').map((ct) => ct.collectionName));
+  const contentCollections = new Set(
+    service.context.registry
+      .listContentTypes()
+      .filter((ct) => ct.namespace === 'api')
+      .map((ct) => ct.collectionName),
+  );
   const commands: string[] = [];
   service.context.connection.getClient().on('commandStarted', (event) => {
     const target: unknown = event.command[event.commandName];

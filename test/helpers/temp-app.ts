@@ -18,12 +18,14 @@ export async function writeTempApp(files: TempAppFiles): Promise<string> {
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, JSON.stringify(value));
   };
-  for (const [name, schema] of Object.entries(files.api ?? {})) await put(join(dir, 'schemas', 'api', `${name}.json`), schema);
+  for (const [name, schema] of Object.entries(files.api ?? {}))
+    await put(join(dir, 'schemas', 'api', `${name}.json`), schema);
   for (const [uid, schema] of Object.entries(files.components ?? {})) {
     const [category, name] = uid.split('.');
     await put(join(dir, 'schemas', 'components', category ?? uid, `${name ?? uid}.json`), schema);
   }
   await mkdir(join(dir, 'schemas', 'api'), { recursive: true });
-  for (const [name, value] of Object.entries({ permissions: {}, ...files.config })) await put(join(dir, 'config', `${name}.json`), value);
+  for (const [name, value] of Object.entries({ permissions: {}, ...files.config }))
+    await put(join(dir, 'config', `${name}.json`), value);
   return dir;
 }

@@ -10,12 +10,22 @@ describe('regression: engine aggregation without the global mingo registry', () 
   it('runs $project, $group, $lookup and count in a process that never imported mingo', function () {
     this.timeout(30_000);
     const script = fileURLToPath(new URL('../fixtures/engine-aggregate-probe.ts', import.meta.url));
-    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: fileURLToPath(new URL('../..', import.meta.url)), encoding: 'utf8', timeout: 25_000 });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      encoding: 'utf8',
+      timeout: 25_000,
+    });
     expect(run.stderr).to.equal('');
     expect(JSON.parse(run.stdout.trim())).to.deep.equal({
-      project: [{ _id: 1, a: 2 }, { _id: 2, a: 1 }],
+      project: [
+        { _id: 1, a: 2 },
+        { _id: 2, a: 1 },
+      ],
       group: [{ _id: null, n: 2 }],
-      lookup: [{ _id: 1, a: 2, x: [{ _id: 2 }] }, { _id: 2, a: 1, x: [{ _id: 1 }] }],
+      lookup: [
+        { _id: 1, a: 2, x: [{ _id: 2 }] },
+        { _id: 2, a: 1, x: [{ _id: 1 }] },
+      ],
       count: 1,
     });
   });

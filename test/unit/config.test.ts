@@ -14,7 +14,9 @@ function appWith(files: Record<string, string>): string {
 describe('configuration', () => {
   const saved = { PORT: process.env.PORT, MONGODB_URI: process.env.MONGODB_URI };
   afterEach(() => {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   });
 
   it('has Strapi defaults without any file', async () => {
@@ -32,7 +34,8 @@ describe('configuration', () => {
     const dir = appWith({
       'server.json': '{"port": 3000, "host": "127.0.0.1"}',
       'api.js': 'export default ({ env }) => ({ rest: { defaultLimit: 10, maxLimit: Number(env("X_MAX", "50")) } });',
-      'plugins.json': '{"i18n": {"enabled": true, "config": {"defaultLocale": "fr", "locales": ["fr", "en"]}}, "graphql": {"enabled": false}}',
+      'plugins.json':
+        '{"i18n": {"enabled": true, "config": {"defaultLocale": "fr", "locales": ["fr", "en"]}}, "graphql": {"enabled": false}}',
       'permissions.json': '{"public": ["api::article.article.find"]}',
     });
     const config = await loadConfig(dir);
@@ -47,14 +50,26 @@ describe('configuration', () => {
     ['invalid JSON', { 'server.json': '{ port: ' }, /server\.json: cannot be read/],
     ['a non-integer port', { 'server.json': '{"port": "abc"}' }, /server\.json \(key "port"\)/],
     ['a bad limit', { 'api.json': '{"rest": {"maxLimit": 0}}' }, /api\.json \(key "rest.maxLimit"\)/],
-    ['a non-boolean enabled', { 'plugins.json': '{"i18n": {"enabled": "yes"}}' }, /plugins\.json \(key "i18n.enabled"\)/],
-    ['permissions that are not arrays', { 'permissions.json': '{"public": "all"}' }, /permissions\.json \(key "public"\)/],
+    [
+      'a non-boolean enabled',
+      { 'plugins.json': '{"i18n": {"enabled": "yes"}}' },
+      /plugins\.json \(key "i18n.enabled"\)/,
+    ],
+    [
+      'permissions that are not arrays',
+      { 'permissions.json': '{"public": "all"}' },
+      /permissions\.json \(key "public"\)/,
+    ],
   ];
   for (const [what, files, message] of bad) {
     it(`stops on ${what}, naming the file and key`, async () => {
       delete process.env.PORT;
       let error: unknown;
-      try { await loadConfig(appWith(files)); } catch (err) { error = err; }
+      try {
+        await loadConfig(appWith(files));
+      } catch (err) {
+        error = err;
+      }
       expect(error).to.be.instanceOf(ConfigError);
       expect((error as Error).message).to.match(message);
     });

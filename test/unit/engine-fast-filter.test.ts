@@ -18,13 +18,32 @@ const docs: Array<Record<string, unknown>> = [
 ];
 
 const filters: Array<Record<string, unknown>> = [
-  { s: 'en' }, { s: { $eq: 'en' } }, { s: { $ne: 'en' } }, { s: null }, { s: { $ne: null } }, { s: { $exists: false } },
-  { s: { $in: ['fr', null] } }, { s: { $nin: ['en', 'fr'] } }, { s: { $gt: 'e' } }, { s: { $lte: 'fr' } },
-  { s: { $regex: '^é', $options: 'i' } }, { s: /^e/ },
-  { n: 5 }, { n: { $gte: 5 } }, { n: { $lt: 5.5, $gt: -1 } }, { n: { $in: [5, 9] } }, { n: { $gt: null } }, { n: { $gte: null } },
-  { d: { $lt: new Date('2024-01-02') } }, { d: { $ne: new Date('2024-01-02') } }, { d: { $gte: new Date('2024-01-01') } },
-  { b: true }, { b: { $ne: false } },
-  { $or: [{ s: 'fr' }, { n: { $gt: 5 } }] }, { $and: [{ s: { $ne: null } }, { n: { $lte: 5 } }] }, { s: 'en', n: 5 },
+  { s: 'en' },
+  { s: { $eq: 'en' } },
+  { s: { $ne: 'en' } },
+  { s: null },
+  { s: { $ne: null } },
+  { s: { $exists: false } },
+  { s: { $in: ['fr', null] } },
+  { s: { $nin: ['en', 'fr'] } },
+  { s: { $gt: 'e' } },
+  { s: { $lte: 'fr' } },
+  { s: { $regex: '^é', $options: 'i' } },
+  { s: /^e/ },
+  { n: 5 },
+  { n: { $gte: 5 } },
+  { n: { $lt: 5.5, $gt: -1 } },
+  { n: { $in: [5, 9] } },
+  { n: { $gt: null } },
+  { n: { $gte: null } },
+  { d: { $lt: new Date('2024-01-02') } },
+  { d: { $ne: new Date('2024-01-02') } },
+  { d: { $gte: new Date('2024-01-01') } },
+  { b: true },
+  { b: { $ne: false } },
+  { $or: [{ s: 'fr' }, { n: { $gt: 5 } }] },
+  { $and: [{ s: { $ne: null } }, { n: { $lte: 5 } }] },
+  { s: 'en', n: 5 },
 ];
 
 describe('engine: native filter fast path', () => {
@@ -34,12 +53,20 @@ describe('engine: native filter fast path', () => {
       expect(compileFastFilter(normalized), 'this shape is on the fast path').to.be.a('function');
       const general = new Query(normalized, mingoOptions({}));
       const predicate = compileFilter(filter);
-      expect(docs.filter((d) => predicate(d)).map((d) => d._id)).to.deep.equal(docs.filter((d) => general.test(d)).map((d) => d._id));
+      expect(docs.filter((d) => predicate(d)).map((d) => d._id)).to.deep.equal(
+        docs.filter((d) => general.test(d)).map((d) => d._id),
+      );
     });
   }
 
   it('leaves other shapes to the general matcher', () => {
-    for (const filter of [{ 'a.b': 1 }, { s: { $not: { $eq: 'en' } } }, { s: { $elemMatch: { $eq: 'en' } } }, { $expr: { $eq: ['$s', 'en'] } }, { s: { a: 1 } }]) {
+    for (const filter of [
+      { 'a.b': 1 },
+      { s: { $not: { $eq: 'en' } } },
+      { s: { $elemMatch: { $eq: 'en' } } },
+      { $expr: { $eq: ['$s', 'en'] } },
+      { s: { a: 1 } },
+    ]) {
       expect(compileFastFilter(normalizeRegexes(filter)), JSON.stringify(filter)).to.equal(undefined);
     }
   });

@@ -6,7 +6,8 @@ import { publicationRegistry } from '../helpers/publication-store.js';
 /** The shape of the compiled stages: what indexes can serve, and the lean path of deep filters. */
 describe('compileFilters: stage shapes', () => {
   const registry = publicationRegistry();
-  const compile = (filters: unknown, uid = 'api::article.article') => compileFilters({ registry, uid, filters, access: UNRESTRICTED });
+  const compile = (filters: unknown, uid = 'api::article.article') =>
+    compileFilters({ registry, uid, filters, access: UNRESTRICTED });
 
   it('nothing to filter on: no stages', () => {
     expect(compile(undefined)).to.deep.equal([]);
@@ -47,9 +48,13 @@ describe('compileFilters: stage shapes', () => {
   });
 
   it('to-many joins with $in on the stored ids; inverse sides on the target field', () => {
-    const toMany = compile({ tags: { name: 'x' } })[0] as { $lookup: { let: unknown; pipeline: { $match: { $expr: unknown } }[] } };
+    const toMany = compile({ tags: { name: 'x' } })[0] as {
+      $lookup: { let: unknown; pipeline: { $match: { $expr: unknown } }[] };
+    };
     expect(toMany.$lookup.pipeline[0]?.$match.$expr).to.deep.equal({ $in: ['$_id', '$$refs'] });
-    const inverse = compile({ articles: { title: 'x' } }, 'api::author.author')[0] as { $lookup: { let: unknown; pipeline: { $match: { $expr: unknown } }[] } };
+    const inverse = compile({ articles: { title: 'x' } }, 'api::author.author')[0] as {
+      $lookup: { let: unknown; pipeline: { $match: { $expr: unknown } }[] };
+    };
     expect(inverse.$lookup.let).to.deep.equal({ self: '$_id' });
     expect(inverse.$lookup.pipeline[0]?.$match.$expr).to.deep.equal({ $eq: ['$author', '$$self'] });
   });
@@ -61,16 +66,23 @@ describe('compileFilters: stage shapes', () => {
   });
 
   it('a value is never read as an operator, and the input is never mutated', () => {
-    const filters = Object.freeze({ title: Object.freeze({ $eq: '{"$gt":""}' }), $or: Object.freeze([Object.freeze({ slug: '$where' })]) });
+    const filters = Object.freeze({
+      title: Object.freeze({ $eq: '{"$gt":""}' }),
+      $or: Object.freeze([Object.freeze({ slug: '$where' })]),
+    });
     const snapshot = JSON.stringify(filters);
     const stages = compile(filters);
-    expect(stages).to.deep.equal([{ $match: { $and: [{ title: { $eq: '{"$gt":""}' } }, { slug: { $eq: '$where' } }] } }]);
+    expect(stages).to.deep.equal([
+      { $match: { $and: [{ title: { $eq: '{"$gt":""}' } }, { slug: { $eq: '$where' } }] } },
+    ]);
     expect(JSON.stringify(filters)).to.equal(snapshot);
     expect(() => compile({ title: { $eq: { $gt: '' } } })).to.throw('expected a single value');
   });
 
   it('string operators compile to escaped regular expressions', () => {
-    expect(compile({ title: { $containsi: 'a.b*(c)' } })).to.deep.equal([{ $match: { title: { $regex: /a\.b\*\(c\)/i } } }]);
+    expect(compile({ title: { $containsi: 'a.b*(c)' } })).to.deep.equal([
+      { $match: { title: { $regex: /a\.b\*\(c\)/i } } },
+    ]);
     expect(compile({ title: { $notContains: 'x' } })).to.deep.equal([{ $match: { title: { $not: /x/, $ne: null } } }]);
   });
 });

@@ -15,9 +15,11 @@ describe('compileFilters: operators, casting, deep filters (mingo)', () => {
   const registry = publicationRegistry();
   const store = publicationStore(registry);
   const articles = (store.articles ?? []).filter((row) => row.locale === 'en' && row.publishedAt != null);
-  const byId = (collection: string, id: unknown): Row | undefined => (store[collection] ?? []).find((row) => row._id === id);
+  const byId = (collection: string, id: unknown): Row | undefined =>
+    (store[collection] ?? []).find((row) => row._id === id);
 
-  const find = (query: string, plural = 'articles', access?: QueryAccess) => runFind(registry, store, plural, qs.parse(query, { depth: 20, arrayLimit: 100 }), access);
+  const find = (query: string, plural = 'articles', access?: QueryAccess) =>
+    runFind(registry, store, plural, qs.parse(query, { depth: 20, arrayLimit: 100 }), access);
   const where = (predicate: (row: Row) => boolean) => articles.filter(predicate).map((row) => Number(row._id));
   const title = (row: Row) => String(row.title);
   const rt = (row: Row) => row.readingTime as number | null | undefined;
@@ -45,19 +47,29 @@ describe('compileFilters: operators, casting, deep filters (mingo)', () => {
     it('$in and $notIn, as arrays, indexed objects and single values', () => {
       const newsOrReview = where((r) => r.kind === 'news' || r.kind === 'review');
       expect(find('filters[kind][$in][0]=news&filters[kind][$in][1]=review')).to.deep.equal(newsOrReview);
-      expect(runFind(registry, store, 'articles', { filters: { kind: { $in: { 0: 'news', 1: 'review' } } } })).to.deep.equal(newsOrReview);
+      expect(
+        runFind(registry, store, 'articles', { filters: { kind: { $in: { 0: 'news', 1: 'review' } } } }),
+      ).to.deep.equal(newsOrReview);
       expect(find('filters[kind][$in]=news')).to.deep.equal(where((r) => r.kind === 'news'));
-      expect(find('filters[readingTime][$notIn][0]=4&filters[readingTime][$notIn][1]=6')).to.deep.equal(where((r) => rt(r) != null && rt(r) !== 4 && rt(r) !== 6));
+      expect(find('filters[readingTime][$notIn][0]=4&filters[readingTime][$notIn][1]=6')).to.deep.equal(
+        where((r) => rt(r) != null && rt(r) !== 4 && rt(r) !== 6),
+      );
     });
     it('implicit $in for a list value', () => {
       expect(find('filters[id][0]=3&filters[id][1]=7')).to.deep.equal([3, 7]);
     });
     it('$between (inclusive) and its negation', () => {
-      expect(find('filters[readingTime][$between][0]=5&filters[readingTime][$between][1]=10')).to.deep.equal(where((r) => rt(r) != null && Number(rt(r)) >= 5 && Number(rt(r)) <= 10));
-      expect(find('filters[readingTime][$not][$between][0]=5&filters[readingTime][$not][$between][1]=10')).to.deep.equal(where((r) => rt(r) != null && (Number(rt(r)) < 5 || Number(rt(r)) > 10)));
+      expect(find('filters[readingTime][$between][0]=5&filters[readingTime][$between][1]=10')).to.deep.equal(
+        where((r) => rt(r) != null && Number(rt(r)) >= 5 && Number(rt(r)) <= 10),
+      );
+      expect(
+        find('filters[readingTime][$not][$between][0]=5&filters[readingTime][$not][$between][1]=10'),
+      ).to.deep.equal(where((r) => rt(r) != null && (Number(rt(r)) < 5 || Number(rt(r)) > 10)));
     });
     it('several operators on one field are and-ed', () => {
-      expect(find('filters[readingTime][$gte]=5&filters[readingTime][$lte]=9&filters[readingTime][$ne]=6')).to.deep.equal(where((r) => [5, 7, 8, 9].includes(Number(rt(r)))));
+      expect(
+        find('filters[readingTime][$gte]=5&filters[readingTime][$lte]=9&filters[readingTime][$ne]=6'),
+      ).to.deep.equal(where((r) => [5, 7, 8, 9].includes(Number(rt(r)))));
     });
     it('$null and $notNull, true and false; missing counts as null', () => {
       const noSummary = where((r) => r.summary == null);
@@ -80,14 +92,18 @@ describe('compileFilters: operators, casting, deep filters (mingo)', () => {
     });
     it('the case-insensitive ones fold case Unicode-wise', () => {
       expect(find('filters[title][$containsi]=été')).to.deep.equal([7]);
-      expect(find('filters[title][$startsWithi]=THE')).to.deep.equal(where((r) => title(r).toLowerCase().startsWith('the')));
+      expect(find('filters[title][$startsWithi]=THE')).to.deep.equal(
+        where((r) => title(r).toLowerCase().startsWith('the')),
+      );
       expect(find('filters[title][$endsWithi]=SECRETS')).to.deep.equal(where((r) => title(r).endsWith('Secrets')));
       expect(find('filters[title][$eqi]=SUSHI secrets')).to.deep.equal(where((r) => title(r) === 'Sushi Secrets'));
       expect(find('filters[title][$nei]=SUSHI secrets')).to.deep.equal(where((r) => title(r) !== 'Sushi Secrets'));
     });
     it('$notContains and $notContainsi', () => {
       expect(find('filters[title][$notContains]=e')).to.deep.equal(where((r) => !title(r).includes('e')));
-      expect(find('filters[title][$notContainsi]=E')).to.deep.equal(where((r) => !title(r).toLowerCase().includes('e')));
+      expect(find('filters[title][$notContainsi]=E')).to.deep.equal(
+        where((r) => !title(r).toLowerCase().includes('e')),
+      );
       expect(find('filters[summary][$notContains]=zzz')).to.deep.equal(where((r) => r.summary != null));
     });
     it('regular-expression characters, %, _ and * match literally', () => {
@@ -121,21 +137,33 @@ describe('compileFilters: operators, casting, deep filters (mingo)', () => {
     });
     it('dates compare as YYYY-MM-DD; an ISO date-time is reduced to its date; garbage is a 400', () => {
       expect(find('filters[publishDate][$eq]=2023-01-08T10:00:00Z')).to.deep.equal([1]);
-      expect(find('filters[publishDate][$lt]=2023-02-01')).to.deep.equal(where((r) => r.publishDate != null && String(r.publishDate) < '2023-02-01'));
-      expect(rejected('filters[publishDate][$eq]=yesterday').message).to.equal('Invalid format, expected an ISO compatible date');
+      expect(find('filters[publishDate][$lt]=2023-02-01')).to.deep.equal(
+        where((r) => r.publishDate != null && String(r.publishDate) < '2023-02-01'),
+      );
+      expect(rejected('filters[publishDate][$eq]=yesterday').message).to.equal(
+        'Invalid format, expected an ISO compatible date',
+      );
       expect(rejected('filters[publishDate][$eq]=2023-02-30').status).to.equal(400);
     });
     it('datetimes: ISO strings, date-only values at midnight UTC, timestamps in ms', () => {
       const before = (iso: string) => where((r) => r.scheduledAt instanceof Date && r.scheduledAt < new Date(iso));
       expect(find('filters[scheduledAt][$lt]=2024-03-01')).to.deep.equal(before('2024-03-01T00:00:00.000Z'));
-      expect(find('filters[scheduledAt][$lt]=2024-06-01T12:00:00.000Z')).to.deep.equal(before('2024-06-01T12:00:00.000Z'));
-      expect(find(`filters[scheduledAt][$lt]=${Date.parse('2024-06-01T12:00:00.000Z')}`)).to.deep.equal(before('2024-06-01T12:00:00.000Z'));
-      expect(rejected('filters[scheduledAt][$lt]=soon').message).to.equal('Invalid format, expected a timestamp or an ISO date');
+      expect(find('filters[scheduledAt][$lt]=2024-06-01T12:00:00.000Z')).to.deep.equal(
+        before('2024-06-01T12:00:00.000Z'),
+      );
+      expect(find(`filters[scheduledAt][$lt]=${Date.parse('2024-06-01T12:00:00.000Z')}`)).to.deep.equal(
+        before('2024-06-01T12:00:00.000Z'),
+      );
+      expect(rejected('filters[scheduledAt][$lt]=soon').message).to.equal(
+        'Invalid format, expected a timestamp or an ISO date',
+      );
     });
     it('times: HH:mm:ss with optional fraction; the short form is a 400 (case 243)', () => {
       expect(find('filters[startTime][$eq]=09:15:00', 'events')).to.deep.equal([1]);
       expect(find('filters[startTime][$lt]=10:30:00.0', 'events')).to.deep.equal([1, 10]);
-      expect(rejected('filters[startTime][$gt]=12:00', 'events').message).to.equal('Invalid time format, expected HH:mm:ss.SSS');
+      expect(rejected('filters[startTime][$gt]=12:00', 'events').message).to.equal(
+        'Invalid time format, expected HH:mm:ss.SSS',
+      );
     });
     it('a null-looking string is a string (case 147); ids that are not integers match nothing (case 174)', () => {
       expect(find('filters[summary][$eq]=null')).to.deep.equal([]);
@@ -150,20 +178,33 @@ describe('compileFilters: operators, casting, deep filters (mingo)', () => {
 
   describe('logical operators', () => {
     it('$or, $and, nested', () => {
-      expect(find('filters[$or][0][kind]=news&filters[$or][1][featured]=true')).to.deep.equal(where((r) => r.kind === 'news' || r.featured === true));
-      expect(find('filters[$and][0][kind]=news&filters[$and][1][featured]=true')).to.deep.equal(where((r) => r.kind === 'news' && r.featured === true));
-      expect(find('filters[$or][0][$and][0][kind]=news&filters[$or][0][$and][1][featured]=true&filters[$or][1][readingTime][$lt]=3'))
-        .to.deep.equal(where((r) => (r.kind === 'news' && r.featured === true) || (rt(r) != null && Number(rt(r)) < 3)));
+      expect(find('filters[$or][0][kind]=news&filters[$or][1][featured]=true')).to.deep.equal(
+        where((r) => r.kind === 'news' || r.featured === true),
+      );
+      expect(find('filters[$and][0][kind]=news&filters[$and][1][featured]=true')).to.deep.equal(
+        where((r) => r.kind === 'news' && r.featured === true),
+      );
+      expect(
+        find(
+          'filters[$or][0][$and][0][kind]=news&filters[$or][0][$and][1][featured]=true&filters[$or][1][readingTime][$lt]=3',
+        ),
+      ).to.deep.equal(where((r) => (r.kind === 'news' && r.featured === true) || (rt(r) != null && Number(rt(r)) < 3)));
     });
     it('$not at the top level, at the attribute level, and twice', () => {
       expect(find('filters[$not][kind]=news')).to.deep.equal(where((r) => r.kind !== 'news'));
-      expect(find('filters[readingTime][$not][$lt]=10')).to.deep.equal(where((r) => rt(r) != null && Number(rt(r)) >= 10));
+      expect(find('filters[readingTime][$not][$lt]=10')).to.deep.equal(
+        where((r) => rt(r) != null && Number(rt(r)) >= 10),
+      );
       expect(find('filters[$not][$not][kind]=news')).to.deep.equal(where((r) => r.kind === 'news'));
-      expect(find('filters[$not][$or][0][kind]=news&filters[$not][$or][1][kind]=review')).to.deep.equal(where((r) => r.kind !== 'news' && r.kind !== 'review'));
+      expect(find('filters[$not][$or][0][kind]=news&filters[$not][$or][1][kind]=review')).to.deep.equal(
+        where((r) => r.kind !== 'news' && r.kind !== 'review'),
+      );
       expect(find('filters[summary][$not][$null]=true')).to.deep.equal(where((r) => r.summary != null));
     });
     it('$or and $and at the attribute level', () => {
-      expect(find('filters[kind][$or][0][$eq]=news&filters[kind][$or][1][$eq]=opinion')).to.deep.equal(where((r) => r.kind === 'news' || r.kind === 'opinion'));
+      expect(find('filters[kind][$or][0][$eq]=news&filters[kind][$or][1][$eq]=opinion')).to.deep.equal(
+        where((r) => r.kind === 'news' || r.kind === 'opinion'),
+      );
     });
   });
 
@@ -176,43 +217,68 @@ describe('compileFilters: operators, casting, deep filters (mingo)', () => {
     it('to-one by id: in place, and the shorthand forms', () => {
       expect(find('filters[author][id]=2')).to.deep.equal(where((r) => r.author === 2));
       expect(find('filters[author]=2')).to.deep.equal(where((r) => r.author === 2));
-      expect(find('filters[author][$in][0]=1&filters[author][$in][1]=2')).to.deep.equal(where((r) => r.author === 1 || r.author === 2));
+      expect(find('filters[author][$in][0]=1&filters[author][$in][1]=2')).to.deep.equal(
+        where((r) => r.author === 1 || r.author === 2),
+      );
       expect(find('filters[author][id][$ne]=2')).to.deep.equal(where((r) => r.author != null && r.author !== 2));
     });
     it('no related entry: id $null, and a row of NULLs for other fields (LEFT JOIN)', () => {
       expect(find('filters[author][id][$null]=true')).to.deep.equal(where((r) => r.author == null));
       expect(find('filters[author][id][$notNull]=true')).to.deep.equal(where((r) => r.author != null));
       expect(find('filters[author][$null]=true')).to.deep.equal(where((r) => r.author == null));
-      expect(find('filters[author][bio][$null]=true')).to.deep.equal(where((r) => r.author == null || authorOf(r)?.bio == null));
-      expect(find('filters[tags][id][$null]=true')).to.deep.equal(where((r) => !Array.isArray(r.tags) || r.tags.length === 0));
-      expect(find('filters[tags][name][$null]=true')).to.deep.equal(where((r) => !Array.isArray(r.tags) || r.tags.length === 0));
+      expect(find('filters[author][bio][$null]=true')).to.deep.equal(
+        where((r) => r.author == null || authorOf(r)?.bio == null),
+      );
+      expect(find('filters[tags][id][$null]=true')).to.deep.equal(
+        where((r) => !Array.isArray(r.tags) || r.tags.length === 0),
+      );
+      expect(find('filters[tags][name][$null]=true')).to.deep.equal(
+        where((r) => !Array.isArray(r.tags) || r.tags.length === 0),
+      );
     });
     it('to-many: some related entry matches', () => {
-      const tagged = (name: string) => where((r) => Array.isArray(r.tags) && r.tags.some((id) => byId('tags', id)?.name === name));
+      const tagged = (name: string) =>
+        where((r) => Array.isArray(r.tags) && r.tags.some((id) => byId('tags', id)?.name === name));
       expect(find('filters[tags][name][$eq]=GraphQL')).to.deep.equal(tagged('GraphQL'));
-      expect(find('filters[tags][id][$in][0]=3&filters[tags][id][$in][1]=5')).to.deep.equal(where((r) => Array.isArray(r.tags) && r.tags.some((id) => id === 3 || id === 5)));
-      expect(find('filters[tags][id][$ne]=6')).to.deep.equal(where((r) => Array.isArray(r.tags) && r.tags.some((id) => id !== 6)));
-      expect(find('filters[tags][weight][$gt]=4')).to.deep.equal(where((r) => Array.isArray(r.tags) && r.tags.some((id) => Number(byId('tags', id)?.weight ?? -Infinity) > 4)));
+      expect(find('filters[tags][id][$in][0]=3&filters[tags][id][$in][1]=5')).to.deep.equal(
+        where((r) => Array.isArray(r.tags) && r.tags.some((id) => id === 3 || id === 5)),
+      );
+      expect(find('filters[tags][id][$ne]=6')).to.deep.equal(
+        where((r) => Array.isArray(r.tags) && r.tags.some((id) => id !== 6)),
+      );
+      expect(find('filters[tags][weight][$gt]=4')).to.deep.equal(
+        where((r) => Array.isArray(r.tags) && r.tags.some((id) => Number(byId('tags', id)?.weight ?? -Infinity) > 4)),
+      );
     });
     it('inverse (mappedBy) sides', () => {
       expect(find('filters[articles][title][$contains]=Sushi', 'authors')).to.deep.equal([2]);
       expect(find('filters[articles][id][$null]=true', 'authors')).to.deep.equal([8]);
       // like Strapi's joins, a deep filter sees every related row (drafts and other locales too)
-      const newsTags = new Set((store.articles ?? []).filter((r) => r.kind === 'news').flatMap((r) => (Array.isArray(r.tags) ? r.tags : [])));
-      expect(find('filters[articles][kind][$eq]=news', 'tags')).to.deep.equal([...newsTags].map(Number).sort((a, b) => a - b));
+      const newsTags = new Set(
+        (store.articles ?? []).filter((r) => r.kind === 'news').flatMap((r) => (Array.isArray(r.tags) ? r.tags : [])),
+      );
+      expect(find('filters[articles][kind][$eq]=news', 'tags')).to.deep.equal(
+        [...newsTags].map(Number).sort((a, b) => a - b),
+      );
       expect(find('filters[author][name][$startsWith]=Alice', 'author-profiles')).to.deep.equal([1]);
       expect(find('filters[author][id][$null]=true', 'author-profiles')).to.deep.equal([8]);
     });
     it('nested relations at any depth, and self relations', () => {
       expect(find('filters[author][profile][handle][$eq]=grace_h')).to.deep.equal(where((r) => r.author === 7));
-      expect(find('filters[articles][author][profile][handle][$eq]=grace_h', 'categories')).to.deep.equal([1, 2, 3, 4, 5]);
+      expect(find('filters[articles][author][profile][handle][$eq]=grace_h', 'categories')).to.deep.equal([
+        1, 2, 3, 4, 5,
+      ]);
       expect(find('filters[relatedTags][relatedTags][name][$eq]=JavaScript', 'tags')).to.deep.equal([4, 9, 11]);
     });
     it('$not through a relation applies to the related row', () => {
-      expect(find('filters[$not][author][name][$eq]=Grace%20Hopper')).to.deep.equal(where((r) => r.author != null && r.author !== 7));
+      expect(find('filters[$not][author][name][$eq]=Grace%20Hopper')).to.deep.equal(
+        where((r) => r.author != null && r.author !== 7),
+      );
     });
     it('$or mixing a field and a deep filter', () => {
-      expect(find('filters[$or][0][featured]=true&filters[$or][1][category][name]=Travel')).to.deep.equal(where((r) => r.featured === true || r.category === 3));
+      expect(find('filters[$or][0][featured]=true&filters[$or][1][category][name]=Travel')).to.deep.equal(
+        where((r) => r.featured === true || r.category === 3),
+      );
     });
   });
 
@@ -273,8 +339,12 @@ describe('compileFilters: operators, casting, deep filters (mingo)', () => {
       const noAuthors: QueryAccess = { canRead: (uid) => uid !== 'api::author.author' };
       expect(rejected('filters[author][name]=x', 'articles', noAuthors).message).to.equal('Invalid parameter author');
       expect(rejected('filters[author][id]=1', 'articles', noAuthors).message).to.equal('Invalid parameter author');
-      expect(rejected('filters[articles][author][name]=x', 'categories', noAuthors).message).to.equal('Invalid parameter author');
-      expect(find('filters[category][name]=Travel', 'articles', noAuthors)).to.deep.equal(where((r) => r.category === 3));
+      expect(rejected('filters[articles][author][name]=x', 'categories', noAuthors).message).to.equal(
+        'Invalid parameter author',
+      );
+      expect(find('filters[category][name]=Travel', 'articles', noAuthors)).to.deep.equal(
+        where((r) => r.category === 3),
+      );
     });
   });
 });

@@ -13,7 +13,11 @@ import { mingoContext } from '../helpers/mingo-context.js';
  */
 
 const EXPECTED_DIR = new URL('../../../shared/conformance/expected/', import.meta.url);
-const RANGES: [number, number][] = [[3, 117], [279, 315], [417, 429]];
+const RANGES: [number, number][] = [
+  [3, 117],
+  [279, 315],
+  [417, 429],
+];
 
 interface RecordedCase {
   id: number;
@@ -48,20 +52,34 @@ async function answer(path: string): Promise<{ status: number; body: unknown }> 
     const plural = ctx.registry.byPluralName(name ?? '');
     const single = ctx.registry.bySingularName(name ?? '');
     if (rest.length === 0 && plural?.kind === 'collectionType') {
-      return { status: 200, body: id === undefined ? await find(ctx, plural.uid, raw) : await findOne(ctx, plural.uid, id, raw) };
+      return {
+        status: 200,
+        body: id === undefined ? await find(ctx, plural.uid, raw) : await findOne(ctx, plural.uid, id, raw),
+      };
     }
-    if (id === undefined && single?.kind === 'singleType') return { status: 200, body: await findSingle(ctx, single.uid, raw) };
-    return { status: 404, body: { data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } } };
+    if (id === undefined && single?.kind === 'singleType')
+      return { status: 200, body: await findSingle(ctx, single.uid, raw) };
+    return {
+      status: 404,
+      body: { data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } },
+    };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    return { status: error.status, body: { data: null, error: { status: error.status, name: error.name, message: error.message, details: error.details } } };
+    return {
+      status: error.status,
+      body: {
+        data: null,
+        error: { status: error.status, name: error.name, message: error.message, details: error.details },
+      },
+    };
   }
 }
 
 function normalise(value: unknown, key = ''): unknown {
   if (['createdAt', 'updatedAt', 'publishedAt'].includes(key) && typeof value === 'string') return '<timestamp>';
   if (Array.isArray(value)) return value.map((item) => normalise(item));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalise(v, k)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalise(v, k)]));
   return value;
 }
 
@@ -69,9 +87,18 @@ function normalise(value: unknown, key = ''): unknown {
 function resolvePlaceholders(expected: unknown, actual: unknown): unknown {
   if (expected === '<any>' && actual !== undefined) return actual;
   if (expected === '<any-string>' && typeof actual === 'string') return actual;
-  if (Array.isArray(expected) && Array.isArray(actual)) return expected.map((item, i) => resolvePlaceholders(item, actual[i]));
-  if (expected !== null && typeof expected === 'object' && actual !== null && typeof actual === 'object' && !Array.isArray(actual)) {
-    return Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, resolvePlaceholders(v, (actual as Record<string, unknown>)[k])]));
+  if (Array.isArray(expected) && Array.isArray(actual))
+    return expected.map((item, i) => resolvePlaceholders(item, actual[i]));
+  if (
+    expected !== null &&
+    typeof expected === 'object' &&
+    actual !== null &&
+    typeof actual === 'object' &&
+    !Array.isArray(actual)
+  ) {
+    return Object.fromEntries(
+      Object.entries(expected).map(([k, v]) => [k, resolvePlaceholders(v, (actual as Record<string, unknown>)[k])]),
+    );
   }
   return expected;
 }

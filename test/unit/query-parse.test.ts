@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { loadSchemas, Registry } from '../../src/content-types/index.js';
 import { AppError, ValidationError } from '../../src/errors/index.js';
-import { UNRESTRICTED } from '../../src/query/access.js';
 import { defaultFields, parseFields } from '../../src/query/parse/fields.js';
 import { localeMatch } from '../../src/query/parse/locale.js';
 import { paginationMeta, parsePagination } from '../../src/query/parse/pagination.js';
@@ -46,16 +45,44 @@ describe('query parse: fields', () => {
 describe('query parse: pagination', () => {
   it('defaults, caps and adjusts like Strapi', () => {
     expect(parsePagination(undefined, limits)).to.deep.equal({ style: 'page', page: 1, pageSize: 25, withCount: true });
-    expect(parsePagination({ page: '0', pageSize: '1000' }, limits)).to.deep.equal({ style: 'page', page: 1, pageSize: 100, withCount: true });
+    expect(parsePagination({ page: '0', pageSize: '1000' }, limits)).to.deep.equal({
+      style: 'page',
+      page: 1,
+      pageSize: 100,
+      withCount: true,
+    });
     expect(parsePagination({ pageSize: '0' }, limits)).to.include({ pageSize: 1 });
-    expect(parsePagination({ start: '-3', limit: '0' }, limits)).to.deep.equal({ style: 'offset', start: 0, limit: 1, withCount: true });
-    expect(parsePagination({ limit: '-1', withCount: 'false' }, limits)).to.deep.equal({ style: 'offset', start: 0, limit: 100, withCount: false });
+    expect(parsePagination({ start: '-3', limit: '0' }, limits)).to.deep.equal({
+      style: 'offset',
+      start: 0,
+      limit: 1,
+      withCount: true,
+    });
+    expect(parsePagination({ limit: '-1', withCount: 'false' }, limits)).to.deep.equal({
+      style: 'offset',
+      start: 0,
+      limit: 100,
+      withCount: false,
+    });
   });
 
   it('answers both meta shapes', () => {
-    expect(paginationMeta({ style: 'page', page: 3, pageSize: 25, withCount: true }, 0)).to.deep.equal({ page: 3, pageSize: 25, pageCount: 0, total: 0 });
-    expect(paginationMeta({ style: 'page', page: 1, pageSize: 10, withCount: true }, 34)).to.deep.equal({ page: 1, pageSize: 10, pageCount: 4, total: 34 });
-    expect(paginationMeta({ style: 'offset', start: 2, limit: 3, withCount: false }, null)).to.deep.equal({ start: 2, limit: 3 });
+    expect(paginationMeta({ style: 'page', page: 3, pageSize: 25, withCount: true }, 0)).to.deep.equal({
+      page: 3,
+      pageSize: 25,
+      pageCount: 0,
+      total: 0,
+    });
+    expect(paginationMeta({ style: 'page', page: 1, pageSize: 10, withCount: true }, 34)).to.deep.equal({
+      page: 1,
+      pageSize: 10,
+      pageCount: 4,
+      total: 34,
+    });
+    expect(paginationMeta({ style: 'offset', start: 2, limit: 3, withCount: false }, null)).to.deep.equal({
+      start: 2,
+      limit: 3,
+    });
   });
 
   for (const bad of [{ page: 'abc' }, { pageSize: '1.5' }, { withCount: 'yes' }, { foo: '1' }, 'x', ['1']]) {
@@ -66,8 +93,11 @@ describe('query parse: pagination', () => {
 });
 
 describe('query parse: pagination styles', () => {
-  it('rejects mixing page and offset pagination with Strapi\'s PaginationError', () => {
-    expect(() => parsePagination({ page: '1', start: '0' }, limits)).to.throw(AppError, 'Cannot use both page & offset pagination in the same query');
+  it("rejects mixing page and offset pagination with Strapi's PaginationError", () => {
+    expect(() => parsePagination({ page: '1', start: '0' }, limits)).to.throw(
+      AppError,
+      'Cannot use both page & offset pagination in the same query',
+    );
   });
 });
 
@@ -80,7 +110,13 @@ describe('query parse: publicationState and locale', () => {
   });
 
   it('filters localized types on the default, asked or no locale', () => {
-    const i18n = { defaultLocale: 'en', locales: [{ code: 'en', name: 'en' }, { code: 'fr', name: 'fr' }] };
+    const i18n = {
+      defaultLocale: 'en',
+      locales: [
+        { code: 'en', name: 'en' },
+        { code: 'fr', name: 'fr' },
+      ],
+    };
     expect(localeMatch(article, i18n, undefined)).to.deep.equal({ locale: 'en' });
     expect(localeMatch(article, i18n, 'fr')).to.deep.equal({ locale: 'fr' });
     expect(localeMatch(article, i18n, 'all')).to.deep.equal({});
@@ -92,7 +128,16 @@ describe('query parse: publicationState and locale', () => {
 describe('query parse: populate', () => {
   it('expands * to every relation, component, dynamic zone and localizations, one level', () => {
     const map = parsePopulate(populateContext(), article, '*', 'live');
-    expect(Object.keys(map)).to.have.members(['author', 'category', 'tags', 'reviewer', 'seo', 'links', 'blocks', 'localizations']);
+    expect(Object.keys(map)).to.have.members([
+      'author',
+      'category',
+      'tags',
+      'reviewer',
+      'seo',
+      'links',
+      'blocks',
+      'localizations',
+    ]);
     const seo = map.seo;
     expect(seo?.kind === 'component' && seo.selection.populate).to.deep.equal({});
   });
@@ -106,23 +151,49 @@ describe('query parse: populate', () => {
   });
 
   it('ignores unknown keys, scalars, false values, and relations the caller cannot read', () => {
-    expect(parsePopulate(populateContext(), article, { nope: '*', title: '*', author: 'false' }, 'live')).to.deep.equal({});
-    const map = parsePopulate(populateContext((uid) => uid !== 'api::author.author'), article, ['author', 'tags'], 'live');
+    expect(parsePopulate(populateContext(), article, { nope: '*', title: '*', author: 'false' }, 'live')).to.deep.equal(
+      {},
+    );
+    const map = parsePopulate(
+      populateContext((uid) => uid !== 'api::author.author'),
+      article,
+      ['author', 'tags'],
+      'live',
+    );
     expect(Object.keys(map)).to.deep.equal(['tags']);
   });
 
   it('carries per-level fields, publicationState, start/limit and pagination', () => {
-    const map = parsePopulate(populateContext(), article, { tags: { fields: ['name'], limit: '1', publicationState: 'preview' }, localizations: { pagination: { pageSize: '5' } } }, 'live');
+    const map = parsePopulate(
+      populateContext(),
+      article,
+      {
+        tags: { fields: ['name'], limit: '1', publicationState: 'preview' },
+        localizations: { pagination: { pageSize: '5' } },
+      },
+      'live',
+    );
     const tags = map.tags;
-    expect(tags?.kind === 'relation' && { fields: tags.selection.fields, window: tags.window, state: tags.publicationState }).to.deep.equal({
-      fields: ['name'], window: { skip: 0, limit: 1, meta: null }, state: 'preview',
+    expect(
+      tags?.kind === 'relation' && { fields: tags.selection.fields, window: tags.window, state: tags.publicationState },
+    ).to.deep.equal({
+      fields: ['name'],
+      window: { skip: 0, limit: 1, meta: null },
+      state: 'preview',
     });
     const localizations = map.localizations;
-    expect(localizations?.kind === 'relation' && localizations.window?.meta).to.deep.equal({ style: 'page', page: 1, pageSize: 5, withCount: true });
+    expect(localizations?.kind === 'relation' && localizations.window?.meta).to.deep.equal({
+      style: 'page',
+      page: 1,
+      pageSize: 5,
+      withCount: true,
+    });
   });
 
   it('rejects malformed nested values', () => {
-    expect(() => parsePopulate(populateContext(), article, { author: { fields: ['secretCode'] } }, 'live')).to.throw(ValidationError);
+    expect(() => parsePopulate(populateContext(), article, { author: { fields: ['secretCode'] } }, 'live')).to.throw(
+      ValidationError,
+    );
     expect(() => parsePopulate(populateContext(), article, { tags: { limit: 'x' } }, 'live')).to.throw(ValidationError);
     expect(() => parsePopulate(populateContext(), article, { blocks: { on: 'x' } }, 'live')).to.throw(ValidationError);
     expect(() => parsePopulate(populateContext(), article, [{ author: true }], 'live')).to.throw(ValidationError);

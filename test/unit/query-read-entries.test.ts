@@ -6,8 +6,27 @@ import { mingoContext } from '../helpers/mingo-context.js';
 describe('query readEntries', () => {
   it('answers flat objects in the plain style, relations included', async () => {
     const ctx = mingoContext();
-    const { entries, pagination } = await readEntries(ctx, 'api::article.article', { fields: ['title'], populate: { author: { fields: ['name'] }, tags: { fields: ['name'] } }, pagination: { pageSize: '1' } }, { style: 'plain' });
-    expect(entries).to.deep.equal([{ id: 1, title: 'Getting Started with Strapi', author: { id: 1, name: 'Alice Martin' }, tags: [{ id: 2, name: 'node.js' }, { id: 6, name: 'Paris' }] }]);
+    const { entries, pagination } = await readEntries(
+      ctx,
+      'api::article.article',
+      {
+        fields: ['title'],
+        populate: { author: { fields: ['name'] }, tags: { fields: ['name'] } },
+        pagination: { pageSize: '1' },
+      },
+      { style: 'plain' },
+    );
+    expect(entries).to.deep.equal([
+      {
+        id: 1,
+        title: 'Getting Started with Strapi',
+        author: { id: 1, name: 'Alice Martin' },
+        tags: [
+          { id: 2, name: 'node.js' },
+          { id: 6, name: 'Paris' },
+        ],
+      },
+    ]);
     expect(pagination).to.deep.equal({ page: 1, pageSize: 1, pageCount: 34, total: 34 });
   });
 
@@ -31,7 +50,12 @@ describe('query readEntries', () => {
 
   it('keeps internal fields out of every level', async () => {
     const ctx = mingoContext();
-    const entry = await readEntry(ctx, 'api::article.article', { _id: 1 }, { populate: { localizations: '*', author: { populate: '*' } } });
+    const entry = await readEntry(
+      ctx,
+      'api::article.article',
+      { _id: 1 },
+      { populate: { localizations: '*', author: { populate: '*' } } },
+    );
     expect(JSON.stringify(entry)).to.not.match(/"_id"|localeGroup|__v|__order|__p\d|internalNotes|secretCode/);
   });
 });

@@ -10,7 +10,8 @@ describe('compileSort', () => {
   const registry = publicationRegistry();
   const store = publicationStore(registry);
   const ARTICLE = 'api::article.article';
-  const compile = (sort: unknown, uid = ARTICLE, access: QueryAccess = UNRESTRICTED) => compileSort({ registry, uid, sort, access });
+  const compile = (sort: unknown, uid = ARTICLE, access: QueryAccess = UNRESTRICTED) =>
+    compileSort({ registry, uid, sort, access });
   const sortOf = (query: string) => compile(qs.parse(query).sort).sort;
   const find = (query: string, plural = 'articles') => runFind(registry, store, plural, qs.parse(query, { depth: 20 }));
 
@@ -60,11 +61,16 @@ describe('compileSort', () => {
       expect(compile({ author: { name: 'asc' } }).sort).to.deep.equal({ __sort0: 1, _id: 1 });
       const nested = compile('author.profile.handle');
       expect(nested.lookups).to.have.length(2);
-      expect(find('sort[0]=author.profile.handle:asc&sort[1]=id')).to.deep.equal(find('sort[0]=author.profile.handle&sort[1]=id:asc'));
+      expect(find('sort[0]=author.profile.handle:asc&sort[1]=id')).to.deep.equal(
+        find('sort[0]=author.profile.handle&sort[1]=id:asc'),
+      );
     });
     it('sorts entries by the related value, nulls first ascending and last descending', () => {
       const asc = find('sort[0]=category.name:asc&sort[1]=id:asc');
-      const names = asc.map((id) => store.categories?.find((c) => c._id === store.articles?.find((a) => a._id === id)?.category)?.name ?? null);
+      const names = asc.map(
+        (id) =>
+          store.categories?.find((c) => c._id === store.articles?.find((a) => a._id === id)?.category)?.name ?? null,
+      );
       expect(names.slice(0, 2)).to.deep.equal([null, null]);
       const sorted = [...names].sort((a, b) => (a === null ? -1 : b === null ? 1 : a < b ? -1 : a > b ? 1 : 0));
       expect(names).to.deep.equal(sorted);
@@ -94,7 +100,7 @@ describe('compileSort', () => {
       rejected('title:asc:desc');
       rejected({ title: 'up' });
     });
-    it('unknown, private and password fields, with Strapi\'s message', () => {
+    it("unknown, private and password fields, with Strapi's message", () => {
       expect(rejected('nope').message).to.equal('Invalid parameter nope');
       expect(rejected('internalNotes:asc').message).to.equal('Invalid parameter internalNotes');
       expect(rejected('author.secretCode').message).to.equal('Invalid parameter secretCode');

@@ -21,7 +21,9 @@ describe('write: scalar casting (Strapi v4 yup messages)', () => {
 
   it('numbers: casts numeric strings, rejects others with the recorded message', () => {
     expect(cast({ type: 'integer' }, '12')).to.deep.equal({ ok: true, value: 12 });
-    expect(messagesOf(cast({ type: 'integer' }, 'many', ['score']))).to.deep.equal(['score must be a `number` type, but the final value was: `NaN` (cast from the value `"many"`).']);
+    expect(messagesOf(cast({ type: 'integer' }, 'many', ['score']))).to.deep.equal([
+      'score must be a `number` type, but the final value was: `NaN` (cast from the value `"many"`).',
+    ]);
     expect(messagesOf(cast({ type: 'integer' }, 1.5))).to.deep.equal(['x must be an integer']);
     expect(messagesOf(cast({ type: 'integer', min: 0 }, -1))).to.deep.equal(['x must be greater than or equal to 0']);
     expect(messagesOf(cast({ type: 'float', max: 5 }, 6))).to.deep.equal(['x must be less than or equal to 5']);
@@ -30,17 +32,24 @@ describe('write: scalar casting (Strapi v4 yup messages)', () => {
 
   it('strings: numbers become strings, objects are type errors, lengths and regex apply', () => {
     expect(cast({ type: 'string' }, 12)).to.deep.equal({ ok: true, value: '12' });
-    expect(messagesOf(cast({ type: 'string' }, { a: 1 }))).to.deep.equal(['x must be a `string` type, but the final value was: `{"a":1}`.']);
+    expect(messagesOf(cast({ type: 'string' }, { a: 1 }))).to.deep.equal([
+      'x must be a `string` type, but the final value was: `{"a":1}`.',
+    ]);
     expect(messagesOf(cast({ type: 'string', minLength: 3 }, 'ab'))).to.deep.equal(['x must be at least 3 characters']);
     expect(castScalar({ type: 'string', minLength: 3 }, ['x'], 'ab', true).ok).to.equal(true);
     expect(messagesOf(cast({ type: 'string', maxLength: 2 }, 'abc'))).to.deep.equal(['x must be at most 2 characters']);
-    expect(messagesOf(cast({ type: 'string', regex: '^[a-z]+$' }, 'A1'))).to.deep.equal(['x must match the following: "/^[a-z]+$/"']);
+    expect(messagesOf(cast({ type: 'string', regex: '^[a-z]+$' }, 'A1'))).to.deep.equal([
+      'x must match the following: "/^[a-z]+$/"',
+    ]);
   });
 
   it('enumeration, email, uid', () => {
-    expect(messagesOf(cast({ type: 'enumeration', enum: ['news', 'opinion', 'review', 'tutorial'] }, 'x', ['kind'])))
-      .to.deep.equal(['kind must be one of the following values: news, opinion, review, tutorial']);
-    expect(messagesOf(cast({ type: 'email' }, 'nope', ['contactEmail']))).to.deep.equal(['contactEmail must be a valid email']);
+    expect(
+      messagesOf(cast({ type: 'enumeration', enum: ['news', 'opinion', 'review', 'tutorial'] }, 'x', ['kind'])),
+    ).to.deep.equal(['kind must be one of the following values: news, opinion, review, tutorial']);
+    expect(messagesOf(cast({ type: 'email' }, 'nope', ['contactEmail']))).to.deep.equal([
+      'contactEmail must be a valid email',
+    ]);
     expect(cast({ type: 'email' }, 'a@example.com').ok).to.equal(true);
     expect(messagesOf(cast({ type: 'uid' }, 'a b'))).to.have.length(1);
   });
@@ -54,7 +63,9 @@ describe('write: scalar casting (Strapi v4 yup messages)', () => {
   it('boolean casts yup-style', () => {
     expect(cast({ type: 'boolean' }, 'true')).to.deep.equal({ ok: true, value: true });
     expect(cast({ type: 'boolean' }, 0)).to.deep.equal({ ok: true, value: false });
-    expect(messagesOf(cast({ type: 'boolean' }, 'yes'))).to.deep.equal(['x must be a `boolean` type, but the final value was: `"yes"`.']);
+    expect(messagesOf(cast({ type: 'boolean' }, 'yes'))).to.deep.equal([
+      'x must be a `boolean` type, but the final value was: `"yes"`.',
+    ]);
   });
 
   it('date, time, datetime formats', () => {

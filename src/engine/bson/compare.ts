@@ -14,7 +14,7 @@ export function compareStrings(a: string, b: string): number {
     if (x === y) continue;
     const xs = x >= 0xd800 && x <= 0xdfff;
     const ys = y >= 0xd800 && y <= 0xdfff;
-    if (xs !== ys) return xs ? (y >= 0xe000 ? 1 : x - y) : (x >= 0xe000 ? -1 : x - y);
+    if (xs !== ys) return xs ? (y >= 0xe000 ? 1 : x - y) : x >= 0xe000 ? -1 : x - y;
     return x - y;
   }
   return a.length - b.length;
@@ -56,7 +56,8 @@ function compareSameRank(a: unknown, b: unknown, ta: BsonTypeName, tb: BsonTypeN
     return compareNumeric(numericValue(a), numericValue(b));
   }
   switch (ta) {
-    case 'string': case 'symbol':
+    case 'string':
+    case 'symbol':
       return strings(String(a), String(b));
     case 'object':
       return compareObjects(a as Record<string, unknown>, b as Record<string, unknown>, strings);
@@ -130,34 +131,53 @@ function compareArrays(a: unknown[], b: unknown[], strings: StringCompare): numb
 export function valueKey(v: unknown): string {
   const t = bsonTypeOf(v);
   switch (t) {
-    case 'missing': case 'null': case 'undefined': return 'z';
-    case 'int': return `n${v as number}`;
+    case 'missing':
+    case 'null':
+    case 'undefined':
+      return 'z';
+    case 'int':
+      return `n${v as number}`;
     case 'double': {
       const n = v as number;
       if (Number.isSafeInteger(n)) return `n${n === 0 ? 0 : n}`;
       return Number.isNaN(n) ? 'nNaN' : `n${n}`;
     }
-    case 'long': case 'decimal': {
+    case 'long':
+    case 'decimal': {
       const nv = numericValue(v);
       if (nv.kind === 'int') return `n${nv.value}`;
       return Number.isNaN(nv.value) ? 'nNaN' : `n${nv.value}`;
     }
-    case 'string': case 'symbol': return `s${String(v)}`;
-    case 'objectId': return `o${(v as ObjectId).toHexString()}`;
-    case 'bool': return v ? 'b1' : 'b0';
-    case 'date': return `d${(v as Date).getTime()}`;
-    case 'array': return `a[${(v as unknown[]).map(valueKey).join(',')}]`;
+    case 'string':
+    case 'symbol':
+      return `s${String(v)}`;
+    case 'objectId':
+      return `o${(v as ObjectId).toHexString()}`;
+    case 'bool':
+      return v ? 'b1' : 'b0';
+    case 'date':
+      return `d${(v as Date).getTime()}`;
+    case 'array':
+      return `a[${(v as unknown[]).map(valueKey).join(',')}]`;
     case 'object': {
       const o = v as Record<string, unknown>;
       let s = 'O{';
       for (const k of Object.keys(o)) if (o[k] !== undefined) s += `${JSON.stringify(k)}:${valueKey(o[k])},`;
       return `${s}}`;
     }
-    case 'binData': return `B${(v as Binary).sub_type ?? 0}:${Buffer.from(bytes(v)).toString('base64')}`;
-    case 'timestamp': return `t${String((v as Timestamp).toBigInt?.())}`;
-    case 'regex': { const [p, f] = regexParts(v); return `r/${p}/${f}`; }
-    case 'minKey': return 'm';
-    case 'maxKey': return 'M';
-    default: return `?${String(v)}`;
+    case 'binData':
+      return `B${(v as Binary).sub_type ?? 0}:${Buffer.from(bytes(v)).toString('base64')}`;
+    case 'timestamp':
+      return `t${String((v as Timestamp).toBigInt?.())}`;
+    case 'regex': {
+      const [p, f] = regexParts(v);
+      return `r/${p}/${f}`;
+    }
+    case 'minKey':
+      return 'm';
+    case 'maxKey':
+      return 'M';
+    default:
+      return `?${String(v)}`;
   }
 }

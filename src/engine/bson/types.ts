@@ -4,14 +4,49 @@ export type Doc = Record<string, unknown>;
 
 /** BSON type names as `$type` spells them (https://www.mongodb.com/docs/manual/reference/bson-types/). */
 export type BsonTypeName =
-  | 'minKey' | 'null' | 'undefined' | 'missing' | 'double' | 'int' | 'long' | 'decimal' | 'symbol' | 'string'
-  | 'object' | 'array' | 'binData' | 'objectId' | 'bool' | 'date' | 'timestamp' | 'regex' | 'javascript'
-  | 'dbPointer' | 'maxKey';
+  | 'minKey'
+  | 'null'
+  | 'undefined'
+  | 'missing'
+  | 'double'
+  | 'int'
+  | 'long'
+  | 'decimal'
+  | 'symbol'
+  | 'string'
+  | 'object'
+  | 'array'
+  | 'binData'
+  | 'objectId'
+  | 'bool'
+  | 'date'
+  | 'timestamp'
+  | 'regex'
+  | 'javascript'
+  | 'dbPointer'
+  | 'maxKey';
 
 export const TYPE_NUMBERS: Record<string, number> = {
-  double: 1, string: 2, object: 3, array: 4, binData: 5, undefined: 6, objectId: 7, bool: 8, date: 9, null: 10,
-  regex: 11, dbPointer: 12, javascript: 13, symbol: 14, int: 16, timestamp: 17, long: 18, decimal: 19,
-  minKey: -1, maxKey: 127,
+  double: 1,
+  string: 2,
+  object: 3,
+  array: 4,
+  binData: 5,
+  undefined: 6,
+  objectId: 7,
+  bool: 8,
+  date: 9,
+  null: 10,
+  regex: 11,
+  dbPointer: 12,
+  javascript: 13,
+  symbol: 14,
+  int: 16,
+  timestamp: 17,
+  long: 18,
+  decimal: 19,
+  minKey: -1,
+  maxKey: 127,
 };
 
 export function isPlainObject(v: unknown): v is Doc {
@@ -30,54 +65,96 @@ export function bsonTypeOf(v: unknown): BsonTypeName {
   if (v === undefined) return 'missing';
   if (v === null) return 'null';
   switch (typeof v) {
-    case 'number': return Number.isInteger(v) && v >= -2147483648 && v <= 2147483647 && !Object.is(v, -0) ? 'int' : 'double';
-    case 'bigint': return 'long';
-    case 'string': return 'string';
-    case 'boolean': return 'bool';
-    case 'function': return 'javascript';
-    case 'object': break;
-    default: return 'undefined';
+    case 'number':
+      return Number.isInteger(v) && v >= -2147483648 && v <= 2147483647 && !Object.is(v, -0) ? 'int' : 'double';
+    case 'bigint':
+      return 'long';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
+    case 'function':
+      return 'javascript';
+    case 'object':
+      break;
+    default:
+      return 'undefined';
   }
   if (Array.isArray(v)) return 'array';
   if (v instanceof Date) return 'date';
   if (v instanceof RegExp) return 'regex';
   if (Buffer.isBuffer(v) || v instanceof Uint8Array) return 'binData';
   switch (bsontype(v)) {
-    case 'ObjectId': return 'objectId';
-    case 'Long': return 'long';
-    case 'Decimal128': return 'decimal';
-    case 'Int32': return 'int';
-    case 'Double': return 'double';
-    case 'Binary': return 'binData';
-    case 'Timestamp': return 'timestamp';
-    case 'MinKey': return 'minKey';
-    case 'MaxKey': return 'maxKey';
-    case 'BSONRegExp': return 'regex';
-    case 'Code': return 'javascript';
-    case 'BSONSymbol': return 'symbol';
-    case 'DBRef': return 'object';
-    default: return 'object';
+    case 'ObjectId':
+      return 'objectId';
+    case 'Long':
+      return 'long';
+    case 'Decimal128':
+      return 'decimal';
+    case 'Int32':
+      return 'int';
+    case 'Double':
+      return 'double';
+    case 'Binary':
+      return 'binData';
+    case 'Timestamp':
+      return 'timestamp';
+    case 'MinKey':
+      return 'minKey';
+    case 'MaxKey':
+      return 'maxKey';
+    case 'BSONRegExp':
+      return 'regex';
+    case 'Code':
+      return 'javascript';
+    case 'BSONSymbol':
+      return 'symbol';
+    case 'DBRef':
+      return 'object';
+    default:
+      return 'object';
   }
 }
 
 /** Canonical sort rank of a type (MongoDB "Comparison/Sort Order"); numbers share one rank, as do string/symbol. */
 export function typeRank(t: BsonTypeName): number {
   switch (t) {
-    case 'minKey': return 1;
-    case 'missing': case 'undefined': case 'null': return 2;
-    case 'int': case 'long': case 'double': case 'decimal': return 3;
-    case 'symbol': case 'string': return 4;
-    case 'object': return 5;
-    case 'array': return 6;
-    case 'binData': return 7;
-    case 'objectId': return 8;
-    case 'bool': return 9;
-    case 'date': return 10;
-    case 'timestamp': return 11;
-    case 'regex': return 12;
-    case 'dbPointer': return 13;
-    case 'javascript': return 14;
-    case 'maxKey': return 15;
+    case 'minKey':
+      return 1;
+    case 'missing':
+    case 'undefined':
+    case 'null':
+      return 2;
+    case 'int':
+    case 'long':
+    case 'double':
+    case 'decimal':
+      return 3;
+    case 'symbol':
+    case 'string':
+      return 4;
+    case 'object':
+      return 5;
+    case 'array':
+      return 6;
+    case 'binData':
+      return 7;
+    case 'objectId':
+      return 8;
+    case 'bool':
+      return 9;
+    case 'date':
+      return 10;
+    case 'timestamp':
+      return 11;
+    case 'regex':
+      return 12;
+    case 'dbPointer':
+      return 13;
+    case 'javascript':
+      return 14;
+    case 'maxKey':
+      return 15;
   }
 }
 
@@ -90,7 +167,9 @@ export type NumericValue = { kind: 'int'; value: bigint } | { kind: 'float'; val
 
 export function numericValue(v: unknown): NumericValue {
   if (typeof v === 'number') {
-    return Number.isInteger(v) && Number.isSafeInteger(v) ? { kind: 'int', value: BigInt(v) } : { kind: 'float', value: v };
+    return Number.isInteger(v) && Number.isSafeInteger(v)
+      ? { kind: 'int', value: BigInt(v) }
+      : { kind: 'float', value: v };
   }
   if (typeof v === 'bigint') return { kind: 'int', value: v };
   if (v instanceof Long) return { kind: 'int', value: v.toBigInt() };

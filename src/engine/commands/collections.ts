@@ -6,7 +6,23 @@ import { compileFilter } from '../query/filter.js';
 import { ID_INDEX_SPEC } from '../storage/collection.js';
 import { collectionName, optionalDoc, type CommandHandler } from './context.js';
 
-const CREATE_OPTIONS = ['capped', 'size', 'max', 'validator', 'validationLevel', 'validationAction', 'collation', 'timeseries', 'clusteredIndex', 'viewOn', 'pipeline', 'storageEngine', 'indexOptionDefaults', 'changeStreamPreAndPostImages', 'expireAfterSeconds'];
+const CREATE_OPTIONS = [
+  'capped',
+  'size',
+  'max',
+  'validator',
+  'validationLevel',
+  'validationAction',
+  'collation',
+  'timeseries',
+  'clusteredIndex',
+  'viewOn',
+  'pipeline',
+  'storageEngine',
+  'indexOptionDefaults',
+  'changeStreamPreAndPostImages',
+  'expireAfterSeconds',
+];
 
 /** `create`: idempotent when the options are the same (MongoDB 7.0), 48 otherwise. */
 export const create: CommandHandler = (cmd, ctx) => {
@@ -14,7 +30,10 @@ export const create: CommandHandler = (cmd, ctx) => {
   const options: Doc = {};
   for (const k of CREATE_OPTIONS) if (cmd[k] !== undefined) options[k] = cmd[k];
   if (options.viewOn !== undefined || options.timeseries !== undefined) {
-    throw commandError('CommandNotSupported', 'views and time-series collections are not supported by the embedded engine');
+    throw commandError(
+      'CommandNotSupported',
+      'views and time-series collections are not supported by the embedded engine',
+    );
   }
   const existing = ctx.catalog.get(ctx.db, name);
   if (existing) {
@@ -46,24 +65,35 @@ function approximateSize(docs: number): number {
 
 export const listDatabases: CommandHandler = (cmd, ctx) => {
   const filter = compileFilter(optionalDoc(cmd, 'filter'));
-  const databases = ctx.catalog.databases().map((name) => {
-    const count = ctx.catalog.collections(name).reduce((n, c) => n + c.size, 0);
-    return { name, sizeOnDisk: Long.fromNumber(approximateSize(count) + 4096), empty: count === 0 };
-  }).filter((d) => filter(d));
+  const databases = ctx.catalog
+    .databases()
+    .map((name) => {
+      const count = ctx.catalog.collections(name).reduce((n, c) => n + c.size, 0);
+      return { name, sizeOnDisk: Long.fromNumber(approximateSize(count) + 4096), empty: count === 0 };
+    })
+    .filter((d) => filter(d));
   if (cmd.nameOnly) return { databases: databases.map((d) => ({ name: d.name })), ok: 1 };
   const totalSize = databases.reduce((n, d) => n + Number(d.sizeOnDisk), 0);
-  return { databases, totalSize: Long.fromNumber(totalSize), totalSizeMb: Long.fromNumber(Math.floor(totalSize / 1048576)), ok: 1 };
+  return {
+    databases,
+    totalSize: Long.fromNumber(totalSize),
+    totalSizeMb: Long.fromNumber(Math.floor(totalSize / 1048576)),
+    ok: 1,
+  };
 };
 
 export const listCollections: CommandHandler = (cmd, ctx) => {
   const filter = compileFilter(optionalDoc(cmd, 'filter'));
-  const all = ctx.catalog.collections(ctx.db).map((c) => ({
-    name: c.name,
-    type: 'collection',
-    options: c.options,
-    info: { readOnly: false, uuid: c.uuid },
-    idIndex: ID_INDEX_SPEC,
-  })).filter((d) => filter(d));
+  const all = ctx.catalog
+    .collections(ctx.db)
+    .map((c) => ({
+      name: c.name,
+      type: 'collection',
+      options: c.options,
+      info: { readOnly: false, uuid: c.uuid },
+      idIndex: ID_INDEX_SPEC,
+    }))
+    .filter((d) => filter(d));
   const firstBatch = cmd.nameOnly ? all.map((d) => ({ name: d.name, type: d.type })) : all;
   return { cursor: { id: Long.ZERO, ns: `${ctx.db}.$cmd.listCollections`, firstBatch }, ok: 1 };
 };
@@ -72,9 +102,18 @@ export const dbStats: CommandHandler = (_cmd, ctx) => {
   const colls = ctx.catalog.collections(ctx.db);
   const objects = colls.reduce((n, c) => n + c.size, 0);
   return {
-    db: ctx.db, collections: colls.length, views: 0, objects, avgObjSize: objects ? 256 : 0,
-    dataSize: approximateSize(objects), storageSize: approximateSize(objects), indexes: colls.reduce((n, c) => n + c.indexes.length, 0),
-    indexSize: 0, totalSize: approximateSize(objects), scaleFactor: 1, ok: 1,
+    db: ctx.db,
+    collections: colls.length,
+    views: 0,
+    objects,
+    avgObjSize: objects ? 256 : 0,
+    dataSize: approximateSize(objects),
+    storageSize: approximateSize(objects),
+    indexes: colls.reduce((n, c) => n + c.indexes.length, 0),
+    indexSize: 0,
+    totalSize: approximateSize(objects),
+    scaleFactor: 1,
+    ok: 1,
   };
 };
 

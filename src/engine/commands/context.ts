@@ -46,7 +46,11 @@ export function optionalNumber(cmd: Doc, field: string): number | undefined {
 export function optionalDoc(cmd: Doc, field: string): Doc | undefined {
   const v = cmd[field];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'object' || Array.isArray(v)) throw commandError('TypeMismatch', `BSON field '${field}' is the wrong type '${Array.isArray(v) ? 'array' : typeof v}', expected type 'object'`);
+  if (typeof v !== 'object' || Array.isArray(v))
+    throw commandError(
+      'TypeMismatch',
+      `BSON field '${field}' is the wrong type '${Array.isArray(v) ? 'array' : typeof v}', expected type 'object'`,
+    );
   return v as Doc;
 }
 

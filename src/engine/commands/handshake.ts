@@ -58,7 +58,11 @@ export const serverStatus: CommandHandler = (_cmd, ctx) => {
     uptime: Math.floor(uptimeMillis / 1000),
     uptimeMillis: Long.fromNumber(uptimeMillis),
     localTime: new Date(),
-    connections: { current: ctx.server.connections.current, available: 1000, totalCreated: ctx.server.connections.totalCreated },
+    connections: {
+      current: ctx.server.connections.current,
+      available: 1000,
+      totalCreated: ctx.server.connections.totalCreated,
+    },
     metrics: { cursor: { open: { total: Long.fromNumber(ctx.cursors.size) } } },
     ok: 1,
   };
@@ -66,7 +70,15 @@ export const serverStatus: CommandHandler = (_cmd, ctx) => {
 
 export const endSessions: CommandHandler = () => ({ ok: 1 });
 export const whatsmyuri: CommandHandler = () => ({ you: '127.0.0.1:0', ok: 1 });
-export const hostInfo: CommandHandler = () => ({ system: { currentTime: new Date(), hostname: 'localhost' }, os: { type: process.platform }, extra: {}, ok: 1 });
-export const connectionStatus: CommandHandler = () => ({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] }, ok: 1 });
+export const hostInfo: CommandHandler = () => ({
+  system: { currentTime: new Date(), hostname: 'localhost' },
+  os: { type: process.platform },
+  extra: {},
+  ok: 1,
+});
+export const connectionStatus: CommandHandler = () => ({
+  authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] },
+  ok: 1,
+});
 export const getLog: CommandHandler = () => ({ totalLinesWritten: 0, log: [], ok: 1 });
 export const getCmdLineOpts: CommandHandler = () => ({ argv: ['embedded'], parsed: {}, ok: 1 });

@@ -5,28 +5,52 @@ import { CommandError, commandError } from '../errors.js';
 import type { IndexSpec } from '../storage/secondary-index.js';
 import { collectionName, type CommandHandler } from './context.js';
 
-const SUPPORTED_OPTIONS = new Set(['key', 'name', 'unique', 'sparse', 'background', 'v', 'partialFilterExpression', 'expireAfterSeconds', 'collation', 'hidden']);
+const SUPPORTED_OPTIONS = new Set([
+  'key',
+  'name',
+  'unique',
+  'sparse',
+  'background',
+  'v',
+  'partialFilterExpression',
+  'expireAfterSeconds',
+  'collation',
+  'hidden',
+]);
 
 function parseSpec(raw: unknown): IndexSpec {
   if (!isPlainObject(raw)) throw commandError('TypeMismatch', 'index specification must be an object');
   const { key, name } = raw;
-  if (!isPlainObject(key) || Object.keys(key).length === 0) throw commandError('CannotCreateIndex', 'Index keys cannot be empty.');
+  if (!isPlainObject(key) || Object.keys(key).length === 0)
+    throw commandError('CannotCreateIndex', 'Index keys cannot be empty.');
   for (const [field, dir] of Object.entries(key)) {
     if (dir === 'text' || dir === '2dsphere' || dir === '2d' || dir === 'hashed' || dir === 'geoHaystack') {
-      throw commandError('CannotCreateIndex', `Index type '${dir}' on field '${field}' is not supported by the embedded engine`);
+      throw commandError(
+        'CannotCreateIndex',
+        `Index type '${dir}' on field '${field}' is not supported by the embedded engine`,
+      );
     }
     if (typeof dir !== 'number' || dir === 0 || !Number.isFinite(dir)) {
-      throw commandError('CannotCreateIndex', `Values in the index key pattern can only be numbers or strings, found ${String(dir)} for field '${field}'`);
+      throw commandError(
+        'CannotCreateIndex',
+        `Values in the index key pattern can only be numbers or strings, found ${String(dir)} for field '${field}'`,
+      );
     }
   }
-  if (typeof name !== 'string' || name === '') throw new CommandError(9, 'FailedToParse', "The 'name' field is a required property of an index specification");
+  if (typeof name !== 'string' || name === '')
+    throw new CommandError(9, 'FailedToParse', "The 'name' field is a required property of an index specification");
   for (const k of Object.keys(raw)) {
-    if (!SUPPORTED_OPTIONS.has(k)) throw commandError('InvalidOptions', `The field '${k}' is not valid for an index specification. Specification: ${JSON.stringify(raw)}`);
+    if (!SUPPORTED_OPTIONS.has(k))
+      throw commandError(
+        'InvalidOptions',
+        `The field '${k}' is not valid for an index specification. Specification: ${JSON.stringify(raw)}`,
+      );
   }
   if (raw.partialFilterExpression !== undefined) {
     throw commandError('CannotCreateIndex', 'partialFilterExpression is not supported by the embedded engine');
   }
-  if (raw.collation !== undefined) throw commandError('CannotCreateIndex', 'index collation is not supported by the embedded engine');
+  if (raw.collation !== undefined)
+    throw commandError('CannotCreateIndex', 'index collation is not supported by the embedded engine');
   const spec: IndexSpec = { v: 2, key: key as Record<string, number>, name };
   if (raw.unique) spec.unique = true;
   if (raw.sparse) spec.sparse = true;
@@ -40,7 +64,8 @@ function sameIndex(a: IndexSpec, b: IndexSpec): boolean {
 
 export const createIndexes: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'createIndexes');
-  if (!Array.isArray(cmd.indexes) || cmd.indexes.length === 0) throw commandError('BadValue', 'Must specify at least one index to create');
+  if (!Array.isArray(cmd.indexes) || cmd.indexes.length === 0)
+    throw commandError('BadValue', 'Must specify at least one index to create');
   const specs = cmd.indexes.map(parseSpec);
   const { coll, created } = ctx.catalog.ensure(ctx.db, name);
   const before = coll.indexes.length;
@@ -49,9 +74,15 @@ export const createIndexes: CommandHandler = (cmd, ctx) => {
     if (byName) {
       if (sameIndex(byName.spec, spec)) continue;
       if (valueKey(byName.spec.key) === valueKey(spec.key)) {
-        throw commandError('IndexOptionsConflict', `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(byName.spec)}`);
+        throw commandError(
+          'IndexOptionsConflict',
+          `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(byName.spec)}`,
+        );
       }
-      throw commandError('IndexKeySpecsConflict', `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(byName.spec)}`);
+      throw commandError(
+        'IndexKeySpecsConflict',
+        `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(byName.spec)}`,
+      );
     }
     const byKey = coll.indexes.find((ix) => valueKey(ix.spec.key) === valueKey(spec.key));
     if (byKey) {

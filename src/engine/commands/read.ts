@@ -9,10 +9,23 @@ import { commandError, toCommandError } from '../errors.js';
 import { mingoOptions } from '../query/operators.js';
 import { runPipeline } from '../query/pipeline.js';
 import { normalizeRegexes } from '../query/regex.js';
-import { collectionName, optionalDoc, optionalNumber, pipelineEnv, type CommandContext, type CommandHandler } from './context.js';
+import {
+  collectionName,
+  optionalDoc,
+  optionalNumber,
+  pipelineEnv,
+  type CommandContext,
+  type CommandHandler,
+} from './context.js';
 import { matching } from './matching.js';
 
-function cursorReply(ctx: CommandContext, ns: string, docs: Doc[], batchSize: number | undefined, singleBatch: boolean): Doc {
+function cursorReply(
+  ctx: CommandContext,
+  ns: string,
+  docs: Doc[],
+  batchSize: number | undefined,
+  singleBatch: boolean,
+): Doc {
   const batch = ctx.cursors.first(ns, docs, batchSize, singleBatch);
   return { cursor: { firstBatch: batch.docs, id: batch.id, ns }, ok: 1 };
 }
@@ -20,7 +33,8 @@ function cursorReply(ctx: CommandContext, ns: string, docs: Doc[], batchSize: nu
 function batchSizeOf(v: unknown): number | undefined {
   if (v === undefined || v === null) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw commandError('BadValue', `BatchSize value must be non-negative, but received: ${String(v)}`, { code: 51024 });
+  if (!Number.isInteger(n) || n < 0)
+    throw commandError('BadValue', `BatchSize value must be non-negative, but received: ${String(v)}`, { code: 51024 });
   return n;
 }
 
@@ -43,12 +57,18 @@ export const find: CommandHandler = (cmd, ctx) => {
   let limit = optionalNumber(cmd, 'limit') ?? 0;
   if (skip < 0) throw commandError('BadValue', 'skip value must be non-negative', { code: 51024 });
   let singleBatch = cmd.singleBatch === true;
-  if (limit < 0) { limit = -limit; singleBatch = true; }
+  if (limit < 0) {
+    limit = -limit;
+    singleBatch = true;
+  }
   const filter = cmd.filter ?? {};
   const variables = optionalDoc(cmd, 'let');
   const coll = ctx.catalog.get(ctx.db, name);
   let docs = matching(coll, {
-    filter, sort: cmd.sort, collation: cmd.collation, variables,
+    filter,
+    sort: cmd.sort,
+    collation: cmd.collation,
+    variables,
     limit: limit > 0 ? skip + limit : undefined,
   });
   if (skip) docs = docs.slice(skip);
@@ -83,7 +103,10 @@ export const count: CommandHandler = (cmd, ctx) => {
   const query = optionalDoc(cmd, 'query');
   const skip = optionalNumber(cmd, 'skip') ?? 0;
   const limit = Math.abs(optionalNumber(cmd, 'limit') ?? 0);
-  let n = !query || Object.keys(query).length === 0 ? coll?.size ?? 0 : matching(coll, { filter: query, collation: cmd.collation }).length;
+  let n =
+    !query || Object.keys(query).length === 0
+      ? (coll?.size ?? 0)
+      : matching(coll, { filter: query, collation: cmd.collation }).length;
   n = Math.max(0, n - skip);
   if (limit) n = Math.min(n, limit);
   return { n, ok: 1 };
@@ -91,7 +114,8 @@ export const count: CommandHandler = (cmd, ctx) => {
 
 export const distinct: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'distinct');
-  if (typeof cmd.key !== 'string') throw commandError('TypeMismatch', "BSON field 'distinct.key' is missing but a required field");
+  if (typeof cmd.key !== 'string')
+    throw commandError('TypeMismatch', "BSON field 'distinct.key' is missing but a required field");
   const key = cmd.key;
   const docs = matching(ctx.catalog.get(ctx.db, name), { filter: optionalDoc(cmd, 'query'), collation: cmd.collation });
   const seen = new Map<string, unknown>();
@@ -109,7 +133,11 @@ export const aggregate: CommandHandler = (cmd, ctx) => {
   const target = cmd.aggregate;
   if (cmd.explain) throw commandError('CommandNotSupported', 'explain is not supported by the embedded engine');
   const cursorOpt = optionalDoc(cmd, 'cursor');
-  if (!cursorOpt) throw commandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
+  if (!cursorOpt)
+    throw commandError(
+      'FailedToParse',
+      "The 'cursor' option is required, except for aggregate with the explain argument",
+    );
   const variables = optionalDoc(cmd, 'let');
   const env = { ...pipelineEnv(ctx, cmd.collation), ...(variables ? { variables } : {}) };
   let docs: Doc[];

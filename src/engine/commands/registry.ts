@@ -48,7 +48,21 @@ const COMMANDS: Record<string, CommandHandler> = {
 };
 
 /** Fields drivers add to every command; never the command name. */
-const GENERIC_FIELDS = new Set(['$db', 'lsid', '$clusterTime', '$readPreference', 'readConcern', 'writeConcern', 'apiVersion', 'apiStrict', 'apiDeprecationErrors', 'comment', 'maxTimeMS', '$audit', '$client']);
+const GENERIC_FIELDS = new Set([
+  '$db',
+  'lsid',
+  '$clusterTime',
+  '$readPreference',
+  'readConcern',
+  'writeConcern',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+  'comment',
+  'maxTimeMS',
+  '$audit',
+  '$client',
+]);
 
 const TRANSACTION_FIELDS = ['txnNumber', 'startTransaction', 'autocommit'];
 const TRANSACTION_COMMANDS = new Set(['commitTransaction', 'abortTransaction']);
@@ -57,7 +71,7 @@ const TRANSACTION_COMMANDS = new Set(['commitTransaction', 'abortTransaction']);
 export function dispatch(cmd: Doc, ctx: Omit<CommandContext, 'db'>): Doc {
   try {
     const name = Object.keys(cmd).find((k) => !GENERIC_FIELDS.has(k));
-    if (!name) throw commandError('CommandNotFound', 'no such command: \'\'');
+    if (!name) throw commandError('CommandNotFound', "no such command: ''");
     const db = typeof cmd.$db === 'string' ? cmd.$db : 'admin';
     // A standalone mongod rejects transactions (and retryable-write transaction numbers).
     if (TRANSACTION_FIELDS.some((f) => cmd[f] !== undefined) || TRANSACTION_COMMANDS.has(name)) {

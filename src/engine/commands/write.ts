@@ -9,7 +9,12 @@ import { collectionName, optionalDoc, pipelineEnv, type CommandContext, type Com
 import { matching } from './matching.js';
 import { MAX_WRITE_BATCH_SIZE } from '../protocol/wire.js';
 
-interface WriteError { index: number; code: number; errmsg: string; [k: string]: unknown }
+interface WriteError {
+  index: number;
+  code: number;
+  errmsg: string;
+  [k: string]: unknown;
+}
 
 function writeError(index: number, err: unknown): WriteError {
   const e = err instanceof CommandError ? err : toCommandError(err);
@@ -18,8 +23,17 @@ function writeError(index: number, err: unknown): WriteError {
 
 function statements(cmd: Doc, field: string): unknown[] {
   const list = cmd[field];
-  if (!Array.isArray(list)) throw commandError('FailedToParse', `BSON field '${Object.keys(cmd)[0]}.${field}' is missing but a required field`, { code: 40414 });
-  if (list.length > MAX_WRITE_BATCH_SIZE) throw commandError('InvalidOptions', `Write batch sizes must be between 1 and ${MAX_WRITE_BATCH_SIZE}. Got ${list.length} operations.`);
+  if (!Array.isArray(list))
+    throw commandError(
+      'FailedToParse',
+      `BSON field '${Object.keys(cmd)[0]}.${field}' is missing but a required field`,
+      { code: 40414 },
+    );
+  if (list.length > MAX_WRITE_BATCH_SIZE)
+    throw commandError(
+      'InvalidOptions',
+      `Write batch sizes must be between 1 and ${MAX_WRITE_BATCH_SIZE}. Got ${list.length} operations.`,
+    );
   return list;
 }
 
@@ -64,31 +78,60 @@ export const insert: CommandHandler = (cmd, ctx) => {
   return withErrors({ n }, errors);
 };
 
-interface UpdateStatement { q: unknown; u: unknown; upsert?: boolean; multi?: boolean; arrayFilters?: unknown; collation?: unknown }
+interface UpdateStatement {
+  q: unknown;
+  u: unknown;
+  upsert?: boolean;
+  multi?: boolean;
+  arrayFilters?: unknown;
+  collation?: unknown;
+}
 
 function asUpdateStatement(raw: unknown): UpdateStatement {
   if (!isPlainObject(raw) || raw.q === undefined || raw.u === undefined) {
-    throw commandError('FailedToParse', "BSON field 'update.updates.q' is missing but a required field", { code: 40414 });
+    throw commandError('FailedToParse', "BSON field 'update.updates.q' is missing but a required field", {
+      code: 40414,
+    });
   }
   return raw as unknown as UpdateStatement;
 }
 
-export interface UpdateOutcome { matched: number; modified: number; upsertedId?: unknown; doc?: Doc; before?: Doc }
+export interface UpdateOutcome {
+  matched: number;
+  modified: number;
+  upsertedId?: unknown;
+  doc?: Doc;
+  before?: Doc;
+}
 
 /** Applies one update statement (also used by findAndModify). */
-export function updateDocuments(ctx: CommandContext, name: string, stmt: UpdateStatement, opts: { sort?: unknown; single?: boolean } = {}): UpdateOutcome {
+export function updateDocuments(
+  ctx: CommandContext,
+  name: string,
+  stmt: UpdateStatement,
+  opts: { sort?: unknown; single?: boolean } = {},
+): UpdateOutcome {
   const kind = updateKind(stmt.u);
   const multi = stmt.multi === true && !opts.single;
-  if (multi && kind === 'replacement') throw commandError('FailedToParse', 'multi update is not supported for replacement-style update');
+  if (multi && kind === 'replacement')
+    throw commandError('FailedToParse', 'multi update is not supported for replacement-style update');
   const env = pipelineEnv(ctx, stmt.collation);
   const coll = ctx.catalog.get(ctx.db, name);
-  const matches = matching(coll, { filter: stmt.q, sort: opts.sort, collation: stmt.collation, limit: multi ? undefined : 1 });
+  const matches = matching(coll, {
+    filter: stmt.q,
+    sort: opts.sort,
+    collation: stmt.collation,
+    limit: multi ? undefined : 1,
+  });
   if (matches.length === 0) {
     if (!stmt.upsert) return { matched: 0, modified: 0 };
-    const seed = kind === 'replacement' ? (() => {
-      const s = upsertSeed(stmt.q);
-      return s._id !== undefined ? { _id: s._id } : {};
-    })() : upsertSeed(stmt.q);
+    const seed =
+      kind === 'replacement'
+        ? (() => {
+            const s = upsertSeed(stmt.q);
+            return s._id !== undefined ? { _id: s._id } : {};
+          })()
+        : upsertSeed(stmt.q);
     let doc = applyUpdate(seed, stmt.u, { inserting: true, arrayFilters: stmt.arrayFilters, query: stmt.q, env });
     if (doc._id === undefined) doc = { _id: new ObjectId(), ...doc };
     const target = ctx.catalog.ensure(ctx.db, name).coll;
@@ -102,7 +145,10 @@ export function updateDocuments(ctx: CommandContext, name: string, stmt: UpdateS
     const next = applyUpdate(old, stmt.u, { inserting: false, arrayFilters: stmt.arrayFilters, query: stmt.q, env });
     before = old;
     last = next;
-    if (valueKey(next) === valueKey(old)) { last = old; continue; }
+    if (valueKey(next) === valueKey(old)) {
+      last = old;
+      continue;
+    }
     ctx.catalog.replace(coll!, valueKey(old._id), next);
     modified++;
   }
@@ -117,8 +163,13 @@ export const update: CommandHandler = (cmd, ctx) => {
   const upserted: Doc[] = [];
   const errors = eachStatement(list, cmd.ordered !== false, (raw, index) => {
     const out = updateDocuments(ctx, name, asUpdateStatement(raw));
-    if (out.upsertedId !== undefined) { upserted.push({ index, _id: out.upsertedId }); n += 1; }
-    else { n += out.matched; nModified += out.modified; }
+    if (out.upsertedId !== undefined) {
+      upserted.push({ index, _id: out.upsertedId });
+      n += 1;
+    } else {
+      n += out.matched;
+      nModified += out.modified;
+    }
   });
   return withErrors({ n, nModified, ...(upserted.length ? { upserted } : {}) }, errors);
 };
@@ -129,14 +180,23 @@ export const deleteCommand: CommandHandler = (cmd, ctx) => {
   let n = 0;
   const errors = eachStatement(list, cmd.ordered !== false, (raw) => {
     if (!isPlainObject(raw) || raw.q === undefined || raw.limit === undefined) {
-      throw commandError('FailedToParse', "BSON field 'delete.deletes.q' is missing but a required field", { code: 40414 });
+      throw commandError('FailedToParse', "BSON field 'delete.deletes.q' is missing but a required field", {
+        code: 40414,
+      });
     }
     const limit = Number(raw.limit);
-    if (limit !== 0 && limit !== 1) throw commandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${limit}`);
+    if (limit !== 0 && limit !== 1)
+      throw commandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${limit}`);
     const coll = ctx.catalog.get(ctx.db, name);
-    if (!coll) { compileFilter(raw.q); return; }
+    if (!coll) {
+      compileFilter(raw.q);
+      return;
+    }
     const docs = matching(coll, { filter: raw.q, collation: raw.collation, limit: limit === 1 ? 1 : undefined });
-    for (const d of docs) { ctx.catalog.remove(coll, valueKey(d._id)); n++; }
+    for (const d of docs) {
+      ctx.catalog.remove(coll, valueKey(d._id));
+      n++;
+    }
   });
   return withErrors({ n }, errors);
 };
@@ -157,10 +217,20 @@ export const findAndModify: CommandHandler = (cmd, ctx) => {
     if (doc && coll) ctx.catalog.remove(coll, valueKey(doc._id));
     return { lastErrorObject: { n: doc ? 1 : 0 }, value: shape(doc), ok: 1 };
   }
-  if (cmd.update === undefined) throw commandError('FailedToParse', 'Either an update or remove=true must be specified');
-  const out = updateDocuments(ctx, name, {
-    q: query, u: cmd.update, upsert: cmd.upsert === true, arrayFilters: cmd.arrayFilters, collation: cmd.collation,
-  }, { sort: cmd.sort, single: true });
+  if (cmd.update === undefined)
+    throw commandError('FailedToParse', 'Either an update or remove=true must be specified');
+  const out = updateDocuments(
+    ctx,
+    name,
+    {
+      q: query,
+      u: cmd.update,
+      upsert: cmd.upsert === true,
+      arrayFilters: cmd.arrayFilters,
+      collation: cmd.collation,
+    },
+    { sort: cmd.sort, single: true },
+  );
   const lastErrorObject: Doc = { n: out.upsertedId !== undefined ? 1 : out.matched, updatedExisting: out.matched > 0 };
   if (out.upsertedId !== undefined) lastErrorObject.upserted = out.upsertedId;
   const value = cmd.new === true ? out.doc : out.before;
@@ -172,7 +242,8 @@ function projectOne(doc: Doc, fields: Doc): Doc {
   const out: Doc = {};
   if (include) {
     if (fields._id !== 0 && fields._id !== false && doc._id !== undefined) out._id = doc._id;
-    for (const [k, v] of Object.entries(fields)) if (k !== '_id' && v !== 0 && v !== false && doc[k] !== undefined) out[k] = doc[k];
+    for (const [k, v] of Object.entries(fields))
+      if (k !== '_id' && v !== 0 && v !== false && doc[k] !== undefined) out[k] = doc[k];
     return out;
   }
   for (const [k, v] of Object.entries(doc)) if (!(k in fields)) out[k] = v;

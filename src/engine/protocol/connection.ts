@@ -5,7 +5,11 @@ import { MAX_MESSAGE_SIZE, OP_MSG, OP_QUERY, parseMessage, ProtocolError, type R
  * Splits a socket's byte stream into messages. Anything malformed or oversized destroys this
  * socket only; the server and other connections carry on.
  */
-export function readMessages(socket: Socket, onRequest: (req: Request) => void, onProtocolError: (err: Error) => void): void {
+export function readMessages(
+  socket: Socket,
+  onRequest: (req: Request) => void,
+  onProtocolError: (err: Error) => void,
+): void {
   let chunks: Buffer[] = [];
   let buffered = 0;
   socket.on('data', (chunk: Buffer) => {

@@ -107,11 +107,9 @@ function parseOpMsg(buf: Buffer, header: MessageHeader, total: number): Request 
 
 function parseOpQuery(buf: Buffer, header: MessageHeader, end: number): Request {
   let offset = 20;
-  let ns: string;
-  [ns, offset] = readCString(buf, offset, end);
-  offset += 8; // numberToSkip, numberToReturn
-  let query: Doc;
-  [query, offset] = readDocument(buf, offset, end);
+  const [ns, afterNs] = readCString(buf, offset, end);
+  offset = afterNs + 8; // numberToSkip, numberToReturn
+  const [query] = readDocument(buf, offset, end);
   if (!ns.endsWith('.$cmd')) throw new ProtocolError('OP_QUERY is only supported for commands');
   const command = (query.$query && typeof query.$query === 'object' ? query.$query : query) as Doc;
   if (command.$db === undefined) command.$db = ns.slice(0, -'.$cmd'.length);

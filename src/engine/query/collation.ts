@@ -6,7 +6,7 @@ export function collationCompare(collation: unknown): StringCompare {
   if (collation === undefined || collation === null) return compareStrings;
   if (typeof collation !== 'object') throw commandError('FailedToParse', 'collation must be an object');
   const c = collation as { locale?: unknown; strength?: unknown; numericOrdering?: unknown; caseFirst?: unknown };
-  if (typeof c.locale !== 'string') throw commandError('FailedToParse', "Missing expected field \"locale\"");
+  if (typeof c.locale !== 'string') throw commandError('FailedToParse', 'Missing expected field "locale"');
   if (c.locale === 'simple') return compareStrings;
   let locales: string[];
   try {

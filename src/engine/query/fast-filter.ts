@@ -15,12 +15,25 @@ type ValueTest = (v: unknown) => boolean | undefined;
 type Scalar = string | number | boolean | null | Date;
 
 function isScalar(v: unknown): v is Scalar {
-  return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Number.isNaN(v)) || v instanceof Date;
+  return (
+    v === null ||
+    typeof v === 'string' ||
+    typeof v === 'boolean' ||
+    (typeof v === 'number' && !Number.isNaN(v)) ||
+    v instanceof Date
+  );
 }
 
 /** A value the fast path can reason about; anything else sends the document to the general matcher. */
 function isPlainValue(v: unknown): boolean {
-  return v === undefined || v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Number.isNaN(v)) || v instanceof Date;
+  return (
+    v === undefined ||
+    v === null ||
+    typeof v === 'string' ||
+    typeof v === 'boolean' ||
+    (typeof v === 'number' && !Number.isNaN(v)) ||
+    v instanceof Date
+  );
 }
 
 /** MongoDB type bracketing of the scalars handled here: same bracket or not comparable. */
@@ -46,7 +59,10 @@ function operatorTest(op: string, operand: unknown): ValueTest | undefined {
     case '$ne':
       if (!isScalar(operand)) return undefined;
       return (v) => !equals(v, operand);
-    case '$gt': case '$gte': case '$lt': case '$lte': {
+    case '$gt':
+    case '$gte':
+    case '$lt':
+    case '$lte': {
       if (!isScalar(operand)) return undefined;
       const inclusive = op === '$gte' || op === '$lte';
       const sign = op === '$gt' || op === '$gte' ? 1 : -1;
@@ -58,7 +74,8 @@ function operatorTest(op: string, operand: unknown): ValueTest | undefined {
         return c * sign > 0 || (inclusive && c === 0);
       };
     }
-    case '$in': case '$nin': {
+    case '$in':
+    case '$nin': {
       if (!Array.isArray(operand) || !operand.every(isScalar)) return undefined;
       const values = operand as Scalar[];
       const test = (v: unknown) => values.some((t) => equals(v, t));

@@ -20,20 +20,34 @@ interface LookupSpec {
 }
 
 function parseSpec(spec: unknown): LookupSpec {
-  if (!isPlainObject(spec)) throw commandError('FailedToParse', 'the $lookup specification must be an Object', { code: 40319 });
+  if (!isPlainObject(spec))
+    throw commandError('FailedToParse', 'the $lookup specification must be an Object', { code: 40319 });
   const { from, as, localField, foreignField, pipeline } = spec;
-  if (typeof from !== 'string') throw commandError('FailedToParse', "$lookup 'from' field must be a string", { code: 40321 });
-  if (typeof as !== 'string') throw commandError('FailedToParse', "must specify 'as' field for a $lookup", { code: 40321 });
+  if (typeof from !== 'string')
+    throw commandError('FailedToParse', "$lookup 'from' field must be a string", { code: 40321 });
+  if (typeof as !== 'string')
+    throw commandError('FailedToParse', "must specify 'as' field for a $lookup", { code: 40321 });
   if ((localField === undefined) !== (foreignField === undefined)) {
-    throw commandError('FailedToParse', '$lookup requires both or neither of localField and foreignField to be specified', { code: 40321 });
+    throw commandError(
+      'FailedToParse',
+      '$lookup requires both or neither of localField and foreignField to be specified',
+      { code: 40321 },
+    );
   }
   if (localField === undefined && pipeline === undefined) {
-    throw commandError('FailedToParse', "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified", { code: 40321 });
+    throw commandError(
+      'FailedToParse',
+      "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified",
+      { code: 40321 },
+    );
   }
-  if (pipeline !== undefined && !Array.isArray(pipeline)) throw commandError('FailedToParse', "'pipeline' option must be specified as an array");
-  if (spec.let !== undefined && !isPlainObject(spec.let)) throw commandError('FailedToParse', '$lookup argument \'let\' must be an object');
+  if (pipeline !== undefined && !Array.isArray(pipeline))
+    throw commandError('FailedToParse', "'pipeline' option must be specified as an array");
+  if (spec.let !== undefined && !isPlainObject(spec.let))
+    throw commandError('FailedToParse', "$lookup argument 'let' must be an object");
   return {
-    from, as,
+    from,
+    as,
     localField: localField as string | undefined,
     foreignField: foreignField as string | undefined,
     let: spec.let as Doc | undefined,
@@ -70,19 +84,26 @@ export function semiJoinLength(stages: Array<{ name: string; spec: unknown }>, i
   const as = lookup.spec.as;
   if (as.includes('.') || match?.name !== '$match' || !isPlainObject(match.spec)) return 0;
   const condition = match.spec[as];
-  if (Object.keys(match.spec).length !== 1 || !isPlainObject(condition) || Object.keys(condition).length !== 1) return 0;
+  if (Object.keys(match.spec).length !== 1 || !isPlainObject(condition) || Object.keys(condition).length !== 1)
+    return 0;
   if (!Array.isArray(condition.$ne) || condition.$ne.length !== 0) return 0;
-  const dropsField = (project?.name === '$project' && isPlainObject(project.spec) && Object.keys(project.spec).length === 1
-      && (project.spec[as] === 0 || project.spec[as] === false))
-    || (project?.name === '$unset' && (project.spec === as || (Array.isArray(project.spec) && project.spec.length === 1 && project.spec[0] === as)));
+  const dropsField =
+    (project?.name === '$project' &&
+      isPlainObject(project.spec) &&
+      Object.keys(project.spec).length === 1 &&
+      (project.spec[as] === 0 || project.spec[as] === false)) ||
+    (project?.name === '$unset' &&
+      (project.spec === as || (Array.isArray(project.spec) && project.spec.length === 1 && project.spec[0] === as)));
   return dropsField ? 3 : 0;
 }
 
 /** The joined documents of one outer document, for a parsed `$lookup`. */
 function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline): (outer: Doc) => Doc[] {
   const foreign = env.resolve(spec.from);
-  const equalityJoin = spec.localField !== undefined && spec.foreignField !== undefined
-    ? equalityMatcher(foreign, spec.foreignField) : undefined;
+  const equalityJoin =
+    spec.localField !== undefined && spec.foreignField !== undefined
+      ? equalityMatcher(foreign, spec.foreignField)
+      : undefined;
   // A sub-pipeline's result depends only on the join values and the `let` variables, so within
   // one stage it runs once per distinct combination (a filter through a to-one relation over 10k
   // entries runs it once per related entry, not once per entry). Sharing the result arrays is
@@ -135,13 +156,19 @@ function equalityMatcher(foreign: Collection | undefined, field: string): (value
       for (const d of foreign.all()) {
         for (const v of new Set(pathValues(d, field).map(valueKey))) {
           const list = table.get(v);
-          if (list) list.push(d); else table.set(v, [d]);
+          if (list) list.push(d);
+          else table.set(v, [d]);
         }
       }
     }
     const seen = new Set<Doc>();
     const out: Doc[] = [];
-    for (const v of values) for (const d of table.get(valueKey(v)) ?? []) if (!seen.has(d)) { seen.add(d); out.push(d); }
+    for (const v of values)
+      for (const d of table.get(valueKey(v)) ?? [])
+        if (!seen.has(d)) {
+          seen.add(d);
+          out.push(d);
+        }
     return values.length > 1 ? foreign.inNaturalOrder([...seen].map((d) => valueKey(d._id))) : out;
   };
 }
@@ -216,9 +243,11 @@ function exactFirstMatch(foreign: Collection | undefined, pipeline: unknown[], v
   const expr = match.$expr;
   const [op] = Object.keys(expr);
   const args = expr[op];
-  if (Object.keys(expr).length !== 1 || (op !== '$eq' && op !== '$in') || !Array.isArray(args) || args.length !== 2) return undefined;
+  if (Object.keys(expr).length !== 1 || (op !== '$eq' && op !== '$in') || !Array.isArray(args) || args.length !== 2)
+    return undefined;
   let [field, variable] = args;
-  if (op === '$eq' && typeof variable === 'string' && variable.startsWith('$') && !variable.startsWith('$$')) [field, variable] = [variable, field];
+  if (op === '$eq' && typeof variable === 'string' && variable.startsWith('$') && !variable.startsWith('$$'))
+    [field, variable] = [variable, field];
   if (typeof field !== 'string' || !field.startsWith('$') || field.startsWith('$$')) return undefined;
   const value = variableValue(variable, variables);
   if (value === NOT_A_VARIABLE) return undefined;
@@ -273,7 +302,8 @@ function exprCandidates(foreign: Collection, expr: unknown, variables: Doc): Doc
   }
   if ((op !== '$eq' && op !== '$in') || !Array.isArray(args) || args.length !== 2) return undefined;
   let [field, variable] = args;
-  if (op === '$eq' && typeof variable === 'string' && variable.startsWith('$') && !variable.startsWith('$$')) [field, variable] = [variable, field];
+  if (op === '$eq' && typeof variable === 'string' && variable.startsWith('$') && !variable.startsWith('$$'))
+    [field, variable] = [variable, field];
   if (typeof field !== 'string' || !field.startsWith('$') || field.startsWith('$$')) return undefined;
   const value = variableValue(variable, variables);
   if (value === NOT_A_VARIABLE) return undefined;

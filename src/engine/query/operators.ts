@@ -33,7 +33,9 @@ function equals(a: unknown, b: unknown, strings: StringCompare): boolean {
   return typeRank(bsonTypeOf(a)) === typeRank(bsonTypeOf(b)) && compareValues(a, b, strings) === 0;
 }
 
-function isNullish(v: unknown): boolean { return v === null || v === undefined; }
+function isNullish(v: unknown): boolean {
+  return v === null || v === undefined;
+}
 
 function eqPredicate(rhs: unknown, strings: StringCompare): (vs: unknown[]) => boolean {
   if (isNullish(rhs)) return (vs) => vs.some(isNullish);
@@ -57,15 +59,28 @@ function inPredicate(rhs: unknown, strings: StringCompare): (vs: unknown[]) => b
   const wantsNull = rhs.some(isNullish);
   if (strings === compareStrings) {
     const keys = new Set(rhs.filter((v) => !(v instanceof RegExp)).map(valueKey));
-    return (vs) => vs.some((v) => (v === undefined ? wantsNull : keys.has(valueKey(v)))
-      || (typeof v === 'string' && regexes.some((r) => r.test(v))));
+    return (vs) =>
+      vs.some(
+        (v) =>
+          (v === undefined ? wantsNull : keys.has(valueKey(v))) ||
+          (typeof v === 'string' && regexes.some((r) => r.test(v))),
+      );
   }
   const plain = rhs.filter((v) => !(v instanceof RegExp));
-  return (vs) => vs.some((v) => (v === undefined ? wantsNull : plain.some((p) => equals(v, p, strings)))
-    || (typeof v === 'string' && regexes.some((r) => r.test(v))));
+  return (vs) =>
+    vs.some(
+      (v) =>
+        (v === undefined ? wantsNull : plain.some((p) => equals(v, p, strings))) ||
+        (typeof v === 'string' && regexes.some((r) => r.test(v))),
+    );
 }
 
-function rangePredicate(rhs: unknown, strings: StringCompare, test: (c: number) => boolean, inclusive: boolean): (vs: unknown[]) => boolean {
+function rangePredicate(
+  rhs: unknown,
+  strings: StringCompare,
+  test: (c: number) => boolean,
+  inclusive: boolean,
+): (vs: unknown[]) => boolean {
   const rank = typeRank(bsonTypeOf(rhs));
   const rt = bsonTypeOf(rhs);
   if (rt === 'minKey' || rt === 'maxKey') {
@@ -74,11 +89,15 @@ function rangePredicate(rhs: unknown, strings: StringCompare, test: (c: number) 
   if (isNullish(rhs)) return inclusive ? (vs) => vs.some(isNullish) : () => false;
   if (typeof rhs === 'number' && !Number.isNaN(rhs)) {
     // fast path for plain numbers; other numeric types go through the general comparison
-    return (vs) => vs.some((v) => (typeof v === 'number' && !Number.isNaN(v)
-      ? test(v < rhs ? -1 : v > rhs ? 1 : 0)
-      : v !== undefined && typeRank(bsonTypeOf(v)) === rank && test(compareValues(v, rhs, strings))));
+    return (vs) =>
+      vs.some((v) =>
+        typeof v === 'number' && !Number.isNaN(v)
+          ? test(v < rhs ? -1 : v > rhs ? 1 : 0)
+          : v !== undefined && typeRank(bsonTypeOf(v)) === rank && test(compareValues(v, rhs, strings)),
+      );
   }
-  return (vs) => vs.some((v) => v !== undefined && typeRank(bsonTypeOf(v)) === rank && test(compareValues(v, rhs, strings)));
+  return (vs) =>
+    vs.some((v) => v !== undefined && typeRank(bsonTypeOf(v)) === rank && test(compareValues(v, rhs, strings)));
 }
 
 function queryOperator(build: (rhs: unknown, strings: StringCompare) => (vs: unknown[]) => boolean) {
@@ -104,7 +123,10 @@ function typeMatcher(spec: unknown): (t: BsonTypeName) => boolean {
   for (const s of specs) {
     if (typeof s === 'string') {
       const alias = TYPE_ALIASES[s];
-      if (alias) { alias.forEach((a) => names.add(a)); continue; }
+      if (alias) {
+        alias.forEach((a) => names.add(a));
+        continue;
+      }
       if (!(s in TYPE_NUMBERS)) throw commandError('BadValue', `Unknown type name alias: ${s}`);
       names.add(s as BsonTypeName);
     } else if (typeof s === 'number') {
@@ -120,9 +142,15 @@ function typeMatcher(spec: unknown): (t: BsonTypeName) => boolean {
 
 export const queryOperators = {
   $eq: queryOperator((rhs, s) => eqPredicate(rhs, s)),
-  $ne: queryOperator((rhs, s) => { const p = eqPredicate(rhs, s); return (vs) => !p(vs); }),
+  $ne: queryOperator((rhs, s) => {
+    const p = eqPredicate(rhs, s);
+    return (vs) => !p(vs);
+  }),
   $in: queryOperator((rhs, s) => inPredicate(rhs, s)),
-  $nin: queryOperator((rhs, s) => { const p = inPredicate(rhs, s); return (vs) => !p(vs); }),
+  $nin: queryOperator((rhs, s) => {
+    const p = inPredicate(rhs, s);
+    return (vs) => !p(vs);
+  }),
   $gt: queryOperator((rhs, s) => rangePredicate(rhs, s, (c) => c > 0, false)),
   $gte: queryOperator((rhs, s) => rangePredicate(rhs, s, (c) => c >= 0, true)),
   $lt: queryOperator((rhs, s) => rangePredicate(rhs, s, (c) => c < 0, false)),
@@ -155,7 +183,11 @@ function compareExpr(a: unknown, b: unknown, options: Options): number {
 
 function twoArgs(name: string, obj: Record<string, unknown>, expr: unknown, options: Options): [unknown, unknown] {
   if (!Array.isArray(expr) || expr.length !== 2) {
-    throw commandError('BadValue', `Expression ${name} takes exactly 2 arguments. ${Array.isArray(expr) ? expr.length : 1} were passed in.`, { code: 16020 });
+    throw commandError(
+      'BadValue',
+      `Expression ${name} takes exactly 2 arguments. ${Array.isArray(expr) ? expr.length : 1} were passed in.`,
+      { code: 16020 },
+    );
   }
   const vals = evalExpr(obj, expr, options) as unknown[];
   return [vals[0], vals[1]];
@@ -174,24 +206,42 @@ function conversionError(message: string): CommandError {
 
 function toStringValue(v: unknown): unknown {
   switch (bsonTypeOf(v)) {
-    case 'missing': case 'null': case 'undefined': return null;
-    case 'string': return v;
-    case 'objectId': return (v as ObjectId).toHexString();
-    case 'date': return (v as Date).toISOString();
-    case 'bool': return v ? 'true' : 'false';
-    case 'int': case 'double': case 'long': case 'decimal': return String(v);
-    default: throw conversionError(`Unsupported conversion from ${bsonTypeOf(v)} to string in $convert with no onError value`);
+    case 'missing':
+    case 'null':
+    case 'undefined':
+      return null;
+    case 'string':
+      return v;
+    case 'objectId':
+      return (v as ObjectId).toHexString();
+    case 'date':
+      return (v as Date).toISOString();
+    case 'bool':
+      return v ? 'true' : 'false';
+    case 'int':
+    case 'double':
+    case 'long':
+    case 'decimal':
+      return String(v);
+    default:
+      throw conversionError(`Unsupported conversion from ${bsonTypeOf(v)} to string in $convert with no onError value`);
   }
 }
 
 function sortArray(input: unknown, sortBy: unknown, options: Options): unknown {
   if (input === null || input === undefined) return null;
-  if (!Array.isArray(input)) throw commandError('BadValue', `The input argument to $sortArray must be an array, but was of type: ${bsonTypeOf(input)}`, { code: 2 });
+  if (!Array.isArray(input))
+    throw commandError(
+      'BadValue',
+      `The input argument to $sortArray must be an array, but was of type: ${bsonTypeOf(input)}`,
+      { code: 2 },
+    );
   const copy = input.slice();
   if (typeof sortBy === 'number') {
     return copy.sort((a, b) => sortBy * compareValues(a, b, stringsOf(options)));
   }
-  if (!sortBy || typeof sortBy !== 'object') throw commandError('BadValue', '$sortArray requires sortBy to be 1, -1 or a sort specification');
+  if (!sortBy || typeof sortBy !== 'object')
+    throw commandError('BadValue', '$sortArray requires sortBy to be 1, -1 or a sort specification');
   const spec = Object.entries(sortBy as Record<string, number>);
   return copy.sort((a, b) => {
     for (const [field, dir] of spec) {
@@ -216,7 +266,11 @@ export const expressionOperators: Record<string, Expression> = {
   $in: (obj, expr, options) => {
     const [needle, hay] = twoArgs('$in', obj, expr, options);
     if (!Array.isArray(hay)) {
-      throw new CommandError(40081, 'Location40081', `$in requires an array as a second argument, found: ${bsonTypeOf(hay)}`);
+      throw new CommandError(
+        40081,
+        'Location40081',
+        `$in requires an array as a second argument, found: ${bsonTypeOf(hay)}`,
+      );
     }
     const key = valueKey(needle);
     return hay.some((h) => valueKey(h) === key);
@@ -231,7 +285,9 @@ export const expressionOperators: Record<string, Expression> = {
     if (v === null || v === undefined) return null;
     if (v instanceof ObjectId) return v;
     if (typeof v === 'string' && /^[0-9a-fA-F]{24}$/.test(v)) return new ObjectId(v);
-    throw conversionError(`Failed to parse objectId '${String(v)}' in $convert with no onError value: Invalid string length for parsing to OID, expected 24 but found ${String(v).length}`);
+    throw conversionError(
+      `Failed to parse objectId '${String(v)}' in $convert with no onError value: Invalid string length for parsing to OID, expected 24 but found ${String(v).length}`,
+    );
   },
   $sortArray: (obj, expr, options) => {
     const spec = (expr ?? {}) as { input?: unknown; sortBy?: unknown };
@@ -241,7 +297,12 @@ export const expressionOperators: Record<string, Expression> = {
     const v = evalExpr(obj, expr, options);
     if (v === null || v === undefined) return null;
     const t = bsonTypeOf(v);
-    if (isNumeric(t)) return t === 'decimal' ? Long.fromString((v as Decimal128).toString().split('.')[0]) : t === 'long' ? v : Long.fromNumber(Math.trunc(Number(v)));
+    if (isNumeric(t))
+      return t === 'decimal'
+        ? Long.fromString((v as Decimal128).toString().split('.')[0])
+        : t === 'long'
+          ? v
+          : Long.fromNumber(Math.trunc(Number(v)));
     if (typeof v === 'string' && /^-?\d+$/.test(v)) return Long.fromString(v);
     if (typeof v === 'boolean') return Long.fromNumber(v ? 1 : 0);
     if (v instanceof Date) return Long.fromNumber(v.getTime());
@@ -271,7 +332,9 @@ export interface EvalOptions {
 interface ComputedOptions extends Options {
   update(locals: { variables?: Record<string, unknown> }): ComputedOptions;
 }
-interface ComputedOptionsClass { init(options: Options): ComputedOptions }
+interface ComputedOptionsClass {
+  init(options: Options): ComputedOptions;
+}
 
 const OPTIONS_PROBE = '$__engineOptions';
 let probeSink: ((o: ComputedOptions) => void) | undefined;
@@ -282,7 +345,9 @@ function computedOptions(collation: unknown): ComputedOptions {
   let base = computedByCollation.get(key);
   if (!base) {
     let captured: ComputedOptions | undefined;
-    probeSink = (o) => { captured = o; };
+    probeSink = (o) => {
+      captured = o;
+    };
     new QueryBase({ x: { [OPTIONS_PROBE]: 1 } }, plainOptions({ collation }));
     probeSink = undefined;
     if (!captured) throw new Error('mingo options probe failed');

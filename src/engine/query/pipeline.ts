@@ -21,8 +21,33 @@ export interface PipelineEnv {
 }
 
 /** Stages mingo runs that never change their input documents (their output may share them). */
-const READ_ONLY_STAGES = new Set(['$project', '$unset', '$group', '$count', '$sortByCount', '$bucket', '$bucketAuto', '$unionWith', '$graphLookup', '$sample', '$documents']);
-const UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$search', '$searchMeta', '$vectorSearch', '$geoNear', '$changeStream', '$collStats', '$indexStats', '$currentOp', '$listSessions', '$planCacheStats']);
+const READ_ONLY_STAGES = new Set([
+  '$project',
+  '$unset',
+  '$group',
+  '$count',
+  '$sortByCount',
+  '$bucket',
+  '$bucketAuto',
+  '$unionWith',
+  '$graphLookup',
+  '$sample',
+  '$documents',
+]);
+const UNSUPPORTED_STAGES = new Set([
+  '$out',
+  '$merge',
+  '$search',
+  '$searchMeta',
+  '$vectorSearch',
+  '$geoNear',
+  '$changeStream',
+  '$collStats',
+  '$indexStats',
+  '$currentOp',
+  '$listSessions',
+  '$planCacheStats',
+]);
 
 /**
  * Runs an aggregation pipeline. Source documents are the stored ones and are never modified:
@@ -92,7 +117,11 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
         }
         case '$count': {
           if (typeof spec !== 'string' || spec === '' || spec.startsWith('$') || spec.includes('.')) {
-            throw commandError('BadValue', 'the count field must be a non-empty string, not start with $ and not contain .', { code: 40156 });
+            throw commandError(
+              'BadValue',
+              'the count field must be a non-empty string, not start with $ and not contain .',
+              { code: 40156 },
+            );
           }
           docs = docs.length ? [{ [spec]: docs.length }] : [];
           owned = true;
@@ -110,7 +139,8 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
           break;
         }
         case '$facet': {
-          if (!isPlainObject(spec)) throw commandError('BadValue', 'the $facet specification must be a non-empty object', { code: 15947 });
+          if (!isPlainObject(spec))
+            throw commandError('BadValue', 'the $facet specification must be a non-empty object', { code: 15947 });
           const out: Doc = {};
           for (const [field, sub] of Object.entries(spec)) out[field] = runPipeline(docs, sub, env);
           docs = [out];
@@ -124,13 +154,19 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
             owned = false;
             break;
           }
-          if (!READ_ONLY_STAGES.has(name) && !owned) { docs = docs.map(cloneDoc); owned = true; }
+          if (!READ_ONLY_STAGES.has(name) && !owned) {
+            docs = docs.map(cloneDoc);
+            owned = true;
+          }
           // mingo's prepared options carry the engine's context and the `let` variables; spreading
           // them would drop both (mingo would fall back to its global registry), so pass them whole
           const needsResolver = name === '$unionWith' || name === '$graphLookup';
-          const agg = new Aggregator([{ [name]: normalizeRegexes(spec) }], needsResolver
-            ? { ...plainOptions(env), collectionResolver: (coll: string) => [...(env.resolve(coll)?.all() ?? [])] }
-            : mingoOptions(env));
+          const agg = new Aggregator(
+            [{ [name]: normalizeRegexes(spec) }],
+            needsResolver
+              ? { ...plainOptions(env), collectionResolver: (coll: string) => [...(env.resolve(coll)?.all() ?? [])] }
+              : mingoOptions(env),
+          );
           docs = agg.run(docs) as Doc[];
           if (READ_ONLY_STAGES.has(name)) owned = false;
         }
@@ -144,7 +180,11 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
 
 function checkStage(stage: unknown): { name: string; spec: unknown } {
   if (!isPlainObject(stage) || Object.keys(stage).length !== 1) {
-    throw new CommandError(40323, 'Location40323', 'A pipeline stage specification object must contain exactly one field.');
+    throw new CommandError(
+      40323,
+      'Location40323',
+      'A pipeline stage specification object must contain exactly one field.',
+    );
   }
   const name = Object.keys(stage)[0];
   if (UNSUPPORTED_STAGES.has(name)) {
@@ -158,9 +198,18 @@ function checkStage(stage: unknown): { name: string; spec: unknown } {
 }
 
 function nonNegative(name: string, spec: unknown): number {
-  const n = typeof spec === 'number' ? spec : typeof spec === 'object' && spec !== null && 'toNumber' in spec ? Number(spec.toString()) : Number.NaN;
+  const n =
+    typeof spec === 'number'
+      ? spec
+      : typeof spec === 'object' && spec !== null && 'toNumber' in spec
+        ? Number(spec.toString())
+        : Number.NaN;
   if (!Number.isInteger(n) || n < 0) {
-    throw commandError('BadValue', `invalid argument to ${name} stage: Expected a non-negative number in: ${name}: ${String(spec)}`, { code: name === '$skip' ? 15956 : 15957 });
+    throw commandError(
+      'BadValue',
+      `invalid argument to ${name} stage: Expected a non-negative number in: ${name}: ${String(spec)}`,
+      { code: name === '$skip' ? 15956 : 15957 },
+    );
   }
   return n;
 }
@@ -185,7 +234,12 @@ function coalesceMatches(stages: Array<{ name: string; spec: unknown }>): Array<
   const out: Array<{ name: string; spec: unknown }> = [];
   for (const stage of stages) {
     const previous = out[out.length - 1];
-    if (stage.name === '$match' && previous?.name === '$match' && isPlainObject(stage.spec) && isPlainObject(previous.spec)) {
+    if (
+      stage.name === '$match' &&
+      previous?.name === '$match' &&
+      isPlainObject(stage.spec) &&
+      isPlainObject(previous.spec)
+    ) {
       const left = previous.spec;
       const right = stage.spec;
       if (Object.keys(right).length === 0) continue;
@@ -201,7 +255,10 @@ function topK(stages: Array<{ name: string; spec: unknown }>, from: number): num
   let skip = 0;
   for (let i = from; i < stages.length; i++) {
     const { name, spec } = stages[i];
-    if (name === '$skip' && typeof spec === 'number') { skip += spec; continue; }
+    if (name === '$skip' && typeof spec === 'number') {
+      skip += spec;
+      continue;
+    }
     if (name === '$limit' && typeof spec === 'number' && spec > 0) return skip + spec;
     return undefined;
   }

@@ -18,7 +18,9 @@ export function candidates(coll: Collection, filter: unknown): Doc[] {
 function indexedIds(coll: Collection, filter: unknown): Set<string> | undefined {
   if (!isPlainObject(filter)) return undefined;
   let best: Set<string> | undefined;
-  const consider = (s: Set<string> | undefined) => { if (s && (!best || s.size < best.size)) best = s; };
+  const consider = (s: Set<string> | undefined) => {
+    if (s && (!best || s.size < best.size)) best = s;
+  };
   for (const [field, cond] of Object.entries(filter)) {
     if (field === '$and' && Array.isArray(cond)) {
       for (const sub of cond) consider(indexedIds(coll, sub));
@@ -34,7 +36,12 @@ function indexedIds(coll: Collection, filter: unknown): Set<string> | undefined 
 }
 
 function isScalarKey(v: unknown): boolean {
-  return !Array.isArray(v) && !isPlainObject(v) && !(v instanceof RegExp) && (v as { _bsontype?: string } | null)?._bsontype !== 'BSONRegExp';
+  return (
+    !Array.isArray(v) &&
+    !isPlainObject(v) &&
+    !(v instanceof RegExp) &&
+    (v as { _bsontype?: string } | null)?._bsontype !== 'BSONRegExp'
+  );
 }
 
 function idsFor(coll: Collection, ix: SecondaryIndex, cond: unknown): Set<string> | undefined {
@@ -43,7 +50,9 @@ function idsFor(coll: Collection, ix: SecondaryIndex, cond: unknown): Set<string
   const keys = Object.keys(cond);
   if (keys.length === 0 || keys.some((k) => !k.startsWith('$'))) return undefined;
   let best: Set<string> | undefined;
-  const consider = (s: Set<string> | undefined) => { if (s && (!best || s.size < best.size)) best = s; };
+  const consider = (s: Set<string> | undefined) => {
+    if (s && (!best || s.size < best.size)) best = s;
+  };
   if ('$eq' in cond && isScalarKey(cond.$eq)) consider(ix.lookup([cond.$eq]));
   if ('$in' in cond && Array.isArray(cond.$in) && cond.$in.every(isScalarKey)) consider(ix.lookup(cond.$in));
   const lo = '$gte' in cond ? { v: cond.$gte, inc: true } : '$gt' in cond ? { v: cond.$gt, inc: false } : undefined;
@@ -71,7 +80,8 @@ function lowerBound(entries: Array<{ value: unknown }>, v: unknown): number {
   let hi = entries.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareValues(entries[mid].value, v) < 0) lo = mid + 1; else hi = mid;
+    if (compareValues(entries[mid].value, v) < 0) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }
@@ -81,7 +91,8 @@ function upperBound(entries: Array<{ value: unknown }>, v: unknown): number {
   let hi = entries.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareValues(entries[mid].value, v) <= 0) lo = mid + 1; else hi = mid;
+    if (compareValues(entries[mid].value, v) <= 0) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }

@@ -11,8 +11,9 @@ export function toRegExp(pattern: string, options: string): RegExp {
   let extended = false;
   for (const ch of options) {
     if (ch === 'x') extended = true;
-    else if ('imsu'.includes(ch)) { if (!flags.includes(ch)) flags += ch; }
-    else throw new CommandError(51108, 'Location51108', `invalid flag in regex options: ${ch}`);
+    else if ('imsu'.includes(ch)) {
+      if (!flags.includes(ch)) flags += ch;
+    } else throw new CommandError(51108, 'Location51108', `invalid flag in regex options: ${ch}`);
   }
   const source = extended ? stripExtended(pattern) : pattern;
   try {
@@ -27,10 +28,25 @@ function stripExtended(p: string): string {
   let inClass = false;
   for (let i = 0; i < p.length; i++) {
     const ch = p[i];
-    if (ch === '\\' && i + 1 < p.length) { out += ch + p[i + 1]; i++; continue; }
-    if (inClass) { if (ch === ']') inClass = false; out += ch; continue; }
-    if (ch === '[') { inClass = true; out += ch; continue; }
-    if (ch === '#') { while (i < p.length && p[i] !== '\n') i++; continue; }
+    if (ch === '\\' && i + 1 < p.length) {
+      out += ch + p[i + 1];
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (ch === ']') inClass = false;
+      out += ch;
+      continue;
+    }
+    if (ch === '[') {
+      inClass = true;
+      out += ch;
+      continue;
+    }
+    if (ch === '#') {
+      while (i < p.length && p[i] !== '\n') i++;
+      continue;
+    }
     if (/\s/.test(ch)) continue;
     out += ch;
   }
@@ -55,7 +71,8 @@ export function normalizeRegexes<T>(v: T): T {
     else if (re instanceof RegExp) compiled = opts ? toRegExp(re.source, opts) : re;
     if (compiled) {
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(obj)) if (k !== '$options') out[k] = k === '$regex' ? compiled : normalizeRegexes(obj[k]);
+      for (const k of Object.keys(obj))
+        if (k !== '$options') out[k] = k === '$regex' ? compiled : normalizeRegexes(obj[k]);
       return out as T;
     }
   }

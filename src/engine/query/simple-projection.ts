@@ -32,8 +32,12 @@ function compile(spec: Doc): ((doc: Doc) => Doc) | undefined {
     if (value === 1 || value === true) on = true;
     else if (value === 0 || value === false) on = false;
     else return undefined;
-    if (path === '_id') { includeId = on; continue; }
-    if (path.startsWith('$') || path.includes('$') || path === '' || path.split('.').some((p) => p === '')) return undefined;
+    if (path === '_id') {
+      includeId = on;
+      continue;
+    }
+    if (path.startsWith('$') || path.includes('$') || path === '' || path.split('.').some((p) => p === ''))
+      return undefined;
     const kind = on ? 'include' : 'exclude';
     if (mode && mode !== kind) return undefined;
     mode = kind;
@@ -82,7 +86,10 @@ function include(doc: Doc, tree: Tree): Doc {
     const rule = tree[key];
     if (rule === undefined) continue;
     const value = doc[key];
-    if (rule === true) { out[key] = value; continue; }
+    if (rule === true) {
+      out[key] = value;
+      continue;
+    }
     if (Array.isArray(value)) out[key] = includeInArray(value, rule);
     else if (isPlainObject(value)) out[key] = include(value, rule);
   }
@@ -104,7 +111,10 @@ function exclude(doc: Doc, tree: Tree): Doc {
     const rule = tree[key];
     const value = doc[key];
     if (rule === true) continue;
-    if (rule === undefined) { out[key] = value; continue; }
+    if (rule === undefined) {
+      out[key] = value;
+      continue;
+    }
     if (Array.isArray(value)) out[key] = value.map((v) => (isPlainObject(v) ? exclude(v, rule) : v));
     else if (isPlainObject(value)) out[key] = exclude(value, rule);
     else out[key] = value;

@@ -11,8 +11,12 @@ export function parseSort(spec: unknown): SortSpec | undefined {
   const out: SortSpec = [];
   for (const [field, dir] of Object.entries(spec)) {
     const n = Number(typeof dir === 'object' && dir !== null ? Number.NaN : dir);
-    if (isPlainObject(dir) && (dir as Doc).$meta !== undefined) throw commandError('BadValue', `$meta sort is not supported: ${field}`);
-    if (n !== 1 && n !== -1) throw commandError('BadValue', `$sort key ordering must be 1 (for ascending) or -1 (for descending)`, { code: 15975 });
+    if (isPlainObject(dir) && (dir as Doc).$meta !== undefined)
+      throw commandError('BadValue', `$meta sort is not supported: ${field}`);
+    if (n !== 1 && n !== -1)
+      throw commandError('BadValue', `$sort key ordering must be 1 (for ascending) or -1 (for descending)`, {
+        code: 15975,
+      });
     out.push([field, n]);
   }
   if (out.length === 0) throw commandError('BadValue', '$sort stage must have at least one sort key', { code: 15976 });
@@ -68,7 +72,8 @@ export function sortDocs(docs: Doc[], spec: SortSpec, limit?: number, strings: S
     let hi = top.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (cmp(top[mid], item) <= 0) lo = mid + 1; else hi = mid;
+      if (cmp(top[mid], item) <= 0) lo = mid + 1;
+      else hi = mid;
     }
     top.splice(lo, 0, item);
     if (top.length > limit) top.pop();

@@ -11,7 +11,23 @@ import type { PipelineEnv } from './pipeline.js';
 import { runPipeline } from './pipeline.js';
 import { normalizeRegexes } from './regex.js';
 
-const MODIFIERS = new Set(['$set', '$unset', '$inc', '$mul', '$rename', '$min', '$max', '$currentDate', '$push', '$pull', '$pullAll', '$addToSet', '$pop', '$bit', '$setOnInsert']);
+const MODIFIERS = new Set([
+  '$set',
+  '$unset',
+  '$inc',
+  '$mul',
+  '$rename',
+  '$min',
+  '$max',
+  '$currentDate',
+  '$push',
+  '$pull',
+  '$pullAll',
+  '$addToSet',
+  '$pop',
+  '$bit',
+  '$setOnInsert',
+]);
 const PIPELINE_UPDATE_STAGES = new Set(['$addFields', '$set', '$project', '$unset', '$replaceRoot', '$replaceWith']);
 
 export type UpdateKind = 'operators' | 'replacement' | 'pipeline';
@@ -53,18 +69,32 @@ export function applyUpdate(doc: Doc, u: unknown, opts: ApplyOptions): Doc {
   }
   if (!opts.inserting && valueKey(next._id) !== valueKey(doc._id)) {
     if (kind === 'operators') {
-      throw commandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
+      throw commandError(
+        'ImmutableField',
+        "Performing an update on the path '_id' would modify the immutable field '_id'",
+      );
     }
-    throw commandError('ImmutableField', `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatKeyValue({ v: next._id }).slice(5, -2)}`);
+    throw commandError(
+      'ImmutableField',
+      `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatKeyValue({ v: next._id }).slice(5, -2)}`,
+    );
   }
   if (next._id === undefined && doc._id !== undefined) next = { _id: doc._id, ...next };
-  else if (Object.keys(next)[0] !== '_id' && next._id !== undefined) { const { _id, ...rest } = next; next = { _id, ...rest }; }
+  else if (Object.keys(next)[0] !== '_id' && next._id !== undefined) {
+    const { _id, ...rest } = next;
+    next = { _id, ...rest };
+  }
   return next;
 }
 
 function replacement(doc: Doc, repl: Doc, inserting: boolean): Doc {
   for (const k of Object.keys(repl)) {
-    if (k.startsWith('$')) throw commandError('BadValue', `The dollar ($) prefixed field '${k}' in '${k}' is not allowed in the context of an update's replacement document.`, { code: 2 });
+    if (k.startsWith('$'))
+      throw commandError(
+        'BadValue',
+        `The dollar ($) prefixed field '${k}' in '${k}' is not allowed in the context of an update's replacement document.`,
+        { code: 2 },
+      );
   }
   const copy = cloneDoc(repl);
   if (copy._id === undefined) return { _id: doc._id, ...copy };
@@ -76,24 +106,38 @@ function applyOperators(doc: Doc, u: Doc, opts: ApplyOptions): Doc {
   const modifier: Doc = {};
   for (const [op, spec] of Object.entries(u)) {
     if (!MODIFIERS.has(op)) {
-      throw commandError('FailedToParse', `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
+      throw commandError(
+        'FailedToParse',
+        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
     }
     if (!isPlainObject(spec)) {
-      throw commandError('FailedToParse', `Modifiers operate on fields but we found type ${bsonTypeOf(spec)} instead. For example: {$mod: {<field>: ...}} not {${op}: ${String(spec)}}`);
+      throw commandError(
+        'FailedToParse',
+        `Modifiers operate on fields but we found type ${bsonTypeOf(spec)} instead. For example: {$mod: {<field>: ...}} not {${op}: ${String(spec)}}`,
+      );
     }
     if (op === '$setOnInsert') {
       if (opts.inserting) modifier.$set = { ...(modifier.$set as Doc | undefined), ...spec };
       continue;
     }
-    if (op === '$set') { modifier.$set = { ...(modifier.$set as Doc | undefined), ...spec }; continue; }
+    if (op === '$set') {
+      modifier.$set = { ...(modifier.$set as Doc | undefined), ...spec };
+      continue;
+    }
     modifier[op] = spec;
   }
   const next = cloneDoc(doc);
   exactNumericIncrements(next, modifier);
   if (Object.keys(modifier).length === 0) return next;
   try {
-    mingoUpdate(next, normalizeRegexes(modifier), opts.arrayFilters as Doc[] | undefined, (opts.query ?? undefined) as Doc | undefined,
-      { cloneMode: 'deep', queryOptions: mingoOptions(opts.env) });
+    mingoUpdate(
+      next,
+      normalizeRegexes(modifier),
+      opts.arrayFilters as Doc[] | undefined,
+      (opts.query ?? undefined) as Doc | undefined,
+      { cloneMode: 'deep', queryOptions: mingoOptions(opts.env) },
+    );
   } catch (err) {
     throw err instanceof CommandError ? err : toCommandError(err);
   }
@@ -110,10 +154,18 @@ function exactNumericIncrements(doc: Doc, modifier: Doc): void {
     const tc = bsonTypeOf(current);
     const tb = bsonTypeOf(by);
     if (!['int', 'long', 'double', 'decimal'].includes(tb)) {
-      throw new CommandError(14, 'TypeMismatch', `Cannot increment with non-numeric argument: {${path}: ${String(by)}}`);
+      throw new CommandError(
+        14,
+        'TypeMismatch',
+        `Cannot increment with non-numeric argument: {${path}: ${String(by)}}`,
+      );
     }
     if (current !== undefined && current !== null && !['int', 'long', 'double', 'decimal'].includes(tc)) {
-      throw new CommandError(14, 'TypeMismatch', `Cannot apply $inc to a value of non-numeric type. {_id: ${String(doc._id)}} has the field '${path}' of non-numeric type ${tc}`);
+      throw new CommandError(
+        14,
+        'TypeMismatch',
+        `Cannot apply $inc to a value of non-numeric type. {_id: ${String(doc._id)}} has the field '${path}' of non-numeric type ${tc}`,
+      );
     }
     if (tc === 'decimal' || tb === 'decimal') {
       const sum = Number((current ?? 0).toString()) + Number(String(by));
@@ -122,12 +174,16 @@ function exactNumericIncrements(doc: Doc, modifier: Doc): void {
       const a = current instanceof Long ? current.toBigInt() : BigInt(Math.trunc(Number(current ?? 0)));
       const b = by instanceof Long ? by.toBigInt() : BigInt(Math.trunc(Number(by)));
       const isFloat = tc === 'double' || tb === 'double';
-      modifier.$set = { ...(modifier.$set as Doc | undefined), [path]: isFloat ? Number(a + b) : Long.fromBigInt(a + b) };
+      modifier.$set = {
+        ...(modifier.$set as Doc | undefined),
+        [path]: isFloat ? Number(a + b) : Long.fromBigInt(a + b),
+      };
     } else {
       rest[path] = by;
     }
   }
-  if (Object.keys(rest).length) modifier.$inc = rest; else delete modifier.$inc;
+  if (Object.keys(rest).length) modifier.$inc = rest;
+  else delete modifier.$inc;
 }
 
 /** The document an upsert starts from: the query's equality conditions (MongoDB "upsert behavior"). */
@@ -140,7 +196,10 @@ export function upsertSeed(query: unknown): Doc {
 function addEqualities(seed: Doc, query: unknown): void {
   if (!isPlainObject(query)) return;
   for (const [field, cond] of Object.entries(query)) {
-    if (field === '$and' && Array.isArray(cond)) { cond.forEach((c) => addEqualities(seed, c)); continue; }
+    if (field === '$and' && Array.isArray(cond)) {
+      cond.forEach((c) => addEqualities(seed, c));
+      continue;
+    }
     if (field.startsWith('$')) continue;
     let value: unknown;
     if (isPlainObject(cond) && Object.keys(cond).some((k) => k.startsWith('$'))) {

@@ -19,7 +19,9 @@ export class Catalog {
   private readonly dbs = new Map<string, Map<string, Collection>>();
   record: (change: Change) => void = () => {};
 
-  databases(): string[] { return [...this.dbs.keys()]; }
+  databases(): string[] {
+    return [...this.dbs.keys()];
+  }
 
   collections(db: string): Collection[] {
     return [...(this.dbs.get(db)?.values() ?? [])];
@@ -39,7 +41,10 @@ export class Catalog {
   create(db: string, name: string, options: Doc): Collection {
     validateName(db, name);
     let colls = this.dbs.get(db);
-    if (!colls) { colls = new Map(); this.dbs.set(db, colls); }
+    if (!colls) {
+      colls = new Map();
+      this.dbs.set(db, colls);
+    }
     const coll = new Collection(db, name, options);
     colls.set(name, coll);
     this.record({ op: 'create', db, coll: name, options });
@@ -101,15 +106,23 @@ export class Catalog {
           if (coll) coll.remove(keyOf(coll, change.id));
           break;
         }
-        case 'create': if (!this.get(change.db, change.coll)) this.create(change.db, change.coll, change.options); break;
-        case 'drop': this.drop(change.db, change.coll); break;
-        case 'dropDatabase': this.dropDatabase(change.db); break;
+        case 'create':
+          if (!this.get(change.db, change.coll)) this.create(change.db, change.coll, change.options);
+          break;
+        case 'drop':
+          this.drop(change.db, change.coll);
+          break;
+        case 'dropDatabase':
+          this.dropDatabase(change.db);
+          break;
         case 'createIndex': {
           const { coll } = this.ensure(change.db, change.coll);
           if (!coll.index(change.spec.name)) coll.addIndex(change.spec, false);
           break;
         }
-        case 'dropIndex': this.get(change.db, change.coll)?.dropIndex(change.name); break;
+        case 'dropIndex':
+          this.get(change.db, change.coll)?.dropIndex(change.name);
+          break;
       }
     } finally {
       this.record = saved;

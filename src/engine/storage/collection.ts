@@ -12,10 +12,15 @@ export class DuplicateKeyError extends CommandError {
   constructor(ns: string, index: SecondaryIndex, values: unknown[]) {
     const keyPattern = { ...index.spec.key };
     const keyValue: Doc = {};
-    index.fields.forEach((f, i) => { keyValue[f] = values[i] ?? null; });
-    super(11000, 'DuplicateKey',
+    index.fields.forEach((f, i) => {
+      keyValue[f] = values[i] ?? null;
+    });
+    super(
+      11000,
+      'DuplicateKey',
       `E11000 duplicate key error collection: ${ns} index: ${index.spec.name} dup key: ${formatKeyValue(keyValue)}`,
-      { keyPattern, keyValue });
+      { keyPattern, keyValue },
+    );
   }
 }
 
@@ -30,15 +35,31 @@ export class Collection {
   private idOrdered = true;
   readonly indexes: SecondaryIndex[] = [new SecondaryIndex(ID_INDEX_SPEC)];
 
-  constructor(readonly db: string, readonly name: string, readonly options: Doc = {}) {}
+  constructor(
+    readonly db: string,
+    readonly name: string,
+    readonly options: Doc = {},
+  ) {}
 
-  get ns(): string { return `${this.db}.${this.name}`; }
-  get size(): number { return this.docs.size; }
+  get ns(): string {
+    return `${this.db}.${this.name}`;
+  }
+  get size(): number {
+    return this.docs.size;
+  }
 
-  all(): IterableIterator<Doc> { return this.docs.values(); }
-  entries(): IterableIterator<[string, Doc]> { return this.docs.entries(); }
-  get(id: string): Doc | undefined { return this.docs.get(id); }
-  getById(idValue: unknown): Doc | undefined { return this.docs.get(valueKey(idValue)); }
+  all(): IterableIterator<Doc> {
+    return this.docs.values();
+  }
+  entries(): IterableIterator<[string, Doc]> {
+    return this.docs.entries();
+  }
+  get(id: string): Doc | undefined {
+    return this.docs.get(id);
+  }
+  getById(idValue: unknown): Doc | undefined {
+    return this.docs.get(valueKey(idValue));
+  }
 
   /** Documents for a set of ids, in natural order. */
   inNaturalOrder(ids: Iterable<string>): Doc[] {

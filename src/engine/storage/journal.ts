@@ -1,5 +1,17 @@
 import { BSON } from 'bson';
-import { closeSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync, existsSync } from 'node:fs';
+import {
+  closeSync,
+  fdatasyncSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeSync,
+  existsSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Catalog, Change } from './catalog.js';
@@ -46,7 +58,11 @@ export function decodeRecords(buf: Buffer): { changes: Change[]; validBytes: num
 
 function fsyncDir(dir: string): void {
   const fd = openSync(dir, 'r');
-  try { fsyncSync(fd); } finally { closeSync(fd); }
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function snapshotChanges(catalog: Catalog): Change[] {
@@ -65,7 +81,12 @@ export class Journal {
   private fd: number;
   private size: number;
 
-  private constructor(private readonly dir: string, private readonly release: () => void, fd: number, size: number) {
+  private constructor(
+    private readonly dir: string,
+    private readonly release: () => void,
+    fd: number,
+    size: number,
+  ) {
     this.fd = fd;
     this.size = size;
   }
@@ -122,7 +143,11 @@ export class Journal {
         const rec = encodeRecord(change);
         chunk.push(rec);
         bytes += rec.length;
-        if (bytes > 4 * 1024 * 1024) { writeAll(fd, Buffer.concat(chunk)); chunk.length = 0; bytes = 0; }
+        if (bytes > 4 * 1024 * 1024) {
+          writeAll(fd, Buffer.concat(chunk));
+          chunk.length = 0;
+          bytes = 0;
+        }
       }
       if (chunk.length) writeAll(fd, Buffer.concat(chunk));
       fsyncSync(fd);

@@ -8,13 +8,23 @@ export function formatKeyValue(keyValue: Doc): string {
 
 function formatValue(v: unknown): string {
   switch (bsonTypeOf(v)) {
-    case 'string': return JSON.stringify(v);
-    case 'missing': case 'null': case 'undefined': return 'null';
-    case 'objectId': return `ObjectId('${(v as { toHexString(): string }).toHexString()}')`;
-    case 'date': return `new Date(${(v as Date).getTime()})`;
-    case 'long': return `${String(v)}`;
-    case 'array': return `[ ${(v as unknown[]).map(formatValue).join(', ')} ]`;
-    case 'object': return formatKeyValue(v as Doc);
-    default: return String(v);
+    case 'string':
+      return JSON.stringify(v);
+    case 'missing':
+    case 'null':
+    case 'undefined':
+      return 'null';
+    case 'objectId':
+      return `ObjectId('${(v as { toHexString(): string }).toHexString()}')`;
+    case 'date':
+      return `new Date(${(v as Date).getTime()})`;
+    case 'long':
+      return `${String(v)}`;
+    case 'array':
+      return `[ ${(v as unknown[]).map(formatValue).join(', ')} ]`;
+    case 'object':
+      return formatKeyValue(v as Doc);
+    default:
+      return String(v);
   }
 }

@@ -24,16 +24,28 @@ export function lockDataDir(dir: string): () => void {
       return () => {
         if (released) return;
         released = true;
-        try { unlinkSync(path); } catch { /* already gone */ }
+        try {
+          unlinkSync(path);
+        } catch {
+          /* already gone */
+        }
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       let pid = Number.NaN;
-      try { pid = Number.parseInt(readFileSync(path, 'utf8'), 10); } catch { /* vanished meanwhile */ }
+      try {
+        pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
+      } catch {
+        /* vanished meanwhile */
+      }
       if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
         throw new DataDirLockedError(`data directory ${dir} is in use by process ${pid} (${path})`);
       }
-      try { unlinkSync(path); } catch { /* someone else took it over */ }
+      try {
+        unlinkSync(path);
+      } catch {
+        /* someone else took it over */
+      }
     }
   }
   throw new DataDirLockedError(`could not lock data directory ${dir}`);

@@ -12,7 +12,10 @@ export interface IndexSpec {
   [option: string]: unknown;
 }
 
-export interface IndexEntry { value: unknown; id: string }
+export interface IndexEntry {
+  value: unknown;
+  id: string;
+}
 
 /**
  * A hash index over one or more fields: full compound keys (for unique checks and equality) and
@@ -29,7 +32,9 @@ export class SecondaryIndex {
     this.fields = Object.keys(spec.key);
   }
 
-  get unique(): boolean { return this.spec.unique === true; }
+  get unique(): boolean {
+    return this.spec.unique === true;
+  }
 
   /** The compound keys of a document, or none when a sparse index leaves it out. */
   keysOf(doc: Doc): Array<{ key: string; values: unknown[] }> {
@@ -44,13 +49,19 @@ export class SecondaryIndex {
     const out: Array<{ key: string; values: unknown[] }> = [];
     for (const values of combos) {
       const key = values.map(valueKey).join('\u0000');
-      if (!seen.has(key)) { seen.add(key); out.push({ key, values }); }
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push({ key, values });
+      }
     }
     return out;
   }
 
   /** The first other document holding one of these keys, for unique checks. */
-  conflict(keys: Array<{ key: string; values: unknown[] }>, selfId: string | undefined): { values: unknown[] } | undefined {
+  conflict(
+    keys: Array<{ key: string; values: unknown[] }>,
+    selfId: string | undefined,
+  ): { values: unknown[] } | undefined {
     if (!this.unique) return undefined;
     for (const k of keys) {
       const ids = this.full.get(k.key);
@@ -101,7 +112,10 @@ export class SecondaryIndex {
 
 function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
   let s = map.get(key);
-  if (!s) { s = new Set(); map.set(key, s); }
+  if (!s) {
+    s = new Set();
+    map.set(key, s);
+  }
   s.add(id);
 }
 

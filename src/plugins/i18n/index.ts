@@ -9,18 +9,30 @@ export function i18nSettings(config: ServiceConfig): I18nSettings | null {
   const plugin = config.plugins.i18n;
   if (!plugin?.enabled) return null;
   const raw = plugin.config.locales ?? [{ code: 'en', name: 'English (en)' }];
-  if (!Array.isArray(raw) || raw.length === 0) throw new ConfigError('config/plugins', 'i18n.config.locales', 'must be a non-empty array');
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw new ConfigError('config/plugins', 'i18n.config.locales', 'must be a non-empty array');
   const locales: Locale[] = raw.map((entry: unknown, i) => {
     const code = typeof entry === 'string' ? entry : (entry as { code?: unknown })?.code;
     if (typeof code !== 'string' || !/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/.test(code)) {
-      throw new ConfigError('config/plugins', `i18n.config.locales[${i}]`, 'needs a locale code such as "en" or "fr-CA"');
+      throw new ConfigError(
+        'config/plugins',
+        `i18n.config.locales[${i}]`,
+        'needs a locale code such as "en" or "fr-CA"',
+      );
     }
-    const name = typeof entry === 'object' && entry && typeof (entry as { name?: unknown }).name === 'string' ? (entry as { name: string }).name : code;
+    const name =
+      typeof entry === 'object' && entry && typeof (entry as { name?: unknown }).name === 'string'
+        ? (entry as { name: string }).name
+        : code;
     return { code, name };
   });
   const defaultLocale = plugin.config.defaultLocale ?? locales[0]!.code;
   if (typeof defaultLocale !== 'string' || !locales.some((l) => l.code === defaultLocale)) {
-    throw new ConfigError('config/plugins', 'i18n.config.defaultLocale', `must be one of the configured locales (${locales.map((l) => l.code).join(', ')})`);
+    throw new ConfigError(
+      'config/plugins',
+      'i18n.config.defaultLocale',
+      `must be one of the configured locales (${locales.map((l) => l.code).join(', ')})`,
+    );
   }
   return { defaultLocale, locales };
 }

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { ForbiddenError } from '../../errors/index.js';
 import { createLocalization } from '../../operations/localizations.js';
-import { operationContext, rawQuery, requestAuth } from '../../rest/request-context.js';
+import { operationContext, rawQuery, requestAuth } from '../../operations/request-context.js';
 import type { ServiceContext } from '../../service-context.js';
 
 /**
@@ -18,7 +18,9 @@ export function localizationRoutes(service: ServiceContext): Router {
     router.post(path, async (req, res) => {
       if (!requestAuth(req).ability.can(`${uid}.createLocalization`)) throw new ForbiddenError();
       const sourceId = single ? null : String(req.params.id);
-      res.status(200).json(await createLocalization(operationContext(service, req), uid, sourceId, req.body, rawQuery(req)));
+      res
+        .status(200)
+        .json(await createLocalization(operationContext(service, req), uid, sourceId, req.body, rawQuery(req)));
     });
   }
   return router;

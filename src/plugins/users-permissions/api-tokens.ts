@@ -59,15 +59,24 @@ function info(doc: ApiTokenDoc): ApiTokenInfo {
 }
 
 function validate(input: CreateApiTokenInput): void {
-  if (typeof input.name !== 'string' || input.name.trim() === '') throw ValidationError.forPath(['name'], 'name is a required field');
-  if (!isApiTokenType(input.type)) throw ValidationError.forPath(['type'], 'type must be one of the following values: read-only, full-access, custom');
-  if (input.type === 'custom' && (!input.actions || input.actions.length === 0)) throw ValidationError.forPath(['permissions'], 'a custom token needs at least one action');
-  if (input.actions?.some((a) => typeof a !== 'string' || !/^[\w:.-]+\.[\w-]+$/.test(a))) throw ValidationError.forPath(['permissions'], 'actions must look like api::article.article.find');
-  if (input.days !== undefined && (!Number.isFinite(input.days) || input.days <= 0)) throw ValidationError.forPath(['lifespan'], 'days must be a positive number');
+  if (typeof input.name !== 'string' || input.name.trim() === '')
+    throw ValidationError.forPath(['name'], 'name is a required field');
+  if (!isApiTokenType(input.type))
+    throw ValidationError.forPath(['type'], 'type must be one of the following values: read-only, full-access, custom');
+  if (input.type === 'custom' && (!input.actions || input.actions.length === 0))
+    throw ValidationError.forPath(['permissions'], 'a custom token needs at least one action');
+  if (input.actions?.some((a) => typeof a !== 'string' || !/^[\w:.-]+\.[\w-]+$/.test(a)))
+    throw ValidationError.forPath(['permissions'], 'actions must look like api::article.article.find');
+  if (input.days !== undefined && (!Number.isFinite(input.days) || input.days <= 0))
+    throw ValidationError.forPath(['lifespan'], 'days must be a positive number');
 }
 
 /** Creates a token; the access key is returned here once and never stored in clear. */
-export async function createApiTokenWithSalt(ctx: ServiceContext, salt: string, input: CreateApiTokenInput): Promise<{ id: number; accessKey: string; token: ApiTokenInfo }> {
+export async function createApiTokenWithSalt(
+  ctx: ServiceContext,
+  salt: string,
+  input: CreateApiTokenInput,
+): Promise<{ id: number; accessKey: string; token: ApiTokenInfo }> {
   validate(input);
   const model = ctx.models.model(API_TOKEN_UID);
   if (await model.exists({ name: input.name.trim() })) throw ValidationError.forPath(['name'], 'Name already taken');
@@ -106,7 +115,11 @@ export type ApiTokenCheck = { ok: true; auth: RequestAuth } | { ok: false; reaso
  * Looks an access key up by its hash (an index lookup: nothing is compared in clear, so nothing
  * leaks through timing), checks expiry and records `lastUsedAt`.
  */
-export async function authenticateApiToken(ctx: ServiceContext, salt: string, accessKey: string): Promise<ApiTokenCheck> {
+export async function authenticateApiToken(
+  ctx: ServiceContext,
+  salt: string,
+  accessKey: string,
+): Promise<ApiTokenCheck> {
   const collection = collectionOf<ApiTokenDoc>(ctx, API_TOKEN_UID);
   const doc = (await collection.findOne({ accessKey: hashAccessKey(accessKey, salt) })) as ApiTokenDoc | null;
   if (!doc) return { ok: false, reason: 'unknown' };
@@ -116,5 +129,12 @@ export async function authenticateApiToken(ctx: ServiceContext, salt: string, ac
   if (!token.lastUsedAt || now - token.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await collection.updateOne({ _id: token.id }, { $set: { lastUsedAt: new Date(now) } });
   }
-  return { ok: true, auth: { strategy: 'api-token', ability: apiTokenAbility(token.type, token.actions), token: { id: token.id, type: token.type } } };
+  return {
+    ok: true,
+    auth: {
+      strategy: 'api-token',
+      ability: apiTokenAbility(token.type, token.actions),
+      token: { id: token.id, type: token.type },
+    },
+  };
 }

@@ -6,12 +6,23 @@ import { findRole } from './roles.js';
 import type { UsersPermissionsRuntime } from './runtime.js';
 import { allowedExtraFields } from './user-fields.js';
 import {
-  createUser, findUserById, findUserByIdentifier, findUserByResetCode, newResetCode, sanitizeUser, updateUser, usernameOrEmailTaken, type UserDoc,
+  createUser,
+  findUserById,
+  findUserByIdentifier,
+  findUserByResetCode,
+  newResetCode,
+  sanitizeUser,
+  updateUser,
+  usernameOrEmailTaken,
+  type UserDoc,
 } from './users.js';
 import { bodyObject, checkFields, USER_FIELD_RULES } from './validation.js';
 
 /** `{ jwt, user }`, as Strapi v4's register, login, reset and change-password answer. */
-export interface AuthSession { jwt: string; user: { id: number } & Record<string, unknown> }
+export interface AuthSession {
+  jwt: string;
+  user: { id: number } & Record<string, unknown>;
+}
 
 const TAKEN = 'Email or Username are already taken';
 const NO_RULES = [] as const;
@@ -31,14 +42,24 @@ export async function register(rt: UsersPermissionsRuntime, input: unknown): Pro
   if (await usernameOrEmailTaken(ctx, { username, email })) throw new ApplicationError(TAKEN);
   const role = await findRole(ctx, { type: 'authenticated' });
   if (!role) throw new ApplicationError('Impossible to find the default role');
-  const user = await createUser(ctx, { username, email, password: fields.password ?? '', role: role._id, extra: allowedExtraFields(ctx, settings.allowedFields, body) })
-    .catch((err: unknown) => { throw (err as { code?: number } | null)?.code === 11000 ? new ApplicationError(TAKEN) : err; });
+  const user = await createUser(ctx, {
+    username,
+    email,
+    password: fields.password ?? '',
+    role: role._id,
+    extra: allowedExtraFields(ctx, settings.allowedFields, body),
+  }).catch((err: unknown) => {
+    throw (err as { code?: number } | null)?.code === 11000 ? new ApplicationError(TAKEN) : err;
+  });
   return session(rt, user);
 }
 
 /** Login with e-mail or username; one answer for an unknown identifier and a wrong password. */
 export async function login(rt: UsersPermissionsRuntime, input: unknown): Promise<AuthSession> {
-  const { identifier = '', password = '' } = checkFields(bodyObject(input), { identifier: [{ kind: 'required' }], password: [{ kind: 'required' }] });
+  const { identifier = '', password = '' } = checkFields(bodyObject(input), {
+    identifier: [{ kind: 'required' }],
+    password: [{ kind: 'required' }],
+  });
   const user = await findUserByIdentifier(rt.ctx, identifier);
   // Always one bcrypt comparison, so timing does not tell whether the identifier exists.
   const ok = await verifyPassword(password, user?.password);
@@ -67,27 +88,49 @@ export async function forgotPassword(rt: UsersPermissionsRuntime, input: unknown
 }
 
 export async function resetPassword(rt: UsersPermissionsRuntime, input: unknown): Promise<AuthSession> {
-  const { code = '', password = '', passwordConfirmation = '' } = checkFields(bodyObject(input), {
-    code: [{ kind: 'required' }], password: rules('password'), passwordConfirmation: [{ kind: 'required' }],
+  const {
+    code = '',
+    password = '',
+    passwordConfirmation = '',
+  } = checkFields(bodyObject(input), {
+    code: [{ kind: 'required' }],
+    password: rules('password'),
+    passwordConfirmation: [{ kind: 'required' }],
   });
   if (password !== passwordConfirmation) throw new ValidationError('Passwords do not match');
   const found = await findUserByResetCode(rt.ctx, code);
   if (!found) throw new ValidationError('Incorrect code provided');
-  const user = await updateUser(rt.ctx, found._id, { resetPasswordToken: null, password: await hashPassword(password) });
+  const user = await updateUser(rt.ctx, found._id, {
+    resetPasswordToken: null,
+    password: await hashPassword(password),
+  });
   if (!user) throw new ValidationError('Incorrect code provided');
   return session(rt, user);
 }
 
-export async function changePassword(rt: UsersPermissionsRuntime, auth: RequestAuth, input: unknown): Promise<AuthSession> {
+export async function changePassword(
+  rt: UsersPermissionsRuntime,
+  auth: RequestAuth,
+  input: unknown,
+): Promise<AuthSession> {
   if (!auth.user) throw new UnauthorizedError('You must be authenticated to reset your password');
-  const { currentPassword = '', password = '', passwordConfirmation = '' } = checkFields(bodyObject(input), {
-    currentPassword: [{ kind: 'required' }], password: rules('password'), passwordConfirmation: [{ kind: 'required' }],
+  const {
+    currentPassword = '',
+    password = '',
+    passwordConfirmation = '',
+  } = checkFields(bodyObject(input), {
+    currentPassword: [{ kind: 'required' }],
+    password: rules('password'),
+    passwordConfirmation: [{ kind: 'required' }],
   });
-  if (password !== passwordConfirmation) throw ValidationError.forPath(['passwordConfirmation'], 'Passwords do not match');
+  if (password !== passwordConfirmation)
+    throw ValidationError.forPath(['passwordConfirmation'], 'Passwords do not match');
   const current = await findUserById(rt.ctx, auth.user.id);
   if (!current) throw new UnauthorizedError('Invalid credentials');
-  if (!(await verifyPassword(currentPassword, current.password))) throw new ValidationError('The provided current password is invalid');
-  if (currentPassword === password) throw new ValidationError('Your new password must be different than your current password');
+  if (!(await verifyPassword(currentPassword, current.password)))
+    throw new ValidationError('The provided current password is invalid');
+  if (currentPassword === password)
+    throw new ValidationError('Your new password must be different than your current password');
   const user = await updateUser(rt.ctx, current._id, { password: await hashPassword(password) });
   if (!user) throw new UnauthorizedError('Invalid credentials');
   return session(rt, user);

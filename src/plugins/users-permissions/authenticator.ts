@@ -22,16 +22,19 @@ export function bearerToken(req: Request): string | undefined {
 
 const looksLikeJwt = (token: string) => token.split('.').length === 3;
 
-
 /**
  * Request → who is calling: no credential = the `public` role; a JWT = its user's role (the user
  * must exist and not be blocked); another bearer value = an API token. A bad, expired or revoked
  * credential is a 401 — never a silent fall-back to public.
  */
-export function createAuthenticator(ctx: ServiceContext, deps: { jwt: JwtVerifier; apiTokenSalt: string; permissions: PermissionCache }): Authenticator {
+export function createAuthenticator(
+  ctx: ServiceContext,
+  deps: { jwt: JwtVerifier; apiTokenSalt: string; permissions: PermissionCache },
+): Authenticator {
   return async (req) => {
     const token = bearerToken(req);
-    if (token === undefined) return { strategy: 'public', ability: abilityFromActions(await deps.permissions.publicActions()) };
+    if (token === undefined)
+      return { strategy: 'public', ability: abilityFromActions(await deps.permissions.publicActions()) };
     if (looksLikeJwt(token)) {
       const verified = await deps.jwt.verify(req);
       if (!verified.ok) throw new UnauthorizedError('Missing or invalid credentials');

@@ -41,7 +41,13 @@ export function usersPermissionsContentTypes(): ContentTypeSource[] {
           name: { type: 'string', minLength: 3, required: true, configurable: false },
           description: { type: 'string', configurable: false },
           type: { type: 'string', unique: true, configurable: false },
-          permissions: { type: 'relation', relation: 'oneToMany', target: PERMISSION_UID, mappedBy: 'role', configurable: false },
+          permissions: {
+            type: 'relation',
+            relation: 'oneToMany',
+            target: PERMISSION_UID,
+            mappedBy: 'role',
+            configurable: false,
+          },
           users: { type: 'relation', relation: 'oneToMany', target: USER_UID, mappedBy: 'role', configurable: false },
         },
       },
@@ -57,7 +63,13 @@ export function usersPermissionsContentTypes(): ContentTypeSource[] {
         options: { draftAndPublish: false },
         attributes: {
           action: { type: 'string', required: true, configurable: false },
-          role: { type: 'relation', relation: 'manyToOne', target: ROLE_UID, inversedBy: 'permissions', configurable: false },
+          role: {
+            type: 'relation',
+            relation: 'manyToOne',
+            target: ROLE_UID,
+            inversedBy: 'permissions',
+            configurable: false,
+          },
         },
       },
     },
@@ -73,7 +85,12 @@ export function usersPermissionsContentTypes(): ContentTypeSource[] {
         attributes: {
           name: { type: 'string', required: true, unique: true, configurable: false },
           description: { type: 'string', configurable: false },
-          type: { type: 'enumeration', enum: ['read-only', 'full-access', 'custom'], required: true, configurable: false },
+          type: {
+            type: 'enumeration',
+            enum: ['read-only', 'full-access', 'custom'],
+            required: true,
+            configurable: false,
+          },
           accessKey: { type: 'string', required: true, private: true, unique: true, configurable: false },
           actions: { type: 'json', configurable: false },
           lastUsedAt: { type: 'datetime', configurable: false },

@@ -1,7 +1,13 @@
 import { Router } from 'express';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
-import { createApiTokenWithSalt, listApiTokens, revokeApiToken, type ApiTokenInfo, type CreateApiTokenInput } from './api-tokens.js';
+import {
+  createApiTokenWithSalt,
+  listApiTokens,
+  revokeApiToken,
+  type ApiTokenInfo,
+  type CreateApiTokenInput,
+} from './api-tokens.js';
 import { createAuthenticator } from './authenticator.js';
 import { usersPermissionsContentTypes } from './content-types.js';
 import { JwtVerifier } from './jwt.js';
@@ -31,7 +37,10 @@ async function salt(ctx: ServiceContext): Promise<string> {
 }
 
 /** Creates an API token (programmatic API, CLI); the access key is only returned here. */
-export async function createApiToken(ctx: ServiceContext, input: CreateApiTokenInput): Promise<{ id: number; accessKey: string }> {
+export async function createApiToken(
+  ctx: ServiceContext,
+  input: CreateApiTokenInput,
+): Promise<{ id: number; accessKey: string }> {
   const { id, accessKey } = await createApiTokenWithSalt(ctx, await salt(ctx), input);
   return { id, accessKey };
 }

@@ -2,13 +2,18 @@ import type { Request } from 'express';
 import jsonwebtoken from 'jsonwebtoken';
 import { ExtractJwt, Strategy as JwtStrategy, type StrategyOptionsWithoutRequest } from 'passport-jwt';
 
-export interface JwtPayload { id: number }
+export interface JwtPayload {
+  id: number;
+}
 
 const ALGORITHM = 'HS256';
 
 /** Issues a user's JWT (`{ id }`, as Strapi v4). */
 export function issueJwt(secret: string, userId: number, expiresIn: string | number): string {
-  return jsonwebtoken.sign({ id: userId }, secret, { algorithm: ALGORITHM, expiresIn: expiresIn as jsonwebtoken.SignOptions['expiresIn'] });
+  return jsonwebtoken.sign({ id: userId }, secret, {
+    algorithm: ALGORITHM,
+    expiresIn: expiresIn as jsonwebtoken.SignOptions['expiresIn'],
+  });
 }
 
 export type JwtResult = { ok: true; payload: JwtPayload } | { ok: false };

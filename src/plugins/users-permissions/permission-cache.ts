@@ -1,7 +1,10 @@
 import type { ServiceContext } from '../../service-context.js';
 import { findRole, roleActions } from './roles.js';
 
-interface Entry { actions: readonly string[]; expiresAt: number }
+interface Entry {
+  actions: readonly string[];
+  expiresAt: number;
+}
 
 /**
  * The actions of each role, kept for a short time so a request does not cost two extra database
@@ -12,7 +15,10 @@ export class PermissionCache {
   private readonly byRole = new Map<number, Entry>();
   private publicRole: { id: number | null; expiresAt: number } | undefined;
 
-  constructor(private readonly ctx: ServiceContext, private readonly ttlMs = 2000) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly ttlMs = 2000,
+  ) {}
 
   async actionsOf(roleId: number): Promise<readonly string[]> {
     const now = Date.now();

@@ -1,7 +1,10 @@
 import { ValidationError } from '../../errors/index.js';
 
 /** Strapi v4's role permission tree: `{ 'api::article': { controllers: { article: { find: { enabled: true } } } } }`. */
-export type PermissionTree = Record<string, { controllers: Record<string, Record<string, { enabled: boolean; policy: string }>> }>;
+export type PermissionTree = Record<
+  string,
+  { controllers: Record<string, Record<string, { enabled: boolean; policy: string }>> }
+>;
 
 const ACTION = /^(api|plugin|admin)::[\w-]+\.[\w-]+\.[\w-]+$/;
 
@@ -25,7 +28,11 @@ function splitThree(action: string): [string, string, string] | [] {
 /** Strapi's tree, or a plain array of action strings → the enabled actions. */
 export function fromPermissionInput(input: unknown): string[] {
   const actions: string[] = [];
-  const bad = () => ValidationError.forPath(['permissions'], 'permissions must be an array of actions or Strapi\'s { "<type>": { controllers: { ... } } } tree');
+  const bad = () =>
+    ValidationError.forPath(
+      ['permissions'],
+      'permissions must be an array of actions or Strapi\'s { "<type>": { controllers: { ... } } } tree',
+    );
   if (Array.isArray(input)) {
     for (const a of input) {
       if (typeof a !== 'string' || !ACTION.test(a)) throw bad();

@@ -1,7 +1,10 @@
 import type { Request, RequestHandler } from 'express';
 import { RateLimitError } from '../../errors/index.js';
 
-interface Window { count: number; resetAt: number }
+interface Window {
+  count: number;
+  resetAt: number;
+}
 
 /**
  * A fixed-window limiter for the auth routes, keyed by route and client address only: nothing in
@@ -11,7 +14,8 @@ interface Window { count: number; resetAt: number }
 export function rateLimit(options: { max: number; intervalMs: number }): RequestHandler {
   const windows = new Map<string, Window>();
   let lastSweep = Date.now();
-  const key = (req: Request) => `${req.baseUrl}${req.route?.path ?? req.path}|${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+  const key = (req: Request) =>
+    `${req.baseUrl}${req.route?.path ?? req.path}|${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
   return (req, _res, next) => {
     const now = Date.now();
     if (now - lastSweep > options.intervalMs) {

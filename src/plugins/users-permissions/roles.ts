@@ -23,7 +23,10 @@ export async function nextId(ctx: ServiceContext, uid: string): Promise<number> 
   return ctx.models.counters.next(ct.collectionName);
 }
 
-export async function findRole(ctx: ServiceContext, query: { _id: number } | { type: string }): Promise<RoleDoc | null> {
+export async function findRole(
+  ctx: ServiceContext,
+  query: { _id: number } | { type: string },
+): Promise<RoleDoc | null> {
   return (await ctx.models.model(ROLE_UID).findOne(query).lean()) as RoleDoc | null;
 }
 
@@ -31,19 +34,28 @@ export async function listRoles(ctx: ServiceContext): Promise<RoleDoc[]> {
   return (await ctx.models.model(ROLE_UID).find({}).sort({ _id: 1 }).lean()) as unknown as RoleDoc[];
 }
 
-export async function createRole(ctx: ServiceContext, input: { name: string; description?: string | null; type: string }): Promise<RoleDoc> {
+export async function createRole(
+  ctx: ServiceContext,
+  input: { name: string; description?: string | null; type: string },
+): Promise<RoleDoc> {
   const _id = await nextId(ctx, ROLE_UID);
   const doc = await ctx.models.model(ROLE_UID).create({ _id, ...input });
   return doc.toObject() as unknown as RoleDoc;
 }
 
-export async function updateRole(ctx: ServiceContext, roleId: number, set: { name?: string; description?: string }): Promise<void> {
+export async function updateRole(
+  ctx: ServiceContext,
+  roleId: number,
+  set: { name?: string; description?: string },
+): Promise<void> {
   await ctx.models.model(ROLE_UID).updateOne({ _id: roleId }, { $set: set });
 }
 
 /** The actions a role grants. */
 export async function roleActions(ctx: ServiceContext, roleId: number): Promise<string[]> {
-  const docs = await collectionOf<{ _id: number; action: string }>(ctx, PERMISSION_UID).find({ role: roleId }, { projection: { action: 1 } }).toArray();
+  const docs = await collectionOf<{ _id: number; action: string }>(ctx, PERMISSION_UID)
+    .find({ role: roleId }, { projection: { action: 1 } })
+    .toArray();
   return docs.map((d) => String(d.action));
 }
 
@@ -71,7 +83,9 @@ export async function deleteRole(ctx: ServiceContext, roleId: number, fallbackRo
 }
 
 export async function countUsersByRole(ctx: ServiceContext): Promise<Map<number, number>> {
-  const rows = await collectionOf(ctx, USER_UID).aggregate<{ _id: number; n: number }>([{ $group: { _id: '$role', n: { $sum: 1 } } }]).toArray();
+  const rows = await collectionOf(ctx, USER_UID)
+    .aggregate<{ _id: number; n: number }>([{ $group: { _id: '$role', n: { $sum: 1 } } }])
+    .toArray();
   return new Map(rows.map((r) => [r._id, r.n]));
 }
 

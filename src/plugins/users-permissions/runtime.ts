@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { RequestAuth } from '../../access/ability.js';
 import { ForbiddenError } from '../../errors/index.js';
-import { requestAuth } from '../../rest/request-context.js';
+import { requestAuth } from '../../operations/request-context.js';
 import type { ServiceContext } from '../../service-context.js';
 import type { JwtVerifier } from './jwt.js';
 import type { PermissionCache } from './permission-cache.js';

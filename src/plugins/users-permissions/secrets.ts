@@ -28,10 +28,17 @@ async function readSecretsFile(file: string): Promise<SecretsFile> {
  * tests a random secret per process, otherwise generated once and kept under `<appDir>/.data/`.
  */
 export async function resolveSecrets(config: ServiceConfig, configuredJwtSecret: string | undefined): Promise<Secrets> {
-  const fromEnv = { jwtSecret: process.env.JWT_SECRET || configuredJwtSecret, apiTokenSalt: process.env.API_TOKEN_SALT || undefined };
-  if (fromEnv.jwtSecret && fromEnv.apiTokenSalt) return { jwtSecret: fromEnv.jwtSecret, apiTokenSalt: fromEnv.apiTokenSalt };
+  const fromEnv = {
+    jwtSecret: process.env.JWT_SECRET || configuredJwtSecret,
+    apiTokenSalt: process.env.API_TOKEN_SALT || undefined,
+  };
+  if (fromEnv.jwtSecret && fromEnv.apiTokenSalt)
+    return { jwtSecret: fromEnv.jwtSecret, apiTokenSalt: fromEnv.apiTokenSalt };
   if (config.env === 'test') {
-    return { jwtSecret: fromEnv.jwtSecret ?? randomBytes(32).toString('base64'), apiTokenSalt: fromEnv.apiTokenSalt ?? TEST_SALT };
+    return {
+      jwtSecret: fromEnv.jwtSecret ?? randomBytes(32).toString('base64'),
+      apiTokenSalt: fromEnv.apiTokenSalt ?? TEST_SALT,
+    };
   }
   const file = secretsFile(config);
   const stored = await readSecretsFile(file);

@@ -1,7 +1,11 @@
 import { ConfigError, type ServiceConfig } from '../../config/index.js';
 
 /** An outgoing e-mail (reset-password links). */
-export interface MailMessage { to: string; subject: string; text: string }
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
 export type MailTransport = (message: MailMessage) => Promise<void> | void;
 
 /** `plugins['users-permissions'].config`, typed and defaulted (names as in Strapi v4). */
@@ -28,7 +32,11 @@ function intervalMs(value: unknown): number {
     const ms = n('ms') + n('sec') * 1000 + n('min') * 60_000 + n('hour') * 3_600_000;
     if (ms > 0) return ms;
   }
-  throw new ConfigError(FILE, 'users-permissions.config.ratelimit.interval', 'must be a number of milliseconds or { min, sec, hour }');
+  throw new ConfigError(
+    FILE,
+    'users-permissions.config.ratelimit.interval',
+    'must be a number of milliseconds or { min, sec, hour }',
+  );
 }
 
 export function usersPermissionsSettings(config: ServiceConfig): UsersPermissionsSettings {
@@ -38,17 +46,29 @@ export function usersPermissionsSettings(config: ServiceConfig): UsersPermission
   const register = (raw.register ?? {}) as Record<string, unknown>;
   const email = (raw.email ?? {}) as Record<string, unknown>;
   const max = rate.max ?? 5;
-  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1) throw new ConfigError(FILE, 'users-permissions.config.ratelimit.max', 'must be a positive integer');
+  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1)
+    throw new ConfigError(FILE, 'users-permissions.config.ratelimit.max', 'must be a positive integer');
   const expiresIn = jwt.expiresIn ?? '30d';
-  if (typeof expiresIn !== 'string' && typeof expiresIn !== 'number') throw new ConfigError(FILE, 'users-permissions.config.jwt.expiresIn', 'must be a string like "30d" or a number of seconds');
+  if (typeof expiresIn !== 'string' && typeof expiresIn !== 'number')
+    throw new ConfigError(
+      FILE,
+      'users-permissions.config.jwt.expiresIn',
+      'must be a string like "30d" or a number of seconds',
+    );
   const allowed = register.allowedFields ?? [];
-  if (!Array.isArray(allowed) || allowed.some((f) => typeof f !== 'string')) throw new ConfigError(FILE, 'users-permissions.config.register.allowedFields', 'must be an array of attribute names');
+  if (!Array.isArray(allowed) || allowed.some((f) => typeof f !== 'string'))
+    throw new ConfigError(
+      FILE,
+      'users-permissions.config.register.allowedFields',
+      'must be an array of attribute names',
+    );
   return {
     jwtSecret: typeof raw.jwtSecret === 'string' && raw.jwtSecret !== '' ? raw.jwtSecret : undefined,
     jwt: { expiresIn },
     ratelimit: { enabled: rate.enabled !== false, max, intervalMs: intervalMs(rate.interval) },
     allowedFields: allowed as string[],
-    resetPasswordUrl: typeof raw.resetPasswordUrl === 'string' ? raw.resetPasswordUrl : 'http://localhost:1337/reset-password',
+    resetPasswordUrl:
+      typeof raw.resetPasswordUrl === 'string' ? raw.resetPasswordUrl : 'http://localhost:1337/reset-password',
     sendMail: typeof email.send === 'function' ? (email.send as MailTransport) : undefined,
   };
 }

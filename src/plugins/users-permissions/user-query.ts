@@ -44,7 +44,14 @@ function populatesRole(raw: unknown): boolean {
   return role;
 }
 
-interface RoleDoc { _id: number; name: string; description?: string | null; type: string; createdAt?: Date; updatedAt?: Date }
+interface RoleDoc {
+  _id: number;
+  name: string;
+  description?: string | null;
+  type: string;
+  createdAt?: Date;
+  updatedAt?: Date;
+}
 
 /**
  * `GET /api/users`: Strapi v4 answers a bare array; `filters` and `sort` go through the shared query
@@ -59,8 +66,10 @@ export async function findUsers(ctx: OperationContext, query: RawQuery): Promise
   const withRole = populatesRole(query.populate) && access.canRead(ROLE_UID);
 
   const pipeline: Document[] = [];
-  if (query.filters !== undefined) pipeline.push(...compileFilters({ registry, uid: USER_UID, filters: query.filters, access }));
-  const sorting = query.sort !== undefined ? compileSort({ registry, uid: USER_UID, sort: query.sort, access }) : undefined;
+  if (query.filters !== undefined)
+    pipeline.push(...compileFilters({ registry, uid: USER_UID, filters: query.filters, access }));
+  const sorting =
+    query.sort !== undefined ? compileSort({ registry, uid: USER_UID, sort: query.sort, access }) : undefined;
   if (sorting) pipeline.push(...sorting.lookups);
   const order: Record<string, 1 | -1> = { ...(sorting?.sort ?? {}) };
   if (!('_id' in order)) order._id = 1;
@@ -69,16 +78,34 @@ export async function findUsers(ctx: OperationContext, query: RawQuery): Promise
   if (limit !== undefined) pipeline.push({ $limit: limit });
   if (sorting) pipeline.push(...sorting.cleanup);
   if (withRole) {
-    pipeline.push({ $lookup: { from: registry.contentType(ROLE_UID)?.collectionName ?? 'up_roles', localField: 'role', foreignField: '_id', as: '__role' } });
+    pipeline.push({
+      $lookup: {
+        from: registry.contentType(ROLE_UID)?.collectionName ?? 'up_roles',
+        localField: 'role',
+        foreignField: '_id',
+        as: '__role',
+      },
+    });
   }
 
   const docs = await collectionOf(ctx, USER_UID).aggregate<UserDoc & { __role?: RoleDoc[] }>(pipeline).toArray();
   return docs.map((doc) => {
     const user = sanitizeUser(ctx, doc);
-    const out: Record<string, unknown> = fields ? Object.fromEntries(Object.entries(user).filter(([k]) => k === 'id' || fields.has(k))) : user;
+    const out: Record<string, unknown> = fields
+      ? Object.fromEntries(Object.entries(user).filter(([k]) => k === 'id' || fields.has(k)))
+      : user;
     if (withRole) {
       const role = doc.__role?.[0];
-      out.role = role ? { id: role._id, name: role.name, description: role.description ?? null, type: role.type, createdAt: role.createdAt?.toISOString() ?? null, updatedAt: role.updatedAt?.toISOString() ?? null } : null;
+      out.role = role
+        ? {
+            id: role._id,
+            name: role.name,
+            description: role.description ?? null,
+            type: role.type,
+            createdAt: role.createdAt?.toISOString() ?? null,
+            updatedAt: role.updatedAt?.toISOString() ?? null,
+          }
+        : null;
     }
     return out;
   });

@@ -25,7 +25,15 @@ export function sanitizeUser(ctx: ServiceContext, doc: UserDoc): { id: number } 
   const ct = ctx.registry.contentType(USER_UID);
   const out: { id: number } & Record<string, unknown> = { id: doc._id };
   for (const [name, attr] of Object.entries(ct?.attributes ?? {})) {
-    if (isPrivate(attr) || attr.type === 'relation' || attr.type === 'media' || name === 'publishedAt' || name === 'locale' || name === 'localizations') continue;
+    if (
+      isPrivate(attr) ||
+      attr.type === 'relation' ||
+      attr.type === 'media' ||
+      name === 'publishedAt' ||
+      name === 'locale' ||
+      name === 'localizations'
+    )
+      continue;
     const value = doc[name];
     out[name] = value instanceof Date ? value.toISOString() : (value ?? null);
   }
@@ -33,7 +41,7 @@ export function sanitizeUser(ctx: ServiceContext, doc: UserDoc): { id: number } 
 }
 
 export async function findUserById(ctx: ServiceContext, id: number): Promise<UserDoc | null> {
-  return (await collectionOf<UserDoc>(ctx, USER_UID).findOne({ _id: id }));
+  return await collectionOf<UserDoc>(ctx, USER_UID).findOne({ _id: id });
 }
 
 /** Strapi: the identifier is the e-mail (lower-cased) or the exact username. */
@@ -49,7 +57,11 @@ export async function findUserByResetCode(ctx: ServiceContext, code: string): Pr
   return (await collectionOf(ctx, USER_UID).findOne({ resetPasswordToken: hashResetCode(code) })) as UserDoc | null;
 }
 
-export async function usernameOrEmailTaken(ctx: ServiceContext, fields: { username?: string; email?: string }, exceptId?: number): Promise<boolean> {
+export async function usernameOrEmailTaken(
+  ctx: ServiceContext,
+  fields: { username?: string; email?: string },
+  exceptId?: number,
+): Promise<boolean> {
   const or: Record<string, unknown>[] = [];
   if (fields.username !== undefined) or.push({ username: fields.username });
   if (fields.email !== undefined) or.push({ email: fields.email });
@@ -59,7 +71,10 @@ export async function usernameOrEmailTaken(ctx: ServiceContext, fields: { userna
   return (await collectionOf(ctx, USER_UID).countDocuments(filter, { limit: 1 })) > 0;
 }
 
-export async function createUser(ctx: ServiceContext, input: { username: string; email: string; password: string; role: number; extra?: Record<string, unknown> }): Promise<UserDoc> {
+export async function createUser(
+  ctx: ServiceContext,
+  input: { username: string; email: string; password: string; role: number; extra?: Record<string, unknown> },
+): Promise<UserDoc> {
   const doc = await ctx.models.model(USER_UID).create({
     ...input.extra,
     _id: await nextId(ctx, USER_UID),
@@ -74,8 +89,15 @@ export async function createUser(ctx: ServiceContext, input: { username: string;
   return doc.toObject() as unknown as UserDoc;
 }
 
-export async function updateUser(ctx: ServiceContext, id: number, set: Record<string, unknown>): Promise<UserDoc | null> {
-  const doc = await ctx.models.model(USER_UID).findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after', runValidators: true }).lean();
+export async function updateUser(
+  ctx: ServiceContext,
+  id: number,
+  set: Record<string, unknown>,
+): Promise<UserDoc | null> {
+  const doc = await ctx.models
+    .model(USER_UID)
+    .findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after', runValidators: true })
+    .lean();
   return doc as UserDoc | null;
 }
 

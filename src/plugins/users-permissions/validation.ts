@@ -5,7 +5,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export type Body = Record<string, unknown>;
 
 export function bodyObject(body: unknown): Body {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ValidationError('Request body must be a JSON object');
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new ValidationError('Request body must be a JSON object');
   return body as Body;
 }
 
@@ -22,11 +23,16 @@ export function checkFields(body: Body, rules: Record<string, Rule[]>, required 
       if (required && fieldRules.some((r) => r.kind === 'required')) issue(`${field} is a required field`);
       continue;
     }
-    if (typeof value !== 'string') { issue(`${field} must be a \`string\` type`); continue; }
-    const failed = fieldRules.find((r) =>
-      (r.kind === 'email' && !EMAIL.test(value))
-      || (r.kind === 'min' && value.length < r.n)
-      || (r.kind === 'maxBytes' && Buffer.byteLength(value, 'utf8') > r.n));
+    if (typeof value !== 'string') {
+      issue(`${field} must be a \`string\` type`);
+      continue;
+    }
+    const failed = fieldRules.find(
+      (r) =>
+        (r.kind === 'email' && !EMAIL.test(value)) ||
+        (r.kind === 'min' && value.length < r.n) ||
+        (r.kind === 'maxBytes' && Buffer.byteLength(value, 'utf8') > r.n),
+    );
     if (failed?.kind === 'email') issue(`${field} must be a valid email`);
     else if (failed?.kind === 'min') issue(`${field} must be at least ${failed.n} characters`);
     else if (failed?.kind === 'maxBytes') issue(`${field} must be less than ${failed.n} bytes`);

@@ -103,7 +103,12 @@ function relationQuery(node: RelationNode, scope: QueryScope): Query {
   if (stored) return or([some, { [`${path}.0`]: { $exists: false } }]);
   const any = scope.temps.create();
   scope.lookups.push({
-    $lookup: { from: node.targetCollection, let: join.let, pipeline: [{ $match: { $expr: join.expr } }, { $limit: 1 }, { $project: { _id: 1 } }], as: any },
+    $lookup: {
+      from: node.targetCollection,
+      let: join.let,
+      pipeline: [{ $match: { $expr: join.expr } }, { $limit: 1 }, { $project: { _id: 1 } }],
+      as: any,
+    },
   });
   return or([some, { [any]: { $size: 0 } }]);
 }
@@ -114,19 +119,29 @@ function isMatch(stage: PipelineStage): stage is { $match: Query } {
 
 function onlyIdConditions(node: FilterNode): boolean {
   switch (node.kind) {
-    case 'condition': return node.path === '_id';
-    case 'and': case 'or': return node.children.every(onlyIdConditions);
-    case 'not': return onlyIdConditions(node.child);
-    default: return false;
+    case 'condition':
+      return node.path === '_id';
+    case 'and':
+    case 'or':
+      return node.children.every(onlyIdConditions);
+    case 'not':
+      return onlyIdConditions(node.child);
+    default:
+      return false;
   }
 }
 
 function renameIdPath(node: FilterNode, path: string): FilterNode {
   switch (node.kind) {
-    case 'condition': return { ...node, path };
-    case 'and': case 'or': return { ...node, children: node.children.map((child) => renameIdPath(child, path)) };
-    case 'not': return { ...node, child: renameIdPath(node.child, path) };
-    default: return node;
+    case 'condition':
+      return { ...node, path };
+    case 'and':
+    case 'or':
+      return { ...node, children: node.children.map((child) => renameIdPath(child, path)) };
+    case 'not':
+      return { ...node, child: renameIdPath(node.child, path) };
+    default:
+      return node;
   }
 }
 
@@ -152,11 +167,16 @@ export function conditionQuery(node: ConditionNode): Query {
       const values = Array.isArray(value) ? value : [value];
       return { [path]: negated ? { $nin: [...values, null] } : { $in: values } };
     }
-    case 'lt': case 'lte': case 'gt': case 'gte':
+    case 'lt':
+    case 'lte':
+    case 'gt':
+    case 'gte':
       return { [path]: { [negated ? NEGATED_COMPARISON[node.op] : `$${node.op}`]: value } };
     case 'between': {
       const [low, high] = Array.isArray(value) ? value : [];
-      return negated ? or([{ [path]: { $lt: low } }, { [path]: { $gt: high } }]) : { [path]: { $gte: low, $lte: high } };
+      return negated
+        ? or([{ [path]: { $lt: low } }, { [path]: { $gt: high } }])
+        : { [path]: { $gte: low, $lte: high } };
     }
     default: {
       const pattern = textPattern(node.op, String(value));
@@ -180,7 +200,14 @@ function textPattern(op: ConditionNode['op'], text: string): RegExp {
   const escaped = text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
   const caseInsensitive = op.endsWith('i');
   const base = caseInsensitive ? op.slice(0, -1) : op;
-  const source = base === 'eq' ? `^${escaped}$` : base === 'startsWith' ? `^${escaped}` : base === 'endsWith' ? `${escaped}$` : escaped;
+  const source =
+    base === 'eq'
+      ? `^${escaped}$`
+      : base === 'startsWith'
+        ? `^${escaped}`
+        : base === 'endsWith'
+          ? `${escaped}$`
+          : escaped;
   return new RegExp(source, caseInsensitive ? 'i' : '');
 }
 

@@ -33,10 +33,16 @@ export function pushNegations(node: FilterNode, negated = false): FilterNode {
  */
 export function matchesNullRow(node: FilterNode): boolean {
   switch (node.kind) {
-    case 'condition': return node.op === 'null' && node.value === true;
-    case 'and': return node.children.every(matchesNullRow);
-    case 'or': return node.children.some(matchesNullRow);
-    case 'not': return !matchesNullRow(node.child);
-    case 'relation': case 'element': return matchesNullRow(node.child);
+    case 'condition':
+      return node.op === 'null' && node.value === true;
+    case 'and':
+      return node.children.every(matchesNullRow);
+    case 'or':
+      return node.children.some(matchesNullRow);
+    case 'not':
+      return !matchesNullRow(node.child);
+    case 'relation':
+    case 'element':
+      return matchesNullRow(node.child);
   }
 }

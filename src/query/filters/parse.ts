@@ -1,8 +1,20 @@
-import { isPrivate, type Attribute, type Component, type ContentType, type Registry } from '../../content-types/index.js';
+import {
+  isPrivate,
+  type Attribute,
+  type Component,
+  type ContentType,
+  type Registry,
+} from '../../content-types/index.js';
 import { ValidationError } from '../../errors/index.js';
 import type { QueryAccess } from '../access.js';
 import { castBoolean, castValue, isRawScalar, type CastType, type RawScalar } from '../cast-value.js';
-import { VALUE_OPERATORS, isLogicalOperator, isValueOperator, looksLikeOperator, type ValueOperator } from '../operators.js';
+import {
+  VALUE_OPERATORS,
+  isLogicalOperator,
+  isValueOperator,
+  looksLikeOperator,
+  type ValueOperator,
+} from '../operators.js';
 import { asList, isPlainObject } from '../qs-values.js';
 import type { ConditionNode, ConditionOperator, FilterNode } from './tree.js';
 
@@ -21,7 +33,8 @@ type Schema = ContentType | Component;
 /** undefined when there is nothing to filter on. */
 export function parseFilters(ctx: ParseContext, schema: Schema, filters: unknown): FilterNode | undefined {
   if (filters === undefined || filters === null || filters === '') return undefined;
-  if (!isPlainObject(filters) && !Array.isArray(filters)) throw new ValidationError('Invalid filters: expected an object', {});
+  if (!isPlainObject(filters) && !Array.isArray(filters))
+    throw new ValidationError('Invalid filters: expected an object', {});
   const node = parseEntity(ctx, schema, filters, { prefix: '', operatorsOnId: false, throughArray: false });
   return node.kind === 'and' && node.children.length === 0 ? undefined : node;
 }
@@ -59,7 +72,13 @@ function parseEntity(ctx: ParseContext, schema: Schema, value: unknown, scope: E
   return and(children);
 }
 
-function parseAttribute(ctx: ParseContext, schema: Schema, key: string, value: unknown, scope: EntityScope): FilterNode {
+function parseAttribute(
+  ctx: ParseContext,
+  schema: Schema,
+  key: string,
+  value: unknown,
+  scope: EntityScope,
+): FilterNode {
   const { prefix } = scope;
   if (key === 'id') {
     return parseValue(value, { path: `${prefix}${schema.modelType === 'component' ? 'id' : '_id'}`, type: 'id', key });
@@ -77,10 +96,12 @@ function parseAttribute(ctx: ParseContext, schema: Schema, key: string, value: u
       const component = ctx.registry.component(attribute.component);
       if (!component) throw invalidParameter(key);
       if (!isPlainObject(value)) throw invalidParameter(key);
-      if (!attribute.repeatable) return parseEntity(ctx, component, value, { ...scope, prefix: `${path}.`, operatorsOnId: false });
+      if (!attribute.repeatable)
+        return parseEntity(ctx, component, value, { ...scope, prefix: `${path}.`, operatorsOnId: false });
       const element = parseEntity(ctx, component, value, { prefix: '', operatorsOnId: false, throughArray: false });
       // relations need a $lookup, which cannot run inside $elemMatch: read them through the array instead
-      if (containsRelation(element)) return parseEntity(ctx, component, value, { prefix: `${path}.`, operatorsOnId: false, throughArray: true });
+      if (containsRelation(element))
+        return parseEntity(ctx, component, value, { prefix: `${path}.`, operatorsOnId: false, throughArray: true });
       return { kind: 'element', path, child: element };
     }
     default:
@@ -94,9 +115,10 @@ function parseRelation(ctx: ParseContext, schema: Schema, key: string, value: un
   const target = ctx.registry.contentType(relation.target);
   if (!target || !ctx.access.canRead(target.uid)) throw invalidParameter(key);
   // `filters[author]=2`, `filters[author][0]=1&…`: ids of the related entries
-  const child = isPlainObject(value) && !asList(value)
-    ? parseEntity(ctx, target, value, { prefix: '', operatorsOnId: true, throughArray: false })
-    : parseValue(value, { path: '_id', type: 'id', key: 'id' });
+  const child =
+    isPlainObject(value) && !asList(value)
+      ? parseEntity(ctx, target, value, { prefix: '', operatorsOnId: true, throughArray: false })
+      : parseValue(value, { path: '_id', type: 'id', key: 'id' });
   return {
     kind: 'relation',
     path: `${scope.prefix}${key}`,
@@ -177,7 +199,8 @@ function condition(field: Field, operator: ValueOperator, raw: unknown): Conditi
       return { ...base, value: castValue(field.type, value, field.key) };
     }
     case 'text': {
-      if (!STRING_TYPES.has(field.type)) throw new ValidationError(`Operator ${operator} is not supported on ${field.key}`, {});
+      if (!STRING_TYPES.has(field.type))
+        throw new ValidationError(`Operator ${operator} is not supported on ${field.key}`, {});
       const value = scalar(raw, field, operator);
       if (value === null) throw new ValidationError(`Invalid value for ${operator} on ${field.key}`, {});
       return { ...base, value: value instanceof Date ? value.toISOString() : String(value) };
@@ -201,13 +224,24 @@ function condition(field: Field, operator: ValueOperator, raw: unknown): Conditi
 }
 
 function scalar(raw: unknown, field: Field, operator: string): RawScalar {
-  if (!isRawScalar(raw)) throw new ValidationError(`Invalid value for ${operator} on ${field.key}: expected a single value`, {});
+  if (!isRawScalar(raw))
+    throw new ValidationError(`Invalid value for ${operator} on ${field.key}: expected a single value`, {});
   return raw;
 }
 
 function readFlag(raw: unknown, field: Field, operator: string): boolean {
   if (typeof raw === 'boolean') return raw;
-  if (raw === 'true' || raw === 'false' || raw === 't' || raw === 'f' || raw === '1' || raw === '0' || raw === 1 || raw === 0) return castBoolean(raw);
+  if (
+    raw === 'true' ||
+    raw === 'false' ||
+    raw === 't' ||
+    raw === 'f' ||
+    raw === '1' ||
+    raw === '0' ||
+    raw === 1 ||
+    raw === 0
+  )
+    return castBoolean(raw);
   throw new ValidationError(`Invalid value for ${operator} on ${field.key}: expected true or false`, {});
 }
 
@@ -218,10 +252,16 @@ function and(children: FilterNode[]): FilterNode {
 
 function containsRelation(node: FilterNode): boolean {
   switch (node.kind) {
-    case 'relation': return true;
-    case 'and': case 'or': return node.children.some(containsRelation);
-    case 'not': case 'element': return containsRelation(node.child);
-    case 'condition': return false;
+    case 'relation':
+      return true;
+    case 'and':
+    case 'or':
+      return node.children.some(containsRelation);
+    case 'not':
+    case 'element':
+      return containsRelation(node.child);
+    case 'condition':
+      return false;
   }
 }
 

@@ -7,9 +7,18 @@ import type { CastType } from '../cast-value.js';
  */
 export type FilterNode = AndNode | OrNode | NotNode | ConditionNode | RelationNode | ElementNode;
 
-export interface AndNode { kind: 'and'; children: FilterNode[] }
-export interface OrNode { kind: 'or'; children: FilterNode[] }
-export interface NotNode { kind: 'not'; child: FilterNode }
+export interface AndNode {
+  kind: 'and';
+  children: FilterNode[];
+}
+export interface OrNode {
+  kind: 'or';
+  children: FilterNode[];
+}
+export interface NotNode {
+  kind: 'not';
+  child: FilterNode;
+}
 
 /**
  * One comparison on a stored scalar. `op` is a positive operator after negation is pushed down
@@ -25,8 +34,22 @@ export interface ConditionNode {
   negated: boolean;
 }
 
-export type ConditionOperator = 'eq' | 'lt' | 'lte' | 'gt' | 'gte' | 'in' | 'between' | 'null'
-  | 'eqi' | 'contains' | 'containsi' | 'startsWith' | 'startsWithi' | 'endsWith' | 'endsWithi';
+export type ConditionOperator =
+  | 'eq'
+  | 'lt'
+  | 'lte'
+  | 'gt'
+  | 'gte'
+  | 'in'
+  | 'between'
+  | 'null'
+  | 'eqi'
+  | 'contains'
+  | 'containsi'
+  | 'startsWith'
+  | 'startsWithi'
+  | 'endsWith'
+  | 'endsWithi';
 
 /** Entries related through `relation` (stored at `path`, or the inverse side): some related entry (or, when there is none, a row of nulls) matches `child`. */
 export interface RelationNode {

@@ -27,7 +27,8 @@ export function parseFields(schema: Schema, raw: unknown): string[] {
     }
     if (item === 'id') continue;
     const attribute = Object.hasOwn(schema.attributes, item) ? schema.attributes[item] : undefined;
-    if (!attribute || isPrivate(attribute) || !isScalar(attribute)) throw new ValidationError(`Invalid parameter ${item}`, {});
+    if (!attribute || isPrivate(attribute) || !isScalar(attribute))
+      throw new ValidationError(`Invalid parameter ${item}`, {});
     selected.add(item);
   }
   return [...selected];

@@ -20,7 +20,12 @@ export function localeMatch(schema: ContentType, i18n: I18nSettings | null, raw:
  * `$match` on both locales and the stages keeping one entry per group; no stages without the
  * parameter. The fallback must be a configured locale (400 otherwise).
  */
-export function localeFallback(schema: ContentType, i18n: I18nSettings | null, rawLocale: unknown, rawFallback: unknown): { match: Record<string, unknown>; stages: Record<string, unknown>[] } | null {
+export function localeFallback(
+  schema: ContentType,
+  i18n: I18nSettings | null,
+  rawLocale: unknown,
+  rawFallback: unknown,
+): { match: Record<string, unknown>; stages: Record<string, unknown>[] } | null {
   if (rawFallback === undefined) return null;
   if (typeof rawFallback !== 'string' || !i18n?.locales.some((locale) => locale.code === rawFallback)) {
     throw new ValidationError('Invalid parameter fallbackLocale: expected a configured locale', {});

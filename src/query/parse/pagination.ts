@@ -22,7 +22,8 @@ const KNOWN_KEYS = new Set([...PAGE_KEYS, ...OFFSET_KEYS, 'withCount']);
  * `param` names the parameter in messages (`pagination`, `populate[tags][pagination]`).
  */
 export function parsePagination(raw: unknown, limits: PaginationLimits, param = 'pagination'): Pagination {
-  if (raw === undefined) return { style: 'page', page: 1, pageSize: capped(limits.defaultLimit, limits), withCount: limits.withCount };
+  if (raw === undefined)
+    return { style: 'page', page: 1, pageSize: capped(limits.defaultLimit, limits), withCount: limits.withCount };
   if (!isPlainObject(raw)) throw new ValidationError(`Invalid parameter ${param}`, {});
   for (const key of Object.keys(raw)) {
     if (!KNOWN_KEYS.has(key)) throw new ValidationError(`Invalid parameter ${param}[${key}]`, {});
@@ -36,10 +37,20 @@ export function parsePagination(raw: unknown, limits: PaginationLimits, param = 
   }
   if (usesOffset) {
     const start = Math.max(0, integer(raw.start, 0, `${param}[start]`));
-    return { style: 'offset', start, limit: adjustSize(integer(raw.limit, limits.defaultLimit, `${param}[limit]`), limits), withCount };
+    return {
+      style: 'offset',
+      start,
+      limit: adjustSize(integer(raw.limit, limits.defaultLimit, `${param}[limit]`), limits),
+      withCount,
+    };
   }
   const page = Math.max(1, integer(raw.page, 1, `${param}[page]`));
-  return { style: 'page', page, pageSize: adjustSize(integer(raw.pageSize, limits.defaultLimit, `${param}[pageSize]`), limits), withCount };
+  return {
+    style: 'page',
+    page,
+    pageSize: adjustSize(integer(raw.pageSize, limits.defaultLimit, `${param}[pageSize]`), limits),
+    withCount,
+  };
 }
 
 /** `skip`/`limit` of a pagination. */

@@ -3,7 +3,14 @@ import { ValidationError } from '../../errors/index.js';
 import type { QueryAccess } from '../access.js';
 import { compileFilters } from '../filters/index.js';
 import { asList, isPlainObject } from '../qs-values.js';
-import type { ComponentSelection, EntrySelection, PopulateMap, PopulateNode, PublicationState, RelationPopulate } from '../read-tree.js';
+import type {
+  ComponentSelection,
+  EntrySelection,
+  PopulateMap,
+  PopulateNode,
+  PublicationState,
+  RelationPopulate,
+} from '../read-tree.js';
 import { compileSort } from '../sort/index.js';
 import { parseFields } from './fields.js';
 import { integer, paginationWindow, parsePagination, type PaginationLimits } from './pagination.js';
@@ -29,12 +36,19 @@ type PopulateRequest = true | Record<string, unknown>;
  * to types the caller cannot read are left out, and asking them for fields, filters, sort or
  * populate is a 400.
  */
-export function parsePopulate(ctx: PopulateContext, schema: Schema, raw: unknown, state: PublicationState, param = 'populate'): PopulateMap {
+export function parsePopulate(
+  ctx: PopulateContext,
+  schema: Schema,
+  raw: unknown,
+  state: PublicationState,
+  param = 'populate',
+): PopulateMap {
   const requests = normalize(raw, param);
   const map: PopulateMap = {};
-  const entries: [string, PopulateRequest][] = requests === '*'
-    ? Object.keys(schema.attributes).map((name): [string, PopulateRequest] => [name, true])
-    : [...requests.entries()];
+  const entries: [string, PopulateRequest][] =
+    requests === '*'
+      ? Object.keys(schema.attributes).map((name): [string, PopulateRequest] => [name, true])
+      : [...requests.entries()];
   for (const [name, request] of entries) {
     const node = populateAttribute(ctx, schema, name, request, state, `${param}[${name}]`);
     if (node) map[name] = node;
@@ -42,7 +56,14 @@ export function parsePopulate(ctx: PopulateContext, schema: Schema, raw: unknown
   return map;
 }
 
-function populateAttribute(ctx: PopulateContext, schema: Schema, name: string, request: PopulateRequest, state: PublicationState, param: string): PopulateNode | null {
+function populateAttribute(
+  ctx: PopulateContext,
+  schema: Schema,
+  name: string,
+  request: PopulateRequest,
+  state: PublicationState,
+  param: string,
+): PopulateNode | null {
   const attribute = Object.hasOwn(schema.attributes, name) ? schema.attributes[name] : undefined;
   if (!attribute || isPrivate(attribute)) return null;
   const spec = request === true ? {} : request;
@@ -55,7 +76,11 @@ function populateAttribute(ctx: PopulateContext, schema: Schema, name: string, r
         // left out, as the seed says; but asking it for fields, filters or sort is a 400: an
         // answer must never depend on data the caller cannot read, nor pretend it applied them
         const asked = ['fields', 'filters', 'sort', 'populate'].find((key) => spec[key] !== undefined);
-        if (asked) throw new ValidationError(`Invalid parameter ${param}[${asked}]: the caller cannot read ${relation.target}`, {});
+        if (asked)
+          throw new ValidationError(
+            `Invalid parameter ${param}[${asked}]: the caller cannot read ${relation.target}`,
+            {},
+          );
         return null;
       }
       return populateRelation(ctx, relation, spec, state, param);
@@ -63,7 +88,11 @@ function populateAttribute(ctx: PopulateContext, schema: Schema, name: string, r
     case 'component': {
       const component = ctx.registry.component(attribute.component);
       if (!component) return null;
-      return { kind: 'component', repeatable: attribute.repeatable === true, selection: componentSelection(ctx, component, spec, state, param) };
+      return {
+        kind: 'component',
+        repeatable: attribute.repeatable === true,
+        selection: componentSelection(ctx, component, spec, state, param),
+      };
     }
     case 'dynamiczone': {
       const components: Record<string, ComponentSelection> = {};
@@ -83,7 +112,13 @@ function populateAttribute(ctx: PopulateContext, schema: Schema, name: string, r
   }
 }
 
-function populateRelation(ctx: PopulateContext, relation: RelationPopulate['relation'], spec: Record<string, unknown>, inherited: PublicationState, param: string): RelationPopulate | null {
+function populateRelation(
+  ctx: PopulateContext,
+  relation: RelationPopulate['relation'],
+  spec: Record<string, unknown>,
+  inherited: PublicationState,
+  param: string,
+): RelationPopulate | null {
   const target = ctx.registry.contentType(relation.target);
   if (!target) return null;
   const publicationState = parsePublicationState(spec.publicationState, inherited);
@@ -96,10 +131,24 @@ function populateRelation(ctx: PopulateContext, relation: RelationPopulate['rela
   const filterStages = spec.filters === undefined ? [] : compileFilters({ ...query, filters: spec.filters });
   const sort = spec.sort === undefined ? null : compileSort({ ...query, sort: spec.sort });
   const name = ctx.nextName();
-  return { kind: 'relation', relation, selection, filterStages, sort, publicationState, window: relationWindow(ctx, spec, param), as: `__p${name}`, countAs: `__c${name}` };
+  return {
+    kind: 'relation',
+    relation,
+    selection,
+    filterStages,
+    sort,
+    publicationState,
+    window: relationWindow(ctx, spec, param),
+    as: `__p${name}`,
+    countAs: `__c${name}`,
+  };
 }
 
-function relationWindow(ctx: PopulateContext, spec: Record<string, unknown>, param: string): RelationPopulate['window'] {
+function relationWindow(
+  ctx: PopulateContext,
+  spec: Record<string, unknown>,
+  param: string,
+): RelationPopulate['window'] {
   if (spec.pagination !== undefined) {
     const meta = parsePagination(spec.pagination, ctx.limits, `${param}[pagination]`);
     return { ...paginationWindow(meta), meta };
@@ -110,7 +159,13 @@ function relationWindow(ctx: PopulateContext, spec: Record<string, unknown>, par
   return { skip, limit: limit < 0 ? null : Math.max(1, limit), meta: null };
 }
 
-function componentSelection(ctx: PopulateContext, component: Component | ContentType, spec: Record<string, unknown>, state: PublicationState, param: string): ComponentSelection {
+function componentSelection(
+  ctx: PopulateContext,
+  component: Component | ContentType,
+  spec: Record<string, unknown>,
+  state: PublicationState,
+  param: string,
+): ComponentSelection {
   return {
     uid: component.uid,
     fields: parseFields(component, spec.fields),

@@ -28,7 +28,8 @@ export function populateStages(plan: PlanContext, map: PopulateMap, steps: Compo
   const stages: PipelineStage[] = [];
   for (const [name, node] of Object.entries(map)) {
     if (node.kind === 'relation') stages.push(...relationLookups(plan, node, steps));
-    else if (node.kind === 'component') stages.push(...populateStages(plan, node.selection.populate, [...steps, { name, many: node.repeatable }]));
+    else if (node.kind === 'component')
+      stages.push(...populateStages(plan, node.selection.populate, [...steps, { name, many: node.repeatable }]));
     else {
       for (const [uid, selection] of Object.entries(node.components)) {
         stages.push(...populateStages(plan, selection.populate, [...steps, { name, many: true, component: uid }]));
@@ -63,26 +64,46 @@ function collectOutputs(map: PopulateMap, kept: Record<string, 1>, topLevel: boo
 function relationLookups(plan: PlanContext, node: RelationPopulate, steps: ComponentStep[]): PipelineStage[] {
   const join = joinOf(node.relation, steps);
   const from = plan.collectionName(node.relation.target);
-  const conditions = [join.condition ? { $expr: join.condition } : {}, publicationMatch(plan.draftAndPublish(node.relation.target), node.publicationState)]
-    .filter((condition) => Object.keys(condition).length > 0);
-  const match: PipelineStage[] = conditions.length === 0 ? [] : [{ $match: conditions.length === 1 ? conditions[0] : { $and: conditions } }];
+  const conditions = [
+    join.condition ? { $expr: join.condition } : {},
+    publicationMatch(plan.draftAndPublish(node.relation.target), node.publicationState),
+  ].filter((condition) => Object.keys(condition).length > 0);
+  const match: PipelineStage[] =
+    conditions.length === 0 ? [] : [{ $match: conditions.length === 1 ? conditions[0] : { $and: conditions } }];
   // Without sort or window the formatter puts the entries in order (stored order, or by id), which
   // spares the server a sort per entry; a window needs the order on the server.
   const storedOrder = join.stored && node.sort === null && node.window !== null;
   const order = node.sort
     ? [...node.sort.lookups, { $sort: node.sort.sort }, ...node.sort.cleanup]
-    : node.window === null ? [] : storedOrder
-      ? [{ $addFields: { __order: { $indexOfArray: ['$$ids', '$_id'] } } }, { $sort: { __order: 1 } }]
-      : [{ $sort: { _id: 1 } }];
+    : node.window === null
+      ? []
+      : storedOrder
+        ? [{ $addFields: { __order: { $indexOfArray: ['$$ids', '$_id'] } } }, { $sort: { __order: 1 } }]
+        : [{ $sort: { _id: 1 } }];
   const window: PipelineStage[] = [];
   if (node.window && node.window.skip > 0) window.push({ $skip: node.window.skip });
   if (node.window && node.window.limit !== null) window.push({ $limit: node.window.limit });
-  const pipeline = [...match, ...node.filterStages, ...order, ...window, ...populateStages(plan, node.selection.populate), { $project: projection(node.selection) }];
+  const pipeline = [
+    ...match,
+    ...node.filterStages,
+    ...order,
+    ...window,
+    ...populateStages(plan, node.selection.populate),
+    { $project: projection(node.selection) },
+  ];
   // localField/foreignField: an equality join MongoDB (5.0+) and the embedded engine serve from the target's index
   const variables = { ...join.let, ...(storedOrder ? { ids: idsAt('$', steps, node.relation) } : {}) };
-  const base = { from, localField: join.localField, foreignField: join.foreignField, ...(Object.keys(variables).length > 0 ? { let: variables } : {}) };
+  const base = {
+    from,
+    localField: join.localField,
+    foreignField: join.foreignField,
+    ...(Object.keys(variables).length > 0 ? { let: variables } : {}),
+  };
   const stages: PipelineStage[] = [{ $lookup: { ...base, pipeline, as: node.as } }];
-  if (node.window?.meta) stages.push({ $lookup: { ...base, pipeline: [...match, ...node.filterStages, { $count: 'n' }], as: node.countAs } });
+  if (node.window?.meta)
+    stages.push({
+      $lookup: { ...base, pipeline: [...match, ...node.filterStages, { $count: 'n' }], as: node.countAs },
+    });
   return stages;
 }
 
@@ -100,7 +121,13 @@ interface Join {
 
 function joinOf(relation: RelationInfo, steps: ComponentStep[]): Join {
   if (relation.localizations) {
-    return { localField: 'localeGroup', foreignField: 'localeGroup', let: { self: '$_id' }, condition: { $ne: ['$_id', '$$self'] }, stored: false };
+    return {
+      localField: 'localeGroup',
+      foreignField: 'localeGroup',
+      let: { self: '$_id' },
+      condition: { $ne: ['$_id', '$$self'] },
+      stored: false,
+    };
   }
   if (relation.inverse) {
     return { localField: '_id', foreignField: relation.inverse.field, let: {}, condition: null, stored: false };
@@ -115,12 +142,18 @@ function idsAt(base: string, steps: ComponentStep[], relation: RelationInfo): un
   const [step, ...rest] = steps;
   if (!step) {
     const value = `${prefix}${relation.attribute}`;
-    return relation.multiple ? { $ifNull: [value, []] } : { $cond: [{ $eq: [{ $ifNull: [value, null] }, null] }, [], [value]] };
+    return relation.multiple
+      ? { $ifNull: [value, []] }
+      : { $cond: [{ $eq: [{ $ifNull: [value, null] }, null] }, [], [value]] };
   }
   const inner = `${prefix}${step.name}`;
   if (!step.many) return idsAt(inner, rest, relation);
   const items = step.component
-    ? { $filter: { input: { $ifNull: [inner, []] }, as: 'item', cond: { $eq: ['$$item.__component', step.component] } } }
+    ? {
+        $filter: { input: { $ifNull: [inner, []] }, as: 'item', cond: { $eq: ['$$item.__component', step.component] } },
+      }
     : { $ifNull: [inner, []] };
-  return { $reduce: { input: items, initialValue: [], in: { $concatArrays: ['$$value', idsAt('$$this', rest, relation)] } } };
+  return {
+    $reduce: { input: items, initialValue: [], in: { $concatArrays: ['$$value', idsAt('$$this', rest, relation)] } },
+  };
 }

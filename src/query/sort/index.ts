@@ -40,7 +40,8 @@ export function compileSort(input: SortInput): CompiledSort {
     if (!Object.hasOwn(sort, field)) sort[field] = key.direction;
   }
   if (!Object.hasOwn(sort, '_id')) sort._id = 1;
-  const cleanup = temps.names.length > 0 ? [{ $project: Object.fromEntries(temps.names.map((name) => [name, 0])) }] : [];
+  const cleanup =
+    temps.names.length > 0 ? [{ $project: Object.fromEntries(temps.names.map((name) => [name, 0])) }] : [];
   return { lookups, sort, cleanup };
 }
 
@@ -62,12 +63,21 @@ function sortField(
   const attribute = Object.hasOwn(schema.attributes, name) ? schema.attributes[name] : undefined;
   if (!attribute || isPrivate(attribute)) throw invalidParameter(name);
   switch (attribute.type) {
-    case 'media': case 'dynamiczone':
+    case 'media':
+    case 'dynamiczone':
       throw invalidParameter(name);
     case 'component': {
       const component = input.registry.component(attribute.component);
       if (!component || rest.length === 0) throw invalidParameter(name);
-      return sortField(input, component, rest, `${prefix}${name}.`, throughArray || attribute.repeatable === true, temps, lookups);
+      return sortField(
+        input,
+        component,
+        rest,
+        `${prefix}${name}.`,
+        throughArray || attribute.repeatable === true,
+        temps,
+        lookups,
+      );
     }
     case 'relation': {
       const relation = schema.relations[name];
@@ -82,7 +92,11 @@ function sortField(
         $lookup: {
           from: target.collectionName,
           let: join.let,
-          pipeline: [{ $match: { $expr: join.expr } }, ...innerLookups, { $project: { _id: 0, value: `$${innerField}` } }],
+          pipeline: [
+            { $match: { $expr: join.expr } },
+            ...innerLookups,
+            { $project: { _id: 0, value: `$${innerField}` } },
+          ],
           as: temp,
         },
       });

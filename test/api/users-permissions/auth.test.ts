@@ -13,7 +13,11 @@ describe('users-permissions: register, login, JWT', () => {
   let service: TestService;
   before(async () => {
     service = await createTestService({
-      config: { plugins: { 'users-permissions': { enabled: true, config: { jwtSecret: SECRET, ratelimit: { enabled: false } } } } },
+      config: {
+        plugins: {
+          'users-permissions': { enabled: true, config: { jwtSecret: SECRET, ratelimit: { enabled: false } } },
+        },
+      },
     });
     await registerSeedUsers(service.app);
   });
@@ -21,11 +25,19 @@ describe('users-permissions: register, login, JWT', () => {
 
   describe('POST /api/auth/local/register', () => {
     it('answers { jwt, user } with only the public user fields', async () => {
-      const res = await request(service.app).post('/api/auth/local/register').send({ username: 'dave', email: 'Dave@Example.com', password: 'hunter22' });
+      const res = await request(service.app)
+        .post('/api/auth/local/register')
+        .send({ username: 'dave', email: 'Dave@Example.com', password: 'hunter22' });
       expect(res.status).to.equal(200);
       expect(res.body.jwt).to.be.a('string');
       expect(Object.keys(res.body.user).sort()).to.deep.equal(USER_KEYS);
-      expect(res.body.user).to.include({ username: 'dave', email: 'dave@example.com', provider: 'local', confirmed: true, blocked: false });
+      expect(res.body.user).to.include({
+        username: 'dave',
+        email: 'dave@example.com',
+        provider: 'local',
+        confirmed: true,
+        blocked: false,
+      });
     });
 
     it('stores a bcrypt hash, never the password', async () => {
@@ -35,51 +47,85 @@ describe('users-permissions: register, login, JWT', () => {
 
     it('ignores role, confirmed, blocked, provider and tokens in the body (CVE-2023-39345)', async () => {
       const res = await request(service.app).post('/api/auth/local/register').send({
-        username: 'mallory', email: 'mallory@example.com', password: 'hunter22',
-        role: 99, confirmed: false, blocked: true, provider: 'github', resetPasswordToken: 'abc', confirmationToken: 'def', id: 500,
+        username: 'mallory',
+        email: 'mallory@example.com',
+        password: 'hunter22',
+        role: 99,
+        confirmed: false,
+        blocked: true,
+        provider: 'github',
+        resetPasswordToken: 'abc',
+        confirmationToken: 'def',
+        id: 500,
       });
       expect(res.status).to.equal(200);
       expect(res.body.user).to.include({ blocked: false, confirmed: true, provider: 'local' });
       expect(res.body.user.id).to.not.equal(500);
       const doc = await collectionOf(service.context, USER_UID).findOne({ username: 'mallory' });
-      const roles = await collectionOf(service.context, 'plugin::users-permissions.role').findOne({ type: 'authenticated' });
+      const roles = await collectionOf(service.context, 'plugin::users-permissions.role').findOne({
+        type: 'authenticated',
+      });
       expect(doc?.role).to.equal(roles?._id);
       expect(doc?.resetPasswordToken ?? null).to.equal(null);
     });
 
     it('requires a password (Strapi message)', async () => {
-      const res = await request(service.app).post('/api/auth/local/register').send({ username: 'tmp_b', email: 'tmp_b@tmp.example.org' });
+      const res = await request(service.app)
+        .post('/api/auth/local/register')
+        .send({ username: 'tmp_b', email: 'tmp_b@tmp.example.org' });
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ data: null, error: { status: 400, name: 'ValidationError', message: 'password is a required field', details: { errors: [{ path: ['password'], message: 'password is a required field', name: 'ValidationError' }] } } });
+      expect(res.body).to.deep.equal({
+        data: null,
+        error: {
+          status: 400,
+          name: 'ValidationError',
+          message: 'password is a required field',
+          details: {
+            errors: [{ path: ['password'], message: 'password is a required field', name: 'ValidationError' }],
+          },
+        },
+      });
     });
 
     it('refuses a short password', async () => {
-      const res = await request(service.app).post('/api/auth/local/register').send({ username: 'tmp_e', email: 'tmp_e@tmp.example.org', password: '123' });
+      const res = await request(service.app)
+        .post('/api/auth/local/register')
+        .send({ username: 'tmp_e', email: 'tmp_e@tmp.example.org', password: '123' });
       expect(res.status).to.equal(400);
       expect(res.body.error.message).to.equal('password must be at least 6 characters');
     });
 
     it('refuses an invalid e-mail and non-string fields', async () => {
-      const bad = await request(service.app).post('/api/auth/local/register').send({ username: 'tmp_f', email: 'nope', password: 'hunter22' });
+      const bad = await request(service.app)
+        .post('/api/auth/local/register')
+        .send({ username: 'tmp_f', email: 'nope', password: 'hunter22' });
       expect(bad.status).to.equal(400);
-      const typed = await request(service.app).post('/api/auth/local/register').send({ username: { $ne: 1 }, email: 'x@y.org', password: 'hunter22' });
+      const typed = await request(service.app)
+        .post('/api/auth/local/register')
+        .send({ username: { $ne: 1 }, email: 'x@y.org', password: 'hunter22' });
       expect(typed.status).to.equal(400);
       const arr = await request(service.app).post('/api/auth/local/register').send([1, 2]);
       expect(arr.status).to.equal(400);
     });
 
     it('refuses a taken username or e-mail (any case)', async () => {
-      const res = await request(service.app).post('/api/auth/local/register').send({ username: 'alice2', email: 'ALICE@users.example.com', password: 'hunter22' });
+      const res = await request(service.app)
+        .post('/api/auth/local/register')
+        .send({ username: 'alice2', email: 'ALICE@users.example.com', password: 'hunter22' });
       expect(res.status).to.equal(400);
       expect(res.body.error).to.include({ name: 'ApplicationError', message: 'Email or Username are already taken' });
-      const same = await request(service.app).post('/api/auth/local/register').send({ username: 'alice', email: 'other@users.example.com', password: 'hunter22' });
+      const same = await request(service.app)
+        .post('/api/auth/local/register')
+        .send({ username: 'alice', email: 'other@users.example.com', password: 'hunter22' });
       expect(same.status).to.equal(400);
     });
   });
 
   describe('POST /api/auth/local', () => {
     it('logs in by username or by e-mail in any case', async () => {
-      const res = await request(service.app).post('/api/auth/local').send({ identifier: 'BOB@users.example.com', password: 'Password123!' });
+      const res = await request(service.app)
+        .post('/api/auth/local')
+        .send({ identifier: 'BOB@users.example.com', password: 'Password123!' });
       expect(res.status).to.equal(200);
       expect(res.body.user).to.include({ id: 2, username: 'bob', email: 'bob@users.example.com' });
       expect(Object.keys(res.body.user).sort()).to.deep.equal(USER_KEYS);
@@ -89,24 +135,40 @@ describe('users-permissions: register, login, JWT', () => {
     it('requires an identifier (Strapi message)', async () => {
       const res = await request(service.app).post('/api/auth/local').send({ password: 'Password123!' });
       expect(res.status).to.equal(400);
-      expect(res.body.error).to.deep.equal({ status: 400, name: 'ValidationError', message: 'identifier is a required field', details: { errors: [{ path: ['identifier'], message: 'identifier is a required field', name: 'ValidationError' }] } });
+      expect(res.body.error).to.deep.equal({
+        status: 400,
+        name: 'ValidationError',
+        message: 'identifier is a required field',
+        details: {
+          errors: [{ path: ['identifier'], message: 'identifier is a required field', name: 'ValidationError' }],
+        },
+      });
     });
 
     it('answers the same for an unknown identifier and a wrong password', async () => {
-      const unknown = await request(service.app).post('/api/auth/local').send({ identifier: 'nobody', password: 'Password123!' });
-      const wrong = await request(service.app).post('/api/auth/local').send({ identifier: 'alice', password: 'wrong-password' });
+      const unknown = await request(service.app)
+        .post('/api/auth/local')
+        .send({ identifier: 'nobody', password: 'Password123!' });
+      const wrong = await request(service.app)
+        .post('/api/auth/local')
+        .send({ identifier: 'alice', password: 'wrong-password' });
       expect(unknown.status).to.equal(400);
       expect(unknown.body).to.deep.equal(wrong.body);
       expect(wrong.body.error).to.include({ name: 'ValidationError', message: 'Invalid identifier or password' });
     });
 
     it('refuses operator injection in the identifier', async () => {
-      const res = await request(service.app).post('/api/auth/local').send({ identifier: { $ne: '' }, password: 'Password123!' });
+      const res = await request(service.app)
+        .post('/api/auth/local')
+        .send({ identifier: { $ne: '' }, password: 'Password123!' });
       expect(res.status).to.equal(400);
     });
 
     it('ignores a malformed Authorization header on a public route', async () => {
-      const res = await request(service.app).post('/api/auth/local').set('Authorization', 'Token abc').send({ identifier: 'alice', password: 'Password123!' });
+      const res = await request(service.app)
+        .post('/api/auth/local')
+        .set('Authorization', 'Token abc')
+        .send({ identifier: 'alice', password: 'Password123!' });
       expect(res.status).to.equal(200);
     });
   });
@@ -123,31 +185,45 @@ describe('users-permissions: register, login, JWT', () => {
     it('GET /api/users/me without credentials is 403', async () => {
       const res = await request(service.app).get('/api/users/me');
       expect(res.status).to.equal(403);
-      expect(res.body).to.deep.equal({ data: null, error: { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} } });
+      expect(res.body).to.deep.equal({
+        data: null,
+        error: { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} },
+      });
     });
 
-    const rejects = (name: string, token: () => string) => it(`rejects ${name} with 401`, async () => {
-      const res = await request(service.app).get('/api/users/me').set(bearer(token()));
-      expect(res.status).to.equal(401);
-      expect(res.body.error.name).to.equal('UnauthorizedError');
-      expect(res.body.data).to.equal(null);
-    });
+    const rejects = (name: string, token: () => string) =>
+      it(`rejects ${name} with 401`, async () => {
+        const res = await request(service.app).get('/api/users/me').set(bearer(token()));
+        expect(res.status).to.equal(401);
+        expect(res.body.error.name).to.equal('UnauthorizedError');
+        expect(res.body.data).to.equal(null);
+      });
     rejects('a token signed with another secret', () => jsonwebtoken.sign({ id: 1 }, 'another-secret'));
     rejects('an expired token', () => jsonwebtoken.sign({ id: 1, exp: Math.floor(Date.now() / 1000) - 60 }, SECRET));
-    rejects('an alg:none token', () => `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"id":1}').toString('base64url')}.`);
-    rejects('another algorithm with the right secret', () => jsonwebtoken.sign({ id: 1 }, SECRET, { algorithm: 'HS512' }));
+    rejects(
+      'an alg:none token',
+      () =>
+        `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"id":1}').toString('base64url')}.`,
+    );
+    rejects('another algorithm with the right secret', () =>
+      jsonwebtoken.sign({ id: 1 }, SECRET, { algorithm: 'HS512' }),
+    );
     rejects('a token without an id', () => jsonwebtoken.sign({ sub: 'x' }, SECRET));
     rejects('a token of a user that does not exist', () => jsonwebtoken.sign({ id: 999 }, SECRET));
     rejects('a garbled token', () => 'a.b.c');
 
     it('rejects a blocked user and a deleted user', async () => {
-      const reg = await request(service.app).post('/api/auth/local/register').send({ username: 'eve', email: 'eve@example.com', password: 'hunter22' });
+      const reg = await request(service.app)
+        .post('/api/auth/local/register')
+        .send({ username: 'eve', email: 'eve@example.com', password: 'hunter22' });
       const { jwt } = reg.body as { jwt: string };
       const id = reg.body.user.id as number;
       expect((await request(service.app).get('/api/users/me').set(bearer(jwt))).status).to.equal(200);
       await collectionOf(service.context, USER_UID).updateOne({ _id: id }, { $set: { blocked: true } });
       expect((await request(service.app).get('/api/users/me').set(bearer(jwt))).status).to.equal(401);
-      const blockedLogin = await request(service.app).post('/api/auth/local').send({ identifier: 'eve', password: 'hunter22' });
+      const blockedLogin = await request(service.app)
+        .post('/api/auth/local')
+        .send({ identifier: 'eve', password: 'hunter22' });
       expect(blockedLogin.status).to.equal(400);
       await collectionOf(service.context, USER_UID).deleteOne({ _id: id });
       expect((await request(service.app).get('/api/users/me').set(bearer(jwt))).status).to.equal(401);
@@ -156,43 +232,80 @@ describe('users-permissions: register, login, JWT', () => {
 
   describe('passwords', () => {
     it('change-password checks the current password and issues a new JWT', async () => {
-      await request(service.app).post('/api/auth/local/register').send({ username: 'frank', email: 'frank@example.com', password: 'first-pass' });
+      await request(service.app)
+        .post('/api/auth/local/register')
+        .send({ username: 'frank', email: 'frank@example.com', password: 'first-pass' });
       const jwt = await login(service.app, 'frank', 'first-pass');
-      const wrong = await request(service.app).post('/api/auth/change-password').set(bearer(jwt)).send({ currentPassword: 'nope-nope', password: 'second-pass', passwordConfirmation: 'second-pass' });
+      const wrong = await request(service.app)
+        .post('/api/auth/change-password')
+        .set(bearer(jwt))
+        .send({ currentPassword: 'nope-nope', password: 'second-pass', passwordConfirmation: 'second-pass' });
       expect(wrong.status).to.equal(400);
-      const mismatch = await request(service.app).post('/api/auth/change-password').set(bearer(jwt)).send({ currentPassword: 'first-pass', password: 'second-pass', passwordConfirmation: 'other-pass' });
+      const mismatch = await request(service.app)
+        .post('/api/auth/change-password')
+        .set(bearer(jwt))
+        .send({ currentPassword: 'first-pass', password: 'second-pass', passwordConfirmation: 'other-pass' });
       expect(mismatch.status).to.equal(400);
-      const ok = await request(service.app).post('/api/auth/change-password').set(bearer(jwt)).send({ currentPassword: 'first-pass', password: 'second-pass', passwordConfirmation: 'second-pass' });
+      const ok = await request(service.app)
+        .post('/api/auth/change-password')
+        .set(bearer(jwt))
+        .send({ currentPassword: 'first-pass', password: 'second-pass', passwordConfirmation: 'second-pass' });
       expect(ok.status).to.equal(200);
       expect(ok.body.jwt).to.be.a('string');
       await login(service.app, 'frank', 'second-pass');
-      const anonymous = await request(service.app).post('/api/auth/change-password').send({ currentPassword: 'x', password: 'second-pass', passwordConfirmation: 'second-pass' });
+      const anonymous = await request(service.app)
+        .post('/api/auth/change-password')
+        .send({ currentPassword: 'x', password: 'second-pass', passwordConfirmation: 'second-pass' });
       expect(anonymous.status).to.equal(403);
     });
 
     it('forgot-password answers ok for any address and reset-password takes the code once', async () => {
       const sent: { to: string; text: string }[] = [];
       const mailer = await createTestService({
-        config: { plugins: { 'users-permissions': { enabled: true, config: { ratelimit: { enabled: false }, email: { send: (m: { to: string; text: string }) => { sent.push(m); } } } } } },
+        config: {
+          plugins: {
+            'users-permissions': {
+              enabled: true,
+              config: {
+                ratelimit: { enabled: false },
+                email: {
+                  send: (m: { to: string; text: string }) => {
+                    sent.push(m);
+                  },
+                },
+              },
+            },
+          },
+        },
       });
       try {
         await registerSeedUsers(mailer.app);
-        const unknown = await request(mailer.app).post('/api/auth/forgot-password').send({ email: 'nobody@example.com' });
+        const unknown = await request(mailer.app)
+          .post('/api/auth/forgot-password')
+          .send({ email: 'nobody@example.com' });
         expect(unknown.status).to.equal(200);
         expect(unknown.body).to.deep.equal({ ok: true });
         expect(sent).to.have.length(0);
-        const known = await request(mailer.app).post('/api/auth/forgot-password').send({ email: 'alice@users.example.com' });
+        const known = await request(mailer.app)
+          .post('/api/auth/forgot-password')
+          .send({ email: 'alice@users.example.com' });
         expect(known.body).to.deep.equal({ ok: true });
         expect(sent).to.have.length(1);
         const code = /code=([0-9a-f]+)/.exec(sent[0]?.text ?? '')?.[1] ?? '';
         const stored = await collectionOf(mailer.context, USER_UID).findOne({ username: 'alice' });
         expect(stored?.resetPasswordToken).to.be.a('string').and.not.equal(code);
-        const bad = await request(mailer.app).post('/api/auth/reset-password').send({ code: 'bad', password: 'newpass1', passwordConfirmation: 'newpass1' });
+        const bad = await request(mailer.app)
+          .post('/api/auth/reset-password')
+          .send({ code: 'bad', password: 'newpass1', passwordConfirmation: 'newpass1' });
         expect(bad.status).to.equal(400);
-        const ok = await request(mailer.app).post('/api/auth/reset-password').send({ code, password: 'newpass1', passwordConfirmation: 'newpass1' });
+        const ok = await request(mailer.app)
+          .post('/api/auth/reset-password')
+          .send({ code, password: 'newpass1', passwordConfirmation: 'newpass1' });
         expect(ok.status).to.equal(200);
         expect(ok.body.user.username).to.equal('alice');
-        const again = await request(mailer.app).post('/api/auth/reset-password').send({ code, password: 'newpass2', passwordConfirmation: 'newpass2' });
+        const again = await request(mailer.app)
+          .post('/api/auth/reset-password')
+          .send({ code, password: 'newpass2', passwordConfirmation: 'newpass2' });
         expect(again.status).to.equal(400);
         await login(mailer.app, 'alice', 'newpass1');
       } finally {

@@ -36,7 +36,8 @@ export async function postsApp(permissions: Record<string, string[]>): Promise<s
   await mkdir(join(dir, 'schemas', 'api'), { recursive: true });
   await mkdir(join(dir, 'config'), { recursive: true });
   const post = {
-    kind: 'collectionType', collectionName: 'posts',
+    kind: 'collectionType',
+    collectionName: 'posts',
     info: { singularName: 'post', pluralName: 'posts', displayName: 'Post' },
     options: { draftAndPublish: false },
     attributes: {
@@ -46,7 +47,8 @@ export async function postsApp(permissions: Record<string, string[]>): Promise<s
     },
   };
   const writer = {
-    kind: 'collectionType', collectionName: 'writers',
+    kind: 'collectionType',
+    collectionName: 'writers',
     info: { singularName: 'writer', pluralName: 'writers', displayName: 'Writer' },
     options: { draftAndPublish: false },
     attributes: { name: { type: 'string' }, pin: { type: 'password' }, notes: { type: 'string', private: true } },
@@ -54,6 +56,9 @@ export async function postsApp(permissions: Record<string, string[]>): Promise<s
   await writeFile(join(dir, 'schemas', 'api', 'post.json'), JSON.stringify(post));
   await writeFile(join(dir, 'schemas', 'api', 'writer.json'), JSON.stringify(writer));
   await writeFile(join(dir, 'config', 'permissions.json'), JSON.stringify(permissions));
-  await writeFile(join(dir, 'config', 'plugins.json'), JSON.stringify({ 'users-permissions': { config: { ratelimit: { enabled: false } } } }));
+  await writeFile(
+    join(dir, 'config', 'plugins.json'),
+    JSON.stringify({ 'users-permissions': { config: { ratelimit: { enabled: false } } } }),
+  );
   return dir;
 }

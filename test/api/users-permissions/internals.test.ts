@@ -7,7 +7,8 @@ import { issueJwt, JwtVerifier } from '../../../src/plugins/users-permissions/jw
 import { fromPermissionInput, toPermissionTree } from '../../../src/plugins/users-permissions/permissions-format.js';
 import { rateLimit } from '../../../src/plugins/users-permissions/rate-limit.js';
 
-const withAuth = (authorization?: string) => ({ headers: authorization === undefined ? {} : { authorization } }) as unknown as Request;
+const withAuth = (authorization?: string) =>
+  ({ headers: authorization === undefined ? {} : { authorization } }) as unknown as Request;
 
 describe('users-permissions internals', () => {
   it('reads only `Bearer <token>` as a credential', () => {
@@ -21,7 +22,10 @@ describe('users-permissions internals', () => {
 
   it('verifies JWTs with HS256 and the right secret only', async () => {
     const verifier = new JwtVerifier('s1');
-    expect(await verifier.verify(withAuth(`Bearer ${issueJwt('s1', 7, '1h')}`))).to.deep.equal({ ok: true, payload: { id: 7 } });
+    expect(await verifier.verify(withAuth(`Bearer ${issueJwt('s1', 7, '1h')}`))).to.deep.equal({
+      ok: true,
+      payload: { id: 7 },
+    });
     expect(await verifier.verify(withAuth(`Bearer ${issueJwt('s2', 7, '1h')}`))).to.deep.equal({ ok: false });
     expect(await verifier.verify(withAuth(`Bearer ${issueJwt('s1', 7, -10)}`))).to.deep.equal({ ok: false });
   });
@@ -40,7 +44,9 @@ describe('users-permissions internals', () => {
     const actions = ['api::article.article.find', 'plugin::users-permissions.user.me'];
     expect(fromPermissionInput(toPermissionTree(actions)).sort()).to.deep.equal(actions);
     expect(() => fromPermissionInput('x')).to.throw();
-    expect(() => fromPermissionInput({ 'api::a': { controllers: { a: { 'bad action!': { enabled: true } } } } })).to.throw();
+    expect(() =>
+      fromPermissionInput({ 'api::a': { controllers: { a: { 'bad action!': { enabled: true } } } } }),
+    ).to.throw();
   });
 
   it('hashes access keys with the salt', () => {
@@ -51,9 +57,22 @@ describe('users-permissions internals', () => {
   it('rate limits by route and address, not by body', () => {
     const limiter = rateLimit({ max: 2, intervalMs: 60_000 });
     const results: unknown[] = [];
-    const req = (ip: string, email: string) => ({ ip, baseUrl: '/api', path: '/auth/local', route: { path: '/auth/local' }, body: { email }, socket: {} }) as unknown as Request;
-    for (let i = 0; i < 3; i++) limiter(req('1.1.1.1', `r${i}@x.org`), {} as Response, (err?: unknown) => { results.push(err); });
-    limiter(req('2.2.2.2', 'a@x.org'), {} as Response, (err?: unknown) => { results.push(err); });
+    const req = (ip: string, email: string) =>
+      ({
+        ip,
+        baseUrl: '/api',
+        path: '/auth/local',
+        route: { path: '/auth/local' },
+        body: { email },
+        socket: {},
+      }) as unknown as Request;
+    for (let i = 0; i < 3; i++)
+      limiter(req('1.1.1.1', `r${i}@x.org`), {} as Response, (err?: unknown) => {
+        results.push(err);
+      });
+    limiter(req('2.2.2.2', 'a@x.org'), {} as Response, (err?: unknown) => {
+      results.push(err);
+    });
     expect(results[0]).to.equal(undefined);
     expect(results[1]).to.equal(undefined);
     expect((results[2] as { status?: number }).status).to.equal(429);

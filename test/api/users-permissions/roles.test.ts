@@ -5,14 +5,18 @@ import { createTestService, type TestService } from '../../helpers/server.js';
 import { bearer, login, registerSeedUsers } from './helpers.js';
 import { collectionOf } from '../../../src/plugins/users-permissions/collections.js';
 
-const ROLE_ACTIONS = ['find', 'findOne', 'createRole', 'updateRole', 'deleteRole'].map((a) => `plugin::users-permissions.role.${a}`);
+const ROLE_ACTIONS = ['find', 'findOne', 'createRole', 'updateRole', 'deleteRole'].map(
+  (a) => `plugin::users-permissions.role.${a}`,
+);
 
 describe('users-permissions: roles and permissions', () => {
   let service: TestService;
   let adminJwt: string;
   before(async () => {
     service = await createTestService({
-      config: { permissions: { authenticated: [...ROLE_ACTIONS, 'plugin::users-permissions.user.me', 'api::note.note.find'] } },
+      config: {
+        permissions: { authenticated: [...ROLE_ACTIONS, 'plugin::users-permissions.user.me', 'api::note.note.find'] },
+      },
     });
     await registerSeedUsers(service.app);
     adminJwt = await login(service.app, 'alice', 'Password123!');
@@ -26,34 +30,56 @@ describe('users-permissions: roles and permissions', () => {
     expect(types).to.include.members(['public', 'authenticated']);
     const authenticated = res.body.roles.find((r: { type: string }) => r.type === 'authenticated');
     expect(authenticated).to.include({ name: 'Authenticated', nb_users: 3 });
-    const one = await request(service.app).get(`/api/users-permissions/roles/${authenticated.id}`).set(bearer(adminJwt));
+    const one = await request(service.app)
+      .get(`/api/users-permissions/roles/${authenticated.id}`)
+      .set(bearer(adminJwt));
     expect(one.status).to.equal(200);
     expect(one.body.role.permissions['api::note'].controllers.note.find).to.deep.equal({ enabled: true, policy: '' });
-    expect(one.body.role.permissions['plugin::users-permissions'].controllers.auth.changePassword.enabled).to.equal(true);
+    expect(one.body.role.permissions['plugin::users-permissions'].controllers.auth.changePassword.enabled).to.equal(
+      true,
+    );
   });
 
   it('public callers may not manage roles', async () => {
     expect((await request(service.app).get('/api/users-permissions/roles')).status).to.equal(403);
-    expect((await request(service.app).post('/api/users-permissions/roles').send({ name: 'Hacker' })).status).to.equal(403);
+    expect((await request(service.app).post('/api/users-permissions/roles').send({ name: 'Hacker' })).status).to.equal(
+      403,
+    );
   });
 
   it('public role: allowed actions pass, others are 403', async () => {
     expect((await request(service.app).get('/api/articles?fields[0]=title')).status).to.equal(200);
-    const denied = await request(service.app).post('/api/notes').send({ data: { title: 'x' } });
+    const denied = await request(service.app)
+      .post('/api/notes')
+      .send({ data: { title: 'x' } });
     expect(denied.status).to.equal(403);
-    expect(denied.body).to.deep.equal({ data: null, error: { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} } });
+    expect(denied.body).to.deep.equal({
+      data: null,
+      error: { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} },
+    });
   });
 
   it('authenticated role: denied actions are 403', async () => {
-    const res = await request(service.app).post('/api/notes').set(bearer(adminJwt)).send({ data: { title: 'x' } });
+    const res = await request(service.app)
+      .post('/api/notes')
+      .set(bearer(adminJwt))
+      .send({ data: { title: 'x' } });
     expect(res.status).to.equal(403);
   });
 
   it('a custom role grants exactly its permissions; updates apply at once; deleting moves users back', async () => {
-    const created = await request(service.app).post('/api/users-permissions/roles').set(bearer(adminJwt)).send({
-      name: 'Counter', description: 'may count users',
-      permissions: { 'plugin::users-permissions': { controllers: { user: { count: { enabled: true }, find: { enabled: false } } } } },
-    });
+    const created = await request(service.app)
+      .post('/api/users-permissions/roles')
+      .set(bearer(adminJwt))
+      .send({
+        name: 'Counter',
+        description: 'may count users',
+        permissions: {
+          'plugin::users-permissions': {
+            controllers: { user: { count: { enabled: true }, find: { enabled: false } } },
+          },
+        },
+      });
     expect(created.status).to.equal(200);
     expect(created.body).to.deep.equal({ ok: true });
     const role = await collectionOf(service.context, ROLE_UID).findOne({ type: 'counter' });
@@ -64,22 +90,44 @@ describe('users-permissions: roles and permissions', () => {
     expect((await request(service.app).get('/api/users').set(bearer(bobJwt))).status).to.equal(403);
     expect((await request(service.app).get('/api/users/me').set(bearer(bobJwt))).status).to.equal(403);
 
-    const updated = await request(service.app).put(`/api/users-permissions/roles/${role?._id}`).set(bearer(adminJwt)).send({ permissions: ['plugin::users-permissions.user.find'] });
+    const updated = await request(service.app)
+      .put(`/api/users-permissions/roles/${role?._id}`)
+      .set(bearer(adminJwt))
+      .send({ permissions: ['plugin::users-permissions.user.find'] });
     expect(updated.status).to.equal(200);
     expect((await request(service.app).get('/api/users').set(bearer(bobJwt))).status).to.equal(200);
     expect((await request(service.app).get('/api/users/count').set(bearer(bobJwt))).status).to.equal(403);
 
-    const removed = await request(service.app).delete(`/api/users-permissions/roles/${role?._id}`).set(bearer(adminJwt));
+    const removed = await request(service.app)
+      .delete(`/api/users-permissions/roles/${role?._id}`)
+      .set(bearer(adminJwt));
     expect(removed.status).to.equal(200);
     expect((await request(service.app).get('/api/users/me').set(bearer(bobJwt))).status).to.equal(200);
   });
 
   it('refuses bad role input and built-in role deletion', async () => {
-    expect((await request(service.app).post('/api/users-permissions/roles').set(bearer(adminJwt)).send({})).status).to.equal(400);
-    expect((await request(service.app).post('/api/users-permissions/roles').set(bearer(adminJwt)).send({ name: 'Bad', permissions: ['not an action'] })).status).to.equal(400);
-    expect((await request(service.app).post('/api/users-permissions/roles').set(bearer(adminJwt)).send({ name: 'Public' })).status).to.equal(400);
+    expect(
+      (await request(service.app).post('/api/users-permissions/roles').set(bearer(adminJwt)).send({})).status,
+    ).to.equal(400);
+    expect(
+      (
+        await request(service.app)
+          .post('/api/users-permissions/roles')
+          .set(bearer(adminJwt))
+          .send({ name: 'Bad', permissions: ['not an action'] })
+      ).status,
+    ).to.equal(400);
+    expect(
+      (await request(service.app).post('/api/users-permissions/roles').set(bearer(adminJwt)).send({ name: 'Public' }))
+        .status,
+    ).to.equal(400);
     const publicRole = await collectionOf(service.context, ROLE_UID).findOne({ type: 'public' });
-    expect((await request(service.app).delete(`/api/users-permissions/roles/${publicRole?._id}`).set(bearer(adminJwt))).status).to.equal(400);
-    expect((await request(service.app).get('/api/users-permissions/roles/999').set(bearer(adminJwt))).status).to.equal(404);
+    expect(
+      (await request(service.app).delete(`/api/users-permissions/roles/${publicRole?._id}`).set(bearer(adminJwt)))
+        .status,
+    ).to.equal(400);
+    expect((await request(service.app).get('/api/users-permissions/roles/999').set(bearer(adminJwt))).status).to.equal(
+      404,
+    );
   });
 });

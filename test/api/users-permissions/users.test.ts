@@ -4,7 +4,12 @@ import { createTestService, type TestService } from '../../helpers/server.js';
 import { bearer, login, registerSeedUsers } from './helpers.js';
 
 const publicUser = (id: number, username: string, email: string) => ({
-  id, username, email, provider: 'local', confirmed: true, blocked: false,
+  id,
+  username,
+  email,
+  provider: 'local',
+  confirmed: true,
+  blocked: false,
 });
 
 describe('users-permissions: /api/users', () => {
@@ -22,22 +27,42 @@ describe('users-permissions: /api/users', () => {
   it('GET /api/users without auth is 403', async () => {
     const res = await request(service.app).get('/api/users');
     expect(res.status).to.equal(403);
-    expect(res.body).to.deep.equal({ data: null, error: { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} } });
+    expect(res.body).to.deep.equal({
+      data: null,
+      error: { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} },
+    });
   });
 
   it('answers a bare array; filters and sort apply, pagination[...] is ignored', async () => {
-    const res = await get('/api/users?filters[email][$endsWith]=%40users.example.com&sort=username%3Adesc&pagination[limit]=2');
+    const res = await get(
+      '/api/users?filters[email][$endsWith]=%40users.example.com&sort=username%3Adesc&pagination[limit]=2',
+    );
     expect(res.status).to.equal(200);
     expect(res.body).to.be.an('array').with.length(3);
     expect(res.body.map((u: { id: number }) => u.id)).to.deep.equal([2, 1, 3]);
     expect(res.body[0]).to.include(publicUser(2, 'bob', 'bob@users.example.com'));
-    expect(Object.keys(res.body[0]).sort()).to.deep.equal(['blocked', 'confirmed', 'createdAt', 'email', 'id', 'provider', 'updatedAt', 'username']);
+    expect(Object.keys(res.body[0]).sort()).to.deep.equal([
+      'blocked',
+      'confirmed',
+      'createdAt',
+      'email',
+      'id',
+      'provider',
+      'updatedAt',
+      'username',
+    ]);
   });
 
   it('takes top-level start and limit', async () => {
     const res = await get('/api/users?filters[email][$endsWith]=%40users.example.com&sort=id&start=1&limit=1');
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal([{ ...publicUser(2, 'bob', 'bob@users.example.com'), createdAt: res.body[0].createdAt, updatedAt: res.body[0].updatedAt }]);
+    expect(res.body).to.deep.equal([
+      {
+        ...publicUser(2, 'bob', 'bob@users.example.com'),
+        createdAt: res.body[0].createdAt,
+        updatedAt: res.body[0].updatedAt,
+      },
+    ]);
   });
 
   it('refuses bad start/limit and private fields', async () => {
@@ -90,7 +115,15 @@ describe('users-permissions: /api/users', () => {
     let adminJwt: string;
     before(async () => {
       admin = await createTestService({
-        config: { permissions: { authenticated: ['plugin::users-permissions.user.update', 'plugin::users-permissions.user.destroy', 'plugin::users-permissions.user.findOne'] } },
+        config: {
+          permissions: {
+            authenticated: [
+              'plugin::users-permissions.user.update',
+              'plugin::users-permissions.user.destroy',
+              'plugin::users-permissions.user.findOne',
+            ],
+          },
+        },
       });
       await registerSeedUsers(admin.app);
       adminJwt = await login(admin.app, 'alice', 'Password123!');
@@ -104,7 +137,13 @@ describe('users-permissions: /api/users', () => {
 
     it('PUT takes username, email, password and ignores role, confirmed, blocked, provider, tokens', async () => {
       const res = await request(admin.app).put('/api/users/2').set(bearer(adminJwt)).send({
-        username: 'bobby', role: 99, blocked: true, confirmed: false, provider: 'github', resetPasswordToken: 'x', password: 'newpass1',
+        username: 'bobby',
+        role: 99,
+        blocked: true,
+        confirmed: false,
+        provider: 'github',
+        resetPasswordToken: 'x',
+        password: 'newpass1',
       });
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ id: 2, username: 'bobby', blocked: false, confirmed: true, provider: 'local' });
@@ -113,9 +152,15 @@ describe('users-permissions: /api/users', () => {
     });
 
     it('PUT refuses a taken username and a bad e-mail', async () => {
-      expect((await request(admin.app).put('/api/users/2').set(bearer(adminJwt)).send({ username: 'alice' })).status).to.equal(400);
-      expect((await request(admin.app).put('/api/users/2').set(bearer(adminJwt)).send({ email: 'bad' })).status).to.equal(400);
-      expect((await request(admin.app).put('/api/users/999').set(bearer(adminJwt)).send({ username: 'zed' })).status).to.equal(404);
+      expect(
+        (await request(admin.app).put('/api/users/2').set(bearer(adminJwt)).send({ username: 'alice' })).status,
+      ).to.equal(400);
+      expect(
+        (await request(admin.app).put('/api/users/2').set(bearer(adminJwt)).send({ email: 'bad' })).status,
+      ).to.equal(400);
+      expect(
+        (await request(admin.app).put('/api/users/999').set(bearer(adminJwt)).send({ username: 'zed' })).status,
+      ).to.equal(404);
     });
 
     it('DELETE /api/users/:id answers the deleted user; its JWT stops working', async () => {

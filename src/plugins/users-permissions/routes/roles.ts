@@ -3,7 +3,15 @@ import { ROLE_ACTIONS } from '../../../access/actions.js';
 import { ApplicationError, NotFoundError, ValidationError } from '../../../errors/index.js';
 import { fromPermissionInput, toPermissionTree } from '../permissions-format.js';
 import {
-  countUsersByRole, createRole, deleteRole, findRole, listRoles, roleActions, setRoleActions, updateRole, type RoleDoc,
+  countUsersByRole,
+  createRole,
+  deleteRole,
+  findRole,
+  listRoles,
+  roleActions,
+  setRoleActions,
+  updateRole,
+  type RoleDoc,
 } from '../roles.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { bodyObject, checkFields } from '../validation.js';
@@ -16,12 +24,21 @@ function roleId(raw: unknown): number {
 
 function formatRole(role: RoleDoc): Record<string, unknown> {
   return {
-    id: role._id, name: role.name, description: role.description ?? null, type: role.type,
-    createdAt: role.createdAt?.toISOString() ?? null, updatedAt: role.updatedAt?.toISOString() ?? null,
+    id: role._id,
+    name: role.name,
+    description: role.description ?? null,
+    type: role.type,
+    createdAt: role.createdAt?.toISOString() ?? null,
+    updatedAt: role.updatedAt?.toISOString() ?? null,
   };
 }
 
-const snakeCase = (name: string) => name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+const snakeCase = (name: string) =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 
 /** `/users-permissions/roles[/:id]`, answering as Strapi v4 (`{ roles }`, `{ role }`, `{ ok: true }`). */
 export function roleRoutes(rt: UsersPermissionsRuntime): Router {
@@ -44,7 +61,10 @@ export function roleRoutes(rt: UsersPermissionsRuntime): Router {
   router.post('/users-permissions/roles', async (req, res) => {
     authorize(req, ROLE_ACTIONS.createRole);
     const body = bodyObject(req.body);
-    const { name = '', description } = checkFields(body, { name: [{ kind: 'required' }, { kind: 'min', n: 3 }], description: [] });
+    const { name = '', description } = checkFields(body, {
+      name: [{ kind: 'required' }, { kind: 'min', n: 3 }],
+      description: [],
+    });
     const type = typeof body.type === 'string' && body.type.trim() !== '' ? snakeCase(body.type) : snakeCase(name);
     if (!type) throw ValidationError.forPath(['name'], 'name must contain letters or digits');
     if (await findRole(ctx, { type })) throw new ApplicationError('This role already exists');
@@ -74,7 +94,8 @@ export function roleRoutes(rt: UsersPermissionsRuntime): Router {
     authorize(req, ROLE_ACTIONS.deleteRole);
     const role = await findRole(ctx, { _id: roleId(req.params.id) });
     if (!role) throw new NotFoundError('Role not found');
-    if (role.type === 'public' || role.type === 'authenticated') throw new ApplicationError(`Cannot delete the ${role.type} role`);
+    if (role.type === 'public' || role.type === 'authenticated')
+      throw new ApplicationError(`Cannot delete the ${role.type} role`);
     const fallback = await findRole(ctx, { type: 'authenticated' });
     if (!fallback) throw new ApplicationError('Impossible to find the default role');
     await deleteRole(ctx, role._id, fallback._id);

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { USER_ACTIONS } from '../../../access/actions.js';
 import { USER_UID } from '../../../content-types/index.js';
 import { ApplicationError, NotFoundError, UnauthorizedError } from '../../../errors/index.js';
-import { operationContext, rawQuery } from '../../../rest/request-context.js';
+import { operationContext, rawQuery } from '../../../operations/request-context.js';
 import { hashPassword } from '../passwords.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { allowedExtraFields } from '../user-fields.js';
@@ -54,10 +54,19 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
     const existing = await findUserById(ctx, id);
     if (!existing) throw new NotFoundError('User not found');
     // Only what a client may set; role, confirmed, blocked, provider and tokens are ignored (CVE-2023-39345).
-    const fields = checkFields(body, { email: USER_FIELD_RULES.email ?? [], username: USER_FIELD_RULES.username ?? [], password: USER_FIELD_RULES.password ?? [] }, false);
+    const fields = checkFields(
+      body,
+      {
+        email: USER_FIELD_RULES.email ?? [],
+        username: USER_FIELD_RULES.username ?? [],
+        password: USER_FIELD_RULES.password ?? [],
+      },
+      false,
+    );
     const set: Record<string, unknown> = { ...allowedExtraFields(ctx, settings.allowedFields, body) };
     if (fields.username !== undefined) {
-      if (await usernameOrEmailTaken(ctx, { username: fields.username }, id)) throw new ApplicationError('Username already taken');
+      if (await usernameOrEmailTaken(ctx, { username: fields.username }, id))
+        throw new ApplicationError('Username already taken');
       set.username = fields.username;
     }
     if (fields.email !== undefined) {

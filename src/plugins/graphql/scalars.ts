@@ -29,7 +29,8 @@ function literalValue(ast: ValueNode, variables: Record<string, unknown> | null 
 function stringScalar(name: string, description: string, pattern: RegExp): GraphQLScalarType {
   const check = (value: unknown): string => {
     const text = value instanceof Date ? value.toISOString() : value;
-    if (typeof text !== 'string' || !pattern.test(text)) throw new GraphQLError(`${name} cannot represent value: ${JSON.stringify(value)}`);
+    if (typeof text !== 'string' || !pattern.test(text))
+      throw new GraphQLError(`${name} cannot represent value: ${JSON.stringify(value)}`);
     return text;
   };
   return new GraphQLScalarType({
@@ -38,7 +39,8 @@ function stringScalar(name: string, description: string, pattern: RegExp): Graph
     serialize: (value) => (value instanceof Date ? value.toISOString() : value),
     parseValue: check,
     parseLiteral: (ast) => {
-      if (ast.kind !== Kind.STRING) throw new GraphQLError(`${name} cannot represent a non string value`, { nodes: ast });
+      if (ast.kind !== Kind.STRING)
+        throw new GraphQLError(`${name} cannot represent a non string value`, { nodes: ast });
       return check(ast.value);
     },
   });
@@ -56,12 +58,22 @@ export const DateScalar = stringScalar(
   /^\d{4}-\d{2}-\d{2}$/,
 );
 
-export const TimeScalar = stringScalar('Time', 'A time string with format HH:mm:ss.SSS', /^\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/);
+export const TimeScalar = stringScalar(
+  'Time',
+  'A time string with format HH:mm:ss.SSS',
+  /^\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/,
+);
 
 /** Whole numbers beyond 32 bits: a number when it is a safe integer, else its decimal string. */
 function longValue(value: unknown): number | string {
-  const text = typeof value === 'bigint' || typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-  if (!/^-?\d+$/.test(text)) throw new GraphQLError(`Long cannot represent non-integer value: ${JSON.stringify(value)}`);
+  const text =
+    typeof value === 'bigint' || typeof value === 'number'
+      ? String(value)
+      : typeof value === 'string'
+        ? value.trim()
+        : '';
+  if (!/^-?\d+$/.test(text))
+    throw new GraphQLError(`Long cannot represent non-integer value: ${JSON.stringify(value)}`);
   const n = Number(text);
   return Number.isSafeInteger(n) ? n : text;
 }
@@ -72,14 +84,16 @@ export const LongScalar = new GraphQLScalarType({
   serialize: (value) => (value !== null && typeof value === 'object' ? longValue(String(value)) : longValue(value)),
   parseValue: longValue,
   parseLiteral: (ast) => {
-    if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING) throw new GraphQLError('Long cannot represent a non-integer value', { nodes: ast });
+    if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING)
+      throw new GraphQLError('Long cannot represent a non-integer value', { nodes: ast });
     return longValue(ast.value);
   },
 });
 
 export const JSONScalar = new GraphQLScalarType({
   name: 'JSON',
-  description: 'The `JSON` scalar type represents JSON values as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf).',
+  description:
+    'The `JSON` scalar type represents JSON values as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf).',
   serialize: (value) => value,
   parseValue: (value) => value,
   parseLiteral: (ast, variables) => literalValue(ast, variables),
@@ -102,9 +116,13 @@ export const I18NLocaleCodeScalar = new GraphQLScalarType({
 export const UploadScalar = new GraphQLScalarType({
   name: 'Upload',
   description: 'The `Upload` scalar type represents a file upload.',
-  serialize: () => { throw new GraphQLError('Upload serialization unsupported.'); },
+  serialize: () => {
+    throw new GraphQLError('Upload serialization unsupported.');
+  },
   parseValue: (value) => value,
-  parseLiteral: () => { throw new GraphQLError('Upload literal unsupported.'); },
+  parseLiteral: () => {
+    throw new GraphQLError('Upload literal unsupported.');
+  },
 });
 
 /** A dynamic zone's input: JSON objects carrying `__component`. */
@@ -117,4 +135,12 @@ export function dynamicZoneInputScalar(name: string): GraphQLScalarType {
   });
 }
 
-export const CUSTOM_SCALARS = [DateTimeScalar, DateScalar, TimeScalar, LongScalar, JSONScalar, I18NLocaleCodeScalar, UploadScalar];
+export const CUSTOM_SCALARS = [
+  DateTimeScalar,
+  DateScalar,
+  TimeScalar,
+  LongScalar,
+  JSONScalar,
+  I18NLocaleCodeScalar,
+  UploadScalar,
+];

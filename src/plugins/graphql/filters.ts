@@ -3,21 +3,49 @@
  * query engine (src/query/operators.ts), and their translation into the REST `filters` object the
  * query engine compiles, so GraphQL and REST filter identically.
  */
-import type { Registry, Schema } from '../content-types/index.js';
-import type { ValueOperator } from '../query/operators.js';
-import { VALUE_OPERATORS } from '../query/operators.js';
+import type { Registry, Schema } from '../../content-types/index.js';
+import type { ValueOperator } from '../../query/operators.js';
+import { VALUE_OPERATORS } from '../../query/operators.js';
 import { attributeOrder, filterScalar, isWriteOnly } from './attribute-types.js';
 import { filtersInputName, scalarFilterName } from './naming.js';
 import { isRecord } from './values.js';
 
 /** Strapi v4 GraphQL's operators, in its order; `$startsWithi`/`$endsWithi` are REST only. */
 const GRAPHQL_OPERATORS = [
-  '$eq', '$eqi', '$ne', '$nei', '$startsWith', '$endsWith', '$contains', '$notContains', '$containsi', '$notContainsi',
-  '$gt', '$gte', '$lt', '$lte', '$null', '$notNull', '$in', '$notIn', '$between',
+  '$eq',
+  '$eqi',
+  '$ne',
+  '$nei',
+  '$startsWith',
+  '$endsWith',
+  '$contains',
+  '$notContains',
+  '$containsi',
+  '$notContainsi',
+  '$gt',
+  '$gte',
+  '$lt',
+  '$lte',
+  '$null',
+  '$notNull',
+  '$in',
+  '$notIn',
+  '$between',
 ] as const satisfies readonly ValueOperator[];
 
 /** The scalar filter inputs Strapi defines. */
-export const FILTERED_SCALARS = ['ID', 'Boolean', 'String', 'Int', 'Long', 'Float', 'Date', 'Time', 'DateTime', 'JSON'] as const;
+export const FILTERED_SCALARS = [
+  'ID',
+  'Boolean',
+  'String',
+  'Int',
+  'Long',
+  'Float',
+  'Date',
+  'Time',
+  'DateTime',
+  'JSON',
+] as const;
 
 /** `StringFilterInput`'s fields as SDL field configs: `{ and: '[String]', eq: 'String', null: 'Boolean', not: 'StringFilterInput' … }` */
 export function scalarFilterFields(scalar: string): Record<string, string> {
@@ -37,7 +65,11 @@ export function filterableAttributes(schema: Schema): string[] {
 }
 
 /** The filter input of one attribute: a scalar's `XFilterInput`, or the related schema's `YFiltersInput`. */
-export function attributeFilterInput(schema: Schema, name: string, typeOf: (uid: string) => string | null): string | null {
+export function attributeFilterInput(
+  schema: Schema,
+  name: string,
+  typeOf: (uid: string) => string | null,
+): string | null {
   const attribute = schema.attributes[name];
   if (!attribute) return null;
   if (attribute.type === 'relation' || attribute.type === 'media') {
@@ -95,7 +127,8 @@ function toOperatorFilter(value: unknown): unknown {
   for (const [op, operand] of Object.entries(value)) {
     if (operand === undefined) continue;
     if (op === 'not') out.$not = toOperatorFilter(operand);
-    else if (op === 'and' || op === 'or') out[`$${op}`] = (Array.isArray(operand) ? operand : [operand]).map((v) => ({ $eq: v }));
+    else if (op === 'and' || op === 'or')
+      out[`$${op}`] = (Array.isArray(operand) ? operand : [operand]).map((v) => ({ $eq: v }));
     else out[`$${op}`] = operand;
   }
   return out;

@@ -3,8 +3,8 @@
  * `pagination` (Strapi v4: a page of `defaultLimit` by default) are applied to the list the entry
  * already holds, without another read. `filters` on component lists are not applied (see README).
  */
-import { ValidationError } from '../errors/index.js';
-import { paginationWindow, parsePagination, type PaginationLimits } from '../query/parse/pagination.js';
+import { ValidationError } from '../../errors/index.js';
+import { paginationWindow, parsePagination, type PaginationLimits } from '../../query/parse/pagination.js';
 import { isRecord } from './values.js';
 
 type Item = Record<string, unknown>;
@@ -20,7 +20,8 @@ function compare(a: unknown, b: unknown): number {
 function sorter(sort: unknown, fields: ReadonlySet<string>): ((a: Item, b: Item) => number) | null {
   const keys = (Array.isArray(sort) ? sort : sort === undefined || sort === null ? [] : [sort]).map((entry) => {
     const [field = '', direction = 'asc'] = String(entry).split(':');
-    if (!fields.has(field) || !['asc', 'desc'].includes(direction.toLowerCase())) throw new ValidationError(`Invalid parameter sort: ${String(entry)}`, {});
+    if (!fields.has(field) || !['asc', 'desc'].includes(direction.toLowerCase()))
+      throw new ValidationError(`Invalid parameter sort: ${String(entry)}`, {});
     return { field, sign: direction.toLowerCase() === 'desc' ? -1 : 1 };
   });
   if (keys.length === 0) return null;
@@ -33,7 +34,12 @@ function sorter(sort: unknown, fields: ReadonlySet<string>): ((a: Item, b: Item)
   };
 }
 
-export function componentPage(value: unknown, args: Record<string, unknown>, fields: ReadonlySet<string>, limits: PaginationLimits): Item[] | null {
+export function componentPage(
+  value: unknown,
+  args: Record<string, unknown>,
+  fields: ReadonlySet<string>,
+  limits: PaginationLimits,
+): Item[] | null {
   if (!Array.isArray(value)) return value === null || value === undefined ? null : [];
   const items = value.filter(isRecord);
   const order = sorter(args.sort, fields);

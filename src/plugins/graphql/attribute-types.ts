@@ -2,13 +2,26 @@
  * Attribute type → GraphQL scalar (one entry per Strapi scalar type). Relations, media,
  * components and dynamic zones are built by the type builders (types.ts).
  */
-import type { Attribute, ScalarType, Schema } from '../content-types/index.js';
+import type { Attribute, ScalarType, Schema } from '../../content-types/index.js';
 
 export const SCALAR_GRAPHQL_TYPES: Record<ScalarType, string> = {
-  string: 'String', text: 'String', richtext: 'String', email: 'String', password: 'String', uid: 'String',
+  string: 'String',
+  text: 'String',
+  richtext: 'String',
+  email: 'String',
+  password: 'String',
+  uid: 'String',
   enumeration: 'String',
-  date: 'Date', time: 'Time', datetime: 'DateTime', timestamp: 'DateTime',
-  integer: 'Int', biginteger: 'Long', float: 'Float', decimal: 'Float', boolean: 'Boolean', json: 'JSON',
+  date: 'Date',
+  time: 'Time',
+  datetime: 'DateTime',
+  timestamp: 'DateTime',
+  integer: 'Int',
+  biginteger: 'Long',
+  float: 'Float',
+  decimal: 'Float',
+  boolean: 'Boolean',
+  json: 'JSON',
 };
 
 /** The scalar a filter on this attribute compares with (enumerations filter as strings). */

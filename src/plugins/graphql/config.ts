@@ -1,5 +1,5 @@
 /** `plugins.graphql.config`, typed, with Strapi v4's defaults and the seed's limits. */
-import type { ServiceConfig } from '../config/index.js';
+import type { ServiceConfig } from '../../config/index.js';
 
 export interface GraphQLConfig {
   endpoint: string;
@@ -22,7 +22,10 @@ function num(value: unknown, fallback: number): number {
 
 export function graphqlConfig(config: ServiceConfig): GraphQLConfig {
   const raw = config.plugins.graphql?.config ?? {};
-  const apollo = raw.apolloServer !== null && typeof raw.apolloServer === 'object' ? (raw.apolloServer as Record<string, unknown>) : {};
+  const apollo =
+    raw.apolloServer !== null && typeof raw.apolloServer === 'object'
+      ? (raw.apolloServer as Record<string, unknown>)
+      : {};
   return {
     endpoint: typeof raw.endpoint === 'string' && raw.endpoint.startsWith('/') ? raw.endpoint : '/graphql',
     shadowCRUD: raw.shadowCRUD !== false,

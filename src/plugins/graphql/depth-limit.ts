@@ -5,7 +5,14 @@
  * that the `data`, `attributes` and `meta` envelopes do not add a level (the seed's rule), so a
  * limit of 7 allows seven hops of real content.
  */
-import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  type ASTVisitor,
+  type FragmentDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+} from 'graphql';
 
 const ENVELOPES = new Set(['data', 'attributes', 'meta']);
 
@@ -20,16 +27,20 @@ export function depthLimitRule(maxDepth: number): (context: ValidationContext) =
         if (selection.kind === Kind.FIELD) {
           if (selection.name.value.startsWith('__')) continue;
           if (depth > maxDepth) {
-            context.reportError(new GraphQLError(`'${operation}' exceeds maximum operation depth of ${maxDepth}`, { nodes: [selection] }));
+            context.reportError(
+              new GraphQLError(`'${operation}' exceeds maximum operation depth of ${maxDepth}`, { nodes: [selection] }),
+            );
             continue;
           }
-          if (selection.selectionSet) visit(selection.selectionSet, ENVELOPES.has(selection.name.value) ? depth : depth + 1, operation, visiting);
+          if (selection.selectionSet)
+            visit(selection.selectionSet, ENVELOPES.has(selection.name.value) ? depth : depth + 1, operation, visiting);
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
           visit(selection.selectionSet, depth, operation, visiting);
         } else {
           const name = selection.name.value;
           const fragment = fragments.get(name);
-          if (fragment && !visiting.has(name)) visit(fragment.selectionSet, depth, operation, new Set([...visiting, name]));
+          if (fragment && !visiting.has(name))
+            visit(fragment.selectionSet, depth, operation, new Set([...visiting, name]));
         }
       }
     };

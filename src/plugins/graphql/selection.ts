@@ -5,16 +5,27 @@
  * are honoured. Nested field resolvers then only read what the parent already holds.
  */
 import {
-  getArgumentValues, getDirectiveValues, getNamedType, GraphQLIncludeDirective, GraphQLSkipDirective, isObjectType, isUnionType, Kind,
-  type FieldNode, type GraphQLField, type GraphQLNamedType, type GraphQLResolveInfo, type SelectionSetNode,
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  isObjectType,
+  isUnionType,
+  Kind,
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLResolveInfo,
+  type SelectionSetNode,
 } from 'graphql';
-import type { Registry, Schema } from '../content-types/index.js';
-import type { RawQuery } from '../operations/index.js';
-import { paginationWindow, parsePagination, type PaginationLimits } from '../query/parse/pagination.js';
+import type { Registry, Schema } from '../../content-types/index.js';
+import type { RawQuery } from '../../operations/index.js';
+import { paginationWindow, parsePagination, type PaginationLimits } from '../../query/parse/pagination.js';
 import { toRestFilters } from './filters.js';
 import { typeName } from './naming.js';
 import { plain } from './values.js';
-import { UNRESTRICTED, type QueryAccess } from '../query/access.js';
+import { UNRESTRICTED, type QueryAccess } from '../../query/access.js';
 import { operationContext, pageLimits, type GraphQLContext } from './context.js';
 
 interface Walk {
@@ -39,7 +50,13 @@ function included(walk: Walk, node: Parameters<typeof getDirectiveValues>[1]): b
   return getDirectiveValues(GraphQLIncludeDirective, node, vars)?.if !== false;
 }
 
-function collect(walk: Walk, set: SelectionSetNode, type: GraphQLNamedType, out: Map<string, FieldNode[]>, seen: Set<string>): void {
+function collect(
+  walk: Walk,
+  set: SelectionSetNode,
+  type: GraphQLNamedType,
+  out: Map<string, FieldNode[]>,
+  seen: Set<string>,
+): void {
   for (const selection of set.selections) {
     if (!included(walk, selection)) continue;
     if (selection.kind === Kind.FIELD) {
@@ -47,7 +64,8 @@ function collect(walk: Walk, set: SelectionSetNode, type: GraphQLNamedType, out:
       list.push(selection);
       out.set(selection.name.value, list);
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      if (!selection.typeCondition || selection.typeCondition.name.value === type.name) collect(walk, selection.selectionSet, type, out, seen);
+      if (!selection.typeCondition || selection.typeCondition.name.value === type.name)
+        collect(walk, selection.selectionSet, type, out, seen);
     } else {
       const name = selection.name.value;
       const fragment = walk.info.fragments[name];
@@ -59,7 +77,11 @@ function collect(walk: Walk, set: SelectionSetNode, type: GraphQLNamedType, out:
 }
 
 /** Inline fragments / fragment spreads per member type of a union (dynamic zones). */
-function unionMembers(walk: Walk, nodes: readonly FieldNode[], memberNames: readonly string[]): Map<string, FieldNode[]> {
+function unionMembers(
+  walk: Walk,
+  nodes: readonly FieldNode[],
+  memberNames: readonly string[],
+): Map<string, FieldNode[]> {
   const out = new Map<string, FieldNode[]>();
   for (const member of memberNames) {
     const type = walk.info.schema.getType(member);
@@ -87,7 +109,12 @@ function childType(type: GraphQLNamedType, field: string): GraphQLNamedType | un
 }
 
 /** `fields` and `populate` of one level of attributes (an entity's `attributes` or a component). */
-function levelQuery(walk: Walk, schema: Schema, type: GraphQLNamedType, nodes: readonly FieldNode[]): { fields: string[]; populate: Record<string, unknown> } {
+function levelQuery(
+  walk: Walk,
+  schema: Schema,
+  type: GraphQLNamedType,
+  nodes: readonly FieldNode[],
+): { fields: string[]; populate: Record<string, unknown> } {
   const fields: string[] = [];
   const populate: Record<string, unknown> = {};
   for (const [name, fieldNodes] of subFields(walk, nodes, type)) {
@@ -100,21 +127,32 @@ function levelQuery(walk: Walk, schema: Schema, type: GraphQLNamedType, nodes: r
       const relatedUid = schema.relations[name]?.target;
       const related = relatedUid && walk.access.canRead(relatedUid) ? walk.registry.schema(relatedUid) : undefined;
       const multiple = schema.relations[name]?.multiple === true;
-      if (related) populate[name] = { ...relationArgs(walk, related, argsOf(walk, type, first), multiple), ...responseQuery(walk, related, target, fieldNodes) };
+      if (related)
+        populate[name] = {
+          ...relationArgs(walk, related, argsOf(walk, type, first), multiple),
+          ...responseQuery(walk, related, target, fieldNodes),
+        };
     } else if (attribute.type === 'component') {
       const component = walk.registry.schema(attribute.component);
       if (component) populate[name] = levelSpec(levelQuery(walk, component, target, fieldNodes));
     } else if (attribute.type === 'dynamiczone') {
       if (!isUnionType(target)) continue;
       const on: Record<string, unknown> = {};
-      const byType = new Map(attribute.components.flatMap((uid) => {
-        const component = walk.registry.component(uid);
-        return component ? [[typeName(component), component] as const] : [];
-      }));
-      for (const [member, memberNodes] of unionMembers(walk, fieldNodes, target.getTypes().map((t) => t.name))) {
+      const byType = new Map(
+        attribute.components.flatMap((uid) => {
+          const component = walk.registry.component(uid);
+          return component ? [[typeName(component), component] as const] : [];
+        }),
+      );
+      for (const [member, memberNodes] of unionMembers(
+        walk,
+        fieldNodes,
+        target.getTypes().map((t) => t.name),
+      )) {
         const component = byType.get(member);
         const memberType = walk.info.schema.getType(member);
-        if (component && memberType) on[component.uid] = levelSpec(levelQueryOfFields(walk, component, memberType, memberNodes));
+        if (component && memberType)
+          on[component.uid] = levelSpec(levelQueryOfFields(walk, component, memberType, memberNodes));
       }
       populate[name] = Object.keys(on).length > 0 ? { on } : true;
     } else {
@@ -125,8 +163,17 @@ function levelQuery(walk: Walk, schema: Schema, type: GraphQLNamedType, nodes: r
 }
 
 /** Like levelQuery, for field nodes already selected on the level's type (union members). */
-function levelQueryOfFields(walk: Walk, schema: Schema, type: GraphQLNamedType, fieldNodes: FieldNode[]): { fields: string[]; populate: Record<string, unknown> } {
-  const wrapper: FieldNode = { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__member' }, selectionSet: { kind: Kind.SELECTION_SET, selections: fieldNodes } };
+function levelQueryOfFields(
+  walk: Walk,
+  schema: Schema,
+  type: GraphQLNamedType,
+  fieldNodes: FieldNode[],
+): { fields: string[]; populate: Record<string, unknown> } {
+  const wrapper: FieldNode = {
+    kind: Kind.FIELD,
+    name: { kind: Kind.NAME, value: '__member' },
+    selectionSet: { kind: Kind.SELECTION_SET, selections: fieldNodes },
+  };
   return levelQuery(walk, schema, type, [wrapper]);
 }
 
@@ -145,7 +192,8 @@ function levelSpec(level: { fields: string[]; populate: Record<string, unknown> 
  */
 function relationArgs(walk: Walk, related: Schema, args: Record<string, unknown>, multiple: boolean): RawQuery {
   const out: RawQuery = {};
-  if (args.filters !== undefined && args.filters !== null) out.filters = toRestFilters(walk.registry, related, args.filters);
+  if (args.filters !== undefined && args.filters !== null)
+    out.filters = toRestFilters(walk.registry, related, args.filters);
   if (Array.isArray(args.sort) && args.sort.length > 0) out.sort = args.sort;
   if (typeof args.publicationState === 'string') out.publicationState = args.publicationState.toLowerCase();
   if (multiple) {
@@ -160,7 +208,12 @@ function relationArgs(walk: Walk, related: Schema, args: Record<string, unknown>
  * `fields` + `populate` for an `…EntityResponse` / `…ResponseCollection` selection: its
  * `data { attributes { … } }` levels.
  */
-function responseQuery(walk: Walk, schema: Schema, responseType: GraphQLNamedType, nodes: readonly FieldNode[]): RawQuery {
+function responseQuery(
+  walk: Walk,
+  schema: Schema,
+  responseType: GraphQLNamedType,
+  nodes: readonly FieldNode[],
+): RawQuery {
   const data = subFields(walk, nodes, responseType).get('data') ?? [];
   const entityType = childType(responseType, 'data');
   if (!entityType || data.length === 0) return { fields: ['id'] };
@@ -171,14 +224,24 @@ function responseQuery(walk: Walk, schema: Schema, responseType: GraphQLNamedTyp
 }
 
 /** The read query of a top-level resolver: `fields` and `populate` from its selection set. */
-export function selectionQuery(info: GraphQLResolveInfo, registry: Registry, schema: Schema, ctx: GraphQLContext): RawQuery {
+export function selectionQuery(
+  info: GraphQLResolveInfo,
+  registry: Registry,
+  schema: Schema,
+  ctx: GraphQLContext,
+): RawQuery {
   const walk: Walk = { info, registry, limits: pageLimits(ctx), access: operationContext(ctx).access };
   return responseQuery(walk, schema, getNamedType(info.returnType), info.fieldNodes);
 }
 
 /** Whether `meta { pagination { total | pageCount } }` is selected (only then is a count run). */
 export function needsTotal(info: GraphQLResolveInfo, registry: Registry): boolean {
-  const walk: Walk = { info, registry, limits: { defaultLimit: 1, maxLimit: -1, withCount: false }, access: UNRESTRICTED };
+  const walk: Walk = {
+    info,
+    registry,
+    limits: { defaultLimit: 1, maxLimit: -1, withCount: false },
+    access: UNRESTRICTED,
+  };
   const type = getNamedType(info.returnType);
   const meta = subFields(walk, info.fieldNodes, type).get('meta') ?? [];
   const metaType = childType(type, 'meta');
@@ -189,4 +252,3 @@ export function needsTotal(info: GraphQLResolveInfo, registry: Registry): boolea
   const selected = subFields(walk, pagination, paginationType);
   return selected.has('total') || selected.has('pageCount');
 }
-

@@ -5,19 +5,29 @@
  * nested selection is read by ONE aggregation (+ a count only when total/pageCount is selected).
  */
 import type { GraphQLResolveInfo } from 'graphql';
-import type { ContentType, Registry } from '../content-types/index.js';
-import { NotFoundError } from '../errors/index.js';
-import * as operations from '../operations/index.js';
-import type { CollectionResponse, EntryResponse, RawQuery } from '../operations/index.js';
-import { createLocalization } from '../operations/localizations.js';
+import type { ContentType, Registry } from '../../content-types/index.js';
+import { NotFoundError } from '../../errors/index.js';
+import * as operations from '../../operations/index.js';
+import type { CollectionResponse, EntryResponse, RawQuery } from '../../operations/index.js';
+import { createLocalization } from '../../operations/localizations.js';
 import type { GraphQLContext } from './context.js';
 import { operationContext } from './context.js';
 import { listArgs } from './content-type-types.js';
 import type { ExtensionService, Resolver } from './extension.js';
 import { toRestFilters } from './filters.js';
 import {
-  createLocalizationMutationName, createMutationName, deleteMutationName, entityResponseCollectionName, entityResponseName, filtersInputName, findOneQueryName,
-  findQueryName, inputName, LOCALE_CODE_SCALAR, PUBLICATION_STATE, updateMutationName,
+  createLocalizationMutationName,
+  createMutationName,
+  deleteMutationName,
+  entityResponseCollectionName,
+  entityResponseName,
+  filtersInputName,
+  findOneQueryName,
+  findQueryName,
+  inputName,
+  LOCALE_CODE_SCALAR,
+  PUBLICATION_STATE,
+  updateMutationName,
 } from './naming.js';
 import { needsTotal, selectionQuery } from './selection.js';
 import { plain } from './values.js';
@@ -35,7 +45,6 @@ export interface RootField {
   action: string | null;
 }
 
-
 /** Strapi's GraphQL pagination meta from the REST one (offset style converted to pages). */
 export function graphqlPagination(rest: Record<string, number> | undefined): Record<string, number | undefined> {
   const p = rest ?? {};
@@ -44,16 +53,25 @@ export function graphqlPagination(rest: Record<string, number> | undefined): Rec
     const start = p.start ?? 0;
     const total = p.total;
     return {
-      total, page: limit > 0 ? Math.floor(start / limit) + 1 : 1, pageSize: limit,
+      total,
+      page: limit > 0 ? Math.floor(start / limit) + 1 : 1,
+      pageSize: limit,
       pageCount: total === undefined ? undefined : limit > 0 ? Math.ceil(total / limit) : total > 0 ? 1 : 0,
     };
   }
   return { total: p.total, page: p.page, pageSize: p.pageSize, pageCount: p.pageCount };
 }
 
-function readQuery(registry: Registry, ct: ContentType, args: Args, info: GraphQLResolveInfo, ctx: GraphQLContext): RawQuery {
+function readQuery(
+  registry: Registry,
+  ct: ContentType,
+  args: Args,
+  info: GraphQLResolveInfo,
+  ctx: GraphQLContext,
+): RawQuery {
   const query: RawQuery = { ...selectionQuery(info, registry, ct, ctx) };
-  if (args.filters !== undefined && args.filters !== null) query.filters = toRestFilters(registry, ct, plain(args.filters));
+  if (args.filters !== undefined && args.filters !== null)
+    query.filters = toRestFilters(registry, ct, plain(args.filters));
   if (Array.isArray(args.sort) && args.sort.length > 0) query.sort = args.sort;
   if (typeof args.publicationState === 'string') query.publicationState = args.publicationState.toLowerCase();
   if (typeof args.locale === 'string') query.locale = args.locale;
@@ -71,41 +89,61 @@ async function orNull(read: Promise<EntryResponse>): Promise<EntryResponse | { d
 }
 
 function collection(response: CollectionResponse): unknown {
-  return { data: response.data, meta: { pagination: graphqlPagination(response.meta.pagination as Record<string, number> | undefined) } };
+  return {
+    data: response.data,
+    meta: { pagination: graphqlPagination(response.meta.pagination as Record<string, number> | undefined) },
+  };
 }
 
 const idArg = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
 
-export function shadowQueries(registry: Registry, extension: ExtensionService, ct: ContentType, type: string): Record<string, RootField> {
+export function shadowQueries(
+  registry: Registry,
+  extension: ExtensionService,
+  ct: ContentType,
+  type: string,
+): Record<string, RootField> {
   const fields: Record<string, RootField> = {};
   const uid = ct.uid;
   const locale: ArgMap = ct.localized ? { locale: { type: LOCALE_CODE_SCALAR } } : {};
-  const state: ArgMap = ct.draftAndPublish ? { publicationState: { type: PUBLICATION_STATE, defaultValue: 'LIVE' } } : {};
+  const state: ArgMap = ct.draftAndPublish
+    ? { publicationState: { type: PUBLICATION_STATE, defaultValue: 'LIVE' } }
+    : {};
   if (ct.kind === 'singleType') {
     if (extension.isActionEnabled(uid, 'find')) {
       fields[findOneQueryName(ct)] = {
-        type: entityResponseName(type), args: { ...state, ...locale }, action: `${uid}.find`,
-        resolve: (_p, args, ctx, info) => orNull(operations.findSingle(operationContext(ctx), uid, readQuery(registry, ct, args, info, ctx))),
+        type: entityResponseName(type),
+        args: { ...state, ...locale },
+        action: `${uid}.find`,
+        resolve: (_p, args, ctx, info) =>
+          orNull(operations.findSingle(operationContext(ctx), uid, readQuery(registry, ct, args, info, ctx))),
       };
     }
     return fields;
   }
   if (extension.isActionEnabled(uid, 'findOne')) {
     fields[findOneQueryName(ct)] = {
-      type: entityResponseName(type), args: { id: { type: 'ID' }, ...locale }, action: `${uid}.findOne`,
+      type: entityResponseName(type),
+      args: { id: { type: 'ID' }, ...locale },
+      action: `${uid}.findOne`,
       resolve: (_p, args, ctx, info) => {
         if (args.id === undefined || args.id === null) return { data: null };
         const { locale: _locale, ...rest } = readQuery(registry, ct, args, info, ctx);
-        return orNull(operations.findOne(operationContext(ctx), uid, idArg(args.id), { ...rest, publicationState: 'live' }));
+        return orNull(
+          operations.findOne(operationContext(ctx), uid, idArg(args.id), { ...rest, publicationState: 'live' }),
+        );
       },
     };
   }
   if (extension.isActionEnabled(uid, 'find')) {
     fields[findQueryName(ct)] = {
-      type: entityResponseCollectionName(type), args: { ...listArgs(filtersInputName(type), ct.draftAndPublish), ...locale }, action: `${uid}.find`,
+      type: entityResponseCollectionName(type),
+      args: { ...listArgs(filtersInputName(type), ct.draftAndPublish), ...locale },
+      action: `${uid}.find`,
       resolve: async (_p, args, ctx, info) => {
         const query = readQuery(registry, ct, args, info, ctx);
-        const pagination = args.pagination !== null && typeof args.pagination === 'object' ? plain(args.pagination) as Args : {};
+        const pagination =
+          args.pagination !== null && typeof args.pagination === 'object' ? (plain(args.pagination) as Args) : {};
         query.pagination = { ...pagination, withCount: needsTotal(info, registry) };
         return collection(await operations.find(operationContext(ctx), uid, query));
       },
@@ -115,7 +153,12 @@ export function shadowQueries(registry: Registry, extension: ExtensionService, c
 }
 
 /** Mutations answer the written entry read back with the selection (drafts included). */
-export function shadowMutations(registry: Registry, extension: ExtensionService, ct: ContentType, type: string): Record<string, RootField> {
+export function shadowMutations(
+  registry: Registry,
+  extension: ExtensionService,
+  ct: ContentType,
+  type: string,
+): Record<string, RootField> {
   const fields: Record<string, RootField> = {};
   const uid = ct.uid;
   const locale: ArgMap = ct.localized ? { locale: { type: LOCALE_CODE_SCALAR } } : {};
@@ -127,44 +170,70 @@ export function shadowMutations(registry: Registry, extension: ExtensionService,
   if (ct.kind === 'singleType') {
     if (extension.isActionEnabled(uid, 'update')) {
       fields[updateMutationName(type)] = {
-        type: entityResponseName(type), args: { data: `${inputName(type)}!`, ...locale }, action: `${uid}.update`,
-        resolve: (_p, args, ctx, info) => operations.upsertSingle(operationContext(ctx), uid, body(args), answerQuery(args, info, ctx)),
+        type: entityResponseName(type),
+        args: { data: `${inputName(type)}!`, ...locale },
+        action: `${uid}.update`,
+        resolve: (_p, args, ctx, info) =>
+          operations.upsertSingle(operationContext(ctx), uid, body(args), answerQuery(args, info, ctx)),
       };
     }
     if (extension.isActionEnabled(uid, 'delete')) {
       fields[deleteMutationName(type)] = {
-        type: entityResponseName(type), args: { ...locale }, action: `${uid}.delete`,
-        resolve: (_p, args, ctx, info) => operations.deleteSingle(operationContext(ctx), uid, answerQuery(args, info, ctx)),
+        type: entityResponseName(type),
+        args: { ...locale },
+        action: `${uid}.delete`,
+        resolve: (_p, args, ctx, info) =>
+          operations.deleteSingle(operationContext(ctx), uid, answerQuery(args, info, ctx)),
       };
     }
     return fields;
   }
   if (extension.isActionEnabled(uid, 'create')) {
     fields[createMutationName(type)] = {
-      type: entityResponseName(type), args: { data: `${inputName(type)}!`, ...locale }, action: `${uid}.create`,
-      resolve: (_p, args, ctx, info) => operations.create(operationContext(ctx), uid, body(args), answerQuery(args, info, ctx)),
+      type: entityResponseName(type),
+      args: { data: `${inputName(type)}!`, ...locale },
+      action: `${uid}.create`,
+      resolve: (_p, args, ctx, info) =>
+        operations.create(operationContext(ctx), uid, body(args), answerQuery(args, info, ctx)),
     };
   }
   if (extension.isActionEnabled(uid, 'update')) {
     fields[updateMutationName(type)] = {
-      type: entityResponseName(type), args: { id: 'ID!', data: `${inputName(type)}!`, ...locale }, action: `${uid}.update`,
-      resolve: (_p, args, ctx, info) => operations.update(operationContext(ctx), uid, idArg(args.id), body(args), answerQuery(args, info, ctx)),
+      type: entityResponseName(type),
+      args: { id: 'ID!', data: `${inputName(type)}!`, ...locale },
+      action: `${uid}.update`,
+      resolve: (_p, args, ctx, info) =>
+        operations.update(operationContext(ctx), uid, idArg(args.id), body(args), answerQuery(args, info, ctx)),
     };
   }
   if (extension.isActionEnabled(uid, 'delete')) {
     fields[deleteMutationName(type)] = {
-      type: entityResponseName(type), args: { id: 'ID!', ...locale }, action: `${uid}.delete`,
-      resolve: (_p, args, ctx, info) => operations.remove(operationContext(ctx), uid, idArg(args.id), answerQuery(args, info, ctx)),
+      type: entityResponseName(type),
+      args: { id: 'ID!', ...locale },
+      action: `${uid}.delete`,
+      resolve: (_p, args, ctx, info) =>
+        operations.remove(operationContext(ctx), uid, idArg(args.id), answerQuery(args, info, ctx)),
     };
   }
   if (ct.localized && extension.isActionEnabled(uid, 'createLocalization')) {
     fields[createLocalizationMutationName(type)] = {
-      type: entityResponseName(type), args: { id: 'ID', data: inputName(type), ...locale }, action: `${uid}.createLocalization`,
+      type: entityResponseName(type),
+      args: { id: 'ID', data: inputName(type), ...locale },
+      action: `${uid}.createLocalization`,
       resolve: async (_p, args, ctx, info) => {
         const opCtx = operationContext(ctx);
         const data = plain(args.data ?? {}) as Args;
-        const created = await createLocalization(opCtx, uid, args.id === undefined || args.id === null ? null : idArg(args.id), { ...data, locale: args.locale }, {});
-        return operations.findOne(opCtx, uid, String(created.id), { ...selectionQuery(info, registry, ct, ctx), publicationState: 'preview' });
+        const created = await createLocalization(
+          opCtx,
+          uid,
+          args.id === undefined || args.id === null ? null : idArg(args.id),
+          { ...data, locale: args.locale },
+          {},
+        );
+        return operations.findOne(opCtx, uid, String(created.id), {
+          ...selectionQuery(info, registry, ct, ctx),
+          publicationState: 'preview',
+        });
       },
     };
   }

@@ -5,15 +5,35 @@
  * dynamic-zone unions and their input scalars. Names come from naming.ts only.
  */
 import type { ObjectTypeComposerFieldConfigMapDefinition, SchemaComposer } from 'graphql-compose';
-import { isPrivate, type Attribute, type Component, type ContentType, type Registry, type Schema } from '../content-types/index.js';
+import {
+  isPrivate,
+  type Attribute,
+  type Component,
+  type ContentType,
+  type Registry,
+  type Schema,
+} from '../../content-types/index.js';
 import { attributeOrder, isWriteOnly, SCALAR_GRAPHQL_TYPES } from './attribute-types.js';
 import { pageLimits, type GraphQLContext } from './context.js';
 import { componentPage } from './component-lists.js';
 import type { ExtensionService } from './extension.js';
 import { attributeFilterInput, filterableAttributes } from './filters.js';
 import {
-  dynamicZoneInputName, dynamicZoneName, entityName, entityResponseCollectionName, entityResponseName, enumName, ERROR_TYPE, filtersInputName,
-  GENERIC_MORPH, inputName, PAGINATION_ARG, PUBLICATION_STATE, relationResponseCollectionName, RESPONSE_COLLECTION_META, typeName,
+  dynamicZoneInputName,
+  dynamicZoneName,
+  entityName,
+  entityResponseCollectionName,
+  entityResponseName,
+  enumName,
+  ERROR_TYPE,
+  filtersInputName,
+  GENERIC_MORPH,
+  inputName,
+  PAGINATION_ARG,
+  PUBLICATION_STATE,
+  relationResponseCollectionName,
+  RESPONSE_COLLECTION_META,
+  typeName,
 } from './naming.js';
 import { dynamicZoneInputScalar } from './scalars.js';
 import { isRecord } from './values.js';
@@ -37,7 +57,10 @@ export function typeNames(contentTypes: ContentType[], components: Component[]):
 }
 
 /** Args of a to-many field: `filters`, `pagination = {}`, `sort = []` and `publicationState = LIVE` on Draft & Publish targets. */
-export function listArgs(filtersType: string, draftAndPublish: boolean): Record<string, { type: string; defaultValue?: unknown }> {
+export function listArgs(
+  filtersType: string,
+  draftAndPublish: boolean,
+): Record<string, { type: string; defaultValue?: unknown }> {
   return {
     filters: { type: filtersType },
     pagination: { type: PAGINATION_ARG, defaultValue: {} },
@@ -48,7 +71,9 @@ export function listArgs(filtersType: string, draftAndPublish: boolean): Record<
 
 function outputScalar(owner: string, name: string, attribute: Attribute): string | null {
   if (attribute.type === 'enumeration') return enumName(owner, name);
-  return attribute.type in SCALAR_GRAPHQL_TYPES ? SCALAR_GRAPHQL_TYPES[attribute.type as keyof typeof SCALAR_GRAPHQL_TYPES] : null;
+  return attribute.type in SCALAR_GRAPHQL_TYPES
+    ? SCALAR_GRAPHQL_TYPES[attribute.type as keyof typeof SCALAR_GRAPHQL_TYPES]
+    : null;
 }
 
 function addEnums(ctx: TypeBuildContext, owner: string, schema: Schema): void {
@@ -64,24 +89,35 @@ function addEnums(ctx: TypeBuildContext, owner: string, schema: Schema): void {
 function outputFields(ctx: TypeBuildContext, schema: Schema, owner: string): FieldMap {
   const fields: FieldMap = {};
   for (const [name, attribute] of attributeOrder(schema)) {
-    if (isPrivate(attribute) || isWriteOnly(attribute) || !ctx.extension.isFieldEnabled(schema.uid, name, 'output')) continue;
+    if (isPrivate(attribute) || isWriteOnly(attribute) || !ctx.extension.isFieldEnabled(schema.uid, name, 'output'))
+      continue;
     const field = outputField(ctx, schema, owner, name, attribute);
     if (field) fields[name] = field;
   }
   return fields;
 }
 
-function outputField(ctx: TypeBuildContext, schema: Schema, owner: string, name: string, attribute: Attribute): FieldMap[string] | null {
+function outputField(
+  ctx: TypeBuildContext,
+  schema: Schema,
+  owner: string,
+  name: string,
+  attribute: Attribute,
+): FieldMap[string] | null {
   switch (attribute.type) {
     case 'relation':
     case 'media': {
       const relation = schema.relations[name];
-      if (attribute.type === 'relation' && attribute.relation.startsWith('morph')) return { type: `[${GENERIC_MORPH}]`, resolve: () => [] };
+      if (attribute.type === 'relation' && attribute.relation.startsWith('morph'))
+        return { type: `[${GENERIC_MORPH}]`, resolve: () => [] };
       const target = relation ? ctx.names.get(relation.target) : undefined;
       const targetType = relation ? ctx.registry.contentType(relation.target) : undefined;
       if (!relation || !target || !targetType || !ctx.extension.isTypeEnabled(relation.target)) return null;
       if (!relation.multiple) return { type: entityResponseName(target) };
-      return { type: relationResponseCollectionName(target), args: listArgs(filtersInputName(target), targetType.draftAndPublish) };
+      return {
+        type: relationResponseCollectionName(target),
+        args: listArgs(filtersInputName(target), targetType.draftAndPublish),
+      };
     }
     case 'component': {
       const component = ctx.names.get(attribute.component);
@@ -89,7 +125,8 @@ function outputField(ctx: TypeBuildContext, schema: Schema, owner: string, name:
       if (!attribute.repeatable) return { type: component };
       const fields = new Set(['id', ...Object.keys(ctx.registry.component(attribute.component)?.attributes ?? {})]);
       return {
-        type: `[${component}]`, args: listArgs(filtersInputName(component), false),
+        type: `[${component}]`,
+        args: listArgs(filtersInputName(component), false),
         resolve: (parent: unknown, args: Record<string, unknown>, context: GraphQLContext) =>
           componentPage(isRecord(parent) ? parent[name] : undefined, args, fields, pageLimits(context)),
       };
@@ -115,7 +152,10 @@ function addDynamicZones(ctx: TypeBuildContext, owner: string, schema: Schema): 
     ctx.sc.createUnionTC({
       name: dynamicZoneName(owner, name),
       types: [...members, ERROR_TYPE],
-      resolveType: (value: unknown) => (isRecord(value) && typeof value.__component === 'string' ? byComponent.get(value.__component) ?? ERROR_TYPE : ERROR_TYPE),
+      resolveType: (value: unknown) =>
+        isRecord(value) && typeof value.__component === 'string'
+          ? (byComponent.get(value.__component) ?? ERROR_TYPE)
+          : ERROR_TYPE,
     });
     ctx.sc.add(dynamicZoneInputScalar(dynamicZoneInputName(owner, name)));
   }
@@ -128,7 +168,9 @@ function addFiltersInput(ctx: TypeBuildContext, schema: Schema, owner: string): 
   if (schema.modelType === 'contentType') fields.id = 'IDFilterInput';
   for (const attribute of filterableAttributes(schema)) {
     if (!ctx.extension.isFieldEnabled(schema.uid, attribute, 'filters')) continue;
-    const input = attributeFilterInput(schema, attribute, (uid) => (ctx.extension.isTypeEnabled(uid) ? ctx.names.get(uid) ?? null : null));
+    const input = attributeFilterInput(schema, attribute, (uid) =>
+      ctx.extension.isTypeEnabled(uid) ? (ctx.names.get(uid) ?? null) : null,
+    );
     if (input) fields[attribute] = input;
   }
   Object.assign(fields, { and: `[${name}]`, or: `[${name}]`, not: name });
@@ -146,7 +188,13 @@ function addInput(ctx: TypeBuildContext, schema: Schema, owner: string): void {
   ctx.sc.createInputTC({ name: inputName(owner), fields });
 }
 
-function inputType(ctx: TypeBuildContext, schema: Schema, owner: string, name: string, attribute: Attribute): string | null {
+function inputType(
+  ctx: TypeBuildContext,
+  schema: Schema,
+  owner: string,
+  name: string,
+  attribute: Attribute,
+): string | null {
   switch (attribute.type) {
     case 'relation':
     case 'media': {
@@ -181,7 +229,10 @@ export function addContentTypeTypes(ctx: TypeBuildContext, ct: ContentType): voi
   ctx.sc.createObjectTC({ name: entityName(owner), fields: { id: 'ID', attributes: owner } });
   ctx.sc.createObjectTC({ name: entityResponseName(owner), fields: { data: entityName(owner) } });
   if (ct.kind === 'collectionType') {
-    ctx.sc.createObjectTC({ name: entityResponseCollectionName(owner), fields: { data: `[${entityName(owner)}!]!`, meta: `${RESPONSE_COLLECTION_META}!` } });
+    ctx.sc.createObjectTC({
+      name: entityResponseCollectionName(owner),
+      fields: { data: `[${entityName(owner)}!]!`, meta: `${RESPONSE_COLLECTION_META}!` },
+    });
   }
   // also for single types: a localized single type's `localizations` is a to-many relation to itself
   ctx.sc.createObjectTC({ name: relationResponseCollectionName(owner), fields: { data: `[${entityName(owner)}!]!` } });

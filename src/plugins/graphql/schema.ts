@@ -6,9 +6,17 @@
  */
 import type { GraphQLFieldResolver, GraphQLResolveInfo, GraphQLSchema } from 'graphql';
 import { SchemaComposer, type ObjectTypeComposerFieldConfigAsObjectDefinition } from 'graphql-compose';
-import type { Registry } from '../content-types/index.js';
-import { ApplicationError, ForbiddenError, isAppError } from '../errors/index.js';
-import { addBuiltinTypes, addFolderTypes, addGenericMorph, addLocaleTypes, folderMutationFields, folderQueryFields, localeQueryFields } from './builtin-types.js';
+import type { Registry } from '../../content-types/index.js';
+import { ApplicationError, ForbiddenError, isAppError } from '../../errors/index.js';
+import {
+  addBuiltinTypes,
+  addFolderTypes,
+  addGenericMorph,
+  addLocaleTypes,
+  folderMutationFields,
+  folderQueryFields,
+  localeQueryFields,
+} from './builtin-types.js';
 import type { GraphQLConfig } from './config.js';
 import { addComponentTypes, addContentTypeTypes, typeNames, type TypeBuildContext } from './content-type-types.js';
 import type { GraphQLContext } from './context.js';
@@ -31,22 +39,51 @@ export interface SchemaInputs {
   i18n: boolean;
 }
 
-function addFields(sc: Composer, root: 'Query' | 'Mutation', fields: Record<string, RootField>, actions: Map<string, string | null>): void {
+function addFields(
+  sc: Composer,
+  root: 'Query' | 'Mutation',
+  fields: Record<string, RootField>,
+  actions: Map<string, string | null>,
+): void {
   for (const [name, field] of Object.entries(fields)) {
     const { action, ...config } = field;
     actions.set(`${root}.${name}`, action);
-    (root === 'Query' ? sc.Query : sc.Mutation).addFields({ [name]: config as ObjectTypeComposerFieldConfigAsObjectDefinition<unknown, GraphQLContext> });
+    (root === 'Query' ? sc.Query : sc.Mutation).addFields({
+      [name]: config as ObjectTypeComposerFieldConfigAsObjectDefinition<unknown, GraphQLContext>,
+    });
   }
 }
 
 function uploadMutations(): Record<string, RootField> {
-  const fail = (): never => { throw new ApplicationError('File uploads are not supported through GraphQL'); };
+  const fail = (): never => {
+    throw new ApplicationError('File uploads are not supported through GraphQL');
+  };
   const action = 'plugin::upload.content-api.upload';
   return {
-    upload: { type: 'UploadFileEntityResponse!', args: { refId: 'ID', ref: 'String', field: 'String', info: 'FileInfoInput', file: 'Upload!' }, action, resolve: fail },
-    multipleUpload: { type: '[UploadFileEntityResponse]!', args: { refId: 'ID', ref: 'String', field: 'String', files: '[Upload]!' }, action, resolve: fail },
-    updateFileInfo: { type: 'UploadFileEntityResponse!', args: { id: 'ID!', info: 'FileInfoInput' }, action, resolve: fail },
-    removeFile: { type: 'UploadFileEntityResponse', args: { id: 'ID!' }, action: 'plugin::upload.content-api.destroy', resolve: fail },
+    upload: {
+      type: 'UploadFileEntityResponse!',
+      args: { refId: 'ID', ref: 'String', field: 'String', info: 'FileInfoInput', file: 'Upload!' },
+      action,
+      resolve: fail,
+    },
+    multipleUpload: {
+      type: '[UploadFileEntityResponse]!',
+      args: { refId: 'ID', ref: 'String', field: 'String', files: '[Upload]!' },
+      action,
+      resolve: fail,
+    },
+    updateFileInfo: {
+      type: 'UploadFileEntityResponse!',
+      args: { id: 'ID!', info: 'FileInfoInput' },
+      action,
+      resolve: fail,
+    },
+    removeFile: {
+      type: 'UploadFileEntityResponse',
+      args: { id: 'ID!' },
+      action: 'plugin::upload.content-api.destroy',
+      resolve: fail,
+    },
   };
 }
 
@@ -64,13 +101,21 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
   sc.createInputTC({ name: 'FileInfoInput', fields: { name: 'String', alternativeText: 'String', caption: 'String' } });
   if (inputs.i18n) addLocaleTypes(sc);
   if (inputs.usersPermissions) addUsersPermissionsTypes(sc);
-  addGenericMorph(sc, [...names.values()].concat(inputs.i18n ? ['I18NLocale'] : []).concat(['UploadFolder']).sort());
+  addGenericMorph(
+    sc,
+    [...names.values()]
+      .concat(inputs.i18n ? ['I18NLocale'] : [])
+      .concat(['UploadFolder'])
+      .sort(),
+  );
   if (names.has(UPLOAD_FILE_UID)) addUploadFileExtras(sc, names.get(UPLOAD_FILE_UID) ?? '');
 
   const actions = new Map<string, string | null>();
   const shadow = inputs.gql.shadowCRUD;
-  const queriesOf = (ct: (typeof contentTypes)[number]) => (shadow && hasShadowCrud(ct) ? shadowQueries(registry, extension, ct, names.get(ct.uid) ?? '') : {});
-  const mutationsOf = (ct: (typeof contentTypes)[number]) => (shadow && hasShadowCrud(ct) ? shadowMutations(registry, extension, ct, names.get(ct.uid) ?? '') : {});
+  const queriesOf = (ct: (typeof contentTypes)[number]) =>
+    shadow && hasShadowCrud(ct) ? shadowQueries(registry, extension, ct, names.get(ct.uid) ?? '') : {};
+  const mutationsOf = (ct: (typeof contentTypes)[number]) =>
+    shadow && hasShadowCrud(ct) ? shadowMutations(registry, extension, ct, names.get(ct.uid) ?? '') : {};
   const pluginTypes = contentTypes.filter((ct) => ct.namespace === 'plugin');
   const apiTypes = contentTypes.filter((ct) => ct.namespace === 'api');
   for (const ct of pluginTypes) {
@@ -100,7 +145,8 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
     if (ct.uid === UPLOAD_FILE_UID && shadow) addFields(sc, 'Mutation', folderMutationFields(), actions);
   }
   for (const ct of apiTypes) addFields(sc, 'Mutation', crudOf(ct), actions);
-  if (shadow && contentTypes.some((ct) => ct.uid === UPLOAD_FILE_UID)) addFields(sc, 'Mutation', uploadMutations(), actions);
+  if (shadow && contentTypes.some((ct) => ct.uid === UPLOAD_FILE_UID))
+    addFields(sc, 'Mutation', uploadMutations(), actions);
   if (inputs.usersPermissions) addFields(sc, 'Mutation', usersPermissionsMutations(registry), actions);
   addFields(sc, 'Mutation', localizations, actions);
 
@@ -117,7 +163,12 @@ function addUploadFileExtras(sc: Composer, type: string): void {
   sc.getITC(inputName(type)).addFields({ folder: 'ID', folderPath: 'String' });
 }
 
-function wrapRoot(sc: Composer, root: 'Query' | 'Mutation', actions: Map<string, string | null>, configs: Record<string, ResolverConfig>): void {
+function wrapRoot(
+  sc: Composer,
+  root: 'Query' | 'Mutation',
+  actions: Map<string, string | null>,
+  configs: Record<string, ResolverConfig>,
+): void {
   const tc = root === 'Query' ? sc.Query : sc.Mutation;
   for (const name of tc.getFieldNames()) {
     const key = `${root}.${name}`;
@@ -133,9 +184,10 @@ function guarded(resolve: Resolve, action: string | null, config: ResolverConfig
     const { ability } = context.auth;
     if (config.auth !== false) {
       const scope = config.auth?.scope;
-      const allowed = scope !== undefined
-        ? (Array.isArray(scope) ? scope : [scope]).some((s) => ability.can(s))
-        : action === null || ability.can(action);
+      const allowed =
+        scope !== undefined
+          ? (Array.isArray(scope) ? scope : [scope]).some((s) => ability.can(s))
+          : action === null || ability.can(action);
       if (!allowed) throw new ForbiddenError('Forbidden access');
     }
     for (const policy of config.policies ?? []) {

@@ -3,14 +3,16 @@
  * `api::article.article` → `Article`, `plugin::users-permissions.user` → `UsersPermissionsUser`,
  * component `shared.meta-social` → `ComponentSharedMetaSocial`.
  */
-import type { Component, ContentType } from '../content-types/index.js';
+import type { Component, ContentType } from '../../content-types/index.js';
 
 function words(text: string): string[] {
   return text.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).filter((w) => w.length > 0);
 }
 
 export function pascalCase(text: string): string {
-  return words(text).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  return words(text)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
 }
 
 export function camelCase(text: string): string {
@@ -26,7 +28,8 @@ function pluginOf(uid: string): string | null {
 
 /** The output type of a content-type or component. */
 export function typeName(schema: ContentType | Component): string {
-  if (schema.modelType === 'component') return `Component${pascalCase(schema.category)}${pascalCase(schema.uid.slice(schema.category.length + 1))}`;
+  if (schema.modelType === 'component')
+    return `Component${pascalCase(schema.category)}${pascalCase(schema.uid.slice(schema.category.length + 1))}`;
   const plugin = pluginOf(schema.uid);
   return pascalCase(plugin ? `${plugin}-${schema.singularName}` : schema.singularName);
 }

@@ -4,14 +4,20 @@
  * and the role payload mutations. They call the plugin's operations, as its REST routes do.
  */
 import type { SchemaComposer } from 'graphql-compose';
-import { ApplicationError, ForbiddenError, UnauthorizedError } from '../errors/index.js';
-import * as operations from '../operations/index.js';
+import { ApplicationError, ForbiddenError, UnauthorizedError } from '../../errors/index.js';
+import * as operations from '../../operations/index.js';
 import {
-  changePassword, forgotPassword, login, register, resetPassword, usersPermissionsRuntime, type UsersPermissionsRuntime,
-} from '../plugins/users-permissions/index.js';
-import { createRole, deleteRole, findRole, updateRole } from '../plugins/users-permissions/roles.js';
-import { findUserById } from '../plugins/users-permissions/users.js';
-import type { Registry } from '../content-types/index.js';
+  changePassword,
+  forgotPassword,
+  login,
+  register,
+  resetPassword,
+  usersPermissionsRuntime,
+  type UsersPermissionsRuntime,
+} from '../users-permissions/index.js';
+import { createRole, deleteRole, findRole, updateRole } from '../users-permissions/roles.js';
+import { findUserById } from '../users-permissions/users.js';
+import type { Registry } from '../../content-types/index.js';
 import type { GraphQLContext } from './context.js';
 import { operationContext } from './context.js';
 import type { RootField } from './shadow-crud.js';
@@ -23,18 +29,38 @@ type Composer = SchemaComposer<GraphQLContext>;
 type Args = Record<string, unknown>;
 
 export function addUsersPermissionsTypes(sc: Composer): void {
-  sc.createObjectTC({ name: 'UsersPermissionsMeRole', fields: { id: 'ID!', name: 'String!', description: 'String', type: 'String' } });
+  sc.createObjectTC({
+    name: 'UsersPermissionsMeRole',
+    fields: { id: 'ID!', name: 'String!', description: 'String', type: 'String' },
+  });
   sc.createObjectTC({
     name: 'UsersPermissionsMe',
-    fields: { id: 'ID!', username: 'String!', email: 'String', confirmed: 'Boolean', blocked: 'Boolean', role: 'UsersPermissionsMeRole' },
+    fields: {
+      id: 'ID!',
+      username: 'String!',
+      email: 'String',
+      confirmed: 'Boolean',
+      blocked: 'Boolean',
+      role: 'UsersPermissionsMeRole',
+    },
   });
   sc.createObjectTC({ name: 'UsersPermissionsLoginPayload', fields: { jwt: 'String', user: 'UsersPermissionsMe!' } });
   sc.createObjectTC({ name: 'UsersPermissionsPasswordPayload', fields: { ok: 'Boolean!' } });
-  for (const name of ['UsersPermissionsCreateRolePayload', 'UsersPermissionsUpdateRolePayload', 'UsersPermissionsDeleteRolePayload']) {
+  for (const name of [
+    'UsersPermissionsCreateRolePayload',
+    'UsersPermissionsUpdateRolePayload',
+    'UsersPermissionsDeleteRolePayload',
+  ]) {
     sc.createObjectTC({ name, fields: { ok: 'Boolean!' } });
   }
-  sc.createInputTC({ name: 'UsersPermissionsLoginInput', fields: { identifier: 'String!', password: 'String!', provider: { type: 'String!', defaultValue: 'local' } } });
-  sc.createInputTC({ name: 'UsersPermissionsRegisterInput', fields: { username: 'String!', email: 'String!', password: 'String!' } });
+  sc.createInputTC({
+    name: 'UsersPermissionsLoginInput',
+    fields: { identifier: 'String!', password: 'String!', provider: { type: 'String!', defaultValue: 'local' } },
+  });
+  sc.createInputTC({
+    name: 'UsersPermissionsRegisterInput',
+    fields: { username: 'String!', email: 'String!', password: 'String!' },
+  });
 }
 
 function runtime(ctx: GraphQLContext): UsersPermissionsRuntime {
@@ -45,14 +71,25 @@ function runtime(ctx: GraphQLContext): UsersPermissionsRuntime {
 
 /** The `UsersPermissionsMe` of a user: its fields plus its role. */
 async function meOf(ctx: GraphQLContext, user: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const roleId = typeof user.role === 'number' ? user.role : isRecord(user.role) && typeof user.role.id === 'number' ? user.role.id : null;
+  const roleId =
+    typeof user.role === 'number'
+      ? user.role
+      : isRecord(user.role) && typeof user.role.id === 'number'
+        ? user.role.id
+        : null;
   const stored = roleId === null ? await findUserById(ctx.service, Number(user.id)) : null;
   const id = roleId ?? (typeof stored?.role === 'number' ? stored.role : null);
   const role = id === null ? null : await findRole(ctx.service, { _id: id });
-  return { ...user, role: role ? { id: role._id, name: role.name, description: role.description ?? null, type: role.type } : null };
+  return {
+    ...user,
+    role: role ? { id: role._id, name: role.name, description: role.description ?? null, type: role.type } : null,
+  };
 }
 
-async function session(ctx: GraphQLContext, promise: Promise<{ jwt: string; user: Record<string, unknown> }>): Promise<unknown> {
+async function session(
+  ctx: GraphQLContext,
+  promise: Promise<{ jwt: string; user: Record<string, unknown> }>,
+): Promise<unknown> {
   const { jwt, user } = await promise;
   return { jwt, user: await meOf(ctx, user) };
 }
@@ -62,7 +99,8 @@ const ok = { ok: true };
 export function usersPermissionsQueries(): Record<string, RootField> {
   return {
     me: {
-      type: 'UsersPermissionsMe', action: 'plugin::users-permissions.user.me',
+      type: 'UsersPermissionsMe',
+      action: 'plugin::users-permissions.user.me',
       resolve: async (_p, _a, ctx) => {
         const user = ctx.auth.user;
         if (!user) throw new UnauthorizedError();
@@ -78,9 +116,18 @@ function requireUser(ctx: GraphQLContext): void {
 
 /** Strapi's order of the plugin's mutations. */
 const MUTATION_ORDER = [
-  'createUsersPermissionsRole', 'updateUsersPermissionsRole', 'deleteUsersPermissionsRole',
-  'createUsersPermissionsUser', 'updateUsersPermissionsUser', 'deleteUsersPermissionsUser',
-  'login', 'register', 'forgotPassword', 'resetPassword', 'changePassword', 'emailConfirmation',
+  'createUsersPermissionsRole',
+  'updateUsersPermissionsRole',
+  'deleteUsersPermissionsRole',
+  'createUsersPermissionsUser',
+  'updateUsersPermissionsUser',
+  'deleteUsersPermissionsUser',
+  'login',
+  'register',
+  'forgotPassword',
+  'resetPassword',
+  'changePassword',
+  'emailConfirmation',
 ];
 
 export function usersPermissionsMutations(registry: Registry): Record<string, RootField> {
@@ -90,31 +137,45 @@ export function usersPermissionsMutations(registry: Registry): Record<string, Ro
 
 function mutationFields(registry: Registry): Record<string, RootField> {
   const user = registry.contentType(USER_UID);
-  const answer = (info: Parameters<RootField['resolve']>[3], ctx: GraphQLContext) => (user ? selectionQuery(info, registry, user, ctx) : {});
+  const answer = (info: Parameters<RootField['resolve']>[3], ctx: GraphQLContext) =>
+    user ? selectionQuery(info, registry, user, ctx) : {};
   return {
     changePassword: {
       description: 'Change user password. Confirm with the current password.',
-      type: 'UsersPermissionsLoginPayload', args: { currentPassword: 'String!', password: 'String!', passwordConfirmation: 'String!' }, action: null,
+      type: 'UsersPermissionsLoginPayload',
+      args: { currentPassword: 'String!', password: 'String!', passwordConfirmation: 'String!' },
+      action: null,
       resolve: (_p, args, ctx) => session(ctx, changePassword(runtime(ctx), ctx.auth, plain(args))),
     },
     createUsersPermissionsRole: {
       description: 'Create a new role',
-      type: 'UsersPermissionsCreateRolePayload', args: { data: 'UsersPermissionsRoleInput!' }, action: 'plugin::users-permissions.role.createRole',
+      type: 'UsersPermissionsCreateRolePayload',
+      args: { data: 'UsersPermissionsRoleInput!' },
+      action: 'plugin::users-permissions.role.createRole',
       resolve: async (_p, args, ctx) => {
         const data = plain(args.data) as Args;
         const name = typeof data.name === 'string' ? data.name : '';
-        await createRole(ctx.service, { name, description: typeof data.description === 'string' ? data.description : null, type: typeof data.type === 'string' ? data.type : name.toLowerCase() });
+        await createRole(ctx.service, {
+          name,
+          description: typeof data.description === 'string' ? data.description : null,
+          type: typeof data.type === 'string' ? data.type : name.toLowerCase(),
+        });
         return ok;
       },
     },
     createUsersPermissionsUser: {
       description: 'Create a new user',
-      type: 'UsersPermissionsUserEntityResponse!', args: { data: 'UsersPermissionsUserInput!' }, action: 'plugin::users-permissions.user.create',
-      resolve: (_p, args, ctx, info) => operations.create(operationContext(ctx), USER_UID, { data: plain(args.data) }, answer(info, ctx)),
+      type: 'UsersPermissionsUserEntityResponse!',
+      args: { data: 'UsersPermissionsUserInput!' },
+      action: 'plugin::users-permissions.user.create',
+      resolve: (_p, args, ctx, info) =>
+        operations.create(operationContext(ctx), USER_UID, { data: plain(args.data) }, answer(info, ctx)),
     },
     deleteUsersPermissionsRole: {
       description: 'Delete an existing role',
-      type: 'UsersPermissionsDeleteRolePayload', args: { id: 'ID!' }, action: 'plugin::users-permissions.role.deleteRole',
+      type: 'UsersPermissionsDeleteRolePayload',
+      args: { id: 'ID!' },
+      action: 'plugin::users-permissions.role.deleteRole',
       resolve: async (_p, args, ctx) => {
         const fallback = await findRole(ctx.service, { type: 'authenticated' });
         if (!fallback) throw new ApplicationError('Impossible to find the default role');
@@ -124,36 +185,53 @@ function mutationFields(registry: Registry): Record<string, RootField> {
     },
     deleteUsersPermissionsUser: {
       description: 'Delete an existing user',
-      type: 'UsersPermissionsUserEntityResponse!', args: { id: 'ID!' }, action: 'plugin::users-permissions.user.destroy',
-      resolve: (_p, args, ctx, info) => operations.remove(operationContext(ctx), USER_UID, String(args.id), answer(info, ctx)),
+      type: 'UsersPermissionsUserEntityResponse!',
+      args: { id: 'ID!' },
+      action: 'plugin::users-permissions.user.destroy',
+      resolve: (_p, args, ctx, info) =>
+        operations.remove(operationContext(ctx), USER_UID, String(args.id), answer(info, ctx)),
     },
     emailConfirmation: {
       description: 'Confirm an email users email address',
-      type: 'UsersPermissionsLoginPayload', args: { confirmation: 'String!' }, action: null,
-      resolve: () => { throw new ApplicationError('Email confirmation is not enabled'); },
+      type: 'UsersPermissionsLoginPayload',
+      args: { confirmation: 'String!' },
+      action: null,
+      resolve: () => {
+        throw new ApplicationError('Email confirmation is not enabled');
+      },
     },
     forgotPassword: {
       description: 'Request a reset password token',
-      type: 'UsersPermissionsPasswordPayload', args: { email: 'String!' }, action: null,
+      type: 'UsersPermissionsPasswordPayload',
+      args: { email: 'String!' },
+      action: null,
       resolve: async (_p, args, ctx) => forgotPassword(runtime(ctx), plain(args)),
     },
     login: {
-      type: 'UsersPermissionsLoginPayload!', args: { input: 'UsersPermissionsLoginInput!' }, action: null,
+      type: 'UsersPermissionsLoginPayload!',
+      args: { input: 'UsersPermissionsLoginInput!' },
+      action: null,
       resolve: (_p, args, ctx) => session(ctx, login(runtime(ctx), plain(args.input))),
     },
     register: {
       description: 'Register a user',
-      type: 'UsersPermissionsLoginPayload!', args: { input: 'UsersPermissionsRegisterInput!' }, action: null,
+      type: 'UsersPermissionsLoginPayload!',
+      args: { input: 'UsersPermissionsRegisterInput!' },
+      action: null,
       resolve: (_p, args, ctx) => session(ctx, register(runtime(ctx), plain(args.input))),
     },
     resetPassword: {
       description: 'Reset user password. Confirm with a code (resetToken from forgotPassword)',
-      type: 'UsersPermissionsLoginPayload', args: { password: 'String!', passwordConfirmation: 'String!', code: 'String!' }, action: null,
+      type: 'UsersPermissionsLoginPayload',
+      args: { password: 'String!', passwordConfirmation: 'String!', code: 'String!' },
+      action: null,
       resolve: (_p, args, ctx) => session(ctx, resetPassword(runtime(ctx), plain(args))),
     },
     updateUsersPermissionsRole: {
       description: 'Update an existing role',
-      type: 'UsersPermissionsUpdateRolePayload', args: { id: 'ID!', data: 'UsersPermissionsRoleInput!' }, action: 'plugin::users-permissions.role.updateRole',
+      type: 'UsersPermissionsUpdateRolePayload',
+      args: { id: 'ID!', data: 'UsersPermissionsRoleInput!' },
+      action: 'plugin::users-permissions.role.updateRole',
       resolve: async (_p, args, ctx) => {
         const data = plain(args.data) as Args;
         await updateRole(ctx.service, Number(args.id), {
@@ -165,12 +243,19 @@ function mutationFields(registry: Registry): Record<string, RootField> {
     },
     updateUsersPermissionsUser: {
       description: 'Update an existing user',
-      type: 'UsersPermissionsUserEntityResponse!', args: { id: 'ID!', data: 'UsersPermissionsUserInput!' }, action: 'plugin::users-permissions.user.update',
+      type: 'UsersPermissionsUserEntityResponse!',
+      args: { id: 'ID!', data: 'UsersPermissionsUserInput!' },
+      action: 'plugin::users-permissions.user.update',
       resolve: (_p, args, ctx, info) => {
         requireUser(ctx);
-        return operations.update(operationContext(ctx), USER_UID, String(args.id), { data: plain(args.data) }, answer(info, ctx));
+        return operations.update(
+          operationContext(ctx),
+          USER_UID,
+          String(args.id),
+          { data: plain(args.data) },
+          answer(info, ctx),
+        );
       },
     },
   };
 }
-

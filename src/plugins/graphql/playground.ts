@@ -9,7 +9,11 @@ import path from 'node:path';
 import express, { Router, type Request, type Response } from 'express';
 import playgroundMiddleware from 'graphql-playground-middleware-express';
 
-type Render = (options: { endpoint: string; cdnUrl?: string; version?: string }) => (req: Request, res: Response, next: () => void) => void;
+type Render = (options: {
+  endpoint: string;
+  cdnUrl?: string;
+  version?: string;
+}) => (req: Request, res: Response, next: () => void) => void;
 
 /** The CommonJS module's default export, whichever way the loader exposes it. */
 function renderer(): Render {
@@ -27,7 +31,10 @@ const FONT_LINK = /<link[^>]*fonts\.googleapis\.com[^>]*>/g;
 export function playground(endpoint: string): Router {
   const router = Router();
   const assets = `${endpoint.replace(/\/$/, '')}/playground-assets`;
-  router.use(`${assets}/graphql-playground-react/build`, express.static(reactBuildDir(), { index: false, fallthrough: false }));
+  router.use(
+    `${assets}/graphql-playground-react/build`,
+    express.static(reactBuildDir(), { index: false, fallthrough: false }),
+  );
   const page = renderer()({ endpoint, cdnUrl: assets });
   router.get(endpoint, (req, res, next) => {
     if (typeof req.query.query === 'string' || req.accepts(['application/json', 'text/html']) !== 'text/html') {
@@ -36,7 +43,14 @@ export function playground(endpoint: string): Router {
     }
     // render into a buffer, then answer without the external font link
     let html = '';
-    const capture = { setHeader: () => capture, write: (chunk: string) => { html += chunk; return true; }, end: () => undefined } as unknown as Response;
+    const capture = {
+      setHeader: () => capture,
+      write: (chunk: string) => {
+        html += chunk;
+        return true;
+      },
+      end: () => undefined,
+    } as unknown as Response;
     page(req, capture, next);
     res.type('html').send(html.replace(FONT_LINK, ''));
   });

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { ALLOW_ALL, type RequestAuth } from '../access/ability.js';
-import type { OperationContext } from '../operations/index.js';
+import type { OperationContext } from './index.js';
 import type { ServiceContext } from '../service-context.js';
 
 /** `req.auth`, set by the authentication middleware before any /api route. */

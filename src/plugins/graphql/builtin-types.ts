@@ -5,12 +5,22 @@
  * folders do not exist, so the folder queries answer empty).
  */
 import type { SchemaComposer } from 'graphql-compose';
-import { NotFoundError } from '../errors/index.js';
+import { NotFoundError } from '../../errors/index.js';
 import type { GraphQLContext } from './context.js';
 import { FILTERED_SCALARS, scalarFilterFields } from './filters.js';
 import {
-  entityName, entityResponseCollectionName, entityResponseName, ERROR_TYPE, filtersInputName, GENERIC_MORPH, PAGINATION,
-  PAGINATION_ARG, PUBLICATION_STATE, relationResponseCollectionName, RESPONSE_COLLECTION_META, scalarFilterName,
+  entityName,
+  entityResponseCollectionName,
+  entityResponseName,
+  ERROR_TYPE,
+  filtersInputName,
+  GENERIC_MORPH,
+  PAGINATION,
+  PAGINATION_ARG,
+  PUBLICATION_STATE,
+  relationResponseCollectionName,
+  RESPONSE_COLLECTION_META,
+  scalarFilterName,
 } from './naming.js';
 import { listArgs } from './content-type-types.js';
 import { CUSTOM_SCALARS } from './scalars.js';
@@ -30,10 +40,14 @@ export function addBuiltinTypes(sc: Composer): void {
     name: ERROR_TYPE,
     fields: {
       code: { type: 'String!', resolve: () => 'COMPONENT_NOT_FOUND' },
-      message: { type: 'String', resolve: (value: unknown) => `Component not found: ${String(isRecord(value) ? value.__component : '')}` },
+      message: {
+        type: 'String',
+        resolve: (value: unknown) => `Component not found: ${String(isRecord(value) ? value.__component : '')}`,
+      },
     },
   });
-  for (const scalar of FILTERED_SCALARS) sc.createInputTC({ name: scalarFilterName(scalar), fields: scalarFilterFields(scalar) });
+  for (const scalar of FILTERED_SCALARS)
+    sc.createInputTC({ name: scalarFilterName(scalar), fields: scalarFilterFields(scalar) });
 }
 
 /** `union GenericMorph` of every object type built from a schema (morph relations resolve to none here). */
@@ -41,10 +55,16 @@ export function addGenericMorph(sc: Composer, members: string[]): void {
   sc.createUnionTC({ name: GENERIC_MORPH, types: members, resolveType: () => ERROR_TYPE });
 }
 
-interface LocaleEntity { id: number; attributes: { name: string; code: string; createdAt: null; updatedAt: null } }
+interface LocaleEntity {
+  id: number;
+  attributes: { name: string; code: string; createdAt: null; updatedAt: null };
+}
 
 function locales(ctx: GraphQLContext): LocaleEntity[] {
-  return (ctx.service.i18n?.locales ?? []).map((l, i) => ({ id: i + 1, attributes: { name: l.name, code: l.code, createdAt: null, updatedAt: null } }));
+  return (ctx.service.i18n?.locales ?? []).map((l, i) => ({
+    id: i + 1,
+    attributes: { name: l.name, code: l.code, createdAt: null, updatedAt: null },
+  }));
 }
 
 const LOCALE = 'I18NLocale';
@@ -52,28 +72,51 @@ const FOLDER = 'UploadFolder';
 
 /** `I18NLocale` types (shadow CRUD of `plugin::i18n.locale`, answered from the i18n configuration). */
 export function addLocaleTypes(sc: Composer): void {
-  sc.createObjectTC({ name: LOCALE, fields: { name: 'String', code: 'String', createdAt: 'DateTime', updatedAt: 'DateTime' } });
+  sc.createObjectTC({
+    name: LOCALE,
+    fields: { name: 'String', code: 'String', createdAt: 'DateTime', updatedAt: 'DateTime' },
+  });
   sc.createObjectTC({ name: entityName(LOCALE), fields: { id: 'ID', attributes: LOCALE } });
   sc.createObjectTC({ name: entityResponseName(LOCALE), fields: { data: entityName(LOCALE) } });
-  sc.createObjectTC({ name: entityResponseCollectionName(LOCALE), fields: { data: `[${entityName(LOCALE)}!]!`, meta: `${RESPONSE_COLLECTION_META}!` } });
+  sc.createObjectTC({
+    name: entityResponseCollectionName(LOCALE),
+    fields: { data: `[${entityName(LOCALE)}!]!`, meta: `${RESPONSE_COLLECTION_META}!` },
+  });
   const filters = filtersInputName(LOCALE);
-  sc.createInputTC({ name: filters, fields: { id: 'IDFilterInput', name: 'StringFilterInput', code: 'StringFilterInput', createdAt: 'DateTimeFilterInput', updatedAt: 'DateTimeFilterInput', and: `[${filters}]`, or: `[${filters}]`, not: filters } });
+  sc.createInputTC({
+    name: filters,
+    fields: {
+      id: 'IDFilterInput',
+      name: 'StringFilterInput',
+      code: 'StringFilterInput',
+      createdAt: 'DateTimeFilterInput',
+      updatedAt: 'DateTimeFilterInput',
+      and: `[${filters}]`,
+      or: `[${filters}]`,
+      not: filters,
+    },
+  });
 }
 
 /** Shadow CRUD of `plugin::i18n.locale`: the same `<uid>.<action>` permissions as every type. */
 export function localeQueryFields(): Record<string, RootField> {
   return {
     i18NLocale: {
-      type: entityResponseName(LOCALE), action: 'plugin::i18n.locale.findOne',
+      type: entityResponseName(LOCALE),
+      action: 'plugin::i18n.locale.findOne',
       args: { id: { type: 'ID' } },
       resolve: (_p, args, ctx) => ({ data: locales(ctx).find((l) => String(l.id) === String(args.id)) ?? null }),
     },
     i18NLocales: {
-      type: entityResponseCollectionName(LOCALE), action: 'plugin::i18n.locale.find',
+      type: entityResponseCollectionName(LOCALE),
+      action: 'plugin::i18n.locale.find',
       args: listArgs(filtersInputName(LOCALE), false),
       resolve: (_p, _a, ctx) => {
         const data = locales(ctx);
-        return { data, meta: { pagination: { total: data.length, page: 1, pageSize: Math.max(data.length, 1), pageCount: 1 } } };
+        return {
+          data,
+          meta: { pagination: { total: data.length, page: 1, pageSize: Math.max(data.length, 1), pageCount: 1 } },
+        };
       },
     },
   };
@@ -85,32 +128,65 @@ export function addFolderTypes(sc: Composer): void {
   sc.createInputTC({
     name: filters,
     fields: {
-      id: 'IDFilterInput', name: 'StringFilterInput', pathId: 'IntFilterInput', parent: filters, children: filters, files: 'UploadFileFiltersInput',
-      path: 'StringFilterInput', createdAt: 'DateTimeFilterInput', updatedAt: 'DateTimeFilterInput', and: `[${filters}]`, or: `[${filters}]`, not: filters,
+      id: 'IDFilterInput',
+      name: 'StringFilterInput',
+      pathId: 'IntFilterInput',
+      parent: filters,
+      children: filters,
+      files: 'UploadFileFiltersInput',
+      path: 'StringFilterInput',
+      createdAt: 'DateTimeFilterInput',
+      updatedAt: 'DateTimeFilterInput',
+      and: `[${filters}]`,
+      or: `[${filters}]`,
+      not: filters,
     },
   });
   sc.createObjectTC({
     name: FOLDER,
     fields: {
-      name: 'String!', pathId: 'Int!',
+      name: 'String!',
+      pathId: 'Int!',
       parent: { type: entityResponseName(FOLDER), resolve: () => ({ data: null }) },
-      children: { type: relationResponseCollectionName(FOLDER), args: listArgs(filters, false), resolve: () => ({ data: [] }) },
-      files: { type: 'UploadFileRelationResponseCollection', args: listArgs('UploadFileFiltersInput', false), resolve: () => ({ data: [] }) },
-      path: 'String!', createdAt: 'DateTime', updatedAt: 'DateTime',
+      children: {
+        type: relationResponseCollectionName(FOLDER),
+        args: listArgs(filters, false),
+        resolve: () => ({ data: [] }),
+      },
+      files: {
+        type: 'UploadFileRelationResponseCollection',
+        args: listArgs('UploadFileFiltersInput', false),
+        resolve: () => ({ data: [] }),
+      },
+      path: 'String!',
+      createdAt: 'DateTime',
+      updatedAt: 'DateTime',
     },
   });
   sc.createObjectTC({ name: entityName(FOLDER), fields: { id: 'ID', attributes: FOLDER } });
   sc.createObjectTC({ name: entityResponseName(FOLDER), fields: { data: entityName(FOLDER) } });
-  sc.createObjectTC({ name: entityResponseCollectionName(FOLDER), fields: { data: `[${entityName(FOLDER)}!]!`, meta: `${RESPONSE_COLLECTION_META}!` } });
+  sc.createObjectTC({
+    name: entityResponseCollectionName(FOLDER),
+    fields: { data: `[${entityName(FOLDER)}!]!`, meta: `${RESPONSE_COLLECTION_META}!` },
+  });
   sc.createObjectTC({ name: relationResponseCollectionName(FOLDER), fields: { data: `[${entityName(FOLDER)}!]!` } });
-  sc.createInputTC({ name: 'UploadFolderInput', fields: { name: 'String', pathId: 'Int', parent: 'ID', children: '[ID]', files: '[ID]', path: 'String' } });
+  sc.createInputTC({
+    name: 'UploadFolderInput',
+    fields: { name: 'String', pathId: 'Int', parent: 'ID', children: '[ID]', files: '[ID]', path: 'String' },
+  });
 }
 
 export function folderQueryFields(): Record<string, RootField> {
   return {
-    uploadFolder: { type: entityResponseName(FOLDER), args: { id: { type: 'ID' } }, action: 'plugin::upload.folder.findOne', resolve: () => ({ data: null }) },
+    uploadFolder: {
+      type: entityResponseName(FOLDER),
+      args: { id: { type: 'ID' } },
+      action: 'plugin::upload.folder.findOne',
+      resolve: () => ({ data: null }),
+    },
     uploadFolders: {
-      type: entityResponseCollectionName(FOLDER), action: 'plugin::upload.folder.find',
+      type: entityResponseCollectionName(FOLDER),
+      action: 'plugin::upload.folder.find',
       args: listArgs(filters(), false),
       resolve: () => ({ data: [], meta: { pagination: { total: 0, page: 1, pageSize: 10, pageCount: 0 } } }),
     },
@@ -123,11 +199,28 @@ function filters(): string {
 
 /** Folder mutations exist in Strapi's SDL; here they answer a NotFoundError (no folders). */
 export function folderMutationFields(): Record<string, RootField> {
-  const fail = (): never => { throw new NotFoundError('Upload folders are not supported'); };
+  const fail = (): never => {
+    throw new NotFoundError('Upload folders are not supported');
+  };
   const action = (name: string) => `plugin::upload.folder.${name}`;
   return {
-    createUploadFolder: { type: entityResponseName(FOLDER), args: { data: 'UploadFolderInput!' }, action: action('create'), resolve: fail },
-    updateUploadFolder: { type: entityResponseName(FOLDER), args: { id: 'ID!', data: 'UploadFolderInput!' }, action: action('update'), resolve: fail },
-    deleteUploadFolder: { type: entityResponseName(FOLDER), args: { id: 'ID!' }, action: action('delete'), resolve: fail },
+    createUploadFolder: {
+      type: entityResponseName(FOLDER),
+      args: { data: 'UploadFolderInput!' },
+      action: action('create'),
+      resolve: fail,
+    },
+    updateUploadFolder: {
+      type: entityResponseName(FOLDER),
+      args: { id: 'ID!', data: 'UploadFolderInput!' },
+      action: action('update'),
+      resolve: fail,
+    },
+    deleteUploadFolder: {
+      type: entityResponseName(FOLDER),
+      args: { id: 'ID!' },
+      action: action('delete'),
+      resolve: fail,
+    },
   };
 }

@@ -1,5 +1,5 @@
 /** Which content-types GraphQL exposes, and how (Strapi v4: api types + the plugins' content-API types). */
-import type { ContentType, Registry } from '../content-types/index.js';
+import type { ContentType, Registry } from '../../content-types/index.js';
 
 export const PERMISSION_UID = 'plugin::users-permissions.permission';
 export const USER_UID = 'plugin::users-permissions.user';

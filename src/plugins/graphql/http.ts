@@ -7,9 +7,9 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { createHandler } from 'graphql-http';
-import type { RequestAuth } from '../access/ability.js';
-import type { Logger } from '../logger.js';
-import type { ServiceContext } from '../service-context.js';
+import type { RequestAuth } from '../../access/ability.js';
+import type { Logger } from '../../logger.js';
+import type { ServiceContext } from '../../service-context.js';
 import type { GraphQLContext } from './context.js';
 import { depthLimitRule } from './depth-limit.js';
 import { formatResolverError, PARSE_FAILED, VALIDATION_FAILED, withCode } from './errors.js';
@@ -21,7 +21,10 @@ export interface EndpointOptions {
   schema(): GraphQLSchema;
 }
 
-interface RawRequest { req: Request; auth: RequestAuth }
+interface RawRequest {
+  req: Request;
+  auth: RequestAuth;
+}
 
 const PARSED_CACHE_SIZE = 500;
 
@@ -68,7 +71,8 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
     context: (req) => ({ service: options.service, auth: req.raw.auth, req: req.raw.req }),
     parse: (source) => documents.parse(typeof source === 'string' ? source : source.body),
     validate: (schema, document, rules) => [...documents.validate(schema, document, rules ?? [])],
-    validationRules: (_req, _args, specified) => (options.depthLimit > 0 ? [...specified, depthLimitRule(options.depthLimit)] : specified),
+    validationRules: (_req, _args, specified) =>
+      options.depthLimit > 0 ? [...specified, depthLimitRule(options.depthLimit)] : specified,
     formatError: (err) => (err instanceof GraphQLError ? formatResolverError(err, options.logger) : err),
   });
 
@@ -85,7 +89,8 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
       });
       const status = init.status === 200 && typeof body === 'string' && hasNoData(body) ? 400 : init.status;
       res.status(status);
-      for (const [name, value] of Object.entries(init.headers ?? {})) if (value !== undefined) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(init.headers ?? {}))
+        if (value !== undefined) res.setHeader(name, value);
       res.end(body ?? undefined);
     } catch (err) {
       next(err);

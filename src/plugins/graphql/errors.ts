@@ -5,8 +5,8 @@
  * STRAPI_PAGINATION_ERROR); anything else is an internal error whose message is not leaked.
  */
 import { GraphQLError } from 'graphql';
-import { isAppError, type AppError } from '../errors/index.js';
-import type { Logger } from '../logger.js';
+import { isAppError, type AppError } from '../../errors/index.js';
+import type { Logger } from '../../logger.js';
 
 export const VALIDATION_FAILED = 'GRAPHQL_VALIDATION_FAILED';
 export const PARSE_FAILED = 'GRAPHQL_PARSE_FAILED';
@@ -29,7 +29,10 @@ export function formatResolverError(error: GraphQLError, logger: Logger): GraphQ
   if (isAppError(original)) {
     // Strapi's answers carry neither `locations` nor `path` on resolver errors
     return new GraphQLError(original.message, {
-      extensions: { error: { name: original.name, message: original.message, details: original.details }, code: errorCode(original) },
+      extensions: {
+        error: { name: original.name, message: original.message, details: original.details },
+        code: errorCode(original),
+      },
     });
   }
   logger.error({ err: original }, 'GraphQL resolver failed');
@@ -41,7 +44,11 @@ export function formatResolverError(error: GraphQLError, logger: Logger): GraphQ
 /** A validation (or parse) error with Apollo's `extensions.code`. */
 export function withCode(error: GraphQLError, code: string): GraphQLError {
   return new GraphQLError(error.message, {
-    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError,
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
     extensions: { ...error.extensions, code },
   });
 }

@@ -5,16 +5,40 @@
  * rebuilt on the next request.
  */
 import type { SchemaComposer } from 'graphql-compose';
-import { Kind, parse, print, valueFromASTUntyped, type DefinitionNode, type FieldDefinitionNode, type GraphQLResolveInfo } from 'graphql';
+import {
+  Kind,
+  parse,
+  print,
+  valueFromASTUntyped,
+  type DefinitionNode,
+  type FieldDefinitionNode,
+  type GraphQLResolveInfo,
+} from 'graphql';
 import type { GraphQLContext } from './context.js';
 
-export type Resolver = (parent: unknown, args: Record<string, unknown>, context: GraphQLContext, info: GraphQLResolveInfo) => unknown;
+export type Resolver = (
+  parent: unknown,
+  args: Record<string, unknown>,
+  context: GraphQLContext,
+  info: GraphQLResolveInfo,
+) => unknown;
 
 /** A policy: false (or a rejected promise) denies with `Policy Failed`. */
-export type Policy = (context: { parent: unknown; args: Record<string, unknown>; context: GraphQLContext; info: GraphQLResolveInfo }) => boolean | Promise<boolean>;
+export type Policy = (context: {
+  parent: unknown;
+  args: Record<string, unknown>;
+  context: GraphQLContext;
+  info: GraphQLResolveInfo;
+}) => boolean | Promise<boolean>;
 
 /** A middleware around a resolver. */
-export type ResolverMiddleware = (resolve: Resolver, parent: unknown, args: Record<string, unknown>, context: GraphQLContext, info: GraphQLResolveInfo) => unknown;
+export type ResolverMiddleware = (
+  resolve: Resolver,
+  parent: unknown,
+  args: Record<string, unknown>,
+  context: GraphQLContext,
+  info: GraphQLResolveInfo,
+) => unknown;
 
 export interface ResolverConfig {
   /** false: no permission check; `{ scope }`: allowed when the caller may do any of these actions */
@@ -34,7 +58,11 @@ export interface Extension {
 
 export type ExtensionFactory = (args: { schemaComposer: SchemaComposer<GraphQLContext> }) => Extension | void;
 
-interface FieldSwitches { output: boolean; input: boolean; filters: boolean }
+interface FieldSwitches {
+  output: boolean;
+  input: boolean;
+  filters: boolean;
+}
 
 export interface FieldControl {
   disable(): FieldControl;
@@ -53,7 +81,13 @@ export interface ShadowCrudControl {
   field(name: string): FieldControl;
 }
 
-interface TypeSwitches { enabled: boolean; queries: boolean; mutations: boolean; disabledActions: Set<string>; fields: Map<string, FieldSwitches> }
+interface TypeSwitches {
+  enabled: boolean;
+  queries: boolean;
+  mutations: boolean;
+  disabledActions: Set<string>;
+  fields: Map<string, FieldSwitches>;
+}
 
 export class ExtensionService {
   private readonly types = new Map<string, TypeSwitches>();
@@ -67,21 +101,61 @@ export class ExtensionService {
 
   shadowCRUD(uid: string): ShadowCrudControl {
     const switches = this.switches(uid);
-    const touch = () => { this.version++; };
+    const touch = () => {
+      this.version++;
+    };
     const control: ShadowCrudControl = {
-      disable() { switches.enabled = false; touch(); return control; },
-      disableQueries() { switches.queries = false; touch(); return control; },
-      disableMutations() { switches.mutations = false; touch(); return control; },
-      disableAction(action) { switches.disabledActions.add(action); touch(); return control; },
-      disableActions(actions) { for (const a of actions) switches.disabledActions.add(a); touch(); return control; },
+      disable() {
+        switches.enabled = false;
+        touch();
+        return control;
+      },
+      disableQueries() {
+        switches.queries = false;
+        touch();
+        return control;
+      },
+      disableMutations() {
+        switches.mutations = false;
+        touch();
+        return control;
+      },
+      disableAction(action) {
+        switches.disabledActions.add(action);
+        touch();
+        return control;
+      },
+      disableActions(actions) {
+        for (const a of actions) switches.disabledActions.add(a);
+        touch();
+        return control;
+      },
       field(name) {
         const field = switches.fields.get(name) ?? { output: true, input: true, filters: true };
         switches.fields.set(name, field);
         const fieldControl: FieldControl = {
-          disable() { field.output = false; field.input = false; field.filters = false; touch(); return fieldControl; },
-          disableOutput() { field.output = false; touch(); return fieldControl; },
-          disableInput() { field.input = false; touch(); return fieldControl; },
-          disableFilters() { field.filters = false; touch(); return fieldControl; },
+          disable() {
+            field.output = false;
+            field.input = false;
+            field.filters = false;
+            touch();
+            return fieldControl;
+          },
+          disableOutput() {
+            field.output = false;
+            touch();
+            return fieldControl;
+          },
+          disableInput() {
+            field.input = false;
+            touch();
+            return fieldControl;
+          },
+          disableFilters() {
+            field.filters = false;
+            touch();
+            return fieldControl;
+          },
         };
         return fieldControl;
       },
@@ -120,7 +194,10 @@ export class ExtensionService {
       const extension = typeof entry === 'function' ? entry({ schemaComposer }) : entry;
       if (!extension) continue;
       if (extension.typeDefs) addTypeDefs(schemaComposer, extension.typeDefs);
-      if (extension.resolvers) schemaComposer.addResolveMethods(extension.resolvers as Parameters<SchemaComposer<GraphQLContext>['addResolveMethods']>[0]);
+      if (extension.resolvers)
+        schemaComposer.addResolveMethods(
+          extension.resolvers as Parameters<SchemaComposer<GraphQLContext>['addResolveMethods']>[0],
+        );
       Object.assign(config, extension.resolversConfig ?? {});
     }
     return config;
@@ -156,13 +233,22 @@ function addTypeDefs(sc: SchemaComposer<GraphQLContext>, typeDefs: string): void
   if (rest.length > 0) sc.addTypeDefs(rest.map((d) => print(d)).join('\n'));
 }
 
-function fieldConfig(field: FieldDefinitionNode): { type: string; description?: string; args: Record<string, { type: string; defaultValue?: unknown }> } {
+function fieldConfig(field: FieldDefinitionNode): {
+  type: string;
+  description?: string;
+  args: Record<string, { type: string; defaultValue?: unknown }>;
+} {
   return {
     type: print(field.type),
     ...(field.description ? { description: field.description.value } : {}),
-    args: Object.fromEntries((field.arguments ?? []).map((arg) => [arg.name.value, {
-      type: print(arg.type),
-      ...(arg.defaultValue ? { defaultValue: valueFromASTUntyped(arg.defaultValue) } : {}),
-    }])),
+    args: Object.fromEntries(
+      (field.arguments ?? []).map((arg) => [
+        arg.name.value,
+        {
+          type: print(arg.type),
+          ...(arg.defaultValue ? { defaultValue: valueFromASTUntyped(arg.defaultValue) } : {}),
+        },
+      ]),
+    ),
   };
 }

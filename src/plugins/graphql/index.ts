@@ -3,8 +3,8 @@
  * content-type, executed by the same operations and query engine as REST. See README.md.
  */
 import type { GraphQLSchema } from 'graphql';
-import type { ServiceContext } from '../service-context.js';
-import type { Plugin } from '../plugins/types.js';
+import type { ServiceContext } from '../../service-context.js';
+import type { Plugin } from '../types.js';
 import { effectiveMaxLimit, graphqlConfig, type GraphQLConfig } from './config.js';
 import { ExtensionService } from './extension.js';
 import { graphqlEndpoint } from './http.js';
@@ -12,14 +12,33 @@ import { playground } from './playground.js';
 import { buildSchema } from './schema.js';
 
 export { ExtensionService } from './extension.js';
-export type { Extension, ExtensionFactory, ResolverConfig, Policy, ResolverMiddleware, ShadowCrudControl, FieldControl } from './extension.js';
+export type {
+  Extension,
+  ExtensionFactory,
+  ResolverConfig,
+  Policy,
+  ResolverMiddleware,
+  ShadowCrudControl,
+  FieldControl,
+} from './extension.js';
 export type { GraphQLContext } from './context.js';
 
 /** The service a resolver sees: REST's page limits replaced by GraphQL's (defaultLimit, maxLimit capped by amountLimit). */
 function graphqlService(ctx: ServiceContext, gql: GraphQLConfig): ServiceContext {
   const rest = ctx.config.api.rest;
-  const config = { ...ctx.config, api: { ...ctx.config.api, rest: { ...rest, defaultLimit: gql.defaultLimit, maxLimit: effectiveMaxLimit(gql) } } };
-  return { config, registry: ctx.registry, models: ctx.models, connection: ctx.connection, logger: ctx.logger, i18n: ctx.i18n, authenticate: ctx.authenticate };
+  const config = {
+    ...ctx.config,
+    api: { ...ctx.config.api, rest: { ...rest, defaultLimit: gql.defaultLimit, maxLimit: effectiveMaxLimit(gql) } },
+  };
+  return {
+    config,
+    registry: ctx.registry,
+    models: ctx.models,
+    connection: ctx.connection,
+    logger: ctx.logger,
+    i18n: ctx.i18n,
+    authenticate: ctx.authenticate,
+  };
 }
 
 /** Each running service's schema getter, keyed by its models (the plugin object is shared by services). */
@@ -38,7 +57,9 @@ export const graphqlPlugin: Plugin = {
         built = {
           revision: extension.revision,
           schema: buildSchema({
-            registry: ctx.registry, gql, extension,
+            registry: ctx.registry,
+            gql,
+            extension,
             usersPermissions: ctx.config.plugins['users-permissions']?.enabled !== false,
             i18n: ctx.i18n !== null,
           }),
@@ -48,7 +69,10 @@ export const graphqlPlugin: Plugin = {
     };
     schemaGetters.set(ctx.models, schema);
     if (gql.playgroundAlways || ctx.config.env !== 'production') ctx.rootRouter.use(playground(gql.endpoint));
-    ctx.rootRouter.all(gql.endpoint, graphqlEndpoint({ service, logger: ctx.logger, depthLimit: gql.depthLimit, schema }));
+    ctx.rootRouter.all(
+      gql.endpoint,
+      graphqlEndpoint({ service, logger: ctx.logger, depthLimit: gql.depthLimit, schema }),
+    );
   },
   /** builds the schema at start-up (after the app's `register`), so a bad extension fails the start, not a request */
   async bootstrap(ctx) {

@@ -1,9 +1,9 @@
 /** What every resolver receives, built once per request by the HTTP handler. */
 import type { Request } from 'express';
-import type { RequestAuth } from '../access/ability.js';
-import type { OperationContext } from '../operations/index.js';
-import type { PaginationLimits } from '../query/parse/pagination.js';
-import type { ServiceContext } from '../service-context.js';
+import type { RequestAuth } from '../../access/ability.js';
+import type { OperationContext } from '../../operations/index.js';
+import type { PaginationLimits } from '../../query/parse/pagination.js';
+import type { ServiceContext } from '../../service-context.js';
 
 export type GraphQLContext = {
   /** the service, its REST limits replaced by GraphQL's (defaultLimit, maxLimit ∧ amountLimit) */

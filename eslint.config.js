@@ -1,0 +1,70 @@
+// Lint: typescript-eslint's recommended rules, no import cycles, and the layer map of
+// docs/ARCHITECTURE.md (a module imports only from layers below its own). Formatting is Prettier's.
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+/** Top to bottom, as in docs/ARCHITECTURE.md: each entry may import only from the entries after it. */
+const LAYERS = [
+  ['./src/cli.ts', './src/cli-commands.ts', './src/index.ts'],
+  ['./src/seed'],
+  ['./src/app.ts', './src/middlewares', './src/lifecycle'],
+  ['./src/rest'],
+  ['./src/plugins'],
+  ['./src/operations'],
+  ['./src/write'],
+  ['./src/query'],
+  ['./src/service-context.ts'],
+  ['./src/access'],
+  ['./src/models'],
+  ['./src/content-types'],
+  ['./src/database'],
+  ['./src/config'],
+  ['./src/errors', './src/logger.ts'],
+];
+
+const layerZones = LAYERS.flatMap((targets, level) =>
+  LAYERS.slice(0, level)
+    .flat()
+    .flatMap((from) =>
+      targets.map((target) => ({ target, from, message: 'imports go only downward (docs/ARCHITECTURE.md, Layers)' })),
+    ),
+);
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.data/**', 'public/**', 'coverage/**'] },
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...layerZones,
+            {
+              target: './src/engine',
+              from: './src',
+              except: ['./engine'],
+              message: 'the engine imports nothing from the rest of the service',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    rules: { '@typescript-eslint/no-unused-expressions': 'off' },
+  },
+  prettier,
+);
