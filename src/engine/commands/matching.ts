@@ -1,8 +1,9 @@
 import type { Doc } from '../bson/types.js';
 import { compileFilter } from '../query/filter.js';
-import { candidates } from '../query/plan.js';
+import { countMatches, matches, sortedMatches } from '../query/plan.js';
 import { parseSort, sortDocs } from '../query/sort.js';
 import { collationCompare } from '../query/collation.js';
+import { compareStrings } from '../bson/compare.js';
 import type { Collection } from '../storage/collection.js';
 
 export interface MatchRequest {
@@ -10,25 +11,27 @@ export interface MatchRequest {
   sort?: unknown;
   collation?: unknown;
   variables?: Doc;
-  /** stop after this many matches when there is no sort */
+  /** stop after this many matches (in sort order when there is a sort) */
   limit?: number;
 }
 
-/** Stored documents matching a filter (index-assisted), optionally sorted; never copies. */
+/** Stored documents matching a filter (planned on the indexes), optionally sorted; never copies. */
 export function matching(coll: Collection | undefined, req: MatchRequest): Doc[] {
   if (!coll) return [];
   const predicate = compileFilter(req.filter, { collation: req.collation, variables: req.variables });
-  const pool = req.collation ? [...coll.all()] : candidates(coll, req.filter);
   const sort = parseSort(req.sort);
-  if (!sort && req.limit !== undefined && req.limit > 0) {
-    const out: Doc[] = [];
-    for (const d of pool) {
-      if (predicate(d)) out.push(d);
-      if (out.length >= req.limit) break;
-    }
-    return out;
+  if (req.collation) {
+    const docs = [...coll.all()].filter(predicate);
+    return sort ? sortDocs(docs, sort, req.limit, collationCompare(req.collation)) : docs.slice(0, req.limit);
   }
-  const docs = pool.filter(predicate);
-  if (!sort) return docs;
-  return sortDocs(docs, sort, req.limit, req.collation ? collationCompare(req.collation) : undefined);
+  if (!sort) return matches(coll, req.filter, predicate, req.limit);
+  return sortedMatches(coll, req.filter, predicate, sort, req.limit, compareStrings);
+}
+
+/** How many stored documents match a filter (from index entries alone when they express it). */
+export function countMatching(coll: Collection | undefined, req: MatchRequest): number {
+  if (!coll) return 0;
+  const predicate = compileFilter(req.filter, { collation: req.collation, variables: req.variables });
+  if (req.collation) return [...coll.all()].filter(predicate).length;
+  return countMatches(coll, req.filter, predicate);
 }

@@ -17,7 +17,7 @@ import {
   type CommandContext,
   type CommandHandler,
 } from './context.js';
-import { matching } from './matching.js';
+import { countMatching, matching } from './matching.js';
 
 function cursorReply(
   ctx: CommandContext,
@@ -106,7 +106,7 @@ export const count: CommandHandler = (cmd, ctx) => {
   let n =
     !query || Object.keys(query).length === 0
       ? (coll?.size ?? 0)
-      : matching(coll, { filter: query, collation: cmd.collation }).length;
+      : countMatching(coll, { filter: query, collation: cmd.collation });
   n = Math.max(0, n - skip);
   if (limit) n = Math.min(n, limit);
   return { n, ok: 1 };

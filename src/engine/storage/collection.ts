@@ -24,7 +24,7 @@ export class DuplicateKeyError extends CommandError {
   }
 }
 
-/** One collection: documents by `_id` key in natural (insertion) order, and its indexes. */
+/** One collection: documents by `_id` key in natural (insertion) order, and its ordered indexes. */
 export class Collection {
   readonly uuid = new UUID();
   private readonly docs = new Map<string, Doc>();
@@ -51,9 +51,6 @@ export class Collection {
   all(): IterableIterator<Doc> {
     return this.docs.values();
   }
-  entries(): IterableIterator<[string, Doc]> {
-    return this.docs.entries();
-  }
   get(id: string): Doc | undefined {
     return this.docs.get(id);
   }
@@ -61,42 +58,25 @@ export class Collection {
     return this.docs.get(valueKey(idValue));
   }
 
-  /** Documents for a set of ids, in natural order. */
-  inNaturalOrder(ids: Iterable<string>): Doc[] {
-    const list: Array<[number, Doc]> = [];
-    for (const id of ids) {
-      const d = this.docs.get(id);
-      if (d) list.push([this.position.get(id) ?? 0, d]);
+  /** Stored documents put in natural order (ascending `_id` while ids were inserted ascending). */
+  inNaturalOrder(docs: Doc[]): Doc[] {
+    if (this.idOrdered) {
+      let sorted = true;
+      for (let i = 1; i < docs.length && sorted; i++) sorted = compareValues(docs[i - 1]._id, docs[i]._id) < 0;
+      return sorted ? docs : [...docs].sort((a, b) => compareValues(a._id, b._id));
     }
-    list.sort((a, b) => a[0] - b[0]);
-    return list.map((e) => e[1]);
+    const keyed = docs.map((d) => [this.position.get(valueKey(d._id)) ?? 0, d] as const);
+    keyed.sort((a, b) => a[0] - b[0]);
+    return keyed.map((e) => e[1]);
   }
 
-  /**
-   * Whether natural order is ascending `_id` order (every insert so far had a larger `_id` than
-   * the one before, as with counter-assigned ids): a `$sort` on `_id` is then a walk in natural order.
-   */
-  isIdOrdered(): boolean {
-    return this.idOrdered;
-  }
-
-  /** Documents in ascending `_id` order, from the `_id` index's sorted view (`direction` -1: descending). */
-  *inIdOrder(direction: 1 | -1): Generator<Doc> {
-    const entries = this.indexes[0].sortedEntries(() => this.docs.entries());
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[direction === 1 ? i : entries.length - 1 - i] as { id: string };
-      const doc = this.docs.get(entry.id);
-      if (doc) yield doc;
-    }
+  /** The `_id` index (ascending `_id` order). */
+  get idIndex(): SecondaryIndex {
+    return this.indexes[0];
   }
 
   index(name: string): SecondaryIndex | undefined {
     return this.indexes.find((i) => i.spec.name === name);
-  }
-
-  /** The index whose first field is `field`, preferring `_id` and unique ones. */
-  indexOn(field: string): SecondaryIndex | undefined {
-    return this.indexes.find((i) => i.fields[0] === field);
   }
 
   insert(doc: Doc): void {
@@ -107,7 +87,7 @@ export class Collection {
       const c = ix.conflict(keys[i], undefined);
       if (c) throw new DuplicateKeyError(this.ns, ix, c.values);
     });
-    this.indexes.forEach((ix, i) => ix.add(id, keys[i]));
+    this.indexes.forEach((ix, i) => ix.add(doc, keys[i]));
     if (this.docs.size === 0) this.idOrdered = true;
     else if (this.idOrdered && compareValues(doc._id, this.lastId, compareStrings) <= 0) this.idOrdered = false;
     this.lastId = doc._id;
@@ -122,13 +102,16 @@ export class Collection {
     const oldKeys = this.indexes.map((ix) => ix.keysOf(old));
     const newKeys = this.indexes.map((ix) => ix.keysOf(doc));
     this.indexes.forEach((ix, i) => {
-      const c = ix.conflict(newKeys[i], id);
+      const c = ix.conflict(newKeys[i], doc);
       if (c) throw new DuplicateKeyError(this.ns, ix, c.values);
     });
     this.indexes.forEach((ix, i) => {
-      if (sameKeys(oldKeys[i], newKeys[i])) return; // unchanged: keep the index (and its sorted view)
-      ix.remove(id, oldKeys[i]);
-      ix.add(id, newKeys[i]);
+      if (ix.sameKeys(oldKeys[i], newKeys[i])) {
+        ix.swap(doc, newKeys[i]);
+        return;
+      }
+      ix.remove(old, oldKeys[i]);
+      ix.add(doc, newKeys[i]);
     });
     this.docs.set(id, doc);
   }
@@ -136,7 +119,7 @@ export class Collection {
   remove(id: string): Doc | undefined {
     const old = this.docs.get(id);
     if (!old) return undefined;
-    this.indexes.forEach((ix) => ix.remove(id, ix.keysOf(old)));
+    this.indexes.forEach((ix) => ix.remove(old, ix.keysOf(old)));
     this.docs.delete(id);
     this.position.delete(id);
     return old;
@@ -145,14 +128,24 @@ export class Collection {
   /** Adds an index over the existing documents; fails with E11000 if a unique one finds duplicates. */
   addIndex(spec: IndexSpec, enforceUnique = true): void {
     const ix = new SecondaryIndex(spec);
-    for (const [id, doc] of this.docs) {
-      const keys = ix.keysOf(doc);
-      if (enforceUnique) {
-        const c = ix.conflict(keys, id);
-        if (c) throw new DuplicateKeyError(this.ns, ix, c.values);
-      }
-      ix.add(id, keys);
+    const pairs: Array<{ key: unknown; doc: Doc }> = [];
+    for (const doc of this.docs.values()) {
+      ix.note(doc);
+      for (const key of ix.keysOf(doc)) pairs.push({ key, doc });
     }
+    pairs.sort((a, b) => ix.compareKey(a.key, b.key) || compareValues(a.doc._id, b.doc._id));
+    if (enforceUnique && ix.unique) {
+      for (let i = 1; i < pairs.length; i++) {
+        const [a, b] = [pairs[i - 1], pairs[i]];
+        if (ix.compareKey(a.key, b.key) === 0 && compareValues(a.doc._id, b.doc._id) !== 0) {
+          throw new DuplicateKeyError(this.ns, ix, ix.fields.length === 1 ? [b.key] : (b.key as unknown[]));
+        }
+      }
+    }
+    ix.entries.load(
+      pairs.map((p) => p.key),
+      pairs.map((p) => p.doc),
+    );
     this.indexes.push(ix);
   }
 
@@ -160,10 +153,6 @@ export class Collection {
     const i = this.indexes.findIndex((ix) => ix.spec.name === name);
     if (i > 0) this.indexes.splice(i, 1);
   }
-}
-
-function sameKeys(a: Array<{ key: string }>, b: Array<{ key: string }>): boolean {
-  return a.length === b.length && a.every((k, i) => k.key === b[i]?.key);
 }
 
 export function checkId(id: unknown): string {

@@ -1,7 +1,9 @@
-import { compareValues, valueKey } from '../bson/compare.js';
+import { compareValues } from '../bson/compare.js';
 import { pathValues } from '../bson/path.js';
-import type { Doc } from '../bson/types.js';
+import { isPlainObject, type Doc } from '../bson/types.js';
 import { commandError } from '../errors.js';
+import { keyComparator } from './index-keys.js';
+import { KeyList } from './key-list.js';
 
 export interface IndexSpec {
   v: number;
@@ -12,116 +14,114 @@ export interface IndexSpec {
   [option: string]: unknown;
 }
 
-export interface IndexEntry {
-  value: unknown;
-  id: string;
-}
-
 /**
- * A hash index over one or more fields: full compound keys (for unique checks and equality) and
- * the first field alone (for look-ups by prefix), plus a sorted view of the first field built on
- * demand for range look-ups. Array values make it multikey, one entry per element.
+ * An ordered index over one or more fields: one entry per distinct key of a document (array
+ * values make it multikey, one entry per element), sorted by key then `_id`, with ranks (see
+ * KeyList), so equality, ranges, counts and ordered walks are all look-ups. A single-field
+ * index stores each key as the bare value, a compound one as an array of values.
  */
 export class SecondaryIndex {
   readonly fields: string[];
-  private readonly full = new Map<string, Set<string>>();
-  private readonly prefix = new Map<string, Set<string>>();
-  private sorted: IndexEntry[] | null = null;
+  readonly directions: number[];
+  readonly entries: KeyList;
+  readonly compareKey: (key: unknown, probe: unknown) => number;
+  /** positions of the fields on which some document reached an array (never cleared, as in MongoDB) */
+  readonly multikeyFields = new Set<number>();
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
+    this.directions = this.fields.map((f) => (spec.key[f] < 0 ? -1 : 1));
+    this.compareKey = keyComparator(this.directions);
+    this.entries = new KeyList(this.compareKey, (a, b) => compareValues(a, b));
   }
 
   get unique(): boolean {
     return this.spec.unique === true;
   }
 
-  /** The compound keys of a document, or none when a sparse index leaves it out. */
-  keysOf(doc: Doc): Array<{ key: string; values: unknown[] }> {
+  get sparse(): boolean {
+    return this.spec.sparse === true;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The distinct keys of a document, or none when a sparse index leaves it out. */
+  keysOf(doc: Doc): unknown[] {
+    if (this.fields.length === 1) {
+      const field = this.fields[0];
+      const top = field.includes('.') ? undefined : doc[field];
+      if (top !== undefined && !Array.isArray(top) && !isPlainObject(top)) return [top];
+      if (top === undefined && !field.includes('.')) return this.spec.sparse ? [] : [null];
+    }
     const perField = this.fields.map((f) => pathValues(doc, f));
     if (this.spec.sparse && perField.every((vs) => vs.length === 1 && vs[0] === undefined)) return [];
     if (perField.filter((vs) => vs.length > 1).length > 1) {
       throw commandError('BadValue', `cannot index parallel arrays [${this.fields.join('] [')}]`, { code: 171 });
     }
     let combos: unknown[][] = [[]];
-    for (const vs of perField) combos = combos.flatMap((c) => vs.map((v) => [...c, v]));
-    const seen = new Set<string>();
-    const out: Array<{ key: string; values: unknown[] }> = [];
+    for (const vs of perField) combos = combos.flatMap((c) => vs.map((v) => [...c, v === undefined ? null : v]));
+    const keys: unknown[] = [];
     for (const values of combos) {
-      const key = values.map(valueKey).join('\u0000');
-      if (!seen.has(key)) {
-        seen.add(key);
-        out.push({ key, values });
-      }
+      const key = this.fields.length === 1 ? values[0] : values;
+      if (!keys.some((k) => this.compareKey(k, key) === 0)) keys.push(key);
     }
-    return out;
+    return keys;
   }
 
   /** The first other document holding one of these keys, for unique checks. */
-  conflict(
-    keys: Array<{ key: string; values: unknown[] }>,
-    selfId: string | undefined,
-  ): { values: unknown[] } | undefined {
+  conflict(keys: unknown[], self: Doc | undefined): { values: unknown[] } | undefined {
     if (!this.unique) return undefined;
-    for (const k of keys) {
-      const ids = this.full.get(k.key);
-      if (ids) for (const id of ids) if (id !== selfId) return { values: k.values };
+    for (const key of keys) {
+      let clash = false;
+      const from = this.entries.rank(key, -1);
+      this.entries.scan(from, this.entries.rank(key, 1), 1, (_k, doc) => {
+        clash = self === undefined || compareValues(doc._id, self._id) !== 0;
+        return !clash;
+      });
+      if (clash) return { values: this.fields.length === 1 ? [key] : (key as unknown[]) };
     }
     return undefined;
   }
 
-  add(id: string, keys: Array<{ key: string; values: unknown[] }>): void {
-    for (const k of keys) {
-      addTo(this.full, k.key, id);
-      if (this.fields.length > 1) addTo(this.prefix, valueKey(k.values[0]), id);
-    }
-    this.sorted = null;
+  add(doc: Doc, keys: unknown[]): void {
+    this.note(doc);
+    for (const key of keys) this.entries.insert(key, doc);
   }
 
-  remove(id: string, keys: Array<{ key: string; values: unknown[] }>): void {
-    for (const k of keys) {
-      removeFrom(this.full, k.key, id);
-      if (this.fields.length > 1) removeFrom(this.prefix, valueKey(k.values[0]), id);
-    }
-    this.sorted = null;
+  remove(doc: Doc, keys: unknown[]): void {
+    for (const key of keys) this.entries.remove(key, doc);
   }
 
-  /** Ids whose first indexed field equals one of `values` (null also finds missing unless sparse). */
-  lookup(values: unknown[]): Set<string> | undefined {
-    const map = this.fields.length > 1 ? this.prefix : this.full;
-    const out = new Set<string>();
-    for (const v of values) {
-      if ((v === null || v === undefined) && this.spec.sparse) return undefined;
-      const ids = map.get(valueKey(v));
-      if (ids) for (const id of ids) out.add(id);
-    }
-    return out;
+  /** Points this document's entries (same keys) at its new version. */
+  swap(doc: Doc, keys: unknown[]): void {
+    for (const key of keys) this.entries.swap(key, doc);
   }
 
-  /** Entries of the first field in BSON order, for range look-ups. */
-  sortedEntries(allEntries: () => Iterable<[string, Doc]>): IndexEntry[] {
-    if (this.sorted) return this.sorted;
-    const entries: IndexEntry[] = [];
-    const field = this.fields[0];
-    for (const [id, doc] of allEntries()) for (const v of pathValues(doc, field)) entries.push({ value: v, id });
-    entries.sort((a, b) => compareValues(a.value, b.value));
-    this.sorted = entries;
-    return entries;
+  /** Whether two key lists of one document are the same. */
+  sameKeys(a: unknown[], b: unknown[]): boolean {
+    return a.length === b.length && a.every((k, i) => this.compareKey(k, b[i]) === 0);
+  }
+
+  get multikey(): boolean {
+    return this.multikeyFields.size > 0;
+  }
+
+  /** Records the fields on which this document reaches an array (the index becomes multikey). */
+  note(doc: Doc): void {
+    for (let f = 0; f < this.fields.length; f++) {
+      if (!this.multikeyFields.has(f) && reachesArray(doc, this.fields[f])) this.multikeyFields.add(f);
+    }
   }
 }
 
-function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
-  let s = map.get(key);
-  if (!s) {
-    s = new Set();
-    map.set(key, s);
+function reachesArray(doc: Doc, field: string): boolean {
+  let v: unknown = doc;
+  for (const part of field.split('.')) {
+    if (Array.isArray(v)) return true;
+    if (!isPlainObject(v)) return false;
+    v = v[part];
   }
-  s.add(id);
-}
-
-function removeFrom(map: Map<string, Set<string>>, key: string, id: string): void {
-  const s = map.get(key);
-  if (!s) return;
-  s.delete(id);
-  if (s.size === 0) map.delete(key);
+  return Array.isArray(v);
 }
