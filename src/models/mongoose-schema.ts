@@ -1,5 +1,6 @@
 import mongoose, { Schema, type SchemaDefinition, type SchemaDefinitionProperty } from 'mongoose';
 import type { Attribute, Component, ContentType, Registry } from '../content-types/index.js';
+import { readIndexes } from './read-indexes.js';
 
 /** The Mongoose path of one scalar attribute (storage layout: docs/ARCHITECTURE.md). */
 function scalarPath(attribute: Attribute): SchemaDefinitionProperty {
@@ -98,9 +99,7 @@ export function contentTypeSchema(contentType: ContentType, registry: Registry):
     autoIndex: false,
     autoCreate: false,
   });
-  for (const [name, relation] of Object.entries(contentType.relations)) {
-    if (relation.stored) schema.index({ [name]: 1 });
-  }
+  for (const index of readIndexes(contentType)) schema.index(index.keys);
   for (const [name, attribute] of Object.entries(contentType.attributes)) {
     if (attribute.type === 'relation' || attribute.type === 'media' || !attribute.unique) continue;
     // sparse: entries without a value do not collide; writes leave an empty unique attribute unset.
@@ -110,8 +109,6 @@ export function contentTypeSchema(contentType: ContentType, registry: Registry):
         : { [name]: 1 };
     schema.index(keys, { unique: true, sparse: true, name: `${name}_unique` });
   }
-  if (contentType.localized) schema.index({ localeGroup: 1 });
-  if (contentType.draftAndPublish) schema.index({ publishedAt: 1 });
   return schema;
 }
 

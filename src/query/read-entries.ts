@@ -2,7 +2,7 @@ import type { ContentType } from '../content-types/index.js';
 import { NotFoundError } from '../errors/index.js';
 import type { ServiceContext } from '../service-context.js';
 import type { QueryAccess } from './access.js';
-import { compileFilters, type PipelineStage } from './filters/index.js';
+import { compileFilters, compileFiltersPushedDown, type PipelineStage } from './filters/index.js';
 import { formatEntry, type EnvelopeEntry, type FormatStyle, type PlainEntry } from './format.js';
 import { parseFields } from './parse/fields.js';
 import { localeFallback, localeMatch } from './parse/locale.js';
@@ -10,6 +10,7 @@ import { paginationMeta, paginationWindow, parsePagination, type PaginationLimit
 import { parsePopulate, type PopulateContext } from './parse/populate.js';
 import { parsePublicationState, publicationMatch } from './parse/publication-state.js';
 import { populateStages, projection, type PlanContext } from './plan/populate-stages.js';
+import { relatedEntries } from './plan/related-entries.js';
 import type { EntrySelection, PublicationState, ReadTree } from './read-tree.js';
 import { compileSort } from './sort/index.js';
 
@@ -59,7 +60,7 @@ export async function readEntries(
   options: ReadEntriesOptions = {},
 ): Promise<ReadEntriesResult<EnvelopeEntry | PlainEntry>> {
   const schema = requireContentType(ctx, uid);
-  const tree = parseFind(ctx, schema, rawQuery);
+  const tree = await parseFind(ctx, schema, rawQuery);
   const { filtering, pipeline } = planFind(ctx, tree);
   const [docs, total] = await Promise.all([
     aggregate(ctx, uid, pipeline),
@@ -72,8 +73,11 @@ export async function readEntries(
   };
 }
 
-/** The typed read tree of a find: every parameter parsed and validated (400 on bad input). */
-function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery): ReadTree {
+/**
+ * The typed read tree of a find: every parameter parsed and validated (400 on bad input); relation
+ * filters are answered on the related collections first (one query each).
+ */
+async function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery): Promise<ReadTree> {
   const state = parsePublicationState(rawQuery.publicationState);
   const query = { registry: ctx.registry, uid: schema.uid, access: ctx.access };
   const fallback = localeFallback(schema, ctx.i18n, rawQuery.locale, rawQuery.fallbackLocale);
@@ -85,7 +89,13 @@ function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery): 
       ...fallback?.match,
     },
     localeStages: fallback?.stages ?? [],
-    filterStages: rawQuery.filters === undefined ? [] : compileFilters({ ...query, filters: rawQuery.filters }),
+    filterStages:
+      rawQuery.filters === undefined
+        ? []
+        : await compileFiltersPushedDown(
+            { ...query, filters: rawQuery.filters },
+            relatedEntries((target, stages) => aggregate(ctx, target, stages)),
+          ),
     sort:
       rawQuery.sort === undefined
         ? { lookups: [], sort: fallback ? { localeGroup: 1, _id: 1 } : { _id: 1 }, cleanup: [] }

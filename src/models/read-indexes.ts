@@ -1,0 +1,53 @@
+import { isPrivate, type AttributeType, type ContentType } from '../content-types/index.js';
+
+/** One index the read path asks the database for (created with the content-type's collection). */
+export interface ReadIndex {
+  keys: Record<string, 1>;
+}
+
+/** Attribute types a client sorts and filters on whose values are short: each gets an index. */
+const ORDERED_TYPES = new Set<AttributeType>([
+  'string',
+  'uid',
+  'email',
+  'enumeration',
+  'date',
+  'datetime',
+  'time',
+  'timestamp',
+  'integer',
+  'biginteger',
+  'float',
+  'decimal',
+  'boolean',
+]);
+
+/**
+ * The indexes every read of a content-type can be served by, derived from its schema:
+ * - the default match of a list (`locale`, then `publishedAt`), so a page's total is counted
+ *   from index entries without reading entries;
+ * - every stored relation followed by the same fields, so a relation filter (pushed down to an
+ *   `$in` of the related ids) and its count are served the same way, and populating an inverse
+ *   side finds the owning entries;
+ * - every short scalar attribute and the timestamps alone, so a page sorted on one of them is a
+ *   walk of that index rather than a sort of every match;
+ * - `localeGroup` for localizations.
+ * Unique attributes have their own unique index (mongoose-schema.ts), which also serves sorts.
+ */
+export function readIndexes(contentType: ContentType): ReadIndex[] {
+  const defaults: Record<string, 1> = {};
+  if (contentType.localized) defaults.locale = 1;
+  if (contentType.draftAndPublish) defaults.publishedAt = 1;
+  const out: ReadIndex[] = [];
+  if (Object.keys(defaults).length > 0) out.push({ keys: defaults });
+  if (contentType.localized) out.push({ keys: { localeGroup: 1 } });
+  for (const [name, relation] of Object.entries(contentType.relations)) {
+    if (relation.stored) out.push({ keys: { [name]: 1, ...defaults } });
+  }
+  for (const [name, attribute] of Object.entries(contentType.attributes)) {
+    if (name === 'publishedAt' || name === 'locale' || isPrivate(attribute)) continue;
+    if (attribute.unique || !ORDERED_TYPES.has(attribute.type)) continue;
+    out.push({ keys: { [name]: 1 } });
+  }
+  return out;
+}
