@@ -61,7 +61,7 @@ function positions(index: SecondaryIndex, ranges: KeyRange[]): Array<[number, nu
   return merged;
 }
 
-/** The documents an access plan reaches, each once, in natural order. */
+/** The documents an access plan reaches, each once, in index order (natural order for a scan). */
 function reach(coll: Collection, plan: AccessPlan): Doc[] {
   const index = plan.index;
   if (!index) {
@@ -75,8 +75,7 @@ function reach(coll: Collection, plan: AccessPlan): Doc[] {
     return true;
   };
   for (const [a, b] of plan.spans) index.entries.scan(a, b, 1, collect);
-  const unique = index.multikey ? [...new Set(docs)] : docs;
-  return coll.inNaturalOrder(unique);
+  return index.multikey ? [...new Set(docs)] : docs;
 }
 
 /**
@@ -85,7 +84,7 @@ function reach(coll: Collection, plan: AccessPlan): Doc[] {
  * applied to every candidate, so the plan only has to be a superset. Natural order.
  */
 export function candidates(coll: Collection, filter: unknown): Doc[] {
-  return reach(coll, accessPlan(coll, filterBounds(filter)));
+  return coll.inNaturalOrder(reach(coll, accessPlan(coll, filterBounds(filter))));
 }
 
 /**
@@ -95,23 +94,24 @@ export function candidates(coll: Collection, filter: unknown): Doc[] {
 export function equalTo(coll: Collection, field: string, values: unknown[]): Doc[] {
   const plan = accessPlan(coll, filterBounds({ [field]: { $in: values } }));
   const pool = reach(coll, plan);
-  if (plan.setExact) return pool;
+  if (plan.setExact) return coll.inNaturalOrder(pool);
   executorStats.scannedObjects += pool.length;
-  return pool.filter((doc) =>
-    pathValues(doc, field).some((v) => values.some((w) => compareValues(v === undefined ? null : v, w) === 0)),
-  );
+  const equal = (v: unknown) => values.some((w) => compareValues(v === undefined ? null : v, w) === 0);
+  return coll.inNaturalOrder(pool.filter((doc) => pathValues(doc, field).some(equal)));
 }
 
 /** Matches of a filter in natural order, at most `limit`. */
 export function matches(coll: Collection, filter: unknown, predicate: (d: Doc) => boolean, limit?: number): Doc[] {
-  const pool = candidates(coll, filter);
+  const plan = accessPlan(coll, filterBounds(filter));
+  // with a limit, the first matches in natural order: order the candidates first
+  const pool = limit === undefined ? reach(coll, plan) : coll.inNaturalOrder(reach(coll, plan));
   const out: Doc[] = [];
   for (const d of pool) {
     if (limit !== undefined && out.length >= limit) break;
     executorStats.scannedObjects++;
     if (predicate(d)) out.push(d);
   }
-  return out;
+  return limit === undefined ? coll.inNaturalOrder(out) : out;
 }
 
 /**
@@ -160,7 +160,8 @@ export function sortedMatches(
     executorStats.scannedObjects++;
     if (predicate(d)) docs.push(d);
   }
-  return sortDocs(docs, sort, take, strings);
+  // natural order first, so that documents with equal sort keys keep it
+  return sortDocs(coll.inNaturalOrder(docs), sort, take, strings);
 }
 
 /** An index that yields documents in the order of the sort's first key (not through arrays). */
