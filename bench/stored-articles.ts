@@ -22,6 +22,9 @@ export async function storedArticleSink(context: ServiceContext, expected: numbe
   const contentType = context.registry.contentType(UID);
   if (!contentType) throw new Error(`the app has no ${UID}`);
   const model = context.models.model(UID);
+  const db = context.connection.db;
+  if (!db) throw new Error('not connected');
+  const collection = db.collection<Record<string, unknown>>(contentType.collectionName);
   let nextId = await context.models.counters.next(contentType.collectionName, expected);
   const lastId = nextId + expected - 1;
   let pending: Array<{ doc: Record<string, unknown>; components: NewComponent[] }> = [];
@@ -38,10 +41,14 @@ export async function storedArticleSink(context: ServiceContext, expected: numbe
         context.models,
         batch.flatMap((b) => b.components),
       );
-      await model.insertMany(
-        batch.map((b) => b.doc),
-        { ordered: true },
-      );
+      // cast and defaulted by the Mongoose model as `create` does, then written in one command
+      const now = new Date();
+      const docs = batch.map((b): Record<string, unknown> => ({
+        ...new model(b.doc).toObject(),
+        createdAt: now,
+        updatedAt: now,
+      }));
+      await collection.insertMany(docs, { ordered: true });
       stored += batch.length;
     });
     writing.catch((err: unknown) => {

@@ -56,9 +56,13 @@ export class KeyList {
       this.rebuild();
       return;
     }
-    const li = this.leafFor(key, doc);
+    // entries usually arrive in key order (counter ids, timestamps): append without a search
+    const lastLeaf = this.leaves[this.leaves.length - 1];
+    const last = lastLeaf.keys.length - 1;
+    const appending = this.compareEntry(lastLeaf.keys[last], lastLeaf.docs[last], key, doc) < 0;
+    const li = appending ? this.leaves.length - 1 : this.leafFor(key, doc);
     const leaf = this.leaves[li];
-    const at = this.offsetIn(leaf, key, doc);
+    const at = appending ? leaf.keys.length : this.offsetIn(leaf, key, doc);
     leaf.keys.splice(at, 0, key);
     leaf.docs.splice(at, 0, doc);
     this.total++;
@@ -179,9 +183,13 @@ export class KeyList {
 
   private find(key: unknown, doc: Doc): [number, number] | undefined {
     if (this.leaves.length === 0) return undefined;
-    const li = this.leafFor(key, doc);
+    // entries usually arrive in key order (counter ids, timestamps): append without a search
+    const lastLeaf = this.leaves[this.leaves.length - 1];
+    const last = lastLeaf.keys.length - 1;
+    const appending = this.compareEntry(lastLeaf.keys[last], lastLeaf.docs[last], key, doc) < 0;
+    const li = appending ? this.leaves.length - 1 : this.leafFor(key, doc);
     const leaf = this.leaves[li];
-    const at = this.offsetIn(leaf, key, doc);
+    const at = appending ? leaf.keys.length : this.offsetIn(leaf, key, doc);
     if (at >= leaf.keys.length || this.compareEntry(leaf.keys[at], leaf.docs[at], key, doc) !== 0) return undefined;
     return [li, at];
   }

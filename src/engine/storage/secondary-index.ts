@@ -28,8 +28,12 @@ export class SecondaryIndex {
   /** positions of the fields on which some document reached an array (never cleared, as in MongoDB) */
   readonly multikeyFields = new Set<number>();
 
+  /** each field's path split on dots; null for a top-level field */
+  private readonly paths: Array<string[] | null>;
+
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
+    this.paths = this.fields.map((f) => (f.includes('.') ? f.split('.') : null));
     this.directions = this.fields.map((f) => (spec.key[f] < 0 ? -1 : 1));
     this.compareKey = keyComparator(this.directions);
     this.entries = new KeyList(this.compareKey, (a, b) => compareValues(a, b));
@@ -49,11 +53,23 @@ export class SecondaryIndex {
 
   /** The distinct keys of a document, or none when a sparse index leaves it out. */
   keysOf(doc: Doc): unknown[] {
-    if (this.fields.length === 1) {
-      const field = this.fields[0];
-      const top = field.includes('.') ? undefined : doc[field];
-      if (top !== undefined && !Array.isArray(top) && !isPlainObject(top)) return [top];
-      if (top === undefined && !field.includes('.')) return this.spec.sparse ? [] : [null];
+    if (this.paths.every((p) => p === null)) {
+      // top-level fields holding scalars (the usual case): one key, no path walk
+      let present = false;
+      const values: unknown[] = [];
+      for (const field of this.fields) {
+        const v = doc[field];
+        if (Array.isArray(v) || isPlainObject(v)) {
+          values.length = 0;
+          break;
+        }
+        if (v !== undefined) present = true;
+        values.push(v === undefined ? null : v);
+      }
+      if (values.length === this.fields.length) {
+        if (!present && this.spec.sparse) return [];
+        return [this.fields.length === 1 ? values[0] : values];
+      }
     }
     const perField = this.fields.map((f) => pathValues(doc, f));
     if (this.spec.sparse && perField.every((vs) => vs.length === 1 && vs[0] === undefined)) return [];
@@ -111,14 +127,16 @@ export class SecondaryIndex {
   /** Records the fields on which this document reaches an array (the index becomes multikey). */
   note(doc: Doc): void {
     for (let f = 0; f < this.fields.length; f++) {
-      if (!this.multikeyFields.has(f) && reachesArray(doc, this.fields[f])) this.multikeyFields.add(f);
+      if (this.multikeyFields.has(f)) continue;
+      const path = this.paths[f];
+      if (path ? reachesArray(doc, path) : Array.isArray(doc[this.fields[f]])) this.multikeyFields.add(f);
     }
   }
 }
 
-function reachesArray(doc: Doc, field: string): boolean {
+function reachesArray(doc: Doc, path: string[]): boolean {
   let v: unknown = doc;
-  for (const part of field.split('.')) {
+  for (const part of path) {
     if (Array.isArray(v)) return true;
     if (!isPlainObject(v)) return false;
     v = v[part];
