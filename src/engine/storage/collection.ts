@@ -28,8 +28,8 @@ export class DuplicateKeyError extends CommandError {
 export class Collection {
   readonly uuid = new UUID();
   private readonly docs = new Map<string, Doc>();
-  private readonly position = new Map<string, number>();
-  private nextPosition = 0;
+  /** natural-order positions, built when needed while ids are not in ascending order (see inNaturalOrder) */
+  private positions: Map<string, number> | undefined;
   /** the `_id` of the last document inserted while natural order is ascending `_id` order */
   private lastId: unknown = undefined;
   private idOrdered = true;
@@ -65,7 +65,13 @@ export class Collection {
       for (let i = 1; i < docs.length && sorted; i++) sorted = compareValues(docs[i - 1]._id, docs[i]._id) < 0;
       return sorted ? docs : [...docs].sort((a, b) => compareValues(a._id, b._id));
     }
-    const keyed = docs.map((d) => [this.position.get(valueKey(d._id)) ?? 0, d] as const);
+    if (!this.positions) {
+      this.positions = new Map();
+      let i = 0;
+      for (const id of this.docs.keys()) this.positions.set(id, i++);
+    }
+    const positions = this.positions;
+    const keyed = docs.map((d) => [positions.get(valueKey(d._id)) ?? 0, d] as const);
     keyed.sort((a, b) => a[0] - b[0]);
     return keyed.map((e) => e[1]);
   }
@@ -92,7 +98,7 @@ export class Collection {
     else if (this.idOrdered && compareValues(doc._id, this.lastId, compareStrings) <= 0) this.idOrdered = false;
     this.lastId = doc._id;
     this.docs.set(id, doc);
-    this.position.set(id, this.nextPosition++);
+    this.positions = undefined;
   }
 
   /** Replaces a stored document by a new version with the same `_id`. */
@@ -121,7 +127,7 @@ export class Collection {
     if (!old) return undefined;
     this.indexes.forEach((ix) => ix.remove(old, ix.keysOf(old)));
     this.docs.delete(id);
-    this.position.delete(id);
+    this.positions = undefined;
     return old;
   }
 

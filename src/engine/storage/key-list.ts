@@ -10,6 +10,8 @@ export type KeyCompare = (entryKey: unknown, probe: unknown) => number;
 export type Tail = -1 | 1;
 
 const LEAF_MAX = 512;
+/** entries per leaf of a bulk-built index: room for some inserts before the first splits */
+const LEAF_FILL = 448;
 
 interface Leaf {
   keys: unknown[];
@@ -42,8 +44,8 @@ export class KeyList {
   /** Replaces every entry by `entries`, which must already be in order. */
   load(keys: unknown[], docs: Doc[]): void {
     this.leaves = [];
-    for (let i = 0; i < keys.length; i += LEAF_MAX / 2) {
-      this.leaves.push({ keys: keys.slice(i, i + LEAF_MAX / 2), docs: docs.slice(i, i + LEAF_MAX / 2) });
+    for (let i = 0; i < keys.length; i += LEAF_FILL) {
+      this.leaves.push({ keys: keys.slice(i, i + LEAF_FILL), docs: docs.slice(i, i + LEAF_FILL) });
     }
     this.total = keys.length;
     this.rebuild();
@@ -60,6 +62,13 @@ export class KeyList {
     const lastLeaf = this.leaves[this.leaves.length - 1];
     const last = lastLeaf.keys.length - 1;
     const appending = this.compareEntry(lastLeaf.keys[last], lastLeaf.docs[last], key, doc) < 0;
+    if (appending && lastLeaf.keys.length >= LEAF_MAX) {
+      // a full last leaf stays full (appends never come back to it): the entry starts a new leaf
+      this.leaves.push({ keys: [key], docs: [doc] });
+      this.total++;
+      this.rebuild();
+      return;
+    }
     const li = appending ? this.leaves.length - 1 : this.leafFor(key, doc);
     const leaf = this.leaves[li];
     const at = appending ? leaf.keys.length : this.offsetIn(leaf, key, doc);
@@ -67,8 +76,10 @@ export class KeyList {
     leaf.docs.splice(at, 0, doc);
     this.total++;
     if (leaf.keys.length > LEAF_MAX) {
+      // both halves copied: arrays grown one element at a time keep spare capacity otherwise
       const half = leaf.keys.length >>> 1;
-      this.leaves.splice(li + 1, 0, { keys: leaf.keys.splice(half), docs: leaf.docs.splice(half) });
+      const right = { keys: leaf.keys.slice(half), docs: leaf.docs.slice(half) };
+      this.leaves.splice(li, 1, { keys: leaf.keys.slice(0, half), docs: leaf.docs.slice(0, half) }, right);
       this.rebuild();
     } else this.bump(li, 1);
   }

@@ -56,17 +56,15 @@ export class SecondaryIndex {
     if (this.paths.every((p) => p === null)) {
       // top-level fields holding scalars (the usual case): one key, no path walk
       let present = false;
-      const values: unknown[] = [];
-      for (const field of this.fields) {
+      let scalars = true;
+      // an exact-length array: a key is kept for as long as the document is indexed
+      const values = this.fields.map((field) => {
         const v = doc[field];
-        if (Array.isArray(v) || isPlainObject(v)) {
-          values.length = 0;
-          break;
-        }
+        if (Array.isArray(v) || isPlainObject(v)) scalars = false;
         if (v !== undefined) present = true;
-        values.push(v === undefined ? null : v);
-      }
-      if (values.length === this.fields.length) {
+        return v === undefined ? null : v;
+      });
+      if (scalars) {
         if (!present && this.spec.sparse) return [];
         return [this.fields.length === 1 ? values[0] : values];
       }
