@@ -18,7 +18,7 @@ function prng(seed: number): { next: () => number; int: (lo: number, hi: number)
   return { next, int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)) };
 }
 
-const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'Beta', 'epsilon', ''];
+const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'Beta', 'epsilon', '', 'Émile Zola', 'STRASSE', 'straße', 'a.b*c'];
 
 function makeDocs(n: number): AnyDoc[] {
   const r = prng(7);
@@ -102,7 +102,13 @@ function makeFilters(count: number): Filter[] {
       const [f, g] = [pick(fields), pick(fields)];
       return { $or: [{ [f]: condition(f) }, { [g]: condition(g) }] };
     }
-    if (kind === 2) return { b: { $regex: pick(['^b', 'a$', 'ET']), $options: pick(['', 'i']) } };
+    if (kind === 2)
+      return {
+        b: {
+          $regex: pick(['^b', 'a$', 'ET', 'eta', 'PHA', 'émi', 'sse', 'ße', 'a\\.b\\*c', '^Bet']),
+          $options: pick(['', 'i']),
+        },
+      };
     const field = pick(fields);
     return { [field]: condition(field) };
   };
@@ -217,6 +223,30 @@ describe('engine: index plans answer as a full scan does', function () {
           .toArray();
       expect(await run('indexed'), `${localField}/${foreignField}`).to.deep.equal(await run('plain'));
     }
+  });
+
+  it('finds substrings through trigram candidates, also after updates and deletes', async () => {
+    const patterns = ['eta', 'ETA', 'mile', 'rass', 'b\\*c', 'ße$'];
+    const compare = async () => {
+      for (const pattern of patterns) {
+        for (const options of ['', 'i']) {
+          const filter = { b: { $regex: pattern, $options: options } };
+          const expected = ids(await plain.find(filter).sort({ _id: 1 }).toArray());
+          expect(ids(await indexed.find(filter).sort({ _id: 1 }).toArray()), `${pattern}/${options}`).to.deep.equal(
+            expected,
+          );
+          expect(await indexed.countDocuments(filter), `${pattern}/${options}`).to.equal(expected.length);
+        }
+      }
+    };
+    await compare();
+    for (const coll of [plain, indexed]) {
+      await coll.updateMany({ _id: { $in: [1, 2, 5, 8] } }, { $set: { b: 'zeta STRASSE' } });
+      await coll.updateMany({ b: 'gamma' }, { $set: { b: 'gammabet' } });
+      await coll.deleteMany({ _id: { $in: [12, 13] } });
+      await coll.insertOne({ _id: 1000, b: 'Émile beta' });
+    }
+    await compare();
   });
 
   it('counts from index entries without reading documents, and pages without reading them all', async () => {

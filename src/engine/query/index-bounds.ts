@@ -1,8 +1,10 @@
+import { BSONRegExp } from 'bson';
 import { compareValues } from '../bson/compare.js';
 import { bsonTypeOf, isPlainObject, type Doc } from '../bson/types.js';
 import { BOTTOM, bracketOf, compareKeyValue, FIRST, LAST, TOP, TypeEdge } from '../storage/index-keys.js';
 import type { Tail } from '../storage/key-list.js';
 import type { SecondaryIndex } from '../storage/secondary-index.js';
+import { regexLiteral } from '../storage/trigram-index.js';
 
 /** An interval of values in MongoDB's order; ends may be type-bracket edges (never inside keys). */
 export interface Interval {
@@ -24,6 +26,8 @@ interface Predicate {
 /** The filter's top-level conjunction, per field, and whether anything else is left to check. */
 export interface FilterBounds {
   fields: Map<string, Predicate[]>;
+  /** literals that unanchored or anchored regexes of the conjunction look for (3+ characters) */
+  texts: Array<{ field: string; literal: string }>;
   /** conditions no interval expresses (regexes, `$expr`, `$elemMatch`...): checked on documents */
   residual: boolean;
 }
@@ -49,7 +53,7 @@ const MAX_RANGES = 4096;
 
 /** Reads a filter into per-field intervals (its top-level conjunction; `$and` flattened). */
 export function filterBounds(filter: unknown): FilterBounds {
-  const out: FilterBounds = { fields: new Map(), residual: false };
+  const out: FilterBounds = { fields: new Map(), texts: [], residual: false };
   collect(filter, out);
   return out;
 }
@@ -72,8 +76,26 @@ function collect(filter: unknown, out: FilterBounds): void {
       const { predicates, residual } = conditionPredicates(cond);
       for (const p of predicates) addPredicate(out, key, p);
       if (residual) out.residual = true;
+      const literal = textLiteral(cond);
+      if (literal !== undefined && literal.length >= 3) out.texts.push({ field: key, literal });
     }
   }
+}
+
+/** The literal of a regex condition (`/x/i`, `{ $regex, $options }`), when it is one. */
+function textLiteral(cond: unknown): string | undefined {
+  const regex = (v: unknown, options?: unknown): string | undefined => {
+    const extra = typeof options === 'string' ? options : '';
+    if (v instanceof RegExp) return regexLiteral(v.source, v.flags + extra);
+    if (v instanceof BSONRegExp) return regexLiteral(v.pattern, v.options + extra);
+    if (typeof v === 'string') return regexLiteral(v, extra);
+    return undefined;
+  };
+  if (isPlainObject(cond) && '$regex' in cond) {
+    const others = Object.keys(cond).filter((k) => k !== '$regex' && k !== '$options');
+    return others.length === 0 ? regex(cond.$regex, cond.$options) : undefined;
+  }
+  return cond instanceof RegExp || cond instanceof BSONRegExp ? regex(cond) : undefined;
 }
 
 function addPredicate(out: FilterBounds, field: string, predicate: Predicate): void {

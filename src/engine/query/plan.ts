@@ -18,6 +18,8 @@ interface AccessPlan {
   exact: boolean;
   /** the documents reached are the matching ones */
   setExact: boolean;
+  /** candidates found otherwise (a trigram index), instead of spans */
+  docs?: Doc[];
 }
 
 /**
@@ -31,6 +33,13 @@ function accessPlan(coll: Collection, bounds: FilterBounds): AccessPlan {
     const plan = indexPlan(index, bounds);
     if (plan && (!best || plan.count < best.count || (plan.count === best.count && plan.exact && !best.exact)))
       best = plan;
+  }
+  for (const { field, literal } of bounds.texts) {
+    // substring candidates for fields the application indexed (an index on the field opts it in)
+    if (!coll.indexes.some((ix) => ix.fields[0] === field)) continue;
+    const docs = coll.trigramIndex(field).candidates(literal);
+    if (!best || docs.length < best.count)
+      best = { spans: [], docs, count: docs.length, exact: false, setExact: false };
   }
   const all = bounds.fields.size === 0 && !bounds.residual;
   return best ?? { spans: [], count: coll.size, exact: all, setExact: all };
@@ -63,6 +72,10 @@ function positions(index: SecondaryIndex, ranges: KeyRange[]): Array<[number, nu
 
 /** The documents an access plan reaches, each once, in index order (natural order for a scan). */
 function reach(coll: Collection, plan: AccessPlan): Doc[] {
+  if (plan.docs) {
+    executorStats.scanned += plan.docs.length;
+    return plan.docs;
+  }
   const index = plan.index;
   if (!index) {
     executorStats.scannedObjects += coll.size;

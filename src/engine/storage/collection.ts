@@ -4,6 +4,7 @@ import { bsonTypeOf, type Doc } from '../bson/types.js';
 import { commandError, CommandError } from '../errors.js';
 import { formatKeyValue } from './key-format.js';
 import { SecondaryIndex, type IndexSpec } from './secondary-index.js';
+import { TrigramIndex } from './trigram-index.js';
 
 export const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
@@ -34,6 +35,8 @@ export class Collection {
   private lastId: unknown = undefined;
   private idOrdered = true;
   readonly indexes: SecondaryIndex[] = [new SecondaryIndex(ID_INDEX_SPEC)];
+  /** substring candidates per field, built on the first unanchored regex on an indexed field */
+  private readonly trigrams = new Map<string, TrigramIndex>();
 
   constructor(
     readonly db: string,
@@ -81,6 +84,21 @@ export class Collection {
     return this.indexes[0];
   }
 
+  /** The trigram index of a field (built over the current documents the first time). */
+  trigramIndex(field: string): TrigramIndex {
+    let index = this.trigrams.get(field);
+    if (!index) {
+      index = new TrigramIndex(
+        field,
+        () => this.docs.values(),
+        (doc) => this.docs.get(valueKey(doc._id)) === doc,
+        () => this.docs.size,
+      );
+      this.trigrams.set(field, index);
+    }
+    return index;
+  }
+
   index(name: string): SecondaryIndex | undefined {
     return this.indexes.find((i) => i.spec.name === name);
   }
@@ -99,6 +117,7 @@ export class Collection {
     this.lastId = doc._id;
     this.docs.set(id, doc);
     this.positions = undefined;
+    for (const t of this.trigrams.values()) t.add(doc);
   }
 
   /** Replaces a stored document by a new version with the same `_id`. */
@@ -120,6 +139,10 @@ export class Collection {
       ix.add(doc, newKeys[i]);
     });
     this.docs.set(id, doc);
+    for (const t of this.trigrams.values()) {
+      t.retire();
+      t.add(doc);
+    }
   }
 
   remove(id: string): Doc | undefined {
@@ -128,6 +151,7 @@ export class Collection {
     this.indexes.forEach((ix) => ix.remove(old, ix.keysOf(old)));
     this.docs.delete(id);
     this.positions = undefined;
+    for (const t of this.trigrams.values()) t.retire();
     return old;
   }
 
@@ -157,7 +181,10 @@ export class Collection {
 
   dropIndex(name: string): void {
     const i = this.indexes.findIndex((ix) => ix.spec.name === name);
-    if (i > 0) this.indexes.splice(i, 1);
+    if (i <= 0) return;
+    const [dropped] = this.indexes.splice(i, 1);
+    const field = dropped?.fields[0];
+    if (field !== undefined && !this.indexes.some((ix) => ix.fields[0] === field)) this.trigrams.delete(field);
   }
 }
 
