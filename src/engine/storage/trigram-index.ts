@@ -80,7 +80,6 @@ function distinctTrigrams(text: string): Set<string> {
  * of the pattern implies the folded pattern is a substring of the folded text.
  */
 export function foldCase(text: string): string {
-  // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(text)) return text.toUpperCase();
   let out = '';
   for (const ch of text) {
