@@ -8,7 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { PayloadTooLargeError, ValidationError } from '../../errors/index.js';
 import { bytesToHumanReadable } from './sizes.js';
@@ -40,6 +40,28 @@ export interface MultipartOptions {
 
 const FIELD_SIZE_LIMIT = 1024 * 1024;
 
+/** Writes `stream` to `path`; `done` settles once the file is closed, also after `abort()`. */
+function writeTo(stream: Readable, path: string): { done: Promise<void>; abort(): void } {
+  const file = createWriteStream(path);
+  const done = new Promise<void>((resolve, reject) => {
+    file.on('close', resolve);
+    file.on('error', reject);
+    stream.on('error', (err) => {
+      file.destroy();
+      reject(err);
+    });
+  });
+  stream.pipe(file);
+  return {
+    done,
+    abort: () => {
+      stream.unpipe(file);
+      stream.resume();
+      file.destroy();
+    },
+  };
+}
+
 export function isMultipart(req: IncomingMessage): boolean {
   return /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '');
 }
@@ -53,7 +75,8 @@ export function readMultipart(req: IncomingMessage, options: MultipartOptions): 
         // the raw name, so that a name holding a path is refused rather than silently shortened
         preservePath: true,
         defParamCharset: 'utf8',
-        limits: { fileSize: options.sizeLimit, fieldSize: FIELD_SIZE_LIMIT },
+        // busboy reports a file that reaches its limit; one of exactly `sizeLimit` bytes is allowed
+        limits: { fileSize: options.sizeLimit + 1, fieldSize: FIELD_SIZE_LIMIT },
       });
     } catch {
       reject(new ValidationError('Invalid multipart body'));
@@ -95,17 +118,18 @@ export function readMultipart(req: IncomingMessage, options: MultipartOptions): 
       stream.on('data', (chunk: Buffer) => {
         file.size += chunk.length;
       });
+      const write = writeTo(stream, file.path);
       stream.on('limit', () => {
+        write.abort();
         fail(
           new PayloadTooLargeError(
             `${file.filename} exceeds size limit of ${bytesToHumanReadable(options.sizeLimit)}.`,
           ),
         );
-        stream.destroy();
       });
       writes.push(
-        pipeline(stream, createWriteStream(file.path)).catch((err: unknown) => {
-          if (!failed) fail(err instanceof Error ? err : new Error(String(err)));
+        write.done.catch((err: unknown) => {
+          fail(err instanceof Error ? err : new Error(String(err)));
         }),
       );
     });
