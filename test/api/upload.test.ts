@@ -60,6 +60,11 @@ describe('upload plugin: REST', function () {
 
   const upload = () => request(media.service.app).post('/api/upload').set(media.auth);
   const onDisk = (url: string) => join(media.uploads, url.replace(/^\/uploads\//, ''));
+  const storedAlbum = async (id: number) =>
+    (await media.service.context.models.collection(ALBUM_UID).findOne({ _id: id as never })) as Record<
+      string,
+      unknown
+    > | null;
   const fileCount = () => media.service.context.models.collection('plugin::upload.file').countDocuments({});
 
   before(async () => {
@@ -427,7 +432,7 @@ describe('upload plugin: REST', function () {
       expect(missing.body.error.message).to.equal(
         '1 relation(s) of type plugin::upload.file associated with this entity do not exist',
       );
-      const stored = await media.service.context.models.collection(ALBUM_UID).findOne({ _id: albumId as never });
+      const stored = await storedAlbum(albumId);
       expect(stored?.cover).to.equal(pngId);
     });
 
@@ -451,13 +456,13 @@ describe('upload plugin: REST', function () {
           .field('refId', String(albumId))
           .field('field', 'photos');
         expect(photos.status).to.equal(200);
-        const stored = await media.service.context.models.collection(ALBUM_UID).findOne({ _id: albumId as never });
+        const stored = await storedAlbum(albumId);
         expect(stored?.cover).to.equal(cover.body[0].id);
         expect(stored?.photos).to.deep.equal([pngId, photos.body[0].id, photos.body[1].id]);
       });
 
       it('goes into a component (ref = component uid, refId = its id), in a repeatable component or a dynamic zone', async () => {
-        const stored = await media.service.context.models.collection(ALBUM_UID).findOne({ _id: albumId as never });
+        const stored = await storedAlbum(albumId);
         const figureId = (stored?.figures as Array<{ id: number }>)[0]!.id;
         const zoneId = (stored?.body as Array<{ id: number; __component: string }>)[0]!.id;
         for (const refId of [figureId, zoneId]) {
@@ -668,14 +673,13 @@ describe('upload plugin: REST', function () {
         expect(await stat(onDisk(url)).catch(() => null), url).to.equal(null);
         expect((await request(media.service.app).get(url)).status).to.equal(404);
       }
-      const albums = media.service.context.models.collection(ALBUM_UID);
-      const first = await albums.findOne({ _id: created.body.data.id });
+      const first = await storedAlbum(created.body.data.id as number);
       expect(first?.cover).to.equal(null);
       expect(first?.photos).to.deep.equal([keep.id]);
       expect(first?.anything).to.deep.equal([]);
       expect((first?.figures as Array<{ image: unknown }>).map((f) => f.image)).to.deep.equal([null, keep.id]);
       expect((first?.body as Array<{ image: unknown }>)[0]!.image).to.equal(null);
-      expect((await albums.findOne({ _id: other.body.data.id }))?.cover).to.equal(null);
+      expect((await storedAlbum(other.body.data.id as number))?.cover).to.equal(null);
       const again = await request(media.service.app).delete(`/api/upload/files/${doomed.id}`).set(media.auth);
       expect(again.status).to.equal(404);
       expect(again.body.error.message).to.equal('file.notFound');

@@ -179,7 +179,8 @@ async function store(
   }
 }
 
-async function deleteStored(rt: UploadRuntime, record: StoredEntry): Promise<void> {
+/** Removes the bytes of a file and its formats from the provider (not its record). */
+export async function deleteStored(rt: UploadRuntime, record: StoredEntry): Promise<void> {
   if (record.provider !== rt.provider.name) return;
   await Promise.all(storedParts(record).map((part) => rt.provider.delete(part)));
 }
@@ -259,6 +260,12 @@ export async function replaceFile(
   if (upload.info.caption === undefined) delete data.caption;
   await updateEntry(ctx, contentType, record, data);
   return readFile(ctx, record._id);
+}
+
+/** The stored record of a file, or null. */
+export async function storedFile(ctx: ServiceContext, id: string): Promise<StoredEntry | null> {
+  if (!/^[1-9]\d{0,14}$/.test(id)) return null;
+  return entries(ctx.models, UPLOAD_FILE_UID).findOne({ _id: Number(id) });
 }
 
 async function removeFileById(rt: UploadRuntime, ctx: ServiceContext, id: number): Promise<void> {

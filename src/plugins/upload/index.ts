@@ -12,7 +12,16 @@ import { localProvider } from './local-provider.js';
 import { uploadRoutes } from './routes.js';
 
 export type { UploadRuntime } from './files.js';
-export { findFile, findFiles, removeFile, replaceFile, updateFileInfo, uploadFiles } from './files.js';
+export {
+  deleteStored,
+  findFile,
+  findFiles,
+  removeFile,
+  replaceFile,
+  storedFile,
+  updateFileInfo,
+  uploadFiles,
+} from './files.js';
 export type { FileInfo } from './file-info.js';
 export { readAttachRequest } from './attach.js';
 export { readMultipart, isMultipart, type IncomingFile, type MultipartBody } from './multipart.js';
