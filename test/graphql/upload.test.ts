@@ -30,6 +30,17 @@ function multipart(
   return req;
 }
 
+interface FileEntity {
+  id: string;
+  attributes: { name: string; width?: number; height?: number; formats?: Record<string, { width: number }> };
+}
+interface AlbumRead {
+  photos: { data: FileEntity[] };
+  cover: { data: FileEntity | null };
+  figures: Array<{ image: { data: FileEntity | null } }>;
+  body: Array<{ image: { data: FileEntity | null } }>;
+}
+
 const UPLOAD = `mutation($file: Upload!, $info: FileInfoInput, $ref: String, $refId: ID, $field: String) {
   upload(file: $file, info: $info, ref: $ref, refId: $refId, field: $field) {
     data { id attributes { name alternativeText caption width height mime ext url hash size formats } }
@@ -126,12 +137,16 @@ describe('upload plugin: GraphQL', function () {
       { id: albumId },
     );
     expect(read.status, JSON.stringify(read.body)).to.equal(200);
-    const a = (read.body.data as { album: { data: { attributes: Record<string, any> } } }).album.data.attributes;
-    expect(a.photos.data.map((f: { id: string }) => f.id)).to.deep.equal(ids);
-    expect(a.photos.data[0].attributes.formats.thumbnail).to.include({ width: 245 });
+    const a = (read.body.data as { album: { data: { attributes: AlbumRead } } }).album.data.attributes;
+    expect(a.photos.data.map((f) => f.id)).to.deep.equal(ids);
+    expect(a.photos.data[0]?.attributes.formats?.thumbnail).to.include({ width: 245 });
     expect(a.cover).to.deep.equal({ data: null });
-    expect(a.figures[0].image.data.attributes).to.deep.equal({ name: `fig-${figureId}.png`, width: 800, height: 400 });
-    expect(a.body[0].image.data.attributes.name).to.equal(`fig-${zoneId}.png`);
+    expect(a.figures[0]?.image.data?.attributes).to.deep.equal({
+      name: `fig-${figureId}.png`,
+      width: 800,
+      height: 400,
+    });
+    expect(a.body[0]?.image.data?.attributes.name).to.equal(`fig-${zoneId}.png`);
   });
 
   it('uploadFiles / uploadFile answer with Strapi scopes (the public role may not list files)', async () => {
