@@ -31,7 +31,11 @@ export interface MediaApp {
   stored(): Promise<string[]>;
 }
 
-export async function createMediaApp(uploadConfig: Record<string, unknown> = {}): Promise<MediaApp> {
+/** `uploadConfig`: `plugins.upload.config` keys; `plugins`: other plugins' entries (e.g. graphql). */
+export async function createMediaApp(
+  uploadConfig: Record<string, unknown> = {},
+  plugins: Record<string, unknown> = {},
+): Promise<MediaApp> {
   const uploads = await mkdtemp(join(tmpdir(), 'cs-uploads-'));
   const dir = await writeTempApp({
     api: {
@@ -71,6 +75,7 @@ export async function createMediaApp(uploadConfig: Record<string, unknown> = {})
         i18n: { enabled: false },
         'users-permissions': { config: { jwtSecret: 'media-test-secret', ratelimit: { enabled: false } } },
         upload: { config: { providerOptions: { directory: uploads }, ...uploadConfig } },
+        ...plugins,
       },
       permissions: {
         public: [`${ALBUM_UID}.find`, `${ALBUM_UID}.findOne`],
