@@ -5,7 +5,7 @@
 // from that header (as Strapi's). So the page does what Strapi's upload documentation shows: the
 // form's submit handler sends `new FormData(form)` with fetch and the header; the form itself
 // (file input named `files`, a `fileInfo` field) is an ordinary HTML form.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -89,6 +89,7 @@ describe('browser: uploads and GraphQL tracing', function () {
     const file = join(tmpdir(), `browser-upload-${process.pid}.png`);
     await writeFile(file, image);
     await page.setInputFiles('#upload input[type=file]', file);
+    await rm(file);
     await page.click('#upload button');
     await page.waitForFunction(() => document.getElementById('result')?.textContent !== '');
     const result = JSON.parse((await page.textContent('#result')) ?? '{}') as {
@@ -145,6 +146,7 @@ describe('browser: uploads and GraphQL tracing', function () {
     const screenshot = join(tmpdir(), `playground-tracing-${process.pid}.png`);
     await page.screenshot({ path: screenshot });
     expect((await readFile(screenshot)).length).to.be.greaterThan(10_000);
+    await rm(screenshot);
     await page.close();
   });
 });
