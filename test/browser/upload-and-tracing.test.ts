@@ -82,16 +82,16 @@ describe('browser: uploads and GraphQL tracing', function () {
     );
     await page.goto(`${url}/upload-form.html`);
     await page.click('#login button');
-    await page.waitForFunction(() => document.getElementById('who')?.textContent !== '');
+    await page.waitForFunction(`document.getElementById('who').textContent !== ''`);
     expect(await page.textContent('#who')).to.equal('logged in as uploader');
 
     const image = await png(640, 480);
     const file = join(tmpdir(), `browser-upload-${process.pid}.png`);
     await writeFile(file, image);
     await page.setInputFiles('#upload input[type=file]', file);
-    await rm(file);
     await page.click('#upload button');
-    await page.waitForFunction(() => document.getElementById('result')?.textContent !== '');
+    await page.waitForFunction(`document.getElementById('result').textContent !== ''`);
+    await rm(file);
     const result = JSON.parse((await page.textContent('#result')) ?? '{}') as {
       status: number;
       body: Array<{ name: string; alternativeText: string; url: string; hash: string; width: number }>;
@@ -106,10 +106,8 @@ describe('browser: uploads and GraphQL tracing', function () {
     const stored = await readFile(join(media.uploads, `${uploaded!.hash}.png`));
     const meta = await sharp(stored).metadata();
     expect([meta.width, meta.height]).to.deep.equal([640, 480]);
-    await page.waitForFunction(() => (document.getElementById('preview') as HTMLImageElement).naturalWidth > 0);
-    expect(await page.evaluate(() => (document.getElementById('preview') as HTMLImageElement).naturalWidth)).to.equal(
-      640,
-    );
+    await page.waitForFunction(`document.getElementById('preview').naturalWidth > 0`);
+    expect(await page.evaluate(`document.getElementById('preview').naturalWidth`)).to.equal(640);
     await page.close();
   });
 
@@ -123,23 +121,20 @@ describe('browser: uploads and GraphQL tracing', function () {
     await page.goto(`${url}/graphql`);
     await page.waitForSelector('.playground', { timeout: 30_000 });
     await page.waitForSelector('.CodeMirror');
-    await page.evaluate(() => {
-      const editor = document.querySelector('.CodeMirror') as HTMLElement & {
-        CodeMirror: { setValue(v: string): void };
-      };
-      editor.CodeMirror.setValue('{ albums { data { id attributes { title } } } }');
-    });
+    await page.evaluate(
+      `document.querySelector('.CodeMirror').CodeMirror.setValue('{ albums { data { id attributes { title } } } }')`,
+    );
     await page.click('[title="Execute Query (Ctrl-Enter)"]');
-    await page.waitForFunction(() => document.body.innerText.includes('"albums"'), undefined, { timeout: 30_000 });
+    await page.waitForFunction(`document.body.innerText.includes('"albums"')`, undefined, { timeout: 30_000 });
     await page.getByText('Tracing', { exact: true }).click();
     await page.waitForFunction(
-      () => document.body.innerText.includes('Response') && /\d+ (µs|ms)/.test(document.body.innerText),
+      `document.body.innerText.includes('Response') && /\\d+ (µs|ms)/.test(document.body.innerText)`,
       undefined,
       {
         timeout: 30_000,
       },
     );
-    const panelText = await page.evaluate(() => document.body.innerText);
+    const panelText = String(await page.evaluate('document.body.innerText'));
     // one row per resolver, named by the last two segments of its path
     for (const row of ['Request', 'albums.data', 'attributes.title', 'Response']) expect(panelText).to.include(row);
     expect(panelText).to.match(/\d+ (µs|ms)/);
