@@ -163,6 +163,15 @@ describe('upload plugin: REST', function () {
       expect(Buffer.compare(await readFile(onDisk(file!.url)), TEXT)).to.equal(0);
     });
 
+    it('takes the extension of the type when the name has none that could be stored', async () => {
+      for (const name of ['README', 'notes.final draft']) {
+        const res = await upload().attach('files', TEXT, { filename: name, contentType: 'text/plain' });
+        expect(res.status, name).to.equal(200);
+        expect(res.body[0]).to.include({ name, ext: '.txt', mime: 'text/plain' });
+        expect(res.body[0].url).to.match(/^\/uploads\/[A-Za-z0-9_]+\.txt$/);
+      }
+    });
+
     it('takes several files with one fileInfo each, in order', async () => {
       const res = await upload()
         .attach('files', tinyPng, 'one.png')

@@ -22,10 +22,13 @@ export function assertValidFilename(name: string): void {
   if (!isValidFilename(name)) throw new ApplicationError('File name contains invalid characters');
 }
 
-/** The extension of the sent name (`.png`), or the one of its type when the name has none. */
+/**
+ * The extension of the sent name (`.png`), or the one of its type when the name has none (or one
+ * that could not be part of a stored file name, e.g. `report.final draft`).
+ */
 export function fileExtension(filename: string, mimeType: string): string {
   const ext = extname(filename);
-  if (ext) return ext;
+  if (/^\.[A-Za-z0-9]{1,16}$/.test(ext)) return ext;
   const fromType = mime.extension(mimeType);
   return fromType ? `.${fromType}` : '';
 }
