@@ -1,6 +1,6 @@
 // An app with media attributes (single, multiple, allowedTypes, inside a repeatable component and a
 // dynamic zone), files made by the tests (PNG/JPEG with sharp, text), and a user allowed to upload.
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -84,6 +84,12 @@ export async function createMediaApp(
     },
   });
   const service = await createTestService({ appDir: dir });
+  const closeService = service.close.bind(service);
+  // the stored files go with the service
+  service.close = async () => {
+    await closeService();
+    await rm(uploads, { recursive: true, force: true });
+  };
   const res = await request(service.app)
     .post('/api/auth/local/register')
     .send({ username: 'uploader', email: 'uploader@example.com', password: 'Password123!' });
