@@ -94,6 +94,11 @@ async function startService(): Promise<{ url: string; engineUri: string; ms: num
   engine = await startEngineThread({ host: '127.0.0.1', dataDir });
   const uri = new URL(`${engine.uri.replace(/\/?$/, '/')}content`);
   uri.searchParams.set('monitorCommands', 'true');
+  // loading 100k+ articles keeps the engine busy for long stretches (batches, journal compaction)
+  // on a shared machine: the driver's monitor must not give up on it meanwhile
+  uri.searchParams.set('connectTimeoutMS', '600000');
+  uri.searchParams.set('socketTimeoutMS', '0');
+  uri.searchParams.set('serverSelectionTimeoutMS', '600000');
   service = await createServer({
     appDir: join(shared, 'conformance'),
     databaseUri: uri.toString(),

@@ -1,26 +1,12 @@
-import { isPrivate, type AttributeType, type ContentType } from '../content-types/index.js';
+import { isPrivate, isScalar, type AttributeType, type ContentType } from '../content-types/index.js';
 
 /** One index the read path asks the database for (created with the content-type's collection). */
 export interface ReadIndex {
   keys: Record<string, 1>;
 }
 
-/** Attribute types a client sorts and filters on whose values are short: each gets an index. */
-const ORDERED_TYPES = new Set<AttributeType>([
-  'string',
-  'uid',
-  'email',
-  'enumeration',
-  'date',
-  'datetime',
-  'time',
-  'timestamp',
-  'integer',
-  'biginteger',
-  'float',
-  'decimal',
-  'boolean',
-]);
+/** Scalar types whose values are long or unstructured: no index of their own. */
+const UNORDERED_TYPES = new Set<AttributeType>(['text', 'richtext', 'password', 'json']);
 
 /**
  * The indexes every read of a content-type can be served by, derived from its schema:
@@ -46,7 +32,7 @@ export function readIndexes(contentType: ContentType): ReadIndex[] {
   }
   for (const [name, attribute] of Object.entries(contentType.attributes)) {
     if (name === 'publishedAt' || name === 'locale' || isPrivate(attribute)) continue;
-    if (attribute.unique || !ORDERED_TYPES.has(attribute.type)) continue;
+    if (attribute.unique || !isScalar(attribute) || UNORDERED_TYPES.has(attribute.type)) continue;
     out.push({ keys: { [name]: 1 } });
   }
   return out;

@@ -4,8 +4,8 @@ import request from 'supertest';
 import { UNRESTRICTED } from '../../src/query/access.js';
 import { compileFilters, compileFiltersPushedDown, type PipelineStage } from '../../src/query/filters/index.js';
 import { relatedEntries } from '../../src/query/plan/related-entries.js';
-import { seedPublication } from '../helpers/seed.js';
-import { createCommandCountingService, type TestService } from '../helpers/server.js';
+import { seededCommandCountingService } from '../helpers/seed.js';
+import type { TestService } from '../helpers/server.js';
 
 type Doc = Record<string, unknown>;
 
@@ -44,8 +44,7 @@ describe('relation filters pushed down to the related collection', () => {
   let service: TestService;
   let commands: string[] = [];
   before(async () => {
-    ({ service, commands } = await createCommandCountingService());
-    await seedPublication(service.context);
+    ({ service, commands } = await seededCommandCountingService());
   });
   after(() => service.close());
 
