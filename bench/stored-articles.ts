@@ -87,6 +87,9 @@ export async function storedArticleSink(context: ServiceContext, expected: numbe
       }
     });
   });
+  // the loader keeps its connections alive across pauses of this event loop (batches being cast)
+  server.keepAliveTimeout = 0;
+  server.requestTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
