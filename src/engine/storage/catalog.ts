@@ -88,6 +88,24 @@ export class Catalog {
     this.record({ op: 'dropIndex', db: coll.db, coll: coll.name, name });
   }
 
+  /**
+   * Applies the journaled changes read at start-up: the indexes of a collection loaded from empty
+   * are built once at the end, by sorting, instead of entry by entry.
+   */
+  applyAll(changes: Iterable<Change>): void {
+    const loading = new Set<Collection>();
+    for (const change of changes) {
+      // a collection filled from empty (a snapshot): index entries are sorted once at the end
+      const coll = change.op === 'put' ? this.get(change.db, change.coll) : undefined;
+      if (coll && coll.size === 0 && !loading.has(coll)) {
+        coll.deferIndexes();
+        loading.add(coll);
+      }
+      this.apply(change);
+    }
+    for (const coll of loading) coll.buildDeferredIndexes();
+  }
+
   /** Applies a journaled change at start-up (no unique checks: the journal only holds accepted writes). */
   apply(change: Change): void {
     const saved = this.record;

@@ -35,6 +35,8 @@ export class Collection {
   private lastId: unknown = undefined;
   private idOrdered = true;
   readonly indexes: SecondaryIndex[] = [new SecondaryIndex(ID_INDEX_SPEC)];
+  /** while loading at start-up: indexes are left empty and built once at the end (see buildDeferredIndexes) */
+  private deferred = false;
   /** substring candidates per field, built on the first unanchored regex on an indexed field */
   private readonly trigrams = new Map<string, TrigramIndex>();
 
@@ -103,9 +105,30 @@ export class Collection {
     return this.indexes.find((i) => i.spec.name === name);
   }
 
+  /** Stops maintaining the indexes until buildDeferredIndexes (loading journaled, already accepted writes). */
+  deferIndexes(): void {
+    this.deferred = true;
+  }
+
+  /** Builds every index from the documents, by sorting (no unique checks: the writes were accepted). */
+  buildDeferredIndexes(): void {
+    if (!this.deferred) return;
+    this.deferred = false;
+    const specs = this.indexes.map((ix) => ix.spec);
+    this.indexes.length = 0;
+    for (const spec of specs) this.indexes.push(this.buildIndex(spec, false));
+  }
+
   insert(doc: Doc): void {
     const id = checkId(doc._id);
     if (this.docs.has(id)) throw new DuplicateKeyError(this.ns, this.indexes[0], [doc._id]);
+    if (this.deferred) {
+      this.docs.set(id, doc);
+      this.idOrdered &&= this.docs.size === 1 || compareValues(doc._id, this.lastId, compareStrings) > 0;
+      this.lastId = doc._id;
+      this.positions = undefined;
+      return;
+    }
     const keys = this.indexes.map((ix) => ix.keysOf(doc));
     this.indexes.forEach((ix, i) => {
       const c = ix.conflict(keys[i], undefined);
@@ -124,6 +147,10 @@ export class Collection {
   replace(id: string, doc: Doc): void {
     const old = this.docs.get(id);
     if (!old) return;
+    if (this.deferred) {
+      this.docs.set(id, doc);
+      return;
+    }
     const oldKeys = this.indexes.map((ix) => ix.keysOf(old));
     const newKeys = this.indexes.map((ix) => ix.keysOf(doc));
     this.indexes.forEach((ix, i) => {
@@ -148,7 +175,7 @@ export class Collection {
   remove(id: string): Doc | undefined {
     const old = this.docs.get(id);
     if (!old) return undefined;
-    this.indexes.forEach((ix) => ix.remove(old, ix.keysOf(old)));
+    if (!this.deferred) this.indexes.forEach((ix) => ix.remove(old, ix.keysOf(old)));
     this.docs.delete(id);
     this.positions = undefined;
     for (const t of this.trigrams.values()) t.retire();
@@ -157,6 +184,10 @@ export class Collection {
 
   /** Adds an index over the existing documents; fails with E11000 if a unique one finds duplicates. */
   addIndex(spec: IndexSpec, enforceUnique = true): void {
+    this.indexes.push(this.deferred ? new SecondaryIndex(spec) : this.buildIndex(spec, enforceUnique));
+  }
+
+  private buildIndex(spec: IndexSpec, enforceUnique: boolean): SecondaryIndex {
     const ix = new SecondaryIndex(spec);
     const pairs: Array<{ key: unknown; doc: Doc }> = [];
     for (const doc of this.docs.values()) {
@@ -176,7 +207,7 @@ export class Collection {
       pairs.map((p) => p.key),
       pairs.map((p) => p.doc),
     );
-    this.indexes.push(ix);
+    return ix;
   }
 
   dropIndex(name: string): void {

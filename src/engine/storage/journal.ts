@@ -100,13 +100,13 @@ export class Journal {
       if (existsSync(snapshotPath)) {
         const { changes, validBytes } = decodeRecords(readFileSync(snapshotPath));
         if (validBytes !== statSync(snapshotPath).size) throw new Error(`snapshot ${snapshotPath} is corrupt`);
-        for (const c of changes) catalog.apply(c);
+        catalog.applyAll(changes);
       }
       const journalPath = join(dir, 'journal.bson');
       const fd = openSync(journalPath, 'a+');
       const buf = readFileSync(journalPath);
       const { changes, validBytes } = decodeRecords(buf);
-      for (const c of changes) catalog.apply(c);
+      catalog.applyAll(changes);
       if (validBytes < buf.length) {
         log(`journal: ignored a torn tail of ${buf.length - validBytes} bytes after ${changes.length} records`);
         ftruncateSync(fd, validBytes);
