@@ -18,8 +18,8 @@ interface AccessPlan {
   exact: boolean;
   /** the documents reached are the matching ones */
   setExact: boolean;
-  /** candidates found otherwise (a trigram index), instead of spans */
-  docs?: Doc[];
+  /** candidates found otherwise (a trigram index), instead of spans; `count` is then an upper bound */
+  docs?: () => Doc[];
 }
 
 /**
@@ -37,9 +37,10 @@ function accessPlan(coll: Collection, bounds: FilterBounds): AccessPlan {
   for (const { field, literal } of bounds.texts) {
     // substring candidates for fields the application indexed (an index on the field opts it in)
     if (!coll.indexes.some((ix) => ix.fields[0] === field)) continue;
-    const docs = coll.trigramIndex(field).candidates(literal);
-    if (!best || docs.length < best.count)
-      best = { spans: [], docs, count: docs.length, exact: false, setExact: false };
+    const trigrams = coll.trigramIndex(field);
+    const count = trigrams.estimate(literal);
+    if (!best || count < best.count)
+      best = { spans: [], docs: () => trigrams.candidates(literal), count, exact: false, setExact: false };
   }
   const all = bounds.fields.size === 0 && !bounds.residual;
   return best ?? { spans: [], count: coll.size, exact: all, setExact: all };
@@ -73,8 +74,9 @@ function positions(index: SecondaryIndex, ranges: KeyRange[]): Array<[number, nu
 /** The documents an access plan reaches, each once, in index order (natural order for a scan). */
 function reach(coll: Collection, plan: AccessPlan): Doc[] {
   if (plan.docs) {
-    executorStats.scanned += plan.docs.length;
-    return plan.docs;
+    const docs = plan.docs();
+    executorStats.scanned += docs.length;
+    return docs;
   }
   const index = plan.index;
   if (!index) {

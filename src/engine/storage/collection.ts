@@ -93,7 +93,6 @@ export class Collection {
       index = new TrigramIndex(
         field,
         () => this.docs.values(),
-        (doc) => this.docs.get(valueKey(doc._id)) === doc,
         () => this.docs.size,
       );
       this.trigrams.set(field, index);
@@ -167,7 +166,7 @@ export class Collection {
     });
     this.docs.set(id, doc);
     for (const t of this.trigrams.values()) {
-      t.retire();
+      t.retire(old);
       t.add(doc);
     }
   }
@@ -178,7 +177,7 @@ export class Collection {
     if (!this.deferred) this.indexes.forEach((ix) => ix.remove(old, ix.keysOf(old)));
     this.docs.delete(id);
     this.positions = undefined;
-    for (const t of this.trigrams.values()) t.retire();
+    for (const t of this.trigrams.values()) t.retire(old);
     return old;
   }
 

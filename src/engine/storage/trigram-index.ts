@@ -6,17 +6,17 @@ import type { Doc } from '../bson/types.js';
  * a value (case-folded as a JavaScript `i` regex compares characters), the document versions
  * holding it. A literal pattern can only match a document holding all of its trigrams, so the
  * intersection of their lists is a superset of the matches (the filter is still applied).
- * Lists are append-only: an updated or deleted document leaves stale entries behind, which
- * `isCurrent` drops at query time; the index is rebuilt once they outnumber the documents.
+ * Lists are append-only: an updated or deleted document leaves its old version behind, which is
+ * dropped at query time; the index is rebuilt once old versions outnumber the documents.
  */
 export class TrigramIndex {
   private lists = new Map<string, Doc[]>();
+  private retired = new WeakSet<Doc>();
   private stale = 0;
 
   constructor(
     readonly field: string,
     private readonly documents: () => Iterable<Doc>,
-    private readonly isCurrent: (doc: Doc) => boolean,
     private readonly size: () => number,
   ) {
     this.rebuild();
@@ -31,19 +31,24 @@ export class TrigramIndex {
   }
 
   /** A document version was replaced or removed: its entries are now stale. */
-  retire(): void {
+  retire(doc: Doc): void {
+    this.retired.add(doc);
     this.stale++;
+  }
+
+  /** An upper bound of the number of candidates (the shortest list), without building them. */
+  estimate(literal: string): number {
+    return Math.min(...this.listsOf(literal).map((l) => l.length));
   }
 
   /** Current documents that may contain `literal` (at least 3 characters), each once. */
   candidates(literal: string): Doc[] {
     if (this.stale > this.size()) this.rebuild();
-    const grams = [...distinctTrigrams(foldCase(literal))];
-    const lists = grams.map((g) => this.lists.get(g) ?? []).sort((a, b) => a.length - b.length);
+    const lists = this.listsOf(literal).sort((a, b) => a.length - b.length);
     if (lists.length === 0 || lists[0].length === 0) return [];
-    let found = new Set(lists[0].filter(this.isCurrent));
-    // the smallest lists prune the most; a few are enough, the filter decides the rest
-    for (const list of lists.slice(1, 4)) {
+    let found = new Set(this.stale === 0 ? lists[0] : lists[0].filter((doc) => !this.retired.has(doc)));
+    // the two smallest lists prune the most; the filter decides the rest
+    for (const list of lists.slice(1, 2)) {
       const next = new Set<Doc>();
       for (const doc of list) if (found.has(doc)) next.add(doc);
       found = next;
@@ -52,8 +57,13 @@ export class TrigramIndex {
     return [...found];
   }
 
+  private listsOf(literal: string): Doc[][] {
+    return [...distinctTrigrams(foldCase(literal))].map((g) => this.lists.get(g) ?? []);
+  }
+
   private rebuild(): void {
     this.lists = new Map();
+    this.retired = new WeakSet();
     this.stale = 0;
     for (const doc of this.documents()) this.add(doc);
   }
