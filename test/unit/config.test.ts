@@ -24,7 +24,7 @@ describe('configuration', () => {
     delete process.env.MONGODB_URI;
     const config = await loadConfig(appWith({}));
     expect(config.server.port).to.equal(1337);
-    expect(config.api.rest).to.deep.equal({ defaultLimit: 25, maxLimit: 100, withCount: true });
+    expect(config.api.rest).to.deep.equal({ prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true });
     expect(config.plugins['users-permissions']?.enabled).to.equal(true);
     expect(config.database.uri).to.equal(undefined);
   });
@@ -47,7 +47,7 @@ describe('configuration', () => {
   });
 
   const bad: Array<[string, Record<string, string>, RegExp]> = [
-    ['invalid JSON', { 'server.json': '{ port: ' }, /server\.json: cannot be read/],
+    ['invalid JSON', { 'server.json': '{ port: ' }, /server\.json: is not valid JSON/],
     ['a non-integer port', { 'server.json': '{"port": "abc"}' }, /server\.json \(key "port"\)/],
     ['a bad limit', { 'api.json': '{"rest": {"maxLimit": 0}}' }, /api\.json \(key "rest.maxLimit"\)/],
     [
