@@ -2,8 +2,8 @@ import type { Server } from 'node:http';
 import express, { Router, type Express } from 'express';
 import mongoose from 'mongoose';
 import { allowAll, type Authenticator } from './access/ability.js';
-import { loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
-import { loadSchemas, Registry } from './content-types/index.js';
+import { ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
+import { loadSchemas, Registry, SchemaError } from './content-types/index.js';
 import { selectDatabase, type DatabaseHandle } from './database/select-database.js';
 import { createStrapiApp, loadLifecycle, type StrapiApp } from './lifecycle/index.js';
 import { createLogger, type Logger } from './logger.js';
@@ -196,7 +196,19 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       await lifecycle.run('register', strapi);
     }
     await options.register?.({ app: service });
-    for (const plugin of plugins) await plugin.bootstrap?.(context);
+    for (const plugin of plugins) {
+      try {
+        await plugin.bootstrap?.(context);
+      } catch (err) {
+        // a plugin's start-up work fails on what the app registered (a GraphQL extension): name its file
+        if (!lifecycle || err instanceof ConfigError || err instanceof SchemaError) throw err;
+        throw new ConfigError(
+          lifecycle.file,
+          undefined,
+          `the ${plugin.name} plugin failed on what it registered: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+    }
     if (lifecycle && strapi) await lifecycle.run('bootstrap', strapi);
     await options.bootstrap?.({ app: service });
   } catch (err) {

@@ -50,15 +50,43 @@ export interface ResolverConfig {
 export interface Extension {
   /** SDL, e.g. `type Query { hello: String }` or `extend type Article { wordCount: Int }` */
   typeDefs?: string;
-  /** `{ Query: { hello: () => 'hi' }, Article: { wordCount: (parent) => … } }` */
-  resolvers?: Record<string, Record<string, Resolver>>;
+  /** `{ Query: { hello: () => 'hi' }, Article: { wordCount: { resolve: (parent) => … } } }` */
+  resolvers?: Record<string, Record<string, Resolver | { resolve: Resolver }>>;
+  /** Strapi's nexus type definitions: not supported (an error says so when given) */
+  types?: unknown[];
+  /** Strapi's nexus plugins: not supported (an error says so when given) */
+  plugins?: unknown[];
   /** keyed `Query.articles`, `Mutation.createNote`, … */
   resolversConfig?: Record<string, ResolverConfig>;
 }
 
-export type ExtensionFactory = (args: { schemaComposer: SchemaComposer<GraphQLContext> }) => Extension | void;
+/** Receives graphql-compose's composer; Strapi's `nexus` is there only to explain that it is not supported. */
+export type ExtensionFactory = (args: {
+  schemaComposer: SchemaComposer<GraphQLContext>;
+  nexus: Record<string, unknown>;
+  strapi: unknown;
+}) => Extension | void;
+
+const NEXUS_UNSUPPORTED =
+  'nexus types are not supported by Content Service yet: write the extension with typeDefs and resolvers (or schemaComposer)';
+
+/** Stands in for Strapi's `nexus` argument: any use of it fails with a message saying what to write instead. */
+const nexusStandIn = new Proxy<Record<string, unknown>>(
+  {},
+  {
+    get(_target, property) {
+      if (typeof property === 'symbol' || property === 'then') return undefined;
+      throw new Error(`${NEXUS_UNSUPPORTED} (nexus.${property} was used)`);
+    },
+  },
+);
+
+function resolveFunction(value: Resolver | { resolve: Resolver }): Resolver {
+  return typeof value === 'function' ? value : value.resolve;
+}
 
 interface FieldSwitches {
+  enabled: boolean;
   output: boolean;
   input: boolean;
   filters: boolean;
@@ -69,16 +97,30 @@ export interface FieldControl {
   disableOutput(): FieldControl;
   disableInput(): FieldControl;
   disableFilters(): FieldControl;
+  isEnabled(): boolean;
+  isDisabled(): boolean;
+  hasInputEnabled(): boolean;
+  hasOutputEnabled(): boolean;
+  hasFiltersEnabled(): boolean;
 }
 
+/** Strapi's getters read one switch each (`isActionEnabled` looks only at disabled actions). */
 export interface ShadowCrudControl {
   disable(): ShadowCrudControl;
   disableQueries(): ShadowCrudControl;
   disableMutations(): ShadowCrudControl;
-  /** `find`, `findOne`, `create`, `update`, `delete`, `createLocalization` */
+  /** `find`, `findOne`, `create`, `update`, `delete`, `createLocalization`; `*` for all */
   disableAction(action: string): ShadowCrudControl;
   disableActions(actions: string[]): ShadowCrudControl;
   field(name: string): FieldControl;
+  isEnabled(): boolean;
+  isDisabled(): boolean;
+  areQueriesEnabled(): boolean;
+  areQueriesDisabled(): boolean;
+  areMutationsEnabled(): boolean;
+  areMutationsDisabled(): boolean;
+  isActionEnabled(action: string): boolean;
+  isActionDisabled(action: string): boolean;
 }
 
 interface TypeSwitches {
@@ -130,11 +172,25 @@ export class ExtensionService {
         touch();
         return control;
       },
+      isEnabled: () => switches.enabled,
+      isDisabled: () => !switches.enabled,
+      areQueriesEnabled: () => switches.queries,
+      areQueriesDisabled: () => !switches.queries,
+      areMutationsEnabled: () => switches.mutations,
+      areMutationsDisabled: () => !switches.mutations,
+      isActionEnabled: (action) => !switches.disabledActions.has(action) && !switches.disabledActions.has('*'),
+      isActionDisabled: (action) => switches.disabledActions.has(action) || switches.disabledActions.has('*'),
       field(name) {
-        const field = switches.fields.get(name) ?? { output: true, input: true, filters: true };
+        const field = switches.fields.get(name) ?? { enabled: true, output: true, input: true, filters: true };
         switches.fields.set(name, field);
         const fieldControl: FieldControl = {
+          isEnabled: () => field.enabled,
+          isDisabled: () => !field.enabled,
+          hasInputEnabled: () => field.input,
+          hasOutputEnabled: () => field.output,
+          hasFiltersEnabled: () => field.filters,
           disable() {
+            field.enabled = false;
             field.output = false;
             field.input = false;
             field.filters = false;
@@ -178,12 +234,12 @@ export class ExtensionService {
   isActionEnabled(uid: string, action: string): boolean {
     const t = this.types.get(uid);
     if (!t) return true;
-    if (!t.enabled || t.disabledActions.has(action)) return false;
+    if (!t.enabled || t.disabledActions.has(action) || t.disabledActions.has('*')) return false;
     const isQuery = action === 'find' || action === 'findOne';
     return isQuery ? t.queries : t.mutations;
   }
 
-  isFieldEnabled(uid: string, field: string, use: keyof FieldSwitches): boolean {
+  isFieldEnabled(uid: string, field: string, use: 'output' | 'input' | 'filters'): boolean {
     return this.types.get(uid)?.fields.get(field)?.[use] !== false;
   }
 
@@ -191,12 +247,20 @@ export class ExtensionService {
   apply(schemaComposer: SchemaComposer<GraphQLContext>): Record<string, ResolverConfig> {
     const config: Record<string, ResolverConfig> = {};
     for (const entry of this.extensions) {
-      const extension = typeof entry === 'function' ? entry({ schemaComposer }) : entry;
+      const extension =
+        typeof entry === 'function' ? entry({ schemaComposer, nexus: nexusStandIn, strapi: globalThis.strapi }) : entry;
       if (!extension) continue;
+      if ((extension.types?.length ?? 0) > 0 || (extension.plugins?.length ?? 0) > 0)
+        throw new Error(`${NEXUS_UNSUPPORTED} (the extension has types or plugins)`);
       if (extension.typeDefs) addTypeDefs(schemaComposer, extension.typeDefs);
       if (extension.resolvers)
         schemaComposer.addResolveMethods(
-          extension.resolvers as Parameters<SchemaComposer<GraphQLContext>['addResolveMethods']>[0],
+          Object.fromEntries(
+            Object.entries(extension.resolvers).map(([type, fields]) => [
+              type,
+              Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, resolveFunction(value)])),
+            ]),
+          ) as Parameters<SchemaComposer<GraphQLContext>['addResolveMethods']>[0],
         );
       Object.assign(config, extension.resolversConfig ?? {});
     }
