@@ -40,3 +40,10 @@ export async function writeTempApp(files: TempAppFiles): Promise<string> {
   await writeFiles(dir, files.files ?? {});
   return dir;
 }
+
+/** A Strapi v4 project directory (its files as given, nothing added) in a fresh temporary directory. */
+export async function writeTempProject(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'cs-project-'));
+  await writeFiles(dir, files);
+  return dir;
+}
