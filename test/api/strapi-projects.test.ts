@@ -5,7 +5,7 @@ import request from 'supertest';
 import { ConfigError } from '../../src/config/index.js';
 import { gql } from '../graphql/helpers.js';
 import { createTestService, type TestService } from '../helpers/server.js';
-import { javascriptProject, typescriptProject } from '../helpers/strapi-projects.js';
+import { javascriptProject, PROJECT_VARIABLES, typescriptProject, withEnvironment } from '../helpers/strapi-projects.js';
 import { writeTempProject } from '../helpers/temp-app.js';
 
 /** A logger that keeps every line, to read what start-up says. */
@@ -19,34 +19,6 @@ function capturingLogger(): { logger: ReturnType<typeof pino>; lines: Array<Reco
   });
   return { logger: pino({ level: 'info', base: undefined }, stream), lines };
 }
-
-/** Runs `fn` with NODE_ENV (and variables a project's .env sets) restored afterwards. */
-async function withEnvironment<T>(nodeEnv: string, names: string[], fn: () => Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(['NODE_ENV', ...names].map((k) => [k, process.env[k]]));
-  process.env.NODE_ENV = nodeEnv;
-  try {
-    return await fn();
-  } finally {
-    for (const [k, v] of Object.entries(saved))
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-  }
-}
-
-const PROJECT_VARIABLES = [
-  'HOST',
-  'PORT',
-  'APP_KEYS',
-  'API_TOKEN_SALT',
-  'ADMIN_JWT_SECRET',
-  'TRANSFER_TOKEN_SALT',
-  'JWT_SECRET',
-  'DATABASE_CLIENT',
-  'DATABASE_FILENAME',
-  'BLOG_PAGE_SIZE',
-  'BLOG_WITH_COUNT',
-  'PUBLIC_URL',
-];
 
 describe('a Strapi v4 TypeScript project, unchanged, in production', () => {
   let service: TestService;

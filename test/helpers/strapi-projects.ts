@@ -59,15 +59,47 @@ const CONTENT = {
   }),
 };
 
-/** The origins the TypeScript project's cors list allows. */
+/** The origins the TypeScript project's cors list allows unless told otherwise. */
 export const ALLOWED_ORIGINS = ['http://localhost:3000', 'http://127.0.0.1:3999'];
+
+/** The variables the TypeScript project's `.env` sets, for suites that restore the environment. */
+export const PROJECT_VARIABLES = [
+  'HOST',
+  'PORT',
+  'APP_KEYS',
+  'API_TOKEN_SALT',
+  'ADMIN_JWT_SECRET',
+  'TRANSFER_TOKEN_SALT',
+  'JWT_SECRET',
+  'DATABASE_CLIENT',
+  'DATABASE_FILENAME',
+  'BLOG_PAGE_SIZE',
+  'BLOG_WITH_COUNT',
+  'PUBLIC_URL',
+];
+
+/** Runs `fn` with NODE_ENV set, then restores it and the given variables (a project's `.env` fills them). */
+export async function withEnvironment<T>(nodeEnv: string, names: string[], fn: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(['NODE_ENV', ...names].map((k) => [k, process.env[k]]));
+  process.env.NODE_ENV = nodeEnv;
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+  }
+}
 
 /**
  * A TypeScript project (create-strapi-app --ts, 4.2x): `.ts` configs with the env helper, `.env`,
  * `config/env/production/`, a middlewares file with a cors origin list, and a `src/index.ts` that
  * turns off the category mutations and adds GraphQL resolvers.
  */
-export function typescriptProject(env: Record<string, string> = {}): Record<string, string> {
+export function typescriptProject(
+  env: Record<string, string> = {},
+  origins: string[] = ALLOWED_ORIGINS,
+): Record<string, string> {
   return {
     ...CONTENT,
     'package.json': schema({
@@ -189,7 +221,7 @@ export default ({ env }) => {
   {
     name: 'strapi::cors',
     config: {
-      origin: ${JSON.stringify(ALLOWED_ORIGINS)},
+      origin: ${JSON.stringify(origins)},
       methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
       headers: ['Content-Type', 'Authorization', 'Origin', 'Accept'],
       keepHeaderOnError: true,
