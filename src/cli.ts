@@ -98,6 +98,7 @@ function startupFailure(err: unknown): string | undefined {
   const { code, message, port } = err as { code?: string; message?: string; port?: number };
   if (code?.startsWith('ERR_PARSE_ARGS')) return message;
   if (code === 'EADDRINUSE') return `port ${port} is in use: choose another with --port, PORT or server.port`;
-  if (code === 'EACCES') return `port ${port} cannot be opened by this user: choose one above 1023 with --port, PORT or server.port`;
+  if (code === 'EACCES')
+    return `port ${port} cannot be opened by this user: choose one above 1023 with --port, PORT or server.port`;
   return undefined;
 }

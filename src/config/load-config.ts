@@ -37,7 +37,11 @@ function child(config: ConfigTree, name: string, parent: Section, key: string): 
 function integer(file: string, key: string, value: unknown, min: number): number {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < min)
-    throw new ConfigError(file, key, `must be an integer >= ${min}, got ${typeof value === 'number' ? value : JSON.stringify(value)}`);
+    throw new ConfigError(
+      file,
+      key,
+      `must be an integer >= ${min}, got ${typeof value === 'number' ? value : JSON.stringify(value)}`,
+    );
   return n;
 }
 

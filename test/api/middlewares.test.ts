@@ -88,7 +88,12 @@ describe('config/middlewares: Strapi v4 default list (no file)', () => {
       'x-download-options': 'noopen',
       'x-permitted-cross-domain-policies': 'none',
     });
-    for (const absent of ['x-xss-protection', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'origin-agent-cluster'])
+    for (const absent of [
+      'x-xss-protection',
+      'cross-origin-opener-policy',
+      'cross-origin-resource-policy',
+      'origin-agent-cluster',
+    ])
       expect(res.headers, absent).not.to.have.property(absent);
     const csp = String(res.headers['content-security-policy']).split(';').sort();
     expect(csp).to.deep.equal(
@@ -108,7 +113,9 @@ describe('config/middlewares: Strapi v4 default list (no file)', () => {
       ].sort(),
     );
     const page = await request(service.app).get('/graphql').set('Accept', 'text/html');
-    expect(String(page.headers['content-security-policy'])).to.include("script-src 'self' 'unsafe-inline' cdn.jsdelivr.net");
+    expect(String(page.headers['content-security-policy'])).to.include(
+      "script-src 'self' 'unsafe-inline' cdn.jsdelivr.net",
+    );
   });
 
   it('serves public/ after the routes (no dot files, no uploads/), an index page at /, and the favicon', async () => {
@@ -126,7 +133,10 @@ describe('config/middlewares: Strapi v4 default list (no file)', () => {
   });
 
   it('parses JSON (1mb), url-encoded forms and answers 413 past the limit', async () => {
-    await request(service.app).post('/api/notes').send({ data: { text: 'json' } }).expect(200);
+    await request(service.app)
+      .post('/api/notes')
+      .send({ data: { text: 'json' } })
+      .expect(200);
     const form = await request(service.app).post('/api/notes').type('form').send('data[text]=form').expect(200);
     expect(form.body.data.attributes.text).to.equal('form');
     const big = await request(service.app)
@@ -243,7 +253,8 @@ describe('config/middlewares: origin functions and strings, ip filter', () => {
 });
 
 describe('config/middlewares: entries that stop start-up', () => {
-  const REQUIRED = "'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::query', 'strapi::body', 'strapi::favicon', 'strapi::public'";
+  const REQUIRED =
+    "'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::query', 'strapi::body', 'strapi::favicon', 'strapi::public'";
   const cases: Array<[string, string, RegExp]> = [
     [
       'a global:: middleware',
@@ -255,8 +266,16 @@ describe('config/middlewares: entries that stop start-up', () => {
       `module.exports = [${REQUIRED}, { resolve: './src/middlewares/guard.js', config: {} }];`,
       /middleware "\.\/src\/middlewares\/guard\.js" is a custom middleware/,
     ],
-    ['an api:: middleware', `module.exports = [${REQUIRED}, 'api::article.cache'];`, /"api::article\.cache" is a custom middleware/],
-    ['an unknown strapi:: name', `module.exports = [${REQUIRED}, 'strapi::gzip'];`, /unknown middleware "strapi::gzip"; Strapi v4's are /],
+    [
+      'an api:: middleware',
+      `module.exports = [${REQUIRED}, 'api::article.cache'];`,
+      /"api::article\.cache" is a custom middleware/,
+    ],
+    [
+      'an unknown strapi:: name',
+      `module.exports = [${REQUIRED}, 'strapi::gzip'];`,
+      /unknown middleware "strapi::gzip"; Strapi v4's are /,
+    ],
     [
       'a list without required entries',
       "module.exports = ['strapi::errors', 'strapi::cors', 'strapi::query', 'strapi::body'];",

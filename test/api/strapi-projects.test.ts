@@ -5,7 +5,12 @@ import request from 'supertest';
 import { ConfigError } from '../../src/config/index.js';
 import { gql } from '../graphql/helpers.js';
 import { createTestService, type TestService } from '../helpers/server.js';
-import { javascriptProject, PROJECT_VARIABLES, typescriptProject, withEnvironment } from '../helpers/strapi-projects.js';
+import {
+  javascriptProject,
+  PROJECT_VARIABLES,
+  typescriptProject,
+  withEnvironment,
+} from '../helpers/strapi-projects.js';
 import { writeTempProject } from '../helpers/temp-app.js';
 
 /** A logger that keeps every line, to read what start-up says. */
@@ -87,14 +92,21 @@ describe('a Strapi v4 TypeScript project, unchanged, in production', () => {
       })
       .expect(200);
     const id = created.body.data.id as number;
-    await request(service.app).put(`/api/articles/${id}`).set(auth).send({ data: { title: 'Hello again' } }).expect(200);
+    await request(service.app)
+      .put(`/api/articles/${id}`)
+      .set(auth)
+      .send({ data: { title: 'Hello again' } })
+      .expect(200);
     const read = await request(service.app).get(`/api/articles/${id}?populate=*`).expect(200);
     expect(read.body.data.attributes).to.include({ title: 'Hello again', slug: 'hello' });
     expect(read.body.data.attributes.category.data.attributes.name).to.equal('News');
     expect(read.body.data.attributes.seo).to.include({ metaTitle: 'Hello!' });
     const list = await request(service.app).get('/api/articles').expect(200);
     expect(list.body.meta.pagination).to.deep.equal({ page: 1, pageSize: 5, pageCount: 1, total: 1 });
-    await request(service.app).post('/api/articles').send({ data: { title: 'anonymous' } }).expect(403);
+    await request(service.app)
+      .post('/api/articles')
+      .send({ data: { title: 'anonymous' } })
+      .expect(403);
     await request(service.app).delete(`/api/articles/${id}`).set(auth).expect(200);
     await request(service.app).get(`/api/articles/${id}`).expect(404);
   });
@@ -112,7 +124,12 @@ describe('a Strapi v4 TypeScript project, unchanged, in production', () => {
     expect(read.body.data?.articles).to.deep.equal({
       data: [{ attributes: { title: 'Graph', body: 'word '.repeat(450), readingTime: 3 } }],
     });
-    const mutation = await gql(service, 'mutation { createCategory(data: { name: "x" }) { data { id } } }', undefined, jwt);
+    const mutation = await gql(
+      service,
+      'mutation { createCategory(data: { name: "x" }) { data { id } } }',
+      undefined,
+      jwt,
+    );
     expect(mutation.status).to.equal(400);
     expect(mutation.body.errors?.[0]?.message).to.match(/Cannot query field "createCategory"/);
     const created = await gql(
@@ -127,7 +144,10 @@ describe('a Strapi v4 TypeScript project, unchanged, in production', () => {
   it('answers the cors origin list of config/middlewares.ts', async () => {
     const allowed = await request(service.app).get('/api/articles').set('Origin', 'http://localhost:3000').expect(200);
     expect(allowed.headers['access-control-allow-origin']).to.equal('http://localhost:3000');
-    const refused = await request(service.app).get('/api/articles').set('Origin', 'http://elsewhere.example').expect(200);
+    const refused = await request(service.app)
+      .get('/api/articles')
+      .set('Origin', 'http://elsewhere.example')
+      .expect(200);
     expect(refused.headers).not.to.have.property('access-control-allow-origin');
     const robots = await request(service.app).get('/robots.txt').expect(200);
     expect(robots.text).to.match(/^# To prevent search engines/);
@@ -211,11 +231,17 @@ describe('the app lifecycle file: failures name the file, the phase and what was
   });
 
   it('a plugin the service does not have, a service a plugin lacks', async () => {
-    expect(await startFailure({ 'src/index.js': "module.exports = { register({ strapi }) { strapi.plugin('sentry').service('sentry'); } };" })).to.match(
+    expect(
+      await startFailure({
+        'src/index.js': "module.exports = { register({ strapi }) { strapi.plugin('sentry').service('sentry'); } };",
+      }),
+    ).to.match(
       /^src\/index\.js: register\(\) failed: strapi\.plugin\('sentry'\) is not supported by Content Service: its plugins are i18n, upload, users-permissions, graphql/,
     );
     expect(
-      await startFailure({ 'src/index.js': "module.exports = { register({ strapi }) { strapi.plugin('graphql').service('format'); } };" }),
+      await startFailure({
+        'src/index.js': "module.exports = { register({ strapi }) { strapi.plugin('graphql').service('format'); } };",
+      }),
     ).to.match(/strapi\.plugin\('graphql'\)\.service\('format'\) is not supported by Content Service/);
   });
 
@@ -230,7 +256,9 @@ describe('the app lifecycle file: failures name the file, the phase and what was
 };
 `,
     });
-    expect(message).to.match(/^src\/index\.js: the graphql plugin failed on what it registered: nexus types are not supported by Content Service yet: write the extension with typeDefs and resolvers/);
+    expect(message).to.match(
+      /^src\/index\.js: the graphql plugin failed on what it registered: nexus types are not supported by Content Service yet: write the extension with typeDefs and resolvers/,
+    );
   });
 
   it('exports other than register, bootstrap and destroy', async () => {

@@ -97,7 +97,9 @@ describe('browser: CORS for a front-end on another origin', function () {
   before(async () => {
     // the front-end: a page served by another server, on another port (another origin)
     frontEnd = createHttpServer((_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>front-end</title><p>front-end</p>');
+      res
+        .writeHead(200, { 'Content-Type': 'text/html' })
+        .end('<!doctype html><title>front-end</title><p>front-end</p>');
     });
     await new Promise<void>((resolve) => frontEnd.listen(0, '127.0.0.1', resolve));
     pageUrl = `http://127.0.0.1:${(frontEnd.address() as AddressInfo).port}`;

@@ -39,7 +39,8 @@ const SEO = {
 /** Content-types (src/api, src/components) and the permissions the suites grant. */
 const CONTENT = {
   'src/api/article/content-types/article/schema.json': schema(ARTICLE),
-  'src/api/article/routes/article.js': "'use strict';\nconst { createCoreRouter } = require('@strapi/strapi').factories;\nmodule.exports = createCoreRouter('api::article.article');\n",
+  'src/api/article/routes/article.js':
+    "'use strict';\nconst { createCoreRouter } = require('@strapi/strapi').factories;\nmodule.exports = createCoreRouter('api::article.article');\n",
   'src/api/category/content-types/category/schema.json': schema(CATEGORY),
   'src/components/shared/seo.json': schema(SEO),
   'src/admin/app.example.tsx': 'export default { config: { locales: [] } };\n',

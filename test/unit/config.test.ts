@@ -78,7 +78,17 @@ describe('configuration', () => {
 });
 
 describe('configuration: Strapi v4 config files', () => {
-  const VARS = ['PORT', 'HOST', 'NODE_ENV', 'CS_T_HOST', 'CS_T_PORT', 'CS_T_PROXY', 'CS_T_KEYS', 'CS_T_URL', 'CS_T_BAD'];
+  const VARS = [
+    'PORT',
+    'HOST',
+    'NODE_ENV',
+    'CS_T_HOST',
+    'CS_T_PORT',
+    'CS_T_PROXY',
+    'CS_T_KEYS',
+    'CS_T_URL',
+    'CS_T_BAD',
+  ];
   const saved = Object.fromEntries(VARS.map((k) => [k, process.env[k]]));
   beforeEach(() => {
     for (const k of VARS) if (k !== 'NODE_ENV') delete process.env[k];
@@ -109,7 +119,8 @@ describe('configuration: Strapi v4 config files', () => {
     process.env.CS_T_HOST = '127.0.0.9';
     const dir = await app({
       'package.json': '{ "name": "a-strapi-project", "private": true }',
-      'tsconfig.json': '{ "extends": "@strapi/typescript-utils/tsconfigs/server", "compilerOptions": { "outDir": "dist" } }',
+      'tsconfig.json':
+        '{ "extends": "@strapi/typescript-utils/tsconfigs/server", "compilerOptions": { "outDir": "dist" } }',
       '.env': 'CS_T_HOST=10.0.0.1\nCS_T_PORT=4123\nCS_T_PROXY=true\nCS_T_KEYS=keyA==,keyB==\n',
       'config/server.ts': [
         "import type { Strapi } from '@strapi/strapi';",
@@ -120,7 +131,8 @@ describe('configuration: Strapi v4 config files', () => {
         "  app: { keys: env.array('CS_T_KEYS') },",
         '});',
       ].join('\n'),
-      'config/api.js': "const path = require('path');\nmodule.exports = { rest: { defaultLimit: 7, maxLimit: path.sep === '/' ? 70 : 0 } };",
+      'config/api.js':
+        "const path = require('path');\nmodule.exports = { rest: { defaultLimit: 7, maxLimit: path.sep === '/' ? 70 : 0 } };",
       'config/admin.json': '{ "apiToken": { "salt": "salt-from-admin" }, "auth": { "secret": "x" } }',
     });
     const config = await loadConfig(dir);
@@ -145,7 +157,8 @@ describe('configuration: Strapi v4 config files', () => {
     const dir = await app({
       'config/api.ts': 'export default { rest: { defaultLimit: 10, maxLimit: 50 } };',
       'config/env/production/api.js': 'module.exports = { rest: { maxLimit: 80 } };',
-      'config/plugins.ts': "export default { 'users-permissions': { config: { jwtSecret: 'base', jwt: { expiresIn: '7d' } } } };",
+      'config/plugins.ts':
+        "export default { 'users-permissions': { config: { jwtSecret: 'base', jwt: { expiresIn: '7d' } } } };",
       'config/env/production/plugins.ts': "export default { 'users-permissions': { config: { jwtSecret: 'prod' } } };",
       'config/middlewares.js':
         "module.exports = ['strapi::logger', 'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::poweredBy', 'strapi::query', 'strapi::body', 'strapi::favicon', 'strapi::public'];",
@@ -156,7 +169,10 @@ describe('configuration: Strapi v4 config files', () => {
     const production = await loadConfig(dir);
     expect(production.env).to.equal('production');
     expect(production.api.rest).to.include({ defaultLimit: 10, maxLimit: 80 });
-    expect(production.plugins['users-permissions']?.config).to.deep.include({ jwtSecret: 'prod', jwt: { expiresIn: '7d' } });
+    expect(production.plugins['users-permissions']?.config).to.deep.include({
+      jwtSecret: 'prod',
+      jwt: { expiresIn: '7d' },
+    });
     expect(production.middlewares.file).to.equal(join('config', 'env', 'production', 'middlewares.js'));
     expect(production.middlewares.entries.map((e) => e.name)).to.deep.equal([
       'strapi::errors',
@@ -178,7 +194,9 @@ describe('configuration: Strapi v4 config files', () => {
 
   it('evaluates ${...} templates in .json files, as Strapi does', async () => {
     process.env.CS_T_URL = 'https://api.example';
-    const dir = await app({ 'config/server.json': '{ "url": "${process.env.CS_T_URL}/v1", "dirs": { "public": "./static" } }' });
+    const dir = await app({
+      'config/server.json': '{ "url": "${process.env.CS_T_URL}/v1", "dirs": { "public": "./static" } }',
+    });
     const config = await loadConfig(dir);
     expect(config.server.url).to.equal('https://api.example/v1');
     expect(config.server.publicDir).to.equal(join(dir, 'static'));
@@ -188,7 +206,8 @@ describe('configuration: Strapi v4 config files', () => {
     const dir = await app({
       'config/server.js':
         "module.exports = ({ env }) => ({ host: '0.0.0.0', port: 1337, app: { keys: ['a'] }, cron: { enabled: true }, webhooks: { populateRelations: false } });",
-      'config/admin.js': "module.exports = { auth: { secret: 's' }, apiToken: { salt: 't' }, transfer: { token: { salt: 'u' } } };",
+      'config/admin.js':
+        "module.exports = { auth: { secret: 's' }, apiToken: { salt: 't' }, transfer: { token: { salt: 'u' } } };",
       'config/database.js': "module.exports = { connection: { client: 'postgres', connection: {} } };",
       'config/plugins.js':
         "module.exports = { upload: { config: { provider: 'aws-s3' } }, email: { config: { provider: 'sendgrid' } }, graphql: { config: { endpoint: '/graphql', apolloServer: { tracing: false, introspection: true } } } };",
@@ -224,17 +243,32 @@ describe('configuration: Strapi v4 config files', () => {
     ['a syntax error', { 'config/server.ts': 'export default { port: ' }, /^config\/server\.ts: cannot be loaded: .+/],
     [
       'invalid JSON in env.json',
-      { '.env': 'CS_T_BAD={nope\n', 'config/api.js': "module.exports = ({ env }) => ({ rest: env.json('CS_T_BAD') });" },
+      {
+        '.env': 'CS_T_BAD={nope\n',
+        'config/api.js': "module.exports = ({ env }) => ({ rest: env.json('CS_T_BAD') });",
+      },
       /^config\/api\.js: cannot be loaded: Invalid json environment variable CS_T_BAD/,
     ],
-    ['a port that is NaN', { 'config/server.js': "module.exports = ({ env }) => ({ port: env.int('CS_T_BAD') });" }, /port/],
-    ['middlewares that are not a list', { 'config/middlewares.js': 'module.exports = { cors: true };' }, /middlewares\.js: must be an array/],
+    [
+      'a port that is NaN',
+      { 'config/server.js': "module.exports = ({ env }) => ({ port: env.int('CS_T_BAD') });" },
+      /port/,
+    ],
+    [
+      'middlewares that are not a list',
+      { 'config/middlewares.js': 'module.exports = { cors: true };' },
+      /middlewares\.js: must be an array/,
+    ],
     [
       'a middleware entry with unknown keys',
       { 'config/middlewares.js': "module.exports = [{ name: 'strapi::cors', options: {} }];" },
       /middlewares\.js \(key "\[0\]"\): has unknown key\(s\) options/,
     ],
-    ['an api prefix without slash', { 'config/api.js': "module.exports = { rest: { prefix: 'v1' } };" }, /rest\.prefix/],
+    [
+      'an api prefix without slash',
+      { 'config/api.js': "module.exports = { rest: { prefix: 'v1' } };" },
+      /rest\.prefix/,
+    ],
   ];
   for (const [what, files, message] of broken) {
     it(`stops on ${what}, naming the file`, async () => {

@@ -98,6 +98,8 @@ describe('config: the env helper', () => {
     expect(env.oneOf(NAME, ['a', 'b'], 'a')).to.equal('a');
     expect(env.oneOf(NAME, ['a', 'b'])).to.equal(undefined);
     expect(() => env.oneOf(NAME)).to.throw('env.oneOf requires expectedValues');
-    expect(() => env.oneOf(NAME, ['a'], 'z')).to.throw('env.oneOf requires defaultValue to be included in expectedValues');
+    expect(() => env.oneOf(NAME, ['a'], 'z')).to.throw(
+      'env.oneOf requires defaultValue to be included in expectedValues',
+    );
   });
 });
