@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { pino } from 'pino';
+import type { Logger } from '../../src/logger.js';
 import request from 'supertest';
 import { ConfigError } from '../../src/config/index.js';
 import { gql } from '../graphql/helpers.js';
@@ -14,7 +15,7 @@ import {
 import { writeTempProject } from '../helpers/temp-app.js';
 
 /** A logger that keeps every line, to read what start-up says. */
-function capturingLogger(): { logger: ReturnType<typeof pino>; lines: Array<Record<string, unknown>> } {
+function capturingLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
   const lines: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -22,7 +23,7 @@ function capturingLogger(): { logger: ReturnType<typeof pino>; lines: Array<Reco
       done();
     },
   });
-  return { logger: pino({ level: 'info', base: undefined }, stream), lines };
+  return { logger: pino<never>({ level: 'info', base: undefined }, stream), lines };
 }
 
 describe('a Strapi v4 TypeScript project, unchanged, in production', () => {
