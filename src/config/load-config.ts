@@ -74,9 +74,16 @@ function readPlugins(config: ConfigTree): Record<string, PluginConfig> {
   return plugins;
 }
 
-function readPermissions(config: ConfigTree): Record<string, string[]> {
+/**
+ * `config/permissions` in this service's format (role type → actions). A file of that name whose
+ * values are none of them arrays is an app's own configuration (read by its code through
+ * `strapi.config`), not this format: it is left alone.
+ */
+function readPermissions(config: ConfigTree): Record<string, string[]> | undefined {
+  const entries = Object.entries(section(config, 'permissions'));
+  if (entries.length > 0 && entries.every(([, actions]) => !Array.isArray(actions))) return undefined;
   const out: Record<string, string[]> = {};
-  for (const [role, actions] of Object.entries(section(config, 'permissions'))) {
+  for (const [role, actions] of entries) {
     if (!Array.isArray(actions) || actions.some((a) => typeof a !== 'string'))
       throw new ConfigError(config.fileOf('permissions', role), role, 'must be an array of action strings');
     out[role] = actions as string[];
@@ -142,6 +149,7 @@ export async function loadConfig(appDirInput: string, overrides: ConfigOverrides
   const tree = await readConfigTree(appDir, nodeEnv);
   const plugins = readPlugins(tree);
   const admin = section(tree, 'admin');
+  const permissions = readPermissions(tree);
   const apiToken = child(tree, 'admin', admin, 'apiToken');
 
   const config: ServiceConfig = {
@@ -152,7 +160,7 @@ export async function loadConfig(appDirInput: string, overrides: ConfigOverrides
     database: readDatabase(tree, appDir),
     api: readApi(tree),
     plugins,
-    permissions: readPermissions(tree),
+    permissions: permissions ?? {},
     middlewares: {
       file: tree.fileOf('middlewares'),
       entries: middlewareList(tree.fileOf('middlewares'), tree.tree.middlewares),
@@ -162,7 +170,7 @@ export async function loadConfig(appDirInput: string, overrides: ConfigOverrides
       environment: nodeEnv,
       plugin: Object.fromEntries(Object.entries(plugins).map(([name, p]) => [name, p.config])),
     },
-    ignored: ignoredKeys(tree.tree),
+    ignored: [...ignoredKeys(tree.tree), ...(permissions ? [] : ['permissions'])],
   };
   return applyOverrides(config, overrides);
 }

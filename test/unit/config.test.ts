@@ -58,7 +58,7 @@ describe('configuration', () => {
     ],
     [
       'permissions that are not arrays',
-      { 'permissions.json': '{"public": "all"}' },
+      { 'permissions.json': '{"public": "all", "authenticated": []}' },
       /permissions\.json \(key "public"\)/,
     ],
   ];
