@@ -396,7 +396,40 @@ module.exports = ({ env }) => ({
     'src/index.js': `'use strict';
 
 module.exports = {
-  register(/*{ strapi }*/) {},
+  register({ strapi }) {
+    const extensionService = strapi.plugin('graphql').service('extension');
+    extensionService.use(({ nexus }) => ({
+      types: [
+        nexus.objectType({
+          name: 'Greeting',
+          definition(t) {
+            t.string('text');
+            t.json('meta');
+          },
+        }),
+        nexus.extendType({
+          type: 'Query',
+          definition(t) {
+            t.field('greeting', {
+              type: 'Greeting',
+              args: { name: nexus.stringArg() },
+              resolve: (parent, args, context) => ({
+                text: 'hello ' + (args.name || (context.state.user ? context.state.user.username : 'visitor')),
+                meta: { strategy: context.state.auth.strategy.name },
+              }),
+            });
+          },
+        }),
+        nexus.extendType({
+          type: 'Article',
+          definition(t) {
+            t.nonNull.int('titleLength', { resolve: (parent) => String(parent.title || '').length });
+          },
+        }),
+      ],
+      resolversConfig: { 'Query.greeting': { auth: false } },
+    }));
+  },
 
   bootstrap({ strapi }) {
     // the global, as Strapi sets it

@@ -14,6 +14,7 @@ import {
   type FieldDefinitionNode,
   type GraphQLResolveInfo,
 } from 'graphql';
+import * as nexus from 'nexus';
 import type { GraphQLContext } from './context.js';
 
 export type Resolver = (
@@ -52,34 +53,28 @@ export interface Extension {
   typeDefs?: string;
   /** `{ Query: { hello: () => 'hi' }, Article: { wordCount: { resolve: (parent) => … } } }` */
   resolvers?: Record<string, Record<string, Resolver | { resolve: Resolver }>>;
-  /** Strapi's nexus type definitions: not supported (an error says so when given) */
+  /** nexus type definitions, as Strapi's extensions write them (`nexus.extendType(...)`) */
   types?: unknown[];
-  /** Strapi's nexus plugins: not supported (an error says so when given) */
+  /** nexus plugins */
   plugins?: unknown[];
   /** keyed `Query.articles`, `Mutation.createNote`, … */
   resolversConfig?: Record<string, ResolverConfig>;
 }
 
-/** Receives graphql-compose's composer; Strapi's `nexus` is there only to explain that it is not supported. */
+/** Receives graphql-compose's composer, and what Strapi's extensions receive: `nexus` and `strapi`. */
 export type ExtensionFactory = (args: {
   schemaComposer: SchemaComposer<GraphQLContext>;
-  nexus: Record<string, unknown>;
+  nexus: typeof nexus;
   strapi: unknown;
 }) => Extension | void;
 
-const NEXUS_UNSUPPORTED =
-  'nexus types are not supported by Content Service yet: write the extension with typeDefs and resolvers (or schemaComposer)';
-
-/** Stands in for Strapi's `nexus` argument: any use of it fails with a message saying what to write instead. */
-const nexusStandIn = new Proxy<Record<string, unknown>>(
-  {},
-  {
-    get(_target, property) {
-      if (typeof property === 'symbol' || property === 'then') return undefined;
-      throw new Error(`${NEXUS_UNSUPPORTED} (nexus.${property} was used)`);
-    },
-  },
-);
+/** What the registered extensions add to the schema besides the composer's changes. */
+export interface AppliedExtensions {
+  resolversConfig: Record<string, ResolverConfig>;
+  /** nexus types and plugins, merged into the built schema */
+  nexusTypes: unknown[];
+  nexusPlugins: unknown[];
+}
 
 function resolveFunction(value: Resolver | { resolve: Resolver }): Resolver {
   return typeof value === 'function' ? value : value.resolve;
@@ -243,15 +238,16 @@ export class ExtensionService {
     return this.types.get(uid)?.fields.get(field)?.[use] !== false;
   }
 
-  /** Applies every registered extension to the composer; returns their merged resolversConfig. */
-  apply(schemaComposer: SchemaComposer<GraphQLContext>): Record<string, ResolverConfig> {
+  /** Applies every registered extension to the composer; returns their resolversConfig and nexus types. */
+  apply(schemaComposer: SchemaComposer<GraphQLContext>): AppliedExtensions {
     const config: Record<string, ResolverConfig> = {};
+    const applied: AppliedExtensions = { resolversConfig: config, nexusTypes: [], nexusPlugins: [] };
     for (const entry of this.extensions) {
       const extension =
-        typeof entry === 'function' ? entry({ schemaComposer, nexus: nexusStandIn, strapi: globalThis.strapi }) : entry;
+        typeof entry === 'function' ? entry({ schemaComposer, nexus, strapi: globalThis.strapi }) : entry;
       if (!extension) continue;
-      if ((extension.types?.length ?? 0) > 0 || (extension.plugins?.length ?? 0) > 0)
-        throw new Error(`${NEXUS_UNSUPPORTED} (the extension has types or plugins)`);
+      applied.nexusTypes.push(...(extension.types ?? []));
+      applied.nexusPlugins.push(...(extension.plugins ?? []));
       if (extension.typeDefs) addTypeDefs(schemaComposer, extension.typeDefs);
       if (extension.resolvers)
         schemaComposer.addResolveMethods(
@@ -264,7 +260,7 @@ export class ExtensionService {
         );
       Object.assign(config, extension.resolversConfig ?? {});
     }
-    return config;
+    return applied;
   }
 
   private switches(uid: string): TypeSwitches {

@@ -10,7 +10,7 @@ import { createHandler } from 'graphql-http';
 import type { RequestAuth } from '../../access/ability.js';
 import type { Logger } from '../../logger.js';
 import type { ServiceContext } from '../../service-context.js';
-import type { GraphQLContext } from './context.js';
+import { graphqlContext, type GraphQLContext } from './context.js';
 import { depthLimitRule } from './depth-limit.js';
 import { formatResolverError, PARSE_FAILED, VALIDATION_FAILED, withCode } from './errors.js';
 
@@ -68,7 +68,7 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
   const documents = documentCache();
   const handle = createHandler<RawRequest, undefined, GraphQLContext>({
     schema: () => options.schema(),
-    context: (req) => ({ service: options.service, auth: req.raw.auth, req: req.raw.req }),
+    context: (req) => graphqlContext(options.service, req.raw.auth, req.raw.req),
     parse: (source) => documents.parse(typeof source === 'string' ? source : source.body),
     validate: (schema, document, rules) => [...documents.validate(schema, document, rules ?? [])],
     validationRules: (_req, _args, specified) =>
