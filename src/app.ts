@@ -185,6 +185,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         config,
         logger,
         registry,
+        service: context,
         enabledPlugins: plugins.map((p) => p.name),
         knownPlugins: BUILT_IN_PLUGINS.map((p) => p.name),
         pluginService: (plugin, name) => pluginServices.get(plugin)?.get(name),

@@ -10,6 +10,9 @@ import set from 'lodash/set.js';
 import type { ServiceConfig } from '../config/index.js';
 import type { Component, ContentType, Registry } from '../content-types/index.js';
 import type { Logger } from '../logger.js';
+import type { ServiceContext } from '../service-context.js';
+import { createEntityService, type EntityService } from './entity-service.js';
+import { createQueryEngine, type QueryEngine } from './query-engine.js';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 
 /** What the running service lends the `strapi` object. */
@@ -17,6 +20,8 @@ export interface LifecycleHost {
   config: ServiceConfig;
   logger: Logger;
   registry: Registry;
+  /** the running service, for the entity service and the query engine */
+  service: ServiceContext;
   /** the built-in plugins that are on */
   enabledPlugins: readonly string[];
   /** the built-in plugins Content Service has, on or off */
@@ -76,6 +81,9 @@ export interface StrapiApp {
   readonly components: Record<string, StrapiContentType>;
   contentType(uid: string): StrapiContentType | undefined;
   getModel(uid: string): StrapiContentType | undefined;
+  entityService: EntityService;
+  db: { query(uid: string): QueryEngine };
+  query(uid: string): QueryEngine;
 }
 
 declare global {
@@ -162,11 +170,14 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
   return { app: layout, dist: layout, static: { public: resolve(config.server.publicDir) } };
 }
 
-const APP_API = 'plugin(name), service(uid), config.get/has/set, log, dirs, contentTypes, contentType(uid), components';
+const APP_API =
+  'plugin(name), service(uid), config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), query(uid)';
 const PLUGIN_API = 'service(name), config(path), contentType(name), contentTypes';
 
 export function createStrapiApp(host: LifecycleHost): StrapiApp {
   const { registry } = host;
+  const entityService = createEntityService(host.service);
+  const query = (uid: string): QueryEngine => createQueryEngine(entityService, uid);
   const allContentTypes = (): Record<string, StrapiContentType> =>
     Object.fromEntries(registry.listContentTypes().map((ct) => [ct.uid, describe(ct)]));
 
@@ -234,6 +245,13 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       const schema = registry.schema(uid);
       return schema ? describe(schema) : undefined;
     },
+    entityService: strictObject(
+      entityService,
+      'strapi.entityService',
+      'findMany, findOne, count, create, update, delete',
+    ),
+    db: strictObject({ query }, 'strapi.db', 'query(uid)'),
+    query,
   };
   return strictObject(app, 'strapi', APP_API);
 }

@@ -187,6 +187,17 @@ describe('a Strapi v4 JavaScript (CommonJS) project with a REST prefix, provider
     expect(lines.map((l) => l.msg)).to.include('legacy bootstrap on /v1');
   });
 
+  it('keeps what the bootstrap did with strapi.entityService and strapi.db.query', async () => {
+    const categories = await request(service.app).get('/v1/categories').expect(200);
+    const seeded = (categories.body.data as Array<{ id: number; attributes: { name: string } }>).find(
+      (c) => c.attributes.name === 'Seeded',
+    );
+    expect(seeded).to.not.equal(undefined);
+    // findOne was not in config/permissions.json: the bootstrap granted it to the public role
+    const one = await request(service.app).get(`/v1/categories/${seeded?.id}`).expect(200);
+    expect(one.body.data.attributes.name).to.equal('Seeded');
+  });
+
   it('serves the nexus types src/index.js registered (objectType, extendType, t.json, context.state)', async () => {
     const anonymous = await gql(
       service,
@@ -237,17 +248,38 @@ describe('the app lifecycle file: failures name the file, the phase and what was
     throw new Error('the service started');
   }
 
-  it('strapi.db (and any API the service has not) in bootstrap', async () => {
+  it('an API the service has not (strapi.db.lifecycles, strapi.admin) in bootstrap', async () => {
     const message = await startFailure({
       'src/index.js': `module.exports = {
   async bootstrap({ strapi }) {
-    await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'public' } });
+    strapi.db.lifecycles.subscribe({ models: ['plugin::users-permissions.user'] });
   },
 };
 `,
     });
     expect(message).to.match(
-      /^src\/index\.js: bootstrap\(\) failed: strapi\.db is not supported by Content Service: it offers plugin\(name\), service\(uid\), .* \(src\/index\.js:3:\d+\)$/,
+      /^src\/index\.js: bootstrap\(\) failed: strapi\.db\.lifecycles is not supported by Content Service: it offers query\(uid\) \(src\/index\.js:3:\d+\)$/,
+    );
+    expect(
+      await startFailure({
+        'src/index.js': 'module.exports = { register({ strapi }) { strapi.admin.services.permission; } };',
+      }),
+    ).to.match(
+      /^src\/index\.js: register\(\) failed: strapi\.admin is not supported by Content Service: it offers plugin\(name\), service\(uid\), /,
+    );
+  });
+
+  it('bad data given to strapi.entityService', async () => {
+    const message = await startFailure({
+      'src/index.js': `module.exports = {
+  async bootstrap({ strapi }) {
+    await strapi.entityService.create('api::category.category', { data: { name: 42, nope: true, articles: [9999] } });
+  },
+};
+`,
+    });
+    expect(message).to.match(
+      /^src\/index\.js: bootstrap\(\) failed: 1 relation\(s\) of type api::article\.article associated with this entity do not exist \(src\/index\.js:3:\d+\)$/,
     );
   });
 

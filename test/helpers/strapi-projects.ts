@@ -431,9 +431,22 @@ module.exports = {
     }));
   },
 
-  bootstrap({ strapi }) {
+  async bootstrap({ strapi }) {
     // the global, as Strapi sets it
     global.strapi.log.info(\`legacy bootstrap on \${strapi.config.get('api.rest.prefix')}\`);
+    // seed once, and open a permission to the public role, as real projects' bootstraps do
+    if ((await strapi.entityService.count('api::category.category')) === 0) {
+      await strapi.entityService.create('api::category.category', { data: { name: 'Seeded' } });
+    }
+    const publicRole = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'public' } });
+    const granted = await strapi.query('plugin::users-permissions.permission').count({
+      where: { action: 'api::category.category.findOne', role: publicRole.id },
+    });
+    if (granted === 0) {
+      await strapi.query('plugin::users-permissions.permission').create({
+        data: { action: 'api::category.category.findOne', role: publicRole.id },
+      });
+    }
   },
 };
 `,
