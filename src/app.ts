@@ -11,10 +11,23 @@ import { buildMiddlewares } from './middlewares/index.js';
 import { Models } from './models/index.js';
 import { BUILT_IN_PLUGINS, enabledPlugins, type Plugin } from './plugins/index.js';
 import { graphqlConfig } from './plugins/graphql/config.js';
+import { ExtensionError } from './plugins/graphql/index.js';
 import { i18nSettings } from './plugins/i18n/index.js';
 import { contentRoutes } from './rest/content-routes.js';
 import { setRequestAuth } from './operations/request-context.js';
 import type { ServiceContext } from './service-context.js';
+
+/**
+ * A plugin's start-up work failed: on what the app's lifecycle file registered (a GraphQL
+ * extension the schema cannot take), or on the app's schemas; one line either way.
+ */
+function pluginStartFailure(plugin: string, err: unknown, lifecycleFile: string | undefined): Error {
+  if (err instanceof ConfigError || err instanceof SchemaError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof ExtensionError && lifecycleFile)
+    return new ConfigError(lifecycleFile, undefined, `the ${plugin} plugin failed on what it registered: ${message}`);
+  return new ConfigError(`plugin ${plugin}`, undefined, `cannot start on this app: ${message}`);
+}
 
 export interface CreateServerOptions {
   /** the app directory (schemas/ + config/, or a Strapi v4 project); default: the current directory */
@@ -201,13 +214,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       try {
         await plugin.bootstrap?.(context);
       } catch (err) {
-        // a plugin's start-up work fails on what the app registered (a GraphQL extension): name its file
-        if (!lifecycle || err instanceof ConfigError || err instanceof SchemaError) throw err;
-        throw new ConfigError(
-          lifecycle.file,
-          undefined,
-          `the ${plugin.name} plugin failed on what it registered: ${err instanceof Error ? err.message : String(err)}`,
-        );
+        throw pluginStartFailure(plugin.name, err, lifecycle?.file);
       }
     }
     if (lifecycle && strapi) await lifecycle.run('bootstrap', strapi);

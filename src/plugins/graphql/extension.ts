@@ -126,6 +126,14 @@ interface TypeSwitches {
   fields: Map<string, FieldSwitches>;
 }
 
+/** The schema cannot be built with the registered extensions (it can without them). */
+export class ExtensionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExtensionError';
+  }
+}
+
 export class ExtensionService {
   private readonly types = new Map<string, TypeSwitches>();
   private readonly extensions: Array<Extension | ExtensionFactory> = [];

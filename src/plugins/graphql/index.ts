@@ -6,12 +6,12 @@ import type { GraphQLSchema } from 'graphql';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
 import { effectiveMaxLimit, graphqlConfig, type GraphQLConfig } from './config.js';
-import { ExtensionService } from './extension.js';
+import { ExtensionError, ExtensionService } from './extension.js';
 import { graphqlEndpoint } from './http.js';
 import { playground } from './playground.js';
-import { buildSchema } from './schema.js';
+import { buildSchema, type SchemaInputs } from './schema.js';
 
-export { ExtensionService } from './extension.js';
+export { ExtensionError, ExtensionService } from './extension.js';
 export type {
   Extension,
   ExtensionFactory,
@@ -41,6 +41,20 @@ function graphqlService(ctx: ServiceContext, gql: GraphQLConfig): ServiceContext
   };
 }
 
+/**
+ * Builds the schema; when that fails with extensions registered and the schema builds without
+ * them, the extensions are to blame: an ExtensionError says so.
+ */
+function buildSchemaBlaming(inputs: SchemaInputs): GraphQLSchema {
+  try {
+    return buildSchema(inputs);
+  } catch (err) {
+    if (inputs.extension.revision === 0) throw err;
+    buildSchema({ ...inputs, extension: new ExtensionService() });
+    throw new ExtensionError(err instanceof Error ? err.message : String(err));
+  }
+}
+
 /** Each running service's schema getter, keyed by its models (the plugin object is shared by services). */
 const schemaGetters = new WeakMap<object, () => GraphQLSchema>();
 
@@ -56,7 +70,7 @@ export const graphqlPlugin: Plugin = {
       if (!built || built.revision !== extension.revision) {
         built = {
           revision: extension.revision,
-          schema: buildSchema({
+          schema: buildSchemaBlaming({
             registry: ctx.registry,
             gql,
             extension,
