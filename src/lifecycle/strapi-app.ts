@@ -11,6 +11,7 @@ import type { ServiceConfig } from '../config/index.js';
 import type { Component, ContentType, Registry } from '../content-types/index.js';
 import type { Logger } from '../logger.js';
 import type { ServiceContext } from '../service-context.js';
+import { createCoreService } from './core-service.js';
 import { createEntityService, type EntityService } from './entity-service.js';
 import { createQueryEngine, type QueryEngine } from './query-engine.js';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
@@ -218,11 +219,17 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       throw new UnsupportedStrapiApi(`strapi.plugin('${name}')`, `its plugins are ${host.knownPlugins.join(', ')}`);
     },
     service(uid) {
+      if (uid.startsWith('api::') && registry.contentType(uid))
+        return strictObject(
+          createCoreService(host.service, entityService, uid),
+          `strapi.service('${uid}')`,
+          "the core service's find, findOne, create, update, delete (the app's own service methods are not loaded)",
+        );
       const match = /^plugin::([\w-]+)\.([\w-]+)$/.exec(uid);
       if (!match)
         throw new UnsupportedStrapiApi(
           `strapi.service('${uid}')`,
-          "only plugin services such as 'plugin::graphql.extension' are offered",
+          "it offers the core services of content-types ('api::<api>.<name>') and plugin services such as 'plugin::graphql.extension'",
         );
       const plugin = app.plugin(match[1] ?? '');
       if (!plugin) throw new UnsupportedStrapiApi(`strapi.service('${uid}')`, `the plugin ${match[1]} is turned off`);

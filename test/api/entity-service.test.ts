@@ -3,6 +3,7 @@ import request from 'supertest';
 import { ValidationError } from '../../src/errors/index.js';
 import { createEntityService, type EntityService } from '../../src/lifecycle/entity-service.js';
 import { createQueryEngine } from '../../src/lifecycle/query-engine.js';
+import { createStrapiApp, type StrapiApp } from '../../src/lifecycle/strapi-app.js';
 import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 
@@ -10,10 +11,20 @@ import { createTestService, type TestService } from '../helpers/server.js';
 describe('lifecycle: strapi.entityService and strapi.db.query', () => {
   let service: TestService;
   let entities: EntityService;
+  let strapi: StrapiApp;
   before(async () => {
     service = await createTestService();
     await seedPublication(service.context);
     entities = createEntityService(service.context);
+    strapi = createStrapiApp({
+      config: service.context.config,
+      logger: service.context.logger,
+      registry: service.context.registry,
+      service: service.context,
+      enabledPlugins: ['graphql'],
+      knownPlugins: ['graphql', 'i18n'],
+      pluginService: () => undefined,
+    });
   });
   after(() => service.close());
 
@@ -79,5 +90,28 @@ describe('lifecycle: strapi.entityService and strapi.db.query', () => {
     expect(changed).to.deep.include({ name: 'Query engine', weight: 2.5 });
     expect(await tags.deleteMany({ where: { name: 'Query engine' } })).to.deep.equal({ count: 1 });
     expect(await tags.count({ where: { name: 'Query engine' } })).to.equal(0);
+  });
+
+  it("strapi.service('api::…'): the core service, with REST's page size and live entries", async () => {
+    const articles = strapi.service('api::article.article') as {
+      find(params?: object): Promise<{ results: Array<Record<string, unknown>>; pagination: Record<string, number> }>;
+      findOne(id: number): Promise<Record<string, unknown> | null>;
+      create(params: object): Promise<Record<string, unknown> | null>;
+      delete(id: number): Promise<unknown>;
+      notACoreMethod?: unknown;
+    };
+    const page = await articles.find({ fields: ['title', 'publishedAt'], pagination: { page: 1, pageSize: 3 } });
+    expect(page.results).to.have.length(3);
+    expect(page.pagination).to.include({ page: 1, pageSize: 3 });
+    expect(page.results.every((a) => a.publishedAt !== null)).to.equal(true);
+    const created = await articles.create({ data: { title: 'Published by the core service', slug: 'core-service' } });
+    expect(created?.publishedAt).to.be.a('string').and.not.equal(null);
+    await articles.delete(created!.id as number);
+    expect(() => articles.notACoreMethod).to.throw(
+      "strapi.service('api::article.article').notACoreMethod is not supported by Content Service: it offers the core service's find",
+    );
+    expect(() => strapi.service('api::nothing.nothing')).to.throw(
+      /strapi\.service\('api::nothing\.nothing'\) is not supported/,
+    );
   });
 });
