@@ -67,7 +67,8 @@ export const cors: MiddlewareFactory = (config, { logger, config: service }) => 
   const credentials = settings.credentials === true;
   const base: corsPackage.CorsOptions = {
     credentials,
-    maxAge: typeof settings.maxAge === 'number' ? settings.maxAge : undefined,
+    maxAge:
+      typeof settings.maxAge === 'number' || typeof settings.maxAge === 'string' ? Number(settings.maxAge) : undefined,
     methods: list(settings.methods),
     allowedHeaders: list(settings.headers),
     exposedHeaders: list(settings.expose),

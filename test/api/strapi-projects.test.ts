@@ -113,10 +113,20 @@ describe('a Strapi v4 TypeScript project, unchanged, in production', () => {
   });
 
   it('serves GraphQL with what src/index.ts registered: no category mutations, the added resolvers', async () => {
+    const categories = await request(service.app).get('/api/categories').expect(200);
+    const categoryId = categories.body.data[0].id as number;
     await request(service.app)
       .post('/api/articles')
       .set('Authorization', `Bearer ${jwt}`)
-      .send({ data: { title: 'Graph', slug: 'graph', body: 'word '.repeat(450) } })
+      .send({
+        data: {
+          title: 'Graph',
+          slug: 'graph',
+          body: 'word '.repeat(450),
+          category: categoryId,
+          seo: { metaTitle: 'G' },
+        },
+      })
       .expect(200);
     // a field added to an entity type reads the attributes selected beside it (here body)
     const read = await gql(service, '{ siteName articles { data { attributes { title body readingTime } } } }');
@@ -125,6 +135,26 @@ describe('a Strapi v4 TypeScript project, unchanged, in production', () => {
     expect(read.body.data?.articles).to.deep.equal({
       data: [{ attributes: { title: 'Graph', body: 'word '.repeat(450), readingTime: 3 } }],
     });
+    // a custom resolver reading with strapi.entityService, answering through the format service
+    const bySlug = await gql(
+      service,
+      '{ articleBySlug(slug: "graph") { data { attributes { title readingTime category { data { id } } seo { metaTitle } } } } }',
+    );
+    expect(bySlug.body.errors).to.equal(undefined);
+    expect(bySlug.body.data).to.deep.equal({
+      articleBySlug: {
+        data: {
+          attributes: {
+            title: 'Graph',
+            readingTime: 3,
+            category: { data: { id: String(categoryId) } },
+            seo: { metaTitle: 'G' },
+          },
+        },
+      },
+    });
+    const missing = await gql(service, '{ articleBySlug(slug: "nope") { data { id } } }');
+    expect(missing.body.data).to.deep.equal({ articleBySlug: { data: null } });
     const mutation = await gql(
       service,
       'mutation { createCategory(data: { name: "x" }) { data { id } } }',
@@ -293,9 +323,10 @@ describe('the app lifecycle file: failures name the file, the phase and what was
     );
     expect(
       await startFailure({
-        'src/index.js': "module.exports = { register({ strapi }) { strapi.plugin('graphql').service('format'); } };",
+        'src/index.js':
+          "module.exports = { register({ strapi }) { strapi.plugin('graphql').service('content-api'); } };",
       }),
-    ).to.match(/strapi\.plugin\('graphql'\)\.service\('format'\) is not supported by Content Service/);
+    ).to.match(/strapi\.plugin\('graphql'\)\.service\('content-api'\) is not supported by Content Service/);
   });
 
   it('a GraphQL extension the schema cannot take', async () => {

@@ -277,18 +277,29 @@ export default {
     extensionService.shadowCRUD('api::category.category').disableMutations();
     extensionService.use(({ strapi: app }) => ({
       typeDefs: \`
-        type Query { siteName: String! }
+        type Query { siteName: String!, articleBySlug(slug: String!): ArticleEntityResponse }
         extend type Article { readingTime: Int }
       \`,
       resolvers: {
         Query: {
           siteName: { resolve: () => app.config.get('server.url', 'no url') },
+          // the usual custom resolver: read with the entity service, answer through the format service
+          articleBySlug: {
+            resolve: async (parent, args) => {
+              const { toEntityResponse } = app.plugin('graphql').service('format').returnTypes;
+              const [entry] = await app.entityService.findMany('api::article.article', {
+                filters: { slug: args.slug },
+                populate: ['category', 'seo'],
+              });
+              return toEntityResponse(entry ?? null, { args, resourceUID: 'api::article.article' });
+            },
+          },
         },
         Article: {
           readingTime: (parent) => Math.ceil(String(parent.body ?? '').split(' ').length / 200),
         },
       },
-      resolversConfig: { 'Query.siteName': { auth: false } },
+      resolversConfig: { 'Query.siteName': { auth: false }, 'Query.articleBySlug': { auth: false } },
     }));
   },
 

@@ -7,6 +7,7 @@ import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
 import { effectiveMaxLimit, graphqlConfig, type GraphQLConfig } from './config.js';
 import { ExtensionError, ExtensionService } from './extension.js';
+import { createFormatService } from './format-service.js';
 import { graphqlEndpoint } from './http.js';
 import { playground } from './playground.js';
 import { buildSchema, type SchemaInputs } from './schema.js';
@@ -64,6 +65,7 @@ export const graphqlPlugin: Plugin = {
     const gql = graphqlConfig(ctx.config);
     const extension = new ExtensionService();
     ctx.setService('extension', extension);
+    ctx.setService('format', createFormatService(ctx.registry));
     const service = graphqlService(ctx, gql);
     let built: { revision: number; schema: GraphQLSchema } | null = null;
     const schema = (): GraphQLSchema => {
