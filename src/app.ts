@@ -202,6 +202,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         enabledPlugins: plugins.map((p) => p.name),
         knownPlugins: BUILT_IN_PLUGINS.map((p) => p.name),
         pluginService: (plugin, name) => pluginServices.get(plugin)?.get(name),
+        pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
       })
     : undefined;
   try {

@@ -29,6 +29,8 @@ export interface LifecycleHost {
   knownPlugins: readonly string[];
   /** a service a plugin registered (`extension` of `graphql`), or undefined */
   pluginService(plugin: string, name: string): unknown;
+  /** every service a plugin registered, by name */
+  pluginServices(plugin: string): Record<string, unknown>;
 }
 
 type LogMethod = (message: string, ...rest: unknown[]) => void;
@@ -51,6 +53,7 @@ export interface StrapiConfig {
 
 export interface StrapiPlugin {
   service(name: string): unknown;
+  readonly services: Record<string, unknown>;
   config(path: string, defaultValue?: unknown): unknown;
   contentType(name: string): StrapiContentType | undefined;
   readonly contentTypes: Record<string, StrapiContentType>;
@@ -173,7 +176,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 
 const APP_API =
   'plugin(name), service(uid), config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), query(uid)';
-const PLUGIN_API = 'service(name), config(path), contentType(name), contentTypes';
+const PLUGIN_API = 'service(name), services, config(path), contentType(name), contentTypes';
 
 export function createStrapiApp(host: LifecycleHost): StrapiApp {
   const { registry } = host;
@@ -190,6 +193,9 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
           if (service === undefined)
             throw new UnsupportedStrapiApi(`strapi.plugin('${name}').service('${serviceName}')`);
           return service;
+        },
+        get services() {
+          return host.pluginServices(name);
         },
         config: (path, defaultValue) => get(host.config.plugins[name]?.config ?? {}, path, defaultValue) as unknown,
         contentType(ctName) {

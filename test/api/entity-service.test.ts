@@ -24,6 +24,7 @@ describe('lifecycle: strapi.entityService and strapi.db.query', () => {
       enabledPlugins: ['graphql'],
       knownPlugins: ['graphql', 'i18n'],
       pluginService: () => undefined,
+      pluginServices: () => ({}),
     });
   });
   after(() => service.close());

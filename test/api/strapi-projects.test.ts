@@ -246,6 +246,11 @@ describe('a Strapi v4 JavaScript (CommonJS) project with a REST prefix, provider
     expect(named.body.data).to.deep.equal({
       greeting: { text: 'hello legacy', meta: { strategy: 'users-permissions' } },
     });
+    // a resolver using the older plugin API: strapi.plugins['users-permissions'].services.jwt
+    const refreshed = await gql(service, '{ refreshToken }', undefined, login.body.jwt as string);
+    const token = String(refreshed.body.data?.refreshToken);
+    const me = await request(service.app).get('/v1/users/me').set('Authorization', `Bearer ${token}`).expect(200);
+    expect(me.body.username).to.equal('legacy');
   });
 
   it('lists the providers, cron and other keys it ignores, and keeps the security config', async () => {

@@ -440,6 +440,15 @@ module.exports = {
       ],
       resolversConfig: { 'Query.greeting': { auth: false } },
     }));
+    // the older plugin API, in a resolver run per request
+    extensionService.use({
+      typeDefs: 'type Query { refreshToken: String }',
+      resolvers: {
+        Query: {
+          refreshToken: (parent, args, ctx) => strapi.plugins['users-permissions'].services.jwt.issue({ id: ctx.state.user.id }),
+        },
+      },
+    });
   },
 
   async bootstrap({ strapi }) {
