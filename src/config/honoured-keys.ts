@@ -2,9 +2,9 @@
  * Which configuration keys Content Service uses, file by file. Everything else an app's `config/`
  * holds (Strapi features the service does not have: the admin panel, an SQL `connection`, cron,
  * webhooks, e-mail and upload providers, …) is accepted and reported once at start-up as ignored.
- * `true` marks a key whose whole value is used.
+ * `true` marks a key whose whole value is used; a function, a key used only with such values.
  */
-export type KeyTree = true | { readonly [key: string]: KeyTree };
+export type KeyTree = true | ((value: unknown) => boolean) | { readonly [key: string]: KeyTree };
 
 export const HONOURED_KEYS: Readonly<Record<string, KeyTree>> = {
   server: { host: true, port: true, url: true, proxy: true, dirs: { public: true } },
@@ -39,7 +39,18 @@ export const HONOURED_KEYS: Readonly<Record<string, KeyTree>> = {
         apolloServer: { tracing: true },
       },
     },
-    upload: { enabled: true },
+    upload: {
+      enabled: true,
+      config: {
+        provider: (value) => value === 'local',
+        providerOptions: { directory: true },
+        sizeLimit: true,
+        breakpoints: true,
+        responsiveDimensions: true,
+        sizeOptimization: true,
+        autoOrientation: true,
+      },
+    },
   },
 };
 
@@ -48,6 +59,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function walk(value: unknown, honoured: KeyTree, path: string, out: string[]): void {
+  if (typeof honoured === 'function') {
+    if (!honoured(value)) out.push(path);
+    return;
+  }
   if (honoured === true || !isPlainObject(value)) return;
   for (const [key, item] of Object.entries(value)) {
     const next = honoured[key];

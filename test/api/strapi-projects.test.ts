@@ -260,7 +260,9 @@ describe('a Strapi v4 JavaScript (CommonJS) project with a REST prefix, provider
       'cron-tasks',
       'database.connection',
       'plugins.email',
-      'plugins.upload.config',
+      'plugins.upload.config.provider',
+      'plugins.upload.config.providerOptions.cloud_name',
+      'plugins.upload.config.actionOptions',
       'server.app',
       'server.cron',
     ]);

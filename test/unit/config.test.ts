@@ -221,7 +221,7 @@ describe('configuration: Strapi v4 config files', () => {
       'database.connection',
       'plugins.email',
       'plugins.graphql.config.apolloServer.introspection',
-      'plugins.upload.config',
+      'plugins.upload.config.provider',
       'server.app',
       'server.cron',
       'server.webhooks',
