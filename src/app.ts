@@ -73,6 +73,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const pluginTypes = plugins.flatMap((p) => p.contentTypes?.(config) ?? []);
   const registry = Registry.build([...pluginTypes, ...loaded.contentTypes], loaded.components, { i18n: i18n !== null });
 
+  // config/middlewares is resolved before the database starts: an entry that cannot be honoured stops here
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false); // Strapi sends none; hashing every body costs throughput
+  if (config.server.proxy) app.set('trust proxy', true);
+  const graphql = plugins.some((p) => p.name === 'graphql') ? graphqlConfig(config).endpoint : null;
+  const middlewares = buildMiddlewares({ app, config, logger, graphqlEndpoint: graphql });
+
   const database: DatabaseHandle = options.databaseUri
     ? { uri: options.databaseUri, description: 'MongoDB (given URI)', stop: async () => {} }
     : await selectDatabase(config, { memory: options.memory ?? false });
@@ -97,19 +105,6 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     authenticate: (req) => authenticate(req),
   };
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false); // Strapi sends none; hashing every body costs throughput
-  if (config.server.proxy) app.set('trust proxy', true);
-  const graphql = plugins.some((p) => p.name === 'graphql') ? graphqlConfig(config).endpoint : null;
-  let middlewares;
-  try {
-    middlewares = buildMiddlewares({ app, config, logger, graphqlEndpoint: graphql });
-  } catch (err) {
-    await connection.close();
-    await database.stop();
-    throw err;
-  }
   for (const handler of middlewares.handlers) app.use(handler);
 
   const api = Router();
