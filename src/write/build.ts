@@ -14,7 +14,13 @@ import type {
 import type { ValidationIssue } from '../errors/index.js';
 import { issue, messages } from './messages.js';
 import { isPlainObject, type WriteData } from './payload.js';
-import { applyRelationInput, parseRelationInput, referencedIds, type RelationInput } from './relation-input.js';
+import {
+  applyRelationInput,
+  parseRelationInput,
+  referencedIds,
+  strictOnCreate,
+  type RelationInput,
+} from './relation-input.js';
 import { castScalar } from './scalar.js';
 
 export type StoredObject = Record<string, unknown>;
@@ -42,13 +48,25 @@ export interface PendingPassword {
 export interface UniqueCheck {
   attribute: string;
   value: unknown;
-  perLocale: boolean;
+}
+
+/** An owning relation of the entry itself whose stored ids this write changes (top level only). */
+export interface OwningLink {
+  attribute: string;
+  relation: RelationInfo;
+  before: number[];
+  after: number[];
 }
 
 export interface WritePlan {
   set: StoredObject;
   unset: string[];
   issues: ValidationIssue[];
+  /** Strapi's InvalidRelationError messages (connect positions): a 400 once everything else is valid */
+  relationErrors: string[];
+  links: OwningLink[];
+  /** the plan was computed from stored values (relation lists, components kept by id): written by compare-and-set */
+  readsStored: boolean;
   newComponents: NewComponent[];
   /** target uid → ids that must exist */
   targets: Map<string, Set<number>>;
@@ -77,6 +95,10 @@ function addTargets(walk: Walk, uid: string, ids: number[]): void {
   const set = walk.plan.targets.get(uid) ?? new Set<number>();
   ids.forEach((id) => set.add(id));
   walk.plan.targets.set(uid, set);
+}
+
+function isComponentList(attribute: Attribute): boolean {
+  return attribute.type === 'dynamiczone' || (attribute.type === 'component' && attribute.repeatable === true);
 }
 
 function scalarDefault(attribute: Attribute): unknown {
@@ -108,14 +130,21 @@ function buildFields(
     const at = [...path, name];
     const present = Object.prototype.hasOwnProperty.call(data, name) && data[name] !== undefined;
     let value = present ? data[name] : undefined;
+    // Strapi's validator makes a list of components always "required": a missing one is a 400 even in
+    // a draft, null is never a list; its `min` applies when required or not empty, drafts included
+    const list = isComponentList(attribute);
     if (!present) {
       if (mode === 'update') continue;
       const fallback = scalarDefault(attribute);
       if (fallback === undefined) {
-        if (attribute.required && !walk.isDraft) walk.plan.issues.push(issue(at, messages.defined(at)));
+        if (attribute.required && (list || !walk.isDraft)) walk.plan.issues.push(issue(at, messages.defined(at)));
         continue;
       }
       value = fallback;
+    }
+    if (value === null && list) {
+      walk.plan.issues.push(issue(at, messages.array(at, value)));
+      continue;
     }
     if (value === null && attribute.required && !walk.isDraft) {
       walk.plan.issues.push(issue(at, mode === 'create' ? messages.defined(at) : messages.notNull(at)));
@@ -126,7 +155,7 @@ function buildFields(
       case 'media':
         // Strapi v4's removeRestrictedRelations: relation input to a type the caller cannot read is dropped
         if (attribute.type === 'relation' && !walk.canRelate(attribute.target)) break;
-        buildRelation(walk, schema.relations[name], name, value, existing, at, topLevel, fields);
+        buildRelation(walk, schema.relations[name], name, value, existing, mode, at, topLevel, fields);
         break;
       case 'component':
         buildComponentAttribute(walk, attribute, name, value, existing, at, fields);
@@ -152,7 +181,7 @@ function buildComponentAttribute(
 ): void {
   const current = existing?.[name];
   if (value === null) {
-    fields.set[name] = attribute.repeatable ? [] : null;
+    fields.set[name] = null;
     return;
   }
   if (!attribute.repeatable) {
@@ -179,10 +208,6 @@ function buildDynamicZone(
   at: string[],
   fields: Fields,
 ): void {
-  if (value === null) {
-    fields.set[name] = [];
-    return;
-  }
   if (!Array.isArray(value)) {
     walk.plan.issues.push(issue(at, messages.array(at, value)));
     return;
@@ -226,8 +251,8 @@ function buildScalar(
   fields: Fields,
 ): void {
   if (value === null) {
-    // unique attributes are left unset rather than null (sparse unique indexes)
-    if (attribute.unique) fields.unset.push(name);
+    // unique and uid attributes are left unset rather than null (sparse unique indexes)
+    if (attribute.unique || attribute.type === 'uid') fields.unset.push(name);
     else fields.set[name] = null;
     return;
   }
@@ -238,16 +263,18 @@ function buildScalar(
   }
   fields.set[name] = cast.value;
   if (attribute.type === 'password') walk.plan.passwords.push({ target: fields.set, attribute: name });
-  if (topLevel && (attribute.unique || attribute.type === 'uid') && cast.value !== '') {
-    const perLocale =
-      schema.modelType === 'contentType' && schema.localized && attribute.pluginOptions?.i18n?.localized !== false;
-    walk.plan.unique.push({ attribute: name, value: cast.value, perLocale });
-  }
+  if (topLevel && (attribute.unique || attribute.type === 'uid') && cast.value !== '')
+    walk.plan.unique.push({ attribute: name, value: cast.value });
 }
 
-function checkCount(walk: Walk, attribute: { min?: number; max?: number }, count: number, at: string[]): void {
-  if (typeof attribute.min === 'number' && count < attribute.min && !walk.isDraft)
-    walk.plan.issues.push(issue(at, messages.minItems(at, attribute.min)));
+function checkCount(
+  walk: Walk,
+  attribute: { min?: number; max?: number; required?: boolean },
+  count: number,
+  at: string[],
+): void {
+  if (Number.isInteger(attribute.min) && (attribute.required || count > 0) && count < (attribute.min ?? 0))
+    walk.plan.issues.push(issue(at, messages.minItems(at, attribute.min ?? 0)));
   if (typeof attribute.max === 'number' && count > attribute.max)
     walk.plan.issues.push(issue(at, messages.maxItems(at, attribute.max)));
 }
@@ -258,6 +285,7 @@ function buildRelation(
   name: string,
   value: unknown,
   existing: StoredObject | null,
+  mode: Mode,
   at: string[],
   topLevel: boolean,
   fields: Fields,
@@ -269,19 +297,21 @@ function buildRelation(
     return;
   }
   addTargets(walk, relation.target, referencedIds(parsed.input));
+  const input = mode === 'create' ? strictOnCreate(parsed.input) : parsed.input;
   if (relation.stored) {
-    const next = applyRelationInput(numberList(existing?.[name]), parsed.input);
-    if (!next) {
-      walk.plan.issues.push(issue(at, messages.position(at)));
+    const before = numberList(existing?.[name]);
+    // what a write adds and removes (claims, order keys) is relative to what it read
+    walk.plan.readsStored = true;
+    const outcome = applyRelationInput(before, input, relation.multiple);
+    if (!outcome.ok) {
+      walk.plan.relationErrors.push(outcome.message);
       return;
     }
-    fields.set[name] = relation.multiple ? next : (next.at(-1) ?? null);
+    const after = relation.multiple ? outcome.ids : outcome.ids.slice(-1);
+    fields.set[name] = relation.multiple ? after : (after[0] ?? null);
+    if (topLevel) walk.plan.links.push({ attribute: name, relation, before, after });
   } else if (relation.inverse && topLevel) {
-    walk.plan.inverse.push({
-      attribute: name,
-      relation: { ...relation, inverse: relation.inverse },
-      input: parsed.input,
-    });
+    walk.plan.inverse.push({ attribute: name, relation: { ...relation, inverse: relation.inverse }, input });
   }
 }
 
@@ -312,6 +342,7 @@ function buildComponent(
       walk.plan.issues.push(issue(at, `Some of the provided components in ${at[0]} are not related to the entity`));
       return null;
     }
+    walk.plan.readsStored = true;
     const merged: StoredObject = { ...current, id };
     delete merged.__component;
     const fields = buildFields(walk, component, value, current, 'update', at, false, merged);
@@ -342,6 +373,9 @@ export function buildWrite(
     set: {},
     unset: [],
     issues: [],
+    relationErrors: [],
+    links: [],
+    readsStored: false,
     newComponents: [],
     targets: new Map(),
     unique: [],

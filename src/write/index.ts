@@ -5,3 +5,4 @@ export { removeReferences } from './references.js';
 export { writableContentType } from './content-type.js';
 export { entries, type StoredEntry } from './collection.js';
 export { withoutIds } from './shared-attributes.js';
+export { LocaleTakenError, SingleEntryTaken } from './checks.js';
