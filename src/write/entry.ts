@@ -150,7 +150,8 @@ export async function createEntry(
   const group = contentType.localized
     ? (options.localeGroup ?? (await groupOfLocalizations(ctx, contentType, data)))
     : undefined;
-  if (contentType.localized && group !== undefined && locale) {
+  // the localization route checked its group itself; a race past both checks meets the unique index
+  if (contentType.localized && group !== undefined && locale && options.localeGroup === undefined) {
     const taken = await entries(ctx.models, contentType.uid).countDocuments(
       { localeGroup: group, locale },
       { limit: 1 },
