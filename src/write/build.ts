@@ -11,7 +11,7 @@ import type {
   Registry,
   ScalarAttribute,
 } from '../content-types/index.js';
-import type { ValidationIssue } from '../errors/index.js';
+import { AppError, ApplicationError, type ValidationIssue } from '../errors/index.js';
 import { issue, messages } from './messages.js';
 import { isPlainObject, type WriteData } from './payload.js';
 import {
@@ -26,10 +26,17 @@ import { castScalar } from './scalar.js';
 export type StoredObject = Record<string, unknown>;
 export type Mode = 'create' | 'update';
 
-/** A component object created by this write; its `id` is assigned once validation has passed. */
+/**
+ * A component object created by this write; its `id` is assigned once validation has passed, in
+ * the order Strapi's inserts would reach its database (component-ids.ts): `attribute` (top-level
+ * attributes are written one after the other), then `time`, then `order` (the order of the calls).
+ */
 export interface NewComponent {
   uid: string;
   target: StoredObject;
+  attribute: number;
+  time: number;
+  order: number;
 }
 
 /** A `mappedBy` side written by the client: the owning documents are updated after the write. */
@@ -62,6 +69,8 @@ export interface WritePlan {
   set: StoredObject;
   unset: string[];
   issues: ValidationIssue[];
+  /** components named by an id the entry does not have: Strapi finds them after validation, before relations */
+  componentErrors: AppError[];
   /** Strapi's InvalidRelationError messages (connect positions): a 400 once everything else is valid */
   relationErrors: string[];
   links: OwningLink[];
@@ -83,6 +92,19 @@ interface Walk {
   plan: WritePlan;
   /** whether the caller may link entries of a type (Strapi v4 drops relation input to types it cannot `find`) */
   canRelate: (uid: string) => boolean;
+  clock: Clock;
+}
+
+/**
+ * Where Strapi's component writes would be, counted in database round trips: its entity service
+ * writes the items of a list concurrently, a component after its nested ones, and on update loads
+ * (and deletes the dropped) components of an attribute before writing its new ones. `time` is the
+ * cursor of the component being built; `calls` numbers the creates in the order they are called.
+ */
+interface Clock {
+  attribute: number;
+  time: number;
+  calls: number;
 }
 
 function numberList(value: unknown): number[] {
@@ -125,8 +147,9 @@ function buildFields(
   target: StoredObject = {},
 ): Fields {
   const fields: Fields = { set: target, unset: [] };
-  for (const [name, attribute] of Object.entries(schema.attributes)) {
+  for (const [index, [name, attribute]] of Object.entries(schema.attributes).entries()) {
     if (SYSTEM.has(name) && schema.modelType === 'contentType') continue;
+    if (topLevel) walk.clock = { ...walk.clock, attribute: index, time: 0 };
     const at = [...path, name];
     const present = Object.prototype.hasOwnProperty.call(data, name) && data[name] !== undefined;
     let value = present ? data[name] : undefined;
@@ -180,12 +203,19 @@ function buildComponentAttribute(
   fields: Fields,
 ): void {
   const current = existing?.[name];
+  const existingItems = Array.isArray(current)
+    ? current.filter(isPlainObject)
+    : isPlainObject(current)
+      ? [current]
+      : [];
   if (value === null) {
     fields.set[name] = null;
     return;
   }
   if (!attribute.repeatable) {
-    fields.set[name] = buildComponent(walk, attribute.component, value, isPlainObject(current) ? [current] : [], at);
+    fields.set[name] = inList(walk, existing, existingItems, attribute.component, [value], () =>
+      buildComponent(walk, attribute.component, value, existingItems, at),
+    )[0];
     return;
   }
   if (!Array.isArray(value)) {
@@ -193,10 +223,57 @@ function buildComponentAttribute(
     return;
   }
   checkCount(walk, attribute, value.length, at);
-  const existingItems = Array.isArray(current) ? current.filter(isPlainObject) : [];
-  fields.set[name] = value.map((item, i) =>
+  fields.set[name] = inList(walk, existing, existingItems, attribute.component, value, (item, i) =>
     buildComponent(walk, attribute.component, item, existingItems, [...at, String(i)]),
   );
+}
+
+/**
+ * Builds the items of one component attribute on Strapi's clock: on update the attribute's stored
+ * components are loaded and the dropped ones deleted first; the items then start together, and
+ * the attribute is done one round trip after the last of them.
+ */
+function inList<T>(
+  walk: Walk,
+  existing: StoredObject | null,
+  existingItems: StoredObject[],
+  uid: string | undefined,
+  items: unknown[],
+  build: (item: unknown, index: number) => T,
+): T[] {
+  const kept = new Set(items.map((item) => (isPlainObject(item) ? parseComponentId(item.id) : undefined)));
+  const start =
+    walk.clock.time +
+    (existing === null
+      ? 0
+      : 1 +
+        existingItems
+          .filter((item) => !kept.has(parseComponentId(item.id)))
+          .reduce((n, item) => n + deletes(walk, uid, item), 0));
+  let end = start;
+  const built = items.map((item, i) => {
+    walk.clock.time = start;
+    const result = build(item, i);
+    end = Math.max(end, walk.clock.time);
+    return result;
+  });
+  walk.clock.time = items.length > 0 ? end + 1 : start;
+  return built;
+}
+
+/** Round trips Strapi spends deleting a stored component: its nested ones (each loaded first), then itself. */
+function deletes(walk: Walk, uid: string | undefined, stored: StoredObject): number {
+  const componentUid = uid ?? (typeof stored.__component === 'string' ? stored.__component : undefined);
+  const component = componentUid ? walk.registry.component(componentUid) : undefined;
+  let trips = 1;
+  for (const [name, attribute] of Object.entries(component?.attributes ?? {})) {
+    if (attribute.type !== 'component' && attribute.type !== 'dynamiczone') continue;
+    const value = stored[name];
+    const nested = Array.isArray(value) ? value.filter(isPlainObject) : isPlainObject(value) ? [value] : [];
+    const nestedUid = attribute.type === 'component' ? attribute.component : undefined;
+    trips += 1 + nested.reduce((n, item) => n + deletes(walk, nestedUid, item), 0);
+  }
+  return trips;
 }
 
 function buildDynamicZone(
@@ -215,7 +292,7 @@ function buildDynamicZone(
   checkCount(walk, attribute, value.length, at);
   const current = existing?.[name];
   const existingItems = Array.isArray(current) ? current.filter(isPlainObject) : [];
-  fields.set[name] = value.map((item, i) => {
+  fields.set[name] = inList(walk, existing, existingItems, undefined, value, (item, i) => {
     const itemPath = [...at, String(i)];
     const componentPath = [...itemPath, '__component'];
     const uid = isPlainObject(item) ? item.__component : undefined;
@@ -233,6 +310,7 @@ function buildDynamicZone(
       item,
       existingItems.filter((e) => e.__component === uid),
       itemPath,
+      true,
     );
     // mutated in place: a new component's id is assigned to this very object later
     if (built) built.__component = uid;
@@ -321,6 +399,16 @@ function parseComponentId(value: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * Strapi's answer to a component id the entry does not have, named after the attribute holding it:
+ * an ApplicationError, or for a dynamic zone a plain error (name `Error`).
+ */
+function unrelatedComponent(at: string[], inZone: boolean): AppError {
+  const attribute = [...at].reverse().find((part) => !/^\d+$/.test(part)) ?? '';
+  const message = `Some of the provided components in ${attribute} are not related to the entity`;
+  return inZone ? new AppError(400, 'Error', message) : new ApplicationError(message);
+}
+
 /** A component object: kept (same id, fields updated) when it names an existing id, new otherwise. */
 function buildComponent(
   walk: Walk,
@@ -328,6 +416,7 @@ function buildComponent(
   value: unknown,
   existingItems: StoredObject[],
   at: string[],
+  inZone = false,
 ): StoredObject | null {
   const component = walk.registry.component(uid);
   if (!component) return null;
@@ -339,7 +428,7 @@ function buildComponent(
     const id = parseComponentId(value.id);
     const current = existingItems.find((item) => item.id === id);
     if (id === undefined || !current) {
-      walk.plan.issues.push(issue(at, `Some of the provided components in ${at[0]} are not related to the entity`));
+      walk.plan.componentErrors.push(unrelatedComponent(at, inZone));
       return null;
     }
     walk.plan.readsStored = true;
@@ -350,8 +439,9 @@ function buildComponent(
     return merged;
   }
   const created: StoredObject = { id: 0 };
+  const order = walk.clock.calls++;
   buildFields(walk, component, value, null, 'create', at, false, created);
-  walk.plan.newComponents.push({ uid, target: created });
+  walk.plan.newComponents.push({ uid, target: created, attribute: walk.clock.attribute, time: walk.clock.time, order });
   return created;
 }
 
@@ -373,6 +463,7 @@ export function buildWrite(
     set: {},
     unset: [],
     issues: [],
+    componentErrors: [],
     relationErrors: [],
     links: [],
     readsStored: false,
@@ -382,7 +473,13 @@ export function buildWrite(
     inverse: [],
     passwords: [],
   };
-  const walk: Walk = { registry, isDraft: options.isDraft, plan, canRelate: options.canRelate ?? (() => true) };
+  const walk: Walk = {
+    registry,
+    isDraft: options.isDraft,
+    plan,
+    canRelate: options.canRelate ?? (() => true),
+    clock: { attribute: 0, time: 0, calls: 0 },
+  };
   const fields = buildFields(walk, contentType, data, options.existing, options.mode, [], true);
   plan.set = fields.set;
   plan.unset = fields.unset;

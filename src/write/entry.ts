@@ -104,7 +104,7 @@ function asDocument(set: StoredObject): StoredObject {
   return doc;
 }
 
-/** Validation problems, then relation targets and unique values, then Strapi's connect errors. */
+/** Validation problems, then relation targets and unique values, then components and connect positions (Strapi's order). */
 async function assertValid(
   ctx: ServiceContext,
   contentType: ContentType,
@@ -112,6 +112,7 @@ async function assertValid(
   entryId: number | null,
 ): Promise<void> {
   await assertWritable(ctx.models, contentType, plan, entryId);
+  if (plan.componentErrors.length > 0) throw plan.componentErrors[0];
   if (plan.relationErrors.length > 0) throw new ValidationError(plan.relationErrors[0]);
 }
 
@@ -220,9 +221,17 @@ export async function updateEntry(
     await preparePlan(ctx, plan);
     for (const sibling of siblings) await preparePlan(ctx, sibling.plan);
     await inTransaction(ctx.models, async (scope) => {
-      const written = await writeUpdate(ctx, contentType, plan.readsStored ? atRevision(current) : { _id: current._id }, plan, extra, scope);
+      const written = await writeUpdate(
+        ctx,
+        contentType,
+        plan.readsStored ? atRevision(current) : { _id: current._id },
+        plan,
+        extra,
+        scope,
+      );
       if (!written) throw plan.readsStored ? new StaleEntry() : new NotFoundError();
-      for (const sibling of siblings) await writeUpdate(ctx, contentType, { _id: sibling.entry._id }, sibling.plan, {}, scope);
+      for (const sibling of siblings)
+        await writeUpdate(ctx, contentType, { _id: sibling.entry._id }, sibling.plan, {}, scope);
       await applyInverseOps(ctx.models, inverse.ops, scope);
     });
     await afterWrite(ctx, contentType, current._id, plan, claims, inverse);

@@ -53,7 +53,9 @@ export async function resolveOwningLinks(
       if (link.relation.multiple) {
         const kept = typeof previous === 'object' && previous !== null ? (previous as Record<string, unknown>) : {};
         const stamps = Object.fromEntries(
-          link.after.map((id) => [String(id), added.includes(id) ? value : kept[String(id)]]).filter(([, v]) => v !== undefined),
+          link.after
+            .map((id) => [String(id), added.includes(id) ? value : kept[String(id)]])
+            .filter(([, v]) => v !== undefined),
         );
         plan.set[`${CLAIMS}.${field}`] = stamps;
       } else if (link.after.length === 0) plan.unset.push(`${CLAIMS}.${field}`);

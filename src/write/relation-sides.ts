@@ -100,7 +100,11 @@ export async function planInverseWrites(
       }
     } else if (ownerMultiple) {
       if (added.length > 0)
-        plan.ops.push({ uid, filter: { _id: { $in: added } }, update: { $addToSet: { [field]: id }, ...NEXT_REVISION } });
+        plan.ops.push({
+          uid,
+          filter: { _id: { $in: added } },
+          update: { $addToSet: { [field]: id }, ...NEXT_REVISION },
+        });
     } else if (orderPath) {
       const moved = new Set(write.input.kind === 'patch' ? write.input.connect.map((item) => item.id) : added);
       for (const [owner, key] of orderKeys(next, current.keys, moved))

@@ -14,7 +14,8 @@ describe('REST writes: relation order and connect options', () => {
     service = await createTestService();
     client = await writeClient(service);
     a = [0];
-    for (let i = 1; i <= 8; i++) a.push((await client.post('/api/articles', { data: { title: `a${i}` } })).body.data.id);
+    for (let i = 1; i <= 8; i++)
+      a.push((await client.post('/api/articles', { data: { title: `a${i}` } })).body.data.id);
     tags = [0];
     for (let i = 1; i <= 9; i++)
       tags.push((await client.post('/api/tags', { data: { name: `t${i}`, slug: `order-t${i}` } })).body.data.id);
@@ -33,10 +34,14 @@ describe('REST writes: relation order and connect options', () => {
   };
 
   it('the inverse side of a oneToMany keeps connect order, positions, owning-side links and set', async () => {
-    const created = await client.post('/api/authors', { data: { name: 'Ord', articles: { connect: [a[3], a[1], a[2]] } } });
+    const created = await client.post('/api/authors', {
+      data: { name: 'Ord', articles: { connect: [a[3], a[1], a[2]] } },
+    });
     const author = created.body.data.id as number;
     expect(await articlesOf(author)).to.deep.equal([3, 1, 2]);
-    expect(await putArticles(author, { connect: [{ id: a[4], position: { before: a[1] } }] })).to.deep.equal([3, 4, 1, 2]);
+    expect(await putArticles(author, { connect: [{ id: a[4], position: { before: a[1] } }] })).to.deep.equal([
+      3, 4, 1, 2,
+    ]);
     expect(
       await putArticles(author, {
         connect: [
@@ -79,8 +84,9 @@ describe('REST writes: relation order and connect options', () => {
   describe('connect options (strict by default)', () => {
     let article: number;
     before(async () => {
-      article = (await client.post('/api/articles', { data: { title: 'tagged', tags: { connect: [tags[1], tags[2]] } } }))
-        .body.data.id;
+      article = (
+        await client.post('/api/articles', { data: { title: 'tagged', tags: { connect: [tags[1], tags[2]] } } })
+      ).body.data.id;
     });
     const tagsOf = async (): Promise<number[]> => {
       const res = await client.get(`/api/articles/${article}?populate[tags][fields][0]=name`);
@@ -102,7 +108,9 @@ describe('REST writes: relation order and connect options', () => {
         { connect: [tags[3], { id: tags[3] }] },
         `The relation with id ${tags[3]} is already connected. You cannot connect the same relation twice.`,
       );
-      expect((await client.put(`/api/articles/${article}`, { data: { tags: { connect: [tags[3], tags[3]] } } })).status).to.equal(200);
+      expect(
+        (await client.put(`/api/articles/${article}`, { data: { tags: { connect: [tags[3], tags[3]] } } })).status,
+      ).to.equal(200);
       expect(await tagsOf()).to.deep.equal([1, 2, 3]);
     });
 
@@ -158,7 +166,9 @@ describe('REST writes: relation order and connect options', () => {
       const ok = await client.post('/api/articles?populate[tags][fields][0]=name', {
         data: { title: 'ordered', tags: { connect: [{ id: tags[1], position: { after: tags[2] } }, tags[2]] } },
       });
-      expect((ok.body.data.attributes.tags.data as { id: number }[]).map((e) => tags.indexOf(e.id))).to.deep.equal([2, 1]);
+      expect((ok.body.data.attributes.tags.data as { id: number }[]).map((e) => tags.indexOf(e.id))).to.deep.equal([
+        2, 1,
+      ]);
     });
   });
 });

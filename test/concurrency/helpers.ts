@@ -56,7 +56,12 @@ export async function startCluster(instances: number): Promise<Cluster> {
 export const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 /** Creates `count` entries of a collection type and answers their ids. */
-export async function createMany(cluster: Cluster, plural: string, count: number, data: (i: number) => object): Promise<number[]> {
+export async function createMany(
+  cluster: Cluster,
+  plural: string,
+  count: number,
+  data: (i: number) => object,
+): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < count; i++) {
     const res = await cluster.post(0, `/api/${plural}`, { data: data(i) });

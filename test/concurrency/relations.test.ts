@@ -1,7 +1,7 @@
 // Parallel relation writes over HTTP, then the invariants checked in storage with a raw driver:
 // every acknowledged connect/disconnect is there, no stored id points at a deleted entry.
 import { expect } from 'chai';
-import { createMany, range, startCluster, statuses, type Cluster, type RawDoc } from './helpers.js';
+import { createMany, startCluster, statuses, type Cluster, type RawDoc } from './helpers.js';
 
 const numbers = (value: unknown): number[] => (Array.isArray(value) ? value.map(Number) : []);
 
@@ -34,7 +34,9 @@ for (const instances of [1, 2]) {
       const article = await newArticle({ tags: first });
       const responses = await Promise.all([
         ...first.map((tag, i) => cluster.put(i, `/api/articles/${article}`, { data: { tags: { disconnect: [tag] } } })),
-        ...second.map((tag, i) => cluster.put(i + 1, `/api/articles/${article}`, { data: { tags: { connect: [tag] } } })),
+        ...second.map((tag, i) =>
+          cluster.put(i + 1, `/api/articles/${article}`, { data: { tags: { connect: [tag] } } }),
+        ),
       ]);
       expect(statuses(responses)).to.deep.equal({ 200: 40 });
       expect(numbers((await stored(article)).tags).sort((a, b) => a - b)).to.deep.equal(second);
@@ -54,7 +56,10 @@ for (const instances of [1, 2]) {
     });
 
     it('links written while their targets are deleted leave no dangling id', async () => {
-      const victims = await createMany(cluster, 'tags', 30, (i) => ({ name: `victim ${i}`, slug: `victim-${instances}-${i}` }));
+      const victims = await createMany(cluster, 'tags', 30, (i) => ({
+        name: `victim ${i}`,
+        slug: `victim-${instances}-${i}`,
+      }));
       const authors = await createMany(cluster, 'authors', 30, (i) => ({ name: `gone ${i}` }));
       const article = await newArticle();
       const responses = await Promise.all([
@@ -67,7 +72,8 @@ for (const instances of [1, 2]) {
       const liveTags = new Set((await cluster.docs('tags')).map((doc) => doc._id));
       const liveAuthors = new Set((await cluster.docs('authors')).map((doc) => doc._id));
       for (const doc of await cluster.docs('articles')) {
-        for (const tag of numbers(doc.tags)) expect(liveTags.has(tag), `article ${doc._id} → tag ${tag}`).to.equal(true);
+        for (const tag of numbers(doc.tags))
+          expect(liveTags.has(tag), `article ${doc._id} → tag ${tag}`).to.equal(true);
         if (typeof doc.author === 'number')
           expect(liveAuthors.has(doc.author), `article ${doc._id} → author ${doc.author}`).to.equal(true);
       }

@@ -16,7 +16,9 @@ for (const instances of [1, 2]) {
     it('30 parallel POST /localizations of one locale create exactly one entry', async () => {
       const [source] = await createMany(cluster, 'articles', 1, () => ({ title: 'source' }));
       const responses = await Promise.all(
-        range(1, 30).map((i) => cluster.post(i, `/api/articles/${source}/localizations`, { locale: 'fr', title: `fr ${i}` })),
+        range(1, 30).map((i) =>
+          cluster.post(i, `/api/articles/${source}/localizations`, { locale: 'fr', title: `fr ${i}` }),
+        ),
       );
       expect(statuses(responses)).to.deep.equal({ 200: 1, 400: 29 });
       for (const res of responses.filter((r) => r.status === 400))
@@ -66,7 +68,9 @@ for (const instances of [1, 2]) {
 
     it('30 parallel unique values: one is created, the others are 400', async () => {
       const responses = await Promise.all(
-        range(1, 30).map((i) => cluster.post(i, '/api/categories', { data: { name: `same-${instances}`, slug: `s-${instances}-${i}` } })),
+        range(1, 30).map((i) =>
+          cluster.post(i, '/api/categories', { data: { name: `same-${instances}`, slug: `s-${instances}-${i}` } }),
+        ),
       );
       expect(statuses(responses)).to.deep.equal({ 200: 1, 400: 29 });
       expect(await cluster.docs('categories', { name: `same-${instances}` })).to.have.length(1);
@@ -74,7 +78,9 @@ for (const instances of [1, 2]) {
 
     it('30 parallel uid values: one is created, the others are 400', async () => {
       const responses = await Promise.all(
-        range(1, 30).map((i) => cluster.post(i, '/api/tags', { data: { name: `n-${i}`, slug: `same-slug-${instances}` } })),
+        range(1, 30).map((i) =>
+          cluster.post(i, '/api/tags', { data: { name: `n-${i}`, slug: `same-slug-${instances}` } }),
+        ),
       );
       expect(statuses(responses)).to.deep.equal({ 200: 1, 400: 29 });
       expect(await cluster.docs('tags', { slug: `same-slug-${instances}` })).to.have.length(1);
@@ -90,10 +96,16 @@ for (const instances of [1, 2]) {
 
     it('parallel registrations with one e-mail or one username create one user', async () => {
       const register = (i: number, body: object) =>
-        request(cluster.services[i % instances].app).post('/api/auth/local/register').send(body);
+        request(cluster.services[i % instances].app)
+          .post('/api/auth/local/register')
+          .send(body);
       const responses = await Promise.all([
-        ...range(1, 15).map((i) => register(i, { username: `mail${i}`, email: 'same@example.com', password: 'Password1' })),
-        ...range(1, 15).map((i) => register(i, { username: 'samename', email: `n${i}@example.com`, password: 'Password1' })),
+        ...range(1, 15).map((i) =>
+          register(i, { username: `mail${i}`, email: 'same@example.com', password: 'Password1' }),
+        ),
+        ...range(1, 15).map((i) =>
+          register(i, { username: 'samename', email: `n${i}@example.com`, password: 'Password1' }),
+        ),
       ]);
       expect(statuses(responses)).to.deep.equal({ 200: 2, 400: 28 });
       expect(await cluster.docs('up_users', { email: 'same@example.com' })).to.have.length(1);
@@ -102,7 +114,9 @@ for (const instances of [1, 2]) {
 
     it('parallel roles of one name create one role', async () => {
       const responses = await Promise.all(
-        range(1, 30).map((i) => cluster.post(i, '/api/users-permissions/roles', { name: 'Editors', description: `${i}` })),
+        range(1, 30).map((i) =>
+          cluster.post(i, '/api/users-permissions/roles', { name: 'Editors', description: `${i}` }),
+        ),
       );
       expect(statuses(responses)).to.deep.equal({ 200: 1, 400: 29 });
       expect(await cluster.docs('up_roles', { type: 'editors' })).to.have.length(1);

@@ -32,7 +32,13 @@ describe('write: relation input', () => {
     });
     expect(parseRelationInput({ connect: [{ id: 7, position: { before: 2 } }] }, true, ['tags'])).to.deep.equal({
       ok: true,
-      input: { kind: 'patch', connect: [{ id: 7, position: { before: 2 } }], disconnect: [], strict: true, repeated: null },
+      input: {
+        kind: 'patch',
+        connect: [{ id: 7, position: { before: 2 } }],
+        disconnect: [],
+        strict: true,
+        repeated: null,
+      },
     });
     expect(parseRelationInput({ connect: [{ id: 7, position: { sideways: 1 } }] }, true, ['tags']).ok).to.equal(false);
   });
@@ -70,7 +76,14 @@ describe('write: relation input', () => {
     ).to.deep.equal({ ok: true, ids: [5, 3, 1, 4, 2] });
     // an anchor connected later in the same request is applied first
     expect(
-      applyRelationInput([1, 2], patch([{ id: 5, position: { after: 6 } }, { id: 6, position: { before: 1 } }]), true),
+      applyRelationInput(
+        [1, 2],
+        patch([
+          { id: 5, position: { after: 6 } },
+          { id: 6, position: { before: 1 } },
+        ]),
+        true,
+      ),
     ).to.deep.equal({ ok: true, ids: [6, 5, 1, 2] });
     // a to-one keeps the last id connected
     expect(applyRelationInput([1], patch([{ id: 4 }]), false)).to.deep.equal({ ok: true, ids: [4] });
@@ -98,7 +111,14 @@ describe('write: relation input', () => {
       message: 'The relation with id 3 is already connected. You cannot connect the same relation twice.',
     });
     expect(
-      applyRelationInput([], patch([{ id: 7, position: { after: 8 } }, { id: 8, position: { before: 7 } }]), true),
+      applyRelationInput(
+        [],
+        patch([
+          { id: 7, position: { after: 8 } },
+          { id: 8, position: { before: 7 } },
+        ]),
+        true,
+      ),
     ).to.deep.equal({
       ok: false,
       message:
