@@ -9,6 +9,7 @@ import type {
   DynamicZoneAttribute,
   RelationInfo,
   Registry,
+  RelationAttribute,
   ScalarAttribute,
 } from '../content-types/index.js';
 import { AppError, ApplicationError, type ValidationIssue } from '../errors/index.js';
@@ -76,6 +77,12 @@ export interface WritePlan {
   links: OwningLink[];
   /** the plan was computed from stored values (relation lists, components kept by id): written by compare-and-set */
   readsStored: boolean;
+  /**
+   * Owning to-many relations changed by atomic operators instead (connect without positions, or
+   * disconnect): ids appended, provided none of them is stored yet (`absent`), and ids removed.
+   */
+  push: Record<string, number[]>;
+  pull: Record<string, number[]>;
   newComponents: NewComponent[];
   /** target uid → ids that must exist */
   targets: Map<string, Set<number>>;
@@ -90,6 +97,8 @@ interface Walk {
   registry: Registry;
   isDraft: boolean;
   plan: WritePlan;
+  /** owning to-many patches that need no read may be written with atomic operators */
+  atomicLinks: boolean;
   /** whether the caller may link entries of a type (Strapi v4 drops relation input to types it cannot `find`) */
   canRelate: (uid: string) => boolean;
   clock: Clock;
@@ -178,6 +187,12 @@ function buildFields(
       case 'media':
         // Strapi v4's removeRestrictedRelations: relation input to a type the caller cannot read is dropped
         if (attribute.type === 'relation' && !walk.canRelate(attribute.target)) break;
+        if (
+          topLevel &&
+          attribute.type === 'relation' &&
+          atomicPatch(walk, attribute, schema.relations[name], name, value)
+        )
+          break;
         buildRelation(walk, schema.relations[name], name, value, existing, mode, at, topLevel, fields);
         break;
       case 'component':
@@ -357,6 +372,35 @@ function checkCount(
     walk.plan.issues.push(issue(at, messages.maxItems(at, attribute.max)));
 }
 
+/**
+ * An owning to-many patch that does not depend on the stored list, written with `$push`/`$pull`
+ * (no read, so no retry when other requests change the list at the same time): only connects
+ * without position of ids not stored yet (Strapi moves a stored one to the end: a guard in the
+ * write's filter sends that case back to the general path), or only disconnects. Not for links
+ * whose target is exclusive (claims need the list). True when handled.
+ */
+function atomicPatch(
+  walk: Walk,
+  attribute: RelationAttribute,
+  relation: RelationInfo | undefined,
+  name: string,
+  value: unknown,
+): boolean {
+  if (!walk.atomicLinks || !relation?.stored || !relation.multiple || relation.localizations) return false;
+  const inverse = attribute.inversedBy ? walk.registry.relation(attribute.target, attribute.inversedBy) : undefined;
+  if (inverse && !inverse.multiple) return false;
+  const parsed = parseRelationInput(value, true, [name]);
+  if (!parsed.ok || parsed.input.kind !== 'patch' || parsed.input.repeated !== null) return false;
+  const { connect, disconnect } = parsed.input;
+  if (connect.some((item) => item.position && !('end' in item.position))) return false;
+  if (connect.length > 0 && disconnect.length > 0) return false;
+  const ids = connect.map((item) => item.id);
+  addTargets(walk, relation.target, ids);
+  if (ids.length > 0) walk.plan.push[name] = ids;
+  if (disconnect.length > 0) walk.plan.pull[name] = disconnect;
+  return true;
+}
+
 function buildRelation(
   walk: Walk,
   relation: RelationInfo | undefined,
@@ -389,7 +433,10 @@ function buildRelation(
     fields.set[name] = relation.multiple ? after : (after[0] ?? null);
     if (topLevel) walk.plan.links.push({ attribute: name, relation, before, after });
   } else if (relation.inverse && topLevel) {
-    walk.plan.inverse.push({ attribute: name, relation: { ...relation, inverse: relation.inverse }, input });
+    // a new entry has no links yet, so its connect positions are checked here (before any id is taken)
+    const outcome = mode === 'create' ? applyRelationInput([], input, relation.multiple) : null;
+    if (outcome && !outcome.ok) walk.plan.relationErrors.push(outcome.message);
+    else walk.plan.inverse.push({ attribute: name, relation: { ...relation, inverse: relation.inverse }, input });
   }
 }
 
@@ -451,6 +498,8 @@ export interface BuildOptions {
   existing: StoredObject | null;
   isDraft: boolean;
   canRelate?: (uid: string) => boolean;
+  /** see WritePlan.push (updates only) */
+  atomicLinks?: boolean;
 }
 
 export function buildWrite(
@@ -467,6 +516,8 @@ export function buildWrite(
     relationErrors: [],
     links: [],
     readsStored: false,
+    push: {},
+    pull: {},
     newComponents: [],
     targets: new Map(),
     unique: [],
@@ -478,6 +529,7 @@ export function buildWrite(
     isDraft: options.isDraft,
     plan,
     canRelate: options.canRelate ?? (() => true),
+    atomicLinks: options.mode === 'update' && options.atomicLinks === true,
     clock: { attribute: 0, time: 0, calls: 0 },
   };
   const fields = buildFields(walk, contentType, data, options.existing, options.mode, [], true);

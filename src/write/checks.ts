@@ -35,17 +35,23 @@ async function uniqueIssues(
   return issues;
 }
 
-/** Throws the ValidationError of a plan that must not be written. */
+/**
+ * Throws the ValidationError of a plan that must not be written. `againstDatabase` false: a write
+ * recomputed after a concurrent change skips the look-ups it passed already (the unique indexes
+ * and the check after the write still hold it to them).
+ */
 export async function assertWritable(
   models: Models,
   contentType: ContentType,
   plan: WritePlan,
   entryId: number | null,
+  againstDatabase = true,
 ): Promise<void> {
   // yup runs every test (abortEarly: false), the async unique tests included
-  const issues = [...plan.issues, ...(await uniqueIssues(models, contentType, plan, entryId))];
+  const unique = againstDatabase ? await uniqueIssues(models, contentType, plan, entryId) : [];
+  const issues = [...plan.issues, ...unique];
   if (issues.length > 0) throw ValidationError.fromIssues(issues);
-  const missing = await missingTargets(models, plan);
+  const missing = againstDatabase ? await missingTargets(models, plan) : null;
   if (missing) throw new ValidationError(missing);
 }
 

@@ -110,8 +110,9 @@ async function assertValid(
   contentType: ContentType,
   plan: WritePlan,
   entryId: number | null,
+  againstDatabase = true,
 ): Promise<void> {
-  await assertWritable(ctx.models, contentType, plan, entryId);
+  await assertWritable(ctx.models, contentType, plan, entryId, againstDatabase);
   if (plan.componentErrors.length > 0) throw plan.componentErrors[0];
   if (plan.relationErrors.length > 0) throw new ValidationError(plan.relationErrors[0]);
 }
@@ -198,6 +199,9 @@ export async function updateEntry(
   entry: StoredEntry,
   data: WriteData,
 ): Promise<void> {
+  // first try: connects/disconnects that need no read go as atomic operators; if one meets a
+  // stored id after all (the write's guard), the next round reads and compares instead
+  let atomicLinks = true;
   await retryWhileStale(async (round) => {
     const current = round === 0 ? entry : await loadEntry(ctx, contentType, entry._id);
     const issues: ValidationIssue[] = [];
@@ -209,9 +213,10 @@ export async function updateEntry(
       existing: current,
       isDraft,
       canRelate: canRelate(ctx),
+      atomicLinks,
     });
     plan.issues.unshift(...issues);
-    await assertValid(ctx, contentType, plan, current._id);
+    await assertValid(ctx, contentType, plan, current._id, round === 0);
     const siblings = await planSharedWrites(ctx.models, ctx.registry, contentType, current, data);
 
     const stamp = onceStamp(ctx);
@@ -229,7 +234,10 @@ export async function updateEntry(
         extra,
         scope,
       );
-      if (!written) throw plan.readsStored ? new StaleEntry() : new NotFoundError();
+      if (!written) {
+        if (Object.keys(plan.push).length > 0) atomicLinks = false;
+        throw plan.readsStored || !atomicLinks ? new StaleEntry() : new NotFoundError();
+      }
       for (const sibling of siblings)
         await writeUpdate(ctx, contentType, { _id: sibling.entry._id }, sibling.plan, {}, scope);
       await applyInverseOps(ctx.models, inverse.ops, scope);
@@ -255,14 +263,18 @@ async function writeUpdate(
 ): Promise<boolean> {
   const set: StoredObject = { ...plan.set, ...extra };
   const unset = Object.fromEntries(plan.unset.map((name) => [name, 1]));
+  const push = Object.entries(plan.push);
+  const pull = Object.entries(plan.pull);
+  const guards = Object.fromEntries(push.map(([name, ids]) => [name, { $nin: ids }]));
+  const update = {
+    $set: set,
+    ...(plan.unset.length > 0 ? { $unset: unset } : {}),
+    ...(push.length > 0 ? { $push: Object.fromEntries(push.map(([name, ids]) => [name, { $each: ids }])) } : {}),
+    ...(pull.length > 0 ? { $pull: Object.fromEntries(pull.map(([name, ids]) => [name, { $in: ids }])) } : {}),
+    ...NEXT_REVISION,
+  };
   const result = await writeOrUniqueError(() =>
-    ctx.models
-      .model(contentType.uid)
-      .updateOne(
-        filter,
-        { $set: set, ...(plan.unset.length > 0 ? { $unset: unset } : {}), ...NEXT_REVISION },
-        { session: scope.session },
-      ),
+    ctx.models.model(contentType.uid).updateOne({ ...filter, ...guards }, update, { session: scope.session }),
   );
   return result.matchedCount > 0;
 }

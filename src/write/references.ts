@@ -2,9 +2,9 @@
 // content-type, including relations inside (nested, repeatable) components and dynamic zones.
 import type { Attribute, Component, ContentType, Registry } from '../content-types/index.js';
 import { LINK_ORDER, claimPath, type Models } from '../models/index.js';
-import { updateEntries, type EntryUpdate } from './collection.js';
+import { entries, updateEntries, type EntryUpdate } from './collection.js';
 import { NEXT_REVISION } from './revision.js';
-import type { WriteScope } from './scope.js';
+import { inTransaction, type WriteScope } from './scope.js';
 
 /** One stored relation field pointing at the deleted type: its path segments, arrays marked. */
 interface ReferenceField {
@@ -103,4 +103,17 @@ export async function removeReferences(
       });
     }
   }
+}
+
+/**
+ * Deletes an entry, then every stored id pointing at it (integrity.ts says why in this order). In a
+ * transaction the sweep runs inside it and once more after the commit: links written concurrently
+ * were not in the transaction's snapshot.
+ */
+export async function deleteEntry(models: Models, registry: Registry, uid: string, id: number): Promise<void> {
+  await inTransaction(models, async (scope) => {
+    await entries(models, uid).deleteOne({ _id: id }, { session: scope.session });
+    await removeReferences(models, registry, uid, id, scope);
+  });
+  if (models.transactions) await removeReferences(models, registry, uid, id);
 }

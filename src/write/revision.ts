@@ -30,7 +30,7 @@ export async function retryWhileStale<T>(attempt: (round: number) => Promise<T>)
       return await attempt(round);
     } catch (error) {
       if (!(error instanceof StaleEntry)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(40, 2 ** round)));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(20, 2 ** round)));
     }
   }
   throw new ConflictError();

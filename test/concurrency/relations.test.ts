@@ -29,6 +29,33 @@ for (const instances of [1, 2]) {
       expect(numbers((await stored(article)).tags).sort((a, b) => a - b)).to.deep.equal(tags);
     });
 
+    it('30 parallel connects with positions (read, then compare-and-set) all land', async () => {
+      const article = await newArticle({ tags: [tags[0]] });
+      const responses = await Promise.all(
+        tags.slice(1, 31).map((tag, i) =>
+          cluster.put(i, `/api/articles/${article}`, {
+            data: { tags: { connect: [{ id: tag, position: i % 2 === 0 ? { start: true } : { after: tags[0] } }] } },
+          }),
+        ),
+      );
+      expect(statuses(responses)).to.deep.equal({ 200: 30 });
+      expect(numbers((await stored(article)).tags).sort((a, b) => a - b)).to.deep.equal(tags.slice(0, 31));
+    });
+
+    it('connecting a connected id again moves it to the end, alone or in parallel', async () => {
+      const article = await newArticle({ tags: tags.slice(0, 3) });
+      const again = await cluster.put(0, `/api/articles/${article}`, { data: { tags: { connect: [tags[0]] } } });
+      expect(again.status).to.equal(200);
+      expect(numbers((await stored(article)).tags)).to.deep.equal([tags[1], tags[2], tags[0]]);
+      const responses = await Promise.all(
+        tags
+          .slice(0, 30)
+          .map((tag, i) => cluster.put(i, `/api/articles/${article}`, { data: { tags: { connect: [tag] } } })),
+      );
+      expect(statuses(responses)).to.deep.equal({ 200: 30 });
+      expect(numbers((await stored(article)).tags).sort((a, b) => a - b)).to.deep.equal(tags.slice(0, 30));
+    });
+
     it('parallel disconnects and connects on one entry all land', async () => {
       const [first, second] = [tags.slice(0, 20), tags.slice(20)];
       const article = await newArticle({ tags: first });

@@ -9,7 +9,7 @@ import { allowedExtraFields } from '../user-fields.js';
 import { countUsers, findUsers } from '../user-query.js';
 import { findUserById, sanitizeUser, updateUser, usernameOrEmailTaken } from '../users.js';
 import { bodyObject, checkFields, USER_FIELD_RULES } from '../validation.js';
-import { removeReferences } from '../../../write/index.js';
+import { deleteEntry } from '../../../write/index.js';
 import { collectionOf } from '../collections.js';
 import { isDuplicate } from '../indexes.js';
 
@@ -95,9 +95,8 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
     const id = userId(req.params.id);
     const user = await findUserById(ctx, id);
     if (!user) throw new NotFoundError('User not found');
-    await collectionOf(ctx, USER_UID).deleteOne({ _id: id });
     // entries that link the user (a relation to plugin::users-permissions.user) stop pointing at it
-    await removeReferences(ctx.models, ctx.registry, USER_UID, id);
+    await deleteEntry(ctx.models, ctx.registry, USER_UID, id);
     res.json(sanitizeUser(ctx, user));
   });
 
