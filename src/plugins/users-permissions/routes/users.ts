@@ -10,7 +10,6 @@ import { countUsers, findUsers } from '../user-query.js';
 import { findUserById, sanitizeUser, updateUser, usernameOrEmailTaken } from '../users.js';
 import { bodyObject, checkFields, USER_FIELD_RULES } from '../validation.js';
 import { deleteEntry } from '../../../write/index.js';
-import { collectionOf } from '../collections.js';
 import { isDuplicate } from '../indexes.js';
 
 function userId(raw: unknown): number {
