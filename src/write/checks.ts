@@ -7,6 +7,7 @@ import type { Models } from '../models/index.js';
 import { issue, messages } from './messages.js';
 import { entries } from './collection.js';
 import type { WritePlan } from './build.js';
+import { mediaTypeIssues } from './media-types.js';
 
 /** Strapi v4.26's message for relations to missing entries. */
 async function missingTargets(models: Models, plan: WritePlan): Promise<string | null> {
@@ -53,6 +54,8 @@ export async function assertWritable(
   if (issues.length > 0) throw ValidationError.fromIssues(issues);
   const missing = againstDatabase ? await missingTargets(models, plan) : null;
   if (missing) throw new ValidationError(missing);
+  const wrongTypes = await mediaTypeIssues(models, plan.media);
+  if (wrongTypes.length > 0) throw ValidationError.fromIssues(wrongTypes);
 }
 
 /** A second entry of one locale in a localization group (the check, and the unique index behind it). */

@@ -6,3 +6,5 @@ export { writableContentType } from './content-type.js';
 export { entries, type StoredEntry } from './collection.js';
 export { withoutIds } from './shared-attributes.js';
 export { LocaleTakenError, SingleEntryTaken } from './checks.js';
+export { allowsMime, mediaKind, notAllowedMessage } from './media-types.js';
+export { issue, messages, pathLabel } from './messages.js';
