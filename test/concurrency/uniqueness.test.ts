@@ -54,18 +54,6 @@ for (const instances of [1, 2]) {
       expect(await cluster.docs('authors', { profile })).to.have.length(1);
     });
 
-    it('one author linked to 30 profiles in parallel holds exactly one, held by nobody else', async () => {
-      const profiles = await createMany(cluster, 'author-profiles', 30, (i) => ({ handle: `many-${instances}-${i}` }));
-      const [author] = await createMany(cluster, 'authors', 1, () => ({ name: 'collector' }));
-      const others = await createMany(cluster, 'authors', 30, (i) => ({ name: `rival ${i}` }));
-      const responses = await Promise.all([
-        ...profiles.map((profile, i) => cluster.put(i, `/api/authors/${author}`, { data: { profile } })),
-        ...profiles.map((profile, i) => cluster.put(i + 1, `/api/authors/${others[i]}`, { data: { profile } })),
-      ]);
-      expect(statuses(responses)).to.deep.equal({ 200: 60 });
-      for (const profile of profiles) expect((await cluster.docs('authors', { profile })).length).to.be.at.most(1);
-    });
-
     it('30 parallel unique values: one is created, the others are 400', async () => {
       const responses = await Promise.all(
         range(1, 30).map((i) =>
@@ -94,23 +82,25 @@ for (const instances of [1, 2]) {
       expect(await cluster.docs('homepages')).to.have.length(1);
     });
 
-    it('parallel registrations with one e-mail or one username create one user', async () => {
-      const register = (i: number, body: object) =>
-        request(cluster.services[i % instances].app)
-          .post('/api/auth/local/register')
-          .send(body);
-      const responses = await Promise.all([
-        ...range(1, 15).map((i) =>
-          register(i, { username: `mail${i}`, email: 'same@example.com', password: 'Password1' }),
-        ),
-        ...range(1, 15).map((i) =>
-          register(i, { username: 'samename', email: `n${i}@example.com`, password: 'Password1' }),
-        ),
-      ]);
-      expect(statuses(responses)).to.deep.equal({ 200: 2, 400: 28 });
-      expect(await cluster.docs('up_users', { email: 'same@example.com' })).to.have.length(1);
-      expect(await cluster.docs('up_users', { username: 'samename' })).to.have.length(1);
-    });
+    // bcrypt makes each registration slow: defined once, on two instances
+    if (instances === 2)
+      it('parallel registrations with one e-mail or one username create one user', async () => {
+        const register = (i: number, body: object) =>
+          request(cluster.services[i % instances].app)
+            .post('/api/auth/local/register')
+            .send(body);
+        const responses = await Promise.all([
+          ...range(1, 15).map((i) =>
+            register(i, { username: `mail${i}`, email: 'same@example.com', password: 'Password1' }),
+          ),
+          ...range(1, 15).map((i) =>
+            register(i, { username: 'samename', email: `n${i}@example.com`, password: 'Password1' }),
+          ),
+        ]);
+        expect(statuses(responses)).to.deep.equal({ 200: 2, 400: 28 });
+        expect(await cluster.docs('up_users', { email: 'same@example.com' })).to.have.length(1);
+        expect(await cluster.docs('up_users', { username: 'samename' })).to.have.length(1);
+      });
 
     it('parallel roles of one name create one role', async () => {
       const responses = await Promise.all(
