@@ -5,7 +5,7 @@
 // reference Strapi 4.26.2 (SQLite) running the same requests on the same schema.
 import { expect } from 'chai';
 import { createTestService, type TestService } from '../helpers/server.js';
-import { writeTempApp } from '../helpers/temp-app.js';
+import { componentSchema, writeTempApp } from '../helpers/temp-app.js';
 import { writeClient, type WriteClient } from '../helpers/write-client.js';
 
 interface Seo {
@@ -41,29 +41,13 @@ describe('REST writes: component ids after creates and updates', () => {
         },
       },
       components: {
-        'shared.seo': {
-          collectionName: 'components_shared_seos',
-          info: { displayName: 'seo' },
-          attributes: {
-            metaTitle: { type: 'string', required: true },
-            metaSocial: { type: 'component', repeatable: true, component: 'shared.meta-social' },
-          },
-        },
-        'shared.meta-social': {
-          collectionName: 'components_shared_meta_socials',
-          info: { displayName: 'metaSocial' },
-          attributes: { network: { type: 'string', required: true } },
-        },
-        'shared.quote': {
-          collectionName: 'components_shared_quotes',
-          info: { displayName: 'quote' },
-          attributes: { text: { type: 'text', required: true } },
-        },
-        'shared.cta': {
-          collectionName: 'components_shared_ctas',
-          info: { displayName: 'cta' },
-          attributes: { label: { type: 'string', required: true } },
-        },
+        'shared.seo': componentSchema('shared.seo', {
+          metaTitle: { type: 'string', required: true },
+          metaSocial: { type: 'component', repeatable: true, component: 'shared.meta-social' },
+        }),
+        'shared.meta-social': componentSchema('shared.meta-social', { network: { type: 'string', required: true } }),
+        'shared.quote': componentSchema('shared.quote', { text: { type: 'text', required: true } }),
+        'shared.cta': componentSchema('shared.cta', { label: { type: 'string', required: true } }),
       },
     });
     service = await createTestService({ appDir: dir });

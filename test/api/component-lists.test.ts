@@ -4,7 +4,7 @@
 // Strapi 4.26.2 on the same schema.
 import { expect } from 'chai';
 import { createTestService, type TestService } from '../helpers/server.js';
-import { writeTempApp } from '../helpers/temp-app.js';
+import { componentSchema, writeTempApp } from '../helpers/temp-app.js';
 import { writeClient, type WriteClient } from '../helpers/write-client.js';
 
 const GADGET = 'api::gadget.gadget';
@@ -31,16 +31,8 @@ describe('REST writes: lists of components (min, null, required)', () => {
         },
       },
       components: {
-        'parts.link': {
-          collectionName: 'components_parts_links',
-          info: { displayName: 'link' },
-          attributes: { label: { type: 'string', required: true } },
-        },
-        'parts.quote': {
-          collectionName: 'components_parts_quotes',
-          info: { displayName: 'quote' },
-          attributes: { text: { type: 'text', required: true } },
-        },
+        'parts.link': componentSchema('parts.link', { label: { type: 'string', required: true } }),
+        'parts.quote': componentSchema('parts.quote', { text: { type: 'text', required: true } }),
       },
     });
     service = await createTestService({ appDir: dir });
