@@ -47,3 +47,13 @@ export async function writeTempProject(files: Record<string, string>): Promise<s
   await writeFiles(dir, files);
   return dir;
 }
+
+/** A component schema (`<category>.<name>`) for `writeTempApp`'s `components`. */
+export function componentSchema(uid: string, attributes: Record<string, unknown>): Record<string, unknown> {
+  const [category, name] = uid.split('.');
+  return {
+    collectionName: `components_${category}_${(name ?? uid).replace(/-/g, '_')}s`,
+    info: { displayName: name ?? uid },
+    attributes,
+  };
+}
