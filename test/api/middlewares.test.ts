@@ -120,7 +120,7 @@ describe('config/middlewares: Strapi v4 default list (no file)', () => {
     );
   });
 
-  it('serves public/ after the routes (no dot files; /uploads is the upload plugin's), an index page at /, and the favicon', async () => {
+  it('serves public/ after the routes (no dot files; /uploads is served by the upload plugin), an index page at /, and the favicon', async () => {
     const robots = await request(service.app).get('/robots.txt').expect(200);
     expect(robots.text).to.equal('User-agent: *\n');
     expect(robots.headers['cache-control']).to.equal('public, max-age=60');
