@@ -10,7 +10,19 @@ export type GraphQLContext = {
   service: ServiceContext;
   auth: RequestAuth;
   req: Request;
+  /** Strapi's `ctx.state`, which resolvers of Strapi apps read (`context.state.user`) */
+  state: { user?: RequestAuth['user']; auth: { strategy: { name: string }; credentials?: unknown } };
 };
+
+/** A resolver context for a request. */
+export function graphqlContext(service: ServiceContext, auth: RequestAuth, req: Request): GraphQLContext {
+  return {
+    service,
+    auth,
+    req,
+    state: { user: auth.user, auth: { strategy: { name: auth.strategy }, credentials: auth.user ?? auth.token } },
+  };
+}
 
 /** The operation context of a resolver: the service plus what this caller may read. */
 export function operationContext(ctx: GraphQLContext): OperationContext {

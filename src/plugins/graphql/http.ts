@@ -11,7 +11,7 @@ import type { RequestAuth } from '../../access/ability.js';
 import type { Logger } from '../../logger.js';
 import type { ServiceContext } from '../../service-context.js';
 import { ValidationError } from '../../errors/index.js';
-import type { GraphQLContext } from './context.js';
+import { graphqlContext, type GraphQLContext } from './context.js';
 import { depthLimitRule } from './depth-limit.js';
 import { formatResolverError, PARSE_FAILED, VALIDATION_FAILED, withCode } from './errors.js';
 import { isMultipart, uploadRuntime, withWorkDir } from '../upload/index.js';
@@ -75,7 +75,7 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
   const handle = createHandler<RawRequest, undefined, GraphQLContext>({
     schema: () => options.schema(),
     context: (req) => {
-      const context: GraphQLContext = { service: options.service, auth: req.raw.auth, req: req.raw.req };
+      const context = graphqlContext(options.service, req.raw.auth, req.raw.req);
       if (options.tracing) startTracing(context);
       return context;
     },
