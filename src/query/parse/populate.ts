@@ -1,8 +1,8 @@
 import { isPrivate, type Component, type ContentType, type Registry, type Schema } from '../../content-types/index.js';
-import { ValidationError } from '../../errors/index.js';
+import { PaginationError, ValidationError } from '../../errors/index.js';
 import type { QueryAccess } from '../access.js';
 import { compileFilters } from '../filters/index.js';
-import { asList, isPlainObject } from '../qs-values.js';
+import { asList, isPlainObject, looseNumber } from '../qs-values.js';
 import type {
   ComponentSelection,
   EntrySelection,
@@ -13,7 +13,7 @@ import type {
 } from '../read-tree.js';
 import { compileSort } from '../sort/index.js';
 import { parseFields } from './fields.js';
-import { integer, paginationWindow, parsePagination, type PaginationLimits } from './pagination.js';
+import { paginationWindow, parsePagination, type PaginationLimits } from './pagination.js';
 import { parsePublicationState } from './publication-state.js';
 
 export interface PopulateContext {
@@ -149,14 +149,44 @@ function relationWindow(
   spec: Record<string, unknown>,
   param: string,
 ): RelationPopulate['window'] {
+  const offset = nestedOffset(spec, param);
   if (spec.pagination !== undefined) {
-    const meta = parsePagination(spec.pagination, ctx.limits, `${param}[pagination]`);
+    const meta = parsePagination(spec.pagination, ctx.limits);
     return { ...paginationWindow(meta), meta };
   }
-  if (spec.start === undefined && spec.limit === undefined) return null;
-  const skip = Math.max(0, integer(spec.start, 0, `${param}[start]`));
-  const limit = integer(spec.limit, -1, `${param}[limit]`);
-  return { skip, limit: limit < 0 ? null : Math.max(1, limit), meta: null };
+  return offset;
+}
+
+/**
+ * `populate[x][start|limit|page|pageSize]` as Strapi's nested populate reads them: mixing the
+ * styles or a page / page size that is not an integer > 0 is its 400 PaginationError (they are
+ * checked, but a page is not applied); a start or limit that is not a whole number (Strapi: 500)
+ * is a 400; `limit` -1 or 0 means no limit. Start and limit apply per entry (Strapi: to the whole
+ * populate query).
+ */
+function nestedOffset(spec: Record<string, unknown>, param: string): RelationPopulate['window'] {
+  const given = (key: string) => spec[key] !== undefined && spec[key] !== null;
+  if ((given('page') || given('pageSize')) && (given('start') || given('limit')))
+    throw new PaginationError(
+      'Invalid pagination attributes. You cannot use page and offset pagination in the same query',
+    );
+  const page = String(spec.page);
+  if (given('page') && !isPositiveInteger(looseNumber(spec.page)))
+    throw new PaginationError(`Invalid 'page' parameter. Expected an integer > 0, received: ${page}`);
+  if (given('pageSize') && !isPositiveInteger(looseNumber(spec.pageSize)))
+    throw new PaginationError(`Invalid 'pageSize' parameter. Expected an integer > 0, received: ${page}`);
+  if (!given('start') && !given('limit')) return null;
+  const skip = given('start') ? looseNumber(spec.start) : 0;
+  const limit = given('limit') ? looseNumber(spec.limit) : -1;
+  if (!Number.isSafeInteger(skip) || skip < 0)
+    throw new ValidationError(`Invalid parameter ${param}[start]: expected an integer >= 0`, {});
+  if (!Number.isSafeInteger(limit) || limit < -1)
+    throw new ValidationError(`Invalid parameter ${param}[limit]: expected an integer >= -1`, {});
+  return { skip, limit: limit <= 0 ? null : limit, meta: null };
+}
+
+function isPositiveInteger(value: number): boolean {
+  return Number.isInteger(value) && value > 0;
 }
 
 function componentSelection(
