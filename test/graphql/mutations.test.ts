@@ -52,6 +52,20 @@ describe('GraphQL mutations and permissions', () => {
     expect(gone.body).to.deep.equal({ data: { note: { data: null } } });
   });
 
+  it('answers update and delete of an id that does not exist with data: null, as Strapi', async () => {
+    for (const mutation of [
+      'mutation { updateNote(id: 99999, data: { title: "x" }) { data { id attributes { title } } } }',
+      'mutation { updateNote(id: "abc", data: { title: "x" }) { data { id } } }',
+      'mutation { deleteNote(id: 99999) { data { id attributes { title } } } }',
+    ]) {
+      const res = await gql(service, mutation, undefined, jwt);
+      expect(res.status).to.equal(200);
+      expect(res.body.errors, mutation).to.equal(undefined);
+      const [field] = Object.keys(res.body.data ?? {});
+      expect(res.body.data?.[field ?? '']).to.deep.equal({ data: null });
+    }
+  });
+
   it('answers a write validation error as BAD_USER_INPUT with the details', async () => {
     const res = await gql(service, 'mutation { createNote(data: { score: 3 }) { data { id } } }', undefined, jwt);
     expect(res.status).to.equal(200);

@@ -4,7 +4,7 @@
  * already holds, without another read. `filters` on component lists are not applied (see README).
  */
 import { ValidationError } from '../../errors/index.js';
-import { paginationWindow, parsePagination, type PaginationLimits } from '../../query/parse/pagination.js';
+import { graphqlWindow, type GraphQLPageLimits } from './pagination.js';
 import { isRecord } from './values.js';
 
 type Item = Record<string, unknown>;
@@ -38,12 +38,12 @@ export function componentPage(
   value: unknown,
   args: Record<string, unknown>,
   fields: ReadonlySet<string>,
-  limits: PaginationLimits,
+  limits: GraphQLPageLimits,
 ): Item[] | null {
   if (!Array.isArray(value)) return value === null || value === undefined ? null : [];
   const items = value.filter(isRecord);
   const order = sorter(args.sort, fields);
   const sorted = order ? [...items].sort(order) : items;
-  const { skip, limit } = paginationWindow(parsePagination(isRecord(args.pagination) ? args.pagination : {}, limits));
-  return sorted.slice(skip, skip + limit);
+  const { start, readLimit } = graphqlWindow(args.pagination, limits);
+  return readLimit === -1 ? sorted.slice(start) : sorted.slice(start, start + readLimit);
 }

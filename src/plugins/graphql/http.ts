@@ -13,6 +13,7 @@ import type { ServiceContext } from '../../service-context.js';
 import type { GraphQLContext } from './context.js';
 import { depthLimitRule } from './depth-limit.js';
 import { formatResolverError, PARSE_FAILED, VALIDATION_FAILED, withCode } from './errors.js';
+import { requestShapeError } from './request-shape.js';
 
 export interface EndpointOptions {
   service: ServiceContext;
@@ -78,6 +79,11 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
 
   return async (req: Request, res: Response, next) => {
     try {
+      const shapeError = requestShapeError(req);
+      if (shapeError) {
+        res.status(shapeError.status).type(shapeError.contentType).send(shapeError.body);
+        return;
+      }
       const auth = await options.service.authenticate(req);
       const [body, init] = await handle({
         url: req.originalUrl,

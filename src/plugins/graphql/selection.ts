@@ -21,8 +21,8 @@ import {
 } from 'graphql';
 import type { Registry, Schema } from '../../content-types/index.js';
 import type { RawQuery } from '../../operations/index.js';
-import { paginationWindow, parsePagination, type PaginationLimits } from '../../query/parse/pagination.js';
 import { toRestFilters } from './filters.js';
+import { graphqlWindow, type GraphQLPageLimits } from './pagination.js';
 import { typeName } from './naming.js';
 import { plain } from './values.js';
 import { UNRESTRICTED, type QueryAccess } from '../../query/access.js';
@@ -34,7 +34,7 @@ interface Walk {
   /** relations to types the caller cannot read are not asked for (their fields answer null) */
   access: QueryAccess;
   /** page limits of nested lists (GraphQL's defaultLimit, maxLimit ∧ amountLimit) */
-  limits: PaginationLimits;
+  limits: GraphQLPageLimits;
 }
 
 /** The fields selected on `type` by these nodes' sub-selections, fragments flattened, grouped by field name. */
@@ -197,9 +197,9 @@ function relationArgs(walk: Walk, related: Schema, args: Record<string, unknown>
   if (Array.isArray(args.sort) && args.sort.length > 0) out.sort = args.sort;
   if (typeof args.publicationState === 'string') out.publicationState = args.publicationState.toLowerCase();
   if (multiple) {
-    const window = paginationWindow(parsePagination(args.pagination ?? {}, walk.limits));
-    out.start = window.skip;
-    out.limit = window.limit;
+    const window = graphqlWindow(args.pagination, walk.limits);
+    out.start = window.start;
+    out.limit = window.readLimit;
   }
   return out;
 }
@@ -234,21 +234,20 @@ export function selectionQuery(
   return responseQuery(walk, schema, getNamedType(info.returnType), info.fieldNodes);
 }
 
-/** Whether `meta { pagination { total | pageCount } }` is selected (only then is a count run). */
-export function needsTotal(info: GraphQLResolveInfo, registry: Registry): boolean {
+/** The fields selected under `meta { pagination { … } }` (a count is only run when they need the total). */
+export function selectedPaginationFields(info: GraphQLResolveInfo, registry: Registry): Set<string> {
   const walk: Walk = {
     info,
     registry,
-    limits: { defaultLimit: 1, maxLimit: -1, withCount: false },
+    limits: { defaultLimit: 1, maxLimit: -1, amountLimit: 0 },
     access: UNRESTRICTED,
   };
   const type = getNamedType(info.returnType);
   const meta = subFields(walk, info.fieldNodes, type).get('meta') ?? [];
   const metaType = childType(type, 'meta');
-  if (!metaType || meta.length === 0) return false;
+  if (!metaType || meta.length === 0) return new Set();
   const pagination = subFields(walk, meta, metaType).get('pagination') ?? [];
   const paginationType = childType(metaType, 'pagination');
-  if (!paginationType || pagination.length === 0) return false;
-  const selected = subFields(walk, pagination, paginationType);
-  return selected.has('total') || selected.has('pageCount');
+  if (!paginationType || pagination.length === 0) return new Set();
+  return new Set(subFields(walk, pagination, paginationType).keys());
 }
