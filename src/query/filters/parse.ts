@@ -7,7 +7,7 @@ import {
 } from '../../content-types/index.js';
 import { ValidationError } from '../../errors/index.js';
 import type { QueryAccess } from '../access.js';
-import { castBoolean, castValue, isRawScalar, type CastType, type RawScalar } from '../cast-value.js';
+import { castValue, isRawScalar, type CastType, type RawScalar } from '../cast-value.js';
 import {
   VALUE_OPERATORS,
   isLogicalOperator,
@@ -146,7 +146,12 @@ function parseValue(value: unknown, field: Field): FilterNode {
     if (isValueOperator(key)) {
       children.push(condition(field, key, nested));
     } else if (key === '$not') {
-      children.push({ kind: 'not', child: parseValue(nested, field) });
+      const items = asList(nested);
+      children.push(
+        items
+          ? { kind: 'or', children: items.map((item) => ({ kind: 'not', child: parseValue(item, field) })) }
+          : { kind: 'not', child: parseValue(nested, field) },
+      );
     } else if (key === '$and' || key === '$or') {
       const items = asList(nested);
       if (!items) throw new ValidationError(`Invalid parameter ${key}: expected an array`, {});
@@ -159,8 +164,21 @@ function parseValue(value: unknown, field: Field): FilterNode {
   return and(children);
 }
 
-/** Types stored as strings, where text operators apply (numbers and BSON dates reject them, as PostgreSQL does). */
-const STRING_TYPES = new Set<CastType>(['string', 'text', 'richtext', 'enumeration', 'email', 'uid', 'date', 'time']);
+/**
+ * Types stored as strings, where text operators apply (numbers and BSON dates reject them, as
+ * PostgreSQL does); `json` is compared as its JSON text, as Strapi stores it.
+ */
+const TEXT_TYPES = new Set<CastType>([
+  'string',
+  'text',
+  'richtext',
+  'enumeration',
+  'email',
+  'uid',
+  'date',
+  'time',
+  'json',
+]);
 
 const OPERATOR_NODES: Record<ValueOperator, { op: ConditionOperator; negated: boolean }> = {
   $eq: { op: 'eq', negated: false },
@@ -186,7 +204,19 @@ const OPERATOR_NODES: Record<ValueOperator, { op: ConditionOperator; negated: bo
   $between: { op: 'between', negated: false },
 };
 
-function condition(field: Field, operator: ValueOperator, raw: unknown): ConditionNode {
+/**
+ * One operator on one attribute. An operator that takes one value, given a list of values
+ * (`filters[rank][$gt][0]=12&filters[rank][$gt][1]=56`), is the OR of the operator on each value,
+ * as Strapi's query builder applies it (`$in`, `$notIn` and `$between` take the list itself).
+ */
+function condition(field: Field, operator: ValueOperator, raw: unknown): FilterNode {
+  const arity = VALUE_OPERATORS[operator].arity;
+  const items = arity === 'scalar' || arity === 'text' ? asList(raw) : undefined;
+  if (items) return { kind: 'or', children: items.map((item) => singleCondition(field, operator, item)) };
+  return singleCondition(field, operator, raw);
+}
+
+function singleCondition(field: Field, operator: ValueOperator, raw: unknown): ConditionNode {
   const { op, negated } = OPERATOR_NODES[operator];
   const base = { kind: 'condition' as const, path: field.path, type: field.type, op, negated };
   switch (VALUE_OPERATORS[operator].arity) {
@@ -199,7 +229,7 @@ function condition(field: Field, operator: ValueOperator, raw: unknown): Conditi
       return { ...base, value: castValue(field.type, value, field.key) };
     }
     case 'text': {
-      if (!STRING_TYPES.has(field.type))
+      if (!TEXT_TYPES.has(field.type))
         throw new ValidationError(`Operator ${operator} is not supported on ${field.key}`, {});
       const value = scalar(raw, field, operator);
       if (value === null) throw new ValidationError(`Invalid value for ${operator} on ${field.key}`, {});
@@ -217,7 +247,7 @@ function condition(field: Field, operator: ValueOperator, raw: unknown): Conditi
       return { ...base, value: bounds.map((bound) => castValue(field.type, bound, field.key)) };
     }
     case 'flag': {
-      const flag = readFlag(raw, field, operator);
+      const flag = readFlag(raw);
       return { ...base, value: operator === '$null' ? flag : !flag };
     }
   }
@@ -229,20 +259,14 @@ function scalar(raw: unknown, field: Field, operator: string): RawScalar {
   return raw;
 }
 
-function readFlag(raw: unknown, field: Field, operator: string): boolean {
-  if (typeof raw === 'boolean') return raw;
-  if (
-    raw === 'true' ||
-    raw === 'false' ||
-    raw === 't' ||
-    raw === 'f' ||
-    raw === '1' ||
-    raw === '0' ||
-    raw === 1 ||
-    raw === 0
-  )
-    return castBoolean(raw);
-  throw new ValidationError(`Invalid value for ${operator} on ${field.key}: expected true or false`, {});
+/**
+ * The value of `$null` / `$notNull`, read as Strapi does (a forced boolean cast): `true`, `t`, `1`
+ * are true, `false`, `f`, `0` and the empty string are false, any other text, list or object is true.
+ */
+function readFlag(raw: unknown): boolean {
+  if (raw === 'true' || raw === 't' || raw === '1' || raw === 1) return true;
+  if (raw === 'false' || raw === 'f' || raw === '0' || raw === 0) return false;
+  return Boolean(raw);
 }
 
 function and(children: FilterNode[]): FilterNode {
