@@ -174,7 +174,9 @@ describe('REST pagination', () => {
   });
 
   it('limit=-1 without maxLimit reads every entry and answers limit -1', async () => {
-    const unlimited = await createTestService({ config: { api: { rest: { maxLimit: 0 } } } });
+    const unlimited = await createTestService({
+      config: { api: { rest: { defaultLimit: 25, maxLimit: 0, withCount: true } } },
+    });
     try {
       await seedPublication(unlimited.context);
       const res = await request(unlimited.app).get('/api/articles?pagination[limit]=-1&fields[0]=title');
