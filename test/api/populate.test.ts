@@ -149,7 +149,7 @@ describe('REST populate', () => {
     }
   });
   describe('components, dynamic-zone fragments and counts (answers checked against Strapi 4.26)', () => {
-    const attributesOf = async (path: string) =>
+    const attributesOf = async (path: string): Promise<Record<string, unknown>[]> =>
       ((await get(path)).data as { id: number; attributes: Record<string, unknown> }[]).map((entry) => ({
         id: entry.id,
         ...entry.attributes,
