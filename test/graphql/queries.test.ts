@@ -294,6 +294,49 @@ describe('GraphQL queries', () => {
     expect(asset.headers['content-type']).to.match(/javascript/);
   });
 
+  it('answers two aliases of one relation or component list with different arguments apart (one read)', async () => {
+    const relations = await gql(
+      service,
+      '{ articles(pagination: { pageSize: 3 }) { data { id attributes { a: tags(filters: { name: { eq: "GraphQL" } }) { data { id } } b: tags(sort: "name:desc") { data { attributes { name } } } } } } }',
+    );
+    expect(relations.body.errors).to.equal(undefined);
+    const entries = at(relations.body, 'data.articles.data') as { attributes: { a: unknown; b: unknown } }[];
+    expect(entries.map((entry) => entry.attributes)).to.deep.equal([
+      { a: { data: [] }, b: { data: [{ attributes: { name: 'node.js' } }, { attributes: { name: 'Paris' } }] } },
+      {
+        a: { data: [{ id: '3' }] },
+        b: { data: [{ attributes: { name: 'MongoDB' } }, { attributes: { name: 'GraphQL' } }] },
+      },
+      { a: { data: [] }, b: { data: [] } },
+    ]);
+    const lists = await gql(
+      service,
+      '{ articles(pagination: { pageSize: 4 }) { data { attributes { x: links(filters: { external: { eq: true } }) { id } y: links(filters: { external: { eq: false } }) { id } } } } }',
+    );
+    expect(
+      (at(lists.body, 'data.articles.data') as { attributes: unknown }[]).map((entry) => entry.attributes),
+    ).to.deep.equal([
+      { x: [{ id: '2' }], y: [{ id: '1' }] },
+      { x: [], y: [] },
+      { x: [], y: [{ id: '3' }] },
+      { x: [{ id: '5' }], y: [{ id: '4' }] },
+    ]);
+  });
+
+  it('applies filters on repeatable component fields, also nested in a component', async () => {
+    const res = await gql(
+      service,
+      '{ articles(pagination: { pageSize: 3 }) { data { attributes { seo { metaSocial(filters: { network: { eq: "Twitter" } }) { id network } } } } } }',
+    );
+    expect(
+      (at(res.body, 'data.articles.data') as { attributes: unknown }[]).map((entry) => entry.attributes),
+    ).to.deep.equal([
+      { seo: { metaSocial: [{ id: '1', network: 'Twitter' }] } },
+      { seo: null },
+      { seo: { metaSocial: [] } },
+    ]);
+  });
+
   it("answers a request without a query with Apollo's message and status", async () => {
     const post = (body: string) =>
       request(service.app).post('/graphql').set('Content-Type', 'application/json').send(body);
