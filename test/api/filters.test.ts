@@ -164,6 +164,31 @@ describe('REST filters', () => {
       expect(await idsOf(path('[$contains]=100%25'))).to.deep.equal([3, 9, 15, 21, 27, 39]);
     });
 
+    it('an operator on a component applies to its id: $null finds entries without it', async () => {
+      expect(await idsOf('/api/articles?filters[links][$null]=true')).to.deep.equal([
+        2, 8, 11, 14, 17, 20, 23, 29, 32, 35,
+      ]);
+      expect(await idsOf('/api/articles?filters[seo][$null]=true')).to.deep.equal([
+        2, 4, 6, 8, 10, 14, 16, 18, 20, 22, 24, 28, 30, 32, 34, 36, 40,
+      ]);
+      expect(await idsOf('/api/articles?filters[links][$notNull]=true')).to.have.length(24);
+    });
+
+    it('a relation or component object mixing attributes and operators, or with two operators, is a 400 (Strapi: 500)', async () => {
+      await expectValidationError(
+        '/api/articles?filters[author][$null]=false&filters[author][name]=x',
+        'Operator and non-operator keys cannot be mixed in a relation where clause',
+      );
+      await expectValidationError(
+        '/api/articles?filters[links][$null]=false&filters[links][label][$contains]=2',
+        'Operator and non-operator keys cannot be mixed in a relation where clause',
+      );
+      await expectValidationError(
+        '/api/articles?filters[author][$gt]=1&filters[author][$lt]=5',
+        'Only one operator key is allowed in a relation where clause, but found: $gt,$lt',
+      );
+    });
+
     it("malformed dates answer Strapi's messages; a date-time value is read as its date", async () => {
       await expectValidationError('/api/articles?filters[publishDate][$eq]=abc', 'Invalid format, expected yyyy-MM-dd');
       await expectValidationError(

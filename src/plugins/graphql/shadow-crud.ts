@@ -29,6 +29,7 @@ import {
   PUBLICATION_STATE,
   updateMutationName,
 } from './naming.js';
+import { deleteReadQuery, emptiedAfterDelete } from './deleted-answer.js';
 import { graphqlPaginationMeta, graphqlWindow, type GraphQLWindow } from './pagination.js';
 import { selectedPaginationFields, selectionQuery } from './selection.js';
 import { plain } from './values.js';
@@ -173,8 +174,11 @@ export function shadowMutations(
         type: entityResponseName(type),
         args: { ...locale },
         action: `${uid}.delete`,
-        resolve: (_p, args, ctx, info) =>
-          operations.deleteSingle(operationContext(ctx), uid, answerQuery(args, info, ctx)),
+        resolve: async (_p, args, ctx, info) => {
+          const query = answerQuery(args, info, ctx);
+          const answer = await operations.deleteSingle(operationContext(ctx), uid, deleteReadQuery(query));
+          return emptiedAfterDelete(ct, query, answer);
+        },
       };
     }
     return fields;
@@ -202,8 +206,13 @@ export function shadowMutations(
       type: entityResponseName(type),
       args: { id: 'ID!', ...locale },
       action: `${uid}.delete`,
-      resolve: (_p, args, ctx, info) =>
-        orNull(operations.remove(operationContext(ctx), uid, idArg(args.id), answerQuery(args, info, ctx))),
+      resolve: async (_p, args, ctx, info) => {
+        const query = answerQuery(args, info, ctx);
+        const answer = await orNull(
+          operations.remove(operationContext(ctx), uid, idArg(args.id), deleteReadQuery(query)),
+        );
+        return emptiedAfterDelete(ct, query, answer);
+      },
     };
   }
   if (ct.localized && extension.isActionEnabled(uid, 'createLocalization')) {

@@ -42,7 +42,7 @@ export function parseFilters(ctx: ParseContext, schema: Schema, filters: unknown
 interface EntityScope {
   /** storage path of the object being filtered (`seo.` inside a component, '' for an entry) */
   prefix: string;
-  /** inside a relation: a value operator at this level applies to the related entry's id (`filters[author][$null]=true`) */
+  /** inside a relation or a component: a value operator at this level applies to its id (`filters[author][$null]=true`) */
   operatorsOnId: boolean;
   /** a repeatable component lies on the way from the entry to `prefix` */
   throughArray: boolean;
@@ -62,7 +62,8 @@ function parseEntity(ctx: ParseContext, schema: Schema, value: unknown, scope: E
     } else if (key === '$not') {
       children.push({ kind: 'not', child: parseEntity(ctx, schema, nested, scope) });
     } else if (scope.operatorsOnId && isValueOperator(key)) {
-      children.push(parseValue({ [key]: nested }, { path: `${scope.prefix}_id`, type: 'id', key: 'id' }));
+      const idPath = `${scope.prefix}${schema.modelType === 'component' ? 'id' : '_id'}`;
+      children.push(parseValue({ [key]: nested }, { path: idPath, type: 'id', key: 'id' }));
     } else if (looksLikeOperator(key)) {
       throw invalidParameter(key);
     } else {
@@ -96,12 +97,13 @@ function parseAttribute(
       const component = ctx.registry.component(attribute.component);
       if (!component) throw invalidParameter(key);
       if (!isPlainObject(value)) throw invalidParameter(key);
+      checkJoinedKeys(value);
       if (!attribute.repeatable)
-        return parseEntity(ctx, component, value, { ...scope, prefix: `${path}.`, operatorsOnId: false });
-      const element = parseEntity(ctx, component, value, { prefix: '', operatorsOnId: false, throughArray: false });
+        return parseEntity(ctx, component, value, { ...scope, prefix: `${path}.`, operatorsOnId: true });
+      const element = parseEntity(ctx, component, value, { prefix: '', operatorsOnId: true, throughArray: false });
       // relations need a $lookup, which cannot run inside $elemMatch: read them through the array instead
       if (containsRelation(element))
-        return parseEntity(ctx, component, value, { prefix: `${path}.`, operatorsOnId: false, throughArray: true });
+        return parseEntity(ctx, component, value, { prefix: `${path}.`, operatorsOnId: true, throughArray: true });
       return { kind: 'element', path, child: element };
     }
     default:
@@ -115,6 +117,7 @@ function parseRelation(ctx: ParseContext, schema: Schema, key: string, value: un
   const target = ctx.registry.contentType(relation.target);
   if (!target || !ctx.access.canRead(target.uid)) throw invalidParameter(key);
   // `filters[author]=2`, `filters[author][0]=1&…`: ids of the related entries
+  if (isPlainObject(value) && !asList(value)) checkJoinedKeys(value);
   const child =
     isPlainObject(value) && !asList(value)
       ? parseEntity(ctx, target, value, { prefix: '', operatorsOnId: true, throughArray: false })
@@ -128,6 +131,22 @@ function parseRelation(ctx: ParseContext, schema: Schema, key: string, value: un
     targetCollection: target.collectionName,
     child,
   };
+}
+
+/**
+ * The object under a relation or a component (both joined rows in Strapi) holds either attributes
+ * or one operator on the joined id; Strapi's query builder fails (500) otherwise, a 400 here.
+ */
+function checkJoinedKeys(value: Record<string, unknown>): void {
+  const keys = Object.keys(value);
+  const operators = keys.filter(looksLikeOperator);
+  if (operators.length > 0 && operators.length !== keys.length)
+    throw new ValidationError('Operator and non-operator keys cannot be mixed in a relation where clause', {});
+  if (operators.length > 1)
+    throw new ValidationError(
+      `Only one operator key is allowed in a relation where clause, but found: ${operators.join(',')}`,
+      {},
+    );
 }
 
 interface Field {
