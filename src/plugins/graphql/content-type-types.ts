@@ -126,12 +126,11 @@ function outputField(
       const component = ctx.names.get(attribute.component);
       if (!component) return null;
       if (!attribute.repeatable) return { type: component, resolve: readPopulated(name) };
-      const fields = new Set(['id', ...Object.keys(ctx.registry.component(attribute.component)?.attributes ?? {})]);
       return {
         type: `[${component}]`,
         args: listArgs(filtersInputName(component), false),
         resolve: (parent: unknown, args: Record<string, unknown>, context: GraphQLContext, info: GraphQLResolveInfo) =>
-          componentPage(populatedValue(parent, name, info.path.key), args, fields, pageLimits(context)),
+          componentPage(populatedValue(parent, name, info.path.key), args, pageLimits(context)),
       };
     }
     case 'dynamiczone':

@@ -201,11 +201,13 @@ function attributeSpec(
     const component = walk.registry.schema(attribute.component);
     if (!component) return null;
     const args = argsOf(walk, type, first);
+    const list = attribute.repeatable === true;
     const filters =
-      attribute.repeatable === true && args.filters !== undefined && args.filters !== null
+      list && args.filters !== undefined && args.filters !== null
         ? { filters: toRestFilters(walk.registry, component, args.filters) }
         : {};
-    return { ...levelSpec(levelQuery(walk, component, target, fieldNodes)), ...filters };
+    const sort = list && Array.isArray(args.sort) && args.sort.length > 0 ? { sort: args.sort } : {};
+    return { ...levelSpec(levelQuery(walk, component, target, fieldNodes)), ...filters, ...sort };
   }
   if (attribute.type !== 'dynamiczone' || !isUnionType(target)) return null;
   const members = unionMembers(

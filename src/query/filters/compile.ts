@@ -2,7 +2,7 @@ import { ValidationError } from '../../errors/index.js';
 import { matchesNullRow } from './negate.js';
 import { jsonTextExpression } from './json-text.js';
 import { relationJoin } from './relation-join.js';
-import type { ConditionNode, FilterNode, RelationNode } from './tree.js';
+import { anyNode, type ConditionNode, type FilterNode, type RelationNode } from './tree.js';
 
 export type PipelineStage = Record<string, unknown>;
 type Query = Record<string, unknown>;
@@ -122,18 +122,7 @@ function relationQuery(node: RelationNode, scope: QueryScope): Query {
 
 /** Conditions on JSON text need `$expr`, which MongoDB does not accept inside `$elemMatch`. */
 function holdsJsonText(node: FilterNode): boolean {
-  switch (node.kind) {
-    case 'condition':
-      return node.type === 'json' && node.op !== 'null';
-    case 'and':
-    case 'or':
-      return node.children.some(holdsJsonText);
-    case 'not':
-    case 'element':
-      return holdsJsonText(node.child);
-    case 'relation':
-      return false;
-  }
+  return anyNode(node, (item) => item.kind === 'condition' && item.type === 'json' && item.op !== 'null');
 }
 
 function isMatch(stage: PipelineStage): stage is { $match: Query } {

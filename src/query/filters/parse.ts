@@ -16,7 +16,7 @@ import {
   type ValueOperator,
 } from '../operators.js';
 import { asList, isPlainObject } from '../qs-values.js';
-import type { ConditionNode, ConditionOperator, FilterNode } from './tree.js';
+import { anyNode, type ConditionNode, type ConditionOperator, type FilterNode } from './tree.js';
 
 /**
  * Reads the qs value of `filters` against the content-types into a FilterNode tree (Strapi's
@@ -102,7 +102,7 @@ function parseAttribute(
         return parseEntity(ctx, component, value, { ...scope, prefix: `${path}.`, operatorsOnId: true });
       const element = parseEntity(ctx, component, value, { prefix: '', operatorsOnId: true, throughArray: false });
       // relations need a $lookup, which cannot run inside $elemMatch: read them through the array instead
-      if (containsRelation(element))
+      if (anyNode(element, (node) => node.kind === 'relation'))
         return parseEntity(ctx, component, value, { prefix: `${path}.`, operatorsOnId: true, throughArray: true });
       return { kind: 'element', path, child: element };
     }
@@ -291,21 +291,6 @@ function readFlag(raw: unknown): boolean {
 function and(children: FilterNode[]): FilterNode {
   const flat = children.flatMap((child) => (child.kind === 'and' ? child.children : [child]));
   return flat.length === 1 && flat[0] ? flat[0] : { kind: 'and', children: flat };
-}
-
-function containsRelation(node: FilterNode): boolean {
-  switch (node.kind) {
-    case 'relation':
-      return true;
-    case 'and':
-    case 'or':
-      return node.children.some(containsRelation);
-    case 'not':
-    case 'element':
-      return containsRelation(node.child);
-    case 'condition':
-      return false;
-  }
 }
 
 function invalidParameter(key: string): ValidationError {

@@ -4,7 +4,7 @@ import type { QueryAccess } from '../access.js';
 import { compileFilters } from '../filters/index.js';
 import { pushNegations } from '../filters/negate.js';
 import { parseFilters } from '../filters/parse.js';
-import type { FilterNode } from '../filters/tree.js';
+import { anyNode, type FilterNode } from '../filters/tree.js';
 import { asList, isPlainObject, looseNumber } from '../qs-values.js';
 import type {
   ComponentSelection,
@@ -267,7 +267,7 @@ function componentFilter(ctx: PopulateContext, component: Component, raw: unknow
   if (raw === undefined) return null;
   const tree = parseFilters({ registry: ctx.registry, access: ctx.access }, component, raw);
   if (!tree) return null;
-  if (reachesRelation(tree))
+  if (anyNode(tree, (node) => node.kind === 'relation'))
     throw new ValidationError(
       'Invalid parameter filters: relations inside a component cannot be filtered in populate',
       {},
@@ -285,21 +285,6 @@ function componentSort(component: Component, raw: unknown): SortKey[] {
     if (!sortable || rest.length > 0) throw new ValidationError(`Invalid parameter ${key.path.join('.')}`, {});
   }
   return keys;
-}
-
-function reachesRelation(node: FilterNode): boolean {
-  switch (node.kind) {
-    case 'relation':
-      return true;
-    case 'and':
-    case 'or':
-      return node.children.some(reachesRelation);
-    case 'not':
-    case 'element':
-      return reachesRelation(node.child);
-    case 'condition':
-      return false;
-  }
 }
 
 /** The populate value as `*` or attribute → request; dotted paths become nested requests. */
