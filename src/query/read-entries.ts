@@ -5,7 +5,7 @@ import type { QueryAccess } from './access.js';
 import { compileFilters, type PipelineStage } from './filters/index.js';
 import { formatEntry, type EnvelopeEntry, type FormatStyle, type PlainEntry } from './format.js';
 import { parseFields } from './parse/fields.js';
-import { localeFallback, localeMatch } from './parse/locale.js';
+import { localeFallback, localeFilters, localeMatch } from './parse/locale.js';
 import {
   checkTopLevelPagination,
   paginationMeta,
@@ -85,6 +85,7 @@ function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery): 
   const query = { registry: ctx.registry, uid: schema.uid, access: ctx.access };
   const fallback = localeFallback(schema, ctx.i18n, rawQuery.locale, rawQuery.fallbackLocale);
   const search = searchMatch(schema, rawQuery._q);
+  const localeFilter = localeFilters(schema, ctx.i18n, rawQuery.locale);
   const pagination = parsePagination(rawQuery.pagination, limits(ctx));
   checkTopLevelPagination(rawQuery, pagination);
   return {
@@ -98,6 +99,7 @@ function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery): 
     filterStages: [
       ...(search ? [{ $match: search }] : []),
       ...(rawQuery.filters === undefined ? [] : compileFilters({ ...query, filters: rawQuery.filters })),
+      ...(localeFilter === undefined ? [] : compileFilters({ ...query, filters: localeFilter })),
     ],
     sort:
       rawQuery.sort === undefined
