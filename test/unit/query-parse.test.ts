@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { loadSchemas, Registry } from '../../src/content-types/index.js';
 import { ValidationError } from '../../src/errors/index.js';
 import { defaultFields, parseFields } from '../../src/query/parse/fields.js';
-import { localeMatch } from '../../src/query/parse/locale.js';
+import { localeFilters, localeMatch } from '../../src/query/parse/locale.js';
 import { paginationMeta, parsePagination } from '../../src/query/parse/pagination.js';
 import { parsePopulate, type PopulateContext } from '../../src/query/parse/populate.js';
 import { parsePublicationState } from '../../src/query/parse/publication-state.js';
@@ -126,7 +126,11 @@ describe('query parse: publicationState and locale', () => {
     expect(localeMatch(article, i18n, 'fr')).to.deep.equal({ locale: 'fr' });
     expect(localeMatch(article, i18n, 'all')).to.deep.equal({});
     expect(localeMatch(author, i18n, 'fr')).to.deep.equal({});
-    expect(() => localeMatch(article, i18n, ['fr'])).to.throw(ValidationError);
+    expect(localeMatch(article, i18n, '')).to.deep.equal({ locale: '' });
+    // a list or operators: a filter on locale instead
+    expect(localeMatch(article, i18n, ['fr'])).to.deep.equal({});
+    expect(localeFilters(article, i18n, ['fr'])).to.deep.equal({ locale: ['fr'] });
+    expect(localeFilters(author, i18n, ['fr'])).to.equal(undefined);
   });
 });
 
