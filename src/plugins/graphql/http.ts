@@ -15,6 +15,7 @@ import { graphqlContext, type GraphQLContext } from './context.js';
 import { depthLimitRule } from './depth-limit.js';
 import { formatResolverError, PARSE_FAILED, VALIDATION_FAILED, withCode } from './errors.js';
 import { isMultipart, uploadRuntime, withWorkDir } from '../upload/index.js';
+import { requestShapeError } from './request-shape.js';
 import { startTracing, withTracing } from './tracing.js';
 import { readGraphQLMultipart } from './upload-multipart.js';
 
@@ -114,6 +115,11 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
           const operation = await readGraphQLMultipart(req, { sizeLimit: upload.settings.sizeLimit, directory });
           await run(req, res, operation, 'application/json');
         });
+        return;
+      }
+      const shapeError = requestShapeError(req);
+      if (shapeError) {
+        res.status(shapeError.status).type(shapeError.contentType).send(shapeError.body);
         return;
       }
       await run(req, res, req.body, req.get('content-type'));
