@@ -42,6 +42,8 @@ interface AttributeCommon {
   private?: boolean;
   configurable?: boolean;
   writable?: boolean;
+  /** `false` leaves the attribute out of `_q` search */
+  searchable?: boolean;
   pluginOptions?: { i18n?: { localized?: boolean } } & Record<string, unknown>;
 }
 
@@ -183,4 +185,7 @@ export const RESERVED_ATTRIBUTE_NAMES = new Set([
   '__component',
   'document_id',
   'documentId',
+  '__rev',
+  '__claim',
+  '__order',
 ]);

@@ -17,7 +17,7 @@ const UNORDERED_TYPES = new Set<AttributeType>(['text', 'richtext', 'password', 
  *   side finds the owning entries;
  * - every short scalar attribute and the timestamps alone, so a page sorted on one of them is a
  *   walk of that index rather than a sort of every match;
- * - `localeGroup` for localizations.
+ * (`localizations` are served by the unique `{ localeGroup, locale }` index of mongoose-schema.ts.)
  * Unique attributes have their own unique index (mongoose-schema.ts), which also serves sorts.
  */
 export function readIndexes(contentType: ContentType): ReadIndex[] {
@@ -26,7 +26,6 @@ export function readIndexes(contentType: ContentType): ReadIndex[] {
   if (contentType.draftAndPublish) defaults.publishedAt = 1;
   const out: ReadIndex[] = [];
   if (Object.keys(defaults).length > 0) out.push({ keys: defaults });
-  if (contentType.localized) out.push({ keys: { localeGroup: 1 } });
   for (const [name, relation] of Object.entries(contentType.relations)) {
     if (relation.stored) out.push({ keys: { [name]: 1, ...defaults } });
   }

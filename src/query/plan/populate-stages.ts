@@ -1,4 +1,5 @@
 import type { RelationInfo } from '../../content-types/index.js';
+import { inverseOrderPath } from '../../models/index.js';
 import type { PipelineStage } from '../filters/index.js';
 import { publicationMatch } from '../parse/publication-state.js';
 import type { ComponentSelection, EntrySelection, PopulateMap, RelationPopulate } from '../read-tree.js';
@@ -26,7 +27,8 @@ export interface PlanContext {
  */
 export function populateStages(plan: PlanContext, map: PopulateMap, steps: ComponentStep[] = []): PipelineStage[] {
   const stages: PipelineStage[] = [];
-  for (const [name, node] of Object.entries(map)) {
+  for (const node of Object.values(map)) {
+    const name = node.attribute;
     if (node.kind === 'relation') stages.push(...relationLookups(plan, node, steps));
     else if (node.kind === 'component')
       stages.push(...populateStages(plan, node.selection.populate, [...steps, { name, many: node.repeatable }]));
@@ -48,14 +50,14 @@ export function projection(selection: EntrySelection | ComponentSelection): Reco
 }
 
 function collectOutputs(map: PopulateMap, kept: Record<string, 1>, topLevel: boolean): void {
-  for (const [name, node] of Object.entries(map)) {
+  for (const node of Object.values(map)) {
     if (node.kind === 'relation') {
       kept[node.as] = 1;
       if (topLevel && node.relation.stored) kept[node.relation.attribute] = 1;
       if (node.window?.meta) kept[node.countAs] = 1;
       continue;
     }
-    if (topLevel) kept[name] = 1;
+    if (topLevel) kept[node.attribute] = 1;
     if (node.kind === 'component') collectOutputs(node.selection.populate, kept, false);
     else for (const selection of Object.values(node.components)) collectOutputs(selection.populate, kept, false);
   }
@@ -73,13 +75,17 @@ function relationLookups(plan: PlanContext, node: RelationPopulate, steps: Compo
   // Without sort or window the formatter puts the entries in order (stored order, or by id), which
   // spares the server a sort per entry; a window needs the order on the server.
   const storedOrder = join.stored && node.sort === null && node.window !== null;
+  // a oneToMany `mappedBy` side is ordered by keys its owning entries store (entries without one first)
+  const keyOrder = inverseOrderPath(node.relation);
   const order = node.sort
     ? [...node.sort.lookups, { $sort: node.sort.sort }, ...node.sort.cleanup]
-    : node.window === null
-      ? []
-      : storedOrder
-        ? [{ $addFields: { __order: { $indexOfArray: ['$$ids', '$_id'] } } }, { $sort: { __order: 1 } }]
-        : [{ $sort: { _id: 1 } }];
+    : keyOrder
+      ? [{ $sort: { [keyOrder]: 1, _id: 1 } }]
+      : node.window === null
+        ? []
+        : storedOrder
+          ? [{ $addFields: { __order: { $indexOfArray: ['$$ids', '$_id'] } } }, { $sort: { __order: 1 } }]
+          : [{ $sort: { _id: 1 } }];
   const window: PipelineStage[] = [];
   if (node.window && node.window.skip > 0) window.push({ $skip: node.window.skip });
   if (node.window && node.window.limit !== null) window.push({ $limit: node.window.limit });
