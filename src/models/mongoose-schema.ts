@@ -1,6 +1,6 @@
 import mongoose, { Schema, type SchemaDefinition, type SchemaDefinitionProperty } from 'mongoose';
 import type { Attribute, Component, ContentType, Registry } from '../content-types/index.js';
-import { readIndexes } from './read-indexes.js';
+import { hasUniqueIndex, readIndexes } from './read-indexes.js';
 import { CLAIMS, LINK_ORDER, REVISION } from './storage-fields.js';
 
 /** The Mongoose path of one scalar attribute (storage layout: docs/ARCHITECTURE.md). */
@@ -107,7 +107,7 @@ export function contentTypeSchema(contentType: ContentType, registry: Registry):
   for (const [name, attribute] of Object.entries(contentType.attributes)) {
     // uid attributes are unique as in Strapi (its validator checks them like `unique` ones)
     if (attribute.type === 'relation' || attribute.type === 'media') continue;
-    if (!attribute.unique && attribute.type !== 'uid') continue;
+    if (!hasUniqueIndex(attribute)) continue;
     // unique across locales, as Strapi's validator; sparse: entries without a value do not collide
     // (writes leave an empty unique attribute unset)
     schema.index({ [name]: 1 }, { unique: true, sparse: true, name: `${name}_unique` });
