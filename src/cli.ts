@@ -5,8 +5,10 @@ import { SchemaError } from './content-types/index.js';
 import { seedDemoContent } from './seed/demo-seed.js';
 
 const USAGE = `usage:
-  content-service start [--app DIR] [--port N] [--host H] [--memory | --data DIR]
-  content-service engine [--port N] [--host H] [--data DIR | --memory]
+  content-service start [--app DIR] [--port N] [--host H] [--memory | --data DIR] [--repair]
+  content-service engine [--port N] [--host H] [--data DIR | --memory] [--repair] [--max-time-ms N]
+--repair: a damaged data file of the embedded engine is repaired (damaged bytes moved aside into
+  the data directory) instead of stopping start-up
 environment: PORT, HOST, MONGODB_URI, APP_DIR, NODE_ENV, LOG_LEVEL`;
 
 async function start(argv: string[]): Promise<void> {
@@ -18,6 +20,7 @@ async function start(argv: string[]): Promise<void> {
       host: { type: 'string' },
       memory: { type: 'boolean' },
       data: { type: 'string' },
+      repair: { type: 'boolean' },
     },
     strict: true,
   });
@@ -27,6 +30,7 @@ async function start(argv: string[]): Promise<void> {
   const service = await createServer({
     appDir: values.app ?? process.env.APP_DIR ?? process.cwd(),
     memory: values.memory ?? false,
+    repair: values.repair ?? false,
     config: values.data ? { database: { dataDir: values.data } } : {},
   });
   const { logger } = service.context;

@@ -9,6 +9,9 @@ const DEFAULT_PLUGINS: Record<string, PluginConfig> = {
   upload: { enabled: true, config: {} },
 };
 
+/** How long each database read of a request may take (REST and GraphQL); see the README, Reliability. */
+const DEFAULT_TIME_BUDGET_MS = 1500;
+
 function integer(file: string, key: string, value: unknown, min: number): number {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < min)
@@ -86,6 +89,7 @@ export async function loadConfig(appDirInput: string, overrides: ConfigOverrides
         defaultLimit: integer(apiFile, 'rest.defaultLimit', rest.defaultLimit ?? 25, 1),
         maxLimit: integer(apiFile, 'rest.maxLimit', rest.maxLimit ?? 100, 1),
         withCount: rest.withCount === undefined ? true : rest.withCount !== false,
+        timeBudgetMs: integer(apiFile, 'rest.timeBudgetMs', rest.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS, 0),
       },
     },
     plugins: readPlugins(plugins?.file ?? 'config/plugins', plugins?.value ?? {}),

@@ -11,7 +11,15 @@ export interface ServiceConfig {
     /** embedded engine persistence directory; absent = in memory */
     dataDir?: string;
   };
-  api: { rest: { defaultLimit: number; maxLimit: number; withCount: boolean } };
+  api: {
+    rest: {
+      defaultLimit: number;
+      maxLimit: number;
+      withCount: boolean;
+      /** ms each database read of a REST or GraphQL request may take (sent as maxTimeMS); 0: no limit */
+      timeBudgetMs: number;
+    };
+  };
   plugins: Record<string, PluginConfig>;
   /** role type → actions, applied additively at start-up */
   permissions: Record<string, string[]>;

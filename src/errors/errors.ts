@@ -53,6 +53,13 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 
+/** The service cannot do this now (e.g. the database refuses writes); retry later. */
+export class ServiceUnavailableError extends AppError {
+  constructor(message = 'Service Unavailable', details: ErrorDetails = {}) {
+    super(503, 'ServiceUnavailableError', message, details);
+  }
+}
+
 /** Any other client error (Strapi's generic `ApplicationError`, status 400). */
 export class ApplicationError extends AppError {
   constructor(message: string, details: ErrorDetails = {}) {

@@ -127,18 +127,30 @@ function headerBuffer(length: number, responseTo: number, opCode: number): Buffe
   return h;
 }
 
-export function serializeReply(req: Request, reply: Doc): Buffer {
-  const body = BSON.serialize(reply);
+/** A reply whose BSON body is already serialized, in parts (cursor replies: see cursor-reply.ts). */
+export class RawReply {
+  readonly length: number;
+  constructor(readonly parts: Uint8Array[]) {
+    this.length = parts.reduce((sum, p) => sum + p.length, 0);
+  }
+}
+
+export function serializeReply(req: Request, reply: Doc | RawReply): Buffer {
+  const body = reply instanceof RawReply ? reply : new RawReply([BSON.serialize(reply)]);
   if (req.kind === 'query') {
     const prefix = Buffer.allocUnsafe(20);
     prefix.writeInt32LE(0, 0); // responseFlags
     prefix.writeBigInt64LE(0n, 4); // cursorID
     prefix.writeInt32LE(0, 12); // startingFrom
     prefix.writeInt32LE(1, 16); // numberReturned
-    return Buffer.concat([headerBuffer(16 + 20 + body.length, req.header.requestId, OP_REPLY), prefix, body]);
+    return message(headerBuffer(16 + 20 + body.length, req.header.requestId, OP_REPLY), prefix, body);
   }
   const prefix = Buffer.alloc(5); // flagBits 0, section kind 0
-  return Buffer.concat([headerBuffer(16 + 5 + body.length, req.header.requestId, OP_MSG), prefix, body]);
+  return message(headerBuffer(16 + 5 + body.length, req.header.requestId, OP_MSG), prefix, body);
+}
+
+function message(header: Buffer, prefix: Buffer, body: RawReply): Buffer {
+  return Buffer.concat([header, prefix, ...body.parts], header.length + prefix.length + body.length);
 }
 
 export function toLong(v: bigint | number): Long {
