@@ -31,15 +31,18 @@ const UNLIMITED: Slice = { limit: Infinity, end: Infinity };
 /**
  * Units between clock reads adapt to what a unit costs (a native filter: tens of ns; a join
  * running a sub-pipeline: far more), aiming at one read per CHECK_EVERY_MS of work: cheap units
- * are not slowed down by the clock, costly ones still give the loop back on time.
+ * are not slowed down by the clock, costly ones still give the loop back on time. Every slice
+ * starts from MIN_UNITS and grows at most GROWTH times a check, so a costly command never inherits
+ * the long stretch between checks of a cheap one.
  */
 const CHECK_EVERY_MS = 0.25;
 const MIN_UNITS = 16;
-const MAX_UNITS = 4096;
+const MAX_UNITS = 1024;
+const GROWTH = 4;
 
 let slice: Slice = UNLIMITED;
 let units = 0;
-let unitsPerCheck = 128;
+let unitsPerCheck = MIN_UNITS;
 let lastCheck = 0;
 
 /** Counts `n` units of work (documents filtered, joined...); see the module comment. */
@@ -54,7 +57,7 @@ export function tick(n = 1): boolean {
   const elapsed = now - lastCheck;
   if (elapsed > 0) {
     const scaled = Math.round((unitsPerCheck * CHECK_EVERY_MS) / elapsed);
-    unitsPerCheck = Math.min(MAX_UNITS, Math.max(MIN_UNITS, scaled));
+    unitsPerCheck = Math.min(MAX_UNITS, unitsPerCheck * GROWTH, Math.max(MIN_UNITS, scaled));
   }
   return check(now);
 }
@@ -78,6 +81,7 @@ export function runSlice<T>(work: Work<T>, budget: TimeBudget, sliceMs: number):
   const start = performance.now();
   slice = { limit: start + budget.remainingMs, end: start + sliceMs };
   units = 0;
+  unitsPerCheck = MIN_UNITS;
   lastCheck = start;
   try {
     return work.next();

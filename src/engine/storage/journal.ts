@@ -159,9 +159,10 @@ export class Journal {
       for (const coll of state) {
         writer.add({ op: 'create', db: coll.db, coll: coll.name, options: coll.options });
         for (let i = 0; i < coll.docs.length; i += DOCS_PER_BATCH) {
-          for (const record of docRecords(coll.db, coll.name, coll.docs.slice(i, i + DOCS_PER_BATCH))) {
-            if (writer.add(record)) this.crash('snapshot-partial');
-          }
+          for (const record of docRecords(coll.db, coll.name, coll.docs.slice(i, i + DOCS_PER_BATCH)))
+            writer.add(record);
+          if (this.opts.crashAt === 'snapshot-partial') writer.flush(); // some of the snapshot on disk, not all
+          this.crash('snapshot-partial');
           if (checkpoint()) yield;
         }
         // indexes after the documents: loading builds each index once over all of them
@@ -281,14 +282,11 @@ class ChunkWriter {
 
   constructor(private readonly fd: number) {}
 
-  /** Adds a record; true when a chunk was written (a good moment to yield). */
-  add(record: StoredRecord): boolean {
+  add(record: StoredRecord): void {
     const encoded = encodeRecord(record);
     this.chunk.push(encoded);
     this.chunkBytes += encoded.length;
-    if (this.chunkBytes < SNAPSHOT_CHUNK_BYTES) return false;
-    this.flush();
-    return true;
+    if (this.chunkBytes >= SNAPSHOT_CHUNK_BYTES) this.flush();
   }
 
   flush(): void {

@@ -33,7 +33,9 @@ import {
 } from './records.js';
 
 /** A damaged data file: start-up stops (nothing is changed) unless started with `repair`. */
-export class DataDamagedError extends Error {}
+export class DataDamagedError extends Error {
+  override readonly name = 'DataDamagedError';
+}
 
 export interface RecoveryOptions {
   log: EngineLog;
