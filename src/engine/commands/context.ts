@@ -4,7 +4,7 @@ import { commandError } from '../errors.js';
 import type { PipelineEnv } from '../query/pipeline.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { Collection } from '../storage/collection.js';
-import type { RawReply } from '../protocol/wire.js';
+import type { CursorReply } from '../protocol/cursor-reply.js';
 import type { Work } from '../work.js';
 
 export interface ServerState {
@@ -25,7 +25,7 @@ export interface CommandContext {
 }
 
 /** What a command answers: a reply document, or one already serialized (cursor batches). */
-export type Reply = Doc | RawReply;
+export type Reply = Doc | CursorReply;
 
 /** A command: answers at once (writes and metadata), or as work the server runs in slices (reads; see work.ts). */
 export type CommandHandler = (cmd: Doc, ctx: CommandContext) => Reply | Work<Reply>;

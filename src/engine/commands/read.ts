@@ -8,8 +8,7 @@ import { isPlainObject, type Doc } from '../bson/types.js';
 import { commandError, toCommandError } from '../errors.js';
 import { mingoOptions } from '../query/operators.js';
 import { pipelineWork } from '../query/pipeline.js';
-import { cursorReply } from '../protocol/cursor-reply.js';
-import type { RawReply } from '../protocol/wire.js';
+import { CursorReply } from '../protocol/cursor-reply.js';
 import { tick } from '../work.js';
 import { normalizeRegexes } from '../query/regex.js';
 import {
@@ -28,9 +27,9 @@ function firstBatch(
   docs: Doc[],
   batchSize: number | undefined,
   singleBatch: boolean,
-): RawReply {
+): CursorReply {
   const batch = ctx.cursors.first(ns, docs, batchSize, singleBatch);
-  return cursorReply('firstBatch', batch.docs, batch.id, ns);
+  return new CursorReply('firstBatch', batch.docs, batch.id, ns);
 }
 
 function batchSizeOf(v: unknown): number | undefined {
@@ -87,7 +86,7 @@ export const getMore: CommandHandler = (cmd, ctx) => {
   const coll = typeof cmd.collection === 'string' ? cmd.collection : '';
   const ns = `${ctx.db}.${coll}`;
   const batch = ctx.cursors.next(id, ns, batchSizeOf(cmd.batchSize));
-  return cursorReply('nextBatch', batch.docs, batch.id, ns);
+  return new CursorReply('nextBatch', batch.docs, batch.id, ns);
 };
 
 export const killCursors: CommandHandler = (cmd, ctx) => {
