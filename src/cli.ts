@@ -63,6 +63,9 @@ async function engine(argv: string[]): Promise<void> {
   await main(argv);
 }
 
+/** The embedded engine's data directory is damaged (see --repair) or in use: one line, no stack. */
+const DATA_DIR_ERRORS = new Set(['DataDamagedError', 'DataDirLockedError']);
+
 export async function run(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   try {
@@ -91,6 +94,7 @@ export async function run(argv: string[]): Promise<void> {
     if (
       err instanceof SchemaError ||
       err instanceof ConfigError ||
+      DATA_DIR_ERRORS.has((err as Error).name) ||
       (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
       console.error(`content-service: ${(err as Error).message}`);
