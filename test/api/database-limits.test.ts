@@ -1,21 +1,13 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { createTestService, type TestService } from '../helpers/server.js';
-import { writeTempApp } from '../helpers/temp-app.js';
+import { collectionTypeSchema, writeTempApp } from '../helpers/temp-app.js';
 
 /** Nodes link to every other node (`links`, one-way manyToMany): each populate level multiplies the work. */
 const NODES = 40;
 /** Pages hold 1 MB of text and link to every page: a page with its links populated twice is over 16 MB. */
 const PAGES = 6;
 const MB = 1024 * 1024;
-
-const type = (name: string, plural: string, attributes: Record<string, unknown>) => ({
-  kind: 'collectionType',
-  collectionName: plural,
-  info: { singularName: name, pluralName: plural, displayName: name },
-  options: { draftAndPublish: false },
-  attributes,
-});
 
 function populateChain(depth: number): string {
   let query = '';
@@ -36,11 +28,11 @@ describe('REST and GraphQL: time budget of database reads, 16 MB answers', funct
   before(async () => {
     const dir = await writeTempApp({
       api: {
-        node: type('node', 'nodes', {
+        node: collectionTypeSchema('node', 'nodes', {
           title: { type: 'string' },
           links: { type: 'relation', relation: 'manyToMany', target: 'api::node.node' },
         }),
-        page: type('page', 'pages', {
+        page: collectionTypeSchema('page', 'pages', {
           text: { type: 'text' },
           links: { type: 'relation', relation: 'manyToMany', target: 'api::page.page' },
         }),

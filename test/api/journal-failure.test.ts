@@ -4,8 +4,9 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import request from 'supertest';
 import { createServer } from '../../src/app.js';
-import { writeTempApp } from '../helpers/temp-app.js';
+import { collectionTypeSchema, writeTempApp } from '../helpers/temp-app.js';
 
 const CHILD = fileURLToPath(new URL('../helpers/service-child.ts', import.meta.url));
 
@@ -40,13 +41,6 @@ function startChild(appDir: string, dataDir: string, prefix = ''): Promise<Child
   });
 }
 
-function stopChild(child: Child): Promise<void> {
-  return new Promise((resolve) => {
-    child.process.once('exit', () => resolve());
-    child.process.kill('SIGTERM');
-  });
-}
-
 function journalBytes(dir: string): number {
   return readdirSync(dir)
     .filter((f) => f.startsWith('journal.'))
@@ -68,13 +62,7 @@ describe('embedded engine: a failed journal write (disk full) over HTTP', functi
     if (process.env.MONGODB_URI) this.skip(); // about the embedded engine's journal
     appDir = await writeTempApp({
       api: {
-        note: {
-          kind: 'collectionType',
-          collectionName: 'notes',
-          info: { singularName: 'note', pluralName: 'notes', displayName: 'note' },
-          options: { draftAndPublish: false },
-          attributes: { title: { type: 'string' }, body: { type: 'text' } },
-        },
+        note: collectionTypeSchema('note', 'notes', { title: { type: 'string' }, body: { type: 'text' } }),
       },
       config: { permissions: { public: ['api::note.note.find', 'api::note.note.create'] } },
     });
@@ -124,15 +112,17 @@ describe('embedded engine: a failed journal write (disk full) over HTTP', functi
     expect(JSON.parse(logged[0] as string)).to.include({ level: 50 });
     child.process.kill('SIGKILL');
 
-    const restarted = await startChild(appDir, dir);
+    await new Promise((resolve) => child.process.once('exit', resolve));
+    const restarted = await createServer({ appDir, config: { database: { dataDir: dir } } });
     try {
-      const after = await fetch(`${restarted.url}/api/notes?pagination[pageSize]=100`);
-      expect(((await after.json()) as { data: Array<{ id: number }> }).data.map((n) => n.id)).to.deep.equal(
-        acknowledged,
-      );
-      expect((await post(restarted.url, 'after restart')).status).to.equal(200);
+      const after = await request(restarted.app).get('/api/notes?pagination[pageSize]=100');
+      expect((after.body as { data: Array<{ id: number }> }).data.map((n) => n.id)).to.deep.equal(acknowledged);
+      const more = await request(restarted.app)
+        .post('/api/notes')
+        .send({ data: { title: 'after restart' } });
+      expect(more.status).to.equal(200);
     } finally {
-      await stopChild(restarted);
+      await restarted.stop();
     }
   });
 });

@@ -181,13 +181,7 @@ function damaged(dir: string, file: string, range: BadRange, resumeAt: number | 
 }
 
 function tornTail(full: string, file: string, size: number, offset: number, opts: RecoveryOptions): void {
-  const fd = openSync(full, 'r+');
-  try {
-    ftruncateSync(fd, offset);
-    fdatasyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  durably(full, 'r+', (fd) => ftruncateSync(fd, offset));
   opts.log({
     level: 'warn',
     event: 'recovery.torn-tail',
@@ -222,9 +216,14 @@ function repairFile(dir: string, file: string, buf: Buffer, bad: BadRange[], opt
 }
 
 function writeFileDurably(full: string, data: Buffer): void {
-  const fd = openSync(full, 'w');
+  durably(full, 'w', (fd) => writeAll(fd, data));
+}
+
+/** Opens `full`, changes it, and syncs the change to disk before closing it. */
+function durably(full: string, flags: 'w' | 'r+', change: (fd: number) => void): void {
+  const fd = openSync(full, flags);
   try {
-    writeAll(fd, data);
+    change(fd);
     fdatasyncSync(fd);
   } finally {
     closeSync(fd);
