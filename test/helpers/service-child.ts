@@ -10,4 +10,3 @@ if (!appDir || !dataDir) throw new Error('usage: service-child APP_DIR DATA_DIR'
 const service = await createServer({ appDir, config: { database: { dataDir } } });
 const { url } = await service.start({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`url ${url}\n`);
-process.on('SIGTERM', () => void service.stop().then(() => process.exit(0)));
