@@ -23,7 +23,7 @@ export interface EngineOptions {
   repair?: boolean;
   /** ms a command without its own maxTimeMS may run (default DEFAULT_MAX_TIME_MS; 0: no limit) */
   defaultMaxTimeMS?: number;
-  /** compact when the journal grows past this many bytes (default 64 MiB) */
+  /** compact when the journal grows past this many bytes (default 32 MiB) */
   compactAtBytes?: number;
   /** test hook: the process kills itself (SIGKILL) when a compaction reaches this step */
   crashAt?: CompactionStep;

@@ -40,13 +40,13 @@ export const COMPACTION_STEPS = [
 export type CompactionStep = (typeof COMPACTION_STEPS)[number];
 
 export interface JournalOptions extends RecoveryOptions {
-  /** compact once the current journal is larger than this (default 64 MiB) */
+  /** compact once the current journal is larger than this (default 32 MiB: bounds the replay at start-up) */
   compactAtBytes?: number;
   /** test hook: the process kills itself (SIGKILL) when a compaction reaches this step */
   crashAt?: CompactionStep;
 }
 
-const DEFAULT_COMPACT_AT_BYTES = 64 * 1024 * 1024;
+const DEFAULT_COMPACT_AT_BYTES = 32 * 1024 * 1024;
 /** A stop compacts only a journal at least this large; a smaller one is cheap to replay. */
 const COMPACT_AT_STOP_BYTES = 4 * 1024 * 1024;
 const SNAPSHOT_CHUNK_BYTES = 4 * 1024 * 1024;
