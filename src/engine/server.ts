@@ -8,7 +8,7 @@ import { readMessages } from './protocol/connection.js';
 import { serializeReply, type Request } from './protocol/wire.js';
 import { Catalog, type Change } from './storage/catalog.js';
 import { Journal, JournalWriteError, type CompactionStep } from './storage/journal.js';
-import { runSlice, type TimeBudget, type Work } from './work.js';
+import { isWork, runSlice, type TimeBudget, type Work } from './work.js';
 
 export interface EngineServerOptions {
   host: string;
@@ -115,12 +115,13 @@ export class EngineServer {
       const req = conn.queue.shift() as Request;
       conn.running = true;
       const budget: TimeBudget = { remainingMs: this.budgetOf(req.command) };
-      this.run(
-        conn,
-        req,
-        dispatch(req.command, { catalog: this.catalog, cursors: this.cursors, server: this.state }),
+      const started = runSlice(
+        () => dispatch(req.command, { catalog: this.catalog, cursors: this.cursors, server: this.state }),
         budget,
+        SLICE_MS,
       );
+      if (isWork(started)) this.run(conn, req, started, budget);
+      else this.finish(conn, req, started);
     }
   }
 
@@ -130,7 +131,7 @@ export class EngineServer {
       conn.running = false;
       return;
     }
-    const step = runSlice(work, budget, SLICE_MS);
+    const step = runSlice(() => work.next(), budget, SLICE_MS);
     if (!step.done) {
       setImmediate(() => {
         this.run(conn, req, work, budget);
@@ -138,8 +139,11 @@ export class EngineServer {
       });
       return;
     }
-    const reply = this.commit(step.value);
-    this.respond(conn, req, reply);
+    this.finish(conn, req, step.value);
+  }
+
+  private finish(conn: Connection, req: Request, reply: Reply): void {
+    this.respond(conn, req, this.commit(reply));
     conn.running = false;
     this.maybeCompact();
   }
@@ -199,7 +203,7 @@ export class EngineServer {
     const step = (): void => {
       const work = this.background;
       if (!work) return;
-      if (runSlice(work, unlimited, SLICE_MS).done) {
+      if (runSlice(() => work.next(), unlimited, SLICE_MS).done) {
         this.background = undefined;
         return;
       }

@@ -83,8 +83,11 @@ const WRITE_COMMANDS = new Set([
 const TRANSACTION_FIELDS = ['txnNumber', 'startTransaction', 'autocommit'];
 const TRANSACTION_COMMANDS = new Set(['commitTransaction', 'abortTransaction']);
 
-/** Runs one command document as work that ends with its reply; never throws. */
-export function* dispatch(cmd: Doc, ctx: Omit<CommandContext, 'db'>): Work<Reply> {
+/**
+ * Runs one command document: its reply, or for reads work that ends with its reply (see work.ts).
+ * Never throws: a failure is an error reply.
+ */
+export function dispatch(cmd: Doc, ctx: Omit<CommandContext, 'db'>): Reply | Work<Reply> {
   try {
     const name = Object.keys(cmd).find((k) => !GENERIC_FIELDS.has(k));
     if (!name) throw commandError('CommandNotFound', "no such command: ''");
@@ -100,11 +103,23 @@ export function* dispatch(cmd: Doc, ctx: Omit<CommandContext, 'db'>): Work<Reply
       throw commandError('UserWritesBlocked', ctx.server.writesRefused);
     }
     const reply = handler(cmd, { ...ctx, db });
-    return isWork(reply) ? yield* reply : reply;
+    return isWork(reply) ? answering(reply) : reply;
   } catch (err) {
-    const e = err instanceof CommandError ? err : toCommandError(err);
-    return { ok: 0, errmsg: e.message, code: e.code, codeName: e.codeName, ...e.extra };
+    return errorReply(err);
   }
+}
+
+function* answering(work: Work<Reply>): Work<Reply> {
+  try {
+    return yield* work;
+  } catch (err) {
+    return errorReply(err);
+  }
+}
+
+function errorReply(err: unknown): Doc {
+  const e = err instanceof CommandError ? err : toCommandError(err);
+  return { ok: 0, errmsg: e.message, code: e.code, codeName: e.codeName, ...e.extra };
 }
 
 const MAX_TIME_MS = 2_147_483_647;
