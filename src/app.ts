@@ -6,7 +6,7 @@ import { pinoHttp } from 'pino-http';
 import qs from 'qs';
 import { allowAll, type Authenticator } from './access/ability.js';
 import { loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
-import { loadSchemas, Registry } from './content-types/index.js';
+import { buildAppRegistry, readCustomFieldTypes } from './content-types/index.js';
 import { selectDatabase, type DatabaseHandle } from './database/select-database.js';
 import { createLogger, type Logger } from './logger.js';
 import { Models } from './models/index.js';
@@ -53,9 +53,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const plugins: Plugin[] = enabledPlugins(config);
   const i18n = i18nSettings(config);
 
-  const loaded = loadSchemas(config.appDir);
   const pluginTypes = plugins.flatMap((p) => p.contentTypes?.(config) ?? []);
-  const registry = Registry.build([...pluginTypes, ...loaded.contentTypes], loaded.components, { i18n: i18n !== null });
+  const { registry, notices } = buildAppRegistry(config.appDir, pluginTypes, {
+    i18n: i18n !== null,
+    customFields: await readCustomFieldTypes(config.appDir),
+  });
+  for (const notice of notices) logger[notice.level](notice.message);
 
   const database: DatabaseHandle = options.databaseUri
     ? { uri: options.databaseUri, description: 'MongoDB (given URI)', stop: async () => {} }

@@ -1,14 +1,24 @@
+import { settleBothSidesInversedBy } from './both-sides-owning.js';
+import type { CustomFieldTypes } from './custom-fields.js';
 import {
   linkRelations,
   normalizeComponent,
   normalizeContentType,
   type ComponentSource,
   type ContentTypeSource,
+  type NormalizeOptions,
 } from './normalize.js';
+import type { SchemaNotice } from './notices.js';
 import { SchemaError } from './schema-error.js';
 import type { Attribute, Component, ContentType, RelationInfo, Schema } from './types.js';
-
 import { UPLOAD_FILE_UID } from './uids.js';
+
+export interface RegistryOptions {
+  /** i18n plugin on: `pluginOptions.i18n.localized` types get `locale` and `localizations` */
+  i18n: boolean;
+  /** the app's custom field uid → base type mapping (known plugins need none) */
+  customFields?: CustomFieldTypes;
+}
 
 /**
  * Every content-type and component of the app, normalised and cross-checked. Built once at
@@ -19,8 +29,11 @@ export class Registry {
   private readonly components = new Map<string, Component>();
   private readonly byPlural = new Map<string, ContentType>();
   private readonly bySingular = new Map<string, ContentType>();
+  /** what building the registry has to say at start-up (one log line each) */
+  readonly notices: SchemaNotice[];
 
-  constructor(contentTypes: ContentType[], components: Component[]) {
+  constructor(contentTypes: ContentType[], components: Component[], notices: SchemaNotice[] = []) {
+    this.notices = notices;
     for (const ct of contentTypes) {
       if (this.contentTypes.has(ct.uid)) throw new SchemaError(ct.source, `duplicate content-type uid ${ct.uid}`);
       this.contentTypes.set(ct.uid, ct);
@@ -53,16 +66,19 @@ export class Registry {
         );
       collections.set(schema.collectionName, schema);
     }
+    settleBothSidesInversedBy([...this.contentTypes.values()], this.notices);
     for (const schema of this.all()) {
       this.checkReferences(schema);
       linkRelations(schema, this.contentTypes);
     }
   }
 
-  static build(contentTypes: ContentTypeSource[], components: ComponentSource[], options: { i18n: boolean }): Registry {
+  static build(contentTypes: ContentTypeSource[], components: ComponentSource[], options: RegistryOptions): Registry {
+    const normalize: NormalizeOptions = { i18n: options.i18n, customFields: options.customFields ?? {}, notices: [] };
     return new Registry(
-      contentTypes.map((ct) => normalizeContentType(ct, options.i18n)),
-      components.map((c) => normalizeComponent(c)),
+      contentTypes.map((ct) => normalizeContentType(ct, normalize)),
+      components.map((c) => normalizeComponent(c, normalize)),
+      normalize.notices,
     );
   }
 

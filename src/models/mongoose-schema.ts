@@ -26,6 +26,7 @@ function scalarPath(attribute: Attribute): SchemaDefinitionProperty {
     case 'boolean':
       return { type: Boolean };
     case 'json':
+    case 'blocks':
       return { type: Schema.Types.Mixed };
     default:
       throw new Error(`not a scalar attribute type: ${attribute.type}`);

@@ -1,4 +1,5 @@
 import type { ServiceConfig } from '../config/index.js';
+import { adminPlugin } from './admin/index.js';
 import { graphqlPlugin } from './graphql/index.js';
 import { i18nPlugin } from './i18n/index.js';
 import type { Plugin } from './types.js';
@@ -7,7 +8,7 @@ import { usersPermissionsPlugin } from './users-permissions/index.js';
 
 export type { Plugin, PluginRegisterContext } from './types.js';
 
-const BUILT_IN: Plugin[] = [i18nPlugin, uploadPlugin, usersPermissionsPlugin, graphqlPlugin];
+const BUILT_IN: Plugin[] = [adminPlugin, i18nPlugin, uploadPlugin, usersPermissionsPlugin, graphqlPlugin];
 
 /** The built-in plugins the configuration turns on, in registration order. */
 export function enabledPlugins(config: ServiceConfig): Plugin[] {

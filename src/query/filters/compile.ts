@@ -159,7 +159,7 @@ export function conditionQuery(node: ConditionNode): Query {
   const { path, value, negated } = node;
   switch (node.op) {
     case 'null':
-      if (node.type === 'json') return jsonNullQuery(path, value === true);
+      if (node.type === 'json' || node.type === 'blocks') return jsonNullQuery(path, value === true);
       return { [path]: value === true ? { $eq: null } : { $ne: null } };
     case 'eq':
       return { [path]: negated ? { $nin: [value, null] } : { $eq: value } };

@@ -1,0 +1,38 @@
+import { ADMIN_USER_UID } from '../../content-types/index.js';
+import type { Plugin } from '../types.js';
+
+/**
+ * Strapi's admin panel is not part of this service, but real schemas relate to its users
+ * (`"target": "admin::user"`, e.g. an article's editor). `admin::user` exists so those schemas
+ * load: a read-only stub with Strapi v4's attributes, no routes, not in GraphQL. Its entries are
+ * never readable through the content API (no role has `admin::user.find`), so such relations are
+ * left out of responses and ignored in writes, as Strapi's content API does.
+ */
+export const adminPlugin: Plugin = {
+  name: 'admin',
+  contentTypes: () => [
+    {
+      uid: ADMIN_USER_UID,
+      namespace: 'plugin',
+      source: 'admin (built in, read-only)',
+      schema: {
+        kind: 'collectionType',
+        collectionName: 'admin_users',
+        info: { singularName: 'user', pluralName: 'users', displayName: 'User' },
+        options: { draftAndPublish: false },
+        attributes: {
+          firstname: { type: 'string' },
+          lastname: { type: 'string' },
+          username: { type: 'string' },
+          email: { type: 'email', private: true },
+          password: { type: 'password', private: true },
+          resetPasswordToken: { type: 'string', private: true },
+          registrationToken: { type: 'string', private: true },
+          isActive: { type: 'boolean', private: true },
+          blocked: { type: 'boolean', private: true },
+          preferedLanguage: { type: 'string' },
+        },
+      },
+    },
+  ],
+};
