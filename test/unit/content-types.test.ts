@@ -143,11 +143,6 @@ describe('content-type registry', () => {
       /"kind".*enum/,
     ],
     [
-      'a uid with an unknown targetField',
-      () => build({ 'api::article.article': article({ slug: { type: 'uid', targetField: 'title' } }) }),
-      /"slug".*targetField/,
-    ],
-    [
       'a one-sided inversedBy',
       () =>
         build({

@@ -3,11 +3,11 @@ import { USER_ACTIONS } from '../../../access/actions.js';
 import { USER_UID } from '../../../content-types/index.js';
 import { ApplicationError, NotFoundError, UnauthorizedError } from '../../../errors/index.js';
 import { operationContext, rawQuery } from '../../../operations/request-context.js';
-import { hashPassword } from '../passwords.js';
+import { loadEntry, updateEntry, writableContentType } from '../../../write/index.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
-import { allowedExtraFields } from '../user-fields.js';
-import { countUsers, findUsers } from '../user-query.js';
-import { findUserById, sanitizeUser, updateUser, usernameOrEmailTaken } from '../users.js';
+import { updatableExtraFields } from '../user-fields.js';
+import { countUsers, findUser, findUsers } from '../user-query.js';
+import { findUserById, sanitizeUser, usernameOrEmailTaken } from '../users.js';
 import { bodyObject, checkFields, USER_FIELD_RULES } from '../validation.js';
 import { collectionOf } from '../collections.js';
 
@@ -19,15 +19,15 @@ function userId(raw: unknown): number {
 
 /** `/users/me`, `/users`, `/users/count`, `/users/:id` (Strapi v4: plain user objects, no envelope). */
 export function userRoutes(rt: UsersPermissionsRuntime): Router {
-  const { ctx, settings } = rt;
+  const { ctx } = rt;
   const router = Router();
 
   router.get('/users/me', async (req, res) => {
     const auth = authorize(req, USER_ACTIONS.me);
     if (!auth.user) throw new UnauthorizedError();
-    const user = await findUserById(ctx, auth.user.id);
+    const user = await findUser(operationContext(ctx, req), auth.user.id, rawQuery(req));
     if (!user) throw new UnauthorizedError();
-    res.json(sanitizeUser(ctx, user));
+    res.json(user);
   });
 
   router.get('/users/count', async (req, res) => {
@@ -42,9 +42,9 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
 
   router.get('/users/:id', async (req, res) => {
     authorize(req, USER_ACTIONS.findOne);
-    const user = await findUserById(ctx, userId(req.params.id));
+    const user = await findUser(operationContext(ctx, req), userId(req.params.id), rawQuery(req));
     if (!user) throw new NotFoundError('User not found');
-    res.json(sanitizeUser(ctx, user));
+    res.json(user);
   });
 
   router.put('/users/:id', async (req, res) => {
@@ -63,19 +63,29 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
       },
       false,
     );
-    const set: Record<string, unknown> = { ...allowedExtraFields(ctx, settings.allowedFields, body) };
+    // The app's own user attributes (an extension's scalars, relations, media) go through the write path.
+    const data: Record<string, unknown> = { ...updatableExtraFields(ctx, body) };
     if (fields.username !== undefined) {
       if (await usernameOrEmailTaken(ctx, { username: fields.username }, id))
         throw new ApplicationError('Username already taken');
-      set.username = fields.username;
+      data.username = fields.username;
     }
     if (fields.email !== undefined) {
       const email = fields.email.toLowerCase();
       if (await usernameOrEmailTaken(ctx, { email }, id)) throw new ApplicationError('Email already taken');
-      set.email = email;
+      data.email = email;
     }
-    if (fields.password !== undefined) set.password = await hashPassword(fields.password);
-    const user = Object.keys(set).length > 0 ? await updateUser(ctx, id, set) : existing;
+    if (fields.password !== undefined) data.password = fields.password;
+    if (Object.keys(data).length > 0) {
+      const writer = operationContext(ctx, req);
+      await updateEntry(
+        writer,
+        writableContentType(ctx, USER_UID),
+        await loadEntry(ctx, writableContentType(ctx, USER_UID), id),
+        data,
+      );
+    }
+    const user = await findUserById(ctx, id);
     if (!user) throw new NotFoundError('User not found');
     res.json(sanitizeUser(ctx, user));
   });
