@@ -194,7 +194,11 @@ export function normalizeComponent(input: ComponentSource, options: NormalizeOpt
 }
 
 /** Fills `relations` once every schema is known, checking targets and both sides of bidirectional relations. */
-export function linkRelations(schema: ContentType | Component, contentTypes: Map<string, ContentType>): void {
+export function linkRelations(
+  schema: ContentType | Component,
+  contentTypes: Map<string, ContentType>,
+  notices: SchemaNotice[],
+): void {
   for (const [name, attr] of Object.entries(schema.attributes)) {
     if (attr.type === 'media') {
       schema.relations[name] = {
@@ -228,11 +232,15 @@ export function linkRelations(schema: ContentType | Component, contentTypes: Map
     if (attr.mappedBy) {
       const other = target.attributes[attr.mappedBy];
       if (!other || other.type !== 'relation' || other.target !== schema.uid || other.inversedBy !== name) {
-        throw new SchemaError(
-          schema.source,
-          `mappedBy "${attr.mappedBy}" must name a relation of ${attr.target} with inversedBy "${name}"`,
-          name,
-        );
+        // Strapi v4 starts with such a side but never links it (no owner names it): it is left out here
+        delete schema.attributes[name];
+        notices.push({
+          level: 'warn',
+          message:
+            `${schema.source} (attribute "${name}"): left out, mappedBy "${attr.mappedBy}" names no relation of ` +
+            `${attr.target} with inversedBy "${name}"; add that attribute to ${attr.target} or remove this one`,
+        });
+        continue;
       }
       targetAttribute = other;
     }
@@ -241,7 +249,8 @@ export function linkRelations(schema: ContentType | Component, contentTypes: Map
       if (!other || other.type !== 'relation' || other.target !== schema.uid || other.mappedBy !== name) {
         throw new SchemaError(
           schema.source,
-          `inversedBy "${attr.inversedBy}" must name a relation of ${attr.target} with mappedBy "${name}"`,
+          `inversedBy "${attr.inversedBy}" must name a relation of ${attr.target} with mappedBy "${name}"; ` +
+            `add that attribute to ${attr.target} or remove "inversedBy"`,
           name,
         );
       }

@@ -69,7 +69,7 @@ export class Registry {
     settleBothSidesInversedBy([...this.contentTypes.values()], this.notices);
     for (const schema of this.all()) {
       this.checkReferences(schema);
-      linkRelations(schema, this.contentTypes);
+      linkRelations(schema, this.contentTypes, this.notices);
     }
   }
 

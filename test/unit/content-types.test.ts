@@ -158,21 +158,6 @@ describe('content-type registry', () => {
       /"author".*inversedBy "articles"/,
     ],
     [
-      'a one-sided mappedBy',
-      () =>
-        build({
-          'api::article.article': article({ title: { type: 'string' } }),
-          'api::author.author': {
-            ...article({
-              articles: { type: 'relation', relation: 'oneToMany', target: 'api::article.article', mappedBy: 'author' },
-            }),
-            collectionName: 'authors',
-            info: { singularName: 'author', pluralName: 'authors', displayName: 'Author' },
-          },
-        }),
-      /"articles".*mappedBy "author"/,
-    ],
-    [
       'duplicate plural names',
       () =>
         build({
