@@ -16,7 +16,8 @@ export function buildAppRegistry(
 ): { registry: Registry; notices: SchemaNotice[] } {
   const loaded = loadSchemas(appDir);
   const notices = [...loaded.notices];
-  const plugins = applyExtensions(pluginTypes, loaded.extensions, notices);
-  const registry = Registry.build([...plugins, ...loaded.contentTypes], loaded.components, options);
+  // extensions apply to the built-in plugins' types and to the project's local plugins' alike
+  const types = applyExtensions([...pluginTypes, ...loaded.contentTypes], loaded.extensions, notices);
+  const registry = Registry.build(types, loaded.components, options);
   return { registry, notices: [...notices, ...registry.notices] };
 }

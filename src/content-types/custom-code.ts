@@ -75,6 +75,6 @@ export function customCodeNotices(srcDir: string): SchemaNotice[] {
     'custom routes, controllers, services, policies and middlewares are not run here (not supported yet); the default content API applies',
   );
   info(extensionServers, 'plugin extension code (strapi-server) is not run here; its content-type schemas are read');
-  info(localPlugins, 'local plugins are not loaded here (not supported yet)');
+  info(localPlugins, 'local plugins: their content-types are read, their code is not run here (not supported yet)');
   return notices;
 }

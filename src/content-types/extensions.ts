@@ -19,11 +19,11 @@ export interface ExtensionSource {
  * with one info line.
  */
 export function applyExtensions(
-  pluginTypes: ContentTypeSource[],
+  contentTypes: ContentTypeSource[],
   extensions: ExtensionSource[],
   notices: SchemaNotice[],
 ): ContentTypeSource[] {
-  const byUid = new Map(pluginTypes.map((ct) => [ct.uid, ct]));
+  const byUid = new Map(contentTypes.filter((ct) => ct.namespace === 'plugin').map((ct) => [ct.uid, ct]));
   for (const extension of extensions) {
     const uid = `plugin::${extension.plugin}.${extension.name}`;
     const base = byUid.get(uid);
@@ -50,5 +50,5 @@ export function applyExtensions(
     }
     byUid.set(uid, { ...base, schema, source: extension.source });
   }
-  return pluginTypes.map((ct) => byUid.get(ct.uid) ?? ct);
+  return contentTypes.map((ct) => (ct.namespace === 'plugin' ? (byUid.get(ct.uid) ?? ct) : ct));
 }

@@ -98,6 +98,28 @@ function loadExtensions(extensionsDir: string): ExtensionSource[] {
   return out;
 }
 
+/**
+ * Content-types of the project's local plugins (`src/plugins/<plugin>/server/content-types/<name>/
+ * schema.json`, or `server/src/...` as the plugin SDK lays them out): uid `plugin::<plugin>.<singularName>`.
+ * Their code does not run here; their types exist so the app's relations to them load.
+ */
+function loadLocalPluginTypes(pluginsDir: string): ContentTypeSource[] {
+  const out: ContentTypeSource[] = [];
+  for (const plugin of listDir(pluginsDir)) {
+    for (const ctDir of ['server/content-types', 'server/src/content-types'].map((d) => join(pluginsDir, plugin, d))) {
+      if (!existsSync(ctDir) || !isDir(ctDir)) continue;
+      for (const name of listDir(ctDir)) {
+        const file = join(ctDir, name, 'schema.json');
+        if (!existsSync(file)) continue;
+        const schema = readJson<ContentTypeSchema>(file);
+        const singular = typeof schema?.info?.singularName === 'string' ? schema.info.singularName : name;
+        out.push({ uid: `plugin::${plugin}.${singular}`, schema, source: file, namespace: 'plugin' });
+      }
+    }
+  }
+  return out;
+}
+
 /** A Strapi v4 project: `src/api/<api>/content-types/<name>/schema.json`, `src/components/<category>/<name>.json`. */
 function loadStrapiLayout(srcDir: string): LoadedSchemas {
   const contentTypes: ContentTypeSource[] = [];
@@ -111,7 +133,7 @@ function loadStrapiLayout(srcDir: string): LoadedSchemas {
     }
   }
   return {
-    contentTypes,
+    contentTypes: [...loadLocalPluginTypes(join(srcDir, 'plugins')), ...contentTypes],
     components: loadComponents(join(srcDir, 'components')),
     extensions: loadExtensions(join(srcDir, 'extensions')),
     notices: customCodeNotices(srcDir),

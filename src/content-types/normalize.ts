@@ -246,13 +246,27 @@ export function linkRelations(
     }
     if (attr.inversedBy) {
       const other = target.attributes[attr.inversedBy];
-      if (!other || other.type !== 'relation' || other.target !== schema.uid || other.mappedBy !== name) {
+      if (!other || other.type !== 'relation') {
         throw new SchemaError(
           schema.source,
           `inversedBy "${attr.inversedBy}" must name a relation of ${attr.target} with mappedBy "${name}"; ` +
             `add that attribute to ${attr.target} or remove "inversedBy"`,
           name,
         );
+      }
+      if (other.target !== schema.uid || other.mappedBy !== name) {
+        // Strapi v4 makes this side own its links and wires the other side to whichever owner it maps:
+        // here it is a one-way relation
+        const { inversedBy, ...oneWay } = attr;
+        schema.attributes[name] = oneWay;
+        schema.relations[name] = describeRelation(name, oneWay);
+        notices.push({
+          level: 'info',
+          message:
+            `${schema.source} (attribute "${name}"): ${attr.target}.${inversedBy} maps ` +
+            `${other.mappedBy ? `"${other.mappedBy}"` : 'no attribute of this type'}, so "${name}" is one-way (its links are its own)`,
+        });
+        continue;
       }
     }
     schema.relations[name] = describeRelation(name, attr, targetAttribute);

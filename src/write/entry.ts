@@ -1,5 +1,6 @@
 // Writing one entry: validate everything, check the database, then write (no transactions in the
 // embedded engine, so nothing after the first write may fail on bad input).
+import mongoose from 'mongoose';
 import type { ContentType } from '../content-types/index.js';
 import { NotFoundError, ValidationError, type ValidationIssue } from '../errors/index.js';
 import type { QueryAccess } from '../query/access.js';
@@ -136,10 +137,21 @@ export async function createEntry(
     doc.locale = locale;
     doc.localeGroup = group ?? id;
   }
-  const created = await writeOrUniqueError(() => ctx.models.model(contentType.uid).create(doc));
-  const now = created.get('updatedAt') instanceof Date ? (created.get('updatedAt') as Date) : new Date();
+  const now = new Date();
+  await writeOrUniqueError(() => insertDocument(ctx, contentType, { ...doc, createdAt: now, updatedAt: now }));
   await afterWrite(ctx, contentType, plan, id, now);
   return id;
+}
+
+/**
+ * Inserts a validated entry: cast and defaulted by its Mongoose schema, written by the driver.
+ * Not `Model.create`: a Strapi attribute may be named like a Mongoose document method (`get`,
+ * `toObject`, `isNew`...), which breaks a document's save; the prototype's `toObject` does not care.
+ */
+async function insertDocument(ctx: ServiceContext, contentType: ContentType, doc: StoredObject): Promise<void> {
+  const Model = ctx.models.model(contentType.uid);
+  const raw = mongoose.Document.prototype.toObject.call(new Model(doc), { depopulate: true, virtuals: false });
+  await Model.collection.insertOne(raw);
 }
 
 /** Validates `data` and updates an existing entry (only the attributes it names). */
