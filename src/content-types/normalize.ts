@@ -141,7 +141,7 @@ export function normalizeContentType(input: ContentTypeSource, options: Normaliz
     }
   }
   if (info.singularName === info.pluralName)
-    throw new SchemaError(source, 'info.singularName and info.pluralName must differ');
+    throw new SchemaError(source, 'info.singularName and info.pluralName must differ; give pluralName its plural form');
   if (typeof schema.collectionName !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(schema.collectionName)) {
     throw new SchemaError(
       source,
@@ -227,7 +227,12 @@ export function linkRelations(
       continue;
     }
     const target = contentTypes.get(attr.target);
-    if (!target) throw new SchemaError(schema.source, `unknown relation target "${attr.target}"`, name);
+    if (!target)
+      throw new SchemaError(
+        schema.source,
+        `unknown relation target "${attr.target}"; add that content-type (or its plugin) or remove the attribute`,
+        name,
+      );
     let targetAttribute: RelationAttribute | undefined;
     if (attr.mappedBy) {
       const other = target.attributes[attr.mappedBy];
