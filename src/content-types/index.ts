@@ -9,4 +9,4 @@ export type { SchemaNotice } from './notices.js';
 export { isPrivate, isScalar } from './attributes.js';
 export { SchemaError } from './schema-error.js';
 export { loadSchemas, type LoadedSchemas } from './load.js';
-export type { ContentTypeSource, ComponentSource } from './normalize.js';
+export { pluginCollectionType, type ContentTypeSource, type ComponentSource } from './normalize.js';

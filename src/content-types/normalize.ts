@@ -277,3 +277,28 @@ export function linkRelations(
     schema.relations[name] = describeRelation(name, attr, targetAttribute);
   }
 }
+
+/** A built-in collection type of a plugin (no Draft & Publish), as its plugin declares it. */
+export function pluginCollectionType(input: {
+  uid: string;
+  source: string;
+  collectionName: string;
+  singularName: string;
+  pluralName: string;
+  displayName: string;
+  attributes: ContentTypeSchema['attributes'];
+}): ContentTypeSource {
+  const { uid, source, collectionName, singularName, pluralName, displayName, attributes } = input;
+  return {
+    uid,
+    source,
+    namespace: 'plugin',
+    schema: {
+      kind: 'collectionType',
+      collectionName,
+      info: { singularName, pluralName, displayName },
+      options: { draftAndPublish: false },
+      attributes,
+    },
+  };
+}

@@ -1,4 +1,4 @@
-import { ADMIN_USER_UID } from '../../content-types/index.js';
+import { ADMIN_USER_UID, pluginCollectionType } from '../../content-types/index.js';
 import type { Plugin } from '../types.js';
 
 /**
@@ -11,28 +11,25 @@ import type { Plugin } from '../types.js';
 export const adminPlugin: Plugin = {
   name: 'admin',
   contentTypes: () => [
-    {
+    pluginCollectionType({
       uid: ADMIN_USER_UID,
-      namespace: 'plugin',
       source: 'admin (built in, read-only)',
-      schema: {
-        kind: 'collectionType',
-        collectionName: 'admin_users',
-        info: { singularName: 'user', pluralName: 'users', displayName: 'User' },
-        options: { draftAndPublish: false },
-        attributes: {
-          firstname: { type: 'string' },
-          lastname: { type: 'string' },
-          username: { type: 'string' },
-          email: { type: 'email', private: true },
-          password: { type: 'password', private: true },
-          resetPasswordToken: { type: 'string', private: true },
-          registrationToken: { type: 'string', private: true },
-          isActive: { type: 'boolean', private: true },
-          blocked: { type: 'boolean', private: true },
-          preferedLanguage: { type: 'string' },
-        },
+      collectionName: 'admin_users',
+      singularName: 'user',
+      pluralName: 'users',
+      displayName: 'User',
+      attributes: {
+        firstname: { type: 'string' },
+        lastname: { type: 'string' },
+        username: { type: 'string' },
+        email: { type: 'email', private: true },
+        password: { type: 'password', private: true },
+        resetPasswordToken: { type: 'string', private: true },
+        registrationToken: { type: 'string', private: true },
+        isActive: { type: 'boolean', private: true },
+        blocked: { type: 'boolean', private: true },
+        preferedLanguage: { type: 'string' },
       },
-    },
+    }),
   ],
 };
