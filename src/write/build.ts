@@ -7,6 +7,7 @@ import type {
   ComponentAttribute,
   ContentType,
   DynamicZoneAttribute,
+  MediaAttribute,
   RelationInfo,
   Registry,
   ScalarAttribute,
@@ -45,6 +46,13 @@ export interface UniqueCheck {
   perLocale: boolean;
 }
 
+/** Files a media attribute with `allowedTypes` is set to: their types are checked against the list. */
+export interface MediaTypeCheck {
+  attribute: MediaAttribute;
+  path: string[];
+  ids: number[];
+}
+
 export interface WritePlan {
   set: StoredObject;
   unset: string[];
@@ -55,6 +63,7 @@ export interface WritePlan {
   unique: UniqueCheck[];
   inverse: InverseWrite[];
   passwords: PendingPassword[];
+  media: MediaTypeCheck[];
 }
 
 const SYSTEM = new Set(['createdAt', 'updatedAt', 'publishedAt', 'locale', 'localizations']);
@@ -132,6 +141,7 @@ function buildFields(
         // Strapi v4's removeRestrictedRelations: relation input to a type the caller cannot read is dropped
         if (attribute.type === 'relation' && !walk.canRelate(attribute.target)) break;
         buildRelation(walk, schema.relations[name], name, value, existing, at, topLevel, fields);
+        if (attribute.type === 'media') collectMediaCheck(walk, attribute, value, at);
         break;
       case 'component':
         buildComponentAttribute(walk, attribute, name, value, existing, at, fields);
@@ -290,6 +300,14 @@ function buildRelation(
   }
 }
 
+function collectMediaCheck(walk: Walk, attribute: MediaAttribute, value: unknown, at: string[]): void {
+  if (!attribute.allowedTypes || attribute.allowedTypes.length === 0) return;
+  const parsed = parseRelationInput(value, attribute.multiple === true, at);
+  if (!parsed.ok) return;
+  const ids = referencedIds(parsed.input);
+  if (ids.length > 0) walk.plan.media.push({ attribute, path: at, ids });
+}
+
 function parseComponentId(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
   if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
@@ -352,6 +370,7 @@ export function buildWrite(
     unique: [],
     inverse: [],
     passwords: [],
+    media: [],
   };
   const walk: Walk = { registry, isDraft: options.isDraft, plan, canRelate: options.canRelate ?? (() => true) };
   const fields = buildFields(walk, contentType, data, options.existing, options.mode, [], true);

@@ -7,6 +7,7 @@ import type { Models } from '../models/index.js';
 import { issue, messages } from './messages.js';
 import { entries } from './collection.js';
 import type { WritePlan } from './build.js';
+import { mediaTypeIssues } from './media-types.js';
 
 /** Strapi v4.26's message for relations to missing entries. */
 async function missingTargets(models: Models, plan: WritePlan): Promise<string | null> {
@@ -50,6 +51,8 @@ export async function assertWritable(
   if (issues.length > 0) throw ValidationError.fromIssues(issues);
   const missing = await missingTargets(models, plan);
   if (missing) throw new ValidationError(missing);
+  const wrongTypes = await mediaTypeIssues(models, plan.media);
+  if (wrongTypes.length > 0) throw ValidationError.fromIssues(wrongTypes);
 }
 
 /**

@@ -5,3 +5,5 @@ export { removeReferences } from './references.js';
 export { writableContentType } from './content-type.js';
 export { entries, type StoredEntry } from './collection.js';
 export { withoutIds } from './shared-attributes.js';
+export { allowsMime, mediaKind, notAllowedMessage } from './media-types.js';
+export { issue, messages, pathLabel } from './messages.js';

@@ -7,7 +7,9 @@
  * and an entry holding the earlier one cannot be answered (GraphQL's "cannot represent value"
  * error, as in Strapi). REST keeps the stored values; GraphQL maps them both ways.
  */
-import slugify from '@sindresorhus/slugify';
+// `slugify-v1` is @sindresorhus/slugify 1.1.0 under an npm alias: the exact version Strapi v4's
+// @strapi/utils uses (the upload plugin uses the current major for file names)
+import slugify from 'slugify-v1';
 import type { Registry } from '../../content-types/index.js';
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;

@@ -11,6 +11,7 @@ import { ExtensionService } from './extension.js';
 import { graphqlEndpoint } from './http.js';
 import { playground } from './playground.js';
 import { buildSchema } from './schema.js';
+import { instrumentSchema } from './tracing.js';
 
 export { ExtensionService } from './extension.js';
 export type {
@@ -53,17 +54,20 @@ export const graphqlPlugin: Plugin = {
     ctx.setService('extension', extension);
     const service = graphqlService(ctx, gql);
     let built: { revision: number; schema: GraphQLSchema } | null = null;
+    const traced = (schema: GraphQLSchema) => (gql.tracing ? instrumentSchema(schema) : schema);
     const schema = (): GraphQLSchema => {
       if (!built || built.revision !== extension.revision) {
         built = {
           revision: extension.revision,
-          schema: buildSchema({
-            registry: ctx.registry,
-            gql,
-            extension,
-            usersPermissions: ctx.config.plugins['users-permissions']?.enabled !== false,
-            i18n: ctx.i18n !== null,
-          }),
+          schema: traced(
+            buildSchema({
+              registry: ctx.registry,
+              gql,
+              extension,
+              usersPermissions: ctx.config.plugins['users-permissions']?.enabled !== false,
+              i18n: ctx.i18n !== null,
+            }),
+          ),
         };
       }
       return built.schema;
@@ -72,7 +76,7 @@ export const graphqlPlugin: Plugin = {
     if (gql.playgroundAlways || ctx.config.env !== 'production') ctx.rootRouter.use(playground(gql.endpoint));
     ctx.rootRouter.all(
       gql.endpoint,
-      graphqlEndpoint({ service, logger: ctx.logger, depthLimit: gql.depthLimit, schema }),
+      graphqlEndpoint({ service, logger: ctx.logger, depthLimit: gql.depthLimit, tracing: gql.tracing, schema }),
     );
   },
   /** builds the schema at start-up (after the app's `register`), so a bad extension fails the start, not a request */
