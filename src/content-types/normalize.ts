@@ -77,9 +77,7 @@ function normalizeAttributes(
       throw new SchemaError(source, `"${name}" is a reserved attribute name; rename the attribute`, name);
     if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name))
       throw new SchemaError(source, 'invalid attribute name; use letters, digits, "_" and "-"', name);
-    const attr = isCustomFieldDeclaration(declared)
-      ? resolveCustomField(source, name, declared, options)
-      : (declared as Attribute);
+    const attr = isCustomFieldDeclaration(declared) ? resolveCustomField(source, name, declared, options) : declared;
     if (!attr || typeof attr !== 'object' || !KNOWN_TYPES.has(attr.type)) {
       throw new SchemaError(
         source,
