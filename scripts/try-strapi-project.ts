@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { pino } from 'pino';
 import { createServer, type ContentService } from '../src/app.js';
 import type { Attribute, ContentType, Registry } from '../src/content-types/index.js';
-import { findOneQueryName, findQueryName } from '../src/plugins/graphql/naming.js';
+import { findOneQueryName, findQueryName, typeName } from '../src/plugins/graphql/naming.js';
 import { createApiToken } from '../src/plugins/users-permissions/index.js';
 
 type Json = Record<string, unknown>;
@@ -110,9 +110,10 @@ class Trial {
   }
 }
 
-/** GraphQL selection of a content-type: its readable scalars and the ids of its relations. */
-function selection(ct: ContentType): string {
+/** GraphQL selection of a content-type: the readable scalars and relation ids its GraphQL type has. */
+function selection(ct: ContentType, exposed: Set<string>): string {
   const fields = Object.entries(ct.attributes).flatMap(([name, attribute]) => {
+    if (!exposed.has(name)) return [];
     if (attribute.private || attribute.type === 'password' || name === 'localizations') return [];
     if (attribute.type === 'component' || attribute.type === 'dynamiczone') return [];
     if (attribute.type === 'relation' || attribute.type === 'media')
@@ -125,10 +126,13 @@ function selection(ct: ContentType): string {
 async function tryContentType(trial: Trial, registry: Registry, ct: ContentType): Promise<void> {
   const data = fill(registry, ct.attributes, 0);
   const gql = async (query: string) => trial.call('POST', '/graphql', { query });
+  const introspection = await gql(`{ __type(name: "${typeName(ct)}") { fields { name } } }`);
+  const type = (introspection.data as { __type?: { fields?: Array<{ name: string }> } } | undefined)?.__type;
+  const exposed = new Set((type?.fields ?? []).map((field) => field.name));
   if (ct.kind === 'singleType') {
     await trial.call('PUT', `/api/${ct.singularName}`, { data });
     await trial.call('GET', `/api/${ct.singularName}?populate=*`);
-    await gql(`{ ${findOneQueryName(ct)} { ${selection(ct)} } }`);
+    await gql(`{ ${findOneQueryName(ct)} { ${selection(ct, exposed)} } }`);
     return;
   }
   for (const [name, relation] of Object.entries(ct.relations)) {
@@ -147,7 +151,7 @@ async function tryContentType(trial: Trial, registry: Registry, ct: ContentType)
     await trial.call('PUT', `/api/${ct.pluralName}/${id}`, { data });
   }
   const args = ct.draftAndPublish ? '(publicationState: PREVIEW)' : '';
-  await gql(`{ ${findQueryName(ct)}${args} { ${selection(ct)} } }`);
+  await gql(`{ ${findQueryName(ct)}${args} { ${selection(ct, exposed)} } }`);
 }
 
 async function main(): Promise<void> {
