@@ -10,7 +10,15 @@ import type { Attribute, Component, ContentType, MediaAttribute, Registry } from
 import type { RequestAuth } from '../../access/ability.js';
 import { ForbiddenError, ValidationError } from '../../errors/index.js';
 import type { ServiceContext } from '../../service-context.js';
-import { allowsMime, entries, isPlainObject, notAllowedMessage, type StoredEntry } from '../../write/index.js';
+import {
+  allowsMime,
+  entries,
+  isPlainObject,
+  NEXT_REVISION,
+  notAllowedMessage,
+  updateEntries,
+  type StoredEntry,
+} from '../../write/index.js';
 
 export interface AttachRequest {
   ref: string;
@@ -191,11 +199,14 @@ export async function attachFiles(ctx: ServiceContext, target: AttachTarget, ids
     } else {
       set = { [target.field]: withFiles(target.attribute, entry[target.field], ids) };
     }
-    const result = await collection.updateOne(
+    // the revision moves on too, so the write path's own compare-and-set sees this write
+    const matched = await updateEntries(
+      ctx.models,
+      target.contentType.uid,
       { _id: target.entryId, updatedAt: entry.updatedAt },
-      { $set: { ...set, updatedAt: new Date() } },
+      { $set: set, ...NEXT_REVISION },
     );
-    if (result.matchedCount === 1) return true;
+    if (matched === 1) return true;
   }
   throw new Error(`could not attach files to ${target.contentType.uid} ${target.entryId}: too many concurrent writes`);
 }

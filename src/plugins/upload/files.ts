@@ -12,7 +12,7 @@ import type { OperationContext, RawQuery } from '../../operations/index.js';
 import { readEntries, readEntry, type PlainEntry } from '../../query/index.js';
 import { parseFields } from '../../query/parse/fields.js';
 import type { ServiceContext } from '../../service-context.js';
-import { createEntry, entries, loadEntry, removeReferences, updateEntry, type StoredEntry } from '../../write/index.js';
+import { createEntry, deleteEntry, entries, loadEntry, updateEntry, type StoredEntry } from '../../write/index.js';
 import { assertAccepts, attachFiles, resolveAttachTarget, type AttachRequest } from './attach.js';
 import { checkedMimeType } from './content-type.js';
 import type { UploadSettings } from './config.js';
@@ -271,8 +271,7 @@ export async function storedFile(ctx: ServiceContext, id: string): Promise<Store
 async function removeFileById(rt: UploadRuntime, ctx: ServiceContext, id: number): Promise<void> {
   const record = await entries(ctx.models, UPLOAD_FILE_UID).findOne({ _id: id });
   if (!record) return;
-  await entries(ctx.models, UPLOAD_FILE_UID).deleteOne({ _id: id });
-  await removeReferences(ctx.models, ctx.registry, UPLOAD_FILE_UID, id);
+  await deleteEntry(ctx.models, ctx.registry, UPLOAD_FILE_UID, id);
   await deleteStored(rt, record);
 }
 

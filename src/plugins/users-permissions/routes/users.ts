@@ -3,13 +3,13 @@ import { USER_ACTIONS } from '../../../access/actions.js';
 import { USER_UID } from '../../../content-types/index.js';
 import { ApplicationError, NotFoundError, UnauthorizedError } from '../../../errors/index.js';
 import { operationContext, rawQuery } from '../../../operations/request-context.js';
-import { loadEntry, updateEntry, writableContentType } from '../../../write/index.js';
+import { deleteEntry, loadEntry, updateEntry, writableContentType } from '../../../write/index.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { updatableExtraFields } from '../user-fields.js';
 import { countUsers, findUser, findUsers } from '../user-query.js';
 import { findUserById, sanitizeUser, usernameOrEmailTaken } from '../users.js';
 import { bodyObject, checkFields, USER_FIELD_RULES } from '../validation.js';
-import { collectionOf } from '../collections.js';
+import { takenField } from '../indexes.js';
 
 function userId(raw: unknown): number {
   const id = typeof raw === 'string' && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : NaN;
@@ -77,12 +77,15 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
     }
     if (fields.password !== undefined) data.password = fields.password;
     if (Object.keys(data).length > 0) {
-      const writer = operationContext(ctx, req);
-      await updateEntry(
-        writer,
-        writableContentType(ctx, USER_UID),
-        await loadEntry(ctx, writableContentType(ctx, USER_UID), id),
-        data,
+      const contentType = writableContentType(ctx, USER_UID);
+      await updateEntry(operationContext(ctx, req), contentType, await loadEntry(ctx, contentType, id), data).catch(
+        (error: unknown) => {
+          // taken by another request between the check and the write (unique indexes)
+          const taken = takenField(error);
+          if (taken === 'username') throw new ApplicationError('Username already taken');
+          if (taken === 'email') throw new ApplicationError('Email already taken');
+          throw error;
+        },
       );
     }
     const user = await findUserById(ctx, id);
@@ -95,7 +98,8 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
     const id = userId(req.params.id);
     const user = await findUserById(ctx, id);
     if (!user) throw new NotFoundError('User not found');
-    await collectionOf(ctx, USER_UID).deleteOne({ _id: id });
+    // entries that link the user (a relation to plugin::users-permissions.user) stop pointing at it
+    await deleteEntry(ctx.models, ctx.registry, USER_UID, id);
     res.json(sanitizeUser(ctx, user));
   });
 
