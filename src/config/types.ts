@@ -1,20 +1,39 @@
+import type { MiddlewareEntry } from './middleware-list.js';
+
 export interface PluginConfig {
   enabled: boolean;
   config: Record<string, unknown>;
 }
 
 export interface ServiceConfig {
-  server: { host: string; port: number; /** request body limit, e.g. "1mb" */ bodyLimit: string };
+  server: {
+    host: string;
+    port: number;
+    /** the public URL of the server (`server.url`), when configured */
+    url?: string;
+    /** trust `X-Forwarded-*` headers (`server.proxy`) */
+    proxy: boolean;
+    /** static files served by `strapi::public` (`server.dirs.public`, default `<app>/public`) */
+    publicDir: string;
+  };
+  /** the API-token salt (`admin.apiToken.salt`), when configured */
+  admin: { apiTokenSalt?: string };
   database: {
     /** a real MongoDB (env MONGODB_URI) */
     uri?: string;
     /** embedded engine persistence directory; absent = in memory */
     dataDir?: string;
   };
-  api: { rest: { defaultLimit: number; maxLimit: number; withCount: boolean } };
+  api: { rest: { prefix: string; defaultLimit: number; maxLimit: number; withCount: boolean } };
   plugins: Record<string, PluginConfig>;
   /** role type → actions, applied additively at start-up */
   permissions: Record<string, string[]>;
+  /** `config/middlewares` (Strapi's default list when absent) and the file it came from */
+  middlewares: { file: string; entries: MiddlewareEntry[] };
+  /** the merged configuration files, as `strapi.config.get(path)` reads them (`plugin.<name>` included) */
+  tree: Record<string, unknown>;
+  /** configuration keys present but not used by the service (logged once at start-up) */
+  ignored: string[];
   /** app directory (schemas/ + config/) */
   appDir: string;
   env: 'development' | 'production' | 'test';

@@ -43,6 +43,8 @@ interface AttributeCommon {
   private?: boolean;
   configurable?: boolean;
   writable?: boolean;
+  /** `false` leaves the attribute out of `_q` search */
+  searchable?: boolean;
   pluginOptions?: { i18n?: { localized?: boolean } } & Record<string, unknown>;
   /** the custom field this attribute was declared with (`plugin::color-picker.color`); `type` is its base type */
   customField?: string;

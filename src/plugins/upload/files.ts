@@ -306,7 +306,10 @@ export async function findFiles(ctx: OperationContext, query: RawQuery): Promise
   const limit = nonNegativeInteger('limit', query.limit);
   const unlimited: OperationContext = {
     ...ctx,
-    config: { ...ctx.config, api: { rest: { defaultLimit: NO_LIMIT, maxLimit: NO_LIMIT, withCount: false } } },
+    config: {
+      ...ctx.config,
+      api: { rest: { ...ctx.config.api.rest, defaultLimit: NO_LIMIT, maxLimit: NO_LIMIT, withCount: false } },
+    },
   };
   const { fields, filters, sort, populate } = query;
   const { entries: files } = await readEntries(
