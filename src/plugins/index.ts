@@ -1,5 +1,4 @@
 import type { ServiceConfig } from '../config/index.js';
-import { adminPlugin } from './admin/index.js';
 import { graphqlPlugin } from './graphql/index.js';
 import { i18nPlugin } from './i18n/index.js';
 import type { Plugin } from './types.js';
@@ -9,13 +8,7 @@ import { usersPermissionsPlugin } from './users-permissions/index.js';
 export type { Plugin, PluginRegisterContext } from './types.js';
 
 /** Every plugin Content Service has, in registration order. */
-export const BUILT_IN_PLUGINS: readonly Plugin[] = [
-  adminPlugin,
-  i18nPlugin,
-  uploadPlugin,
-  usersPermissionsPlugin,
-  graphqlPlugin,
-];
+export const BUILT_IN_PLUGINS: readonly Plugin[] = [i18nPlugin, uploadPlugin, usersPermissionsPlugin, graphqlPlugin];
 
 /** The built-in plugins the configuration turns on, in registration order. */
 export function enabledPlugins(config: ServiceConfig): Plugin[] {
