@@ -14,6 +14,8 @@ import { enabledPlugins, type Plugin } from './plugins/index.js';
 import { i18nSettings } from './plugins/i18n/index.js';
 import { contentRoutes } from './rest/content-routes.js';
 import { errorMiddleware, notFound } from './rest/error-middleware.js';
+import { HEALTH_PATH, healthCheck, isHealthCheck } from './rest/health.js';
+import { pathGuard } from './rest/path-guard.js';
 import { setRequestAuth } from './operations/request-context.js';
 import type { ServiceContext } from './service-context.js';
 
@@ -90,6 +92,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       logger,
       genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
       autoLogging: config.env !== 'test',
+      customLogLevel: (req, res) => (isHealthCheck(req) ? (res.statusCode >= 500 ? 'warn' : 'debug') : 'info'),
       // one short line per request (method, url, status, time), as Strapi logs; no headers
       serializers: {
         req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
@@ -97,6 +100,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       },
     }),
   );
+  app.use(pathGuard);
   app.use(
     express.json({ limit: config.server.bodyLimit, strict: false, type: ['application/json', 'application/*+json'] }),
   );
@@ -128,9 +132,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   api.use(contentRoutes(context));
   app.use('/api', api);
   app.use(rootRouter);
-  app.get('/_health', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
+  app.get(HEALTH_PATH, healthCheck(connection));
   app.use(notFound);
   app.use(errorMiddleware(logger));
 

@@ -86,6 +86,8 @@ export async function loadConfig(appDirInput: string, overrides: ConfigOverrides
         defaultLimit: integer(apiFile, 'rest.defaultLimit', rest.defaultLimit ?? 25, 1),
         maxLimit: integer(apiFile, 'rest.maxLimit', rest.maxLimit ?? 100, 1),
         withCount: rest.withCount === undefined ? true : rest.withCount !== false,
+        maxPopulateDepth: integer(apiFile, 'rest.maxPopulateDepth', rest.maxPopulateDepth ?? 10, 1),
+        maxPopulateRelations: integer(apiFile, 'rest.maxPopulateRelations', rest.maxPopulateRelations ?? 100, 1),
       },
     },
     plugins: readPlugins(plugins?.file ?? 'config/plugins', plugins?.value ?? {}),

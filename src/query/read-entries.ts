@@ -8,6 +8,7 @@ import { parseFields } from './parse/fields.js';
 import { localeFallback, localeMatch } from './parse/locale.js';
 import { paginationMeta, paginationWindow, parsePagination, type PaginationLimits } from './parse/pagination.js';
 import { parsePopulate, type PopulateContext } from './parse/populate.js';
+import { PopulateGuard } from './parse/populate-limits.js';
 import { parsePublicationState, publicationMatch } from './parse/publication-state.js';
 import { populateStages, projection, type PlanContext } from './plan/populate-stages.js';
 import type { EntrySelection, PublicationState, ReadTree } from './read-tree.js';
@@ -177,6 +178,10 @@ function parseSelection(
     access: ctx.access,
     limits: limits(ctx),
     nextName: () => String(names++),
+    guard: new PopulateGuard({
+      maxDepth: ctx.config.api.rest.maxPopulateDepth,
+      maxRelations: ctx.config.api.rest.maxPopulateRelations,
+    }),
   };
   return {
     uid: schema.uid,

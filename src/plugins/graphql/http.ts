@@ -5,12 +5,22 @@
  * without `data` is a 400.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
+import {
+  execute,
+  GraphQLError,
+  parse,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
 import { createHandler } from 'graphql-http';
 import type { RequestAuth } from '../../access/ability.js';
 import type { Logger } from '../../logger.js';
 import type { ServiceContext } from '../../service-context.js';
 import type { GraphQLContext } from './context.js';
+import { costLimitError } from './cost-limit.js';
 import { depthLimitRule } from './depth-limit.js';
 import { formatResolverError, PARSE_FAILED, VALIDATION_FAILED, withCode } from './errors.js';
 
@@ -18,6 +28,8 @@ export interface EndpointOptions {
   service: ServiceContext;
   logger: Logger;
   depthLimit: number;
+  /** largest operation cost (0: no limit), see cost-limit.ts */
+  costLimit: number;
   schema(): GraphQLSchema;
 }
 
@@ -27,6 +39,12 @@ interface RawRequest {
 }
 
 const PARSED_CACHE_SIZE = 500;
+
+/**
+ * The largest document parsed (graphql-js counts tokens as it reads): far above any hand-written
+ * query, it keeps a body of tens of thousands of aliases from costing seconds of validation.
+ */
+const MAX_TOKENS = 50_000;
 
 /**
  * Parsing and validating are pure in (schema, query text), so both are cached, as Apollo does: a
@@ -46,7 +64,7 @@ function documentCache() {
       }
       let document: DocumentNode;
       try {
-        document = parse(source);
+        document = parse(source, { maxTokens: MAX_TOKENS });
       } catch (err) {
         throw err instanceof GraphQLError ? withCode(err, PARSE_FAILED) : err;
       }
@@ -74,6 +92,12 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
     validationRules: (_req, _args, specified) =>
       options.depthLimit > 0 ? [...specified, depthLimitRule(options.depthLimit)] : specified,
     formatError: (err) => (err instanceof GraphQLError ? formatResolverError(err, options.logger) : err),
+    // after validation, with the request's variables: the cost depends on them, so it is never cached
+    execute: (args: ExecutionArgs) => {
+      const tooCostly =
+        options.costLimit > 0 ? costLimitError(args, options.costLimit, options.service.config.api.rest) : null;
+      return tooCostly ? { errors: [tooCostly] } : execute(args);
+    },
   });
 
   return async (req: Request, res: Response, next) => {

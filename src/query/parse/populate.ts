@@ -14,6 +14,7 @@ import type {
 import { compileSort } from '../sort/index.js';
 import { parseFields } from './fields.js';
 import { integer, paginationWindow, parsePagination, type PaginationLimits } from './pagination.js';
+import type { PopulateGuard } from './populate-limits.js';
 import { parsePublicationState } from './publication-state.js';
 
 export interface PopulateContext {
@@ -22,6 +23,10 @@ export interface PopulateContext {
   limits: PaginationLimits;
   /** names the `$lookup` output fields of one query uniquely */
   nextName(): string;
+  /** the request's populate size limits */
+  guard: PopulateGuard;
+  /** nesting level of the attributes being parsed (0 above the top level) */
+  depth?: number;
 }
 
 const FALSE_STRINGS = new Set(['false', 'f', '0']);
@@ -45,12 +50,14 @@ export function parsePopulate(
 ): PopulateMap {
   const requests = normalize(raw, param);
   const map: PopulateMap = {};
+  if (requests !== '*' && requests.size === 0) return map;
+  const level: PopulateContext = { ...ctx, depth: ctx.guard.nextLevel(ctx.depth ?? 0, param) };
   const entries: [string, PopulateRequest][] =
     requests === '*'
       ? Object.keys(schema.attributes).map((name): [string, PopulateRequest] => [name, true])
       : [...requests.entries()];
   for (const [name, request] of entries) {
-    const node = populateAttribute(ctx, schema, name, request, state, `${param}[${name}]`);
+    const node = populateAttribute(level, schema, name, request, state, `${param}[${name}]`);
     if (node) map[name] = node;
   }
   return map;
@@ -121,6 +128,7 @@ function populateRelation(
 ): RelationPopulate | null {
   const target = ctx.registry.contentType(relation.target);
   if (!target) return null;
+  ctx.guard.relation(param);
   const publicationState = parsePublicationState(spec.publicationState, inherited);
   const selection: EntrySelection = {
     uid: target.uid,
