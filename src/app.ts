@@ -13,6 +13,7 @@ import { Models } from './models/index.js';
 import { enabledPlugins, type Plugin } from './plugins/index.js';
 import { i18nSettings } from './plugins/i18n/index.js';
 import { contentRoutes } from './rest/content-routes.js';
+import { bodyDepthGuard } from './rest/body-depth-guard.js';
 import { errorMiddleware, notFound } from './rest/error-middleware.js';
 import { HEALTH_PATH, healthCheck, isHealthCheck } from './rest/health.js';
 import { pathGuard } from './rest/path-guard.js';
@@ -104,6 +105,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   app.use(
     express.json({ limit: config.server.bodyLimit, strict: false, type: ['application/json', 'application/*+json'] }),
   );
+  app.use(bodyDepthGuard);
 
   const api = Router();
   api.use(async (req, _res, next) => {

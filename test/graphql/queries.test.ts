@@ -235,7 +235,7 @@ describe('GraphQL queries', () => {
 
   it('rejects operations deeper than depthLimit (envelopes not counted)', async () => {
     // small pages keep these nested lists under the cost limit
-    const page = '(pagination: { pageSize: 3 })';
+    const page = '(pagination: { pageSize: 1 })';
     const level = (n: number): string =>
       n === 0
         ? 'name'

@@ -1,6 +1,6 @@
 /**
- * `costLimit`: refuses, before anything runs, an operation that could make the service read and
- * answer too much. graphql-query-complexity walks the operation (every alias on its own,
+ * `costLimit`: refuses, before it is validated or run, an operation that could make the service
+ * read and answer too much. graphql-query-complexity walks the operation (every alias on its own,
  * fragments and `@skip`/`@include` followed, variables coerced); each field costs 1 plus the cost
  * of its selection, and a field taking `pagination` (collections, to-many relations, repeatable
  * components) multiplies the cost of its selection by its page size (asked, or `defaultLimit`,
@@ -16,7 +16,7 @@ import { VALIDATION_FAILED } from './errors.js';
 export interface CostedOperation {
   schema: GraphQLSchema;
   document: DocumentNode;
-  variableValues?: { readonly [name: string]: unknown } | null;
+  variables?: { readonly [name: string]: unknown } | null;
   operationName?: string | null;
 }
 
@@ -29,7 +29,11 @@ const MAX_WALKED_FIELDS = 100_000;
 /** What a root field costs besides its selection: one aggregation (and a count), a few milliseconds. */
 export const ROOT_FIELD_COST = 1_000;
 
-/** The error for an operation over the limit, or null. Bad variables are left to execution to report. */
+/**
+ * The error for an operation over the limit, or null. An operation that cannot be priced (bad
+ * variables or arguments; the document is not validated yet) is left to validation and execution,
+ * which report what is wrong with it.
+ */
 export function costLimitError(
   operation: CostedOperation,
   limit: number,
@@ -40,7 +44,7 @@ export function costLimitError(
     cost = getComplexity({
       schema: operation.schema,
       query: operation.document,
-      variables: { ...operation.variableValues },
+      variables: { ...operation.variables },
       operationName: operation.operationName ?? undefined,
       estimators: [pageSizeEstimator(operation.schema, limits)],
       maxQueryNodes: MAX_WALKED_FIELDS,

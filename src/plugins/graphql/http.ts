@@ -66,7 +66,13 @@ function documentCache() {
       try {
         document = parse(source, { maxTokens: MAX_TOKENS });
       } catch (err) {
-        throw err instanceof GraphQLError ? withCode(err, PARSE_FAILED) : err;
+        if (err instanceof GraphQLError) throw withCode(err, PARSE_FAILED);
+        // graphql-js parses recursively: brackets nested thousands deep overflow its stack
+        if (err instanceof RangeError)
+          throw new GraphQLError('Syntax Error: the document is nested too deeply.', {
+            extensions: { code: PARSE_FAILED },
+          });
+        throw err;
       }
       parsed.set(source, document);
       if (parsed.size > PARSED_CACHE_SIZE) parsed.delete(parsed.keys().next().value ?? '');
@@ -92,11 +98,30 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
     validationRules: (_req, _args, specified) =>
       options.depthLimit > 0 ? [...specified, depthLimitRule(options.depthLimit)] : specified,
     formatError: (err) => (err instanceof GraphQLError ? formatResolverError(err, options.logger) : err),
-    // after validation, with the request's variables: the cost depends on them, so it is never cached
+    // the cost, with this request's variables (so never cached), before validation: a document
+    // of a thousand aliases is refused without paying for the validation of each one
+    onSubscribe: (_req, params) => {
+      if (options.costLimit <= 0) return undefined;
+      let document: DocumentNode;
+      try {
+        document = documents.parse(params.query);
+      } catch {
+        return undefined; // graphql-http parses it again and answers the syntax error
+      }
+      const operation = { schema: options.schema(), document, ...params };
+      const tooCostly = costLimitError(operation, options.costLimit, options.service.config.api.rest);
+      return tooCostly ? [tooCostly] : undefined;
+    },
     execute: (args: ExecutionArgs) => {
-      const tooCostly =
-        options.costLimit > 0 ? costLimitError(args, options.costLimit, options.service.config.api.rest) : null;
-      return tooCostly ? { errors: [tooCostly] } : execute(args);
+      try {
+        return execute(args);
+      } catch (err) {
+        // what escapes execute is variable coercion, which recurses: variables nested too deeply
+        if (!(err instanceof RangeError)) throw err;
+        return {
+          errors: [new GraphQLError('Variables are nested too deeply', { extensions: { code: 'BAD_USER_INPUT' } })],
+        };
+      }
     },
   });
 

@@ -26,7 +26,7 @@ export class PopulateGuard {
   nextLevel(depth: number, param: string): number {
     const max = this.limits.maxDepth;
     if (depth >= max)
-      throw new ValidationError(`Invalid parameter ${param}: populate may be nested at most ${max} levels deep`, {
+      throw new ValidationError(`Invalid parameter ${param}: populate may be nested at most ${levels(max)} deep`, {
         maxPopulateDepth: max,
       });
     return depth + 1;
@@ -42,4 +42,8 @@ export class PopulateGuard {
         { maxPopulateRelations: max },
       );
   }
+}
+
+function levels(n: number): string {
+  return n === 1 ? '1 level' : `${n} levels`;
 }

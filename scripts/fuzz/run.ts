@@ -1,0 +1,328 @@
+// The fuzz campaign (not part of npm test):
+//   npm run fuzz [-- --requests 5000 --seed 42 --concurrency 4 --slow 2000 --report /tmp/fuzz-report.json]
+// Starts the service on the fixture app (service.ts: test/fixtures/publication, seeded as the tests
+// seed it, the embedded engine in memory) in a child process on 127.0.0.1 and fires generated requests at
+// it as the public role, as an authenticated user and with a full-access API token: REST reads
+// (the whole query language, malformed on purpose), odd paths, GraphQL operations from the served
+// schema, then writes one at a time. It reports every 5xx (GraphQL: INTERNAL_SERVER_ERROR),
+// every request slower than --slow (replayed alone to confirm), every private field in an answer,
+// and every refused write (4xx) that changed storage; 5xx are replayed alone and grouped into
+// classes by the error the service logged. Exits 1 when anything was found.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
+import { MongoClient } from 'mongodb';
+import { loadConfig } from '../../src/config/index.js';
+import { loadSchemas, Registry } from '../../src/content-types/index.js';
+import { enabledPlugins } from '../../src/plugins/index.js';
+import { PUBLICATION_APP } from '../../test/helpers/fixtures.js';
+import { findLeak, privateMarkers, storageDigest } from './checks.js';
+import { GraphQLGenerator } from './graphql.js';
+import { Random } from './random.js';
+import { RestGenerator, type FuzzRequest } from './rest.js';
+
+const { values } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '5000' },
+    seed: { type: 'string' },
+    concurrency: { type: 'string', default: '4' },
+    slow: { type: 'string', default: '2000' },
+    report: { type: 'string', default: '/tmp/fuzz-report.json' },
+  },
+});
+const total = Number(values.requests);
+const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
+const slowMs = Number(values.slow);
+const concurrency = Number(values.concurrency);
+const REQUEST_TIMEOUT_MS = 60_000;
+
+interface LogEntry {
+  msg?: string;
+  err?: { type?: string; message?: string; stack?: string };
+}
+const logged: LogEntry[] = [];
+const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./service.ts', import.meta.url))], {
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+createInterface({ input: child.stderr }).on('line', (line) => {
+  try {
+    logged.push(JSON.parse(line) as LogEntry);
+  } catch {
+    process.stderr.write(`service: ${line}\n`);
+  }
+});
+const ready = await new Promise<{ url: string; databaseUri: string; accessKey: string }>((resolve, reject) => {
+  createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)));
+  child.once('exit', (code) => reject(new Error(`the service exited (${code}) before it was ready`)));
+});
+const base = new URL(ready.url);
+const accessKey = ready.accessKey;
+const mongo = await MongoClient.connect(ready.databaseUri);
+const db = mongo.db();
+
+const config = await loadConfig(PUBLICATION_APP);
+const schemas = loadSchemas(config.appDir);
+const registry = Registry.build(
+  [...enabledPlugins(config).flatMap((plugin) => plugin.contentTypes?.(config) ?? []), ...schemas.contentTypes],
+  schemas.components,
+  { i18n: true },
+);
+
+interface Answer {
+  status: number;
+  ms: number;
+  text: string;
+}
+
+function send(req: FuzzRequest, authorization?: string): Promise<Answer> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const headers: Record<string, string> = {};
+    if (authorization) headers.authorization = authorization;
+    if (req.contentType) headers['content-type'] = req.contentType;
+    if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
+    const finish = (status: number, text: string) => resolve({ status, ms: performance.now() - started, text });
+    let outgoing;
+    try {
+      outgoing = httpRequest(
+        {
+          host: base.hostname,
+          port: base.port,
+          method: req.method,
+          path: req.path,
+          headers,
+          timeout: REQUEST_TIMEOUT_MS,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => finish(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')));
+          res.on('error', () => finish(-1, 'response error'));
+        },
+      );
+    } catch (err) {
+      finish(-2, `not sent: ${String(err)}`); // the client refused the path (never reaches the service)
+      return;
+    }
+    outgoing.on('timeout', () => {
+      outgoing.destroy();
+      finish(-1, 'timeout');
+    });
+    outgoing.on('error', (err) => finish(-1, `socket: ${err.message}`));
+    outgoing.end(req.body);
+  });
+}
+
+const register = await send(
+  {
+    method: 'POST',
+    path: '/api/auth/local/register',
+    body: JSON.stringify({ username: 'fuzzer', email: 'fuzzer@example.com', password: 'Password123!' }),
+    contentType: 'application/json',
+    kind: 'setup',
+  },
+  undefined,
+);
+const jwt = (JSON.parse(register.text) as { jwt?: string }).jwt;
+const callers: [string, string | undefined][] = [
+  ['public', undefined],
+  ['full-access', `Bearer ${accessKey}`],
+  ['user', jwt ? `Bearer ${jwt}` : undefined],
+];
+
+const introspection = await send(
+  {
+    method: 'POST',
+    path: '/graphql',
+    body: JSON.stringify({ query: getIntrospectionQuery() }),
+    contentType: 'application/json',
+    kind: 'setup',
+  },
+  `Bearer ${accessKey}`,
+);
+const schema = buildClientSchema((JSON.parse(introspection.text) as { data: IntrospectionQuery }).data);
+const rnd = new Random(seed);
+const rest = new RestGenerator(rnd, registry);
+const graphql = new GraphQLGenerator(rnd, schema);
+const markers = privateMarkers(registry);
+
+interface Finding {
+  kind: string;
+  caller: string;
+  method: string;
+  path: string;
+  body?: string;
+  status: number;
+  ms: number;
+  answer: string;
+}
+const statuses = new Map<string, number>();
+const serverErrors: (Finding & { request: FuzzRequest; authorization?: string })[] = [];
+const slow: (Finding & { request: FuzzRequest; authorization?: string })[] = [];
+const leaks: (Finding & { where: string })[] = [];
+const keptWrites: Finding[] = [];
+let sent = 0;
+
+function isServerError(answer: Answer): boolean {
+  if (answer.status >= 500 || answer.status === -1) return true;
+  return answer.text.includes('"INTERNAL_SERVER_ERROR"');
+}
+
+/** A socket closed by the server after an early 4xx (431 for a long URL while the body was still being sent). */
+function earlyClientError(first: Finding, again: Answer): boolean {
+  return first.status === -1 && first.answer.startsWith('socket:') && again.status >= 400 && again.status < 500;
+}
+
+function finding(req: FuzzRequest, caller: string, answer: Answer): Finding {
+  return {
+    kind: req.kind,
+    caller,
+    method: req.method,
+    path: req.path.slice(0, 500),
+    body: req.body?.slice(0, 500),
+    status: answer.status,
+    ms: Math.round(answer.ms),
+    answer: answer.text.slice(0, 300),
+  };
+}
+
+async function fire(req: FuzzRequest): Promise<Answer> {
+  const [caller, authorization] = rnd.pick(callers);
+  const answer = await send(req, authorization);
+  sent++;
+  const bucket = answer.status < 0 ? 'failed' : `${Math.floor(answer.status / 100)}xx`;
+  statuses.set(bucket, (statuses.get(bucket) ?? 0) + 1);
+  if (isServerError(answer)) serverErrors.push({ ...finding(req, caller, answer), request: req, authorization });
+  if (answer.ms > slowMs) slow.push({ ...finding(req, caller, answer), request: req, authorization });
+  let parsed: unknown = null;
+  try {
+    parsed = JSON.parse(answer.text);
+  } catch {
+    // not JSON (405 text, 431): nothing to scan
+  }
+  const where = findLeak(parsed, markers);
+  if (where) leaks.push({ ...finding(req, caller, answer), where });
+  return answer;
+}
+
+// Phase 1: reads, odd paths and GraphQL queries, `concurrency` at a time, while a canary read
+// measures how long an ordinary request waits.
+const readCount = Math.round(total * 0.75);
+let canaryWorst = 0;
+let canaryRunning = true;
+const canary = (async () => {
+  while (canaryRunning) {
+    const answer = await send({ method: 'GET', path: '/api/tags/1', kind: 'canary' }, undefined);
+    canaryWorst = Math.max(canaryWorst, answer.ms);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+})();
+let issued = 0;
+const started = Date.now();
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    while (issued < readCount) {
+      issued++;
+      const req = rnd.weighted<FuzzRequest>([
+        [55, () => rest.read()],
+        [30, () => graphql.query()],
+        [8, () => rest.oddPath()],
+      ]);
+      await fire(req);
+    }
+  }),
+);
+canaryRunning = false;
+await canary;
+
+// Phase 2: writes one at a time; a refused one must leave storage as it was.
+for (let i = readCount; i < total; i++) {
+  const req = rnd.chance(0.7) ? rest.write() : graphql.mutation();
+  const before = await storageDigest(db);
+  const answer = await fire(req);
+  // in a document of several mutations, the ones before a failure have run (as in Strapi)
+  if (!refused(answer) || (req.rootFields ?? 1) > 1) continue;
+  if ((await storageDigest(db)) !== before) keptWrites.push(finding(req, 'sequential', answer));
+}
+const elapsed = (Date.now() - started) / 1000;
+
+/** A 4xx, or a GraphQL answer whose every root field failed. */
+function refused(answer: Answer): boolean {
+  if (answer.status >= 400 && answer.status < 500) return true;
+  if (answer.status !== 200 || !answer.text.includes('"errors"')) return false;
+  const body = JSON.parse(answer.text) as { data?: Record<string, unknown> | null };
+  return !body.data || Object.values(body.data).every((value) => value === null);
+}
+
+// Replays: each 5xx alone, to read what the service logged; each slow request alone, to confirm.
+const classes = new Map<string, { count: number; example: Finding }>();
+for (const error of [...serverErrors]) {
+  const mark = logged.length;
+  const again = await send(error.request, error.authorization);
+  if (earlyClientError(error, again)) {
+    serverErrors.splice(serverErrors.indexOf(error), 1);
+    continue;
+  }
+  const entry = logged.slice(mark).find((line) => line.err) ?? logged.slice(mark)[0];
+  const reason = entry?.err
+    ? `${entry.err.type}: ${normalize(entry.err.message ?? '')} @ ${firstOwnFrame(entry.err.stack)}`
+    : isServerError(again)
+      ? `no log line: ${again.status} ${again.text.slice(0, 80)}`
+      : `not reproduced alone (${again.status})`;
+  const known = classes.get(reason);
+  if (known) known.count++;
+  else classes.set(reason, { count: 1, example: error });
+}
+const confirmedSlow: (Finding & { alone: number })[] = [];
+for (const entry of slow) {
+  const again = await send(entry.request, entry.authorization);
+  if (again.ms > slowMs) confirmedSlow.push({ ...entry, alone: Math.round(again.ms) });
+}
+
+function normalize(message: string): string {
+  return message
+    .replace(/"[^"]*"|'[^']*'/g, '…')
+    .replace(/\d+/g, 'N')
+    .slice(0, 160);
+}
+
+function firstOwnFrame(stack = ''): string {
+  const frame = stack.split('\n').find((line) => line.includes('/src/'));
+  return frame ? (frame.trim().replace(/^at /, '').split('/src/')[1] ?? frame.trim()) : 'no frame in src/';
+}
+
+const report = {
+  seed,
+  requests: sent,
+  seconds: elapsed,
+  statuses: Object.fromEntries([...statuses.entries()].sort()),
+  serverErrors: serverErrors.length,
+  classes: [...classes.entries()].map(([reason, { count, example }]) => ({ reason, count, example })),
+  slow: { over: slowMs, concurrent: slow.length, confirmedAlone: confirmedSlow },
+  canaryWorstMs: Math.round(canaryWorst),
+  leaks,
+  refusedWritesThatChangedStorage: keptWrites,
+};
+writeFileSync(values.report ?? '/tmp/fuzz-report.json', JSON.stringify(report, null, 2));
+console.log(`seed ${seed}: ${sent} requests in ${elapsed.toFixed(0)} s, statuses ${JSON.stringify(report.statuses)}`);
+console.log(`5xx: ${serverErrors.length} in ${classes.size} classes`);
+for (const { reason, count, example } of report.classes)
+  console.log(
+    `  ${count} × ${reason}\n      e.g. ${example.method} ${example.path.slice(0, 160)}${example.body ? ` ${example.body.slice(0, 160)}` : ''}`,
+  );
+console.log(
+  `slower than ${slowMs} ms: ${slow.length} under load, ${confirmedSlow.length} alone; canary worst ${report.canaryWorstMs} ms`,
+);
+for (const entry of confirmedSlow) console.log(`  ${entry.alone} ms ${entry.method} ${entry.path.slice(0, 160)}`);
+console.log(`private data in answers: ${leaks.length}; refused writes that changed storage: ${keptWrites.length}`);
+for (const leak of leaks.slice(0, 5)) console.log(`  leak ${leak.where}: ${leak.method} ${leak.path.slice(0, 120)}`);
+for (const kept of keptWrites.slice(0, 5))
+  console.log(`  kept ${kept.status} ${kept.method} ${kept.path.slice(0, 120)} ${kept.body?.slice(0, 120)}`);
+console.log(`report: ${values.report}`);
+await mongo.close();
+child.kill('SIGTERM');
+process.exit(serverErrors.length + confirmedSlow.length + leaks.length + keptWrites.length > 0 ? 1 : 0);
