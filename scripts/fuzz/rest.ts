@@ -15,6 +15,8 @@ export interface FuzzRequest {
   path: string;
   body?: string;
   contentType?: string;
+  /** `Content-Encoding` (a body claiming a compression it does not have) */
+  contentEncoding?: string;
   /** what generated it, for the report */
   kind: string;
   /** GraphQL: how many root fields it runs (each mutation field writes on its own) */
@@ -40,6 +42,12 @@ const JUNK_KEYS = [
 ];
 
 export class RestGenerator {
+  /**
+   * For half the requests, only the value at one place is odd and everything else is what a
+   * client would send, so that requests get past validation into the query and write paths.
+   */
+  private clean = false;
+
   constructor(
     private readonly rnd: Random,
     private readonly registry: Registry,
@@ -51,6 +59,7 @@ export class RestGenerator {
 
   read(): FuzzRequest {
     const rnd = this.rnd;
+    this.clean = rnd.chance(0.5);
     const ct = rnd.pick(this.apiTypes);
     const base = ct.kind === 'singleType' ? `/api/${ct.singularName}` : `/api/${ct.pluralName}`;
     const byId = ct.kind === 'collectionType' && rnd.chance(0.3);
@@ -92,6 +101,7 @@ export class RestGenerator {
   /** A create, update or delete (REST), bodies of every wrong shape. */
   write(): FuzzRequest {
     const rnd = this.rnd;
+    this.clean = rnd.chance(0.5);
     const ct = rnd.pick(this.apiTypes);
     const query = rnd.chance(0.3) ? this.queryString(this.queryParams(ct)) : '';
     if (ct.kind === 'singleType') {
@@ -198,7 +208,10 @@ export class RestGenerator {
             'text/plain',
             'application/x-www-form-urlencoded',
             'application/vnd.api+json',
+            'application/json; charset=utf-16',
+            'application/json; charset=latin1',
           ]),
+          contentEncoding: rnd.chance(0.3) ? rnd.pick(['gzip', 'deflate', 'br', 'identity', 'x-nope']) : undefined,
           kind: `${kind}-raw`,
         }),
       ],
@@ -210,7 +223,8 @@ export class RestGenerator {
     const rnd = this.rnd;
     const out: Record<string, unknown> = {};
     for (const [name, attribute] of Object.entries(schema.attributes)) {
-      if (!rnd.chance(0.5)) continue;
+      if (this.clean ? !attribute.required && !rnd.chance(0.5) : !rnd.chance(0.5)) continue;
+      if (this.clean && (isSystem(name) || attribute.private)) continue;
       Object.defineProperty(out, name, {
         value: this.attributeValue(attribute, depth),
         enumerable: true,
@@ -218,7 +232,7 @@ export class RestGenerator {
         configurable: true,
       });
     }
-    if (rnd.chance(0.15))
+    if (!this.clean && rnd.chance(0.15))
       Object.defineProperty(out, rnd.pick(JUNK_KEYS), {
         value: jsonValue(rnd, 1),
         enumerable: true,
@@ -230,6 +244,8 @@ export class RestGenerator {
 
   private attributeValue(attribute: Attribute, depth: number): unknown {
     const rnd = this.rnd;
+    if (this.clean && attribute.type !== 'component' && attribute.type !== 'dynamiczone')
+      return rnd.chance(0.95) ? this.plausible(attribute) : jsonValue(rnd, 1);
     if (rnd.chance(0.2)) return jsonValue(rnd, 2);
     switch (attribute.type) {
       case 'relation':
@@ -339,6 +355,10 @@ export class RestGenerator {
 
   private name(schema: Schema): string {
     const rnd = this.rnd;
+    if (this.clean) {
+      const readable = this.attributeNames(schema).filter((name) => !schema.attributes[name]?.private);
+      if (readable.length > 0) return rnd.pick(readable);
+    }
     return rnd.chance(0.85) && this.attributeNames(schema).length > 0
       ? rnd.pick(this.attributeNames(schema))
       : rnd.pick([...JUNK_KEYS, 'id', '*']);
@@ -355,6 +375,8 @@ export class RestGenerator {
 
   private populate(schema: Schema, prefix: string[] = ['populate'], depth = 0): Param[] {
     const rnd = this.rnd;
+    if (this.clean && rnd.chance(0.5))
+      return [[prefix, Array.from({ length: rnd.int(1, 3) }, () => this.dottedPath(schema, rnd.int(1, 3))).join(',')]];
     return rnd.weighted<Param[]>([
       [2, () => [[prefix, rnd.pick(['*', 'true', 'false', '', '**', '*,*'])]]],
       [
@@ -474,8 +496,8 @@ export class RestGenerator {
       const key = rnd.weighted<string>([
         [6, () => this.name(schema)],
         [2, () => rnd.pick([...LOGICAL_OPERATORS])],
-        [1, () => rnd.pick(OPERATORS)],
-        [1, () => rnd.pick(JUNK_KEYS)],
+        [this.clean ? 0 : 1, () => rnd.pick(OPERATORS)],
+        [this.clean ? 0 : 1, () => rnd.pick(JUNK_KEYS)],
       ]);
       const at = [...prefix, key];
       if (key === '$or' || key === '$and') {
@@ -494,7 +516,8 @@ export class RestGenerator {
         out.push(...this.filters(target, at, depth + 1));
         continue;
       }
-      out.push(...this.condition(at));
+      const attribute = schema.attributes[key];
+      out.push(...(this.clean && attribute ? this.plausibleCondition(at, attribute) : this.condition(at)));
     }
     if (rnd.chance(0.02)) out.push([[...prefix, ...Array.from({ length: 30 }, () => '$and'), '0', 'id'], '1']);
     return out;
@@ -514,6 +537,7 @@ export class RestGenerator {
 
   private sortValue(schema: Schema): string {
     const rnd = this.rnd;
+    if (this.clean) return `${this.name(schema)}${rnd.pick(['', ':asc', ':desc'])}`;
     return `${this.dottedPath(schema, rnd.int(1, 3))}${rnd.pick(['', ':asc', ':desc', ':DESC', ':sideways', ':', '$'])}`;
   }
 
@@ -528,6 +552,16 @@ export class RestGenerator {
 
   private pagination(prefix: string[]): Param[] {
     const rnd = this.rnd;
+    if (this.clean)
+      return rnd.chance(0.5)
+        ? [
+            [[...prefix, 'page'], String(rnd.int(1, 4))],
+            [[...prefix, 'pageSize'], String(rnd.pick([1, 5, 25, 100]))],
+          ]
+        : [
+            [[...prefix, 'start'], String(rnd.int(0, 30))],
+            [[...prefix, 'limit'], String(rnd.pick([-1, 1, 10, 100]))],
+          ];
     return rnd
       .some(['page', 'pageSize', 'start', 'limit', 'withCount', 'x'], 3)
       .map((key): Param => [
@@ -545,11 +579,67 @@ export class RestGenerator {
       const key = percentEncode(head ?? '') + rest.map((segment) => `[${percentEncode(segment)}]`).join('');
       return `${key}=${percentEncode(value)}`;
     });
-    if (rnd.chance(0.05))
+    if (!this.clean && rnd.chance(0.05))
       pairs.push(
         rnd.pick(['%zz', 'a=%', 'filters[%zz]=1', '=', '&&', 'populate=%E0%A4%A', 'filters=abc', 'sort[]=', 'a[=1']),
       );
     return `?${pairs.join('&')}`;
+  }
+
+  /** A value of the attribute's type, as a client would send it. */
+  private plausible(attribute: Attribute): unknown {
+    const rnd = this.rnd;
+    const word = () => rnd.pick(['alpha', 'Beta', 'café', 'x y', 'news', 'Paris', 'a%b_c', 'ÉTÉ', '😀']);
+    switch (attribute.type) {
+      case 'relation':
+      case 'media':
+        return rnd.chance(0.5) ? this.id() : { connect: [this.id()], disconnect: rnd.chance(0.3) ? [this.id()] : [] };
+      case 'enumeration':
+        return rnd.pick(attribute.enum ?? ['x']);
+      case 'email':
+        return `${word().replace(/[^a-z]/gi, '') || 'x'}${rnd.int(1, 1e6)}@example.com`;
+      case 'uid':
+        return `slug-${rnd.int(1, 1e9)}`;
+      case 'integer':
+        return rnd.int(0, 100);
+      case 'biginteger':
+        return String(rnd.int(0, 1e9));
+      case 'float':
+      case 'decimal':
+        return rnd.int(0, 10000) / 100;
+      case 'boolean':
+        return rnd.chance(0.5);
+      case 'date':
+        return `20${rnd.int(10, 30)}-0${rnd.int(1, 9)}-1${rnd.int(0, 9)}`;
+      case 'time':
+        return `1${rnd.int(0, 9)}:${rnd.int(10, 59)}:00.000`;
+      case 'datetime':
+      case 'timestamp':
+        return new Date(rnd.int(0, 2e12)).toISOString();
+      case 'json':
+        return jsonValue(rnd, 2);
+      case 'password':
+        return `Password${rnd.int(100, 999)}!`;
+      default:
+        return `${word()} ${rnd.int(1, 1000)}`;
+    }
+  }
+
+  /** A condition with a known operator and a value of the attribute's type. */
+  private plausibleCondition(at: string[], attribute: Attribute): Param[] {
+    const rnd = this.rnd;
+    const op = rnd.pick(Object.keys(VALUE_OPERATORS));
+    const value = () => {
+      const v = this.plausible(attribute);
+      return typeof v === 'object' ? String(this.id()) : String(v);
+    };
+    if (op === '$in' || op === '$notIn' || op === '$between')
+      return Array.from({ length: op === '$between' ? 2 : rnd.int(1, 3) }, (_, i): Param => [
+        [...at, op, String(i)],
+        value(),
+      ]);
+    if (op === '$null' || op === '$notNull') return [[[...at, op], rnd.pick(['true', 'false'])]];
+    return [[[...at, op], value()]];
   }
 
   private id(): number {
@@ -570,4 +660,8 @@ function percentEncode(text: string): string {
     out += /[A-Za-z0-9\-_.!~*'()]/.test(char) ? char : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
+}
+
+function isSystem(name: string): boolean {
+  return ['createdAt', 'updatedAt', 'publishedAt', 'locale', 'localizations'].includes(name);
 }

@@ -1,21 +1,16 @@
 // The fuzz campaign (not part of npm test):
 //   npm run fuzz [-- --requests 5000 --seed 42 --concurrency 4 --slow 2000 --report /tmp/fuzz-report.json]
-// Starts the service on the fixture app (service.ts: test/fixtures/publication, seeded as the tests
-// seed it, the embedded engine in memory) in a child process on 127.0.0.1 and fires generated requests at
-// it as the public role, as an authenticated user and with a full-access API token: REST reads
-// (the whole query language, malformed on purpose), odd paths, GraphQL operations from the served
-// schema, then writes one at a time. It reports every 5xx (GraphQL: INTERNAL_SERVER_ERROR),
-// every request slower than --slow (replayed alone to confirm), every private field in an answer,
-// and every refused write (4xx) that changed storage; 5xx are replayed alone and grouped into
-// classes by the error the service logged. Exits 1 when anything was found.
-import { spawn } from 'node:child_process';
+// Runs the service on the fixture app in a child process (target.ts, service.ts) and fires
+// generated requests at it as the public role, as an authenticated user and with a full-access
+// API token: REST reads (the whole query language, malformed on purpose), odd paths, GraphQL
+// operations from the served schema, then writes one at a time. It reports every 5xx (GraphQL:
+// INTERNAL_SERVER_ERROR), grouped into classes by the error the service logged when replayed
+// alone; every stall (no answer in 30 s: the service is restarted and the run goes on); every
+// request slower than --slow (replayed alone to confirm); every private field in an answer; and
+// every refused write that changed storage. Exits 1 when anything was found.
 import { writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
-import { MongoClient } from 'mongodb';
 import { loadConfig } from '../../src/config/index.js';
 import { loadSchemas, Registry } from '../../src/content-types/index.js';
 import { enabledPlugins } from '../../src/plugins/index.js';
@@ -24,6 +19,7 @@ import { findLeak, privateMarkers, storageDigest } from './checks.js';
 import { GraphQLGenerator } from './graphql.js';
 import { Random } from './random.js';
 import { RestGenerator, type FuzzRequest } from './rest.js';
+import { Target, type Answer } from './target.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,31 +34,10 @@ const total = Number(values.requests);
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
 const slowMs = Number(values.slow);
 const concurrency = Number(values.concurrency);
-const REQUEST_TIMEOUT_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 30_000;
 
-interface LogEntry {
-  msg?: string;
-  err?: { type?: string; message?: string; stack?: string };
-}
-const logged: LogEntry[] = [];
-const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./service.ts', import.meta.url))], {
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-createInterface({ input: child.stderr }).on('line', (line) => {
-  try {
-    logged.push(JSON.parse(line) as LogEntry);
-  } catch {
-    process.stderr.write(`service: ${line}\n`);
-  }
-});
-const ready = await new Promise<{ url: string; databaseUri: string; accessKey: string }>((resolve, reject) => {
-  createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)));
-  child.once('exit', (code) => reject(new Error(`the service exited (${code}) before it was ready`)));
-});
-const base = new URL(ready.url);
-const accessKey = ready.accessKey;
-const mongo = await MongoClient.connect(ready.databaseUri);
-const db = mongo.db();
+const target = new Target(REQUEST_TIMEOUT_MS);
+await target.start();
 
 const config = await loadConfig(PUBLICATION_APP);
 const schemas = loadSchemas(config.appDir);
@@ -72,69 +47,7 @@ const registry = Registry.build(
   { i18n: true },
 );
 
-interface Answer {
-  status: number;
-  ms: number;
-  text: string;
-}
-
-function send(req: FuzzRequest, authorization?: string): Promise<Answer> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const headers: Record<string, string> = {};
-    if (authorization) headers.authorization = authorization;
-    if (req.contentType) headers['content-type'] = req.contentType;
-    if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
-    const finish = (status: number, text: string) => resolve({ status, ms: performance.now() - started, text });
-    let outgoing;
-    try {
-      outgoing = httpRequest(
-        {
-          host: base.hostname,
-          port: base.port,
-          method: req.method,
-          path: req.path,
-          headers,
-          timeout: REQUEST_TIMEOUT_MS,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => finish(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')));
-          res.on('error', () => finish(-1, 'response error'));
-        },
-      );
-    } catch (err) {
-      finish(-2, `not sent: ${String(err)}`); // the client refused the path (never reaches the service)
-      return;
-    }
-    outgoing.on('timeout', () => {
-      outgoing.destroy();
-      finish(-1, 'timeout');
-    });
-    outgoing.on('error', (err) => finish(-1, `socket: ${err.message}`));
-    outgoing.end(req.body);
-  });
-}
-
-const register = await send(
-  {
-    method: 'POST',
-    path: '/api/auth/local/register',
-    body: JSON.stringify({ username: 'fuzzer', email: 'fuzzer@example.com', password: 'Password123!' }),
-    contentType: 'application/json',
-    kind: 'setup',
-  },
-  undefined,
-);
-const jwt = (JSON.parse(register.text) as { jwt?: string }).jwt;
-const callers: [string, string | undefined][] = [
-  ['public', undefined],
-  ['full-access', `Bearer ${accessKey}`],
-  ['user', jwt ? `Bearer ${jwt}` : undefined],
-];
-
-const introspection = await send(
+const introspection = await target.send(
   {
     method: 'POST',
     path: '/graphql',
@@ -142,7 +55,7 @@ const introspection = await send(
     contentType: 'application/json',
     kind: 'setup',
   },
-  `Bearer ${accessKey}`,
+  target.callers[1]?.[1],
 );
 const schema = buildClientSchema((JSON.parse(introspection.text) as { data: IntrospectionQuery }).data);
 const rnd = new Random(seed);
@@ -161,8 +74,14 @@ interface Finding {
   answer: string;
 }
 const statuses = new Map<string, number>();
-const serverErrors: (Finding & { request: FuzzRequest; authorization?: string })[] = [];
-const slow: (Finding & { request: FuzzRequest; authorization?: string })[] = [];
+const byKind = new Map<string, Record<string, number>>();
+/** why requests were refused (kind, status, message), to see what the generators reach */
+const refusals = new Map<string, number>();
+/** a finding that can be sent again: the request and which caller sent it */
+type Replayable = Finding & { request: FuzzRequest; callerIndex: number };
+const serverErrors: Replayable[] = [];
+const slow: Replayable[] = [];
+const stalls: Finding[] = [];
 const leaks: (Finding & { where: string })[] = [];
 const keptWrites: Finding[] = [];
 let sent = 0;
@@ -190,14 +109,36 @@ function finding(req: FuzzRequest, caller: string, answer: Answer): Finding {
   };
 }
 
-async function fire(req: FuzzRequest): Promise<Answer> {
-  const [caller, authorization] = rnd.pick(callers);
-  const answer = await send(req, authorization);
+/** Sends a request as `callerIndex` (of target.callers) with the current credentials. */
+function sendAs(req: FuzzRequest, callerIndex: number): Promise<Answer> {
+  return target.send(req, target.callers[callerIndex]?.[1]);
+}
+
+async function fire(req: FuzzRequest): Promise<Answer | null> {
+  const callerIndex = rnd.int(0, target.callers.length - 1);
+  const caller = target.callers[callerIndex]?.[0] ?? '?';
+  const generation = target.generation;
+  const answer = await sendAs(req, callerIndex);
+  if (answer.status === -1 && answer.text === 'timeout') {
+    // the service stopped answering: a stall; start a fresh one and go on
+    stalls.push(finding(req, caller, answer));
+    await target.restart();
+    return null;
+  }
+  // killed under it by a restart for another request's stall
+  if (answer.status === -1 && generation !== target.generation) return null;
   sent++;
   const bucket = answer.status < 0 ? 'failed' : `${Math.floor(answer.status / 100)}xx`;
   statuses.set(bucket, (statuses.get(bucket) ?? 0) + 1);
-  if (isServerError(answer)) serverErrors.push({ ...finding(req, caller, answer), request: req, authorization });
-  if (answer.ms > slowMs) slow.push({ ...finding(req, caller, answer), request: req, authorization });
+  const perKind = byKind.get(req.kind) ?? {};
+  perKind[bucket] = (perKind[bucket] ?? 0) + 1;
+  byKind.set(req.kind, perKind);
+  if (answer.status >= 400 && answer.status < 500) {
+    const reason = `${req.kind} ${answer.status} ${/"message":"([^"]{0,60})/.exec(answer.text)?.[1] ?? answer.text.slice(0, 40)}`;
+    refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
+  }
+  if (isServerError(answer)) serverErrors.push({ ...finding(req, caller, answer), request: req, callerIndex });
+  if (answer.ms > slowMs) slow.push({ ...finding(req, caller, answer), request: req, callerIndex });
   let parsed: unknown = null;
   try {
     parsed = JSON.parse(answer.text);
@@ -216,7 +157,7 @@ let canaryWorst = 0;
 let canaryRunning = true;
 const canary = (async () => {
   while (canaryRunning) {
-    const answer = await send({ method: 'GET', path: '/api/tags/1', kind: 'canary' }, undefined);
+    const answer = await target.send({ method: 'GET', path: '/api/tags/1', kind: 'canary' });
     canaryWorst = Math.max(canaryWorst, answer.ms);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -242,11 +183,11 @@ await canary;
 // Phase 2: writes one at a time; a refused one must leave storage as it was.
 for (let i = readCount; i < total; i++) {
   const req = rnd.chance(0.7) ? rest.write() : graphql.mutation();
-  const before = await storageDigest(db);
+  const before = await storageDigest(target.db);
   const answer = await fire(req);
   // in a document of several mutations, the ones before a failure have run (as in Strapi)
-  if (!refused(answer) || (req.rootFields ?? 1) > 1) continue;
-  if ((await storageDigest(db)) !== before) keptWrites.push(finding(req, 'sequential', answer));
+  if (!answer || !refused(answer) || (req.rootFields ?? 1) > 1) continue;
+  if ((await storageDigest(target.db)) !== before) keptWrites.push(finding(req, 'sequential', answer));
 }
 const elapsed = (Date.now() - started) / 1000;
 
@@ -258,16 +199,24 @@ function refused(answer: Answer): boolean {
   return !body.data || Object.values(body.data).every((value) => value === null);
 }
 
+/** A finding sent again, alone; a fresh service if it stalls this time. */
+async function replay(entry: Replayable): Promise<Answer> {
+  const again = await sendAs(entry.request, entry.callerIndex);
+  if (again.status === -1 && again.text === 'timeout') await target.restart();
+  return again;
+}
+
 // Replays: each 5xx alone, to read what the service logged; each slow request alone, to confirm.
 const classes = new Map<string, { count: number; example: Finding }>();
 for (const error of [...serverErrors]) {
-  const mark = logged.length;
-  const again = await send(error.request, error.authorization);
+  const mark = target.logged.length;
+  const again = await replay(error);
   if (earlyClientError(error, again)) {
     serverErrors.splice(serverErrors.indexOf(error), 1);
     continue;
   }
-  const entry = logged.slice(mark).find((line) => line.err) ?? logged.slice(mark)[0];
+  const lines = target.logged.slice(mark);
+  const entry = lines.find((line) => line.err) ?? lines[0];
   const reason = entry?.err
     ? `${entry.err.type}: ${normalize(entry.err.message ?? '')} @ ${firstOwnFrame(entry.err.stack)}`
     : isServerError(again)
@@ -279,7 +228,7 @@ for (const error of [...serverErrors]) {
 }
 const confirmedSlow: (Finding & { alone: number })[] = [];
 for (const entry of slow) {
-  const again = await send(entry.request, entry.authorization);
+  const again = await replay(entry);
   if (again.ms > slowMs) confirmedSlow.push({ ...entry, alone: Math.round(again.ms) });
 }
 
@@ -300,10 +249,13 @@ const report = {
   requests: sent,
   seconds: elapsed,
   statuses: Object.fromEntries([...statuses.entries()].sort()),
+  byKind: Object.fromEntries([...byKind.entries()].sort()),
+  refusals: Object.fromEntries([...refusals.entries()].sort((a, b) => b[1] - a[1])),
   serverErrors: serverErrors.length,
   classes: [...classes.entries()].map(([reason, { count, example }]) => ({ reason, count, example })),
   slow: { over: slowMs, concurrent: slow.length, confirmedAlone: confirmedSlow },
   canaryWorstMs: Math.round(canaryWorst),
+  stalls,
   leaks,
   refusedWritesThatChangedStorage: keptWrites,
 };
@@ -318,11 +270,13 @@ console.log(
   `slower than ${slowMs} ms: ${slow.length} under load, ${confirmedSlow.length} alone; canary worst ${report.canaryWorstMs} ms`,
 );
 for (const entry of confirmedSlow) console.log(`  ${entry.alone} ms ${entry.method} ${entry.path.slice(0, 160)}`);
+console.log(`stalls (no answer in ${REQUEST_TIMEOUT_MS / 1000} s, service restarted): ${stalls.length}`);
+for (const stall of stalls.slice(0, 5))
+  console.log(`  ${stall.method} ${stall.path.slice(0, 160)} ${stall.body?.slice(0, 160) ?? ''}`);
 console.log(`private data in answers: ${leaks.length}; refused writes that changed storage: ${keptWrites.length}`);
 for (const leak of leaks.slice(0, 5)) console.log(`  leak ${leak.where}: ${leak.method} ${leak.path.slice(0, 120)}`);
 for (const kept of keptWrites.slice(0, 5))
   console.log(`  kept ${kept.status} ${kept.method} ${kept.path.slice(0, 120)} ${kept.body?.slice(0, 120)}`);
 console.log(`report: ${values.report}`);
-await mongo.close();
-child.kill('SIGTERM');
-process.exit(serverErrors.length + confirmedSlow.length + leaks.length + keptWrites.length > 0 ? 1 : 0);
+await target.stop();
+process.exit(serverErrors.length + stalls.length + confirmedSlow.length + leaks.length + keptWrites.length > 0 ? 1 : 0);

@@ -2,7 +2,6 @@ import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import {
   AppError,
-  BadRequestError,
   InternalServerError,
   NotFoundError,
   PayloadTooLargeError,
@@ -35,8 +34,6 @@ function toAppError(err: unknown): AppError | undefined {
 function clientHttpError(err: unknown): AppError | undefined {
   const { status, expose, message } = (err ?? {}) as HttpParserError;
   if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
-  // a route parameter that is not valid percent-encoding (the router's decodeURIComponent)
-  if (err instanceof URIError) return new BadRequestError('failed to decode');
   const reason = STATUS_CODES[status] ?? 'Bad Request';
   const name = `${reason.replace(/[^A-Za-z0-9]/g, '')}Error`;
   return new AppError(status, name, expose === true && typeof message === 'string' ? message : reason);

@@ -13,7 +13,8 @@ describe('regression: NUL byte in a text filter value', () => {
   before(async () => {
     service = await createTestService();
     await seedPublication(service.context);
-    await service.context.models.collection('api::note.note').insertOne({
+    const notes = service.context.connection.db?.collection<{ _id: number } & Record<string, unknown>>('notes');
+    await notes?.insertOne({
       _id: 900,
       title: 'before\0after',
       pinned: false,
