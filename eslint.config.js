@@ -1,7 +1,6 @@
 // Lint: typescript-eslint's recommended rules, no import cycles, and the layer map of
 // docs/ARCHITECTURE.md (a module imports only from layers below its own). Formatting is Prettier's.
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
-import importX from 'eslint-plugin-import-x';
+import importPlugin from 'eslint-plugin-import';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
@@ -36,8 +35,8 @@ export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.data/**', 'public/**', 'coverage/**'] },
   ...tseslint.configs.recommended,
   {
-    plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    plugins: { import: importPlugin },
+    settings: { 'import/resolver': { typescript: { project: './tsconfig.json' } } },
     rules: {
       '@typescript-eslint/no-unused-vars': [
         'error',
@@ -45,8 +44,8 @@ export default tseslint.config(
       ],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-non-null-assertion': 'off',
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'import-x/no-restricted-paths': [
+      'import/no-cycle': ['error', { ignoreExternal: true }],
+      'import/no-restricted-paths': [
         'error',
         {
           zones: [

@@ -183,4 +183,7 @@ export const RESERVED_ATTRIBUTE_NAMES = new Set([
   '__component',
   'document_id',
   'documentId',
+  '__rev',
+  '__claim',
+  '__order',
 ]);

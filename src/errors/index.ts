@@ -1,3 +1,4 @@
 export { AppError, isAppError, type ErrorDetails, type StrapiErrorBody } from './app-error.js';
 export * from './errors.js';
 export { invariant } from './invariant.js';
+export { ConflictError } from './conflict.js';

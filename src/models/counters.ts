@@ -15,11 +15,13 @@ export class IdCounters {
   /** Reserves `count` consecutive ids for `key` and returns the first. */
   async next(key: string, count = 1): Promise<number> {
     const counters = this.connection.db!.collection<CounterDoc>('counters');
-    const doc = await counters.findOneAndUpdate(
-      { _id: key },
-      { $inc: { seq: count } },
-      { upsert: true, returnDocument: 'after' },
-    );
+    const increment = () =>
+      counters.findOneAndUpdate({ _id: key }, { $inc: { seq: count } }, { upsert: true, returnDocument: 'after' });
+    // two first upserts of one key may race on `_id`: the loser finds the counter on a second try
+    const doc = await increment().catch((error: { code?: unknown }) => {
+      if (error?.code === 11000) return increment();
+      throw error;
+    });
     if (!doc) throw new Error(`counter ${key} was not returned`);
     return doc.seq - count + 1;
   }

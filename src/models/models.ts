@@ -6,6 +6,12 @@ import { contentTypeSchema, type ContentModel } from './mongoose-schema.js';
 /** The Mongoose model of every content-type, id counters, and index creation. */
 export class Models {
   readonly counters: IdCounters;
+  /**
+   * Whether multi-document writes run in transactions: the database is a replica set member (its
+   * `hello` names a `setName`) or a mongos. A standalone server and the embedded engine have none
+   * (they refuse them with code 20). Decided by `init()`.
+   */
+  transactions = false;
   private readonly models = new Map<string, ContentModel>();
 
   constructor(
@@ -33,8 +39,10 @@ export class Models {
     return this.model(uid).collection as unknown as Collection<Document>;
   }
 
-  /** Creates collections and indexes; safe to call on every start. */
+  /** Creates collections and indexes and learns whether transactions exist; safe to call on every start. */
   async init(): Promise<void> {
+    const hello = await this.connection.getClient().db('admin').command({ hello: 1 });
+    this.transactions = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
     for (const model of this.models.values()) {
       await model.createCollection().catch((err: { code?: number }) => {
         if (err.code !== 48) throw err; // 48 NamespaceExists

@@ -1,5 +1,6 @@
 import mongoose, { Schema, type SchemaDefinition, type SchemaDefinitionProperty } from 'mongoose';
 import type { Attribute, Component, ContentType, Registry } from '../content-types/index.js';
+import { CLAIMS, LINK_ORDER, REVISION } from './storage-fields.js';
 
 /** The Mongoose path of one scalar attribute (storage layout: docs/ARCHITECTURE.md). */
 function scalarPath(attribute: Attribute): SchemaDefinitionProperty {
@@ -83,6 +84,9 @@ export function contentTypeSchema(contentType: ContentType, registry: Registry):
   const def: SchemaDefinition = {
     _id: { type: Number, required: true },
     ...attributePaths(contentType, registry, new Set()),
+    [REVISION]: { type: Number, default: 0 },
+    [CLAIMS]: { type: Schema.Types.Mixed, default: undefined },
+    [LINK_ORDER]: { type: Schema.Types.Mixed, default: undefined },
   };
   if (contentType.draftAndPublish) def.publishedAt = { type: Date, default: null };
   if (contentType.localized) {
@@ -102,15 +106,17 @@ export function contentTypeSchema(contentType: ContentType, registry: Registry):
     if (relation.stored) schema.index({ [name]: 1 });
   }
   for (const [name, attribute] of Object.entries(contentType.attributes)) {
-    if (attribute.type === 'relation' || attribute.type === 'media' || !attribute.unique) continue;
-    // sparse: entries without a value do not collide; writes leave an empty unique attribute unset.
-    const keys: Record<string, 1> =
-      contentType.localized && attribute.pluginOptions?.i18n?.localized !== false
-        ? { [name]: 1, locale: 1 }
-        : { [name]: 1 };
-    schema.index(keys, { unique: true, sparse: true, name: `${name}_unique` });
+    // uid attributes are unique as in Strapi (its validator checks them like `unique` ones)
+    if (attribute.type === 'relation' || attribute.type === 'media') continue;
+    if (!attribute.unique && attribute.type !== 'uid') continue;
+    // unique across locales, as Strapi's validator; sparse: entries without a value do not collide
+    // (writes leave an empty unique attribute unset)
+    schema.index({ [name]: 1 }, { unique: true, sparse: true, name: `${name}_unique` });
   }
-  if (contentType.localized) schema.index({ localeGroup: 1 });
+  // at most one entry per (localization group, locale); also serves look-ups by group
+  if (contentType.localized) schema.index({ localeGroup: 1, locale: 1 }, { unique: true, name: 'localization_unique' });
+  // a single type has one entry (one per locale): `locale` is missing (null) on every entry of a non-localized one
+  if (contentType.kind === 'singleType') schema.index({ locale: 1 }, { unique: true, name: 'single_entry_unique' });
   if (contentType.draftAndPublish) schema.index({ publishedAt: 1 });
   return schema;
 }

@@ -1,4 +1,4 @@
-import { entries, loadEntry, removeReferences, writableContentType } from '../write/index.js';
+import { deleteEntry, loadEntry, writableContentType } from '../write/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 import { answerEntry } from './write-answer.js';
 
@@ -10,8 +10,7 @@ export async function deleteLoaded(
   query: RawQuery,
 ): Promise<EntryResponse> {
   const answer = await answerEntry(ctx, uid, id, query);
-  await entries(ctx.models, uid).deleteOne({ _id: id });
-  await removeReferences(ctx.models, ctx.registry, uid, id);
+  await deleteEntry(ctx.models, ctx.registry, uid, id);
   return answer;
 }
 

@@ -6,6 +6,7 @@ import { ApplicationError, NotFoundError } from '../errors/index.js';
 import {
   createEntry,
   entries,
+  LocaleTakenError,
   isPlainObject,
   loadEntry,
   withoutIds,
@@ -95,7 +96,12 @@ export async function createLocalization(
   const { id: _id, locale: _locale, localizations: _localizations, ...attributes } = input;
   const data: WriteData = { ...nonLocalizedAttributes(contentType, source), ...attributes };
   await checkAnswerQuery(ctx, uid, query);
-  const id = await createEntry(ctx, contentType, data, { locale, localeGroup: group, draft: true });
+  const id = await createEntry(ctx, contentType, data, { locale, localeGroup: group, draft: true }).catch(
+    (error: unknown) => {
+      // another request created this locale meanwhile (the unique index of the group decided)
+      throw error instanceof LocaleTakenError ? new ApplicationError('locale is already used') : error;
+    },
+  );
   const answer = await findOne(ctx, uid, String(id), {
     ...query,
     populate: 'localizations',

@@ -5,6 +5,7 @@ import {
   entries,
   readDataPayload,
   resolveLocale,
+  SingleEntryTaken,
   updateEntry,
   writableContentType,
   type StoredEntry,
@@ -34,16 +35,29 @@ export async function upsertSingle(
 ): Promise<EntryResponse> {
   const contentType = writableContentType(ctx, uid);
   const data = readDataPayload(body);
-  const existing = await singleEntry(ctx, contentType, query, data);
   await checkAnswerQuery(ctx, uid, query);
-  let id: number;
-  if (existing) {
-    await updateEntry(ctx, contentType, existing, data);
-    id = existing._id;
-  } else {
-    id = await createEntry(ctx, contentType, data, { locale: queryLocale(query) });
-  }
+  const id = await writeSingle(ctx, contentType, query, data);
   return answerEntry(ctx, uid, id, query);
+}
+
+/** Updates the entry, or creates it; a create that another request beat (the type's unique index) updates instead. */
+async function writeSingle(
+  ctx: OperationContext,
+  contentType: ContentType,
+  query: RawQuery,
+  data: Record<string, unknown>,
+): Promise<number> {
+  for (;;) {
+    const existing = await singleEntry(ctx, contentType, query, data);
+    try {
+      if (!existing) return await createEntry(ctx, contentType, data, { locale: queryLocale(query) });
+      await updateEntry(ctx, contentType, existing, data);
+      return existing._id;
+    } catch (error) {
+      // created, or deleted, by another request meanwhile: look again
+      if (!(error instanceof SingleEntryTaken) && !(existing && error instanceof NotFoundError)) throw error;
+    }
+  }
 }
 
 /** DELETE /api/<singular>: answers the deleted entry; 404 when there is none. */

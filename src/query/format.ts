@@ -1,4 +1,5 @@
 import type { Attribute, Registry, Schema } from '../content-types/index.js';
+import { inverseOrderPath } from '../models/index.js';
 import { paginationMeta } from './parse/pagination.js';
 import type { ComponentSelection, EntrySelection, PopulateMap, RelationPopulate } from './read-tree.js';
 
@@ -104,12 +105,12 @@ function formatRelation(fmt: Formatter, node: RelationPopulate, value: Doc, hold
 
 /**
  * The related entries in the relation's order. The server already ordered them when the populate
- * level has a sort or a window; otherwise: the stored id order on the owning side, ascending ids on
- * an inverse side or for localizations. Inside a component the lookup fetched the entries of every
+ * level has a sort or a window, and on a oneToMany `mappedBy` side (order keys); otherwise: the
+ * stored id order on the owning side, ascending ids on another inverse side or for localizations. Inside a component the lookup fetched the entries of every
  * component of the entry: only the ones this component stores are kept.
  */
 function relatedInOrder(node: RelationPopulate, fetched: Doc[], stored: unknown, entryLevel: boolean): Doc[] {
-  const serverOrdered = node.sort !== null || node.window !== null;
+  const serverOrdered = node.sort !== null || node.window !== null || inverseOrderPath(node.relation) !== null;
   if (!node.relation.stored) return serverOrdered ? fetched : [...fetched].sort((a, b) => toId(a._id) - toId(b._id));
   if (serverOrdered && entryLevel) return fetched;
   const ids = (Array.isArray(stored) ? stored : stored === null || stored === undefined ? [] : [stored]).map(toId);

@@ -7,23 +7,38 @@ import type {
   ComponentAttribute,
   ContentType,
   DynamicZoneAttribute,
+  MediaAttribute,
   RelationInfo,
   Registry,
+  RelationAttribute,
   ScalarAttribute,
 } from '../content-types/index.js';
-import type { ValidationIssue } from '../errors/index.js';
+import { AppError, ApplicationError, type ValidationIssue } from '../errors/index.js';
 import { issue, messages } from './messages.js';
 import { isPlainObject, type WriteData } from './payload.js';
-import { applyRelationInput, parseRelationInput, referencedIds, type RelationInput } from './relation-input.js';
+import {
+  applyRelationInput,
+  parseRelationInput,
+  referencedIds,
+  strictOnCreate,
+  type RelationInput,
+} from './relation-input.js';
 import { castScalar } from './scalar.js';
 
 export type StoredObject = Record<string, unknown>;
 export type Mode = 'create' | 'update';
 
-/** A component object created by this write; its `id` is assigned once validation has passed. */
+/**
+ * A component object created by this write; its `id` is assigned once validation has passed, in
+ * the order Strapi's inserts would reach its database (component-ids.ts): `attribute` (top-level
+ * attributes are written one after the other), then `time`, then `order` (the order of the calls).
+ */
 export interface NewComponent {
   uid: string;
   target: StoredObject;
+  attribute: number;
+  time: number;
+  order: number;
 }
 
 /** A `mappedBy` side written by the client: the owning documents are updated after the write. */
@@ -42,19 +57,47 @@ export interface PendingPassword {
 export interface UniqueCheck {
   attribute: string;
   value: unknown;
-  perLocale: boolean;
+}
+
+/** An owning relation of the entry itself whose stored ids this write changes (top level only). */
+export interface OwningLink {
+  attribute: string;
+  relation: RelationInfo;
+  before: number[];
+  after: number[];
+}
+
+/** Files a media attribute with `allowedTypes` is set to: their types are checked against the list. */
+export interface MediaTypeCheck {
+  attribute: MediaAttribute;
+  path: string[];
+  ids: number[];
 }
 
 export interface WritePlan {
   set: StoredObject;
   unset: string[];
   issues: ValidationIssue[];
+  /** components named by an id the entry does not have: Strapi finds them after validation, before relations */
+  componentErrors: AppError[];
+  /** Strapi's InvalidRelationError messages (connect positions): a 400 once everything else is valid */
+  relationErrors: string[];
+  links: OwningLink[];
+  /** the plan was computed from stored values (relation lists, components kept by id): written by compare-and-set */
+  readsStored: boolean;
+  /**
+   * Owning to-many relations changed by atomic operators instead (connect without positions, or
+   * disconnect): ids appended, provided none of them is stored yet (`absent`), and ids removed.
+   */
+  push: Record<string, number[]>;
+  pull: Record<string, number[]>;
   newComponents: NewComponent[];
   /** target uid → ids that must exist */
   targets: Map<string, Set<number>>;
   unique: UniqueCheck[];
   inverse: InverseWrite[];
   passwords: PendingPassword[];
+  media: MediaTypeCheck[];
 }
 
 const SYSTEM = new Set(['createdAt', 'updatedAt', 'publishedAt', 'locale', 'localizations']);
@@ -63,8 +106,23 @@ interface Walk {
   registry: Registry;
   isDraft: boolean;
   plan: WritePlan;
+  /** owning to-many patches that need no read may be written with atomic operators */
+  atomicLinks: boolean;
   /** whether the caller may link entries of a type (Strapi v4 drops relation input to types it cannot `find`) */
   canRelate: (uid: string) => boolean;
+  clock: Clock;
+}
+
+/**
+ * Where Strapi's component writes would be, counted in database round trips: its entity service
+ * writes the items of a list concurrently, a component after its nested ones, and on update loads
+ * (and deletes the dropped) components of an attribute before writing its new ones. `time` is the
+ * cursor of the component being built; `calls` numbers the creates in the order they are called.
+ */
+interface Clock {
+  attribute: number;
+  time: number;
+  calls: number;
 }
 
 function numberList(value: unknown): number[] {
@@ -77,6 +135,10 @@ function addTargets(walk: Walk, uid: string, ids: number[]): void {
   const set = walk.plan.targets.get(uid) ?? new Set<number>();
   ids.forEach((id) => set.add(id));
   walk.plan.targets.set(uid, set);
+}
+
+function isComponentList(attribute: Attribute): boolean {
+  return attribute.type === 'dynamiczone' || (attribute.type === 'component' && attribute.repeatable === true);
 }
 
 function scalarDefault(attribute: Attribute): unknown {
@@ -103,19 +165,27 @@ function buildFields(
   target: StoredObject = {},
 ): Fields {
   const fields: Fields = { set: target, unset: [] };
-  for (const [name, attribute] of Object.entries(schema.attributes)) {
+  for (const [index, [name, attribute]] of Object.entries(schema.attributes).entries()) {
     if (SYSTEM.has(name) && schema.modelType === 'contentType') continue;
+    if (topLevel) walk.clock = { ...walk.clock, attribute: index, time: 0 };
     const at = [...path, name];
     const present = Object.prototype.hasOwnProperty.call(data, name) && data[name] !== undefined;
     let value = present ? data[name] : undefined;
+    // Strapi's validator makes a list of components always "required": a missing one is a 400 even in
+    // a draft, null is never a list; its `min` applies when required or not empty, drafts included
+    const list = isComponentList(attribute);
     if (!present) {
       if (mode === 'update') continue;
       const fallback = scalarDefault(attribute);
       if (fallback === undefined) {
-        if (attribute.required && !walk.isDraft) walk.plan.issues.push(issue(at, messages.defined(at)));
+        if (attribute.required && (list || !walk.isDraft)) walk.plan.issues.push(issue(at, messages.defined(at)));
         continue;
       }
       value = fallback;
+    }
+    if (value === null && list) {
+      walk.plan.issues.push(issue(at, messages.array(at, value)));
+      continue;
     }
     if (value === null && attribute.required && !walk.isDraft) {
       walk.plan.issues.push(issue(at, mode === 'create' ? messages.defined(at) : messages.notNull(at)));
@@ -126,7 +196,14 @@ function buildFields(
       case 'media':
         // Strapi v4's removeRestrictedRelations: relation input to a type the caller cannot read is dropped
         if (attribute.type === 'relation' && !walk.canRelate(attribute.target)) break;
-        buildRelation(walk, schema.relations[name], name, value, existing, at, topLevel, fields);
+        if (
+          topLevel &&
+          attribute.type === 'relation' &&
+          atomicPatch(walk, attribute, schema.relations[name], name, value)
+        )
+          break;
+        buildRelation(walk, schema.relations[name], name, value, existing, mode, at, topLevel, fields);
+        if (attribute.type === 'media') collectMediaCheck(walk, attribute, value, at);
         break;
       case 'component':
         buildComponentAttribute(walk, attribute, name, value, existing, at, fields);
@@ -151,12 +228,19 @@ function buildComponentAttribute(
   fields: Fields,
 ): void {
   const current = existing?.[name];
+  const existingItems = Array.isArray(current)
+    ? current.filter(isPlainObject)
+    : isPlainObject(current)
+      ? [current]
+      : [];
   if (value === null) {
-    fields.set[name] = attribute.repeatable ? [] : null;
+    fields.set[name] = null;
     return;
   }
   if (!attribute.repeatable) {
-    fields.set[name] = buildComponent(walk, attribute.component, value, isPlainObject(current) ? [current] : [], at);
+    fields.set[name] = inList(walk, existing, existingItems, attribute.component, [value], () =>
+      buildComponent(walk, attribute.component, value, existingItems, at),
+    )[0];
     return;
   }
   if (!Array.isArray(value)) {
@@ -164,10 +248,57 @@ function buildComponentAttribute(
     return;
   }
   checkCount(walk, attribute, value.length, at);
-  const existingItems = Array.isArray(current) ? current.filter(isPlainObject) : [];
-  fields.set[name] = value.map((item, i) =>
+  fields.set[name] = inList(walk, existing, existingItems, attribute.component, value, (item, i) =>
     buildComponent(walk, attribute.component, item, existingItems, [...at, String(i)]),
   );
+}
+
+/**
+ * Builds the items of one component attribute on Strapi's clock: on update the attribute's stored
+ * components are loaded and the dropped ones deleted first; the items then start together, and
+ * the attribute is done one round trip after the last of them.
+ */
+function inList<T>(
+  walk: Walk,
+  existing: StoredObject | null,
+  existingItems: StoredObject[],
+  uid: string | undefined,
+  items: unknown[],
+  build: (item: unknown, index: number) => T,
+): T[] {
+  const kept = new Set(items.map((item) => (isPlainObject(item) ? parseComponentId(item.id) : undefined)));
+  const start =
+    walk.clock.time +
+    (existing === null
+      ? 0
+      : 1 +
+        existingItems
+          .filter((item) => !kept.has(parseComponentId(item.id)))
+          .reduce((n, item) => n + deletes(walk, uid, item), 0));
+  let end = start;
+  const built = items.map((item, i) => {
+    walk.clock.time = start;
+    const result = build(item, i);
+    end = Math.max(end, walk.clock.time);
+    return result;
+  });
+  walk.clock.time = items.length > 0 ? end + 1 : start;
+  return built;
+}
+
+/** Round trips Strapi spends deleting a stored component: its nested ones (each loaded first), then itself. */
+function deletes(walk: Walk, uid: string | undefined, stored: StoredObject): number {
+  const componentUid = uid ?? (typeof stored.__component === 'string' ? stored.__component : undefined);
+  const component = componentUid ? walk.registry.component(componentUid) : undefined;
+  let trips = 1;
+  for (const [name, attribute] of Object.entries(component?.attributes ?? {})) {
+    if (attribute.type !== 'component' && attribute.type !== 'dynamiczone') continue;
+    const value = stored[name];
+    const nested = Array.isArray(value) ? value.filter(isPlainObject) : isPlainObject(value) ? [value] : [];
+    const nestedUid = attribute.type === 'component' ? attribute.component : undefined;
+    trips += 1 + nested.reduce((n, item) => n + deletes(walk, nestedUid, item), 0);
+  }
+  return trips;
 }
 
 function buildDynamicZone(
@@ -179,10 +310,6 @@ function buildDynamicZone(
   at: string[],
   fields: Fields,
 ): void {
-  if (value === null) {
-    fields.set[name] = [];
-    return;
-  }
   if (!Array.isArray(value)) {
     walk.plan.issues.push(issue(at, messages.array(at, value)));
     return;
@@ -190,7 +317,7 @@ function buildDynamicZone(
   checkCount(walk, attribute, value.length, at);
   const current = existing?.[name];
   const existingItems = Array.isArray(current) ? current.filter(isPlainObject) : [];
-  fields.set[name] = value.map((item, i) => {
+  fields.set[name] = inList(walk, existing, existingItems, undefined, value, (item, i) => {
     const itemPath = [...at, String(i)];
     const componentPath = [...itemPath, '__component'];
     const uid = isPlainObject(item) ? item.__component : undefined;
@@ -208,6 +335,7 @@ function buildDynamicZone(
       item,
       existingItems.filter((e) => e.__component === uid),
       itemPath,
+      true,
     );
     // mutated in place: a new component's id is assigned to this very object later
     if (built) built.__component = uid;
@@ -226,8 +354,8 @@ function buildScalar(
   fields: Fields,
 ): void {
   if (value === null) {
-    // unique attributes are left unset rather than null (sparse unique indexes)
-    if (attribute.unique) fields.unset.push(name);
+    // unique and uid attributes are left unset rather than null (sparse unique indexes)
+    if (attribute.unique || attribute.type === 'uid') fields.unset.push(name);
     else fields.set[name] = null;
     return;
   }
@@ -238,18 +366,49 @@ function buildScalar(
   }
   fields.set[name] = cast.value;
   if (attribute.type === 'password') walk.plan.passwords.push({ target: fields.set, attribute: name });
-  if (topLevel && (attribute.unique || attribute.type === 'uid') && cast.value !== '') {
-    const perLocale =
-      schema.modelType === 'contentType' && schema.localized && attribute.pluginOptions?.i18n?.localized !== false;
-    walk.plan.unique.push({ attribute: name, value: cast.value, perLocale });
-  }
+  if (topLevel && (attribute.unique || attribute.type === 'uid') && cast.value !== '')
+    walk.plan.unique.push({ attribute: name, value: cast.value });
 }
 
-function checkCount(walk: Walk, attribute: { min?: number; max?: number }, count: number, at: string[]): void {
-  if (typeof attribute.min === 'number' && count < attribute.min && !walk.isDraft)
-    walk.plan.issues.push(issue(at, messages.minItems(at, attribute.min)));
+function checkCount(
+  walk: Walk,
+  attribute: { min?: number; max?: number; required?: boolean },
+  count: number,
+  at: string[],
+): void {
+  if (Number.isInteger(attribute.min) && (attribute.required || count > 0) && count < (attribute.min ?? 0))
+    walk.plan.issues.push(issue(at, messages.minItems(at, attribute.min ?? 0)));
   if (typeof attribute.max === 'number' && count > attribute.max)
     walk.plan.issues.push(issue(at, messages.maxItems(at, attribute.max)));
+}
+
+/**
+ * An owning to-many patch that does not depend on the stored list, written with `$push`/`$pull`
+ * (no read, so no retry when other requests change the list at the same time): only connects
+ * without position of ids not stored yet (Strapi moves a stored one to the end: a guard in the
+ * write's filter sends that case back to the general path), or only disconnects. Not for links
+ * whose target is exclusive (claims need the list). True when handled.
+ */
+function atomicPatch(
+  walk: Walk,
+  attribute: RelationAttribute,
+  relation: RelationInfo | undefined,
+  name: string,
+  value: unknown,
+): boolean {
+  if (!walk.atomicLinks || !relation?.stored || !relation.multiple || relation.localizations) return false;
+  const inverse = attribute.inversedBy ? walk.registry.relation(attribute.target, attribute.inversedBy) : undefined;
+  if (inverse && !inverse.multiple) return false;
+  const parsed = parseRelationInput(value, true, [name]);
+  if (!parsed.ok || parsed.input.kind !== 'patch' || parsed.input.repeated !== null) return false;
+  const { connect, disconnect } = parsed.input;
+  if (connect.some((item) => item.position && !('end' in item.position))) return false;
+  if (connect.length > 0 && disconnect.length > 0) return false;
+  const ids = connect.map((item) => item.id);
+  addTargets(walk, relation.target, ids);
+  if (ids.length > 0) walk.plan.push[name] = ids;
+  if (disconnect.length > 0) walk.plan.pull[name] = disconnect;
+  return true;
 }
 
 function buildRelation(
@@ -258,6 +417,7 @@ function buildRelation(
   name: string,
   value: unknown,
   existing: StoredObject | null,
+  mode: Mode,
   at: string[],
   topLevel: boolean,
   fields: Fields,
@@ -269,26 +429,49 @@ function buildRelation(
     return;
   }
   addTargets(walk, relation.target, referencedIds(parsed.input));
+  const input = mode === 'create' ? strictOnCreate(parsed.input) : parsed.input;
   if (relation.stored) {
-    const next = applyRelationInput(numberList(existing?.[name]), parsed.input);
-    if (!next) {
-      walk.plan.issues.push(issue(at, messages.position(at)));
+    const before = numberList(existing?.[name]);
+    // what a write adds and removes (claims, order keys) is relative to what it read
+    walk.plan.readsStored = true;
+    const outcome = applyRelationInput(before, input, relation.multiple);
+    if (!outcome.ok) {
+      walk.plan.relationErrors.push(outcome.message);
       return;
     }
-    fields.set[name] = relation.multiple ? next : (next.at(-1) ?? null);
+    const after = relation.multiple ? outcome.ids : outcome.ids.slice(-1);
+    fields.set[name] = relation.multiple ? after : (after[0] ?? null);
+    if (topLevel) walk.plan.links.push({ attribute: name, relation, before, after });
   } else if (relation.inverse && topLevel) {
-    walk.plan.inverse.push({
-      attribute: name,
-      relation: { ...relation, inverse: relation.inverse },
-      input: parsed.input,
-    });
+    // a new entry has no links yet, so its connect positions are checked here (before any id is taken)
+    const outcome = mode === 'create' ? applyRelationInput([], input, relation.multiple) : null;
+    if (outcome && !outcome.ok) walk.plan.relationErrors.push(outcome.message);
+    else walk.plan.inverse.push({ attribute: name, relation: { ...relation, inverse: relation.inverse }, input });
   }
+}
+
+function collectMediaCheck(walk: Walk, attribute: MediaAttribute, value: unknown, at: string[]): void {
+  if (!attribute.allowedTypes || attribute.allowedTypes.length === 0) return;
+  const parsed = parseRelationInput(value, attribute.multiple === true, at);
+  if (!parsed.ok) return;
+  const ids = referencedIds(parsed.input);
+  if (ids.length > 0) walk.plan.media.push({ attribute, path: at, ids });
 }
 
 function parseComponentId(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
   if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
   return undefined;
+}
+
+/**
+ * Strapi's answer to a component id the entry does not have, named after the attribute holding it:
+ * an ApplicationError, or for a dynamic zone a plain error (name `Error`).
+ */
+function unrelatedComponent(at: string[], inZone: boolean): AppError {
+  const attribute = [...at].reverse().find((part) => !/^\d+$/.test(part)) ?? '';
+  const message = `Some of the provided components in ${attribute} are not related to the entity`;
+  return inZone ? new AppError(400, 'Error', message) : new ApplicationError(message);
 }
 
 /** A component object: kept (same id, fields updated) when it names an existing id, new otherwise. */
@@ -298,6 +481,7 @@ function buildComponent(
   value: unknown,
   existingItems: StoredObject[],
   at: string[],
+  inZone = false,
 ): StoredObject | null {
   const component = walk.registry.component(uid);
   if (!component) return null;
@@ -309,9 +493,10 @@ function buildComponent(
     const id = parseComponentId(value.id);
     const current = existingItems.find((item) => item.id === id);
     if (id === undefined || !current) {
-      walk.plan.issues.push(issue(at, `Some of the provided components in ${at[0]} are not related to the entity`));
+      walk.plan.componentErrors.push(unrelatedComponent(at, inZone));
       return null;
     }
+    walk.plan.readsStored = true;
     const merged: StoredObject = { ...current, id };
     delete merged.__component;
     const fields = buildFields(walk, component, value, current, 'update', at, false, merged);
@@ -319,8 +504,9 @@ function buildComponent(
     return merged;
   }
   const created: StoredObject = { id: 0 };
+  const order = walk.clock.calls++;
   buildFields(walk, component, value, null, 'create', at, false, created);
-  walk.plan.newComponents.push({ uid, target: created });
+  walk.plan.newComponents.push({ uid, target: created, attribute: walk.clock.attribute, time: walk.clock.time, order });
   return created;
 }
 
@@ -330,6 +516,8 @@ export interface BuildOptions {
   existing: StoredObject | null;
   isDraft: boolean;
   canRelate?: (uid: string) => boolean;
+  /** see WritePlan.push (updates only) */
+  atomicLinks?: boolean;
 }
 
 export function buildWrite(
@@ -342,13 +530,27 @@ export function buildWrite(
     set: {},
     unset: [],
     issues: [],
+    componentErrors: [],
+    relationErrors: [],
+    links: [],
+    readsStored: false,
+    push: {},
+    pull: {},
     newComponents: [],
     targets: new Map(),
     unique: [],
     inverse: [],
     passwords: [],
+    media: [],
   };
-  const walk: Walk = { registry, isDraft: options.isDraft, plan, canRelate: options.canRelate ?? (() => true) };
+  const walk: Walk = {
+    registry,
+    isDraft: options.isDraft,
+    plan,
+    canRelate: options.canRelate ?? (() => true),
+    atomicLinks: options.mode === 'update' && options.atomicLinks === true,
+    clock: { attribute: 0, time: 0, calls: 0 },
+  };
   const fields = buildFields(walk, contentType, data, options.existing, options.mode, [], true);
   plan.set = fields.set;
   plan.unset = fields.unset;

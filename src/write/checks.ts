@@ -7,6 +7,7 @@ import type { Models } from '../models/index.js';
 import { issue, messages } from './messages.js';
 import { entries } from './collection.js';
 import type { WritePlan } from './build.js';
+import { mediaTypeIssues } from './media-types.js';
 
 /** Strapi v4.26's message for relations to missing entries. */
 async function missingTargets(models: Models, plan: WritePlan): Promise<string | null> {
@@ -24,42 +25,66 @@ async function uniqueIssues(
   contentType: ContentType,
   plan: WritePlan,
   entryId: number | null,
-  locale: string | null,
 ): Promise<ValidationIssue[]> {
   const issues: ValidationIssue[] = [];
   for (const check of plan.unique) {
     const filter: Record<string, unknown> = { [check.attribute]: check.value };
     if (entryId !== null) filter._id = { $ne: entryId };
-    if (check.perLocale && locale) filter.locale = locale;
     const taken = await entries(models, contentType.uid).countDocuments(filter, { limit: 1 });
     if (taken > 0) issues.push(issue([check.attribute], messages.unique()));
   }
   return issues;
 }
 
-/** Throws the ValidationError of a plan that must not be written. */
+/**
+ * Throws the ValidationError of a plan that must not be written. `againstDatabase` false: a write
+ * recomputed after a concurrent change skips the look-ups it passed already (the unique indexes
+ * and the check after the write still hold it to them).
+ */
 export async function assertWritable(
   models: Models,
   contentType: ContentType,
   plan: WritePlan,
   entryId: number | null,
-  locale: string | null,
+  againstDatabase = true,
 ): Promise<void> {
   // yup runs every test (abortEarly: false), the async unique tests included
-  const issues = [...plan.issues, ...(await uniqueIssues(models, contentType, plan, entryId, locale))];
+  const unique = againstDatabase ? await uniqueIssues(models, contentType, plan, entryId) : [];
+  const issues = [...plan.issues, ...unique];
   if (issues.length > 0) throw ValidationError.fromIssues(issues);
-  const missing = await missingTargets(models, plan);
+  const missing = againstDatabase ? await missingTargets(models, plan) : null;
   if (missing) throw new ValidationError(missing);
+  const wrongTypes = await mediaTypeIssues(models, plan.media);
+  if (wrongTypes.length > 0) throw ValidationError.fromIssues(wrongTypes);
+}
+
+/** A second entry of one locale in a localization group (the check, and the unique index behind it). */
+export const LOCALE_TAKEN: ValidationIssue = issue(['locale'], 'This locale is already used');
+
+/** The 400 of a create that would be a second entry of its locale in its localization group. */
+export class LocaleTakenError extends ValidationError {
+  constructor() {
+    super(LOCALE_TAKEN.message, { errors: [LOCALE_TAKEN] });
+  }
+}
+
+/** A single type's entry (of this locale) was created by another request meanwhile. */
+export class SingleEntryTaken extends Error {
+  constructor() {
+    super('the single type already has an entry');
+  }
 }
 
 /**
  * A unique index refused the write (another request took the value between the check and the
  * write): the same 400 as the check gives, instead of a 500.
  */
-export function uniqueViolation(error: unknown): ValidationError | null {
+export function uniqueViolation(error: unknown): Error | null {
   if (typeof error !== 'object' || error === null || (error as { code?: unknown }).code !== 11000) return null;
-  const pattern = (error as { keyPattern?: Record<string, unknown> }).keyPattern ?? {};
-  const attribute = Object.keys(pattern).find((key) => key !== 'locale') ?? '_id';
+  const keys = Object.keys((error as { keyPattern?: Record<string, unknown> }).keyPattern ?? {});
+  if (keys.includes('localeGroup')) return new LocaleTakenError();
+  if (keys.length === 1 && keys[0] === 'locale') return new SingleEntryTaken();
+  const attribute = keys[0] ?? '_id';
   return ValidationError.fromIssues([issue([attribute], messages.unique())]);
 }
 

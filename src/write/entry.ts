@@ -1,18 +1,22 @@
-// Writing one entry: validate everything, check the database, then write (no transactions in the
-// embedded engine, so nothing after the first write may fail on bad input).
+// Writing one entry: validate everything, check the database, then write; links to other entries
+// settle after the write (claims.ts, integrity.ts). docs/ARCHITECTURE.md, "Write path".
 import type { ContentType } from '../content-types/index.js';
 import { NotFoundError, ValidationError, type ValidationIssue } from '../errors/index.js';
 import type { QueryAccess } from '../query/access.js';
 import type { ServiceContext } from '../service-context.js';
 import { buildWrite, type StoredObject, type WritePlan } from './build.js';
-import { assertWritable, writeOrUniqueError } from './checks.js';
+import { LOCALE_TAKEN, assertWritable, writeOrUniqueError } from './checks.js';
+import { newStamp, settleClaims, type Claim } from './claims.js';
 import { entries, type StoredEntry } from './collection.js';
 import { assignComponentIds } from './component-ids.js';
+import { verifyReferences } from './integrity.js';
+import { resolveOwningLinks } from './owning-links.js';
 import { hashPasswords } from './passwords.js';
-import { issue } from './messages.js';
 import { isPlainObject, type WriteData } from './payload.js';
-import { applyInverseWrites, releaseExclusiveTargets } from './relation-sides.js';
+import { applyInverseOps, planInverseWrites, type InversePlan } from './relation-sides.js';
+import { NEXT_REVISION, StaleEntry, atRevision, retryWhileStale } from './revision.js';
 import { castScalar } from './scalar.js';
+import { inTransaction, type WriteScope } from './scope.js';
 import { planSharedWrites } from './shared-attributes.js';
 
 export interface CreateOptions {
@@ -85,15 +89,45 @@ async function groupOfLocalizations(
   return typeof linked.localeGroup === 'number' ? linked.localeGroup : linked._id;
 }
 
-async function afterWrite(
+/** `{ 'a.b': 1 }` → `{ a: { b: 1 } }`: a new document from update-style paths. */
+function asDocument(set: StoredObject): StoredObject {
+  const doc: StoredObject = {};
+  for (const [path, value] of Object.entries(set)) {
+    const parts = path.split('.');
+    let holder = doc;
+    for (const part of parts.slice(0, -1)) {
+      if (!isPlainObject(holder[part])) holder[part] = {};
+      holder = holder[part] as StoredObject;
+    }
+    holder[parts[parts.length - 1]] = value;
+  }
+  return doc;
+}
+
+/** Validation problems, then relation targets and unique values, then components and connect positions (Strapi's order). */
+async function assertValid(
   ctx: ServiceContext,
   contentType: ContentType,
   plan: WritePlan,
-  id: number,
-  now: Date,
+  entryId: number | null,
+  againstDatabase = true,
 ): Promise<void> {
-  await releaseExclusiveTargets(ctx.models, ctx.registry, contentType, plan.set, id);
-  await applyInverseWrites(ctx.models, plan.inverse, id, now);
+  await assertWritable(ctx.models, contentType, plan, entryId, againstDatabase);
+  if (plan.componentErrors.length > 0) throw plan.componentErrors[0];
+  if (plan.relationErrors.length > 0) throw new ValidationError(plan.relationErrors[0]);
+}
+
+/** What runs once the entry is written: claims settle, and links to entries deleted meanwhile go. */
+async function afterWrite(
+  ctx: ServiceContext,
+  contentType: ContentType,
+  id: number,
+  plan: WritePlan,
+  claims: Claim[],
+  inverse: InversePlan,
+): Promise<void> {
+  await settleClaims(ctx.models, [...claims, ...inverse.claims]);
+  await verifyReferences(ctx.models, ctx.registry, contentType.uid, id, plan.targets, inverse.ops.length > 0);
 }
 
 /** Validates `data`, checks the database, then creates the entry; answers its id. */
@@ -118,73 +152,129 @@ export async function createEntry(
   const group = contentType.localized
     ? (options.localeGroup ?? (await groupOfLocalizations(ctx, contentType, data)))
     : undefined;
-  if (contentType.localized && group !== undefined && locale) {
+  // the localization route checked its group itself; a race past both checks meets the unique index
+  if (contentType.localized && group !== undefined && locale && options.localeGroup === undefined) {
     const taken = await entries(ctx.models, contentType.uid).countDocuments(
       { localeGroup: group, locale },
       { limit: 1 },
     );
-    if (taken > 0) plan.issues.push(issue(['locale'], 'This locale is already used'));
+    if (taken > 0) plan.issues.push(LOCALE_TAKEN);
   }
-  await assertWritable(ctx.models, contentType, plan, null, locale);
+  await assertValid(ctx, contentType, plan, null);
 
+  const stamp = onceStamp(ctx);
   await hashPasswords(plan.passwords);
   await assignComponentIds(ctx.models, plan.newComponents);
   const id = await ctx.models.counters.next(contentType.collectionName);
-  const doc: StoredObject = { _id: id, ...plan.set };
+  const inverse = await planInverseWrites(ctx.models, plan.inverse, id, stamp);
+  const claims = await resolveOwningLinks(ctx.models, ctx.registry, contentType, plan, id, null, stamp);
+  const doc: StoredObject = { _id: id, ...asDocument(plan.set) };
   if (contentType.draftAndPublish) doc.publishedAt = publishedAt;
   if (locale) {
     doc.locale = locale;
     doc.localeGroup = group ?? id;
   }
-  const created = await writeOrUniqueError(() => ctx.models.model(contentType.uid).create(doc));
-  const now = created.get('updatedAt') instanceof Date ? (created.get('updatedAt') as Date) : new Date();
-  await afterWrite(ctx, contentType, plan, id, now);
+  await inTransaction(ctx.models, async (scope) => {
+    await writeOrUniqueError(() => ctx.models.model(contentType.uid).create([doc], { session: scope.session }));
+    await applyInverseOps(ctx.models, inverse.ops, scope);
+  });
+  await afterWrite(ctx, contentType, id, plan, claims, inverse);
   return id;
 }
 
-/** Validates `data` and updates an existing entry (only the attributes it names). */
+/** One claim stamp per write, taken the first time a link needs one. */
+function onceStamp(ctx: ServiceContext): () => Promise<number> {
+  let stamp: Promise<number> | undefined;
+  return () => (stamp ??= newStamp(ctx.models));
+}
+
+/**
+ * Validates `data` and updates an existing entry (only the attributes it names). When the write
+ * was computed from what the entry stored and the entry changed meanwhile, it starts again from a
+ * fresh read; an entry deleted meanwhile is a 404.
+ */
 export async function updateEntry(
   ctx: WriteContext,
   contentType: ContentType,
   entry: StoredEntry,
   data: WriteData,
 ): Promise<void> {
-  const issues: ValidationIssue[] = [];
-  const requested = contentType.draftAndPublish ? readPublishedAt(data, issues) : undefined;
-  const publishedAt = requested === undefined ? (entry.publishedAt ?? null) : requested;
-  const isDraft = contentType.draftAndPublish && publishedAt === null;
-  const plan = buildWrite(ctx.registry, contentType, data, {
-    mode: 'update',
-    existing: entry,
-    isDraft,
-    canRelate: canRelate(ctx),
-  });
-  plan.issues.unshift(...issues);
-  const locale = typeof entry.locale === 'string' ? entry.locale : null;
-  await assertWritable(ctx.models, contentType, plan, entry._id, locale);
-  const siblings = await planSharedWrites(ctx.models, ctx.registry, contentType, entry, data);
+  // first try: connects/disconnects that need no read go as atomic operators; if one meets a
+  // stored id after all (the write's guard), the next round reads and compares instead
+  let atomicLinks = true;
+  await retryWhileStale(async (round) => {
+    const current = round === 0 ? entry : await loadEntry(ctx, contentType, entry._id);
+    const issues: ValidationIssue[] = [];
+    const requested = contentType.draftAndPublish ? readPublishedAt(data, issues) : undefined;
+    const publishedAt = requested === undefined ? (current.publishedAt ?? null) : requested;
+    const isDraft = contentType.draftAndPublish && publishedAt === null;
+    const plan = buildWrite(ctx.registry, contentType, data, {
+      mode: 'update',
+      existing: current,
+      isDraft,
+      canRelate: canRelate(ctx),
+      atomicLinks,
+    });
+    plan.issues.unshift(...issues);
+    await assertValid(ctx, contentType, plan, current._id, round === 0);
+    const siblings = await planSharedWrites(ctx.models, ctx.registry, contentType, current, data);
 
-  const extra: StoredObject = requested !== undefined ? { publishedAt: requested } : {};
-  await writeUpdate(ctx, contentType, entry, plan, extra);
-  for (const sibling of siblings) await writeUpdate(ctx, contentType, sibling.entry, sibling.plan, {});
-  await afterWrite(ctx, contentType, plan, entry._id, new Date());
+    const stamp = onceStamp(ctx);
+    const inverse = await planInverseWrites(ctx.models, plan.inverse, current._id, stamp);
+    const claims = await resolveOwningLinks(ctx.models, ctx.registry, contentType, plan, current._id, current, stamp);
+    const extra: StoredObject = requested !== undefined ? { publishedAt: requested } : {};
+    await preparePlan(ctx, plan);
+    for (const sibling of siblings) await preparePlan(ctx, sibling.plan);
+    await inTransaction(ctx.models, async (scope) => {
+      const written = await writeUpdate(
+        ctx,
+        contentType,
+        plan.readsStored ? atRevision(current) : { _id: current._id },
+        plan,
+        extra,
+        scope,
+      );
+      if (!written) {
+        if (Object.keys(plan.push).length > 0) atomicLinks = false;
+        throw plan.readsStored || !atomicLinks ? new StaleEntry() : new NotFoundError();
+      }
+      for (const sibling of siblings)
+        await writeUpdate(ctx, contentType, { _id: sibling.entry._id }, sibling.plan, {}, scope);
+      await applyInverseOps(ctx.models, inverse.ops, scope);
+    });
+    await afterWrite(ctx, contentType, current._id, plan, claims, inverse);
+  });
 }
 
-/** Hashes, ids, then one `updateOne` of a validated plan. */
+/** Hashes and component ids, once the plan is known to be valid. */
+async function preparePlan(ctx: ServiceContext, plan: WritePlan): Promise<void> {
+  await hashPasswords(plan.passwords);
+  await assignComponentIds(ctx.models, plan.newComponents);
+}
+
+/** One `updateOne` of a validated plan; false when no entry matched `filter`. */
 async function writeUpdate(
   ctx: ServiceContext,
   contentType: ContentType,
-  entry: StoredEntry,
+  filter: Record<string, unknown>,
   plan: WritePlan,
   extra: StoredObject,
-): Promise<void> {
-  await hashPasswords(plan.passwords);
-  await assignComponentIds(ctx.models, plan.newComponents);
+  scope: WriteScope,
+): Promise<boolean> {
   const set: StoredObject = { ...plan.set, ...extra };
   const unset = Object.fromEntries(plan.unset.map((name) => [name, 1]));
-  await writeOrUniqueError(() =>
-    ctx.models
-      .model(contentType.uid)
-      .updateOne({ _id: entry._id }, { $set: set, ...(plan.unset.length > 0 ? { $unset: unset } : {}) }),
+  const push = Object.entries(plan.push);
+  const pull = Object.entries(plan.pull);
+  const guards = Object.fromEntries(push.map(([name, ids]) => [name, { $nin: ids }]));
+  const update = {
+    $set: set,
+    ...(plan.unset.length > 0 ? { $unset: unset } : {}),
+    ...(push.length > 0 ? { $push: Object.fromEntries(push.map(([name, ids]) => [name, { $each: ids }])) } : {}),
+    ...(pull.length > 0 ? { $pull: Object.fromEntries(pull.map(([name, ids]) => [name, { $in: ids }])) } : {}),
+    ...NEXT_REVISION,
+  };
+  const result = await writeOrUniqueError(() =>
+    ctx.models.model(contentType.uid).updateOne({ ...filter, ...guards }, update, { session: scope.session }),
   );
+  return result.matchedCount > 0;
 }

@@ -1,7 +1,11 @@
 // The write path shared by REST (and GraphQL mutations): payload → validation → checks → write.
 export { readDataPayload, isPlainObject, type WriteData } from './payload.js';
 export { createEntry, updateEntry, loadEntry, resolveLocale, type CreateOptions, type WriteContext } from './entry.js';
-export { removeReferences } from './references.js';
+export { deleteEntry, removeReferences } from './references.js';
 export { writableContentType } from './content-type.js';
-export { entries, type StoredEntry } from './collection.js';
+export { entries, updateEntries, type StoredEntry } from './collection.js';
+export { NEXT_REVISION } from './revision.js';
 export { withoutIds } from './shared-attributes.js';
+export { LocaleTakenError, SingleEntryTaken } from './checks.js';
+export { allowsMime, mediaKind, notAllowedMessage } from './media-types.js';
+export { issue, messages, pathLabel } from './messages.js';

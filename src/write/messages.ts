@@ -57,6 +57,5 @@ export const messages = {
     `${pathLabel(path)} must be a \`object\` type, but the final value was: \`${printValue(value)}\`.`,
   array: (path: string[], value: unknown) =>
     `${pathLabel(path)} must be a \`array\` type, but the final value was: \`${printValue(value)}\`.`,
-  position: (path: string[]) => `${pathLabel(path)}: a connect position names an entry that is not connected`,
   relation: (path: string[]) => `${pathLabel(path)} must be an id, an array of ids or { connect, disconnect, set }`,
 };

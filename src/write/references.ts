@@ -1,9 +1,10 @@
 // Deleting an entry removes its id from every stored relation that points at it, in every
 // content-type, including relations inside (nested, repeatable) components and dynamic zones.
-import type { UpdateFilter } from 'mongodb';
 import type { Attribute, Component, ContentType, Registry } from '../content-types/index.js';
-import type { Models } from '../models/index.js';
-import { entries, type StoredEntry } from './collection.js';
+import { LINK_ORDER, claimPath, type Models } from '../models/index.js';
+import { entries, updateEntries, type EntryUpdate } from './collection.js';
+import { NEXT_REVISION } from './revision.js';
+import { inTransaction, type WriteScope } from './scope.js';
 
 /** One stored relation field pointing at the deleted type: its path segments, arrays marked. */
 interface ReferenceField {
@@ -52,7 +53,7 @@ function componentUids(attribute: Attribute): string[] {
 function removal(
   field: ReferenceField,
   id: number,
-): { filter: Record<string, unknown>; update: UpdateFilter<StoredEntry>; arrayFilters: Record<string, unknown>[] } {
+): { filter: Record<string, unknown>; update: EntryUpdate; arrayFilters: Record<string, unknown>[] } {
   const plainPath = field.segments.map((s) => s.replace(/\[\]$/, '')).join('.');
   const parts: string[] = [];
   const arrayFilters: Record<string, unknown>[] = [];
@@ -70,7 +71,16 @@ function removal(
     arrayFilters.push({ [`${name}.${rest}`]: id });
   });
   const path = parts.join('.');
-  const update = (field.multiple ? { $pull: { [path]: id } } : { $set: { [path]: null } }) as UpdateFilter<StoredEntry>;
+  // a top-level link may carry a claim stamp or an order key (storage-fields.ts): they go with it
+  const extras: Record<string, ''> =
+    field.segments.length === 1
+      ? { [claimPath(path, field.multiple, id)]: '', ...(field.multiple ? {} : { [`${LINK_ORDER}.${path}`]: '' }) }
+      : {};
+  const update: EntryUpdate = {
+    ...(field.multiple ? { $pull: { [path]: id } } : { $set: { [path]: null } }),
+    ...(Object.keys(extras).length > 0 ? { $unset: extras } : {}),
+    ...NEXT_REVISION,
+  };
   return { filter: { [plainPath]: id }, update, arrayFilters };
 }
 
@@ -79,17 +89,31 @@ export async function removeReferences(
   registry: Registry,
   targetUid: string,
   id: number,
+  scope: WriteScope = {},
 ): Promise<void> {
   for (const contentType of registry.listContentTypes()) {
     const fields: ReferenceField[] = [];
     collectFields(registry, contentType, targetUid, [], new Set(), fields);
     for (const field of fields) {
       const { filter, update, arrayFilters } = removal(field, id);
-      await entries(models, contentType.uid).updateMany(
-        filter,
-        update,
-        arrayFilters.length > 0 ? { arrayFilters } : {},
-      );
+      await updateEntries(models, contentType.uid, filter, update, {
+        ...(arrayFilters.length > 0 ? { arrayFilters } : {}),
+        session: scope.session,
+        timestamps: false,
+      });
     }
   }
+}
+
+/**
+ * Deletes an entry, then every stored id pointing at it (integrity.ts says why in this order). In a
+ * transaction the sweep runs inside it and once more after the commit: links written concurrently
+ * were not in the transaction's snapshot.
+ */
+export async function deleteEntry(models: Models, registry: Registry, uid: string, id: number): Promise<void> {
+  await inTransaction(models, async (scope) => {
+    await entries(models, uid).deleteOne({ _id: id }, { session: scope.session });
+    await removeReferences(models, registry, uid, id, scope);
+  });
+  if (models.transactions) await removeReferences(models, registry, uid, id);
 }

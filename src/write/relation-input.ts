@@ -1,6 +1,6 @@
-// Strapi v4 relation input: an id, null, an array of ids, or `{ connect, disconnect, set }` whose
-// entries are ids or `{ id }` objects; a connect entry may carry `position` (`before`/`after` an
-// id, `start`, `end`), otherwise it goes to the end.
+// Strapi v4 relation input: an id, null, an array of ids, or `{ connect, disconnect, set, options }`
+// whose entries are ids or `{ id }` objects; a connect entry may carry `position` (`before`/`after`
+// an id, `start`, `end`), otherwise it goes to the end.
 import type { ValidationIssue } from '../errors/index.js';
 import { issue, messages } from './messages.js';
 import { isPlainObject } from './payload.js';
@@ -14,7 +14,16 @@ export interface ConnectItem {
 
 /** `set`: replace the whole relation; `patch`: disconnect then connect (in order). */
 export type RelationInput =
-  { kind: 'set'; ids: number[] } | { kind: 'patch'; connect: ConnectItem[]; disconnect: number[] };
+  | { kind: 'set'; ids: number[] }
+  | {
+      kind: 'patch';
+      connect: ConnectItem[];
+      disconnect: number[];
+      /** `options.strict` (default true): a position naming an entry that is not connected is an error */
+      strict: boolean;
+      /** two connect entries for one id that are not the same value (Strapi only drops exact repeats) */
+      repeated: number | null;
+    };
 
 export type RelationInputResult = { ok: true; input: RelationInput } | { ok: false; issues: ValidationIssue[] };
 
@@ -52,32 +61,74 @@ function toPosition(value: unknown): ConnectPosition | undefined | null {
   return null;
 }
 
-function toConnectItems(value: unknown): ConnectItem[] | undefined {
+/** JSON with sorted keys: two connect entries are "the same" when lodash's isEqual would say so. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (isPlainObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+interface ConnectList {
+  items: ConnectItem[];
+  repeated: number | null;
+}
+
+/**
+ * Strapi v4 drops connect entries that are exact repeats (an id given twice as the same value) and
+ * remembers an id given twice in different forms (`3` and `{ id: 3 }`), which it refuses later.
+ */
+function toConnectItems(value: unknown): ConnectList | undefined {
   const list = Array.isArray(value) ? value : [value];
   const items: ConnectItem[] = [];
+  const seen = new Set<string>();
+  let repeated: number | null = null;
   for (const entry of list) {
+    if (entry === null || entry === undefined) continue;
     const id = toId(entry);
     const position = isPlainObject(entry) ? toPosition(entry.position) : undefined;
     if (id === undefined || position === null) return undefined;
+    const key = canonical(isPlainObject(entry) ? entry : { id: entry, __pivot: {} });
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (repeated === null && items.some((item) => item.id === id)) repeated = id;
     items.push(position ? { id, position } : { id });
   }
-  return items;
+  return { items, repeated };
+}
+
+const PATCH_KEYS = ['connect', 'disconnect', 'set', 'options'];
+
+/** Strapi reads `options.strict` as its default parameter would: only a falsy value other than undefined turns it off. */
+function readStrict(options: unknown): boolean {
+  const strict = isPlainObject(options) ? options.strict : undefined;
+  return strict === undefined ? true : Boolean(strict);
 }
 
 /** Parses the input of one relation attribute; a to-one keeps at most one id. */
 export function parseRelationInput(value: unknown, multiple: boolean, path: string[]): RelationInputResult {
   const bad: RelationInputResult = { ok: false, issues: [issue(path, messages.relation(path))] };
   if (value === null) return { ok: true, input: { kind: 'set', ids: [] } };
-  if (isPlainObject(value) && ('connect' in value || 'disconnect' in value || 'set' in value)) {
+  if (isPlainObject(value) && PATCH_KEYS.some((key) => key in value)) {
     if (value.set !== undefined) {
       const ids = value.set === null ? [] : toIds(value.set);
       if (!ids || (!multiple && ids.length > 1)) return bad;
       return { ok: true, input: { kind: 'set', ids } };
     }
-    const connect = value.connect === undefined || value.connect === null ? [] : toConnectItems(value.connect);
+    const connect =
+      value.connect === undefined || value.connect === null
+        ? { items: [], repeated: null }
+        : toConnectItems(value.connect);
     const disconnect = value.disconnect === undefined || value.disconnect === null ? [] : toIds(value.disconnect);
-    if (!connect || !disconnect || (!multiple && connect.length > 1)) return bad;
-    return { ok: true, input: { kind: 'patch', connect, disconnect } };
+    if (!connect || !disconnect || (!multiple && connect.items.length > 1)) return bad;
+    const strict = readStrict(value.options);
+    return {
+      ok: true,
+      input: { kind: 'patch', connect: connect.items, disconnect, strict, repeated: connect.repeated },
+    };
   }
   if (Array.isArray(value) && !multiple && value.length > 1) return bad;
   const ids = toIds(value);
@@ -85,29 +136,103 @@ export function parseRelationInput(value: unknown, multiple: boolean, path: stri
   return { ok: true, input: { kind: 'set', ids } };
 }
 
+/** The ids after applying an input, or the message of Strapi's InvalidRelationError (a 400). */
+export type RelationOutcome = { ok: true; ids: number[] } | { ok: false; message: string };
+
+const anchorOf = (item: ConnectItem): number | undefined =>
+  item.position && 'before' in item.position
+    ? item.position.before
+    : item.position && 'after' in item.position
+      ? item.position.after
+      : undefined;
+
+class ConnectError extends Error {}
+
 /**
- * The ids after applying `input` to `current` (connection order kept; a to-one keeps the last),
- * or null when a position names an id that is not connected.
+ * Strapi's `sortConnectArray`: connect entries whose anchor is another connect entry are applied
+ * after that one; an anchor that is neither connected nor connected by this request is an error
+ * when strict, otherwise the entry goes to the end.
  */
-export function applyRelationInput(current: number[], input: RelationInput): number[] | null {
-  if (input.kind === 'set') return [...input.ids];
-  const ids = current.filter((id) => !input.disconnect.includes(id));
-  for (const { id, position } of input.connect) {
-    const at = ids.indexOf(id);
-    if (at >= 0) ids.splice(at, 1);
-    if (!position || 'end' in position) {
-      ids.push(id);
-      continue;
+function connectOrder(connect: ConnectItem[], connected: Set<number>, strict: boolean): ConnectItem[] {
+  const byId = new Map(connect.map((item) => [item.id, item]));
+  const needsSorting = connect.some((item, i) => {
+    const anchor = anchorOf(item);
+    return anchor === undefined || (!connected.has(anchor) && !connect.slice(0, i).some((c) => c.id === anchor));
+  });
+  if (!needsSorting) return connect;
+  const sorted: ConnectItem[] = [];
+  const done = new Set<number>();
+  const visit = (item: ConnectItem, branch: Set<number>): void => {
+    const anchor = anchorOf(item);
+    if (anchor !== undefined && branch.has(anchor))
+      throw new ConnectError(
+        'A circular reference was found in the connect array. One relation is trying to connect before/after another one that is trying to connect before/after it',
+      );
+    if (done.has(item.id)) return;
+    done.add(item.id);
+    if (anchor === undefined || connected.has(anchor)) {
+      sorted.push(item);
+      return;
     }
-    if ('start' in position) {
-      ids.unshift(id);
-      continue;
+    const anchorItem = byId.get(anchor);
+    if (anchorItem) {
+      visit(anchorItem, new Set(branch).add(item.id));
+      sorted.push(item);
+    } else if (strict) {
+      throw new ConnectError(
+        `There was a problem connecting relation with id ${item.id} at position ${JSON.stringify(item.position)}. The relation with id ${anchor} needs to be connected first.`,
+      );
+    } else {
+      sorted.push({ id: item.id, position: { end: true } });
     }
-    const anchor = ids.indexOf('before' in position ? position.before : position.after);
-    if (anchor < 0) return null;
-    ids.splice('before' in position ? anchor : anchor + 1, 0, id);
+  };
+  connect.forEach((item) => visit(item, new Set()));
+  return sorted;
+}
+
+/**
+ * The ids after applying `input` to `current` (connection order kept). `ordered`: the relation keeps
+ * an order (a to-many side), so connect positions and Strapi's connect checks apply; a to-one keeps
+ * the last id connected.
+ */
+export function applyRelationInput(current: number[], input: RelationInput, ordered: boolean): RelationOutcome {
+  if (input.kind === 'set') return { ok: true, ids: [...input.ids] };
+  const connectIds = input.connect.map((item) => item.id);
+  const ids = current.filter((id) => !input.disconnect.includes(id) || connectIds.includes(id));
+  if (!ordered) {
+    const last = input.connect.at(-1);
+    return { ok: true, ids: last ? [last.id] : ids };
   }
-  return ids;
+  if (input.repeated !== null)
+    return {
+      ok: false,
+      message: `The relation with id ${input.repeated} is already connected. You cannot connect the same relation twice.`,
+    };
+  try {
+    for (const { id, position } of connectOrder(input.connect, new Set(ids), input.strict)) {
+      const at = ids.indexOf(id);
+      if (at >= 0) ids.splice(at, 1);
+      if (!position || 'end' in position) ids.push(id);
+      else if ('start' in position) ids.unshift(id);
+      else {
+        const anchor = ids.indexOf('before' in position ? position.before : position.after);
+        if (anchor < 0)
+          throw new ConnectError(
+            `There was a problem connecting relation with id ${id} at position ${JSON.stringify(position)}. The list of connect relations is not valid`,
+          );
+        ids.splice('before' in position ? anchor : anchor + 1, 0, id);
+      }
+    }
+  } catch (error) {
+    if (error instanceof ConnectError) return { ok: false, message: error.message };
+    throw error;
+  }
+  return { ok: true, ids };
+}
+
+/** A new entry's relation: Strapi always checks connect positions strictly on create. */
+export function strictOnCreate(input: RelationInput): RelationInput {
+  return input.kind === 'patch' ? { ...input, strict: true } : input;
 }
 
 /** Every id the input names as a target (those must exist). */

@@ -1,81 +1,123 @@
-// After an entry is written: the owning documents of `mappedBy` sides the client wrote, and
-// exclusive links (a target of a oneToOne, or of a to-many whose other side is to-one, belongs
-// to one entry only).
-import type { ContentType, Registry } from '../content-types/index.js';
-import type { UpdateFilter } from 'mongodb';
-import type { Models } from '../models/index.js';
-import { applyRelationInput, type RelationInput } from './relation-input.js';
-import { entries, type StoredEntry } from './collection.js';
-import type { InverseWrite, StoredObject } from './build.js';
+// A `mappedBy` side written by the client changes the owning documents of the other type: each of
+// them gets one atomic update (ids, claim stamps, order keys; its revision moves on), planned from
+// what they store now before anything is written.
+import { ValidationError } from '../errors/index.js';
+import { LINK_ORDER, claimPath, inverseOrderPath, type Models } from '../models/index.js';
+import type { InverseWrite } from './build.js';
+import type { Claim } from './claims.js';
+import { entries, updateEntries, type EntryUpdate, type StoredEntry } from './collection.js';
+import { isOrderKey, orderKeys } from './link-order.js';
+import { applyRelationInput } from './relation-input.js';
+import { NEXT_REVISION } from './revision.js';
+import type { WriteScope } from './scope.js';
 
-/** Ids of the target entries whose owning field points at `id`. */
-async function linkedIds(models: Models, write: InverseWrite, id: number): Promise<number[]> {
-  const docs = await entries(models, write.relation.target)
-    .find({ [write.relation.inverse.field]: id }, { projection: { _id: 1 } })
-    .sort({ _id: 1 })
-    .toArray();
-  return docs.map((doc) => Number(doc._id));
+/** One update of owning documents. */
+export interface InverseOp {
+  uid: string;
+  filter: Record<string, unknown>;
+  update: EntryUpdate;
 }
 
-/** The entries on the owning side the client's input on an inverse side adds and removes. */
-export async function applyInverseWrites(models: Models, writes: InverseWrite[], id: number, now: Date): Promise<void> {
-  for (const write of writes) {
-    const { field, multiple } = write.relation.inverse;
-    const current = await linkedIds(models, write, id);
-    const next = resolve(current, write.input, write.relation.multiple);
-    const removed = current.filter((x) => !next.includes(x));
-    const added = next.filter((x) => !current.includes(x));
-    const collection = entries(models, write.relation.target);
-    if (removed.length > 0) {
-      const unlink = (
-        multiple ? { $pull: { [field]: id }, $set: { updatedAt: now } } : { $set: { [field]: null, updatedAt: now } }
-      ) as UpdateFilter<StoredEntry>;
-      await collection.updateMany({ _id: { $in: removed } }, unlink);
-    }
-    if (added.length > 0) {
-      const link = (
-        multiple ? { $addToSet: { [field]: id }, $set: { updatedAt: now } } : { $set: { [field]: id, updatedAt: now } }
-      ) as UpdateFilter<StoredEntry>;
-      await collection.updateMany({ _id: { $in: added } }, link);
-    }
-  }
+export interface InversePlan {
+  ops: InverseOp[];
+  claims: Claim[];
 }
 
-function resolve(current: number[], input: RelationInput, multiple: boolean): number[] {
-  // an inverse side has no order of its own (the owning side's arrays hold it): positions are ignored
-  const unordered: RelationInput =
-    input.kind === 'patch' ? { ...input, connect: input.connect.map(({ id }) => ({ id })) } : input;
-  const next = applyRelationInput(current, unordered) ?? current;
-  return multiple ? next : next.slice(-1);
-}
-
-/**
- * Owning sides whose inverse is to-one (oneToOne, oneToMany with a manyToOne inverse): the
- * targets this entry now links are unlinked from every other entry of the same type.
- */
-export async function releaseExclusiveTargets(
+/** The owning documents that point at `id` now, in the inverse side's order. */
+async function currentLinks(
   models: Models,
-  registry: Registry,
-  contentType: ContentType,
-  stored: StoredObject,
+  write: InverseWrite,
   id: number,
-): Promise<void> {
-  for (const [name, attribute] of Object.entries(contentType.attributes)) {
-    if (attribute.type !== 'relation' || !attribute.inversedBy || !(name in stored)) continue;
-    const inverse = registry.relation(attribute.target, attribute.inversedBy);
-    if (!inverse || inverse.multiple) continue;
-    const value = stored[name];
-    const ids = Array.isArray(value)
-      ? value.filter((v): v is number => typeof v === 'number')
-      : typeof value === 'number'
-        ? [value]
-        : [];
-    if (ids.length === 0) continue;
-    const collection = entries(models, contentType.uid);
-    const multiple = contentType.relations[name]?.multiple ?? false;
-    const release: UpdateFilter<StoredEntry> = multiple
-      ? { $pull: { [name]: { $in: ids } } as UpdateFilter<StoredEntry>['$pull'] }
-      : { $set: { [name]: null } };
-    await collection.updateMany({ _id: { $ne: id }, [name]: { $in: ids } }, release);
+): Promise<{ ids: number[]; keys: Map<number, string> }> {
+  const orderPath = inverseOrderPath(write.relation);
+  const docs = await entries(models, write.relation.target)
+    .find({ [write.relation.inverse.field]: id }, { projection: { _id: 1, ...(orderPath ? { [orderPath]: 1 } : {}) } })
+    .toArray();
+  const field = write.relation.inverse.field;
+  const keyOf = (doc: StoredEntry): string | undefined => {
+    const value = (doc[LINK_ORDER] as Record<string, unknown> | undefined)?.[field];
+    return orderPath && isOrderKey(value) ? value : undefined;
+  };
+  // entries without a key (stored before keys existed) first, then by key, ties by id
+  docs.sort((a, b) => {
+    const [ka, kb] = [keyOf(a) ?? '', keyOf(b) ?? ''];
+    return ka < kb ? -1 : ka > kb ? 1 : a._id - b._id;
+  });
+  const keys = new Map<number, string>();
+  for (const doc of docs) {
+    const key = keyOf(doc);
+    if (key !== undefined) keys.set(doc._id, key);
   }
+  return { ids: docs.map((doc) => doc._id), keys };
+}
+
+/** Plans the writes of every inverse side of `writes` for the entry `id`; a bad connect is a 400 here. */
+export async function planInverseWrites(
+  models: Models,
+  writes: InverseWrite[],
+  id: number,
+  stamp: () => Promise<number>,
+): Promise<InversePlan> {
+  const plan: InversePlan = { ops: [], claims: [] };
+  for (const write of writes) {
+    const uid = write.relation.target;
+    const { field, multiple: ownerMultiple } = write.relation.inverse;
+    const orderPath = inverseOrderPath(write.relation);
+    const current = await currentLinks(models, write, id);
+    const outcome = applyRelationInput(current.ids, write.input, write.relation.multiple);
+    if (!outcome.ok) throw new ValidationError(outcome.message);
+    const next = write.relation.multiple ? outcome.ids : outcome.ids.slice(-1);
+    const removed = current.ids.filter((x) => !next.includes(x));
+    const added = next.filter((x) => !current.ids.includes(x));
+    if (removed.length > 0) {
+      const unset: Record<string, ''> = {
+        [claimPath(field, ownerMultiple, id)]: '',
+        ...(orderPath ? { [orderPath]: '' } : {}),
+      };
+      plan.ops.push({
+        uid,
+        filter: { _id: { $in: removed }, [field]: id },
+        update: {
+          ...(ownerMultiple ? { $pull: { [field]: id } } : { $set: { [field]: null } }),
+          $unset: unset,
+          ...NEXT_REVISION,
+        },
+      });
+    }
+    if (!write.relation.multiple) {
+      // this side is to-one, so the owning side's target is exclusive: the new owner claims it
+      for (const owner of added) {
+        const value = await stamp();
+        const claimed = { [claimPath(field, ownerMultiple, id)]: value };
+        plan.ops.push({
+          uid,
+          filter: { _id: owner },
+          update: ownerMultiple
+            ? { $addToSet: { [field]: id }, $set: claimed, ...NEXT_REVISION }
+            : { $set: { [field]: id, ...claimed }, ...NEXT_REVISION },
+        });
+        plan.claims.push({ uid, field, multiple: ownerMultiple, owner, target: id, stamp: value });
+      }
+    } else if (ownerMultiple) {
+      if (added.length > 0)
+        plan.ops.push({
+          uid,
+          filter: { _id: { $in: added } },
+          update: { $addToSet: { [field]: id }, ...NEXT_REVISION },
+        });
+    } else if (orderPath) {
+      const moved = new Set(write.input.kind === 'patch' ? write.input.connect.map((item) => item.id) : added);
+      for (const [owner, key] of orderKeys(next, current.keys, moved))
+        plan.ops.push({
+          uid,
+          filter: { _id: owner },
+          update: { $set: { [field]: id, [orderPath]: key }, ...NEXT_REVISION },
+        });
+    }
+  }
+  return plan;
+}
+
+export async function applyInverseOps(models: Models, ops: InverseOp[], scope: WriteScope): Promise<void> {
+  for (const op of ops) await updateEntries(models, op.uid, op.filter, op.update, { session: scope.session });
 }

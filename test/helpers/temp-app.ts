@@ -29,3 +29,13 @@ export async function writeTempApp(files: TempAppFiles): Promise<string> {
     await put(join(dir, 'config', `${name}.json`), value);
   return dir;
 }
+
+/** A component schema (`<category>.<name>`) for `writeTempApp`'s `components`. */
+export function componentSchema(uid: string, attributes: Record<string, unknown>): Record<string, unknown> {
+  const [category, name] = uid.split('.');
+  return {
+    collectionName: `components_${category}_${(name ?? uid).replace(/-/g, '_')}s`,
+    info: { displayName: name ?? uid },
+    attributes,
+  };
+}

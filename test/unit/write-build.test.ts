@@ -130,7 +130,10 @@ describe('write: building a write plan', () => {
       { seo: { id: 99, metaTitle: 'x' } },
       { mode: 'update', existing, isDraft: false },
     );
-    expect(foreign.issues.map((i) => i.path)).to.deep.equal([['seo']]);
+    expect(foreign.issues).to.deep.equal([]);
+    expect(foreign.componentErrors.map((e) => [e.name, e.message])).to.deep.equal([
+      ['ApplicationError', 'Some of the provided components in seo are not related to the entity'],
+    ]);
   });
 
   it('update validates only the keys sent; null on a required attribute is refused', () => {

@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { applyRelationInput, parseRelationInput } from '../../src/write/relation-input.js';
+import {
+  applyRelationInput,
+  parseRelationInput,
+  type ConnectItem,
+  type RelationInput,
+} from '../../src/write/relation-input.js';
 
 describe('write: relation input', () => {
   it('ids, arrays, null', () => {
@@ -15,7 +20,7 @@ describe('write: relation input', () => {
   it('connect / disconnect / set with ids or { id } objects', () => {
     expect(parseRelationInput({ connect: [{ id: 4 }, 5], disconnect: [2] }, true, ['tags'])).to.deep.equal({
       ok: true,
-      input: { kind: 'patch', connect: [{ id: 4 }, { id: 5 }], disconnect: [2] },
+      input: { kind: 'patch', connect: [{ id: 4 }, { id: 5 }], disconnect: [2], strict: true, repeated: null },
     });
     expect(parseRelationInput({ set: [{ id: 1 }] }, true, ['tags'])).to.deep.equal({
       ok: true,
@@ -23,11 +28,17 @@ describe('write: relation input', () => {
     });
     expect(parseRelationInput({ connect: [7] }, false, ['author'])).to.deep.equal({
       ok: true,
-      input: { kind: 'patch', connect: [{ id: 7 }], disconnect: [] },
+      input: { kind: 'patch', connect: [{ id: 7 }], disconnect: [], strict: true, repeated: null },
     });
     expect(parseRelationInput({ connect: [{ id: 7, position: { before: 2 } }] }, true, ['tags'])).to.deep.equal({
       ok: true,
-      input: { kind: 'patch', connect: [{ id: 7, position: { before: 2 } }], disconnect: [] },
+      input: {
+        kind: 'patch',
+        connect: [{ id: 7, position: { before: 2 } }],
+        disconnect: [],
+        strict: true,
+        repeated: null,
+      },
     });
     expect(parseRelationInput({ connect: [{ id: 7, position: { sideways: 1 } }] }, true, ['tags']).ok).to.equal(false);
   });
@@ -40,23 +51,89 @@ describe('write: relation input', () => {
   });
 
   it('applies patches in connection order, honouring positions', () => {
+    const patch = (connect: ConnectItem[], disconnect: number[] = [], strict = true): RelationInput => ({
+      kind: 'patch',
+      connect,
+      disconnect,
+      strict,
+      repeated: null,
+    });
+    expect(applyRelationInput([1, 2, 3], patch([{ id: 5 }, { id: 1 }], [2]), true)).to.deep.equal({
+      ok: true,
+      ids: [3, 5, 1],
+    });
+    expect(applyRelationInput([1, 2], { kind: 'set', ids: [9] }, true)).to.deep.equal({ ok: true, ids: [9] });
     expect(
-      applyRelationInput([1, 2, 3], { kind: 'patch', connect: [{ id: 5 }, { id: 1 }], disconnect: [2] }),
-    ).to.deep.equal([3, 5, 1]);
-    expect(applyRelationInput([1, 2], { kind: 'set', ids: [9] })).to.deep.equal([9]);
-    expect(
-      applyRelationInput([1, 2, 3], {
-        kind: 'patch',
-        connect: [
+      applyRelationInput(
+        [1, 2, 3],
+        patch([
           { id: 4, position: { before: 2 } },
           { id: 5, position: { start: true } },
           { id: 3, position: { after: 5 } },
-        ],
-        disconnect: [],
-      }),
-    ).to.deep.equal([5, 3, 1, 4, 2]);
+        ]),
+        true,
+      ),
+    ).to.deep.equal({ ok: true, ids: [5, 3, 1, 4, 2] });
+    // an anchor connected later in the same request is applied first
     expect(
-      applyRelationInput([1], { kind: 'patch', connect: [{ id: 4, position: { after: 9 } }], disconnect: [] }),
-    ).to.equal(null);
+      applyRelationInput(
+        [1, 2],
+        patch([
+          { id: 5, position: { after: 6 } },
+          { id: 6, position: { before: 1 } },
+        ]),
+        true,
+      ),
+    ).to.deep.equal({ ok: true, ids: [6, 5, 1, 2] });
+    // a to-one keeps the last id connected
+    expect(applyRelationInput([1], patch([{ id: 4 }]), false)).to.deep.equal({ ok: true, ids: [4] });
+  });
+
+  it("answers Strapi's connect errors, or appends when not strict", () => {
+    const patch = (connect: ConnectItem[], strict = true, repeated: number | null = null): RelationInput => ({
+      kind: 'patch',
+      connect,
+      disconnect: [],
+      strict,
+      repeated,
+    });
+    expect(applyRelationInput([1], patch([{ id: 4, position: { after: 9 } }]), true)).to.deep.equal({
+      ok: false,
+      message:
+        'There was a problem connecting relation with id 4 at position {"after":9}. The relation with id 9 needs to be connected first.',
+    });
+    expect(applyRelationInput([1], patch([{ id: 4, position: { after: 9 } }], false), true)).to.deep.equal({
+      ok: true,
+      ids: [1, 4],
+    });
+    expect(applyRelationInput([1], patch([{ id: 3 }, { id: 3 }], true, 3), true)).to.deep.equal({
+      ok: false,
+      message: 'The relation with id 3 is already connected. You cannot connect the same relation twice.',
+    });
+    expect(
+      applyRelationInput(
+        [],
+        patch([
+          { id: 7, position: { after: 8 } },
+          { id: 8, position: { before: 7 } },
+        ]),
+        true,
+      ),
+    ).to.deep.equal({
+      ok: false,
+      message:
+        'A circular reference was found in the connect array. One relation is trying to connect before/after another one that is trying to connect before/after it',
+    });
+  });
+
+  it('drops exact repeats in connect and remembers an id given twice in different forms', () => {
+    const parsed = (value: unknown) => parseRelationInput(value, true, ['tags']);
+    expect(parsed({ connect: [3, 3] })).to.deep.equal({
+      ok: true,
+      input: { kind: 'patch', connect: [{ id: 3 }], disconnect: [], strict: true, repeated: null },
+    });
+    expect(parsed({ connect: [3, { id: 3 }] })).to.deep.include({ ok: true });
+    const input = (parsed({ connect: [3, { id: 3 }], options: { strict: false } }) as { input: RelationInput }).input;
+    expect(input).to.deep.include({ strict: false, repeated: 3 });
   });
 });

@@ -19,10 +19,14 @@ import { createHandler } from 'graphql-http';
 import type { RequestAuth } from '../../access/ability.js';
 import type { Logger } from '../../logger.js';
 import type { ServiceContext } from '../../service-context.js';
+import { ValidationError } from '../../errors/index.js';
 import type { GraphQLContext } from './context.js';
 import { costLimitError } from './cost-limit.js';
 import { depthLimitRule } from './depth-limit.js';
 import { formatResolverError, PARSE_FAILED, VALIDATION_FAILED, withCode } from './errors.js';
+import { isMultipart, uploadRuntime, withWorkDir } from '../upload/index.js';
+import { startTracing, withTracing } from './tracing.js';
+import { readGraphQLMultipart } from './upload-multipart.js';
 
 export interface EndpointOptions {
   service: ServiceContext;
@@ -30,6 +34,8 @@ export interface EndpointOptions {
   depthLimit: number;
   /** largest operation cost (0: no limit), see cost-limit.ts */
   costLimit: number;
+  /** `apolloServer.tracing`: answers carry `extensions.tracing` (the schema must be instrumented) */
+  tracing: boolean;
   schema(): GraphQLSchema;
 }
 
@@ -92,7 +98,12 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
   const documents = documentCache();
   const handle = createHandler<RawRequest, undefined, GraphQLContext>({
     schema: () => options.schema(),
-    context: (req) => ({ service: options.service, auth: req.raw.auth, req: req.raw.req }),
+    context: (req) => {
+      const context: GraphQLContext = { service: options.service, auth: req.raw.auth, req: req.raw.req };
+      if (options.tracing) startTracing(context);
+      return context;
+    },
+    onOperation: options.tracing ? (_req, args, result) => withTracing(args.contextValue, result) : undefined,
     parse: (source) => documents.parse(typeof source === 'string' ? source : source.body),
     validate: (schema, document, rules) => [...documents.validate(schema, document, rules ?? [])],
     validationRules: (_req, _args, specified) =>
@@ -125,22 +136,36 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
     },
   });
 
+  /** Runs one request whose body is already read (JSON, or a multipart request's operation). */
+  const run = async (req: Request, res: Response, body: unknown, contentType: string | undefined) => {
+    const auth = await options.service.authenticate(req);
+    const [answer, init] = await handle({
+      url: req.originalUrl,
+      method: req.method,
+      headers: { get: (key: string) => (key.toLowerCase() === 'content-type' ? contentType : req.get(key)) ?? null },
+      body: () => Promise.resolve(body === undefined ? '' : (body as string | Record<string, unknown>)),
+      raw: { req, auth },
+      context: undefined,
+    });
+    const status = init.status === 200 && typeof answer === 'string' && hasNoData(answer) ? 400 : init.status;
+    res.status(status);
+    for (const [name, value] of Object.entries(init.headers ?? {})) if (value !== undefined) res.setHeader(name, value);
+    res.end(answer ?? undefined);
+  };
+
   return async (req: Request, res: Response, next) => {
     try {
-      const auth = await options.service.authenticate(req);
-      const [body, init] = await handle({
-        url: req.originalUrl,
-        method: req.method,
-        headers: { get: (key: string) => req.get(key) ?? null },
-        body: () => Promise.resolve(req.body === undefined ? '' : (req.body as string | Record<string, unknown>)),
-        raw: { req, auth },
-        context: undefined,
-      });
-      const status = init.status === 200 && typeof body === 'string' && hasNoData(body) ? 400 : init.status;
-      res.status(status);
-      for (const [name, value] of Object.entries(init.headers ?? {}))
-        if (value !== undefined) res.setHeader(name, value);
-      res.end(body ?? undefined);
+      if (req.method === 'POST' && isMultipart(req)) {
+        // files stay in the request's directory until the operation has run
+        const upload = uploadRuntime(options.service);
+        if (!upload) throw new ValidationError('File uploads need the upload plugin');
+        await withWorkDir(async (directory) => {
+          const operation = await readGraphQLMultipart(req, { sizeLimit: upload.settings.sizeLimit, directory });
+          await run(req, res, operation, 'application/json');
+        });
+        return;
+      }
+      await run(req, res, req.body, req.get('content-type'));
     } catch (err) {
       next(err);
     }

@@ -10,6 +10,7 @@ import { ExtensionService } from './extension.js';
 import { graphqlEndpoint } from './http.js';
 import { playground } from './playground.js';
 import { buildSchema } from './schema.js';
+import { instrumentSchema } from './tracing.js';
 
 export { ExtensionService } from './extension.js';
 export type {
@@ -57,17 +58,20 @@ export const graphqlPlugin: Plugin = {
     ctx.setService('extension', extension);
     const service = graphqlService(ctx, gql);
     let built: { revision: number; schema: GraphQLSchema } | null = null;
+    const traced = (schema: GraphQLSchema) => (gql.tracing ? instrumentSchema(schema) : schema);
     const schema = (): GraphQLSchema => {
       if (!built || built.revision !== extension.revision) {
         built = {
           revision: extension.revision,
-          schema: buildSchema({
-            registry: ctx.registry,
-            gql,
-            extension,
-            usersPermissions: ctx.config.plugins['users-permissions']?.enabled !== false,
-            i18n: ctx.i18n !== null,
-          }),
+          schema: traced(
+            buildSchema({
+              registry: ctx.registry,
+              gql,
+              extension,
+              usersPermissions: ctx.config.plugins['users-permissions']?.enabled !== false,
+              i18n: ctx.i18n !== null,
+            }),
+          ),
         };
       }
       return built.schema;
@@ -81,6 +85,7 @@ export const graphqlPlugin: Plugin = {
         logger: ctx.logger,
         depthLimit: gql.depthLimit,
         costLimit: gql.costLimit,
+        tracing: gql.tracing,
         schema,
       }),
     );

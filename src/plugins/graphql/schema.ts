@@ -7,7 +7,7 @@
 import type { GraphQLFieldResolver, GraphQLResolveInfo, GraphQLSchema } from 'graphql';
 import { SchemaComposer, type ObjectTypeComposerFieldConfigAsObjectDefinition } from 'graphql-compose';
 import type { Registry } from '../../content-types/index.js';
-import { ApplicationError, ForbiddenError, isAppError } from '../../errors/index.js';
+import { ForbiddenError, isAppError } from '../../errors/index.js';
 import {
   addBuiltinTypes,
   addFolderTypes,
@@ -24,6 +24,7 @@ import { exposedContentTypes, hasShadowCrud, UPLOAD_FILE_UID } from './exposed.j
 import type { ExtensionService, Resolver, ResolverConfig } from './extension.js';
 import { filtersInputName, GENERIC_MORPH, inputName } from './naming.js';
 import { shadowMutations, shadowQueries, type RootField } from './shadow-crud.js';
+import { UPLOAD_FILE_CRUD_ACTIONS, uploadMutations, withStoredBytesRemoval } from './upload-mutations.js';
 import { addUsersPermissionsTypes, usersPermissionsMutations, usersPermissionsQueries } from './users-permissions.js';
 
 type Composer = SchemaComposer<GraphQLContext>;
@@ -52,39 +53,6 @@ function addFields(
       [name]: config as ObjectTypeComposerFieldConfigAsObjectDefinition<unknown, GraphQLContext>,
     });
   }
-}
-
-function uploadMutations(): Record<string, RootField> {
-  const fail = (): never => {
-    throw new ApplicationError('File uploads are not supported through GraphQL');
-  };
-  const action = 'plugin::upload.content-api.upload';
-  return {
-    upload: {
-      type: 'UploadFileEntityResponse!',
-      args: { refId: 'ID', ref: 'String', field: 'String', info: 'FileInfoInput', file: 'Upload!' },
-      action,
-      resolve: fail,
-    },
-    multipleUpload: {
-      type: '[UploadFileEntityResponse]!',
-      args: { refId: 'ID', ref: 'String', field: 'String', files: '[Upload]!' },
-      action,
-      resolve: fail,
-    },
-    updateFileInfo: {
-      type: 'UploadFileEntityResponse!',
-      args: { id: 'ID!', info: 'FileInfoInput' },
-      action,
-      resolve: fail,
-    },
-    removeFile: {
-      type: 'UploadFileEntityResponse',
-      args: { id: 'ID!' },
-      action: 'plugin::upload.content-api.destroy',
-      resolve: fail,
-    },
-  };
 }
 
 export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
@@ -141,7 +109,7 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
   };
   for (const ct of pluginTypes) {
     if (ct.uid === 'plugin::users-permissions.user' || ct.uid === 'plugin::users-permissions.role') continue;
-    addFields(sc, 'Mutation', crudOf(ct), actions);
+    addFields(sc, 'Mutation', ct.uid === UPLOAD_FILE_UID ? withStoredBytesRemoval(crudOf(ct)) : crudOf(ct), actions);
     if (ct.uid === UPLOAD_FILE_UID && shadow) addFields(sc, 'Mutation', folderMutationFields(), actions);
   }
   for (const ct of apiTypes) addFields(sc, 'Mutation', crudOf(ct), actions);
@@ -149,6 +117,7 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
     addFields(sc, 'Mutation', uploadMutations(), actions);
   if (inputs.usersPermissions) addFields(sc, 'Mutation', usersPermissionsMutations(registry), actions);
   addFields(sc, 'Mutation', localizations, actions);
+  for (const [key, action] of Object.entries(UPLOAD_FILE_CRUD_ACTIONS)) if (actions.has(key)) actions.set(key, action);
 
   const resolversConfig = extension.apply(sc);
   wrapRoot(sc, 'Query', actions, resolversConfig);

@@ -125,7 +125,9 @@ function levelQuery(
     if (!target) continue;
     if (attribute.type === 'relation' || attribute.type === 'media') {
       const relatedUid = schema.relations[name]?.target;
-      const related = relatedUid && walk.access.canRead(relatedUid) ? walk.registry.schema(relatedUid) : undefined;
+      // media are readable with their entry (Strapi restricts relations only)
+      const readable = attribute.type === 'media' || (relatedUid !== undefined && walk.access.canRead(relatedUid));
+      const related = relatedUid && readable ? walk.registry.schema(relatedUid) : undefined;
       const multiple = schema.relations[name]?.multiple === true;
       if (related)
         populate[name] = {

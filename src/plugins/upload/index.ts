@@ -1,10 +1,39 @@
-import { UPLOAD_FILE_UID } from '../../content-types/index.js';
-import type { Plugin } from '../types.js';
-
 /**
- * The upload plugin's `plugin::upload.file` content-type, so `media` attributes can point at files.
- * (Upload routes are not implemented yet.)
+ * The upload plugin (Strapi v4 `@strapi/plugin-upload` behaviour): the `plugin::upload.file`
+ * content-type behind `media` attributes, the `/api/upload` routes, a storage provider (local by
+ * default, served at `/uploads`), image formats with sharp. See README.md.
  */
+import { UPLOAD_FILE_UID } from '../../content-types/index.js';
+import type { ServiceContext } from '../../service-context.js';
+import type { Plugin } from '../types.js';
+import { uploadSettings } from './config.js';
+import type { UploadRuntime } from './files.js';
+import { localProvider } from './local-provider.js';
+import { uploadRoutes } from './routes.js';
+
+export type { UploadRuntime } from './files.js';
+export {
+  deleteStored,
+  findFile,
+  findFiles,
+  removeFile,
+  replaceFile,
+  storedFile,
+  updateFileInfo,
+  uploadFiles,
+} from './files.js';
+export type { FileInfo } from './file-info.js';
+export { readAttachRequest } from './attach.js';
+export { readMultipart, isMultipart, type IncomingFile, type MultipartBody } from './multipart.js';
+export { UPLOAD_ACTIONS, withWorkDir } from './routes.js';
+export type { UploadProvider, ProviderUpload, ProviderStored, ProviderFile } from './provider.js';
+
+/** The plugin's runtime of a running service (for the GraphQL upload mutations), keyed by its models. */
+const runtimes = new WeakMap<object, UploadRuntime>();
+export function uploadRuntime(ctx: ServiceContext): UploadRuntime | undefined {
+  return runtimes.get(ctx.models);
+}
+
 export const uploadPlugin: Plugin = {
   name: 'upload',
   contentTypes: () => [
@@ -36,4 +65,12 @@ export const uploadPlugin: Plugin = {
       },
     },
   ],
+  register(ctx) {
+    const settings = uploadSettings(ctx.config);
+    const runtime: UploadRuntime = { settings, provider: localProvider(settings.directory) };
+    runtimes.set(ctx.models, runtime);
+    ctx.router.use(uploadRoutes(ctx, runtime));
+    const serve = runtime.provider.serve;
+    if (serve) ctx.rootRouter.use(serve.path, serve.handler);
+  },
 };

@@ -6,6 +6,7 @@ import { ValidationError } from '../../errors/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import { nextId } from './roles.js';
 import { collectionOf } from './collections.js';
+import { isDuplicate } from './indexes.js';
 
 export interface CreateApiTokenInput {
   name: string;
@@ -82,17 +83,22 @@ export async function createApiTokenWithSalt(
   if (await model.exists({ name: input.name.trim() })) throw ValidationError.forPath(['name'], 'Name already taken');
   const accessKey = randomBytes(128).toString('hex');
   const lifespan = input.days !== undefined ? Math.round(input.days * 86_400_000) : null;
-  const doc = await model.create({
-    _id: await nextId(ctx, API_TOKEN_UID),
-    name: input.name.trim(),
-    description: input.description ?? null,
-    type: input.type,
-    accessKey: hashAccessKey(accessKey, salt),
-    actions: input.type === 'custom' ? [...new Set(input.actions)] : [],
-    lastUsedAt: null,
-    expiresAt: lifespan !== null ? new Date(Date.now() + lifespan) : null,
-    lifespan,
-  });
+  const doc = await model
+    .create({
+      _id: await nextId(ctx, API_TOKEN_UID),
+      name: input.name.trim(),
+      description: input.description ?? null,
+      type: input.type,
+      accessKey: hashAccessKey(accessKey, salt),
+      actions: input.type === 'custom' ? [...new Set(input.actions)] : [],
+      lastUsedAt: null,
+      expiresAt: lifespan !== null ? new Date(Date.now() + lifespan) : null,
+      lifespan,
+    })
+    .catch((error: unknown) => {
+      // a token of this name was created meanwhile (unique `name`)
+      throw isDuplicate(error, 'name') ? ValidationError.forPath(['name'], 'Name already taken') : error;
+    });
   return { id: doc._id as number, accessKey, token: info(doc.toObject() as unknown as ApiTokenDoc) };
 }
 

@@ -12,6 +12,7 @@ import { createAuthenticator } from './authenticator.js';
 import { usersPermissionsContentTypes } from './content-types.js';
 import { JwtVerifier } from './jwt.js';
 import { PermissionCache } from './permission-cache.js';
+import { ensureUniqueIndexes } from './indexes.js';
 import { seedRoles } from './roles.js';
 import { authRoutes } from './routes/auth.js';
 import { roleRoutes } from './routes/roles.js';
@@ -70,6 +71,7 @@ export const usersPermissionsPlugin: Plugin = {
     ctx.router.use(router);
   },
   async bootstrap(ctx) {
+    await ensureUniqueIndexes(ctx);
     await seedRoles(ctx);
   },
 };

@@ -2,6 +2,7 @@ import { DEFAULT_ROLE_PERMISSIONS } from '../../access/actions.js';
 import { PERMISSION_UID, ROLE_UID, USER_UID } from '../../content-types/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import { collectionOf } from './collections.js';
+import { isDuplicate } from './indexes.js';
 
 export interface RoleDoc {
   _id: number;
@@ -65,7 +66,13 @@ export async function grantActions(ctx: ServiceContext, roleId: number, actions:
   const missing = [...new Set(actions)].filter((a) => !existing.has(a));
   for (const action of missing) {
     const _id = await nextId(ctx, PERMISSION_UID);
-    await ctx.models.model(PERMISSION_UID).create({ _id, action, role: roleId });
+    // granted by another request (or instance) meanwhile: the unique (role, action) index keeps one
+    await ctx.models
+      .model(PERMISSION_UID)
+      .create({ _id, action, role: roleId })
+      .catch((error: unknown) => {
+        if (!isDuplicate(error, 'action')) throw error;
+      });
   }
 }
 

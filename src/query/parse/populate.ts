@@ -79,7 +79,8 @@ function populateAttribute(
     case 'media': {
       const relation = schema.relations[name];
       if (!relation) return null;
-      if (!ctx.access.canRead(relation.target)) {
+      // media are not restricted by the file type's permissions (Strapi checks `find` on relations only)
+      if (!relation.media && !ctx.access.canRead(relation.target)) {
         // left out, as the seed says; but asking it for fields, filters or sort is a 400: an
         // answer must never depend on data the caller cannot read, nor pretend it applied them
         const asked = ['fields', 'filters', 'sort', 'populate'].find((key) => spec[key] !== undefined);

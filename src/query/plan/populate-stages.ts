@@ -1,4 +1,5 @@
 import type { RelationInfo } from '../../content-types/index.js';
+import { inverseOrderPath } from '../../models/index.js';
 import type { PipelineStage } from '../filters/index.js';
 import { publicationMatch } from '../parse/publication-state.js';
 import type { ComponentSelection, EntrySelection, PopulateMap, RelationPopulate } from '../read-tree.js';
@@ -73,13 +74,17 @@ function relationLookups(plan: PlanContext, node: RelationPopulate, steps: Compo
   // Without sort or window the formatter puts the entries in order (stored order, or by id), which
   // spares the server a sort per entry; a window needs the order on the server.
   const storedOrder = join.stored && node.sort === null && node.window !== null;
+  // a oneToMany `mappedBy` side is ordered by keys its owning entries store (entries without one first)
+  const keyOrder = inverseOrderPath(node.relation);
   const order = node.sort
     ? [...node.sort.lookups, { $sort: node.sort.sort }, ...node.sort.cleanup]
-    : node.window === null
-      ? []
-      : storedOrder
-        ? [{ $addFields: { __order: { $indexOfArray: ['$$ids', '$_id'] } } }, { $sort: { __order: 1 } }]
-        : [{ $sort: { _id: 1 } }];
+    : keyOrder
+      ? [{ $sort: { [keyOrder]: 1, _id: 1 } }]
+      : node.window === null
+        ? []
+        : storedOrder
+          ? [{ $addFields: { __order: { $indexOfArray: ['$$ids', '$_id'] } } }, { $sort: { __order: 1 } }]
+          : [{ $sort: { _id: 1 } }];
   const window: PipelineStage[] = [];
   if (node.window && node.window.skip > 0) window.push({ $skip: node.window.skip });
   if (node.window && node.window.limit !== null) window.push({ $limit: node.window.limit });

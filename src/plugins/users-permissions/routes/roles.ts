@@ -15,6 +15,7 @@ import {
 } from '../roles.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { bodyObject, checkFields } from '../validation.js';
+import { isDuplicate } from '../indexes.js';
 
 function roleId(raw: unknown): number {
   const id = typeof raw === 'string' && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : NaN;
@@ -69,7 +70,10 @@ export function roleRoutes(rt: UsersPermissionsRuntime): Router {
     if (!type) throw ValidationError.forPath(['name'], 'name must contain letters or digits');
     if (await findRole(ctx, { type })) throw new ApplicationError('This role already exists');
     const actions = body.permissions !== undefined ? fromPermissionInput(body.permissions) : [];
-    const role = await createRole(ctx, { name, description: description ?? null, type });
+    const role = await createRole(ctx, { name, description: description ?? null, type }).catch((error: unknown) => {
+      // created by another request meanwhile (unique `type`)
+      throw isDuplicate(error, 'type') ? new ApplicationError('This role already exists') : error;
+    });
     await setRoleActions(ctx, role._id, actions);
     rt.permissions.invalidate();
     res.json({ ok: true });

@@ -9,7 +9,8 @@ import { allowedExtraFields } from '../user-fields.js';
 import { countUsers, findUsers } from '../user-query.js';
 import { findUserById, sanitizeUser, updateUser, usernameOrEmailTaken } from '../users.js';
 import { bodyObject, checkFields, USER_FIELD_RULES } from '../validation.js';
-import { collectionOf } from '../collections.js';
+import { deleteEntry } from '../../../write/index.js';
+import { isDuplicate } from '../indexes.js';
 
 function userId(raw: unknown): number {
   const id = typeof raw === 'string' && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : NaN;
@@ -75,7 +76,15 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
       set.email = email;
     }
     if (fields.password !== undefined) set.password = await hashPassword(fields.password);
-    const user = Object.keys(set).length > 0 ? await updateUser(ctx, id, set) : existing;
+    const user =
+      Object.keys(set).length > 0
+        ? await updateUser(ctx, id, set).catch((error: unknown) => {
+            // taken by another request between the check and the write (unique indexes)
+            if (isDuplicate(error, 'username')) throw new ApplicationError('Username already taken');
+            if (isDuplicate(error, 'email')) throw new ApplicationError('Email already taken');
+            throw error;
+          })
+        : existing;
     if (!user) throw new NotFoundError('User not found');
     res.json(sanitizeUser(ctx, user));
   });
@@ -85,7 +94,8 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
     const id = userId(req.params.id);
     const user = await findUserById(ctx, id);
     if (!user) throw new NotFoundError('User not found');
-    await collectionOf(ctx, USER_UID).deleteOne({ _id: id });
+    // entries that link the user (a relation to plugin::users-permissions.user) stop pointing at it
+    await deleteEntry(ctx.models, ctx.registry, USER_UID, id);
     res.json(sanitizeUser(ctx, user));
   });
 

@@ -1,0 +1,51 @@
+/**
+ * The `local` provider: files under one directory (default `<app>/public/uploads`), served by the
+ * plugin at `/uploads/<hash><ext>` (Strapi's URL), with ranges (express.static) for media players.
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import express from 'express';
+import type { ProviderFile, ProviderStored, ProviderUpload, UploadProvider } from './provider.js';
+
+export const LOCAL_URL_PREFIX = '/uploads';
+
+/** `<hash><ext>` made only of what a hash and an extension may hold: never a path. */
+function storedName(file: { hash: string; ext: string }): string {
+  const name = `${file.hash}${file.ext}`;
+  if (!/^[A-Za-z0-9_.-]+$/.test(name) || name.startsWith('.')) throw new Error(`unsafe stored file name "${name}"`);
+  return name;
+}
+
+export function localProvider(directory: string): UploadProvider {
+  const serveStatic = express.static(directory, { index: false, dotfiles: 'deny', fallthrough: true });
+  return {
+    name: 'local',
+    async upload(file: ProviderUpload): Promise<ProviderStored> {
+      const name = storedName(file);
+      await mkdir(directory, { recursive: true });
+      const target = join(directory, name);
+      try {
+        // 'wx': a name is never overwritten (hashes are random; a replace deletes first)
+        await pipeline(file.stream(), createWriteStream(target, { flags: 'wx' }));
+      } catch (err) {
+        await rm(target, { force: true });
+        throw err;
+      }
+      return { url: `${LOCAL_URL_PREFIX}/${name}`, providerMetadata: null };
+    },
+    async delete(file: ProviderFile): Promise<void> {
+      await rm(join(directory, storedName(file)), { force: true });
+    },
+    serve: {
+      path: LOCAL_URL_PREFIX,
+      handler: (req, res, next) => {
+        // an uploaded HTML or SVG opened from here must not run scripts with the site's origin
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        res.setHeader('Content-Security-Policy', 'sandbox');
+        serveStatic(req, res, next);
+      },
+    },
+  };
+}

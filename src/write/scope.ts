@@ -1,0 +1,23 @@
+// Where the database has transactions (a replica set or mongos; see Models.transactions), the
+// writes of one request that belong together run in one; elsewhere each command stands alone and
+// the write path's order (docs/ARCHITECTURE.md, write path) keeps the invariants instead.
+import type { ClientSession } from 'mongodb';
+import type { Models } from '../models/index.js';
+
+/** What every command of a write is sent with: the transaction's session, when there is one. */
+export interface WriteScope {
+  session?: ClientSession;
+}
+
+export const NO_TRANSACTION: WriteScope = {};
+
+/** Runs `work` in a transaction when the database has them (retried by the driver on transient errors). */
+export async function inTransaction<T>(models: Models, work: (scope: WriteScope) => Promise<T>): Promise<T> {
+  if (!models.transactions) return work(NO_TRANSACTION);
+  const session = models.connection.getClient().startSession();
+  try {
+    return await session.withTransaction(() => work({ session }));
+  } finally {
+    await session.endSession();
+  }
+}
