@@ -630,6 +630,7 @@ export class RestGenerator {
     const rnd = this.rnd;
     const op = rnd.pick(Object.keys(VALUE_OPERATORS));
     const value = () => {
+      if (rnd.chance(0.15)) return rnd.pick(NASTY_STRINGS); // the one odd value
       const v = this.plausible(attribute);
       return typeof v === 'object' ? String(this.id()) : String(v);
     };

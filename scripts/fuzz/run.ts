@@ -55,7 +55,7 @@ const introspection = await target.send(
     contentType: 'application/json',
     kind: 'setup',
   },
-  target.callers[1]?.[1],
+  1,
 );
 const schema = buildClientSchema((JSON.parse(introspection.text) as { data: IntrospectionQuery }).data);
 const rnd = new Random(seed);
@@ -81,6 +81,7 @@ const refusals = new Map<string, number>();
 type Replayable = Finding & { request: FuzzRequest; callerIndex: number };
 const serverErrors: Replayable[] = [];
 const slow: Replayable[] = [];
+const stallSuspects: Replayable[] = [];
 const stalls: Finding[] = [];
 const leaks: (Finding & { where: string })[] = [];
 const keptWrites: Finding[] = [];
@@ -109,20 +110,16 @@ function finding(req: FuzzRequest, caller: string, answer: Answer): Finding {
   };
 }
 
-/** Sends a request as `callerIndex` (of target.callers) with the current credentials. */
-function sendAs(req: FuzzRequest, callerIndex: number): Promise<Answer> {
-  return target.send(req, target.callers[callerIndex]?.[1]);
-}
-
 async function fire(req: FuzzRequest): Promise<Answer | null> {
   const callerIndex = rnd.int(0, target.callers.length - 1);
   const caller = target.callers[callerIndex]?.[0] ?? '?';
   const generation = target.generation;
-  const answer = await sendAs(req, callerIndex);
+  const answer = await target.send(req, callerIndex);
   if (answer.status === -1 && answer.text === 'timeout') {
-    // the service stopped answering: a stall; start a fresh one and go on
-    stalls.push(finding(req, caller, answer));
-    await target.restart();
+    // the service stopped answering (this request, or another one it waited behind): a fresh
+    // service, and the request is tried alone at the end
+    stallSuspects.push({ ...finding(req, caller, answer), request: req, callerIndex });
+    if (generation === target.generation) await target.restart();
     return null;
   }
   // killed under it by a restart for another request's stall
@@ -201,7 +198,7 @@ function refused(answer: Answer): boolean {
 
 /** A finding sent again, alone; a fresh service if it stalls this time. */
 async function replay(entry: Replayable): Promise<Answer> {
-  const again = await sendAs(entry.request, entry.callerIndex);
+  const again = await target.send(entry.request, entry.callerIndex);
   if (again.status === -1 && again.text === 'timeout') await target.restart();
   return again;
 }
@@ -225,6 +222,10 @@ for (const error of [...serverErrors]) {
   const known = classes.get(reason);
   if (known) known.count++;
   else classes.set(reason, { count: 1, example: error });
+}
+for (const suspect of stallSuspects) {
+  const again = await replay(suspect);
+  if (again.status === -1 && again.text === 'timeout') stalls.push(suspect);
 }
 const confirmedSlow: (Finding & { alone: number })[] = [];
 for (const entry of slow) {
@@ -270,7 +271,9 @@ console.log(
   `slower than ${slowMs} ms: ${slow.length} under load, ${confirmedSlow.length} alone; canary worst ${report.canaryWorstMs} ms`,
 );
 for (const entry of confirmedSlow) console.log(`  ${entry.alone} ms ${entry.method} ${entry.path.slice(0, 160)}`);
-console.log(`stalls (no answer in ${REQUEST_TIMEOUT_MS / 1000} s, service restarted): ${stalls.length}`);
+console.log(
+  `stalls (no answer in ${REQUEST_TIMEOUT_MS / 1000} s, alone too): ${stalls.length} of ${stallSuspects.length} that timed out under load`,
+);
 for (const stall of stalls.slice(0, 5))
   console.log(`  ${stall.method} ${stall.path.slice(0, 160)} ${stall.body?.slice(0, 160) ?? ''}`);
 console.log(`private data in answers: ${leaks.length}; refused writes that changed storage: ${keptWrites.length}`);

@@ -62,7 +62,7 @@ export class Target {
     });
     this.base = new URL(ready.url);
     this.mongo = await MongoClient.connect(ready.databaseUri);
-    const register = await this.send({
+    const register = await this.request({
       method: 'POST',
       path: '/api/auth/local/register',
       body: JSON.stringify({ username: 'fuzzer', email: 'fuzzer@example.com', password: 'Password123!' }),
@@ -89,6 +89,10 @@ export class Target {
     return this.restarting;
   }
 
+  private request(req: FuzzRequest): Promise<Answer> {
+    return this.sendNow(req, undefined);
+  }
+
   async stop(): Promise<void> {
     await this.mongo?.close().catch(() => {});
     const child = this.child;
@@ -99,7 +103,13 @@ export class Target {
     }
   }
 
-  send(req: FuzzRequest, authorization?: string): Promise<Answer> {
+  /** Sends a request (once a restart under way is over); `callerIndex` picks the credentials. */
+  async send(req: FuzzRequest, callerIndex?: number): Promise<Answer> {
+    await this.restarting;
+    return this.sendNow(req, callerIndex === undefined ? undefined : this.callers[callerIndex]?.[1]);
+  }
+
+  private sendNow(req: FuzzRequest, authorization: string | undefined): Promise<Answer> {
     const base = this.base;
     if (!base) throw new Error('the target is not started');
     const started = performance.now();
