@@ -42,6 +42,8 @@ interface AttributeCommon {
   private?: boolean;
   configurable?: boolean;
   writable?: boolean;
+  /** `false` leaves the attribute out of `_q` search */
+  searchable?: boolean;
   pluginOptions?: { i18n?: { localized?: boolean } } & Record<string, unknown>;
 }
 

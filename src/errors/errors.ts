@@ -23,6 +23,13 @@ export class ValidationError extends AppError {
   }
 }
 
+/** Strapi's `PaginationError` (400): pagination parameters that cannot be applied. */
+export class PaginationError extends AppError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(400, 'PaginationError', message, details);
+  }
+}
+
 export class NotFoundError extends AppError {
   constructor(message = 'Not Found', details: ErrorDetails = {}) {
     super(404, 'NotFoundError', message, details);

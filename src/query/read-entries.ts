@@ -5,11 +5,18 @@ import type { QueryAccess } from './access.js';
 import { compileFilters, type PipelineStage } from './filters/index.js';
 import { formatEntry, type EnvelopeEntry, type FormatStyle, type PlainEntry } from './format.js';
 import { parseFields } from './parse/fields.js';
-import { localeFallback, localeMatch } from './parse/locale.js';
-import { paginationMeta, paginationWindow, parsePagination, type PaginationLimits } from './parse/pagination.js';
+import { localeFallback, localeFilters, localeMatch } from './parse/locale.js';
+import {
+  checkTopLevelPagination,
+  paginationMeta,
+  paginationWindow,
+  parsePagination,
+  type PaginationLimits,
+} from './parse/pagination.js';
 import { parsePopulate, type PopulateContext } from './parse/populate.js';
 import { PopulateGuard } from './parse/populate-limits.js';
 import { parsePublicationState, publicationMatch } from './parse/publication-state.js';
+import { searchMatch } from './parse/search.js';
 import { populateStages, projection, type PlanContext } from './plan/populate-stages.js';
 import type { EntrySelection, PublicationState, ReadTree } from './read-tree.js';
 import { compileSort } from './sort/index.js';
@@ -78,6 +85,10 @@ function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery): 
   const state = parsePublicationState(rawQuery.publicationState);
   const query = { registry: ctx.registry, uid: schema.uid, access: ctx.access };
   const fallback = localeFallback(schema, ctx.i18n, rawQuery.locale, rawQuery.fallbackLocale);
+  const search = searchMatch(schema, rawQuery._q);
+  const localeFilter = localeFilters(schema, ctx.i18n, rawQuery.locale);
+  const pagination = parsePagination(rawQuery.pagination, limits(ctx));
+  checkTopLevelPagination(rawQuery, pagination);
   return {
     selection: parseSelection(ctx, schema, rawQuery, state),
     match: {
@@ -86,12 +97,16 @@ function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery): 
       ...fallback?.match,
     },
     localeStages: fallback?.stages ?? [],
-    filterStages: rawQuery.filters === undefined ? [] : compileFilters({ ...query, filters: rawQuery.filters }),
+    filterStages: [
+      ...(search ? [{ $match: search }] : []),
+      ...(rawQuery.filters === undefined ? [] : compileFilters({ ...query, filters: rawQuery.filters })),
+      ...(localeFilter === undefined ? [] : compileFilters({ ...query, filters: localeFilter })),
+    ],
     sort:
       rawQuery.sort === undefined
         ? { lookups: [], sort: fallback ? { localeGroup: 1, _id: 1 } : { _id: 1 }, cleanup: [] }
         : compileSort({ ...query, sort: rawQuery.sort }),
-    pagination: parsePagination(rawQuery.pagination, limits(ctx)),
+    pagination,
     publicationState: state,
   };
 }
@@ -110,7 +125,7 @@ function planFind(ctx: ReadContext, tree: ReadTree): { filtering: PipelineStage[
     { $sort: tree.sort.sort },
     ...tree.sort.cleanup,
     ...(window.skip > 0 ? [{ $skip: window.skip }] : []),
-    { $limit: window.limit },
+    ...(window.limit === null ? [] : [{ $limit: window.limit }]),
     ...populateStages(planContext(ctx), tree.selection.populate),
     { $project: projection(tree.selection) },
   ];

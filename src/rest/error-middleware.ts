@@ -59,7 +59,23 @@ export const notFound: RequestHandler = (_req, res) => {
   res.status(404).json(new NotFoundError().toBody());
 };
 
-/** A known path with a method it does not serve: plain text 405, as Strapi (koa-router) answers. */
-export const methodNotAllowed: RequestHandler = (_req, res) => {
+/** The methods a route serves, as koa-router lists them in `Allow` (`HEAD, GET, PUT, DELETE`). */
+function allowedMethods(route: unknown): string {
+  const methods = Object.keys((route as { methods?: Record<string, boolean> } | undefined)?.methods ?? {})
+    .filter((m) => m !== '_all')
+    .map((m) => m.toUpperCase());
+  return (methods.includes('GET') ? ['HEAD', ...methods] : methods).join(', ');
+}
+
+/**
+ * A known path with a method it does not serve: plain text 405 with `Allow`, as Strapi (koa-router)
+ * answers; an `OPTIONS` that no CORS preflight answered gets 200 with `Allow`.
+ */
+export const methodNotAllowed: RequestHandler = (req, res) => {
+  res.setHeader('Allow', allowedMethods(req.route));
+  if (req.method === 'OPTIONS') {
+    res.status(200).type('text/plain').send('');
+    return;
+  }
   res.status(405).type('text/plain').send('Method Not Allowed');
 };

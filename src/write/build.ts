@@ -322,7 +322,9 @@ function buildDynamicZone(
     const componentPath = [...itemPath, '__component'];
     const uid = isPlainObject(item) ? item.__component : undefined;
     if (typeof uid !== 'string' || uid === '') {
-      walk.plan.issues.push(issue(componentPath, messages.defined(componentPath)));
+      walk.plan.issues.push(issue(componentPath, messages.required(componentPath)));
+      const whole = messages.zoneItemWithoutComponent();
+      if (!walk.plan.issues.some((known) => known.message === whole)) walk.plan.issues.push(issue([], whole));
       return null;
     }
     if (!attribute.components.includes(uid)) {

@@ -36,6 +36,9 @@ export const messages = {
     return `${pathLabel(path)} must be a \`${type}\` type, but the final value was: \`${printValue(value)}\`${cast}.`;
   },
   defined: (path: string[]) => `${pathLabel(path)} must be defined.`,
+  required: (path: string[]) => `${pathLabel(path)} is a required field`,
+  /** Strapi's relation check, which cannot read a dynamic-zone item without `__component` */
+  zoneItemWithoutComponent: () => 'Cannot build relations store from dynamiczone, component identifier is undefined',
   notNull: (path: string[]) => `${pathLabel(path)} cannot be null.`,
   oneOf: (path: string[], values: unknown[]) =>
     `${pathLabel(path)} must be one of the following values: ${values.join(', ')}`,

@@ -72,10 +72,14 @@ function pageSizeEstimator(schema: GraphQLSchema, limits: PaginationLimits): Com
   };
 }
 
-/** The page size a `pagination` argument asks for; 1 when it is invalid (the resolver then refuses it). */
+/**
+ * The page size a `pagination` argument asks for; 1 when it is invalid (the resolver then refuses
+ * it). A page without any maximum (`limit: -1` with neither `maxLimit` nor `amountLimit`) could be
+ * a whole collection: priced so, it is refused unless the cost limit is off.
+ */
 function pageSize(pagination: unknown, limits: PaginationLimits): number {
   try {
-    return paginationWindow(parsePagination(pagination ?? {}, limits)).limit;
+    return paginationWindow(parsePagination(pagination ?? {}, limits)).limit ?? Number.MAX_SAFE_INTEGER;
   } catch {
     return 1;
   }

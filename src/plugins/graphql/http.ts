@@ -20,11 +20,12 @@ import type { RequestAuth } from '../../access/ability.js';
 import type { Logger } from '../../logger.js';
 import type { ServiceContext } from '../../service-context.js';
 import { ValidationError } from '../../errors/index.js';
-import type { GraphQLContext } from './context.js';
+import { graphqlContext, type GraphQLContext } from './context.js';
 import { costLimitError } from './cost-limit.js';
 import { depthLimitRule } from './depth-limit.js';
 import { formatResolverError, PARSE_FAILED, VALIDATION_FAILED, withCode } from './errors.js';
 import { isMultipart, uploadRuntime, withWorkDir } from '../upload/index.js';
+import { requestShapeError } from './request-shape.js';
 import { startTracing, withTracing } from './tracing.js';
 import { readGraphQLMultipart } from './upload-multipart.js';
 
@@ -99,7 +100,7 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
   const handle = createHandler<RawRequest, undefined, GraphQLContext>({
     schema: () => options.schema(),
     context: (req) => {
-      const context: GraphQLContext = { service: options.service, auth: req.raw.auth, req: req.raw.req };
+      const context = graphqlContext(options.service, req.raw.auth, req.raw.req);
       if (options.tracing) startTracing(context);
       return context;
     },
@@ -163,6 +164,11 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
           const operation = await readGraphQLMultipart(req, { sizeLimit: upload.settings.sizeLimit, directory });
           await run(req, res, operation, 'application/json');
         });
+        return;
+      }
+      const shapeError = requestShapeError(req);
+      if (shapeError) {
+        res.status(shapeError.status).type(shapeError.contentType).send(shapeError.body);
         return;
       }
       await run(req, res, req.body, req.get('content-type'));

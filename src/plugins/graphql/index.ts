@@ -6,13 +6,14 @@ import type { GraphQLSchema } from 'graphql';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
 import { effectiveMaxLimit, graphqlConfig, type GraphQLConfig } from './config.js';
-import { ExtensionService } from './extension.js';
+import { ExtensionError, ExtensionService } from './extension.js';
+import { createFormatService } from './format-service.js';
 import { graphqlEndpoint } from './http.js';
 import { playground } from './playground.js';
-import { buildSchema } from './schema.js';
+import { buildSchema, type SchemaInputs } from './schema.js';
 import { instrumentSchema } from './tracing.js';
 
-export { ExtensionService } from './extension.js';
+export { ExtensionError, ExtensionService } from './extension.js';
 export type {
   Extension,
   ExtensionFactory,
@@ -47,6 +48,20 @@ function graphqlService(ctx: ServiceContext, gql: GraphQLConfig): ServiceContext
   };
 }
 
+/**
+ * Builds the schema; when that fails with extensions registered and the schema builds without
+ * them, the extensions are to blame: an ExtensionError says so.
+ */
+function buildSchemaBlaming(inputs: SchemaInputs): GraphQLSchema {
+  try {
+    return buildSchema(inputs);
+  } catch (err) {
+    if (inputs.extension.revision === 0) throw err;
+    buildSchema({ ...inputs, extension: new ExtensionService() });
+    throw new ExtensionError(err instanceof Error ? err.message : String(err));
+  }
+}
+
 /** Each running service's schema getter, keyed by its models (the plugin object is shared by services). */
 const schemaGetters = new WeakMap<object, () => GraphQLSchema>();
 
@@ -56,6 +71,7 @@ export const graphqlPlugin: Plugin = {
     const gql = graphqlConfig(ctx.config);
     const extension = new ExtensionService();
     ctx.setService('extension', extension);
+    ctx.setService('format', createFormatService(ctx.registry));
     const service = graphqlService(ctx, gql);
     let built: { revision: number; schema: GraphQLSchema } | null = null;
     const traced = (schema: GraphQLSchema) => (gql.tracing ? instrumentSchema(schema) : schema);
@@ -64,7 +80,7 @@ export const graphqlPlugin: Plugin = {
         built = {
           revision: extension.revision,
           schema: traced(
-            buildSchema({
+            buildSchemaBlaming({
               registry: ctx.registry,
               gql,
               extension,
