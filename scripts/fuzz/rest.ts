@@ -68,6 +68,90 @@ export class RestGenerator {
     return { method: 'GET', path: `${path}${this.queryString(params)}`, kind: byId ? 'rest-findOne' : 'rest-find' };
   }
 
+  /** The plugins' routes: users, roles, upload files, locales (their own query handling). */
+  pluginRead(): FuzzRequest {
+    const rnd = this.rnd;
+    this.clean = rnd.chance(0.5);
+    const user = this.registry.contentType('plugin::users-permissions.user');
+    const file = this.registry.contentType('plugin::upload.file');
+    const [path, schema] = rnd.pick([
+      ['/api/users', user],
+      [`/api/users/${this.id()}`, user],
+      ['/api/users/count', user],
+      ['/api/users/me', user],
+      ['/api/upload/files', file],
+      [`/api/upload/files/${this.id()}`, file],
+      ['/api/users-permissions/roles', undefined],
+      [`/api/users-permissions/roles/${rnd.int(0, 4)}`, undefined],
+      ['/api/i18n/locales', undefined],
+    ] as const);
+    const params = schema ? this.queryParams(schema) : [];
+    if (path.startsWith('/api/upload/files') && rnd.chance(0.5))
+      params.push([['start'], queryScalar(rnd)], [['limit'], queryScalar(rnd)]);
+    return { method: 'GET', path: `${path}${this.queryString(params)}`, kind: 'plugin-read' };
+  }
+
+  /** Plugin writes: uploads with broken multipart bodies, user updates, roles. */
+  pluginWrite(): FuzzRequest {
+    const rnd = this.rnd;
+    this.clean = rnd.chance(0.5);
+    const user = this.registry.contentType('plugin::users-permissions.user');
+    const boundary = 'fuzzboundary';
+    const part = (name: string, value: string, filename?: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename === undefined ? '' : `; filename="${filename}"`}\r\n\r\n${value}\r\n`;
+    return rnd.weighted<FuzzRequest>([
+      [
+        3,
+        () => ({
+          method: 'POST',
+          path: rnd.pick(['/api/upload', '/graphql']),
+          body: rnd.pick([
+            `${part('files', 'not an image', rnd.pick(['a.png', 'a', '../../x.txt', 'a\u0000.png', 'é.jpg', '']))}--${boundary}--\r\n`,
+            `${part('fileInfo', JSON.stringify(jsonValue(rnd, 2)))}${part('files', 'GIF89a', 'x.gif')}--${boundary}--\r\n`,
+            `${part('ref', rnd.pick(NASTY_STRINGS))}${part('refId', rnd.pick(NASTY_STRINGS))}${part('field', 'cover')}${part('files', 'x', 'x.txt')}--${boundary}--\r\n`,
+            `${part('operations', JSON.stringify({ query: 'mutation($f: Upload!) { upload(file: $f) { data { id } } }', variables: { f: null } }))}${part('map', rnd.pick(['{"0":["variables.f"]}', '{"0":["x"]}', '[]', '{']))}${part('0', 'bytes', 'a.txt')}--${boundary}--\r\n`,
+            `--${boundary}\r\nbroken`,
+            '',
+          ]),
+          contentType: rnd.chance(0.9) ? `multipart/form-data; boundary=${boundary}` : 'multipart/form-data',
+          kind: 'plugin-upload',
+        }),
+      ],
+      [
+        2,
+        () => ({
+          method: 'PUT',
+          path: `/api/users/${rnd.chance(0.8) ? this.id() : encodeURIComponent(rnd.pick(NASTY_STRINGS)) || 'x'}`,
+          body: JSON.stringify(user ? this.dataObject(user, 1) : jsonObject(rnd)),
+          contentType: 'application/json',
+          kind: 'plugin-user-update',
+        }),
+      ],
+      [
+        1,
+        () => ({
+          method: rnd.pick(['POST', 'PUT', 'DELETE']),
+          path: rnd.pick(['/api/users-permissions/roles', `/api/users-permissions/roles/${rnd.int(0, 6)}`]),
+          body: JSON.stringify(
+            rnd.chance(0.7)
+              ? { name: rnd.pick(NASTY_STRINGS), description: jsonValue(rnd, 1), permissions: jsonValue(rnd, 3) }
+              : jsonValue(rnd, 2),
+          ),
+          contentType: 'application/json',
+          kind: 'plugin-role',
+        }),
+      ],
+      [
+        1,
+        () => ({
+          method: 'DELETE',
+          path: `/api/upload/files/${rnd.chance(0.5) ? rnd.int(1000, 2000) : encodeURIComponent(rnd.pick(NASTY_STRINGS)) || 'x'}`,
+          kind: 'plugin-upload-delete',
+        }),
+      ],
+    ]);
+  }
+
   /** A path the routes were not written for: malformed encoding, NUL, odd ids, unknown routes. */
   oddPath(): FuzzRequest {
     const rnd = this.rnd;

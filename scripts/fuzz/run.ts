@@ -166,9 +166,10 @@ await Promise.all(
     while (issued < readCount) {
       issued++;
       const req = rnd.weighted<FuzzRequest>([
-        [55, () => rest.read()],
+        [50, () => rest.read()],
         [30, () => graphql.query()],
         [8, () => rest.oddPath()],
+        [7, () => rest.pluginRead()],
       ]);
       await fire(req);
     }
@@ -179,7 +180,11 @@ await canary;
 
 // Phase 2: writes one at a time; a refused one must leave storage as it was.
 for (let i = readCount; i < total; i++) {
-  const req = rnd.chance(0.7) ? rest.write() : graphql.mutation();
+  const req = rnd.weighted<FuzzRequest>([
+    [60, () => rest.write()],
+    [30, () => graphql.mutation()],
+    [10, () => rest.pluginWrite()],
+  ]);
   const before = await storageDigest(target.db);
   const answer = await fire(req);
   // in a document of several mutations, the ones before a failure have run (as in Strapi)
