@@ -1,24 +1,39 @@
-import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import express, { Router, type Express } from 'express';
 import mongoose from 'mongoose';
-import { pinoHttp } from 'pino-http';
-import qs from 'qs';
 import { allowAll, type Authenticator } from './access/ability.js';
-import { loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
-import { loadSchemas, Registry } from './content-types/index.js';
+import { ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
+import { buildAppRegistry, customFieldTypes, SchemaError } from './content-types/index.js';
 import { selectDatabase, type DatabaseHandle } from './database/select-database.js';
+import { createStrapiApp, loadLifecycle, type StrapiApp } from './lifecycle/index.js';
 import { createLogger, type Logger } from './logger.js';
+import { buildMiddlewares } from './middlewares/index.js';
 import { Models } from './models/index.js';
-import { enabledPlugins, type Plugin } from './plugins/index.js';
+import { BUILT_IN_PLUGINS, enabledPlugins, type Plugin } from './plugins/index.js';
+import { graphqlConfig } from './plugins/graphql/config.js';
+import { ExtensionError } from './plugins/graphql/index.js';
 import { i18nSettings } from './plugins/i18n/index.js';
 import { contentRoutes } from './rest/content-routes.js';
-import { errorMiddleware, notFound } from './rest/error-middleware.js';
+import { bodyDepthGuard } from './rest/body-depth-guard.js';
+import { HEALTH_PATH, healthCheck } from './rest/health.js';
+import { pathGuard } from './rest/path-guard.js';
 import { setRequestAuth } from './operations/request-context.js';
 import type { ServiceContext } from './service-context.js';
 
+/**
+ * A plugin's start-up work failed: on what the app's lifecycle file registered (a GraphQL
+ * extension the schema cannot take), or on the app's schemas; one line either way.
+ */
+function pluginStartFailure(plugin: string, err: unknown, lifecycleFile: string | undefined): Error {
+  if (err instanceof ConfigError || err instanceof SchemaError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof ExtensionError && lifecycleFile)
+    return new ConfigError(lifecycleFile, undefined, `the ${plugin} plugin failed on what it registered: ${message}`);
+  return new ConfigError(`plugin ${plugin}`, undefined, `cannot start on this app: ${message}`);
+}
+
 export interface CreateServerOptions {
-  /** the app directory (schemas/ + config/); default: the current directory */
+  /** the app directory (schemas/ + config/, or a Strapi v4 project); default: the current directory */
   appDir?: string;
   /** overrides of the configuration files (CLI flags, tests) */
   config?: ConfigOverrides;
@@ -46,18 +61,33 @@ export interface ContentService {
   plugin(name: string): { service(name: string): unknown };
 }
 
-const QS_OPTIONS = { depth: 20, arrayLimit: 100, parameterLimit: 1000, strictDepth: false } as const;
-
-/** Builds the whole service: configuration, schemas, database, models, plugins, routes. Does not listen. */
+/**
+ * Builds the whole service: configuration, schemas, database, models, plugins, middlewares,
+ * routes, then the app's own `register` / `bootstrap` (its `src/index`). Does not listen.
+ */
 export async function createServer(options: CreateServerOptions = {}): Promise<ContentService> {
   const config: ServiceConfig = await loadConfig(options.appDir ?? process.cwd(), options.config);
   const logger = options.logger ?? createLogger(config.env);
+  if (config.ignored.length > 0)
+    logger.info({ ignored: config.ignored }, `configuration not used by Content Service: ${config.ignored.join(', ')}`);
+  const lifecycle = await loadLifecycle(config.appDir);
   const plugins: Plugin[] = enabledPlugins(config);
   const i18n = i18nSettings(config);
 
-  const loaded = loadSchemas(config.appDir);
   const pluginTypes = plugins.flatMap((p) => p.contentTypes?.(config) ?? []);
-  const registry = Registry.build([...pluginTypes, ...loaded.contentTypes], loaded.components, { i18n: i18n !== null });
+  const { registry, notices } = buildAppRegistry(config.appDir, pluginTypes, {
+    i18n: i18n !== null,
+    customFields: customFieldTypes(config),
+  });
+  for (const notice of notices) logger[notice.level](notice.message);
+
+  // config/middlewares is resolved before the database starts: an entry that cannot be honoured stops here
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false); // Strapi sends none; hashing every body costs throughput
+  if (config.server.proxy) app.set('trust proxy', true);
+  const graphql = plugins.some((p) => p.name === 'graphql') ? graphqlConfig(config).endpoint : null;
+  const middlewares = buildMiddlewares({ app, config, logger, graphqlEndpoint: graphql });
 
   const database: DatabaseHandle = options.databaseUri
     ? { uri: options.databaseUri, description: 'MongoDB (given URI)', stop: async () => {} }
@@ -83,25 +113,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     authenticate: (req) => authenticate(req),
   };
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('query parser', (str: string) => qs.parse(str, QS_OPTIONS));
-  app.set('etag', false); // Strapi sends none; hashing every body costs throughput
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req) => (req.headers['x-request-id'] as string | undefined) ?? randomUUID(),
-      autoLogging: config.env !== 'test',
-      // one short line per request (method, url, status, time), as Strapi logs; no headers
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
-  app.use(
-    express.json({ limit: config.server.bodyLimit, strict: false, type: ['application/json', 'application/*+json'] }),
-  );
+  for (const handler of middlewares.handlers) app.use(handler);
+  // whatever config/middlewares says: a path that cannot be decoded and a body nested too deep
+  // stop here, before a route or a parser of its own recurses into them
+  app.use(pathGuard, bodyDepthGuard);
 
   const api = Router();
   api.use(async (req, _res, next) => {
@@ -128,13 +143,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   }
   api.use(pluginRouter);
   api.use(contentRoutes(context));
-  app.use('/api', api);
+  app.use(config.api.rest.prefix, api);
   app.use(rootRouter);
-  app.get('/_health', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.use(notFound);
-  app.use(errorMiddleware(logger));
+  app.get(HEALTH_PATH, healthCheck(connection));
+  for (const handler of middlewares.fallback) app.use(handler);
+  for (const handler of middlewares.closing) app.use(handler);
 
   let server: Server | undefined;
   const service: ContentService = {
@@ -163,6 +176,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       };
     },
     async stop() {
+      if (strapi) await lifecycle?.run('destroy', strapi);
       if (server) {
         const s = server;
         server = undefined;
@@ -183,8 +197,37 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       await database.stop();
     },
   };
-  await options.register?.({ app: service });
-  for (const plugin of plugins) await plugin.bootstrap?.(context);
-  await options.bootstrap?.({ app: service });
+  const strapi: StrapiApp | undefined = lifecycle
+    ? createStrapiApp({
+        config,
+        logger,
+        registry,
+        service: context,
+        enabledPlugins: plugins.map((p) => p.name),
+        knownPlugins: BUILT_IN_PLUGINS.map((p) => p.name),
+        pluginService: (plugin, name) => pluginServices.get(plugin)?.get(name),
+        pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
+      })
+    : undefined;
+  try {
+    if (lifecycle && strapi) {
+      globalThis.strapi = strapi;
+      await lifecycle.run('register', strapi);
+    }
+    await options.register?.({ app: service });
+    for (const plugin of plugins) {
+      try {
+        await plugin.bootstrap?.(context);
+      } catch (err) {
+        throw pluginStartFailure(plugin.name, err, lifecycle?.file);
+      }
+    }
+    if (lifecycle && strapi) await lifecycle.run('bootstrap', strapi);
+    await options.bootstrap?.({ app: service });
+  } catch (err) {
+    await connection.close();
+    await database.stop();
+    throw err;
+  }
   return service;
 }

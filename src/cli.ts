@@ -26,7 +26,7 @@ async function start(argv: string[]): Promise<void> {
   });
   const port = values.port !== undefined ? Number(values.port) : undefined;
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
-    throw new Error(`--port must be a port number, got ${values.port}`);
+    throw new ConfigError('--port', undefined, `must be a port number, got ${values.port}`);
   const service = await createServer({
     appDir: values.app ?? process.env.APP_DIR ?? process.cwd(),
     memory: values.memory ?? false,
@@ -91,15 +91,22 @@ export async function run(argv: string[]): Promise<void> {
       }
     }
   } catch (err) {
-    if (
-      err instanceof SchemaError ||
-      err instanceof ConfigError ||
-      DATA_DIR_ERRORS.has((err as Error).name) ||
-      (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-    ) {
-      console.error(`content-service: ${(err as Error).message}`);
-      process.exit(1);
-    }
-    throw err;
+    const message = startupFailure(err);
+    if (message === undefined) throw err;
+    // one line, never a stack trace: what failed, where, and the fix
+    console.error(`content-service: ${message.replace(/\s*\n\s*/g, ' ')}`);
+    process.exit(1);
   }
+}
+
+/** The message of a failure the user can fix (configuration, schemas, arguments, a busy port); undefined for a bug. */
+function startupFailure(err: unknown): string | undefined {
+  if (err instanceof SchemaError || err instanceof ConfigError || DATA_DIR_ERRORS.has((err as Error).name))
+    return (err as Error).message;
+  const { code, message, port } = err as { code?: string; message?: string; port?: number };
+  if (code?.startsWith('ERR_PARSE_ARGS')) return message;
+  if (code === 'EADDRINUSE') return `port ${port} is in use: choose another with --port, PORT or server.port`;
+  if (code === 'EACCES')
+    return `port ${port} cannot be opened by this user: choose one above 1023 with --port, PORT or server.port`;
+  return undefined;
 }

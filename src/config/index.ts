@@ -1,3 +1,7 @@
 export type { ServiceConfig, PluginConfig, ConfigOverrides } from './types.js';
+export type { MiddlewareEntry } from './middleware-list.js';
+export type { EnvHelper } from './env-helper.js';
 export { ConfigError } from './config-error.js';
+export { env } from './env-helper.js';
 export { loadConfig, pluginEnabled } from './load-config.js';
+export { importAppModule, moduleLoadError } from './load-module.js';

@@ -1,10 +1,23 @@
+import type { MiddlewareEntry } from './middleware-list.js';
+
 export interface PluginConfig {
   enabled: boolean;
   config: Record<string, unknown>;
 }
 
 export interface ServiceConfig {
-  server: { host: string; port: number; /** request body limit, e.g. "1mb" */ bodyLimit: string };
+  server: {
+    host: string;
+    port: number;
+    /** the public URL of the server (`server.url`), when configured */
+    url?: string;
+    /** trust `X-Forwarded-*` headers (`server.proxy`) */
+    proxy: boolean;
+    /** static files served by `strapi::public` (`server.dirs.public`, default `<app>/public`) */
+    publicDir: string;
+  };
+  /** the API-token salt (`admin.apiToken.salt`), when configured */
+  admin: { apiTokenSalt?: string };
   database: {
     /** a real MongoDB (env MONGODB_URI) */
     uri?: string;
@@ -13,9 +26,14 @@ export interface ServiceConfig {
   };
   api: {
     rest: {
+      prefix: string;
       defaultLimit: number;
       maxLimit: number;
       withCount: boolean;
+      /** nested populate levels a request may ask for (`a.b.c` is 3) */
+      maxPopulateDepth: number;
+      /** relations and media a request may populate in all (each one a `$lookup`) */
+      maxPopulateRelations: number;
       /** ms each database read of a REST or GraphQL request may take (sent as maxTimeMS); 0: no limit */
       timeBudgetMs: number;
     };
@@ -23,13 +41,19 @@ export interface ServiceConfig {
   plugins: Record<string, PluginConfig>;
   /** role type → actions, applied additively at start-up */
   permissions: Record<string, string[]>;
+  /** `config/middlewares` (Strapi's default list when absent) and the file it came from */
+  middlewares: { file: string; entries: MiddlewareEntry[] };
+  /** the merged configuration files, as `strapi.config.get(path)` reads them (`plugin.<name>` included) */
+  tree: Record<string, unknown>;
+  /** configuration keys present but not used by the service (logged once at start-up) */
+  ignored: string[];
   /** app directory (schemas/ + config/) */
   appDir: string;
   env: 'development' | 'production' | 'test';
 }
 
 export type ConfigOverrides = {
-  [K in keyof ServiceConfig]?: ServiceConfig[K] extends Record<string, unknown>
+  [K in Exclude<keyof ServiceConfig, 'api'>]?: ServiceConfig[K] extends Record<string, unknown>
     ? Partial<ServiceConfig[K]>
     : ServiceConfig[K];
-};
+} & { api?: { rest?: Partial<ServiceConfig['api']['rest']> } };

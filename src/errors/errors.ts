@@ -23,6 +23,13 @@ export class ValidationError extends AppError {
   }
 }
 
+/** Strapi's `PaginationError` (400): pagination parameters that cannot be applied. */
+export class PaginationError extends AppError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(400, 'PaginationError', message, details);
+  }
+}
+
 export class NotFoundError extends AppError {
   constructor(message = 'Not Found', details: ErrorDetails = {}) {
     super(404, 'NotFoundError', message, details);
@@ -53,7 +60,14 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 
-/** The service cannot do this now (e.g. the database refuses writes); retry later. */
+/** A request that cannot be read at all (Strapi's koa `BadRequestError`, e.g. a malformed path). */
+export class BadRequestError extends AppError {
+  constructor(message = 'Bad Request', details: ErrorDetails = {}) {
+    super(400, 'BadRequestError', message, details);
+  }
+}
+
+/** A dependency the request needs is down (the database): try again later. */
 export class ServiceUnavailableError extends AppError {
   constructor(message = 'Service Unavailable', details: ErrorDetails = {}) {
     super(503, 'ServiceUnavailableError', message, details);

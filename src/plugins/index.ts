@@ -7,9 +7,10 @@ import { usersPermissionsPlugin } from './users-permissions/index.js';
 
 export type { Plugin, PluginRegisterContext } from './types.js';
 
-const BUILT_IN: Plugin[] = [i18nPlugin, uploadPlugin, usersPermissionsPlugin, graphqlPlugin];
+/** Every plugin Content Service has, in registration order. */
+export const BUILT_IN_PLUGINS: readonly Plugin[] = [i18nPlugin, uploadPlugin, usersPermissionsPlugin, graphqlPlugin];
 
 /** The built-in plugins the configuration turns on, in registration order. */
 export function enabledPlugins(config: ServiceConfig): Plugin[] {
-  return BUILT_IN.filter((plugin) => config.plugins[plugin.name]?.enabled !== false);
+  return BUILT_IN_PLUGINS.filter((plugin) => config.plugins[plugin.name]?.enabled !== false);
 }

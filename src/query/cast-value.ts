@@ -12,7 +12,7 @@ export function isRawScalar(value: unknown): value is RawScalar {
 }
 
 const TIME = /^(2[0-3]|[01][0-9]):([0-5][0-9]):([0-5][0-9])(\.[0-9]{1,3})?$/;
-const DATE_PREFIX = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?=$|T| )/;
+const DATE_PREFIX = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])/;
 
 /**
  * A query value cast the way it is stored (docs/ARCHITECTURE.md, storage layout), so MongoDB
@@ -41,6 +41,7 @@ export function castValue(type: CastType, raw: RawScalar, key: string): unknown 
     case 'timestamp':
       return castDateTime(raw, key);
     case 'json':
+    case 'blocks':
       return castJson(raw);
     default:
       return raw instanceof Date ? raw.toISOString() : String(raw);
@@ -79,17 +80,19 @@ export function castBoolean(raw: Exclude<RawScalar, null>): boolean {
   return Boolean(raw);
 }
 
-/** Stored as `YYYY-MM-DD`; an ISO date or date-time is reduced to its date (Strapi's parseDate). */
+/**
+ * Stored as `YYYY-MM-DD`. As Strapi's date field reads a value: a text starting with a valid
+ * `YYYY-MM-DD` is that date (`2023-01-08T10:00Z` → `2023-01-08`); anything else is its
+ * `Invalid format, expected yyyy-MM-dd`, and a day that does not exist its `Invalid date`.
+ */
 function castDate(raw: Exclude<RawScalar, null>, key: string): string {
   if (raw instanceof Date) return raw.toISOString().slice(0, 10);
-  const match = DATE_PREFIX.exec(String(raw).trim());
-  const message = 'Invalid format, expected an ISO compatible date';
-  if (!match) throw invalid(key, message);
-  const [, year = '', month = '01', day = '01'] = match;
-  const date = new Date(`${year}-${month}-${day}T00:00:00.000Z`);
-  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== `${year}-${month}-${day}`)
-    throw invalid(key, message);
-  return `${year}-${month}-${day}`;
+  const match = typeof raw === 'string' ? DATE_PREFIX.exec(raw) : null;
+  if (!match) throw invalid(key, 'Invalid format, expected yyyy-MM-dd');
+  const [text = '', year = '', month = '', day = ''] = match;
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  if (date.getUTCDate() !== Number(day)) throw invalid(key, 'Invalid date');
+  return text;
 }
 
 /** Stored as `HH:mm:ss.SSS`; the seconds are required, as in Strapi's parseTime (case 243). */
@@ -121,14 +124,10 @@ function checkedDate(date: Date, key: string, message: string): Date {
   return date;
 }
 
-/** A JSON attribute holds any value: compare with the parsed JSON when the text is JSON, else the text. */
-function castJson(raw: Exclude<RawScalar, null>): unknown {
-  if (typeof raw !== 'string') return raw;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return raw;
-  }
+/** A JSON attribute is compared as its JSON text (as Strapi stores it): the value's `JSON.stringify`. */
+function castJson(raw: Exclude<RawScalar, null>): string {
+  if (typeof raw === 'bigint') return raw.toString();
+  return JSON.stringify(raw instanceof Date ? raw.toISOString() : raw);
 }
 
 function invalid(key: string, message: string): ValidationError {

@@ -1,6 +1,8 @@
 import type { Attribute, Registry, Schema } from '../content-types/index.js';
 import { inverseOrderPath } from '../models/index.js';
+import { matchesFilter } from './filters/evaluate.js';
 import { paginationMeta } from './parse/pagination.js';
+import { sortOrder } from './sort/value-order.js';
 import type { ComponentSelection, EntrySelection, PopulateMap, RelationPopulate } from './read-tree.js';
 
 type Doc = Record<string, unknown>;
@@ -59,27 +61,51 @@ function formatPopulated(
   entryLevel: boolean,
   out: Doc,
 ): void {
-  for (const [name, node] of Object.entries(map)) {
+  for (const [key, node] of Object.entries(map)) {
     if (node.kind === 'relation') {
-      out[name] = formatRelation(fmt, node, value, holder, entryLevel);
+      out[key] = formatRelation(fmt, node, value, holder, entryLevel);
     } else if (node.kind === 'component') {
-      const stored = value[name];
-      if (node.repeatable)
-        out[name] = Array.isArray(stored)
-          ? stored.filter(isDoc).map((item) => formatComponent(fmt, item, holder, node.selection))
+      const stored = value[node.attribute];
+      const held = node.repeatable
+        ? Array.isArray(stored)
+          ? stored.filter(isDoc)
+          : []
+        : isDoc(stored)
+          ? [stored]
           : [];
-      else out[name] = isDoc(stored) ? formatComponent(fmt, stored, holder, node.selection) : null;
+      const items = selectComponents(held, node.selection);
+      if (node.count) out[key] = { count: items.length };
+      else if (node.repeatable) out[key] = items.map((item) => formatComponent(fmt, item, holder, node.selection));
+      else out[key] = items[0] ? formatComponent(fmt, items[0], holder, node.selection) : null;
     } else {
-      const stored = Array.isArray(value[name]) ? (value[name] as unknown[]) : [];
-      out[name] = stored.filter(isDoc).flatMap((item) => {
+      const stored = Array.isArray(value[node.attribute]) ? (value[node.attribute] as unknown[]) : [];
+      out[key] = stored.filter(isDoc).flatMap((item) => {
         const uid = typeof item.__component === 'string' ? item.__component : '';
         const selection = node.components[uid];
-        if (!selection) return [];
+        if (!selection || (selection.filter && !matchesFilter(selection.filter, item))) return [];
         const formatted = formatComponent(fmt, item, holder, selection);
         return [{ id: formatted.id, __component: uid, ...formatted }];
       });
     }
   }
+}
+
+/** The components an entry holds that match the populate's filters, in its sort order (ties: stored order). */
+function selectComponents(items: Doc[], selection: ComponentSelection): Doc[] {
+  const { filter, sort } = selection;
+  const kept = filter ? items.filter((item) => matchesFilter(filter, item)) : items;
+  if (!sort || sort.length === 0) return kept;
+  return [...kept].sort((a, b) => {
+    for (const { path, direction } of sort) {
+      const order = sortOrder(valueOf(a, path), valueOf(b, path));
+      if (order !== 0) return order * direction;
+    }
+    return 0;
+  });
+}
+
+function valueOf(item: Doc, path: string[]): unknown {
+  return path.reduce<unknown>((value, key) => (isDoc(value) ? value[key] : undefined), item);
 }
 
 function formatComponent(fmt: Formatter, item: Doc, holder: Doc, selection: ComponentSelection): Doc {
@@ -90,6 +116,8 @@ function formatComponent(fmt: Formatter, item: Doc, holder: Doc, selection: Comp
 function formatRelation(fmt: Formatter, node: RelationPopulate, value: Doc, holder: Doc, entryLevel: boolean): unknown {
   const fetched = (Array.isArray(holder[node.as]) ? (holder[node.as] as unknown[]) : []).filter(isDoc);
   const related = relatedInOrder(node, fetched, value[node.relation.attribute], entryLevel);
+  if (node.count)
+    return fmt.style === 'plain' ? { count: related.length } : { data: { attributes: { count: related.length } } };
   const entries = related.map((doc) => formatEntry(fmt, doc, node.selection));
   if (fmt.style === 'plain') return node.relation.multiple ? entries : (entries[0] ?? null);
   if (!node.relation.multiple) return { data: entries[0] ?? null };

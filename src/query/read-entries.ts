@@ -5,10 +5,18 @@ import type { QueryAccess } from './access.js';
 import { compileFilters, type PipelineStage } from './filters/index.js';
 import { formatEntry, type EnvelopeEntry, type FormatStyle, type PlainEntry } from './format.js';
 import { parseFields } from './parse/fields.js';
-import { localeFallback, localeMatch } from './parse/locale.js';
-import { paginationMeta, paginationWindow, parsePagination, type PaginationLimits } from './parse/pagination.js';
+import { localeFallback, localeFilters, localeMatch } from './parse/locale.js';
+import {
+  checkTopLevelPagination,
+  paginationMeta,
+  paginationWindow,
+  parsePagination,
+  type PaginationLimits,
+} from './parse/pagination.js';
 import { parsePopulate, type PopulateContext } from './parse/populate.js';
+import { PopulateGuard } from './parse/populate-limits.js';
 import { parsePublicationState, publicationMatch } from './parse/publication-state.js';
+import { searchMatch } from './parse/search.js';
 import { populateStages, projection, type PlanContext } from './plan/populate-stages.js';
 import type { EntrySelection, PublicationState, ReadTree } from './read-tree.js';
 import { compileSort } from './sort/index.js';
@@ -24,6 +32,8 @@ export type ReadQuery = Record<string, unknown>;
 export interface ReadEntriesOptions {
   /** `envelope` (default): `{ id, attributes }` entries; `plain`: flat `{ id, ...attributes }` objects */
   style?: FormatStyle;
+  /** a fixed window instead of the query's `pagination` (users-permissions reads top-level `start`/`limit`) */
+  window?: { start: number; limit: number };
 }
 
 export interface ReadEntriesResult<Entry> {
@@ -50,7 +60,7 @@ export async function readEntries(
   ctx: ReadContext,
   uid: string,
   rawQuery: ReadQuery,
-  options: { style: 'plain' },
+  options: { style: 'plain'; window?: ReadEntriesOptions['window'] },
 ): Promise<ReadEntriesResult<PlainEntry>>;
 export async function readEntries(
   ctx: ReadContext,
@@ -60,6 +70,7 @@ export async function readEntries(
 ): Promise<ReadEntriesResult<EnvelopeEntry | PlainEntry>> {
   const schema = requireContentType(ctx, uid);
   const tree = parseFind(ctx, schema, rawQuery);
+  if (options.window) tree.pagination = { style: 'offset', ...options.window, withCount: false };
   const { filtering, pipeline } = planFind(ctx, tree);
   const [docs, total] = await Promise.all([
     aggregate(ctx, uid, pipeline),
@@ -77,6 +88,10 @@ function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery): 
   const state = parsePublicationState(rawQuery.publicationState);
   const query = { registry: ctx.registry, uid: schema.uid, access: ctx.access };
   const fallback = localeFallback(schema, ctx.i18n, rawQuery.locale, rawQuery.fallbackLocale);
+  const search = searchMatch(schema, rawQuery._q);
+  const localeFilter = localeFilters(schema, ctx.i18n, rawQuery.locale);
+  const pagination = parsePagination(rawQuery.pagination, limits(ctx));
+  checkTopLevelPagination(rawQuery, pagination);
   return {
     selection: parseSelection(ctx, schema, rawQuery, state),
     match: {
@@ -85,12 +100,16 @@ function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery): 
       ...fallback?.match,
     },
     localeStages: fallback?.stages ?? [],
-    filterStages: rawQuery.filters === undefined ? [] : compileFilters({ ...query, filters: rawQuery.filters }),
+    filterStages: [
+      ...(search ? [{ $match: search }] : []),
+      ...(rawQuery.filters === undefined ? [] : compileFilters({ ...query, filters: rawQuery.filters })),
+      ...(localeFilter === undefined ? [] : compileFilters({ ...query, filters: localeFilter })),
+    ],
     sort:
       rawQuery.sort === undefined
         ? { lookups: [], sort: fallback ? { localeGroup: 1, _id: 1 } : { _id: 1 }, cleanup: [] }
         : compileSort({ ...query, sort: rawQuery.sort }),
-    pagination: parsePagination(rawQuery.pagination, limits(ctx)),
+    pagination,
     publicationState: state,
   };
 }
@@ -109,7 +128,7 @@ function planFind(ctx: ReadContext, tree: ReadTree): { filtering: PipelineStage[
     { $sort: tree.sort.sort },
     ...tree.sort.cleanup,
     ...(window.skip > 0 ? [{ $skip: window.skip }] : []),
-    { $limit: window.limit },
+    ...(window.limit === null ? [] : [{ $limit: window.limit }]),
     ...populateStages(planContext(ctx), tree.selection.populate),
     { $project: projection(tree.selection) },
   ];
@@ -177,6 +196,10 @@ function parseSelection(
     access: ctx.access,
     limits: limits(ctx),
     nextName: () => String(names++),
+    guard: new PopulateGuard({
+      maxDepth: ctx.config.api.rest.maxPopulateDepth,
+      maxRelations: ctx.config.api.rest.maxPopulateRelations,
+    }),
   };
   return {
     uid: schema.uid,

@@ -1,5 +1,7 @@
 import type { RelationInfo } from '../content-types/index.js';
 import type { PipelineStage } from './filters/index.js';
+import type { FilterNode } from './filters/tree.js';
+import type { SortKey } from './sort/parse.js';
 
 /**
  * The typed, validated read query (the "query tree" of DESIGN.md §1): what to select and populate
@@ -20,6 +22,10 @@ export interface ComponentSelection {
   /** scalar attributes to return (`id` is always added) */
   fields: string[];
   populate: PopulateMap;
+  /** `populate[x][filters]`: components that do not match are left out (paths relative to the component) */
+  filter: FilterNode | null;
+  /** `populate[x][sort]` of a list of components (their own scalar attributes); null: the stored order */
+  sort: SortKey[] | null;
 }
 
 /** What is selected of a content-type at one level (the top level or a populated relation). */
@@ -29,13 +35,20 @@ export interface EntrySelection {
   populate: PopulateMap;
 }
 
+/**
+ * Populated attributes by output key: the attribute name (REST), or another key when one attribute
+ * is read twice with different arguments (GraphQL aliases); the node names its `attribute`.
+ */
 export type PopulateMap = Record<string, PopulateNode>;
 
 export type PopulateNode = RelationPopulate | ComponentPopulate | DynamicZonePopulate;
 
 export interface RelationPopulate {
   kind: 'relation';
+  attribute: string;
   relation: RelationInfo;
+  /** `populate[x][count]=true`: only the number of related entries is answered */
+  count: boolean;
   selection: EntrySelection;
   /** `$match`/`$lookup` stages of `populate[x][filters]` (compiled by the filters module) */
   filterStages: PipelineStage[];
@@ -52,13 +65,17 @@ export interface RelationPopulate {
 
 export interface ComponentPopulate {
   kind: 'component';
+  attribute: string;
   repeatable: boolean;
+  /** `populate[x][count]=true`: only the number of (matching) components is answered */
+  count: boolean;
   selection: ComponentSelection;
 }
 
 export interface DynamicZonePopulate {
   kind: 'dynamiczone';
-  /** per component uid of the zone */
+  attribute: string;
+  /** per component uid of the zone; components of other uids are left out (`on` fragments) */
   components: Record<string, ComponentSelection>;
 }
 

@@ -1,18 +1,21 @@
+import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import {
+  AppError,
   InternalServerError,
   NotFoundError,
   PayloadTooLargeError,
   ValidationError,
   isAppError,
-  type AppError,
 } from '../errors/index.js';
 import { databaseRefusal } from '../database/database-errors.js';
 import type { Logger } from '../logger.js';
 
 interface HttpParserError {
   type?: string;
-  status?: number;
+  status?: unknown;
+  expose?: unknown;
+  message?: unknown;
 }
 
 function toAppError(err: unknown): AppError | undefined {
@@ -24,7 +27,19 @@ function toAppError(err: unknown): AppError | undefined {
   if (parserError?.type === 'entity.too.large') return new PayloadTooLargeError();
   if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported')
     return new ValidationError('Unsupported request body encoding');
-  return undefined;
+  return clientHttpError(err);
+}
+
+/**
+ * Any other 4xx raised by Express or body-parser (http-errors style `status`): its status and
+ * Strapi's name for it (`BadRequestError`...), its message only where it is meant for the client.
+ */
+function clientHttpError(err: unknown): AppError | undefined {
+  const { status, expose, message } = (err ?? {}) as HttpParserError;
+  if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
+  const reason = STATUS_CODES[status] ?? 'Bad Request';
+  const name = `${reason.replace(/[^A-Za-z0-9]/g, '')}Error`;
+  return new AppError(status, name, expose === true && typeof message === 'string' ? message : reason);
 }
 
 /** Every error leaves as JSON in Strapi's shape; unexpected ones are a 500 without details, logged in full. */
@@ -47,7 +62,23 @@ export const notFound: RequestHandler = (_req, res) => {
   res.status(404).json(new NotFoundError().toBody());
 };
 
-/** A known path with a method it does not serve: plain text 405, as Strapi (koa-router) answers. */
-export const methodNotAllowed: RequestHandler = (_req, res) => {
+/** The methods a route serves, as koa-router lists them in `Allow` (`HEAD, GET, PUT, DELETE`). */
+function allowedMethods(route: unknown): string {
+  const methods = Object.keys((route as { methods?: Record<string, boolean> } | undefined)?.methods ?? {})
+    .filter((m) => m !== '_all')
+    .map((m) => m.toUpperCase());
+  return (methods.includes('GET') ? ['HEAD', ...methods] : methods).join(', ');
+}
+
+/**
+ * A known path with a method it does not serve: plain text 405 with `Allow`, as Strapi (koa-router)
+ * answers; an `OPTIONS` that no CORS preflight answered gets 200 with `Allow`.
+ */
+export const methodNotAllowed: RequestHandler = (req, res) => {
+  res.setHeader('Allow', allowedMethods(req.route));
+  if (req.method === 'OPTIONS') {
+    res.status(200).type('text/plain').send('');
+    return;
+  }
   res.status(405).type('text/plain').send('Method Not Allowed');
 };

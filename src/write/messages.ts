@@ -13,7 +13,8 @@ export function printValue(value: unknown): string {
   try {
     return JSON.stringify(value);
   } catch {
-    return String(value);
+    // nested too deep for JSON.stringify (String() would overflow the same way)
+    return Array.isArray(value) ? '[Array]' : '[Object]';
   }
 }
 
@@ -35,6 +36,9 @@ export const messages = {
     return `${pathLabel(path)} must be a \`${type}\` type, but the final value was: \`${printValue(value)}\`${cast}.`;
   },
   defined: (path: string[]) => `${pathLabel(path)} must be defined.`,
+  required: (path: string[]) => `${pathLabel(path)} is a required field`,
+  /** Strapi's relation check, which cannot read a dynamic-zone item without `__component` */
+  zoneItemWithoutComponent: () => 'Cannot build relations store from dynamiczone, component identifier is undefined',
   notNull: (path: string[]) => `${pathLabel(path)} cannot be null.`,
   oneOf: (path: string[], values: unknown[]) =>
     `${pathLabel(path)} must be one of the following values: ${values.join(', ')}`,
@@ -47,6 +51,8 @@ export const messages = {
   max: (path: string[], max: number | string) => `${pathLabel(path)} must be less than or equal to ${max}`,
   minItems: (path: string[], min: number) => `${pathLabel(path)} field must have at least ${min} items`,
   maxItems: (path: string[], max: number) => `${pathLabel(path)} field must have less than or equal to ${max} items`,
+  tooDeep: (path: string[], max: number) =>
+    `${pathLabel(path)} must not nest objects and arrays over ${max} levels deep`,
   invalidDate: (path: string[]) => `${pathLabel(path)} must be a valid date`,
   invalidTime: (path: string[]) => `${pathLabel(path)} must be a valid time (HH:mm:ss.SSS)`,
   unique: () => 'This attribute must be unique',

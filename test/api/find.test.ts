@@ -80,4 +80,13 @@ describe('REST find, findOne, single type', () => {
     await get('/api/articles/1?populate=*');
     expect(commands).to.deep.equal(['aggregate']);
   });
+
+  it('stays one aggregation with _q, json text filters, counts, component filters and dz fragments', async () => {
+    commands.length = 0;
+    const res = await get(
+      '/api/articles?_q=a&filters[metadata][$contains]=source&populate[tags][count]=true&populate[links][filters][external]=true&populate[blocks][on][blocks.quote]=true&pagination[withCount]=false',
+    );
+    expect(res.status).to.equal(200);
+    expect(commands).to.deep.equal(['aggregate']);
+  });
 });

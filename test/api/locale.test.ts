@@ -36,9 +36,20 @@ describe('REST locale', () => {
     expect(res.body.data).to.deep.equal({ id: 2, attributes: { title: 'Café Culture: A Global Tour' } });
   });
 
-  it('is ignored on types that are not localized; a non-string value is a 400', async () => {
+  it('is ignored on types that are not localized (whatever its form)', async () => {
     expect((await get('/api/tags?locale=fr')).body.data).to.have.length(12);
-    expect((await get('/api/articles?locale[0]=fr')).status).to.equal(400);
+    expect((await get('/api/tags?locale[0]=fr')).body.data).to.have.length(12);
+  });
+
+  it("is read as Strapi's i18n filter on locale: empty matches nothing, a list or operators filter", async () => {
+    const fr = [41, 42, 43, 45, 46, 48];
+    expect(ids((await get('/api/articles?locale=&fields[0]=title')).body)).to.deep.equal([]);
+    expect(ids((await get('/api/articles?locale[0]=fr&fields[0]=title')).body)).to.deep.equal(fr);
+    expect(ids((await get('/api/articles?locale[$ne]=en&fields[0]=title')).body)).to.deep.equal(fr);
+    const both = await get('/api/articles?locale[$in][0]=en&locale[$in][1]=fr&fields[0]=title');
+    expect(both.body.meta.pagination.total).to.equal(40);
+    // an unknown operator is refused (Strapi drops it, widening to every locale)
+    expect((await get('/api/articles?locale[foo]=x')).status).to.equal(400);
   });
 
   it('populates the other localizations of each entry', async () => {

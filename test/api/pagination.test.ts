@@ -83,29 +83,128 @@ describe('REST pagination', () => {
   for (const query of [
     'pagination[page]=abc',
     'pagination[pageSize]=1.5',
-    'pagination[withCount]=maybe',
-    'pagination=5',
-    'pagination[foo]=1',
+    'pagination[start]=abc&pagination[limit]=2',
   ]) {
-    it(`rejects ${query} with a 400`, async () => {
+    it(`rejects ${query} with a 400 (Strapi: 500)`, async () => {
       const res = await get(`/api/articles?${query}`);
       expect(res.status, JSON.stringify(res.body)).to.equal(400);
       expect(res.body.error).to.include({ status: 400, name: 'ValidationError' });
     });
   }
 
-  it('rejects mixing page and offset pagination as Strapi does (400 PaginationError)', async () => {
+  it("rejects a withCount Strapi does not read with Strapi's message", async () => {
+    for (const value of ['maybe', '']) {
+      const res = await get(`/api/articles?pagination[withCount]=${value}`);
+      expect(res.status).to.equal(400);
+      expect(res.body.error).to.deep.equal({
+        status: 400,
+        name: 'ValidationError',
+        message: 'Invalid withCount parameter. Expected "t","1","true","false","0","f"',
+        details: {},
+      });
+    }
+  });
+
+  it('ignores a pagination that is not an object and keys Strapi does not read', async () => {
+    const res = await get('/api/articles?pagination=5&fields[0]=title');
+    expect(res.status).to.equal(200);
+    expect(res.body.meta.pagination).to.deep.equal({ page: 1, pageSize: 25, pageCount: 2, total: 34 });
+    const foo = await get('/api/articles?pagination[foo]=1&pagination[pageSize]=2&fields[0]=title');
+    expect(foo.body.meta.pagination).to.deep.equal({ page: 1, pageSize: 2, pageCount: 17, total: 34 });
+  });
+
+  it('reads values as Strapi reads numbers: empty is 0 (then 1), hex, a one-item list; -1 page size is 1', async () => {
+    const meta = async (query: string) => (await get(`/api/articles?fields[0]=title&${query}`)).body.meta.pagination;
+    expect(await meta('pagination[pageSize]=')).to.deep.equal({ page: 1, pageSize: 1, pageCount: 34, total: 34 });
+    expect(await meta('pagination[page]=&pagination[pageSize]=2')).to.include({ page: 1, pageSize: 2 });
+    expect(await meta('pagination[pageSize]=0x2')).to.include({ pageSize: 2 });
+    expect(await meta('pagination[page][0]=2&pagination[pageSize]=5')).to.include({ page: 2, pageSize: 5 });
+    expect(await meta('pagination[pageSize]=-1')).to.include({ pageSize: 1 });
+    expect(await meta('pagination[limit]=')).to.deep.equal({ start: 0, limit: 1, total: 34 });
+    expect(await meta('pagination[start]=&pagination[limit]=2')).to.deep.equal({ start: 0, limit: 2, total: 34 });
+    expect(await meta('pagination[limit]=-5')).to.deep.equal({ start: 0, limit: 1, total: 34 });
+    // over maxLimit, a fractional size is capped before it is checked
+    expect(await meta('pagination[pageSize]=100.5')).to.include({ pageSize: 100 });
+  });
+
+  it("answers a fractional page that has to be counted with Strapi's PaginationError", async () => {
+    const res = await get('/api/articles?pagination[page]=1.5&pagination[pageSize]=2');
+    expect(res.status).to.equal(400);
+    expect(res.body.error).to.deep.equal({
+      status: 400,
+      name: 'PaginationError',
+      message: "Invalid 'page' parameter. Expected an integer > 0, received: 1.5",
+      details: {},
+    });
+  });
+
+  it('rejects mixing page and offset pagination as Strapi does (400 ValidationError)', async () => {
     const res = await get('/api/articles?pagination[page]=1&pagination[limit]=2');
     expect(res.status).to.equal(400);
     expect(res.body).to.deep.equal({
       data: null,
       error: {
         status: 400,
-        name: 'PaginationError',
-        message: 'Cannot use both page & offset pagination in the same query',
+        name: 'ValidationError',
+        message: 'Invalid pagination parameters. Expected either start/limit or page/pageSize',
         details: {},
       },
     });
+  });
+
+  it('refuses top-level page/pageSize, and top-level start/limit beside a counted page, as Strapi does', async () => {
+    const refused = {
+      status: 400,
+      name: 'PaginationError',
+      message: 'Invalid pagination attributes. You cannot use page and offset pagination in the same query',
+      details: {},
+    };
+    for (const query of ['page=2', 'pageSize=1&pagination[limit]=2', 'start=5', 'limit=abc']) {
+      const res = await get(`/api/articles?fields[0]=title&${query}`);
+      expect(res.status, query).to.equal(400);
+      expect(res.body.error, query).to.deep.equal(refused);
+    }
+    // ignored: beside an offset window, or when nothing is counted
+    const offset = await get('/api/articles?fields[0]=title&start=1&pagination[limit]=2');
+    expect(offset.body.meta.pagination).to.deep.equal({ start: 0, limit: 2, total: 34 });
+    const uncounted = await get(
+      '/api/articles?fields[0]=title&start=1&pagination[withCount]=false&pagination[pageSize]=2',
+    );
+    expect(uncounted.body.meta.pagination).to.deep.equal({ page: 1, pageSize: 2 });
+  });
+
+  it('limit=-1 without maxLimit reads every entry and answers limit -1', async () => {
+    const unlimited = await createTestService({
+      config: { api: { rest: { defaultLimit: 25, maxLimit: 0, withCount: true } } },
+    });
+    try {
+      await seedPublication(unlimited.context);
+      const res = await request(unlimited.app).get('/api/articles?pagination[limit]=-1&fields[0]=title');
+      expect(res.body.data).to.have.length(34);
+      expect(res.body.meta.pagination).to.deep.equal({ start: 0, limit: -1, total: 34 });
+      const large = await request(unlimited.app).get('/api/articles?pagination[pageSize]=500&fields[0]=title');
+      expect(large.body.meta.pagination).to.include({ pageSize: 500, pageCount: 1 });
+    } finally {
+      await unlimited.close();
+    }
+  });
+
+  it('checks page, pageSize, start and limit inside populate as Strapi does', async () => {
+    const base = '/api/articles?fields[0]=title&pagination[pageSize]=2';
+    const error = async (query: string) => (await get(`${base}&${query}`)).body.error;
+    expect(await error('populate[tags][page]=0')).to.include({
+      name: 'PaginationError',
+      message: "Invalid 'page' parameter. Expected an integer > 0, received: 0",
+    });
+    expect(await error('populate[tags][pageSize]=0')).to.include({
+      name: 'PaginationError',
+      message: "Invalid 'pageSize' parameter. Expected an integer > 0, received: undefined",
+    });
+    expect(await error('populate[tags][page]=1&populate[tags][limit]=1')).to.include({ name: 'PaginationError' });
+    expect(await error('populate[tags][start]=-1')).to.include({ status: 400, name: 'ValidationError' });
+    // limit 0 is no limit, as in Strapi
+    const all = await get(`${base}&populate[tags][limit]=0`);
+    expect(all.body.data[0].attributes.tags.data.map((tag: { id: number }) => tag.id)).to.deep.equal([2, 6]);
   });
 
   it('honours start/limit inside populate (no meta) and pagination inside populate (own meta, Deviation 7)', async () => {

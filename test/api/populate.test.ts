@@ -148,4 +148,129 @@ describe('REST populate', () => {
       expect(res.body.error.name, query).to.equal('ValidationError');
     }
   });
+  describe('components, dynamic-zone fragments and counts (answers checked against Strapi 4.26)', () => {
+    const attributesOf = async (path: string): Promise<Record<string, unknown>[]> =>
+      ((await get(path)).data as { id: number; attributes: Record<string, unknown> }[]).map((entry) => ({
+        id: entry.id,
+        ...entry.attributes,
+      }));
+
+    it('applies filters to a repeatable component and to a single one (null when it does not match)', async () => {
+      const links = await attributesOf(
+        '/api/articles?fields[0]=title&populate[links][filters][label][$contains]=2&populate[links][fields][0]=label&pagination[pageSize]=4',
+      );
+      expect(links.map((entry) => entry.links)).to.deep.equal([
+        [{ id: 2, label: 'Link 2 of 1' }],
+        [],
+        [],
+        [{ id: 5, label: 'Link 2 of 4' }],
+      ]);
+      const seo = await attributesOf(
+        '/api/articles?fields[0]=title&populate[seo][fields][0]=metaTitle&populate[seo][filters][metaTitle][$contains]=Strapi&pagination[pageSize]=3',
+      );
+      expect(seo.map((entry) => entry.seo)).to.deep.equal([
+        { id: 1, metaTitle: 'Getting Started with Strapi | Pub' },
+        null,
+        null,
+      ]);
+    });
+
+    it('filters nested components, components reached through a relation, and sorts components', async () => {
+      const nested = await attributesOf(
+        '/api/articles?fields[0]=title&populate[seo][fields][0]=metaTitle&populate[seo][populate][metaSocial][filters][network][$eq]=Twitter&pagination[pageSize]=3',
+      );
+      expect(nested.map((entry) => entry.seo)).to.deep.equal([
+        {
+          id: 1,
+          metaTitle: 'Getting Started with Strapi | Pub',
+          metaSocial: [{ id: 1, network: 'Twitter', title: 'tw 1', description: null }],
+        },
+        null,
+        { id: 2, metaTitle: '100% Organic Growth | Pub', metaSocial: [] },
+      ]);
+      const throughRelation = await get(
+        '/api/authors/1?fields[0]=name&populate[articles][fields][0]=title&populate[articles][populate][seo][filters][noIndex]=true',
+      );
+      for (const article of throughRelation.data.attributes.articles.data)
+        expect(article.attributes.seo).to.equal(null);
+      const sorted = await attributesOf(
+        '/api/articles?fields[0]=title&populate[links][sort]=label:desc&populate[links][fields][0]=label&pagination[pageSize]=4',
+      );
+      expect(sorted.map((entry) => entry.links)).to.deep.equal([
+        [
+          { id: 2, label: 'Link 2 of 1' },
+          { id: 1, label: 'Link 1 of 1' },
+        ],
+        [],
+        [{ id: 3, label: 'Link 1 of 3' }],
+        [
+          { id: 5, label: 'Link 2 of 4' },
+          { id: 4, label: 'Link 1 of 4' },
+        ],
+      ]);
+    });
+
+    it('answers only the components listed in dynamic-zone fragments, each shaped by its fragment', async () => {
+      const blocks = await attributesOf(
+        '/api/articles?fields[0]=title&populate[blocks][on][blocks.quote][fields][0]=text&populate[blocks][on][blocks.cta][filters][label][$eq]=Subscribe&pagination[pageSize]=4',
+      );
+      expect(blocks.map((entry) => entry.blocks)).to.deep.equal([
+        [{ id: 1, __component: 'blocks.quote', text: 'Quote in article 1' }],
+        [],
+        [
+          { id: 2, __component: 'blocks.quote', text: 'Quote in article 3' },
+          { id: 1, __component: 'blocks.cta', label: 'Subscribe', url: '/subscribe', style: 'primary' },
+        ],
+        [],
+      ]);
+      const only = await get('/api/articles/3?fields[0]=title&populate[blocks][on][blocks.quote]=true');
+      expect(only.data.attributes.blocks).to.deep.equal([
+        { id: 2, __component: 'blocks.quote', text: 'Quote in article 3', attribution: null },
+      ]);
+      const bad = await request(service.app).get(
+        '/api/articles/3?populate[blocks][on][blocks.quote][filters][author][$eq]=x',
+      );
+      expect(bad.status).to.equal(400);
+      expect(bad.body.error).to.include({ name: 'ValidationError', message: 'Invalid parameter author' });
+    });
+
+    it('answers count=true of relations and components as Strapi does', async () => {
+      const counts = await attributesOf(
+        '/api/articles?fields[0]=title&populate[seo][count]=true&populate[links][count]=true&populate[author][count]=true&populate[tags][count]=true&pagination[pageSize]=3',
+      );
+      expect(counts.map(({ seo, links, author, tags }) => ({ seo, links, author, tags }))).to.deep.equal([
+        {
+          seo: { count: 1 },
+          links: { count: 2 },
+          author: { data: { attributes: { count: 1 } } },
+          tags: { data: { attributes: { count: 2 } } },
+        },
+        {
+          seo: { count: 0 },
+          links: { count: 0 },
+          author: { data: { attributes: { count: 1 } } },
+          tags: { data: { attributes: { count: 2 } } },
+        },
+        {
+          seo: { count: 1 },
+          links: { count: 1 },
+          author: { data: { attributes: { count: 1 } } },
+          tags: { data: { attributes: { count: 0 } } },
+        },
+      ]);
+      // filters apply, the window does not; drafts count only with preview
+      const filtered = await attributesOf(
+        '/api/authors?fields[0]=name&populate[articles][count]=true&populate[articles][filters][title][$contains]=a&populate[articles][limit]=1&pagination[pageSize]=3',
+      );
+      expect(filtered.map((entry) => entry.articles)).to.deep.equal(
+        [6, 5, 5].map((count) => ({ data: { attributes: { count } } })),
+      );
+      const preview = await attributesOf(
+        '/api/categories?fields[0]=name&populate[articles][count]=true&populate[articles][publicationState]=preview',
+      );
+      expect(
+        preview.map((entry) => (entry.articles as { data: { attributes: { count: number } } }).data.attributes.count),
+      ).to.deep.equal([9, 10, 9, 7, 9, 0]);
+    });
+  });
 });

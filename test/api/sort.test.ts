@@ -73,6 +73,9 @@ describe('REST sort', () => {
       ['/api/articles?sort=internalNotes', 'Invalid parameter internalNotes'],
       ['/api/authors?sort=secretCode:asc', 'Invalid parameter secretCode'],
       ['/api/articles?sort=author', 'Invalid parameter author'],
+      // the object form: Strapi reads the direction as an attribute of the relation (or component)
+      ['/api/articles?sort[author]=asc', 'Invalid parameter asc'],
+      ['/api/articles?sort[seo]=desc', 'Invalid parameter desc'],
       ['/api/articles?sort=title:asc:desc', undefined],
     ] as const) {
       it(`${path} → 400`, async () => {

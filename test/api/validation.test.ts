@@ -179,8 +179,14 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
     expect(dz.errors.map((e) => e.path.join('.'))).to.deep.equal([
       'blocks.0.__component',
       'blocks.1.__component',
+      '',
       'blocks.2.text',
     ]);
+    // an item without __component: Strapi's required message, and its relation check cannot run
+    expect(dz.errors[1]?.message).to.equal('blocks[1].__component is a required field');
+    expect(dz.errors[2]?.message).to.equal(
+      'Cannot build relations store from dynamiczone, component identifier is undefined',
+    );
     expect(dz.errors[0]?.message).to.equal(
       'blocks[0].__component must be one of the following values: blocks.quote, blocks.rich-text, blocks.cta',
     );

@@ -50,6 +50,13 @@ describe('GraphQL: MongoDB commands per nested query', () => {
     ]);
   });
 
+  it('reads aliases of one relation with different arguments, and filtered component lists, in that one aggregate', async () => {
+    const query = `{ articles(pagination: { pageSize: 25 }) { data { id attributes {
+      a: tags(filters: { name: { eq: "GraphQL" } }) { data { id } } b: tags(sort: "name:desc") { data { id } }
+      links(filters: { external: { eq: true } }) { id } } } } }`;
+    expect((await commandsFor(query)).names).to.deep.equal(['aggregate']);
+  });
+
   it('fills every nested level from that one read', async () => {
     const res = await gql(service, scenarioE(3, ''));
     const first = (at(res.body, 'data.articles.data') as Array<{ attributes: Record<string, unknown> }>)[0];

@@ -49,6 +49,15 @@ describe('GraphQL configuration', () => {
     expect(at(res.body, 'data.capped.meta.pagination.pageSize')).to.equal(4);
   });
 
+  it('combines limit -1 with maxLimit (Strapi: -1 is maxLimit) and amountLimit (caps the entries)', async () => {
+    // maxLimit 50 ≥ 12 tags, then amountLimit 4 caps the list: pages of 4
+    const res = await post(
+      '{ tags(pagination: { limit: -1 }) { data { id } meta { pagination { total page pageSize pageCount } } } }',
+    );
+    expect(at(res.body, 'data.tags.data')).to.have.length(4);
+    expect(at(res.body, 'data.tags.meta.pagination')).to.deep.equal({ total: 12, page: 1, pageSize: 4, pageCount: 3 });
+  });
+
   it('applies the configured depthLimit', async () => {
     expect(
       (await post('{ tags { data { attributes { articles { data { attributes { title } } } } } } }')).status,

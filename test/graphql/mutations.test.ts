@@ -52,6 +52,45 @@ describe('GraphQL mutations and permissions', () => {
     expect(gone.body).to.deep.equal({ data: { note: { data: null } } });
   });
 
+  it('answers update and delete of an id that does not exist with data: null, as Strapi', async () => {
+    for (const mutation of [
+      'mutation { updateNote(id: 99999, data: { title: "x" }) { data { id attributes { title } } } }',
+      'mutation { updateNote(id: "abc", data: { title: "x" }) { data { id } } }',
+      'mutation { deleteNote(id: 99999) { data { id attributes { title } } } }',
+    ]) {
+      const res = await gql(service, mutation, undefined, jwt);
+      expect(res.status).to.equal(200);
+      expect(res.body.errors, mutation).to.equal(undefined);
+      const [field] = Object.keys(res.body.data ?? {});
+      expect(res.body.data?.[field ?? '']).to.deep.equal({ data: null });
+    }
+  });
+
+  it('answers a deleted entry with its scalars; its relations and components are gone (as Strapi resolves them after the delete)', async () => {
+    const created = await gql(
+      service,
+      'mutation { createArticle(data: { title: "to delete", author: 1, tags: [2, 3], seo: { metaTitle: "m" }, links: [{ label: "l", url: "u" }] }) { data { id } } }',
+      undefined,
+      jwt,
+    );
+    const id = at(created.body, 'data.createArticle.data.id');
+    const deleted = await gql(
+      service,
+      'mutation($id: ID!) { deleteArticle(id: $id) { data { id attributes { title seo { metaTitle } links { label } author { data { id } } tags { data { id } } blocks { __typename } } } } }',
+      { id },
+      jwt,
+    );
+    expect(deleted.body.errors).to.equal(undefined);
+    expect(at(deleted.body, 'data.deleteArticle.data.attributes')).to.deep.equal({
+      title: 'to delete',
+      seo: null,
+      links: null,
+      author: { data: null },
+      tags: { data: [] },
+      blocks: null,
+    });
+  });
+
   it('answers a write validation error as BAD_USER_INPUT with the details', async () => {
     const res = await gql(service, 'mutation { createNote(data: { score: 3 }) { data { id } } }', undefined, jwt);
     expect(res.status).to.equal(200);

@@ -124,6 +124,38 @@ describe('GraphQL queries', () => {
     expect(at(noCount.body, 'data.articles.meta.pagination')).to.deep.equal({ page: 2, pageSize: 5 });
   });
 
+  it("reads pagination as Strapi's GraphQL plugin: limit -1, sizes below 1, page or start alone", async () => {
+    const meta = async (args: string) => {
+      const res = await gql(
+        service,
+        `{ articles(pagination: ${args}) { data { id } meta { pagination { total page pageSize pageCount } } } }`,
+      );
+      expect(res.body.errors, args).to.equal(undefined);
+      const data = at(res.body, 'data.articles.data') as unknown[];
+      return { count: data.length, ...(at(res.body, 'data.articles.meta.pagination') as object) };
+    };
+    // limit -1: everything from start, one page whose size is what is left (capped by amountLimit)
+    expect(await meta('{ limit: -1 }')).to.deep.equal({ count: 34, total: 34, page: 1, pageSize: 34, pageCount: 1 });
+    expect(await meta('{ start: 30, limit: -1 }')).to.deep.equal({
+      count: 4,
+      total: 34,
+      page: 1,
+      pageSize: 4,
+      pageCount: 1,
+    });
+    expect(await meta('{ pageSize: -1 }')).to.deep.equal({ count: 1, total: 34, page: 1, pageSize: 1, pageCount: 34 });
+    expect(await meta('{ limit: 0 }')).to.deep.equal({ count: 1, total: 34, page: 1, pageSize: 1, pageCount: 34 });
+    // a page without pageSize has one entry; a start without limit has defaultLimit
+    expect(await meta('{ page: 3 }')).to.deep.equal({ count: 1, total: 34, page: 3, pageSize: 1, pageCount: 34 });
+    expect(await meta('{ start: 7 }')).to.deep.equal({ count: 10, total: 34, page: 1, pageSize: 10, pageCount: 4 });
+    const nested = await gql(
+      service,
+      '{ tags(pagination: { limit: 1 }) { data { attributes { all: articles(pagination: { limit: -1 }) { data { id } } } } } }',
+    );
+    const all = at(nested.body, 'data.tags.data') as { attributes: { all: { data: unknown[] } } }[];
+    expect(all[0]?.attributes.all.data.length).to.be.greaterThan(0);
+  });
+
   it('paginates nested lists (page or offset style, Strapi PaginationError when mixed)', async () => {
     const page = await gql(
       service,
@@ -234,8 +266,12 @@ describe('GraphQL queries', () => {
   });
 
   it('rejects operations deeper than depthLimit (envelopes not counted)', async () => {
+    // small pages keep these nested lists under the cost limit
+    const page = '(pagination: { pageSize: 1 })';
     const level = (n: number): string =>
-      n === 0 ? 'name' : `articles { data { attributes { tags { data { attributes { ${level(n - 1)} } } } } } }`;
+      n === 0
+        ? 'name'
+        : `articles${page} { data { attributes { tags${page} { data { attributes { ${level(n - 1)} } } } } } }`;
     const ok = await gql(service, `{ tags { data { attributes { ${level(3)} } } } }`);
     expect(ok.status).to.equal(200);
     const deep = await gql(service, `{ tags { data { attributes { ${level(4)} } } } }`);
@@ -260,6 +296,78 @@ describe('GraphQL queries', () => {
     const asset = await request(service.app).get(script ?? '');
     expect(asset.status).to.equal(200);
     expect(asset.headers['content-type']).to.match(/javascript/);
+  });
+
+  it('answers two aliases of one relation or component list with different arguments apart (one read)', async () => {
+    const relations = await gql(
+      service,
+      '{ articles(pagination: { pageSize: 3 }) { data { id attributes { a: tags(filters: { name: { eq: "GraphQL" } }) { data { id } } b: tags(sort: "name:desc") { data { attributes { name } } } } } } }',
+    );
+    expect(relations.body.errors).to.equal(undefined);
+    const entries = at(relations.body, 'data.articles.data') as { attributes: { a: unknown; b: unknown } }[];
+    expect(entries.map((entry) => entry.attributes)).to.deep.equal([
+      { a: { data: [] }, b: { data: [{ attributes: { name: 'node.js' } }, { attributes: { name: 'Paris' } }] } },
+      {
+        a: { data: [{ id: '3' }] },
+        b: { data: [{ attributes: { name: 'MongoDB' } }, { attributes: { name: 'GraphQL' } }] },
+      },
+      { a: { data: [] }, b: { data: [] } },
+    ]);
+    const lists = await gql(
+      service,
+      '{ articles(pagination: { pageSize: 4 }) { data { attributes { x: links(filters: { external: { eq: true } }) { id } y: links(filters: { external: { eq: false } }) { id } } } } }',
+    );
+    expect(
+      (at(lists.body, 'data.articles.data') as { attributes: unknown }[]).map((entry) => entry.attributes),
+    ).to.deep.equal([
+      { x: [{ id: '2' }], y: [{ id: '1' }] },
+      { x: [], y: [] },
+      { x: [], y: [{ id: '3' }] },
+      { x: [{ id: '5' }], y: [{ id: '4' }] },
+    ]);
+  });
+
+  it('applies filters on repeatable component fields, also nested in a component', async () => {
+    const res = await gql(
+      service,
+      '{ articles(pagination: { pageSize: 3 }) { data { attributes { seo { metaSocial(filters: { network: { eq: "Twitter" } }) { id network } } } } } }',
+    );
+    expect(
+      (at(res.body, 'data.articles.data') as { attributes: unknown }[]).map((entry) => entry.attributes),
+    ).to.deep.equal([
+      { seo: { metaSocial: [{ id: '1', network: 'Twitter' }] } },
+      { seo: null },
+      { seo: { metaSocial: [] } },
+    ]);
+  });
+
+  it("answers a request without a query with Apollo's message and status", async () => {
+    const post = (body: string) =>
+      request(service.app).post('/graphql').set('Content-Type', 'application/json').send(body);
+    for (const body of ['{}', '[]']) {
+      const res = await post(body);
+      expect(res.status).to.equal(400);
+      expect(res.type).to.equal('text/plain');
+      expect(res.text).to.equal('POST body missing, invalid Content-Type, or JSON object has no keys.');
+    }
+    const wrongType = await request(service.app).post('/graphql').set('Content-Type', 'text/plain').send('{ x }');
+    expect(wrongType.text).to.equal('POST body missing, invalid Content-Type, or JSON object has no keys.');
+    for (const body of ['{"variables":{}}', '{"query":""}', '{"query":null}']) {
+      const res = await post(body);
+      expect(res.status).to.equal(400);
+      expect(res.body).to.deep.equal({
+        errors: [
+          {
+            message: 'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.',
+            extensions: { code: 'INTERNAL_SERVER_ERROR' },
+          },
+        ],
+      });
+    }
+    const notText = await post('{"query":5}');
+    expect([notText.status, notText.text]).to.deep.equal([400, 'GraphQL queries must be strings.']);
+    const get = await request(service.app).get('/graphql').set('Accept', 'application/json');
+    expect([get.status, get.text]).to.deep.equal([400, 'GET query missing.']);
   });
 
   it('answers introspection with Strapi names', async () => {

@@ -4,7 +4,7 @@ import { loadSchemas, Registry } from '../../src/content-types/index.js';
 import { depthLimitRule } from '../../src/plugins/graphql/depth-limit.js';
 import { scalarFilterFields, toRestFilters } from '../../src/plugins/graphql/filters.js';
 import { findOneQueryName, findQueryName, typeName } from '../../src/plugins/graphql/naming.js';
-import { graphqlPagination } from '../../src/plugins/graphql/shadow-crud.js';
+import { graphqlPaginationMeta, graphqlWindow } from '../../src/plugins/graphql/pagination.js';
 import { LongScalar } from '../../src/plugins/graphql/scalars.js';
 import { usersPermissionsContentTypes } from '../../src/plugins/users-permissions/content-types.js';
 import { PUBLICATION_APP } from '../helpers/server.js';
@@ -88,18 +88,27 @@ describe('GraphQL internals', () => {
     expect(errors('{ __schema { types { fields { type { ofType { name } } } } } }', 1)).to.deep.equal([]);
   });
 
-  it('turns offset-style REST meta into pages', () => {
-    expect(graphqlPagination({ start: 5, limit: 3, total: 34 })).to.deep.equal({
+  it("reads pagination as Strapi's GraphQL plugin (withDefaultPagination) and its meta formula", () => {
+    const limits = { defaultLimit: 10, maxLimit: -1, amountLimit: 100 };
+    expect(graphqlWindow({ start: 5, limit: 3 }, limits)).to.deep.equal({ start: 5, limit: 3, readLimit: 3 });
+    expect(graphqlWindow({ page: 3 }, limits)).to.deep.equal({ start: 2, limit: 1, readLimit: 1 });
+    expect(graphqlWindow({ start: 7 }, limits)).to.deep.equal({ start: 7, limit: 10, readLimit: 10 });
+    expect(graphqlWindow({ limit: -1 }, limits)).to.deep.equal({ start: 0, limit: -1, readLimit: 100 });
+    expect(graphqlWindow({ limit: -1 }, { ...limits, maxLimit: 20 })).to.deep.equal({
+      start: 0,
+      limit: 20,
+      readLimit: 20,
+    });
+    expect(graphqlWindow({ pageSize: 0 }, limits).limit).to.equal(1);
+    expect(() => graphqlWindow({ page: 1, limit: 2 }, limits)).to.throw('Cannot use both page & offset pagination');
+    const all = graphqlWindow({ start: 4, limit: -1 }, limits);
+    expect(graphqlPaginationMeta(all, 34)).to.deep.equal({ total: 34, page: 1, pageSize: 30, pageCount: 1 });
+    expect(graphqlPaginationMeta(all, 250)).to.deep.equal({ total: 250, page: 1, pageSize: 100, pageCount: 3 });
+    expect(graphqlPaginationMeta(graphqlWindow({ start: 5, limit: 3 }, limits), 34)).to.deep.equal({
       total: 34,
       page: 2,
       pageSize: 3,
       pageCount: 12,
-    });
-    expect(graphqlPagination({ page: 2, pageSize: 10 })).to.deep.equal({
-      total: undefined,
-      page: 2,
-      pageSize: 10,
-      pageCount: undefined,
     });
   });
 

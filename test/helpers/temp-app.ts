@@ -9,6 +9,16 @@ export interface TempAppFiles {
   components?: Record<string, unknown>;
   /** `config/<name>.json` by name; `permissions` defaults to `{}` */
   config?: Record<string, unknown>;
+  /** any other file, as text, by its path in the app (`.env`, `config/server.ts`, `src/index.ts`, …) */
+  files?: Record<string, string>;
+}
+
+/** Writes text files under `dir` (paths relative to it, folders created). */
+export async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
 }
 
 /** An app directory (schemas + config) written to a fresh temporary directory, for suites that need a model of their own. */
@@ -27,6 +37,14 @@ export async function writeTempApp(files: TempAppFiles): Promise<string> {
   await mkdir(join(dir, 'schemas', 'api'), { recursive: true });
   for (const [name, value] of Object.entries({ permissions: {}, ...files.config }))
     await put(join(dir, 'config', `${name}.json`), value);
+  await writeFiles(dir, files.files ?? {});
+  return dir;
+}
+
+/** A Strapi v4 project directory (its files as given, nothing added) in a fresh temporary directory. */
+export async function writeTempProject(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'cs-project-'));
+  await writeFiles(dir, files);
   return dir;
 }
 

@@ -140,9 +140,7 @@ describe('compileFilters: operators, casting, deep filters (mingo)', () => {
       expect(find('filters[publishDate][$lt]=2023-02-01')).to.deep.equal(
         where((r) => r.publishDate != null && String(r.publishDate) < '2023-02-01'),
       );
-      expect(rejected('filters[publishDate][$eq]=yesterday').message).to.equal(
-        'Invalid format, expected an ISO compatible date',
-      );
+      expect(rejected('filters[publishDate][$eq]=yesterday').message).to.equal('Invalid format, expected yyyy-MM-dd');
       expect(rejected('filters[publishDate][$eq]=2023-02-30').status).to.equal(400);
     });
     it('datetimes: ISO strings, date-only values at midnight UTC, timestamps in ms', () => {
@@ -320,11 +318,9 @@ describe('compileFilters: operators, casting, deep filters (mingo)', () => {
       for (const query of [
         'filters=abc',
         'filters[title][$eq][a]=b',
-        'filters[title][$eq][0]=a',
         'filters[title][$in][0][a]=b',
         'filters[readingTime][$between]=5%2C10',
         'filters[readingTime][$between][0]=5',
-        'filters[title][$null]=maybe',
         'filters[$or]=x',
         'filters[$or][0]=x',
         'filters[seo]=x',

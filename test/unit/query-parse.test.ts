@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { loadSchemas, Registry } from '../../src/content-types/index.js';
-import { AppError, ValidationError } from '../../src/errors/index.js';
+import { ValidationError } from '../../src/errors/index.js';
 import { defaultFields, parseFields } from '../../src/query/parse/fields.js';
-import { localeMatch } from '../../src/query/parse/locale.js';
+import { localeFilters, localeMatch } from '../../src/query/parse/locale.js';
 import { paginationMeta, parsePagination } from '../../src/query/parse/pagination.js';
 import { parsePopulate, type PopulateContext } from '../../src/query/parse/populate.js';
+import { PopulateGuard } from '../../src/query/parse/populate-limits.js';
 import { parsePublicationState } from '../../src/query/parse/publication-state.js';
 import { PUBLICATION_APP } from '../helpers/fixtures.js';
 
@@ -17,7 +18,13 @@ const limits = { defaultLimit: 25, maxLimit: 100, withCount: true };
 
 function populateContext(canRead: (uid: string) => boolean = () => true): PopulateContext {
   let n = 0;
-  return { registry, access: { canRead }, limits, nextName: () => String(n++) };
+  return {
+    registry,
+    access: { canRead },
+    limits,
+    nextName: () => String(n++),
+    guard: new PopulateGuard({ maxDepth: 10, maxRelations: 100 }),
+  };
 }
 
 describe('query parse: fields', () => {
@@ -85,7 +92,7 @@ describe('query parse: pagination', () => {
     });
   });
 
-  for (const bad of [{ page: 'abc' }, { pageSize: '1.5' }, { withCount: 'yes' }, { foo: '1' }, 'x', ['1']]) {
+  for (const bad of [{ page: 'abc' }, { pageSize: '1.5' }, { withCount: 'yes' }, { start: 'x', limit: '2' }]) {
     it(`rejects ${JSON.stringify(bad)}`, () => {
       expect(() => parsePagination(bad, limits)).to.throw(ValidationError);
     });
@@ -93,11 +100,16 @@ describe('query parse: pagination', () => {
 });
 
 describe('query parse: pagination styles', () => {
-  it("rejects mixing page and offset pagination with Strapi's PaginationError", () => {
+  it("rejects mixing page and offset pagination with Strapi's ValidationError", () => {
     expect(() => parsePagination({ page: '1', start: '0' }, limits)).to.throw(
-      AppError,
-      'Cannot use both page & offset pagination in the same query',
+      ValidationError,
+      'Invalid pagination parameters. Expected either start/limit or page/pageSize',
     );
+  });
+
+  it('ignores what Strapi ignores: a pagination that is not an object, unknown keys', () => {
+    const first = { style: 'page', page: 1, pageSize: 25, withCount: true };
+    for (const ignored of ['x', ['1'], { foo: '1' }]) expect(parsePagination(ignored, limits)).to.deep.equal(first);
   });
 });
 
@@ -121,7 +133,11 @@ describe('query parse: publicationState and locale', () => {
     expect(localeMatch(article, i18n, 'fr')).to.deep.equal({ locale: 'fr' });
     expect(localeMatch(article, i18n, 'all')).to.deep.equal({});
     expect(localeMatch(author, i18n, 'fr')).to.deep.equal({});
-    expect(() => localeMatch(article, i18n, ['fr'])).to.throw(ValidationError);
+    expect(localeMatch(article, i18n, '')).to.deep.equal({ locale: '' });
+    // a list or operators: a filter on locale instead
+    expect(localeMatch(article, i18n, ['fr'])).to.deep.equal({});
+    expect(localeFilters(article, i18n, ['fr'])).to.deep.equal({ locale: ['fr'] });
+    expect(localeFilters(author, i18n, ['fr'])).to.equal(undefined);
   });
 });
 
@@ -195,7 +211,6 @@ describe('query parse: populate', () => {
       ValidationError,
     );
     expect(() => parsePopulate(populateContext(), article, { tags: { limit: 'x' } }, 'live')).to.throw(ValidationError);
-    expect(() => parsePopulate(populateContext(), article, { blocks: { on: 'x' } }, 'live')).to.throw(ValidationError);
     expect(() => parsePopulate(populateContext(), article, [{ author: true }], 'live')).to.throw(ValidationError);
   });
 });

@@ -17,6 +17,8 @@ function relation(
 ): RelationPopulate {
   return {
     kind: 'relation',
+    attribute: info.attribute,
+    count: false,
     relation: { multiple: false, stored: true, ...info },
     selection: { uid: info.target, fields: ['name'], populate: {} },
     filterStages: [],
@@ -115,20 +117,27 @@ describe('query plan: populate stages', () => {
     const map: PopulateMap = {
       seo: {
         kind: 'component',
+        attribute: 'seo',
         repeatable: false,
+        count: false,
         selection: {
           uid: 'shared.seo',
           fields: ['metaTitle'],
           populate: { image: relation({ attribute: 'image', target: 'plugin::upload.file', media: true }) },
+          filter: null,
+          sort: null,
         },
       },
       blocks: {
         kind: 'dynamiczone',
+        attribute: 'blocks',
         components: {
           'blocks.cta': {
             uid: 'blocks.cta',
             fields: ['label'],
             populate: { target: relation({ attribute: 'target', target: 'api::article.article' }) },
+            filter: null,
+            sort: null,
           },
         },
       },

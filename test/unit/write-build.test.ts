@@ -57,8 +57,13 @@ describe('write: building a write plan', () => {
       'links.0.label',
       'blocks.0.__component',
       'blocks.1.__component',
+      '',
     ]);
     expect(plan.issues[0]?.message).to.equal('title must be defined.');
+    expect(plan.issues.slice(-2).map((i) => i.message)).to.deep.equal([
+      'blocks[1].__component is a required field',
+      'Cannot build relations store from dynamiczone, component identifier is undefined',
+    ]);
     expect(plan.issues[5]?.message).to.equal(
       'seo.metaSocial[0].network must be one of the following values: Facebook, Twitter, LinkedIn',
     );

@@ -4,6 +4,7 @@
  * `TFiltersInput`, `TInput`; for every component its type, filters input and input; enums;
  * dynamic-zone unions and their input scalars. Names come from naming.ts only.
  */
+import type { GraphQLResolveInfo } from 'graphql';
 import type { ObjectTypeComposerFieldConfigMapDefinition, SchemaComposer } from 'graphql-compose';
 import {
   isPrivate,
@@ -16,7 +17,9 @@ import {
 import { attributeOrder, isWriteOnly, SCALAR_GRAPHQL_TYPES } from './attribute-types.js';
 import { pageLimits, type GraphQLContext } from './context.js';
 import { componentPage } from './component-lists.js';
+import { populatedValue } from './selection.js';
 import type { ExtensionService } from './extension.js';
+import { enumMembers } from './enum-values.js';
 import { attributeFilterInput, filterableAttributes } from './filters.js';
 import {
   dynamicZoneInputName,
@@ -70,7 +73,7 @@ export function listArgs(
 }
 
 function outputScalar(owner: string, name: string, attribute: Attribute): string | null {
-  if (attribute.type === 'enumeration') return enumName(owner, name);
+  if (attribute.type === 'enumeration') return enumName(owner, name, attribute.enumName);
   return attribute.type in SCALAR_GRAPHQL_TYPES
     ? SCALAR_GRAPHQL_TYPES[attribute.type as keyof typeof SCALAR_GRAPHQL_TYPES]
     : null;
@@ -79,9 +82,13 @@ function outputScalar(owner: string, name: string, attribute: Attribute): string
 function addEnums(ctx: TypeBuildContext, owner: string, schema: Schema): void {
   for (const [name, attribute] of Object.entries(schema.attributes)) {
     if (attribute.type !== 'enumeration' || !attribute.enum) continue;
-    const enumType = enumName(owner, name);
+    const enumType = enumName(owner, name, attribute.enumName);
     if (ctx.sc.has(enumType)) continue;
-    ctx.sc.createEnumTC({ name: enumType, values: Object.fromEntries(attribute.enum.map((v) => [v, { value: v }])) });
+    const { members } = enumMembers(attribute.enum);
+    ctx.sc.createEnumTC({
+      name: enumType,
+      values: Object.fromEntries(Object.entries(members).map(([member, value]) => [member, { value }])),
+    });
   }
 }
 
@@ -113,32 +120,38 @@ function outputField(
       const target = relation ? ctx.names.get(relation.target) : undefined;
       const targetType = relation ? ctx.registry.contentType(relation.target) : undefined;
       if (!relation || !target || !targetType || !ctx.extension.isTypeEnabled(relation.target)) return null;
-      if (!relation.multiple) return { type: entityResponseName(target) };
+      if (!relation.multiple) return { type: entityResponseName(target), resolve: readPopulated(name) };
       return {
         type: relationResponseCollectionName(target),
         args: listArgs(filtersInputName(target), targetType.draftAndPublish),
+        resolve: readPopulated(name),
       };
     }
     case 'component': {
       const component = ctx.names.get(attribute.component);
       if (!component) return null;
-      if (!attribute.repeatable) return { type: component };
-      const fields = new Set(['id', ...Object.keys(ctx.registry.component(attribute.component)?.attributes ?? {})]);
+      if (!attribute.repeatable) return { type: component, resolve: readPopulated(name) };
       return {
         type: `[${component}]`,
         args: listArgs(filtersInputName(component), false),
-        resolve: (parent: unknown, args: Record<string, unknown>, context: GraphQLContext) =>
-          componentPage(isRecord(parent) ? parent[name] : undefined, args, fields, pageLimits(context)),
+        resolve: (parent: unknown, args: Record<string, unknown>, context: GraphQLContext, info: GraphQLResolveInfo) =>
+          componentPage(populatedValue(parent, name, info.path.key), args, pageLimits(context)),
       };
     }
     case 'dynamiczone':
-      return { type: `[${dynamicZoneName(owner, name)}]` };
+      return { type: `[${dynamicZoneName(owner, name)}]`, resolve: readPopulated(name) };
     default: {
       const scalar = outputScalar(owner, name, attribute);
       if (!scalar) return null;
       return { type: attribute.required ? `${scalar}!` : scalar };
     }
   }
+}
+
+/** A populated field's resolver: the answer read for its response key (aliases are read apart). */
+function readPopulated(name: string) {
+  return (parent: unknown, _args: unknown, _context: unknown, info: GraphQLResolveInfo) =>
+    populatedValue(parent, name, info.path.key);
 }
 
 function addDynamicZones(ctx: TypeBuildContext, owner: string, schema: Schema): void {

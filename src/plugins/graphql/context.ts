@@ -2,15 +2,28 @@
 import type { Request } from 'express';
 import type { RequestAuth } from '../../access/ability.js';
 import type { OperationContext } from '../../operations/index.js';
-import type { PaginationLimits } from '../../query/parse/pagination.js';
 import type { ServiceContext } from '../../service-context.js';
+import { graphqlConfig } from './config.js';
+import type { GraphQLPageLimits } from './pagination.js';
 
 export type GraphQLContext = {
   /** the service, its REST limits replaced by GraphQL's (defaultLimit, maxLimit ∧ amountLimit) */
   service: ServiceContext;
   auth: RequestAuth;
   req: Request;
+  /** Strapi's `ctx.state`, which resolvers of Strapi apps read (`context.state.user`) */
+  state: { user?: RequestAuth['user']; auth: { strategy: { name: string }; credentials?: unknown } };
 };
+
+/** A resolver context for a request. */
+export function graphqlContext(service: ServiceContext, auth: RequestAuth, req: Request): GraphQLContext {
+  return {
+    service,
+    auth,
+    req,
+    state: { user: auth.user, auth: { strategy: { name: auth.strategy }, credentials: auth.user ?? auth.token } },
+  };
+}
 
 /** The operation context of a resolver: the service plus what this caller may read. */
 export function operationContext(ctx: GraphQLContext): OperationContext {
@@ -18,7 +31,8 @@ export function operationContext(ctx: GraphQLContext): OperationContext {
   return { ...ctx.service, access: { canRead: (uid) => ability.can(`${uid}.find`) } };
 }
 
-/** GraphQL's page limits (the service's REST limits were replaced by GraphQL's, see index.ts). */
-export function pageLimits(ctx: GraphQLContext): PaginationLimits {
-  return ctx.service.config.api.rest;
+/** GraphQL's page limits: `defaultLimit`, `maxLimit` and `amountLimit` of `plugins.graphql.config`. */
+export function pageLimits(ctx: GraphQLContext): GraphQLPageLimits {
+  const { defaultLimit, maxLimit, amountLimit } = graphqlConfig(ctx.service.config);
+  return { defaultLimit, maxLimit, amountLimit };
 }

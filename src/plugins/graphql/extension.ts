@@ -14,6 +14,7 @@ import {
   type FieldDefinitionNode,
   type GraphQLResolveInfo,
 } from 'graphql';
+import * as nexus from 'nexus';
 import type { GraphQLContext } from './context.js';
 
 export type Resolver = (
@@ -50,15 +51,37 @@ export interface ResolverConfig {
 export interface Extension {
   /** SDL, e.g. `type Query { hello: String }` or `extend type Article { wordCount: Int }` */
   typeDefs?: string;
-  /** `{ Query: { hello: () => 'hi' }, Article: { wordCount: (parent) => … } }` */
-  resolvers?: Record<string, Record<string, Resolver>>;
+  /** `{ Query: { hello: () => 'hi' }, Article: { wordCount: { resolve: (parent) => … } } }` */
+  resolvers?: Record<string, Record<string, Resolver | { resolve: Resolver }>>;
+  /** nexus type definitions, as Strapi's extensions write them (`nexus.extendType(...)`) */
+  types?: unknown[];
+  /** nexus plugins */
+  plugins?: unknown[];
   /** keyed `Query.articles`, `Mutation.createNote`, … */
   resolversConfig?: Record<string, ResolverConfig>;
 }
 
-export type ExtensionFactory = (args: { schemaComposer: SchemaComposer<GraphQLContext> }) => Extension | void;
+/** Receives graphql-compose's composer, and what Strapi's extensions receive: `nexus` and `strapi`. */
+export type ExtensionFactory = (args: {
+  schemaComposer: SchemaComposer<GraphQLContext>;
+  nexus: typeof nexus;
+  strapi: unknown;
+}) => Extension | void;
+
+/** What the registered extensions add to the schema besides the composer's changes. */
+export interface AppliedExtensions {
+  resolversConfig: Record<string, ResolverConfig>;
+  /** nexus types and plugins, merged into the built schema */
+  nexusTypes: unknown[];
+  nexusPlugins: unknown[];
+}
+
+function resolveFunction(value: Resolver | { resolve: Resolver }): Resolver {
+  return typeof value === 'function' ? value : value.resolve;
+}
 
 interface FieldSwitches {
+  enabled: boolean;
   output: boolean;
   input: boolean;
   filters: boolean;
@@ -69,16 +92,30 @@ export interface FieldControl {
   disableOutput(): FieldControl;
   disableInput(): FieldControl;
   disableFilters(): FieldControl;
+  isEnabled(): boolean;
+  isDisabled(): boolean;
+  hasInputEnabled(): boolean;
+  hasOutputEnabled(): boolean;
+  hasFiltersEnabled(): boolean;
 }
 
+/** Strapi's getters read one switch each (`isActionEnabled` looks only at disabled actions). */
 export interface ShadowCrudControl {
   disable(): ShadowCrudControl;
   disableQueries(): ShadowCrudControl;
   disableMutations(): ShadowCrudControl;
-  /** `find`, `findOne`, `create`, `update`, `delete`, `createLocalization` */
+  /** `find`, `findOne`, `create`, `update`, `delete`, `createLocalization`; `*` for all */
   disableAction(action: string): ShadowCrudControl;
   disableActions(actions: string[]): ShadowCrudControl;
   field(name: string): FieldControl;
+  isEnabled(): boolean;
+  isDisabled(): boolean;
+  areQueriesEnabled(): boolean;
+  areQueriesDisabled(): boolean;
+  areMutationsEnabled(): boolean;
+  areMutationsDisabled(): boolean;
+  isActionEnabled(action: string): boolean;
+  isActionDisabled(action: string): boolean;
 }
 
 interface TypeSwitches {
@@ -87,6 +124,14 @@ interface TypeSwitches {
   mutations: boolean;
   disabledActions: Set<string>;
   fields: Map<string, FieldSwitches>;
+}
+
+/** The schema cannot be built with the registered extensions (it can without them). */
+export class ExtensionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExtensionError';
+  }
 }
 
 export class ExtensionService {
@@ -130,11 +175,25 @@ export class ExtensionService {
         touch();
         return control;
       },
+      isEnabled: () => switches.enabled,
+      isDisabled: () => !switches.enabled,
+      areQueriesEnabled: () => switches.queries,
+      areQueriesDisabled: () => !switches.queries,
+      areMutationsEnabled: () => switches.mutations,
+      areMutationsDisabled: () => !switches.mutations,
+      isActionEnabled: (action) => !switches.disabledActions.has(action) && !switches.disabledActions.has('*'),
+      isActionDisabled: (action) => switches.disabledActions.has(action) || switches.disabledActions.has('*'),
       field(name) {
-        const field = switches.fields.get(name) ?? { output: true, input: true, filters: true };
+        const field = switches.fields.get(name) ?? { enabled: true, output: true, input: true, filters: true };
         switches.fields.set(name, field);
         const fieldControl: FieldControl = {
+          isEnabled: () => field.enabled,
+          isDisabled: () => !field.enabled,
+          hasInputEnabled: () => field.input,
+          hasOutputEnabled: () => field.output,
+          hasFiltersEnabled: () => field.filters,
           disable() {
+            field.enabled = false;
             field.output = false;
             field.input = false;
             field.filters = false;
@@ -178,29 +237,38 @@ export class ExtensionService {
   isActionEnabled(uid: string, action: string): boolean {
     const t = this.types.get(uid);
     if (!t) return true;
-    if (!t.enabled || t.disabledActions.has(action)) return false;
+    if (!t.enabled || t.disabledActions.has(action) || t.disabledActions.has('*')) return false;
     const isQuery = action === 'find' || action === 'findOne';
     return isQuery ? t.queries : t.mutations;
   }
 
-  isFieldEnabled(uid: string, field: string, use: keyof FieldSwitches): boolean {
+  isFieldEnabled(uid: string, field: string, use: 'output' | 'input' | 'filters'): boolean {
     return this.types.get(uid)?.fields.get(field)?.[use] !== false;
   }
 
-  /** Applies every registered extension to the composer; returns their merged resolversConfig. */
-  apply(schemaComposer: SchemaComposer<GraphQLContext>): Record<string, ResolverConfig> {
+  /** Applies every registered extension to the composer; returns their resolversConfig and nexus types. */
+  apply(schemaComposer: SchemaComposer<GraphQLContext>): AppliedExtensions {
     const config: Record<string, ResolverConfig> = {};
+    const applied: AppliedExtensions = { resolversConfig: config, nexusTypes: [], nexusPlugins: [] };
     for (const entry of this.extensions) {
-      const extension = typeof entry === 'function' ? entry({ schemaComposer }) : entry;
+      const extension =
+        typeof entry === 'function' ? entry({ schemaComposer, nexus, strapi: globalThis.strapi }) : entry;
       if (!extension) continue;
+      applied.nexusTypes.push(...(extension.types ?? []));
+      applied.nexusPlugins.push(...(extension.plugins ?? []));
       if (extension.typeDefs) addTypeDefs(schemaComposer, extension.typeDefs);
       if (extension.resolvers)
         schemaComposer.addResolveMethods(
-          extension.resolvers as Parameters<SchemaComposer<GraphQLContext>['addResolveMethods']>[0],
+          Object.fromEntries(
+            Object.entries(extension.resolvers).map(([type, fields]) => [
+              type,
+              Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, resolveFunction(value)])),
+            ]),
+          ) as Parameters<SchemaComposer<GraphQLContext>['addResolveMethods']>[0],
         );
       Object.assign(config, extension.resolversConfig ?? {});
     }
-    return config;
+    return applied;
   }
 
   private switches(uid: string): TypeSwitches {

@@ -6,13 +6,15 @@ import type { GraphQLSchema } from 'graphql';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
 import { effectiveMaxLimit, graphqlConfig, type GraphQLConfig } from './config.js';
-import { ExtensionService } from './extension.js';
+import { enumNameWarnings } from './enum-values.js';
+import { ExtensionError, ExtensionService } from './extension.js';
+import { createFormatService } from './format-service.js';
 import { graphqlEndpoint } from './http.js';
 import { playground } from './playground.js';
-import { buildSchema } from './schema.js';
+import { buildSchema, type SchemaInputs } from './schema.js';
 import { instrumentSchema } from './tracing.js';
 
-export { ExtensionService } from './extension.js';
+export { ExtensionError, ExtensionService } from './extension.js';
 export type {
   Extension,
   ExtensionFactory,
@@ -24,13 +26,18 @@ export type {
 } from './extension.js';
 export type { GraphQLContext } from './context.js';
 
-/** The service a resolver sees: REST's page limits replaced by GraphQL's (defaultLimit, maxLimit capped by amountLimit). */
+/**
+ * The service a resolver sees: REST's page limits replaced by GraphQL's (defaultLimit, maxLimit
+ * capped by amountLimit), and a populate depth that admits whatever `depthLimit` lets through.
+ */
 function graphqlService(ctx: ServiceContext, gql: GraphQLConfig): ServiceContext {
   const rest = ctx.config.api.rest;
-  const config = {
-    ...ctx.config,
-    api: { ...ctx.config.api, rest: { ...rest, defaultLimit: gql.defaultLimit, maxLimit: effectiveMaxLimit(gql) } },
+  const limits = {
+    defaultLimit: gql.defaultLimit,
+    maxLimit: effectiveMaxLimit(gql),
+    maxPopulateDepth: Math.max(rest.maxPopulateDepth, gql.depthLimit),
   };
+  const config = { ...ctx.config, api: { ...ctx.config.api, rest: { ...rest, ...limits } } };
   return {
     config,
     registry: ctx.registry,
@@ -42,6 +49,20 @@ function graphqlService(ctx: ServiceContext, gql: GraphQLConfig): ServiceContext
   };
 }
 
+/**
+ * Builds the schema; when that fails with extensions registered and the schema builds without
+ * them, the extensions are to blame: an ExtensionError says so.
+ */
+function buildSchemaBlaming(inputs: SchemaInputs): GraphQLSchema {
+  try {
+    return buildSchema(inputs);
+  } catch (err) {
+    if (inputs.extension.revision === 0) throw err;
+    buildSchema({ ...inputs, extension: new ExtensionService() });
+    throw new ExtensionError(err instanceof Error ? err.message : String(err));
+  }
+}
+
 /** Each running service's schema getter, keyed by its models (the plugin object is shared by services). */
 const schemaGetters = new WeakMap<object, () => GraphQLSchema>();
 
@@ -51,6 +72,7 @@ export const graphqlPlugin: Plugin = {
     const gql = graphqlConfig(ctx.config);
     const extension = new ExtensionService();
     ctx.setService('extension', extension);
+    ctx.setService('format', createFormatService(ctx.registry));
     const service = graphqlService(ctx, gql);
     let built: { revision: number; schema: GraphQLSchema } | null = null;
     const traced = (schema: GraphQLSchema) => (gql.tracing ? instrumentSchema(schema) : schema);
@@ -59,7 +81,7 @@ export const graphqlPlugin: Plugin = {
         built = {
           revision: extension.revision,
           schema: traced(
-            buildSchema({
+            buildSchemaBlaming({
               registry: ctx.registry,
               gql,
               extension,
@@ -75,11 +97,19 @@ export const graphqlPlugin: Plugin = {
     if (gql.playgroundAlways || ctx.config.env !== 'production') ctx.rootRouter.use(playground(gql.endpoint));
     ctx.rootRouter.all(
       gql.endpoint,
-      graphqlEndpoint({ service, logger: ctx.logger, depthLimit: gql.depthLimit, tracing: gql.tracing, schema }),
+      graphqlEndpoint({
+        service,
+        logger: ctx.logger,
+        depthLimit: gql.depthLimit,
+        costLimit: gql.costLimit,
+        tracing: gql.tracing,
+        schema,
+      }),
     );
   },
   /** builds the schema at start-up (after the app's `register`), so a bad extension fails the start, not a request */
   async bootstrap(ctx) {
     schemaGetters.get(ctx.models)?.();
+    for (const warning of enumNameWarnings(ctx.registry)) ctx.logger.warn(warning);
   },
 };

@@ -4,7 +4,7 @@
  * the users-permissions fields, then the extensions; every Query/Mutation field is wrapped with its
  * permission check and its resolversConfig (auth, policies, middlewares).
  */
-import type { GraphQLFieldResolver, GraphQLResolveInfo, GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { SchemaComposer, type ObjectTypeComposerFieldConfigAsObjectDefinition } from 'graphql-compose';
 import type { Registry } from '../../content-types/index.js';
 import { ForbiddenError, isAppError } from '../../errors/index.js';
@@ -23,6 +23,7 @@ import type { GraphQLContext } from './context.js';
 import { exposedContentTypes, hasShadowCrud, UPLOAD_FILE_UID } from './exposed.js';
 import type { ExtensionService, Resolver, ResolverConfig } from './extension.js';
 import { filtersInputName, GENERIC_MORPH, inputName } from './naming.js';
+import { withNexusTypes } from './nexus-types.js';
 import { shadowMutations, shadowQueries, type RootField } from './shadow-crud.js';
 import { UPLOAD_FILE_CRUD_ACTIONS, uploadMutations, withStoredBytesRemoval } from './upload-mutations.js';
 import { addUsersPermissionsTypes, usersPermissionsMutations, usersPermissionsQueries } from './users-permissions.js';
@@ -119,10 +120,34 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
   addFields(sc, 'Mutation', localizations, actions);
   for (const [key, action] of Object.entries(UPLOAD_FILE_CRUD_ACTIONS)) if (actions.has(key)) actions.set(key, action);
 
-  const resolversConfig = extension.apply(sc);
+  const { resolversConfig, nexusTypes, nexusPlugins } = extension.apply(sc);
   wrapRoot(sc, 'Query', actions, resolversConfig);
   wrapRoot(sc, 'Mutation', actions, resolversConfig);
-  return sc.buildSchema();
+  const built = sc.buildSchema();
+  if (nexusTypes.length === 0 && nexusPlugins.length === 0) return built;
+  const merged = withNexusTypes(built, nexusTypes, nexusPlugins);
+  wrapAddedRootFields(merged, built, resolversConfig);
+  return merged;
+}
+
+/** Root fields nexus types added get their resolversConfig (auth scope, policies, middlewares) too. */
+function wrapAddedRootFields(
+  schema: GraphQLSchema,
+  before: GraphQLSchema,
+  configs: Record<string, ResolverConfig>,
+): void {
+  for (const root of ['Query', 'Mutation'] as const) {
+    const fields = (root === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields() ?? {};
+    const existing = (root === 'Query' ? before.getQueryType() : before.getMutationType())?.getFields() ?? {};
+    for (const [name, field] of Object.entries(fields)) {
+      if (name in existing) continue;
+      field.resolve = guarded(
+        (field.resolve ?? defaultFieldResolver) as Resolve,
+        null,
+        configs[`${root}.${name}`] ?? {},
+      );
+    }
+  }
 }
 
 /** Strapi's upload file has `related` (morph, empty here: no morph relations are stored) and folder fields the upload plugin does not store. */

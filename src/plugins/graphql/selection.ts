@@ -21,11 +21,12 @@ import {
 } from 'graphql';
 import type { Registry, Schema } from '../../content-types/index.js';
 import type { RawQuery } from '../../operations/index.js';
-import { paginationWindow, parsePagination, type PaginationLimits } from '../../query/parse/pagination.js';
 import { toRestFilters } from './filters.js';
+import { graphqlWindow, type GraphQLPageLimits } from './pagination.js';
 import { typeName } from './naming.js';
 import { plain } from './values.js';
 import { UNRESTRICTED, type QueryAccess } from '../../query/access.js';
+import { POPULATE_ATTRIBUTE } from '../../query/index.js';
 import { operationContext, pageLimits, type GraphQLContext } from './context.js';
 
 interface Walk {
@@ -34,14 +35,41 @@ interface Walk {
   /** relations to types the caller cannot read are not asked for (their fields answer null) */
   access: QueryAccess;
   /** page limits of nested lists (GraphQL's defaultLimit, maxLimit ∧ amountLimit) */
-  limits: PaginationLimits;
+  limits: GraphQLPageLimits;
 }
 
 /** The fields selected on `type` by these nodes' sub-selections, fragments flattened, grouped by field name. */
 export function subFields(walk: Walk, nodes: readonly FieldNode[], type: GraphQLNamedType): Map<string, FieldNode[]> {
   const out = new Map<string, FieldNode[]>();
-  for (const node of nodes) if (node.selectionSet) collect(walk, node.selectionSet, type, out, new Set());
+  for (const node of nodes) if (node.selectionSet) collect(walk, node.selectionSet, type, out, new Set(), byName);
   return out;
+}
+
+/** Like subFields, grouped by response key (an alias, or the field name): each key is answered on its own. */
+function subFieldsByKey(walk: Walk, nodes: readonly FieldNode[], type: GraphQLNamedType): Map<string, FieldNode[]> {
+  const out = new Map<string, FieldNode[]>();
+  for (const node of nodes) if (node.selectionSet) collect(walk, node.selectionSet, type, out, new Set(), responseKey);
+  return out;
+}
+
+const byName = (node: FieldNode): string => node.name.value;
+const responseKey = (node: FieldNode): string => node.alias?.value ?? node.name.value;
+
+/**
+ * The key a populated attribute is read under in the answer: its name for the first response key
+ * that selects it, `name@alias` for the others (GraphQL field names and aliases never hold `@`),
+ * so that two aliases of one field with different arguments get their own answers.
+ */
+export function populatedKey(name: string, key: string, first: boolean): string {
+  return first ? name : `${name}@${key}`;
+}
+
+/** What a field resolver reads from its parent: its own aliased answer when there is one. */
+export function populatedValue(parent: unknown, name: string, key: string | number): unknown {
+  if (parent === null || typeof parent !== 'object') return undefined;
+  const values = parent as Record<string, unknown>;
+  const aliased = `${name}@${String(key)}`;
+  return Object.hasOwn(values, aliased) ? values[aliased] : values[name];
 }
 
 function included(walk: Walk, node: Parameters<typeof getDirectiveValues>[1]): boolean {
@@ -56,22 +84,24 @@ function collect(
   type: GraphQLNamedType,
   out: Map<string, FieldNode[]>,
   seen: Set<string>,
+  keyOf: (node: FieldNode) => string,
 ): void {
   for (const selection of set.selections) {
     if (!included(walk, selection)) continue;
     if (selection.kind === Kind.FIELD) {
-      const list = out.get(selection.name.value) ?? [];
+      const key = keyOf(selection);
+      const list = out.get(key) ?? [];
       list.push(selection);
-      out.set(selection.name.value, list);
+      out.set(key, list);
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       if (!selection.typeCondition || selection.typeCondition.name.value === type.name)
-        collect(walk, selection.selectionSet, type, out, seen);
+        collect(walk, selection.selectionSet, type, out, seen, keyOf);
     } else {
       const name = selection.name.value;
       const fragment = walk.info.fragments[name];
       if (!fragment || seen.has(name) || fragment.typeCondition.name.value !== type.name) continue;
       seen.add(name);
-      collect(walk, fragment.selectionSet, type, out, seen);
+      collect(walk, fragment.selectionSet, type, out, seen, keyOf);
     }
   }
 }
@@ -115,53 +145,90 @@ function levelQuery(
   type: GraphQLNamedType,
   nodes: readonly FieldNode[],
 ): { fields: string[]; populate: Record<string, unknown> } {
-  const fields: string[] = [];
+  const fields = new Set<string>();
   const populate: Record<string, unknown> = {};
-  for (const [name, fieldNodes] of subFields(walk, nodes, type)) {
-    const attribute = schema.attributes[name];
+  const populated = new Set<string>();
+  for (const [key, fieldNodes] of subFieldsByKey(walk, nodes, type)) {
     const first = fieldNodes[0];
-    if (!attribute || !first) continue;
+    if (!first) continue;
+    const name = first.name.value;
+    const attribute = schema.attributes[name];
     const target = childType(type, name);
-    if (!target) continue;
-    if (attribute.type === 'relation' || attribute.type === 'media') {
-      const relatedUid = schema.relations[name]?.target;
-      // media are readable with their entry (Strapi restricts relations only)
-      const readable = attribute.type === 'media' || (relatedUid !== undefined && walk.access.canRead(relatedUid));
-      const related = relatedUid && readable ? walk.registry.schema(relatedUid) : undefined;
-      const multiple = schema.relations[name]?.multiple === true;
-      if (related)
-        populate[name] = {
-          ...relationArgs(walk, related, argsOf(walk, type, first), multiple),
-          ...responseQuery(walk, related, target, fieldNodes),
-        };
-    } else if (attribute.type === 'component') {
-      const component = walk.registry.schema(attribute.component);
-      if (component) populate[name] = levelSpec(levelQuery(walk, component, target, fieldNodes));
-    } else if (attribute.type === 'dynamiczone') {
-      if (!isUnionType(target)) continue;
-      const on: Record<string, unknown> = {};
-      const byType = new Map(
-        attribute.components.flatMap((uid) => {
-          const component = walk.registry.component(uid);
-          return component ? [[typeName(component), component] as const] : [];
-        }),
-      );
-      for (const [member, memberNodes] of unionMembers(
-        walk,
-        fieldNodes,
-        target.getTypes().map((t) => t.name),
-      )) {
-        const component = byType.get(member);
-        const memberType = walk.info.schema.getType(member);
-        if (component && memberType)
-          on[component.uid] = levelSpec(levelQueryOfFields(walk, component, memberType, memberNodes));
-      }
-      populate[name] = Object.keys(on).length > 0 ? { on } : true;
-    } else {
-      fields.push(name);
+    if (!attribute || !target) continue;
+    if (
+      attribute.type !== 'relation' &&
+      attribute.type !== 'media' &&
+      attribute.type !== 'component' &&
+      attribute.type !== 'dynamiczone'
+    ) {
+      fields.add(name);
+      continue;
     }
+    const spec = attributeSpec(walk, schema, type, target, name, fieldNodes);
+    if (!spec) continue;
+    const outputKey = populatedKey(name, key, !populated.has(name));
+    populated.add(name);
+    populate[outputKey] = outputKey === name ? spec : { ...spec, [POPULATE_ATTRIBUTE]: name };
   }
-  return { fields, populate };
+  return { fields: [...fields], populate };
+}
+
+/** The populate request of a relation, component or dynamic zone field (null: not read). */
+function attributeSpec(
+  walk: Walk,
+  schema: Schema,
+  type: GraphQLNamedType,
+  target: GraphQLNamedType,
+  name: string,
+  fieldNodes: FieldNode[],
+): Record<string, unknown> | null {
+  const attribute = schema.attributes[name];
+  const first = fieldNodes[0];
+  if (!attribute || !first) return null;
+  if (attribute.type === 'relation' || attribute.type === 'media') {
+    const relatedUid = schema.relations[name]?.target;
+    // media are readable with their entry (Strapi restricts relations only)
+    const readable = attribute.type === 'media' || (relatedUid !== undefined && walk.access.canRead(relatedUid));
+    const related = relatedUid && readable ? walk.registry.schema(relatedUid) : undefined;
+    const multiple = schema.relations[name]?.multiple === true;
+    if (!related) return null;
+    return {
+      ...relationArgs(walk, related, argsOf(walk, type, first), multiple),
+      ...responseQuery(walk, related, target, fieldNodes),
+    };
+  }
+  if (attribute.type === 'component') {
+    const component = walk.registry.schema(attribute.component);
+    if (!component) return null;
+    const args = argsOf(walk, type, first);
+    const list = attribute.repeatable === true;
+    const filters =
+      list && args.filters !== undefined && args.filters !== null
+        ? { filters: toRestFilters(walk.registry, component, args.filters) }
+        : {};
+    const sort = list && Array.isArray(args.sort) && args.sort.length > 0 ? { sort: args.sort } : {};
+    return { ...levelSpec(levelQuery(walk, component, target, fieldNodes)), ...filters, ...sort };
+  }
+  if (attribute.type !== 'dynamiczone' || !isUnionType(target)) return null;
+  const members = unionMembers(
+    walk,
+    fieldNodes,
+    target.getTypes().map((t) => t.name),
+  );
+  if (members.size === 0) return {};
+  // every component of the zone is answered (members without selected fields as empty objects)
+  const on: Record<string, unknown> = {};
+  for (const uid of attribute.components) {
+    const component = walk.registry.component(uid);
+    if (!component) continue;
+    const memberNodes = members.get(typeName(component));
+    const memberType = walk.info.schema.getType(typeName(component));
+    on[uid] =
+      memberNodes && memberType
+        ? levelSpec(levelQueryOfFields(walk, component, memberType, memberNodes))
+        : { fields: ['id'] };
+  }
+  return { on };
 }
 
 /** Like levelQuery, for field nodes already selected on the level's type (union members). */
@@ -199,9 +266,9 @@ function relationArgs(walk: Walk, related: Schema, args: Record<string, unknown>
   if (Array.isArray(args.sort) && args.sort.length > 0) out.sort = args.sort;
   if (typeof args.publicationState === 'string') out.publicationState = args.publicationState.toLowerCase();
   if (multiple) {
-    const window = paginationWindow(parsePagination(args.pagination ?? {}, walk.limits));
-    out.start = window.skip;
-    out.limit = window.limit;
+    const window = graphqlWindow(args.pagination, walk.limits);
+    out.start = window.start;
+    out.limit = window.readLimit;
   }
   return out;
 }
@@ -236,21 +303,20 @@ export function selectionQuery(
   return responseQuery(walk, schema, getNamedType(info.returnType), info.fieldNodes);
 }
 
-/** Whether `meta { pagination { total | pageCount } }` is selected (only then is a count run). */
-export function needsTotal(info: GraphQLResolveInfo, registry: Registry): boolean {
+/** The fields selected under `meta { pagination { … } }` (a count is only run when they need the total). */
+export function selectedPaginationFields(info: GraphQLResolveInfo, registry: Registry): Set<string> {
   const walk: Walk = {
     info,
     registry,
-    limits: { defaultLimit: 1, maxLimit: -1, withCount: false },
+    limits: { defaultLimit: 1, maxLimit: -1, amountLimit: 0 },
     access: UNRESTRICTED,
   };
   const type = getNamedType(info.returnType);
   const meta = subFields(walk, info.fieldNodes, type).get('meta') ?? [];
   const metaType = childType(type, 'meta');
-  if (!metaType || meta.length === 0) return false;
+  if (!metaType || meta.length === 0) return new Set();
   const pagination = subFields(walk, meta, metaType).get('pagination') ?? [];
   const paginationType = childType(metaType, 'pagination');
-  if (!paginationType || pagination.length === 0) return false;
-  const selected = subFields(walk, pagination, paginationType);
-  return selected.has('total') || selected.has('pageCount');
+  if (!paginationType || pagination.length === 0) return new Set();
+  return new Set(subFields(walk, pagination, paginationType).keys());
 }

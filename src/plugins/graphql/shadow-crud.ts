@@ -11,7 +11,7 @@ import * as operations from '../../operations/index.js';
 import type { CollectionResponse, EntryResponse, RawQuery } from '../../operations/index.js';
 import { createLocalization } from '../../operations/localizations.js';
 import type { GraphQLContext } from './context.js';
-import { operationContext } from './context.js';
+import { operationContext, pageLimits } from './context.js';
 import { listArgs } from './content-type-types.js';
 import type { ExtensionService, Resolver } from './extension.js';
 import { toRestFilters } from './filters.js';
@@ -29,7 +29,9 @@ import {
   PUBLICATION_STATE,
   updateMutationName,
 } from './naming.js';
-import { needsTotal, selectionQuery } from './selection.js';
+import { deleteReadQuery, emptiedAfterDelete } from './deleted-answer.js';
+import { graphqlPaginationMeta, graphqlWindow, type GraphQLWindow } from './pagination.js';
+import { selectedPaginationFields, selectionQuery } from './selection.js';
 import { plain } from './values.js';
 
 type Args = Record<string, unknown>;
@@ -43,23 +45,6 @@ export interface RootField {
   resolve: Resolver;
   /** the action checked before the resolver runs, unless resolversConfig says otherwise; null: public */
   action: string | null;
-}
-
-/** Strapi's GraphQL pagination meta from the REST one (offset style converted to pages). */
-export function graphqlPagination(rest: Record<string, number> | undefined): Record<string, number | undefined> {
-  const p = rest ?? {};
-  if (p.limit !== undefined) {
-    const limit = p.limit;
-    const start = p.start ?? 0;
-    const total = p.total;
-    return {
-      total,
-      page: limit > 0 ? Math.floor(start / limit) + 1 : 1,
-      pageSize: limit,
-      pageCount: total === undefined ? undefined : limit > 0 ? Math.ceil(total / limit) : total > 0 ? 1 : 0,
-    };
-  }
-  return { total: p.total, page: p.page, pageSize: p.pageSize, pageCount: p.pageCount };
 }
 
 function readQuery(
@@ -78,7 +63,10 @@ function readQuery(
   return query;
 }
 
-/** A missing entry (or a draft without PREVIEW, Deviation 4) is `data: null`, not an error. */
+/**
+ * A missing entry (or a draft without PREVIEW) is `data: null`, not an error: for reads, and for
+ * `update`/`delete` of an id that does not exist, as Strapi's entity service answers them.
+ */
 async function orNull(read: Promise<EntryResponse>): Promise<EntryResponse | { data: null }> {
   try {
     return await read;
@@ -88,11 +76,15 @@ async function orNull(read: Promise<EntryResponse>): Promise<EntryResponse | { d
   }
 }
 
-function collection(response: CollectionResponse): unknown {
-  return {
-    data: response.data,
-    meta: { pagination: graphqlPagination(response.meta.pagination as Record<string, number> | undefined) },
-  };
+/** A collection answer with Strapi's GraphQL meta, computed on the window that was read. */
+function collection(response: CollectionResponse, window: GraphQLWindow): unknown {
+  const rest = response.meta.pagination as Record<string, number> | undefined;
+  return { data: response.data, meta: { pagination: graphqlPaginationMeta(window, rest?.total) } };
+}
+
+/** Whether the selected meta needs the total: `total`/`pageCount`, or any field of a `limit: -1` page (its size is the total). */
+function countsTotal(selected: Set<string>, window: GraphQLWindow): boolean {
+  return selected.has('total') || selected.has('pageCount') || (window.limit === -1 && selected.size > 0);
 }
 
 const idArg = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
@@ -142,10 +134,10 @@ export function shadowQueries(
       action: `${uid}.find`,
       resolve: async (_p, args, ctx, info) => {
         const query = readQuery(registry, ct, args, info, ctx);
-        const pagination =
-          args.pagination !== null && typeof args.pagination === 'object' ? (plain(args.pagination) as Args) : {};
-        query.pagination = { ...pagination, withCount: needsTotal(info, registry) };
-        return collection(await operations.find(operationContext(ctx), uid, query));
+        const window = graphqlWindow(plain(args.pagination), pageLimits(ctx));
+        const withCount = countsTotal(selectedPaginationFields(info, registry), window);
+        query.pagination = { start: window.start, limit: window.readLimit, withCount };
+        return collection(await operations.find(operationContext(ctx), uid, query), window);
       },
     };
   }
@@ -182,8 +174,11 @@ export function shadowMutations(
         type: entityResponseName(type),
         args: { ...locale },
         action: `${uid}.delete`,
-        resolve: (_p, args, ctx, info) =>
-          operations.deleteSingle(operationContext(ctx), uid, answerQuery(args, info, ctx)),
+        resolve: async (_p, args, ctx, info) => {
+          const query = answerQuery(args, info, ctx);
+          const answer = await operations.deleteSingle(operationContext(ctx), uid, deleteReadQuery(query));
+          return emptiedAfterDelete(ct, query, answer);
+        },
       };
     }
     return fields;
@@ -203,7 +198,7 @@ export function shadowMutations(
       args: { id: 'ID!', data: `${inputName(type)}!`, ...locale },
       action: `${uid}.update`,
       resolve: (_p, args, ctx, info) =>
-        operations.update(operationContext(ctx), uid, idArg(args.id), body(args), answerQuery(args, info, ctx)),
+        orNull(operations.update(operationContext(ctx), uid, idArg(args.id), body(args), answerQuery(args, info, ctx))),
     };
   }
   if (extension.isActionEnabled(uid, 'delete')) {
@@ -211,8 +206,13 @@ export function shadowMutations(
       type: entityResponseName(type),
       args: { id: 'ID!', ...locale },
       action: `${uid}.delete`,
-      resolve: (_p, args, ctx, info) =>
-        operations.remove(operationContext(ctx), uid, idArg(args.id), answerQuery(args, info, ctx)),
+      resolve: async (_p, args, ctx, info) => {
+        const query = answerQuery(args, info, ctx);
+        const answer = await orNull(
+          operations.remove(operationContext(ctx), uid, idArg(args.id), deleteReadQuery(query)),
+        );
+        return emptiedAfterDelete(ct, query, answer);
+      },
     };
   }
   if (ct.localized && extension.isActionEnabled(uid, 'createLocalization')) {

@@ -1,4 +1,8 @@
-/** `plugins.upload.config`, typed: Strapi v4's keys (`sizeLimit`, `breakpoints`, `providerOptions`) and defaults. */
+/**
+ * `plugins.upload.config`, typed: Strapi v4's keys (`sizeLimit`, `breakpoints`, `providerOptions`)
+ * and defaults. Another `provider` (aws-s3, cloudinary…) is accepted and listed among the ignored
+ * keys at start-up; files are then stored by the local provider.
+ */
 import { resolve } from 'node:path';
 import { ConfigError, type ServiceConfig } from '../../config/index.js';
 
@@ -54,8 +58,6 @@ export function uploadSettings(config: ServiceConfig): UploadSettings {
   const directory = providerOptions.directory;
   if (directory !== undefined && (typeof directory !== 'string' || directory === ''))
     throw new ConfigError(FILE, 'upload.config.providerOptions.directory', 'must be a directory path');
-  if (raw.provider !== undefined && raw.provider !== 'local')
-    throw new ConfigError(FILE, 'upload.config.provider', 'only "local" is built in');
   return {
     sizeLimit: positiveInteger('upload.config.sizeLimit', raw.sizeLimit, DEFAULT_SIZE_LIMIT),
     breakpoints: breakpoints(raw.breakpoints),

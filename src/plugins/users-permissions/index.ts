@@ -18,6 +18,7 @@ import { authRoutes } from './routes/auth.js';
 import { roleRoutes } from './routes/roles.js';
 import { userRoutes } from './routes/users.js';
 import type { UsersPermissionsRuntime } from './runtime.js';
+import { createJwtService } from './jwt-service.js';
 import { resolveSecrets } from './secrets.js';
 import { usersPermissionsSettings } from './settings.js';
 
@@ -64,6 +65,7 @@ export const usersPermissionsPlugin: Plugin = {
     const runtime: UsersPermissionsRuntime = { ctx, settings, secrets, jwt, permissions };
     runtimes.set(ctx.models, runtime);
     ctx.setAuthenticator(createAuthenticator(ctx, { jwt, apiTokenSalt: secrets.apiTokenSalt, permissions }));
+    ctx.setService('jwt', createJwtService(secrets.jwtSecret, settings.jwt.expiresIn));
     const router = Router();
     router.use(authRoutes(runtime));
     router.use(userRoutes(runtime));

@@ -24,34 +24,34 @@ async function readSecretsFile(file: string): Promise<SecretsFile> {
 }
 
 /**
- * `JWT_SECRET` / `API_TOKEN_SALT` from the environment, else the configured `jwtSecret`, else: in
+ * The configured secrets (`plugins['users-permissions'].config.jwtSecret`, `admin.apiToken.salt`,
+ * where Strapi v4 reads them), else `JWT_SECRET` / `API_TOKEN_SALT` from the environment, else: in
  * tests a random secret per process, otherwise generated once and kept under `<appDir>/.data/`.
  */
 export async function resolveSecrets(config: ServiceConfig, configuredJwtSecret: string | undefined): Promise<Secrets> {
-  const fromEnv = {
-    jwtSecret: process.env.JWT_SECRET || configuredJwtSecret,
-    apiTokenSalt: process.env.API_TOKEN_SALT || undefined,
+  const given = {
+    jwtSecret: configuredJwtSecret || process.env.JWT_SECRET || undefined,
+    apiTokenSalt: config.admin.apiTokenSalt || process.env.API_TOKEN_SALT || undefined,
   };
-  if (fromEnv.jwtSecret && fromEnv.apiTokenSalt)
-    return { jwtSecret: fromEnv.jwtSecret, apiTokenSalt: fromEnv.apiTokenSalt };
+  if (given.jwtSecret && given.apiTokenSalt) return { jwtSecret: given.jwtSecret, apiTokenSalt: given.apiTokenSalt };
   if (config.env === 'test') {
     return {
-      jwtSecret: fromEnv.jwtSecret ?? randomBytes(32).toString('base64'),
-      apiTokenSalt: fromEnv.apiTokenSalt ?? TEST_SALT,
+      jwtSecret: given.jwtSecret ?? randomBytes(32).toString('base64'),
+      apiTokenSalt: given.apiTokenSalt ?? TEST_SALT,
     };
   }
   const file = secretsFile(config);
   const stored = await readSecretsFile(file);
   const next: SecretsFile = { ...stored };
-  if (!fromEnv.jwtSecret && !next.jwtSecret) next.jwtSecret = randomBytes(32).toString('base64');
-  if (!fromEnv.apiTokenSalt && !next.apiTokenSalt) next.apiTokenSalt = randomBytes(32).toString('base64');
+  if (!given.jwtSecret && !next.jwtSecret) next.jwtSecret = randomBytes(32).toString('base64');
+  if (!given.apiTokenSalt && !next.apiTokenSalt) next.apiTokenSalt = randomBytes(32).toString('base64');
   if (next.jwtSecret !== stored.jwtSecret || next.apiTokenSalt !== stored.apiTokenSalt) {
     await mkdir(resolve(config.appDir, '.data'), { recursive: true });
     await writeFile(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
   }
   return {
-    jwtSecret: fromEnv.jwtSecret ?? next.jwtSecret ?? '',
-    apiTokenSalt: fromEnv.apiTokenSalt ?? next.apiTokenSalt ?? '',
+    jwtSecret: given.jwtSecret ?? next.jwtSecret ?? '',
+    apiTokenSalt: given.apiTokenSalt ?? next.apiTokenSalt ?? '',
   };
 }
 

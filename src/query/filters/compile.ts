@@ -1,6 +1,8 @@
+import { ValidationError } from '../../errors/index.js';
 import { matchesNullRow } from './negate.js';
+import { jsonTextExpression } from './json-text.js';
 import { relationJoin } from './relation-join.js';
-import type { ConditionNode, FilterNode, RelationNode } from './tree.js';
+import { anyNode, type ConditionNode, type FilterNode, type RelationNode } from './tree.js';
 
 export type PipelineStage = Record<string, unknown>;
 type Query = Record<string, unknown>;
@@ -63,6 +65,11 @@ function toQuery(node: FilterNode, scope: QueryScope): Query {
     case 'condition':
       return conditionQuery(node);
     case 'element': {
+      if (holdsJsonText(node.child))
+        throw new ValidationError(
+          'Text operators on a json attribute inside a repeatable component are not supported',
+          {},
+        );
       const some = { [node.path]: { $elemMatch: toQuery(node.child, scope) } };
       return matchesNullRow(node.child) ? or([some, { [`${node.path}.0`]: { $exists: false } }]) : some;
     }
@@ -113,6 +120,11 @@ function relationQuery(node: RelationNode, scope: QueryScope): Query {
   return or([some, { [any]: { $size: 0 } }]);
 }
 
+/** Conditions on JSON text need `$expr`, which MongoDB does not accept inside `$elemMatch`. */
+function holdsJsonText(node: FilterNode): boolean {
+  return anyNode(node, (item) => item.kind === 'condition' && item.type === 'json' && item.op !== 'null');
+}
+
 function isMatch(stage: PipelineStage): stage is { $match: Query } {
   return Object.hasOwn(stage, '$match');
 }
@@ -157,9 +169,10 @@ const NEGATED_COMPARISON = { lt: '$gte', lte: '$gt', gt: '$lte', gte: '$lt' } as
 /** One condition as a MongoDB query; values are cast scalars, always behind an operator so none is read as one. */
 export function conditionQuery(node: ConditionNode): Query {
   const { path, value, negated } = node;
+  if (node.type === 'json' && node.op !== 'null') return { $expr: jsonTextCondition(node) };
   switch (node.op) {
     case 'null':
-      if (node.type === 'json') return jsonNullQuery(path, value === true);
+      if (node.type === 'json' || node.type === 'blocks') return jsonNullQuery(path, value === true);
       return { [path]: value === true ? { $eq: null } : { $ne: null } };
     case 'eq':
       return { [path]: negated ? { $nin: [value, null] } : { $eq: value } };
@@ -186,6 +199,46 @@ export function conditionQuery(node: ConditionNode): Query {
 }
 
 /**
+ * A condition on a JSON attribute's text (see json-text.ts): the text is NULL for a null value,
+ * and NULL never matches, negated or not (SQL). `value` is text: the operand of a text operator,
+ * or the JSON text of the value for comparisons.
+ */
+function jsonTextCondition(node: ConditionNode): Query {
+  const text = '$$json';
+  const compare = (op: string, operand: unknown) => ({ [op]: [text, operand] });
+  const values = Array.isArray(node.value) ? node.value : [node.value];
+  const [low, high] = values;
+  const positive: Record<ConditionNode['op'], () => Query> = {
+    eq: () => compare('$eq', node.value),
+    in: () => ({ $in: [text, values] }),
+    lt: () => compare('$lt', node.value),
+    lte: () => compare('$lte', node.value),
+    gt: () => compare('$gt', node.value),
+    gte: () => compare('$gte', node.value),
+    between: () => ({ $and: [compare('$gte', low), compare('$lte', high)] }),
+    null: () => ({ $eq: [text, null] }),
+    eqi: () => textMatch(node, text),
+    contains: () => textMatch(node, text),
+    containsi: () => textMatch(node, text),
+    startsWith: () => textMatch(node, text),
+    startsWithi: () => textMatch(node, text),
+    endsWith: () => textMatch(node, text),
+    endsWithi: () => textMatch(node, text),
+  };
+  const matches = positive[node.op]();
+  return {
+    $let: {
+      vars: { json: jsonTextExpression(`$${node.path}`) },
+      in: { $cond: [{ $eq: [text, null] }, false, node.negated ? { $not: [matches] } : matches] },
+    },
+  };
+}
+
+function textMatch(node: ConditionNode, input: string): Query {
+  return { $regexMatch: { input, regex: textPattern(node.op, String(node.value)) } };
+}
+
+/**
  * A JSON attribute may hold an array, and `{ field: null }` matches an array with a null element:
  * only the whole value counts (`["x", null]` is not null, case 195).
  */
@@ -195,9 +248,12 @@ function jsonNullQuery(path: string, isNull: boolean): Query {
     : { $or: [{ [path]: { $ne: null } }, { [path]: { $type: 'array' } }] };
 }
 
-/** `%`, `_`, `*` and every regular-expression character match literally (Deviation 3). */
-function textPattern(op: ConditionNode['op'], text: string): RegExp {
-  const escaped = text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+/**
+ * `%`, `_`, `*` and every regular-expression character match literally (Deviation 3). A NUL is
+ * written `\x00`: BSON stores a pattern as a C string, so a raw NUL cannot be sent at all.
+ */
+export function textPattern(op: ConditionNode['op'], text: string): RegExp {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&').replaceAll('\0', '\\x00');
   const caseInsensitive = op.endsWith('i');
   const base = caseInsensitive ? op.slice(0, -1) : op;
   const source =

@@ -7,7 +7,7 @@ import {
 } from '../../content-types/index.js';
 import { ValidationError } from '../../errors/index.js';
 import type { QueryAccess } from '../access.js';
-import { castBoolean, castValue, isRawScalar, type CastType, type RawScalar } from '../cast-value.js';
+import { castValue, isRawScalar, type CastType, type RawScalar } from '../cast-value.js';
 import {
   VALUE_OPERATORS,
   isLogicalOperator,
@@ -15,8 +15,8 @@ import {
   looksLikeOperator,
   type ValueOperator,
 } from '../operators.js';
-import { asList, isPlainObject } from '../qs-values.js';
-import type { ConditionNode, ConditionOperator, FilterNode } from './tree.js';
+import { asList, isPlainObject, nestedDeeperThan } from '../qs-values.js';
+import { anyNode, type ConditionNode, type ConditionOperator, type FilterNode } from './tree.js';
 
 /**
  * Reads the qs value of `filters` against the content-types into a FilterNode tree (Strapi's
@@ -30,11 +30,19 @@ export interface ParseContext {
 
 type Schema = ContentType | Component;
 
+/**
+ * How deep a `filters` value may nest. The query string stops at 20 levels anyway; GraphQL filters
+ * could go on, but past this a MongoDB server refuses the compiled query as nested too deeply.
+ */
+export const MAX_FILTER_DEPTH = 32;
+
 /** undefined when there is nothing to filter on. */
 export function parseFilters(ctx: ParseContext, schema: Schema, filters: unknown): FilterNode | undefined {
   if (filters === undefined || filters === null || filters === '') return undefined;
   if (!isPlainObject(filters) && !Array.isArray(filters))
     throw new ValidationError('Invalid filters: expected an object', {});
+  if (nestedDeeperThan(filters, MAX_FILTER_DEPTH))
+    throw new ValidationError(`Invalid filters: nested over ${MAX_FILTER_DEPTH} levels deep`, {});
   const node = parseEntity(ctx, schema, filters, { prefix: '', operatorsOnId: false, throughArray: false });
   return node.kind === 'and' && node.children.length === 0 ? undefined : node;
 }
@@ -42,7 +50,7 @@ export function parseFilters(ctx: ParseContext, schema: Schema, filters: unknown
 interface EntityScope {
   /** storage path of the object being filtered (`seo.` inside a component, '' for an entry) */
   prefix: string;
-  /** inside a relation: a value operator at this level applies to the related entry's id (`filters[author][$null]=true`) */
+  /** inside a relation or a component: a value operator at this level applies to its id (`filters[author][$null]=true`) */
   operatorsOnId: boolean;
   /** a repeatable component lies on the way from the entry to `prefix` */
   throughArray: boolean;
@@ -62,7 +70,8 @@ function parseEntity(ctx: ParseContext, schema: Schema, value: unknown, scope: E
     } else if (key === '$not') {
       children.push({ kind: 'not', child: parseEntity(ctx, schema, nested, scope) });
     } else if (scope.operatorsOnId && isValueOperator(key)) {
-      children.push(parseValue({ [key]: nested }, { path: `${scope.prefix}_id`, type: 'id', key: 'id' }));
+      const idPath = `${scope.prefix}${schema.modelType === 'component' ? 'id' : '_id'}`;
+      children.push(parseValue({ [key]: nested }, { path: idPath, type: 'id', key: 'id' }));
     } else if (looksLikeOperator(key)) {
       throw invalidParameter(key);
     } else {
@@ -96,12 +105,13 @@ function parseAttribute(
       const component = ctx.registry.component(attribute.component);
       if (!component) throw invalidParameter(key);
       if (!isPlainObject(value)) throw invalidParameter(key);
+      checkJoinedKeys(value);
       if (!attribute.repeatable)
-        return parseEntity(ctx, component, value, { ...scope, prefix: `${path}.`, operatorsOnId: false });
-      const element = parseEntity(ctx, component, value, { prefix: '', operatorsOnId: false, throughArray: false });
+        return parseEntity(ctx, component, value, { ...scope, prefix: `${path}.`, operatorsOnId: true });
+      const element = parseEntity(ctx, component, value, { prefix: '', operatorsOnId: true, throughArray: false });
       // relations need a $lookup, which cannot run inside $elemMatch: read them through the array instead
-      if (containsRelation(element))
-        return parseEntity(ctx, component, value, { prefix: `${path}.`, operatorsOnId: false, throughArray: true });
+      if (anyNode(element, (node) => node.kind === 'relation'))
+        return parseEntity(ctx, component, value, { prefix: `${path}.`, operatorsOnId: true, throughArray: true });
       return { kind: 'element', path, child: element };
     }
     default:
@@ -115,6 +125,7 @@ function parseRelation(ctx: ParseContext, schema: Schema, key: string, value: un
   const target = ctx.registry.contentType(relation.target);
   if (!target || !ctx.access.canRead(target.uid)) throw invalidParameter(key);
   // `filters[author]=2`, `filters[author][0]=1&…`: ids of the related entries
+  if (isPlainObject(value) && !asList(value)) checkJoinedKeys(value);
   const child =
     isPlainObject(value) && !asList(value)
       ? parseEntity(ctx, target, value, { prefix: '', operatorsOnId: true, throughArray: false })
@@ -128,6 +139,22 @@ function parseRelation(ctx: ParseContext, schema: Schema, key: string, value: un
     targetCollection: target.collectionName,
     child,
   };
+}
+
+/**
+ * The object under a relation or a component (both joined rows in Strapi) holds either attributes
+ * or one operator on the joined id; Strapi's query builder fails (500) otherwise, a 400 here.
+ */
+function checkJoinedKeys(value: Record<string, unknown>): void {
+  const keys = Object.keys(value);
+  const operators = keys.filter(looksLikeOperator);
+  if (operators.length > 0 && operators.length !== keys.length)
+    throw new ValidationError('Operator and non-operator keys cannot be mixed in a relation where clause', {});
+  if (operators.length > 1)
+    throw new ValidationError(
+      `Only one operator key is allowed in a relation where clause, but found: ${operators.join(',')}`,
+      {},
+    );
 }
 
 interface Field {
@@ -146,7 +173,12 @@ function parseValue(value: unknown, field: Field): FilterNode {
     if (isValueOperator(key)) {
       children.push(condition(field, key, nested));
     } else if (key === '$not') {
-      children.push({ kind: 'not', child: parseValue(nested, field) });
+      const items = asList(nested);
+      children.push(
+        items
+          ? { kind: 'or', children: items.map((item) => ({ kind: 'not', child: parseValue(item, field) })) }
+          : { kind: 'not', child: parseValue(nested, field) },
+      );
     } else if (key === '$and' || key === '$or') {
       const items = asList(nested);
       if (!items) throw new ValidationError(`Invalid parameter ${key}: expected an array`, {});
@@ -159,8 +191,21 @@ function parseValue(value: unknown, field: Field): FilterNode {
   return and(children);
 }
 
-/** Types stored as strings, where text operators apply (numbers and BSON dates reject them, as PostgreSQL does). */
-const STRING_TYPES = new Set<CastType>(['string', 'text', 'richtext', 'enumeration', 'email', 'uid', 'date', 'time']);
+/**
+ * Types stored as strings, where text operators apply (numbers and BSON dates reject them, as
+ * PostgreSQL does); `json` is compared as its JSON text, as Strapi stores it.
+ */
+const TEXT_TYPES = new Set<CastType>([
+  'string',
+  'text',
+  'richtext',
+  'enumeration',
+  'email',
+  'uid',
+  'date',
+  'time',
+  'json',
+]);
 
 const OPERATOR_NODES: Record<ValueOperator, { op: ConditionOperator; negated: boolean }> = {
   $eq: { op: 'eq', negated: false },
@@ -186,7 +231,19 @@ const OPERATOR_NODES: Record<ValueOperator, { op: ConditionOperator; negated: bo
   $between: { op: 'between', negated: false },
 };
 
-function condition(field: Field, operator: ValueOperator, raw: unknown): ConditionNode {
+/**
+ * One operator on one attribute. An operator that takes one value, given a list of values
+ * (`filters[rank][$gt][0]=12&filters[rank][$gt][1]=56`), is the OR of the operator on each value,
+ * as Strapi's query builder applies it (`$in`, `$notIn` and `$between` take the list itself).
+ */
+function condition(field: Field, operator: ValueOperator, raw: unknown): FilterNode {
+  const arity = VALUE_OPERATORS[operator].arity;
+  const items = arity === 'scalar' || arity === 'text' ? asList(raw) : undefined;
+  if (items) return { kind: 'or', children: items.map((item) => singleCondition(field, operator, item)) };
+  return singleCondition(field, operator, raw);
+}
+
+function singleCondition(field: Field, operator: ValueOperator, raw: unknown): ConditionNode {
   const { op, negated } = OPERATOR_NODES[operator];
   const base = { kind: 'condition' as const, path: field.path, type: field.type, op, negated };
   switch (VALUE_OPERATORS[operator].arity) {
@@ -199,7 +256,7 @@ function condition(field: Field, operator: ValueOperator, raw: unknown): Conditi
       return { ...base, value: castValue(field.type, value, field.key) };
     }
     case 'text': {
-      if (!STRING_TYPES.has(field.type))
+      if (!TEXT_TYPES.has(field.type))
         throw new ValidationError(`Operator ${operator} is not supported on ${field.key}`, {});
       const value = scalar(raw, field, operator);
       if (value === null) throw new ValidationError(`Invalid value for ${operator} on ${field.key}`, {});
@@ -217,7 +274,7 @@ function condition(field: Field, operator: ValueOperator, raw: unknown): Conditi
       return { ...base, value: bounds.map((bound) => castValue(field.type, bound, field.key)) };
     }
     case 'flag': {
-      const flag = readFlag(raw, field, operator);
+      const flag = readFlag(raw);
       return { ...base, value: operator === '$null' ? flag : !flag };
     }
   }
@@ -229,40 +286,19 @@ function scalar(raw: unknown, field: Field, operator: string): RawScalar {
   return raw;
 }
 
-function readFlag(raw: unknown, field: Field, operator: string): boolean {
-  if (typeof raw === 'boolean') return raw;
-  if (
-    raw === 'true' ||
-    raw === 'false' ||
-    raw === 't' ||
-    raw === 'f' ||
-    raw === '1' ||
-    raw === '0' ||
-    raw === 1 ||
-    raw === 0
-  )
-    return castBoolean(raw);
-  throw new ValidationError(`Invalid value for ${operator} on ${field.key}: expected true or false`, {});
+/**
+ * The value of `$null` / `$notNull`, read as Strapi does (a forced boolean cast): `true`, `t`, `1`
+ * are true, `false`, `f`, `0` and the empty string are false, any other text, list or object is true.
+ */
+function readFlag(raw: unknown): boolean {
+  if (raw === 'true' || raw === 't' || raw === '1' || raw === 1) return true;
+  if (raw === 'false' || raw === 'f' || raw === '0' || raw === 0) return false;
+  return Boolean(raw);
 }
 
 function and(children: FilterNode[]): FilterNode {
   const flat = children.flatMap((child) => (child.kind === 'and' ? child.children : [child]));
   return flat.length === 1 && flat[0] ? flat[0] : { kind: 'and', children: flat };
-}
-
-function containsRelation(node: FilterNode): boolean {
-  switch (node.kind) {
-    case 'relation':
-      return true;
-    case 'and':
-    case 'or':
-      return node.children.some(containsRelation);
-    case 'not':
-    case 'element':
-      return containsRelation(node.child);
-    case 'condition':
-      return false;
-  }
 }
 
 function invalidParameter(key: string): ValidationError {

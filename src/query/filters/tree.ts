@@ -70,3 +70,19 @@ export interface ElementNode {
   path: string;
   child: FilterNode;
 }
+
+/** Whether `node` or any node below it (through and/or/not, relations and elements) passes `test`. */
+export function anyNode(node: FilterNode, test: (node: FilterNode) => boolean): boolean {
+  if (test(node)) return true;
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.children.some((child) => anyNode(child, test));
+    case 'not':
+    case 'element':
+    case 'relation':
+      return anyNode(node.child, test);
+    case 'condition':
+      return false;
+  }
+}

@@ -3,15 +3,22 @@ import { ValidationError } from '../../errors/index.js';
 import type { I18nSettings } from '../../service-context.js';
 
 /**
- * The `$match` condition `locale` puts on a find of a localized type: the default locale when
- * omitted, none for `all`. A locale that is not configured matches nothing (as Strapi's filter on
- * it would). Non-localized types ignore the parameter. A non-string value is a 400.
+ * The `$match` condition `locale` puts on a find of a localized type, as Strapi's i18n plugin reads
+ * it (a filter `{ locale: <value> }` added to the query): the default locale when omitted, none for
+ * `all`, that exact text otherwise (a locale that is not configured, or an empty one, matches
+ * nothing). A list or an operator object is a filter on `locale` (see `localeFilters`). Types that
+ * are not localized ignore the parameter.
  */
 export function localeMatch(schema: ContentType, i18n: I18nSettings | null, raw: unknown): Record<string, unknown> {
-  if (raw !== undefined && typeof raw !== 'string') throw new ValidationError('Invalid parameter locale', {});
   if (!schema.localized || !i18n) return {};
-  if (raw === 'all') return {};
-  return { locale: raw === undefined || raw === '' ? i18n.defaultLocale : raw };
+  if (raw === 'all' || (raw !== undefined && typeof raw !== 'string')) return {};
+  return { locale: raw === undefined ? i18n.defaultLocale : raw };
+}
+
+/** `locale` given as a list or as operators (`locale[$in][0]=en&…`): the `filters` value Strapi reads it as. */
+export function localeFilters(schema: ContentType, i18n: I18nSettings | null, raw: unknown): unknown {
+  if (!schema.localized || !i18n || raw === undefined || typeof raw === 'string') return undefined;
+  return { locale: raw };
 }
 
 /**

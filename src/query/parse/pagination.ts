@@ -1,63 +1,78 @@
-import { AppError, ValidationError } from '../../errors/index.js';
-import { isPlainObject } from '../qs-values.js';
+import { PaginationError, ValidationError } from '../../errors/index.js';
+import { isPlainObject, looseNumber } from '../qs-values.js';
 import type { Pagination } from '../read-tree.js';
 
 export interface PaginationLimits {
   /** page size when none is asked (`api.rest.defaultLimit`) */
   defaultLimit: number;
-  /** largest page size (`api.rest.maxLimit`; -1 or 0: none) */
+  /** largest page size (`api.rest.maxLimit`; 0 or less: none) */
   maxLimit: number;
   /** whether `total` is counted when `withCount` is not given */
   withCount: boolean;
 }
 
-const PAGE_KEYS = ['page', 'pageSize'];
-const OFFSET_KEYS = ['start', 'limit'];
-const KNOWN_KEYS = new Set([...PAGE_KEYS, ...OFFSET_KEYS, 'withCount']);
+const BOTH_STYLES = 'Invalid pagination parameters. Expected either start/limit or page/pageSize';
+const WITH_COUNT = 'Invalid withCount parameter. Expected "t","1","true","false","0","f"';
 
 /**
- * `pagination[page|pageSize|start|limit|withCount]` as Strapi v4 adjusts them: page below 1 → 1,
- * pageSize / limit 0 → 1, over the maximum → the maximum, `limit=-1` → the maximum, start below 0
- * → 0. Non-integer values, unknown keys and mixing the two styles are 400s (Deviation 1).
- * `param` names the parameter in messages (`pagination`, `populate[tags][pagination]`).
+ * `pagination[page|pageSize|start|limit|withCount]` of a REST find, read as Strapi v4's core
+ * service reads them: values are read as numbers (`''` is 0, `0x10` is 16), a page below 1 is 1,
+ * a size below 1 is 1, over `maxLimit` is `maxLimit`, `limit=-1` is `maxLimit` (or no limit, -1,
+ * without one); a value that is not an object and keys Strapi does not know are ignored. Mixing
+ * the two styles is Strapi's 400 ValidationError; a window that is not whole numbers (Strapi: 500)
+ * is a 400 ValidationError; a fractional page that has to be counted is Strapi's PaginationError.
  */
-export function parsePagination(raw: unknown, limits: PaginationLimits, param = 'pagination'): Pagination {
-  if (raw === undefined)
-    return { style: 'page', page: 1, pageSize: capped(limits.defaultLimit, limits), withCount: limits.withCount };
-  if (!isPlainObject(raw)) throw new ValidationError(`Invalid parameter ${param}`, {});
-  for (const key of Object.keys(raw)) {
-    if (!KNOWN_KEYS.has(key)) throw new ValidationError(`Invalid parameter ${param}[${key}]`, {});
-  }
-  const withCount = parseWithCount(raw.withCount, limits.withCount, param);
-  const usesPage = PAGE_KEYS.some((key) => raw[key] !== undefined);
-  const usesOffset = OFFSET_KEYS.some((key) => raw[key] !== undefined);
-  if (usesPage && usesOffset) {
-    // Strapi's own error for this case (a 400 PaginationError)
-    throw new AppError(400, 'PaginationError', 'Cannot use both page & offset pagination in the same query', {});
-  }
+export function parsePagination(raw: unknown, limits: PaginationLimits): Pagination {
+  const spec = isPlainObject(raw) ? raw : {};
+  const usesPage = Object.hasOwn(spec, 'page') || Object.hasOwn(spec, 'pageSize');
+  const usesOffset = Object.hasOwn(spec, 'start') || Object.hasOwn(spec, 'limit');
+  if (usesPage && usesOffset) throw new ValidationError(BOTH_STYLES);
   if (usesOffset) {
-    const start = Math.max(0, integer(raw.start, 0, `${param}[start]`));
-    return {
-      style: 'offset',
-      start,
-      limit: adjustSize(integer(raw.limit, limits.defaultLimit, `${param}[limit]`), limits),
-      withCount,
-    };
+    const asked = spec.limit === undefined ? limits.defaultLimit : looseNumber(spec.limit);
+    const start = Math.max(0, looseNumber(spec.start || 0));
+    const limit = asked === -1 || exceeds(asked, limits) ? (hasMax(limits) ? limits.maxLimit : -1) : Math.max(1, asked);
+    requireWhole(start, 'pagination[start]');
+    requireWhole(limit, 'pagination[limit]');
+    return { style: 'offset', start, limit, withCount: parseWithCount(spec, limits) };
   }
-  const page = Math.max(1, integer(raw.page, 1, `${param}[page]`));
-  return {
-    style: 'page',
-    page,
-    pageSize: adjustSize(integer(raw.pageSize, limits.defaultLimit, `${param}[pageSize]`), limits),
-    withCount,
-  };
+  if (!usesPage) {
+    return { style: 'page', page: 1, pageSize: limits.defaultLimit, withCount: parseWithCount(spec, limits) };
+  }
+  const asked = spec.pageSize === undefined ? limits.defaultLimit : Math.max(1, looseNumber(spec.pageSize));
+  const page = Math.max(1, looseNumber(spec.page || 1));
+  const pageSize = exceeds(asked, limits) ? limits.maxLimit : Math.max(1, asked);
+  requireWhole(pageSize, 'pagination[pageSize]');
+  requireWhole((page - 1) * pageSize, 'pagination[page]');
+  const withCount = parseWithCount(spec, limits);
+  // counting reads the page again, and Strapi checks it there
+  if (withCount && !Number.isInteger(page))
+    throw new PaginationError(`Invalid 'page' parameter. Expected an integer > 0, received: ${page}`);
+  return { style: 'page', page, pageSize, withCount };
 }
 
-/** `skip`/`limit` of a pagination. */
-export function paginationWindow(pagination: Pagination): { skip: number; limit: number } {
+/**
+ * Top-level `page`, `pageSize`, `start`, `limit` of a REST find (beside `pagination`): Strapi's
+ * core service passes them on next to the window it computed from `pagination`, and its query
+ * conversion refuses a query mixing both styles (400 PaginationError). So `page`/`pageSize` are
+ * always refused, `start`/`limit` when the window is in pages and is counted, and otherwise ignored.
+ */
+export function checkTopLevelPagination(query: Record<string, unknown>, pagination: Pagination): void {
+  const given = (key: string) => query[key] !== undefined && query[key] !== null;
+  const mixed =
+    given('page') ||
+    given('pageSize') ||
+    ((given('start') || given('limit')) && pagination.style === 'page' && pagination.withCount);
+  if (mixed)
+    throw new PaginationError(
+      'Invalid pagination attributes. You cannot use page and offset pagination in the same query',
+    );
+}
+
+/** `skip`/`limit` of a pagination (`limit` null: no limit). */
+export function paginationWindow(pagination: Pagination): { skip: number; limit: number | null } {
   return pagination.style === 'page'
     ? { skip: (pagination.page - 1) * pagination.pageSize, limit: pagination.pageSize }
-    : { skip: pagination.start, limit: pagination.limit };
+    : { skip: pagination.start, limit: pagination.limit === -1 ? null : pagination.limit };
 }
 
 /** Strapi's `meta.pagination` in the style that was asked; without `total`/`pageCount` when not counted. */
@@ -72,29 +87,24 @@ export function paginationMeta(pagination: Pagination, total: number | null): Re
   return meta;
 }
 
-/** An integer query value (`"2"`, `2`); `fallback` when absent; a 400 otherwise. */
-export function integer(value: unknown, fallback: number, param: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
-  if (typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim())) return Number(value.trim());
-  throw new ValidationError(`Invalid parameter ${param}: expected an integer`, {});
+/** Strapi's `withCount`: a boolean or `true/t/1`, `false/f/0`; anything else is its 400. */
+function parseWithCount(spec: Record<string, unknown>, limits: PaginationLimits): boolean {
+  if (!Object.hasOwn(spec, 'withCount')) return limits.withCount;
+  const value = spec.withCount;
+  if (typeof value === 'boolean') return value;
+  if (value === undefined) return false;
+  if (['true', 't', '1', 1].includes(value as string)) return true;
+  if (['false', 'f', '0', 0].includes(value as string)) return false;
+  throw new ValidationError(WITH_COUNT);
 }
 
-function parseWithCount(value: unknown, fallback: boolean, param: string): boolean {
-  if (value === undefined) return fallback;
-  // the strings Strapi's boolean parsing accepts
-  if (value === true || (typeof value === 'string' && ['true', 't', '1'].includes(value))) return true;
-  if (value === false || (typeof value === 'string' && ['false', 'f', '0'].includes(value))) return false;
-  throw new ValidationError(`Invalid parameter ${param}[withCount]: expected true or false`, {});
+function requireWhole(value: number, param: string): void {
+  if (!Number.isSafeInteger(value) || value < -1)
+    throw new ValidationError(`Invalid parameter ${param}: expected an integer`);
 }
 
-function adjustSize(size: number, limits: PaginationLimits): number {
-  if (size === -1) return hasMax(limits) ? limits.maxLimit : Number.MAX_SAFE_INTEGER;
-  return capped(Math.max(1, size), limits);
-}
-
-function capped(size: number, limits: PaginationLimits): number {
-  return hasMax(limits) ? Math.min(size, limits.maxLimit) : size;
+function exceeds(size: number, limits: PaginationLimits): boolean {
+  return hasMax(limits) && size > limits.maxLimit;
 }
 
 function hasMax(limits: PaginationLimits): boolean {

@@ -1,8 +1,11 @@
-import { isPrivate, type Component, type ContentType, type Registry, type Schema } from '../../content-types/index.js';
-import { ValidationError } from '../../errors/index.js';
+import { isPrivate, isScalar, type Component, type Registry, type Schema } from '../../content-types/index.js';
+import { PaginationError, ValidationError } from '../../errors/index.js';
 import type { QueryAccess } from '../access.js';
 import { compileFilters } from '../filters/index.js';
-import { asList, isPlainObject } from '../qs-values.js';
+import { pushNegations } from '../filters/negate.js';
+import { parseFilters } from '../filters/parse.js';
+import { anyNode, type FilterNode } from '../filters/tree.js';
+import { asList, isPlainObject, looseNumber } from '../qs-values.js';
 import type {
   ComponentSelection,
   EntrySelection,
@@ -12,8 +15,10 @@ import type {
   RelationPopulate,
 } from '../read-tree.js';
 import { compileSort } from '../sort/index.js';
+import { parseSort, type SortKey } from '../sort/parse.js';
 import { parseFields } from './fields.js';
-import { integer, paginationWindow, parsePagination, type PaginationLimits } from './pagination.js';
+import { paginationWindow, parsePagination, type PaginationLimits } from './pagination.js';
+import type { PopulateGuard } from './populate-limits.js';
 import { parsePublicationState } from './publication-state.js';
 
 export interface PopulateContext {
@@ -22,16 +27,27 @@ export interface PopulateContext {
   limits: PaginationLimits;
   /** names the `$lookup` output fields of one query uniquely */
   nextName(): string;
+  /** the request's populate size limits */
+  guard: PopulateGuard;
+  /** nesting level of the attributes being parsed (0 above the top level) */
+  depth?: number;
 }
 
 const FALSE_STRINGS = new Set(['false', 'f', '0']);
 
+/**
+ * Internal callers (GraphQL aliases) may populate one attribute twice under different output keys:
+ * a populate request object carrying this key names the attribute it reads. A query string can
+ * never carry it.
+ */
+export const POPULATE_ATTRIBUTE = Symbol('populate attribute');
+
 /** One populate request on an attribute: `true` (defaults) or Strapi's object form. */
-type PopulateRequest = true | Record<string, unknown>;
+type PopulateRequest = true | (Record<string, unknown> & { [POPULATE_ATTRIBUTE]?: string });
 
 /**
  * `populate` in every form Strapi v4 accepts (`*`, `a,b`, `[0]=a`, `seo.metaSocial`,
- * `[a]=*|true`, `[a][populate|fields|filters|sort|pagination|start|limit|publicationState|on]`)
+ * `[a]=*|true`, `[a][populate|fields|filters|sort|count|pagination|start|limit|publicationState|on]`)
  * as a validated tree. Unknown keys and scalar attributes are ignored (as Strapi does); relations
  * to types the caller cannot read are left out, and asking them for fields, filters, sort or
  * populate is a 400.
@@ -45,13 +61,17 @@ export function parsePopulate(
 ): PopulateMap {
   const requests = normalize(raw, param);
   const map: PopulateMap = {};
+  if (requests !== '*' && requests.size === 0) return map;
+  const level: PopulateContext = { ...ctx, depth: ctx.guard.nextLevel(ctx.depth ?? 0, param) };
   const entries: [string, PopulateRequest][] =
     requests === '*'
       ? Object.keys(schema.attributes).map((name): [string, PopulateRequest] => [name, true])
       : [...requests.entries()];
-  for (const [name, request] of entries) {
-    const node = populateAttribute(ctx, schema, name, request, state, `${param}[${name}]`);
-    if (node) map[name] = node;
+  for (const [key, request] of entries) {
+    const aliased = request === true ? undefined : request[POPULATE_ATTRIBUTE];
+    const name = typeof aliased === 'string' ? aliased : key;
+    const node = populateAttribute(level, schema, name, request, state, `${param}[${name}]`);
+    if (node) map[key] = node;
   }
   return map;
 }
@@ -84,37 +104,72 @@ function populateAttribute(
           );
         return null;
       }
-      return populateRelation(ctx, relation, spec, state, param);
+      return populateRelation(ctx, name, relation, spec, state, param);
     }
     case 'component': {
       const component = ctx.registry.component(attribute.component);
       if (!component) return null;
       return {
         kind: 'component',
+        attribute: name,
         repeatable: attribute.repeatable === true,
+        count: parseCount(spec.count, param),
         selection: componentSelection(ctx, component, spec, state, param),
       };
     }
-    case 'dynamiczone': {
-      const components: Record<string, ComponentSelection> = {};
-      const on = spec.on;
-      if (on !== undefined && !isPlainObject(on)) throw new ValidationError(`Invalid parameter ${param}[on]`, {});
-      for (const uid of attribute.components) {
-        const component = ctx.registry.component(uid);
-        if (!component) continue;
-        const fragment = on?.[uid];
-        const componentSpec = isPlainObject(fragment) ? fragment : { populate: spec.populate };
-        components[uid] = componentSelection(ctx, component, componentSpec, state, `${param}[on][${uid}]`);
-      }
-      return { kind: 'dynamiczone', components };
-    }
+    case 'dynamiczone':
+      return {
+        kind: 'dynamiczone',
+        attribute: name,
+        components: zoneSelections(ctx, attribute.components, spec, state, param),
+      };
     default:
       return null;
   }
 }
 
+/**
+ * The components of a dynamic zone: with `on` (Strapi's fragments), only the listed components,
+ * each shaped by its own fragment (`true`: every field); without, every component of the zone with
+ * the zone's `populate`.
+ */
+function zoneSelections(
+  ctx: PopulateContext,
+  uids: string[],
+  spec: Record<string, unknown>,
+  state: PublicationState,
+  param: string,
+): Record<string, ComponentSelection> {
+  const components: Record<string, ComponentSelection> = {};
+  const raw = spec.on;
+  // an `on` that is not an object lists no component (Strapi reads its entries)
+  const on = raw === undefined || raw === null ? raw : isPlainObject(raw) ? raw : {};
+  for (const uid of uids) {
+    const component = ctx.registry.component(uid);
+    if (!component) continue;
+    if (on === undefined || on === null) {
+      components[uid] = componentSelection(ctx, component, { populate: spec.populate }, state, param);
+      continue;
+    }
+    if (!Object.hasOwn(on, uid)) continue;
+    const fragment = on[uid];
+    const fragmentSpec = isPlainObject(fragment) ? fragment : {};
+    components[uid] = componentSelection(ctx, component, fragmentSpec, state, `${param}[on][${uid}]`);
+  }
+  return components;
+}
+
+/** `populate[x][count]`, read as Strapi reads it (a boolean, or `true/t/1`, `false/f/0`; empty: not asked). */
+function parseCount(raw: unknown, param: string): boolean {
+  if (raw === undefined || raw === null || raw === '' || raw === false || raw === 0) return false;
+  if (raw === true || raw === 'true' || raw === 't' || raw === '1' || raw === 1) return true;
+  if (raw === 'false' || raw === 'f' || raw === '0') return false;
+  throw new ValidationError(`Invalid parameter ${param}[count]: expected true or false`, {});
+}
+
 function populateRelation(
   ctx: PopulateContext,
+  attribute: string,
   relation: RelationPopulate['relation'],
   spec: Record<string, unknown>,
   inherited: PublicationState,
@@ -122,7 +177,9 @@ function populateRelation(
 ): RelationPopulate | null {
   const target = ctx.registry.contentType(relation.target);
   if (!target) return null;
+  ctx.guard.relation(param);
   const publicationState = parsePublicationState(spec.publicationState, inherited);
+  const count = parseCount(spec.count, param);
   const selection: EntrySelection = {
     uid: target.uid,
     fields: parseFields(target, spec.fields),
@@ -131,15 +188,19 @@ function populateRelation(
   const query = { registry: ctx.registry, uid: target.uid, access: ctx.access };
   const filterStages = spec.filters === undefined ? [] : compileFilters({ ...query, filters: spec.filters });
   const sort = spec.sort === undefined ? null : compileSort({ ...query, sort: spec.sort });
+  const window = relationWindow(ctx, spec, param);
   const name = ctx.nextName();
+  // a count reads every related entry (Strapi ignores the window, the fields and the nested populate then)
   return {
     kind: 'relation',
+    attribute,
     relation,
-    selection,
+    count,
+    selection: count ? { ...selection, fields: [], populate: {} } : selection,
     filterStages,
-    sort,
+    sort: count ? null : sort,
     publicationState,
-    window: relationWindow(ctx, spec, param),
+    window: count ? null : window,
     as: `__p${name}`,
     countAs: `__c${name}`,
   };
@@ -150,19 +211,49 @@ function relationWindow(
   spec: Record<string, unknown>,
   param: string,
 ): RelationPopulate['window'] {
+  const offset = nestedOffset(spec, param);
   if (spec.pagination !== undefined) {
-    const meta = parsePagination(spec.pagination, ctx.limits, `${param}[pagination]`);
+    const meta = parsePagination(spec.pagination, ctx.limits);
     return { ...paginationWindow(meta), meta };
   }
-  if (spec.start === undefined && spec.limit === undefined) return null;
-  const skip = Math.max(0, integer(spec.start, 0, `${param}[start]`));
-  const limit = integer(spec.limit, -1, `${param}[limit]`);
-  return { skip, limit: limit < 0 ? null : Math.max(1, limit), meta: null };
+  return offset;
+}
+
+/**
+ * `populate[x][start|limit|page|pageSize]` as Strapi's nested populate reads them: mixing the
+ * styles or a page / page size that is not an integer > 0 is its 400 PaginationError (they are
+ * checked, but a page is not applied); a start or limit that is not a whole number (Strapi: 500)
+ * is a 400; `limit` -1 or 0 means no limit. Start and limit apply per entry (Strapi: to the whole
+ * populate query).
+ */
+function nestedOffset(spec: Record<string, unknown>, param: string): RelationPopulate['window'] {
+  const given = (key: string) => spec[key] !== undefined && spec[key] !== null;
+  if ((given('page') || given('pageSize')) && (given('start') || given('limit')))
+    throw new PaginationError(
+      'Invalid pagination attributes. You cannot use page and offset pagination in the same query',
+    );
+  const page = String(spec.page);
+  if (given('page') && !isPositiveInteger(looseNumber(spec.page)))
+    throw new PaginationError(`Invalid 'page' parameter. Expected an integer > 0, received: ${page}`);
+  if (given('pageSize') && !isPositiveInteger(looseNumber(spec.pageSize)))
+    throw new PaginationError(`Invalid 'pageSize' parameter. Expected an integer > 0, received: ${page}`);
+  if (!given('start') && !given('limit')) return null;
+  const skip = given('start') ? looseNumber(spec.start) : 0;
+  const limit = given('limit') ? looseNumber(spec.limit) : -1;
+  if (!Number.isSafeInteger(skip) || skip < 0)
+    throw new ValidationError(`Invalid parameter ${param}[start]: expected an integer >= 0`, {});
+  if (!Number.isSafeInteger(limit) || limit < -1)
+    throw new ValidationError(`Invalid parameter ${param}[limit]: expected an integer >= -1`, {});
+  return { skip, limit: limit <= 0 ? null : limit, meta: null };
+}
+
+function isPositiveInteger(value: number): boolean {
+  return Number.isInteger(value) && value > 0;
 }
 
 function componentSelection(
   ctx: PopulateContext,
-  component: Component | ContentType,
+  component: Component,
   spec: Record<string, unknown>,
   state: PublicationState,
   param: string,
@@ -171,7 +262,37 @@ function componentSelection(
     uid: component.uid,
     fields: parseFields(component, spec.fields),
     populate: parsePopulate(ctx, component, spec.populate, state, `${param}[populate]`),
+    filter: componentFilter(ctx, component, spec.filters),
+    sort: spec.sort === undefined ? null : componentSort(component, spec.sort),
   };
+}
+
+/**
+ * `populate[x][filters]` of a component, applied to the components an entry holds (Strapi joins
+ * them as rows): relations inside a component cannot be filtered there (a 400, never ignored).
+ */
+function componentFilter(ctx: PopulateContext, component: Component, raw: unknown): FilterNode | null {
+  if (raw === undefined) return null;
+  const tree = parseFilters({ registry: ctx.registry, access: ctx.access }, component, raw);
+  if (!tree) return null;
+  if (anyNode(tree, (node) => node.kind === 'relation'))
+    throw new ValidationError(
+      'Invalid parameter filters: relations inside a component cannot be filtered in populate',
+      {},
+    );
+  return pushNegations(tree);
+}
+
+/** `populate[x][sort]` of a list of components: its own scalar attributes (and `id`). */
+function componentSort(component: Component, raw: unknown): SortKey[] {
+  const keys = parseSort(raw);
+  for (const key of keys) {
+    const [name = '', ...rest] = key.path;
+    const attribute = Object.hasOwn(component.attributes, name) ? component.attributes[name] : undefined;
+    const sortable = name === 'id' || (attribute !== undefined && isScalar(attribute) && !isPrivate(attribute));
+    if (!sortable || rest.length > 0) throw new ValidationError(`Invalid parameter ${key.path.join('.')}`, {});
+  }
+  return keys;
 }
 
 /** The populate value as `*` or attribute → request; dotted paths become nested requests. */

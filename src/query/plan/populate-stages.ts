@@ -27,7 +27,8 @@ export interface PlanContext {
  */
 export function populateStages(plan: PlanContext, map: PopulateMap, steps: ComponentStep[] = []): PipelineStage[] {
   const stages: PipelineStage[] = [];
-  for (const [name, node] of Object.entries(map)) {
+  for (const node of Object.values(map)) {
+    const name = node.attribute;
     if (node.kind === 'relation') stages.push(...relationLookups(plan, node, steps));
     else if (node.kind === 'component')
       stages.push(...populateStages(plan, node.selection.populate, [...steps, { name, many: node.repeatable }]));
@@ -49,14 +50,14 @@ export function projection(selection: EntrySelection | ComponentSelection): Reco
 }
 
 function collectOutputs(map: PopulateMap, kept: Record<string, 1>, topLevel: boolean): void {
-  for (const [name, node] of Object.entries(map)) {
+  for (const node of Object.values(map)) {
     if (node.kind === 'relation') {
       kept[node.as] = 1;
       if (topLevel && node.relation.stored) kept[node.relation.attribute] = 1;
       if (node.window?.meta) kept[node.countAs] = 1;
       continue;
     }
-    if (topLevel) kept[name] = 1;
+    if (topLevel) kept[node.attribute] = 1;
     if (node.kind === 'component') collectOutputs(node.selection.populate, kept, false);
     else for (const selection of Object.values(node.components)) collectOutputs(selection.populate, kept, false);
   }

@@ -3,7 +3,7 @@ import { ValidationError } from '../../errors/index.js';
 import type { QueryAccess } from '../access.js';
 import { TempFields, type PipelineStage } from '../filters/compile.js';
 import { relationJoin } from '../filters/relation-join.js';
-import { parseSort } from './parse.js';
+import { parseSort, type SortKey } from './parse.js';
 
 export interface SortInput {
   registry: Registry;
@@ -36,7 +36,7 @@ export function compileSort(input: SortInput): CompiledSort {
   const lookups: PipelineStage[] = [];
   const sort: Record<string, 1 | -1> = {};
   for (const key of parseSort(input.sort)) {
-    const field = sortField(input, schema, key.path, '', false, temps, lookups);
+    const field = sortField(input, schema, key, key.path, '', false, temps, lookups);
     if (!Object.hasOwn(sort, field)) sort[field] = key.direction;
   }
   if (!Object.hasOwn(sort, '_id')) sort._id = 1;
@@ -49,6 +49,7 @@ export function compileSort(input: SortInput): CompiledSort {
 function sortField(
   input: SortInput,
   schema: ContentType | Component,
+  key: SortKey,
   path: string[],
   prefix: string,
   throughArray: boolean,
@@ -68,10 +69,11 @@ function sortField(
       throw invalidParameter(name);
     case 'component': {
       const component = input.registry.component(attribute.component);
-      if (!component || rest.length === 0) throw invalidParameter(name);
+      if (!component || rest.length === 0) throw invalidParameter(stopName(key, name));
       return sortField(
         input,
         component,
+        key,
         rest,
         `${prefix}${name}.`,
         throughArray || attribute.repeatable === true,
@@ -82,10 +84,11 @@ function sortField(
     case 'relation': {
       const relation = schema.relations[name];
       const target = relation ? input.registry.contentType(relation.target) : undefined;
-      if (!relation || !target || rest.length === 0 || !input.access.canRead(target.uid)) throw invalidParameter(name);
+      if (!relation || !target || !input.access.canRead(target.uid)) throw invalidParameter(name);
+      if (rest.length === 0) throw invalidParameter(stopName(key, name));
       const innerTemps = new TempFields('__sort');
       const innerLookups: PipelineStage[] = [];
-      const innerField = sortField(input, target, rest, '', false, innerTemps, innerLookups);
+      const innerField = sortField(input, target, key, rest, '', false, innerTemps, innerLookups);
       const join = relationJoin(relation, `${prefix}${name}`, throughArray);
       const temp = temps.create();
       lookups.push({
@@ -108,6 +111,11 @@ function sortField(
       if (rest.length > 0) throw invalidParameter(`${name}.${rest.join('.')}`);
       return `${prefix}${name}`;
   }
+}
+
+/** A sort stopping at a relation or component: Strapi names the attribute, or in the object form the direction it read as an attribute. */
+function stopName(key: SortKey, name: string): string {
+  return key.written ?? name;
 }
 
 function invalidParameter(key: string): ValidationError {

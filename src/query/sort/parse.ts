@@ -5,6 +5,8 @@ import { asList, isPlainObject } from '../qs-values.js';
 export interface SortKey {
   path: string[];
   direction: 1 | -1;
+  /** the direction as written in the object form (`sort[author]=asc`), which Strapi names when the path stops at a relation */
+  written?: string;
 }
 
 /**
@@ -35,7 +37,7 @@ function parseSortString(text: string): SortKey {
 function parseSortObject(object: Record<string, unknown>, prefix: string[]): SortKey[] {
   return Object.entries(object).flatMap(([key, value]) => {
     const path = [...prefix, ...splitPath(key)];
-    if (typeof value === 'string') return [{ path, direction: parseDirection(value, path.join('.')) }];
+    if (typeof value === 'string') return [{ path, direction: parseDirection(value, path.join('.')), written: value }];
     if (isPlainObject(value)) return parseSortObject(value, path);
     throw new ValidationError(`Invalid sort parameter ${path.join('.')}`, {});
   });

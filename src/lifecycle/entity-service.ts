@@ -1,0 +1,95 @@
+/**
+ * `strapi.entityService` of Strapi v4, on the service's operations: flat entries
+ * (`{ id, ...attributes }`, relations as entries or arrays), no permission checks, no page limit
+ * unless `limit` is given, drafts included unless `publicationState: 'live'`; writes go through the
+ * same validation as REST (bad data throws the same ValidationError).
+ */
+import { create, remove, update, type OperationContext } from '../operations/index.js';
+import { readEntries, readEntry, UNRESTRICTED, type PlainEntry } from '../query/index.js';
+import type { ServiceContext } from '../service-context.js';
+import { UnsupportedStrapiApi } from './unsupported.js';
+
+type Params = Record<string, unknown>;
+
+export interface EntityService {
+  findMany(uid: string, params?: Params): Promise<PlainEntry[] | PlainEntry | null>;
+  findOne(uid: string, id: number | string, params?: Params): Promise<PlainEntry | null>;
+  count(uid: string, params?: Params): Promise<number>;
+  create(uid: string, params: Params & { data: Record<string, unknown> }): Promise<PlainEntry | null>;
+  update(
+    uid: string,
+    id: number | string,
+    params: Params & { data: Record<string, unknown> },
+  ): Promise<PlainEntry | null>;
+  delete(uid: string, id: number | string, params?: Params): Promise<PlainEntry | null>;
+}
+
+/** What a read asks, in the REST query shape the read path takes. */
+function readQuery(params: Params, paginate: boolean): Params {
+  const { fields, filters, populate, sort, locale, publicationState, start, limit } = params;
+  const query: Params = { publicationState: publicationState ?? 'preview' };
+  for (const [key, value] of Object.entries({ fields, filters, populate, sort, locale }))
+    if (value !== undefined) query[key] = value;
+  const all = limit === undefined || limit === -1 || limit === '-1';
+  if (paginate && (!all || start !== undefined))
+    query.pagination = { start: start ?? 0, ...(all ? {} : { limit }), withCount: false };
+  return query;
+}
+
+function entryId(id: number | string): string {
+  return String(id);
+}
+
+export function createEntityService(service: ServiceContext): EntityService {
+  // every entry by default (Strapi's entity service has no page size), nothing counted
+  const ctx: OperationContext = {
+    ...service,
+    config: {
+      ...service.config,
+      api: {
+        rest: { ...service.config.api.rest, defaultLimit: Number.MAX_SAFE_INTEGER, maxLimit: -1, withCount: false },
+      },
+    },
+    access: UNRESTRICTED,
+  };
+  const known = (uid: string) => {
+    const contentType = ctx.registry.contentType(uid);
+    if (!contentType)
+      throw new UnsupportedStrapiApi(`strapi.entityService on "${uid}"`, 'it is not a content-type of this app');
+    return contentType;
+  };
+  const findOne: EntityService['findOne'] = async (uid, id, params = {}) => {
+    known(uid);
+    if (!/^[1-9]\d{0,14}$/.test(entryId(id))) return null;
+    return readEntry(ctx, uid, { _id: Number(id) }, readQuery(params, false), { style: 'plain' });
+  };
+  return {
+    async findMany(uid, params = {}) {
+      if (known(uid).kind === 'singleType')
+        return readEntry(ctx, uid, {}, readQuery(params, false), { style: 'plain' });
+      return (await readEntries(ctx, uid, readQuery(params, true), { style: 'plain' })).entries;
+    },
+    findOne,
+    async count(uid, params = {}) {
+      known(uid);
+      const query = { ...readQuery(params, false), pagination: { start: 0, limit: 1, withCount: true } };
+      return (await readEntries(ctx, uid, query)).pagination.total ?? 0;
+    },
+    async create(uid, { data, ...params }) {
+      // a draft unless publishedAt is given, as Strapi's entity service creates them
+      const body = { data: known(uid).draftAndPublish ? { publishedAt: null, ...data } : data };
+      const created = await create(ctx, uid, body, typeof params.locale === 'string' ? { locale: params.locale } : {});
+      return created.data ? findOne(uid, created.data.id, params) : null;
+    },
+    async update(uid, id, { data, ...params }) {
+      known(uid);
+      await update(ctx, uid, entryId(id), { data }, {});
+      return findOne(uid, id, params);
+    },
+    async delete(uid, id, params = {}) {
+      const before = await findOne(uid, id, params);
+      if (before) await remove(ctx, uid, entryId(id), {});
+      return before;
+    },
+  };
+}

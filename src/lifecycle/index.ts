@@ -1,0 +1,3 @@
+export { loadLifecycle, type AppLifecycle } from './load-lifecycle.js';
+export { createStrapiApp, type StrapiApp, type LifecycleHost } from './strapi-app.js';
+export { UnsupportedStrapiApi } from './unsupported.js';

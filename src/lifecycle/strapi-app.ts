@@ -1,0 +1,270 @@
+/**
+ * The `strapi` object an app's `register({ strapi })` / `bootstrap({ strapi })` receives (also set
+ * as the global `strapi`, as Strapi does): the parts of Strapi v4's API that make sense on this
+ * service. Anything else throws a message naming what was asked for.
+ */
+import { join, resolve } from 'node:path';
+import get from 'lodash/get.js';
+import has from 'lodash/has.js';
+import set from 'lodash/set.js';
+import type { ServiceConfig } from '../config/index.js';
+import type { Component, ContentType, Registry } from '../content-types/index.js';
+import type { Logger } from '../logger.js';
+import type { ServiceContext } from '../service-context.js';
+import { createCoreService } from './core-service.js';
+import { createEntityService, type EntityService } from './entity-service.js';
+import { createQueryEngine, type QueryEngine } from './query-engine.js';
+import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
+
+/** What the running service lends the `strapi` object. */
+export interface LifecycleHost {
+  config: ServiceConfig;
+  logger: Logger;
+  registry: Registry;
+  /** the running service, for the entity service and the query engine */
+  service: ServiceContext;
+  /** the built-in plugins that are on */
+  enabledPlugins: readonly string[];
+  /** the built-in plugins Content Service has, on or off */
+  knownPlugins: readonly string[];
+  /** a service a plugin registered (`extension` of `graphql`), or undefined */
+  pluginService(plugin: string, name: string): unknown;
+  /** every service a plugin registered, by name */
+  pluginServices(plugin: string): Record<string, unknown>;
+}
+
+type LogMethod = (message: string, ...rest: unknown[]) => void;
+
+export interface StrapiLog {
+  info: LogMethod;
+  warn: LogMethod;
+  error: LogMethod;
+  debug: LogMethod;
+  http: LogMethod;
+  verbose: LogMethod;
+}
+
+export interface StrapiConfig {
+  get(path: string, defaultValue?: unknown): unknown;
+  has(path: string): boolean;
+  set(path: string, value: unknown): StrapiConfig;
+  [file: string]: unknown;
+}
+
+export interface StrapiPlugin {
+  service(name: string): unknown;
+  readonly services: Record<string, unknown>;
+  config(path: string, defaultValue?: unknown): unknown;
+  contentType(name: string): StrapiContentType | undefined;
+  readonly contentTypes: Record<string, StrapiContentType>;
+}
+
+/** A content-type or component as Strapi describes it (read-only here). */
+export interface StrapiContentType {
+  uid: string;
+  modelType: 'contentType' | 'component';
+  kind?: 'collectionType' | 'singleType';
+  modelName: string;
+  collectionName: string;
+  info: { displayName: string; singularName?: string; pluralName?: string };
+  attributes: ContentType['attributes'];
+}
+
+export interface StrapiApp {
+  config: StrapiConfig;
+  log: StrapiLog;
+  dirs: {
+    app: Record<'root' | 'src' | 'api' | 'components' | 'extensions' | 'policies' | 'middlewares' | 'config', string>;
+    dist: Record<'root' | 'src' | 'api' | 'components' | 'extensions' | 'policies' | 'middlewares' | 'config', string>;
+    static: { public: string };
+  };
+  plugin(name: string): StrapiPlugin | undefined;
+  service(uid: string): unknown;
+  readonly plugins: Record<string, StrapiPlugin>;
+  readonly contentTypes: Record<string, StrapiContentType>;
+  readonly components: Record<string, StrapiContentType>;
+  contentType(uid: string): StrapiContentType | undefined;
+  getModel(uid: string): StrapiContentType | undefined;
+  entityService: EntityService;
+  db: { query(uid: string): QueryEngine };
+  query(uid: string): QueryEngine;
+}
+
+declare global {
+  // Strapi apps reach the running instance through this global (`strapi.service(...)` in resolvers)
+  var strapi: StrapiApp | undefined;
+}
+
+function describe(schema: ContentType | Component): StrapiContentType {
+  const [, name = schema.uid] = /^(?:[a-z-]+::[\w-]+\.)?(.+)$/.exec(schema.uid) ?? [];
+  return schema.modelType === 'contentType'
+    ? {
+        uid: schema.uid,
+        modelType: 'contentType',
+        kind: schema.kind,
+        modelName: name,
+        collectionName: schema.collectionName,
+        info: { displayName: schema.displayName, singularName: schema.singularName, pluralName: schema.pluralName },
+        attributes: schema.attributes,
+      }
+    : {
+        uid: schema.uid,
+        modelType: 'component',
+        modelName: name,
+        collectionName: schema.collectionName,
+        info: { displayName: schema.displayName },
+        attributes: schema.attributes,
+      };
+}
+
+function logMethods(logger: Logger): StrapiLog {
+  const at =
+    (level: 'info' | 'warn' | 'error' | 'debug' | 'trace'): LogMethod =>
+    (message, ...rest) => {
+      if (rest.length === 0) logger[level](message);
+      else logger[level]({ details: rest }, String(message));
+    };
+  return {
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    debug: at('debug'),
+    http: at('debug'),
+    verbose: at('trace'),
+  };
+}
+
+function configObject(tree: Record<string, unknown>): StrapiConfig {
+  const values = structuredCloneSafe(tree);
+  const config: StrapiConfig = {
+    ...values,
+    get: (path, defaultValue) => get(values, path, defaultValue) as unknown,
+    has: (path) => has(values, path),
+    set(path, value) {
+      set(values, path, value);
+      return config;
+    },
+  };
+  return config;
+}
+
+/** A copy whose edits through `strapi.config.set` never reach the running service's configuration. */
+function structuredCloneSafe(tree: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return structuredClone(tree);
+  } catch {
+    // functions (a cors origin function, an e-mail transport) cannot be cloned: keep the values
+    return { ...tree };
+  }
+}
+
+function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
+  const root = config.appDir;
+  const src = join(root, 'src');
+  const layout = {
+    root,
+    src,
+    api: join(src, 'api'),
+    components: join(src, 'components'),
+    extensions: join(src, 'extensions'),
+    policies: join(src, 'policies'),
+    middlewares: join(src, 'middlewares'),
+    config: join(root, 'config'),
+  };
+  return { app: layout, dist: layout, static: { public: resolve(config.server.publicDir) } };
+}
+
+const APP_API =
+  'plugin(name), service(uid), config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), query(uid)';
+const PLUGIN_API = 'service(name), services, config(path), contentType(name), contentTypes';
+
+export function createStrapiApp(host: LifecycleHost): StrapiApp {
+  const { registry } = host;
+  const entityService = createEntityService(host.service);
+  const query = (uid: string): QueryEngine => createQueryEngine(entityService, uid);
+  const allContentTypes = (): Record<string, StrapiContentType> =>
+    Object.fromEntries(registry.listContentTypes().map((ct) => [ct.uid, describe(ct)]));
+
+  const pluginObject = (name: string): StrapiPlugin =>
+    strictObject<StrapiPlugin>(
+      {
+        service(serviceName) {
+          const service = host.pluginService(name, serviceName);
+          if (service === undefined)
+            throw new UnsupportedStrapiApi(`strapi.plugin('${name}').service('${serviceName}')`);
+          return service;
+        },
+        get services() {
+          return host.pluginServices(name);
+        },
+        config: (path, defaultValue) => get(host.config.plugins[name]?.config ?? {}, path, defaultValue) as unknown,
+        contentType(ctName) {
+          const ct = registry.contentType(`plugin::${name}.${ctName}`);
+          return ct ? describe(ct) : undefined;
+        },
+        get contentTypes() {
+          return Object.fromEntries(
+            Object.entries(allContentTypes())
+              .filter(([uid]) => uid.startsWith(`plugin::${name}.`))
+              .map(([uid, ct]) => [uid.slice(`plugin::${name}.`.length), ct]),
+          );
+        },
+      },
+      `strapi.plugin('${name}')`,
+      PLUGIN_API,
+    );
+
+  const app: StrapiApp = {
+    config: configObject(host.config.tree),
+    log: logMethods(host.logger),
+    dirs: dirsOf(host.config),
+    plugin(name) {
+      if (host.enabledPlugins.includes(name)) return pluginObject(name);
+      // Strapi answers undefined for a plugin that is off, so `if (strapi.plugin('graphql'))` works
+      if (host.knownPlugins.includes(name)) return undefined;
+      throw new UnsupportedStrapiApi(`strapi.plugin('${name}')`, `its plugins are ${host.knownPlugins.join(', ')}`);
+    },
+    service(uid) {
+      if (uid.startsWith('api::') && registry.contentType(uid))
+        return strictObject(
+          createCoreService(host.service, entityService, uid),
+          `strapi.service('${uid}')`,
+          "the core service's find, findOne, create, update, delete (the app's own service methods are not loaded)",
+        );
+      const match = /^plugin::([\w-]+)\.([\w-]+)$/.exec(uid);
+      if (!match)
+        throw new UnsupportedStrapiApi(
+          `strapi.service('${uid}')`,
+          "it offers the core services of content-types ('api::<api>.<name>') and plugin services such as 'plugin::graphql.extension'",
+        );
+      const plugin = app.plugin(match[1] ?? '');
+      if (!plugin) throw new UnsupportedStrapiApi(`strapi.service('${uid}')`, `the plugin ${match[1]} is turned off`);
+      return plugin.service(match[2] ?? '');
+    },
+    get plugins() {
+      return Object.fromEntries(host.enabledPlugins.map((name) => [name, pluginObject(name)]));
+    },
+    get contentTypes() {
+      return allContentTypes();
+    },
+    get components() {
+      return Object.fromEntries(registry.listComponents().map((c) => [c.uid, describe(c)]));
+    },
+    contentType(uid) {
+      const ct = registry.contentType(uid);
+      return ct ? describe(ct) : undefined;
+    },
+    getModel(uid) {
+      const schema = registry.schema(uid);
+      return schema ? describe(schema) : undefined;
+    },
+    entityService: strictObject(
+      entityService,
+      'strapi.entityService',
+      'findMany, findOne, count, create, update, delete',
+    ),
+    db: strictObject({ query }, 'strapi.db', 'query(uid)'),
+    query,
+  };
+  return strictObject(app, 'strapi', APP_API);
+}

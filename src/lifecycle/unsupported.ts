@@ -1,0 +1,22 @@
+/** A Strapi API the app's code asked for that Content Service does not offer. */
+export class UnsupportedStrapiApi extends Error {
+  constructor(what: string, hint = '') {
+    super(`${what} is not supported by Content Service${hint ? `: ${hint}` : ''}`);
+    this.name = 'UnsupportedStrapiApi';
+  }
+}
+
+/**
+ * `target` with every other property throwing UnsupportedStrapiApi (so an app gets
+ * "strapi.db is not supported by Content Service", not "undefined is not a function").
+ * Symbols and `then` read as undefined, so the object can be awaited and inspected.
+ */
+export function strictObject<T extends object>(target: T, path: string, supported: string): T {
+  return new Proxy(target, {
+    get(object, property, receiver) {
+      if (typeof property === 'symbol' || property === 'then' || property === 'toJSON' || Reflect.has(object, property))
+        return Reflect.get(object, property, receiver) as unknown;
+      throw new UnsupportedStrapiApi(`${path}.${property}`, `it offers ${supported}`);
+    },
+  });
+}

@@ -1,0 +1,29 @@
+import express from 'express';
+import type { MiddlewareFactory } from './types.js';
+
+type Limit = string | number;
+
+function limit(value: unknown, fallback: Limit): Limit {
+  return typeof value === 'string' || typeof value === 'number' ? value : fallback;
+}
+
+/**
+ * `strapi::body`: JSON, url-encoded forms and text bodies, with Strapi's (koa-body's) limits
+ * `jsonLimit` (1mb), `formLimit` (56kb), `textLimit` (56kb) and its switches `json`, `urlencoded`,
+ * `text`. Multipart bodies are left to the routes that take files.
+ */
+export const body: MiddlewareFactory = (config) => {
+  const handlers = [];
+  if (config.json !== false)
+    handlers.push(
+      express.json({
+        limit: limit(config.jsonLimit, '1mb'),
+        strict: false,
+        type: ['application/json', 'application/*+json', 'application/csp-report'],
+      }),
+    );
+  if (config.urlencoded !== false)
+    handlers.push(express.urlencoded({ extended: true, limit: limit(config.formLimit, '56kb') }));
+  if (config.text !== false) handlers.push(express.text({ limit: limit(config.textLimit, '56kb'), type: 'text/*' }));
+  return { handlers };
+};

@@ -1,0 +1,98 @@
+import type { Request, RequestHandler } from 'express';
+import corsPackage from 'cors';
+import { ConfigError } from '../config/index.js';
+import type { MiddlewareFactory } from './types.js';
+
+type OriginSetting = string | string[] | ((ctx: OriginContext) => unknown);
+
+/** The part of Koa's `ctx` an `origin(ctx)` function of a Strapi app reads. */
+interface OriginContext {
+  get(name: string): string;
+  method: string;
+  url: string;
+  path: string;
+  headers: Request['headers'];
+  header: Request['headers'];
+  request: { method: string; url: string; path: string; headers: Request['headers']; header: Request['headers'] };
+}
+
+/** Strapi v4's `strapi::cors` defaults. */
+const DEFAULTS = {
+  origin: '*' as OriginSetting,
+  maxAge: 31536000,
+  credentials: true,
+  methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
+  headers: ['Content-Type', 'Authorization', 'Origin', 'Accept'],
+};
+
+function list(value: unknown): string | undefined {
+  if (Array.isArray(value)) return value.join(',');
+  return typeof value === 'string' ? value : undefined;
+}
+
+function originContext(req: Request): OriginContext {
+  const request = { method: req.method, url: req.url, path: req.path, headers: req.headers, header: req.headers };
+  return { ...request, get: (name) => req.get(name) ?? '', request };
+}
+
+/**
+ * The `Access-Control-Allow-Origin` Strapi answers, or false for an origin it refuses: a list (or a
+ * comma-separated string) allows its members; a single string is answered as it is; a function gets
+ * the request context; a request without `Origin` gets `*`.
+ */
+async function allowedOrigin(setting: OriginSetting, req: Request): Promise<string | false> {
+  const requestOrigin = req.get('Origin');
+  if (!requestOrigin) return '*';
+  const origins = typeof setting === 'function' ? await setting(originContext(req)) : setting;
+  if (Array.isArray(origins)) return origins.includes(requestOrigin) ? requestOrigin : false;
+  if (typeof origins !== 'string' || origins === '') return false;
+  const parts = origins.split(',').map((o) => o.trim());
+  if (parts.length > 1) return parts.includes(requestOrigin) ? requestOrigin : false;
+  return origins;
+}
+
+/**
+ * `strapi::cors` through the `cors` package, answering as Strapi's (@koa/cors) does: `Vary: Origin`
+ * always; a refused origin gets no CORS headers (the browser then blocks the answer); an `OPTIONS`
+ * without `Access-Control-Request-Method` is no preflight and goes on to the routes; a preflight
+ * is answered 204; with `credentials`, `*` becomes the request's origin.
+ */
+export const cors: MiddlewareFactory = (config, { logger, config: service }) => {
+  const settings: Record<string, unknown> = { ...DEFAULTS, ...config };
+  if (config.enabled !== undefined)
+    logger.warn('strapi::cors no longer supports `enabled`: remove strapi::cors from config/middlewares to disable it');
+  const origin = settings.origin;
+  if (typeof origin !== 'string' && typeof origin !== 'function' && !Array.isArray(origin))
+    throw new ConfigError(service.middlewares.file, 'strapi::cors.origin', 'must be a string, an array or a function');
+  const credentials = settings.credentials === true;
+  const base: corsPackage.CorsOptions = {
+    credentials,
+    maxAge:
+      typeof settings.maxAge === 'number' || typeof settings.maxAge === 'string' ? Number(settings.maxAge) : undefined,
+    methods: list(settings.methods),
+    allowedHeaders: list(settings.headers),
+    exposedHeaders: list(settings.expose),
+    optionsSuccessStatus: 204,
+  };
+  const handler: RequestHandler = (req, res, next) => {
+    res.vary('Origin');
+    if (req.method === 'OPTIONS' && !req.get('Access-Control-Request-Method')) {
+      next();
+      return;
+    }
+    allowedOrigin(origin as OriginSetting, req).then((allowed) => {
+      if (allowed === false) {
+        next();
+        return;
+      }
+      const requestOrigin = req.get('Origin');
+      const answered = credentials && allowed === '*' && requestOrigin ? requestOrigin : allowed;
+      corsPackage({ ...base, origin: answered })(req, res, (err?: unknown) => {
+        // Strapi's answer to a request without Origin, credentials on: an empty allowed origin
+        if (credentials && !requestOrigin) res.setHeader('Access-Control-Allow-Origin', '');
+        next(err);
+      });
+    }, next);
+  };
+  return { handlers: [handler] };
+};

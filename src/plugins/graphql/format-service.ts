@@ -1,0 +1,73 @@
+/**
+ * `strapi.plugin('graphql').service('format')` of Strapi v4: `returnTypes.toEntityResponse` and
+ * `toEntityResponseCollection`, which custom resolvers use to answer entries they read with
+ * `strapi.entityService` (flat `{ id, ...attributes }`) as the generated types expect
+ * (`{ data: { id, attributes } }`, relations as `{ data }` envelopes). A collection's
+ * `meta.pagination` describes the entries given (they are not counted again).
+ */
+import { UPLOAD_FILE_UID, type Attribute, type Registry, type Schema } from '../../content-types/index.js';
+
+type Entry = Record<string, unknown>;
+
+interface FormatInfo {
+  args?: Record<string, unknown>;
+  /** the content-type of the entries: without it, relations are left as they are */
+  resourceUID?: string;
+}
+
+function isEntry(value: unknown): value is Entry {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export function createFormatService(registry: Registry) {
+  const envelope = (schema: Schema | undefined, value: unknown): unknown => {
+    if (!isEntry(value)) return null;
+    const { id, ...rest } = value;
+    return { id, attributes: attributesOf(schema, rest) };
+  };
+  const relation = (target: string, value: unknown): unknown => {
+    const schema = registry.schema(target);
+    if (value === undefined) return undefined;
+    if (Array.isArray(value)) return { data: value.map((v) => envelope(schema, v)) };
+    return { data: envelope(schema, value) };
+  };
+  const component = (uid: string, value: unknown): unknown => {
+    if (!isEntry(value)) return value;
+    return attributesOf(registry.schema(uid), value);
+  };
+  const attribute = (attr: Attribute | undefined, value: unknown): unknown => {
+    switch (attr?.type) {
+      case 'relation':
+        return relation(attr.target, value);
+      case 'media':
+        return relation(UPLOAD_FILE_UID, value);
+      case 'component':
+        return Array.isArray(value) ? value.map((c) => component(attr.component, c)) : component(attr.component, value);
+      case 'dynamiczone':
+        return Array.isArray(value)
+          ? value.map((item) => (isEntry(item) ? component(String(item.__component), item) : item))
+          : value;
+      default:
+        return value;
+    }
+  };
+  function attributesOf(schema: Schema | undefined, values: Entry): Entry {
+    if (!schema) return values;
+    return Object.fromEntries(Object.entries(values).map(([key, v]) => [key, attribute(schema.attributes[key], v)]));
+  }
+
+  return {
+    returnTypes: {
+      toEntityResponse(value: unknown, info: FormatInfo = {}) {
+        const schema = info.resourceUID ? registry.schema(info.resourceUID) : undefined;
+        return { data: envelope(schema, value) };
+      },
+      toEntityResponseCollection(nodes: unknown[], info: FormatInfo = {}) {
+        const schema = info.resourceUID ? registry.schema(info.resourceUID) : undefined;
+        const data = (nodes ?? []).map((node) => envelope(schema, node));
+        const pagination = { page: 1, pageSize: data.length, pageCount: data.length > 0 ? 1 : 0, total: data.length };
+        return { data, meta: { pagination } };
+      },
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { ValidationError } from '../../src/errors/index.js';
+import { createEntityService, type EntityService } from '../../src/lifecycle/entity-service.js';
+import { createQueryEngine } from '../../src/lifecycle/query-engine.js';
+import { createStrapiApp, type StrapiApp } from '../../src/lifecycle/strapi-app.js';
+import { seedPublication } from '../helpers/seed.js';
+import { createTestService, type TestService } from '../helpers/server.js';
+
+/** strapi.entityService and strapi.db.query for an app's src/index: flat entries, no limits, drafts included. */
+describe('lifecycle: strapi.entityService and strapi.db.query', () => {
+  let service: TestService;
+  let entities: EntityService;
+  let strapi: StrapiApp;
+  before(async () => {
+    service = await createTestService();
+    await seedPublication(service.context);
+    entities = createEntityService(service.context);
+    strapi = createStrapiApp({
+      config: service.context.config,
+      logger: service.context.logger,
+      registry: service.context.registry,
+      service: service.context,
+      enabledPlugins: ['graphql'],
+      knownPlugins: ['graphql', 'i18n'],
+      pluginService: () => undefined,
+      pluginServices: () => ({}),
+    });
+  });
+  after(() => service.close());
+
+  it('findMany: every entry (no page size), drafts included, flat relations when populated', async () => {
+    const all = (await entities.findMany('api::article.article', { fields: ['title', 'publishedAt'] })) as Array<
+      Record<string, unknown>
+    >;
+    const { body } = await request(service.app).get('/api/articles?publicationState=preview&pagination[pageSize]=1');
+    expect(all).to.have.length(body.meta.pagination.total);
+    expect(all.some((a) => a.publishedAt === null)).to.equal(true);
+    const [first] = (await entities.findMany('api::article.article', {
+      filters: { category: { name: { $eq: 'Technology' } } },
+      populate: { category: { fields: ['name'] }, tags: { fields: ['name'] } },
+      fields: ['title'],
+      sort: { id: 'asc' },
+      limit: 1,
+    })) as Array<Record<string, unknown>>;
+    expect(first).to.have.keys(['id', 'title', 'category', 'tags']);
+    expect(first?.category).to.deep.include({ name: 'Technology' });
+    expect(first?.tags).to.be.an('array');
+  });
+
+  it('findOne, count, a single type, and start/limit', async () => {
+    const one = await entities.findOne('api::tag.tag', 1, { fields: ['name'] });
+    expect(one).to.deep.equal({ id: 1, name: 'JavaScript' });
+    expect(await entities.findOne('api::tag.tag', 999_999)).to.equal(null);
+    const count = await entities.count('api::tag.tag');
+    const page = (await entities.findMany('api::tag.tag', { start: 1, limit: 2, fields: ['name'] })) as unknown[];
+    expect(page).to.have.length(Math.min(2, count - 1));
+    expect(await entities.count('api::tag.tag', { filters: { name: 'JavaScript' } })).to.equal(1);
+    const homepage = (await entities.findMany('api::homepage.homepage')) as Record<string, unknown> | null;
+    expect(homepage).to.be.an('object').that.has.property('id');
+  });
+
+  it('create (a draft unless published), update, delete; bad data throws the REST ValidationError', async () => {
+    const created = await entities.create('api::article.article', {
+      data: { title: 'From bootstrap', slug: 'from-bootstrap' },
+    });
+    expect(created).to.deep.include({ title: 'From bootstrap', publishedAt: null });
+    const updated = await entities.update('api::article.article', created!.id, { data: { title: 'Renamed' } });
+    expect(updated?.title).to.equal('Renamed');
+    const deleted = await entities.delete('api::article.article', created!.id);
+    expect(deleted?.title).to.equal('Renamed');
+    expect(await entities.findOne('api::article.article', created!.id)).to.equal(null);
+    let error: unknown;
+    try {
+      await entities.create('api::tag.tag', { data: { name: { not: 'a string' } } });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).to.be.instanceOf(ValidationError);
+  });
+
+  it('db.query: where, select, orderBy, limit/offset, and writes on the first match', async () => {
+    const tags = createQueryEngine(entities, 'api::tag.tag');
+    const found = await tags.findOne({ where: { name: 'JavaScript' }, select: ['name'] });
+    expect(found).to.deep.equal({ id: 1, name: 'JavaScript' });
+    const ordered = await tags.findMany({ select: ['name'], orderBy: { name: 'desc' }, limit: 2, offset: 0 });
+    expect(ordered).to.have.length(2);
+    expect(String(ordered[0]?.name) >= String(ordered[1]?.name)).to.equal(true);
+    const made = await tags.create({ data: { name: 'Query engine' } });
+    const changed = await tags.update({ where: { id: made!.id }, data: { weight: 2.5 } });
+    expect(changed).to.deep.include({ name: 'Query engine', weight: 2.5 });
+    expect(await tags.deleteMany({ where: { name: 'Query engine' } })).to.deep.equal({ count: 1 });
+    expect(await tags.count({ where: { name: 'Query engine' } })).to.equal(0);
+  });
+
+  it("strapi.service('api::…'): the core service, with REST's page size and live entries", async () => {
+    const articles = strapi.service('api::article.article') as {
+      find(params?: object): Promise<{ results: Array<Record<string, unknown>>; pagination: Record<string, number> }>;
+      findOne(id: number): Promise<Record<string, unknown> | null>;
+      create(params: object): Promise<Record<string, unknown> | null>;
+      delete(id: number): Promise<unknown>;
+      notACoreMethod?: unknown;
+    };
+    const page = await articles.find({ fields: ['title', 'publishedAt'], pagination: { page: 1, pageSize: 3 } });
+    expect(page.results).to.have.length(3);
+    expect(page.pagination).to.include({ page: 1, pageSize: 3 });
+    expect(page.results.every((a) => a.publishedAt !== null)).to.equal(true);
+    const created = await articles.create({ data: { title: 'Published by the core service', slug: 'core-service' } });
+    expect(created?.publishedAt).to.be.a('string').and.not.equal(null);
+    await articles.delete(created!.id as number);
+    expect(() => articles.notACoreMethod).to.throw(
+      "strapi.service('api::article.article').notACoreMethod is not supported by Content Service: it offers the core service's find",
+    );
+    expect(() => strapi.service('api::nothing.nothing')).to.throw(
+      /strapi\.service\('api::nothing\.nothing'\) is not supported/,
+    );
+  });
+});
