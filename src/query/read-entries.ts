@@ -226,8 +226,13 @@ function requireContentType(ctx: ReadContext, uid: string): ContentType {
   return schema;
 }
 
+/** Each read carries the request's time budget (`api.rest.timeBudgetMs`) as maxTimeMS: no read can hold the database. */
 async function aggregate(ctx: ReadContext, uid: string, pipeline: PipelineStage[]): Promise<Doc[]> {
-  return ctx.models.collection(uid).aggregate<Doc>(pipeline).toArray();
+  const budget = ctx.config.api.rest.timeBudgetMs;
+  return ctx.models
+    .collection(uid)
+    .aggregate<Doc>(pipeline, budget > 0 ? { maxTimeMS: budget } : {})
+    .toArray();
 }
 
 async function count(ctx: ReadContext, uid: string, filtering: PipelineStage[]): Promise<number> {

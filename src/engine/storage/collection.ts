@@ -115,6 +115,27 @@ export class Collection {
     this.position.set(id, this.nextPosition++);
   }
 
+  /**
+   * Puts documents known to be valid (a snapshot's or a journal's: accepted writes) in bulk: a new
+   * `_id` is added in natural order, a known one replaced in place; no unique checks, and the
+   * indexes are rebuilt when first needed (start-up builds no index).
+   */
+  load(docs: Doc[]): void {
+    for (const doc of docs) {
+      const id = checkId(doc._id);
+      if (this.docs.has(id)) {
+        this.docs.set(id, doc);
+        continue;
+      }
+      if (this.docs.size === 0) this.idOrdered = true;
+      else if (this.idOrdered && compareValues(doc._id, this.lastId, compareStrings) <= 0) this.idOrdered = false;
+      this.lastId = doc._id;
+      this.docs.set(id, doc);
+      this.position.set(id, this.nextPosition++);
+    }
+    for (const ix of this.indexes) ix.defer(() => this.docs.entries());
+  }
+
   /** Replaces a stored document by a new version with the same `_id`. */
   replace(id: string, doc: Doc): void {
     const old = this.docs.get(id);
@@ -142,9 +163,18 @@ export class Collection {
     return old;
   }
 
-  /** Adds an index over the existing documents; fails with E11000 if a unique one finds duplicates. */
+  /**
+   * Adds an index over the existing documents; fails with E11000 if a unique one finds duplicates.
+   * Without `enforceUnique` (an index of documents already checked: start-up, undo) it is built
+   * when first needed.
+   */
   addIndex(spec: IndexSpec, enforceUnique = true): void {
     const ix = new SecondaryIndex(spec);
+    if (!enforceUnique) {
+      ix.defer(() => this.docs.entries());
+      this.indexes.push(ix);
+      return;
+    }
     for (const [id, doc] of this.docs) {
       const keys = ix.keysOf(doc);
       if (enforceUnique) {

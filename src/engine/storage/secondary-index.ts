@@ -27,17 +27,47 @@ export class SecondaryIndex {
   private readonly full = new Map<string, Set<string>>();
   private readonly prefix = new Map<string, Set<string>>();
   private sorted: IndexEntry[] | null = null;
+  /** set while the index is not built yet: the documents to build it from when first needed */
+  private pending: (() => Iterable<[string, Doc]>) | undefined;
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
+  }
+
+  /**
+   * Builds the index from `source` (the collection's current documents) when it is first needed,
+   * rather than now: indexes loaded at start-up cost nothing until a command uses them. Until then
+   * writes leave it alone (the build reads the documents as they are by then).
+   */
+  defer(source: () => Iterable<[string, Doc]>): void {
+    this.full.clear();
+    this.prefix.clear();
+    this.sorted = null;
+    this.pending = source;
+  }
+
+  private ready(): void {
+    const source = this.pending;
+    if (!source) return;
+    this.pending = undefined;
+    for (const [id, doc] of source()) this.add(id, this.computeKeys(doc));
   }
 
   get unique(): boolean {
     return this.spec.unique === true;
   }
 
-  /** The compound keys of a document, or none when a sparse index leaves it out. */
+  /**
+   * The compound keys of a document, or none when a sparse index leaves it out. An index not built
+   * yet keeps no keys, except a unique one (its check builds it) or a compound one (whose keys also
+   * check for parallel arrays).
+   */
   keysOf(doc: Doc): Array<{ key: string; values: unknown[] }> {
+    if (this.pending && !this.unique && this.fields.length === 1) return [];
+    return this.computeKeys(doc);
+  }
+
+  private computeKeys(doc: Doc): Array<{ key: string; values: unknown[] }> {
     const perField = this.fields.map((f) => pathValues(doc, f));
     if (this.spec.sparse && perField.every((vs) => vs.length === 1 && vs[0] === undefined)) return [];
     if (perField.filter((vs) => vs.length > 1).length > 1) {
@@ -63,6 +93,7 @@ export class SecondaryIndex {
     selfId: string | undefined,
   ): { values: unknown[] } | undefined {
     if (!this.unique) return undefined;
+    this.ready();
     for (const k of keys) {
       const ids = this.full.get(k.key);
       if (ids) for (const id of ids) if (id !== selfId) return { values: k.values };
@@ -71,23 +102,26 @@ export class SecondaryIndex {
   }
 
   add(id: string, keys: Array<{ key: string; values: unknown[] }>): void {
+    this.sorted = null;
+    if (this.pending) return;
     for (const k of keys) {
       addTo(this.full, k.key, id);
       if (this.fields.length > 1) addTo(this.prefix, valueKey(k.values[0]), id);
     }
-    this.sorted = null;
   }
 
   remove(id: string, keys: Array<{ key: string; values: unknown[] }>): void {
+    this.sorted = null;
+    if (this.pending) return;
     for (const k of keys) {
       removeFrom(this.full, k.key, id);
       if (this.fields.length > 1) removeFrom(this.prefix, valueKey(k.values[0]), id);
     }
-    this.sorted = null;
   }
 
   /** Ids whose first indexed field equals one of `values` (null also finds missing unless sparse). */
   lookup(values: unknown[]): Set<string> | undefined {
+    this.ready();
     const map = this.fields.length > 1 ? this.prefix : this.full;
     const out = new Set<string>();
     for (const v of values) {
