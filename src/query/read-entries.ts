@@ -14,6 +14,7 @@ import {
   type PaginationLimits,
 } from './parse/pagination.js';
 import { parsePopulate, type PopulateContext } from './parse/populate.js';
+import { PopulateGuard } from './parse/populate-limits.js';
 import { parsePublicationState, publicationMatch } from './parse/publication-state.js';
 import { searchMatch } from './parse/search.js';
 import { populateStages, projection, type PlanContext } from './plan/populate-stages.js';
@@ -32,6 +33,8 @@ export type ReadQuery = Record<string, unknown>;
 export interface ReadEntriesOptions {
   /** `envelope` (default): `{ id, attributes }` entries; `plain`: flat `{ id, ...attributes }` objects */
   style?: FormatStyle;
+  /** a fixed window instead of the query's `pagination` (users-permissions reads top-level `start`/`limit`) */
+  window?: { start: number; limit: number };
 }
 
 export interface ReadEntriesResult<Entry> {
@@ -58,7 +61,7 @@ export async function readEntries(
   ctx: ReadContext,
   uid: string,
   rawQuery: ReadQuery,
-  options: { style: 'plain' },
+  options: { style: 'plain'; window?: ReadEntriesOptions['window'] },
 ): Promise<ReadEntriesResult<PlainEntry>>;
 export async function readEntries(
   ctx: ReadContext,
@@ -68,6 +71,7 @@ export async function readEntries(
 ): Promise<ReadEntriesResult<EnvelopeEntry | PlainEntry>> {
   const schema = requireContentType(ctx, uid);
   const tree = await parseFind(ctx, schema, rawQuery);
+  if (options.window) tree.pagination = { style: 'offset', ...options.window, withCount: false };
   const { filtering, pipeline } = planFind(ctx, tree);
   const [docs, total] = await Promise.all([
     aggregate(ctx, uid, pipeline),
@@ -201,6 +205,10 @@ function parseSelection(
     access: ctx.access,
     limits: limits(ctx),
     nextName: () => String(names++),
+    guard: new PopulateGuard({
+      maxDepth: ctx.config.api.rest.maxPopulateDepth,
+      maxRelations: ctx.config.api.rest.maxPopulateRelations,
+    }),
   };
   return {
     uid: schema.uid,
@@ -227,8 +235,13 @@ function requireContentType(ctx: ReadContext, uid: string): ContentType {
   return schema;
 }
 
+/** Each read carries the request's time budget (`api.rest.timeBudgetMs`) as maxTimeMS: no read can hold the database. */
 async function aggregate(ctx: ReadContext, uid: string, pipeline: PipelineStage[]): Promise<Doc[]> {
-  return ctx.models.collection(uid).aggregate<Doc>(pipeline).toArray();
+  const budget = ctx.config.api.rest.timeBudgetMs;
+  return ctx.models
+    .collection(uid)
+    .aggregate<Doc>(pipeline, budget > 0 ? { maxTimeMS: budget } : {})
+    .toArray();
 }
 
 async function count(ctx: ReadContext, uid: string, filtering: PipelineStage[]): Promise<number> {

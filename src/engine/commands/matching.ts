@@ -5,33 +5,43 @@ import { parseSort, sortDocs } from '../query/sort.js';
 import { collationCompare } from '../query/collation.js';
 import { compareStrings } from '../bson/compare.js';
 import type { Collection } from '../storage/collection.js';
+import { filterWork, finish, tick, type Work } from '../work.js';
 
 export interface MatchRequest {
   filter: unknown;
   sort?: unknown;
   collation?: unknown;
   variables?: Doc;
-  /** stop after this many matches (in sort order when there is a sort) */
+  /** stop after this many matches (in sort order when there is a sort); 0 or absent: no limit */
   limit?: number;
 }
 
 /** Stored documents matching a filter (planned on the indexes), optionally sorted; never copies. */
 export function matching(coll: Collection | undefined, req: MatchRequest): Doc[] {
+  return finish(matchingWork(coll, req));
+}
+
+/** `matching` as cooperative work (reads yield between slices; see work.ts). */
+export function* matchingWork(coll: Collection | undefined, req: MatchRequest): Work<Doc[]> {
   if (!coll) return [];
   const predicate = compileFilter(req.filter, { collation: req.collation, variables: req.variables });
   const sort = parseSort(req.sort);
+  const limit = req.limit !== undefined && req.limit > 0 ? req.limit : undefined;
   if (req.collation) {
-    const docs = [...coll.all()].filter(predicate);
-    return sort ? sortDocs(docs, sort, req.limit, collationCompare(req.collation)) : docs.slice(0, req.limit);
+    const docs = yield* filterWork([...coll.all()], predicate);
+    if (!sort) return docs.slice(0, limit);
+    const sorted = sortDocs(docs, sort, limit, collationCompare(req.collation));
+    tick(docs.length);
+    return sorted;
   }
-  if (!sort) return matches(coll, req.filter, predicate, req.limit);
-  return sortedMatches(coll, req.filter, predicate, sort, req.limit, compareStrings);
+  if (!sort) return yield* matches(coll, req.filter, predicate, limit);
+  return yield* sortedMatches(coll, req.filter, predicate, sort, limit, compareStrings);
 }
 
 /** How many stored documents match a filter (from index entries alone when they express it). */
-export function countMatching(coll: Collection | undefined, req: MatchRequest): number {
+export function* countMatchingWork(coll: Collection | undefined, req: MatchRequest): Work<number> {
   if (!coll) return 0;
   const predicate = compileFilter(req.filter, { collation: req.collation, variables: req.variables });
-  if (req.collation) return [...coll.all()].filter(predicate).length;
-  return countMatches(coll, req.filter, predicate);
+  if (req.collation) return (yield* filterWork([...coll.all()], predicate)).length;
+  return yield* countMatches(coll, req.filter, predicate);
 }

@@ -7,9 +7,13 @@ import type { Collection } from '../storage/collection.js';
 import { mingoOptions } from './operators.js';
 import { isKeyScalar } from './index-bounds.js';
 import { candidates, equalTo } from './plan.js';
+import { isWork, tick, type Work } from '../work.js';
 import type { PipelineEnv } from './pipeline.js';
 
-type RunPipeline = (source: Collection | Doc[], pipeline: unknown, env: PipelineEnv) => Doc[];
+type RunPipeline = (source: Collection | Doc[], pipeline: unknown, env: PipelineEnv) => Work<Doc[]>;
+
+/** The joined documents of one outer document: known at once (index look-up, memo) or a sub-pipeline to run. */
+type Joined = Doc[] | Work<Doc[]>;
 
 interface LookupSpec {
   from: string;
@@ -62,10 +66,17 @@ function parseSpec(spec: unknown): LookupSpec {
  * `$expr: {$in: ['$f', '$$v']}` / `{$eq: ['$f', '$$v']}` on an indexed `f` start from an index
  * look-up instead of scanning the foreign collection for every outer document.
  */
-export function lookupStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, run: RunPipeline): Doc[] {
+export function* lookupStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, run: RunPipeline): Work<Doc[]> {
   const spec = parseSpec(rawSpec);
   const join = joiner(spec, env, run);
-  return docs.map((outer) => ({ ...outer, [spec.as]: join(outer) }));
+  const out: Doc[] = new Array<Doc>(docs.length);
+  for (let i = 0; i < docs.length; i++) {
+    const outer = docs[i] as Doc;
+    const joined = join(outer);
+    out[i] = { ...outer, [spec.as]: isWork(joined) ? yield* joined : joined };
+    if (tick()) yield;
+  }
+  return out;
 }
 
 /**
@@ -73,9 +84,15 @@ export function lookupStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, run
  * through another collection): the outer documents that join with something, unchanged. Same
  * answer as the three stages, without building a new document per outer document.
  */
-export function semiJoinStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, run: RunPipeline): Doc[] {
+export function* semiJoinStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, run: RunPipeline): Work<Doc[]> {
   const join = joiner(parseSpec(rawSpec), env, run);
-  return docs.filter((outer) => join(outer).length > 0);
+  const out: Doc[] = [];
+  for (const outer of docs) {
+    const joined = join(outer);
+    if ((isWork(joined) ? yield* joined : joined).length > 0) out.push(outer);
+    if (tick()) yield;
+  }
+  return out;
 }
 
 /** If stages[i] starts a semi-join (see semiJoinStage), how many stages it spans. */
@@ -99,7 +116,7 @@ export function semiJoinLength(stages: Array<{ name: string; spec: unknown }>, i
 }
 
 /** The joined documents of one outer document, for a parsed `$lookup`. */
-function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline): (outer: Doc) => Doc[] {
+function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline): (outer: Doc) => Joined {
   const foreign = env.resolve(spec.from);
   const equalityJoin =
     spec.localField !== undefined && spec.foreignField !== undefined
@@ -120,7 +137,7 @@ function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline): (outer: D
     if (known) return known;
     const variables = { ...env.variables, ...vars };
     const subEnv = { ...env, variables };
-    let joined: Doc[];
+    let joined: Joined;
     if (equalityJoin) {
       // the equality as the sub-pipeline's first $match, so the foreign side's plan (index walk
       // for a $sort + $limit) serves the whole join
@@ -140,9 +157,18 @@ function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline): (outer: D
       }
       joined = pipeline.length ? run(base, pipeline, subEnv) : base;
     }
-    memo?.set(key, joined);
-    return joined;
+    if (!isWork(joined)) {
+      memo?.set(key, joined);
+      return joined;
+    }
+    return remembered(joined, memo, key);
   };
+}
+
+function* remembered(work: Work<Doc[]>, memo: Map<string, Doc[]> | undefined, key: string): Work<Doc[]> {
+  const joined = yield* work;
+  memo?.set(key, joined);
+  return joined;
 }
 
 function localValues(outer: Doc, path: string): unknown[] {
@@ -158,6 +184,7 @@ function equalityMatcher(foreign: Collection | undefined, field: string): (value
     // documents or arrays as join values: one hash table of the foreign collection per stage
     if (!table) {
       table = new Map();
+      tick(foreign.size);
       for (const d of foreign.all()) {
         for (const v of new Set(pathValues(d, field).map(valueKey))) {
           const list = table.get(v);
@@ -271,6 +298,7 @@ function exactFirstMatch(foreign: Collection | undefined, pipeline: unknown[], v
 function pipelineCandidates(foreign: Collection | undefined, pipeline: unknown[], variables: Doc): Doc[] {
   if (!foreign) return [];
   const first = pipeline[0];
+  tick(foreign.size);
   if (!isPlainObject(first) || !isPlainObject(first.$match)) return [...foreign.all()];
   const match = first.$match;
   const { $expr, ...plain } = match;

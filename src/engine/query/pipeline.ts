@@ -11,6 +11,7 @@ import { MINGO_STAGES, mingoOptions, plainOptions } from './operators.js';
 import { countMatches, matches, sortedMatches } from './plan.js';
 import { normalizeRegexes } from './regex.js';
 import { simpleProjection } from './simple-projection.js';
+import { checkpoint, filterWork, finish, mapWork, tick, type Work } from '../work.js';
 import { parseSort, sortDocs, type SortSpec } from './sort.js';
 
 export interface PipelineEnv {
@@ -34,6 +35,18 @@ const READ_ONLY_STAGES = new Set([
   '$sample',
   '$documents',
 ]);
+/** mingo stages whose output for a document depends on that document alone: run in chunks, yielding between them. */
+const PER_DOCUMENT_STAGES = new Set([
+  '$addFields',
+  '$set',
+  '$project',
+  '$unset',
+  '$replaceRoot',
+  '$replaceWith',
+  '$unwind',
+  '$redact',
+]);
+const CHUNK = 256;
 const UNSUPPORTED_STAGES = new Set([
   '$out',
   '$merge',
@@ -56,6 +69,11 @@ const UNSUPPORTED_STAGES = new Set([
  * engine's own (index look-ups per outer document), `$facet` recurses; the rest is mingo's.
  */
 export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: PipelineEnv): Doc[] {
+  return finish(pipelineWork(source, pipeline, env));
+}
+
+/** `runPipeline` as cooperative work: yields between slices (see work.ts), also inside `$lookup` sub-pipelines. */
+export function* pipelineWork(source: Collection | Doc[], pipeline: unknown, env: PipelineEnv): Work<Doc[]> {
   if (!Array.isArray(pipeline)) throw commandError('TypeMismatch', "'pipeline' option must be specified as an array");
   const stages = coalesceMatches(pipeline.map(checkStage));
   let docs: Doc[];
@@ -70,16 +88,16 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
     const next = stages[1];
     const countField = countStageField(next);
     if (countField !== undefined) {
-      const n = countMatches(source, filter, predicate);
+      const n = yield* countMatches(source, filter, predicate);
       docs = n > 0 ? [{ ...(next.name === '$group' ? { _id: (next.spec as Doc)._id } : {}), [countField]: n }] : [];
       owned = true;
       start = 2;
     } else if (next?.name === '$sort' && parseSort(next.spec)) {
       const sort = parseSort(next.spec) as SortSpec;
-      docs = sortedMatches(source, filter, predicate, sort, topK(stages, 2), compareStrings);
+      docs = yield* sortedMatches(source, filter, predicate, sort, topK(stages, 2), compareStrings);
       start = 2;
     } else {
-      docs = matches(source, filter, predicate);
+      docs = yield* matches(source, filter, predicate);
       start = 1;
     }
   } else {
@@ -88,16 +106,18 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
   const strings = env.collation ? collationCompare(env.collation) : compareStrings;
   for (let i = start; i < stages.length; i++) {
     const { name, spec } = stages[i];
+    if (checkpoint()) yield;
     try {
       switch (name) {
         case '$match':
-          docs = docs.filter(compileFilter(spec, env));
+          docs = yield* filterWork(docs, compileFilter(spec, env));
           break;
         case '$sort': {
           const sort = parseSort(spec);
           if (!sort) break;
           const limit = topK(stages, i + 1);
           docs = sortDocs(docs, sort, limit, strings);
+          tick(docs.length);
           break;
         }
         case '$skip':
@@ -124,11 +144,11 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
         case '$lookup': {
           const span = semiJoinLength(stages, i);
           if (span > 0) {
-            docs = semiJoinStage(docs, spec, env, runPipeline);
+            docs = yield* semiJoinStage(docs, spec, env, pipelineWork);
             i += span - 1;
             break;
           }
-          docs = lookupStage(docs, spec, env, runPipeline);
+          docs = yield* lookupStage(docs, spec, env, pipelineWork);
           owned = false;
           break;
         }
@@ -136,7 +156,7 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
           if (!isPlainObject(spec))
             throw commandError('BadValue', 'the $facet specification must be a non-empty object', { code: 15947 });
           const out: Doc = {};
-          for (const [field, sub] of Object.entries(spec)) out[field] = runPipeline(docs, sub, env);
+          for (const [field, sub] of Object.entries(spec)) out[field] = yield* pipelineWork(docs, sub, env);
           docs = [out];
           owned = false;
           break;
@@ -144,12 +164,12 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
         default: {
           const fastProjection = name === '$project' ? simpleProjection(spec) : undefined;
           if (fastProjection) {
-            docs = docs.map(fastProjection);
+            docs = yield* mapWork(docs, fastProjection);
             owned = false;
             break;
           }
           if (!READ_ONLY_STAGES.has(name) && !owned) {
-            docs = docs.map(cloneDoc);
+            docs = yield* mapWork(docs, cloneDoc);
             owned = true;
           }
           // mingo's prepared options carry the engine's context and the `let` variables; spreading
@@ -161,7 +181,8 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
               ? { ...plainOptions(env), collectionResolver: (coll: string) => [...(env.resolve(coll)?.all() ?? [])] }
               : mingoOptions(env),
           );
-          docs = agg.run(docs) as Doc[];
+          docs = PER_DOCUMENT_STAGES.has(name) ? yield* inChunks(docs, agg) : (agg.run(docs) as Doc[]);
+          tick(docs.length);
           if (READ_ONLY_STAGES.has(name)) owned = false;
         }
       }
@@ -170,6 +191,16 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
     }
   }
   return docs;
+}
+
+function* inChunks(docs: Doc[], agg: Aggregator): Work<Doc[]> {
+  if (docs.length <= CHUNK) return agg.run(docs) as Doc[];
+  const out: Doc[] = [];
+  for (let i = 0; i < docs.length; i += CHUNK) {
+    for (const d of agg.run(docs.slice(i, i + CHUNK)) as Doc[]) out.push(d);
+    if (tick(CHUNK)) yield;
+  }
+  return out;
 }
 
 function checkStage(stage: unknown): { name: string; spec: unknown } {

@@ -6,6 +6,7 @@ import type { SecondaryIndex } from '../storage/secondary-index.js';
 import { filterBounds, indexBounds, type FilterBounds, type KeyRange } from './index-bounds.js';
 import { sortDocs, type SortSpec } from './sort.js';
 import { executorStats } from './stats.js';
+import { filterWork, tick, type Work } from '../work.js';
 
 /** A filter's access path: the key ranges of one index (positions in its entries), or a full scan. */
 interface AccessPlan {
@@ -116,17 +117,29 @@ export function equalTo(coll: Collection, field: string, values: unknown[]): Doc
 }
 
 /** Matches of a filter in natural order, at most `limit`. */
-export function matches(coll: Collection, filter: unknown, predicate: (d: Doc) => boolean, limit?: number): Doc[] {
+export function* matches(
+  coll: Collection,
+  filter: unknown,
+  predicate: (d: Doc) => boolean,
+  limit?: number,
+): Work<Doc[]> {
   const plan = accessPlan(coll, filterBounds(filter));
+  if (limit === undefined) return coll.inNaturalOrder(yield* checked(reach(coll, plan), predicate));
   // with a limit, the first matches in natural order: order the candidates first
-  const pool = limit === undefined ? reach(coll, plan) : coll.inNaturalOrder(reach(coll, plan));
   const out: Doc[] = [];
-  for (const d of pool) {
-    if (limit !== undefined && out.length >= limit) break;
+  for (const d of coll.inNaturalOrder(reach(coll, plan))) {
+    if (out.length >= limit) break;
     executorStats.scannedObjects++;
     if (predicate(d)) out.push(d);
+    if (tick()) yield;
   }
-  return limit === undefined ? coll.inNaturalOrder(out) : out;
+  return out;
+}
+
+/** The documents of `pool` that pass `predicate`, each counted as a document examined. */
+function checked(pool: Doc[], predicate: (d: Doc) => boolean): Work<Doc[]> {
+  executorStats.scannedObjects += pool.length;
+  return filterWork(pool, predicate);
 }
 
 /**
@@ -134,19 +147,14 @@ export function matches(coll: Collection, filter: unknown, predicate: (d: Doc) =
  * number of entries in them (no document is read: O(log n) per range); otherwise the candidates
  * are checked.
  */
-export function countMatches(coll: Collection, filter: unknown, predicate: (d: Doc) => boolean): number {
+export function* countMatches(coll: Collection, filter: unknown, predicate: (d: Doc) => boolean): Work<number> {
   const bounds = filterBounds(filter);
   const plan = accessPlan(coll, bounds);
   if (plan.exact) {
     executorStats.scanned += plan.spans.length * 2;
     return plan.count;
   }
-  let n = 0;
-  for (const d of reach(coll, plan)) {
-    executorStats.scannedObjects++;
-    if (predicate(d)) n++;
-  }
-  return n;
+  return (yield* checked(reach(coll, plan), predicate)).length;
 }
 
 /**
@@ -156,27 +164,25 @@ export function countMatches(coll: Collection, filter: unknown, predicate: (d: D
  * candidate of the best filter plan: the walk gets as many steps as that plan has candidates,
  * then gives up. Otherwise (and without `take`): candidates, filter, (top-k) sort.
  */
-export function sortedMatches(
+export function* sortedMatches(
   coll: Collection,
   filter: unknown,
   predicate: (d: Doc) => boolean,
   sort: SortSpec,
   take: number | undefined,
   strings: StringCompare,
-): Doc[] {
+): Work<Doc[]> {
   const bounds = filterBounds(filter);
   const plan = accessPlan(coll, bounds);
   if (take !== undefined && plan.count > take) {
     const walked = walkInOrder(coll, bounds, predicate, sort, take, plan.count, strings);
     if (walked) return walked;
   }
-  const docs: Doc[] = [];
-  for (const d of reach(coll, plan)) {
-    executorStats.scannedObjects++;
-    if (predicate(d)) docs.push(d);
-  }
+  const docs = yield* checked(reach(coll, plan), predicate);
   // natural order first, so that documents with equal sort keys keep it
-  return sortDocs(coll.inNaturalOrder(docs), sort, take, strings);
+  const sorted = sortDocs(coll.inNaturalOrder(docs), sort, take, strings);
+  tick(docs.length);
+  return sorted;
 }
 
 /** An index that yields documents in the order of the sort's first key (not through arrays). */
@@ -229,6 +235,8 @@ function walkInOrder(
       groupKey = value;
     }
     if (++steps > budget) return false;
+    // the walk is bounded by the plan's candidates; tick() still stops it at the time budget
+    tick();
     executorStats.scannedObjects++;
     if (!predicate(doc)) return true;
     if (!inOrder) group.push(doc);

@@ -35,8 +35,6 @@ export class Collection {
   private lastId: unknown = undefined;
   private idOrdered = true;
   readonly indexes: SecondaryIndex[] = [new SecondaryIndex(ID_INDEX_SPEC)];
-  /** while loading at start-up: indexes are left empty and built once at the end (see buildDeferredIndexes) */
-  private deferred = false;
   /** substring candidates per field, built on the first unanchored regex on an indexed field */
   private readonly trigrams = new Map<string, TrigramIndex>();
 
@@ -104,30 +102,9 @@ export class Collection {
     return this.indexes.find((i) => i.spec.name === name);
   }
 
-  /** Stops maintaining the indexes until buildDeferredIndexes (loading journaled, already accepted writes). */
-  deferIndexes(): void {
-    this.deferred = true;
-  }
-
-  /** Builds every index from the documents, by sorting (no unique checks: the writes were accepted). */
-  buildDeferredIndexes(): void {
-    if (!this.deferred) return;
-    this.deferred = false;
-    const specs = this.indexes.map((ix) => ix.spec);
-    this.indexes.length = 0;
-    for (const spec of specs) this.indexes.push(this.buildIndex(spec, false));
-  }
-
   insert(doc: Doc): void {
     const id = checkId(doc._id);
     if (this.docs.has(id)) throw new DuplicateKeyError(this.ns, this.indexes[0], [doc._id]);
-    if (this.deferred) {
-      this.docs.set(id, doc);
-      this.idOrdered &&= this.docs.size === 1 || compareValues(doc._id, this.lastId, compareStrings) > 0;
-      this.lastId = doc._id;
-      this.positions = undefined;
-      return;
-    }
     const keys = this.indexes.map((ix) => ix.keysOf(doc));
     this.indexes.forEach((ix, i) => {
       const c = ix.conflict(keys[i], undefined);
@@ -142,14 +119,30 @@ export class Collection {
     for (const t of this.trigrams.values()) t.add(doc);
   }
 
+  /**
+   * Puts documents known to be valid (a snapshot's or a journal's: accepted writes) in bulk: a new
+   * `_id` is added in natural order, a known one replaced in place; no unique checks, and each
+   * index is rebuilt when first read (start-up builds no index).
+   */
+  load(docs: Doc[]): void {
+    for (const doc of docs) {
+      const id = checkId(doc._id);
+      if (!this.docs.has(id)) {
+        if (this.docs.size === 0) this.idOrdered = true;
+        else if (this.idOrdered && compareValues(doc._id, this.lastId, compareStrings) <= 0) this.idOrdered = false;
+        this.lastId = doc._id;
+      }
+      this.docs.set(id, doc);
+    }
+    this.positions = undefined;
+    this.trigrams.clear();
+    for (const ix of this.indexes) ix.defer(() => this.docs.values());
+  }
+
   /** Replaces a stored document by a new version with the same `_id`. */
   replace(id: string, doc: Doc): void {
     const old = this.docs.get(id);
     if (!old) return;
-    if (this.deferred) {
-      this.docs.set(id, doc);
-      return;
-    }
     const oldKeys = this.indexes.map((ix) => ix.keysOf(old));
     const newKeys = this.indexes.map((ix) => ix.keysOf(doc));
     this.indexes.forEach((ix, i) => {
@@ -174,38 +167,30 @@ export class Collection {
   remove(id: string): Doc | undefined {
     const old = this.docs.get(id);
     if (!old) return undefined;
-    if (!this.deferred) this.indexes.forEach((ix) => ix.remove(old, ix.keysOf(old)));
+    this.indexes.forEach((ix) => ix.remove(old, ix.keysOf(old)));
     this.docs.delete(id);
     this.positions = undefined;
     for (const t of this.trigrams.values()) t.retire(old);
     return old;
   }
 
-  /** Adds an index over the existing documents; fails with E11000 if a unique one finds duplicates. */
+  /**
+   * Adds an index over the existing documents; fails with E11000 if a unique one finds duplicates.
+   * Without `enforceUnique` (an index of documents already checked: start-up, undo) it is built
+   * when first needed.
+   */
   addIndex(spec: IndexSpec, enforceUnique = true): void {
-    this.indexes.push(this.deferred ? new SecondaryIndex(spec) : this.buildIndex(spec, enforceUnique));
+    this.indexes.push(this.buildIndex(spec, enforceUnique));
   }
 
   private buildIndex(spec: IndexSpec, enforceUnique: boolean): SecondaryIndex {
     const ix = new SecondaryIndex(spec);
-    const pairs: Array<{ key: unknown; doc: Doc }> = [];
-    for (const doc of this.docs.values()) {
-      ix.note(doc);
-      for (const key of ix.keysOf(doc)) pairs.push({ key, doc });
+    if (!enforceUnique) {
+      ix.defer(() => this.docs.values());
+      return ix;
     }
-    pairs.sort((a, b) => ix.compareKey(a.key, b.key) || compareValues(a.doc._id, b.doc._id));
-    if (enforceUnique && ix.unique) {
-      for (let i = 1; i < pairs.length; i++) {
-        const [a, b] = [pairs[i - 1], pairs[i]];
-        if (ix.compareKey(a.key, b.key) === 0 && compareValues(a.doc._id, b.doc._id) !== 0) {
-          throw new DuplicateKeyError(this.ns, ix, ix.fields.length === 1 ? [b.key] : (b.key as unknown[]));
-        }
-      }
-    }
-    ix.entries.load(
-      pairs.map((p) => p.key),
-      pairs.map((p) => p.doc),
-    );
+    const duplicate = ix.fill(this.docs.values(), true);
+    if (duplicate) throw new DuplicateKeyError(this.ns, ix, duplicate.values);
     return ix;
   }
 

@@ -23,10 +23,12 @@ export interface IndexSpec {
 export class SecondaryIndex {
   readonly fields: string[];
   readonly directions: number[];
-  readonly entries: KeyList;
   readonly compareKey: (key: unknown, probe: unknown) => number;
+  private list: KeyList;
   /** positions of the fields on which some document reached an array (never cleared, as in MongoDB) */
-  readonly multikeyFields = new Set<number>();
+  private readonly multikeyPositions = new Set<number>();
+  /** set while the index is not built: the documents to build it from when it is first read */
+  private pending: (() => Iterable<Doc>) | undefined;
 
   /** each field's path split on dots; null for a top-level field */
   private readonly paths: Array<string[] | null>;
@@ -36,7 +38,66 @@ export class SecondaryIndex {
     this.paths = this.fields.map((f) => (f.includes('.') ? f.split('.') : null));
     this.directions = this.fields.map((f) => (spec.key[f] < 0 ? -1 : 1));
     this.compareKey = keyComparator(this.directions);
-    this.entries = new KeyList(this.compareKey, (a, b) => compareValues(a, b));
+    this.list = this.emptyList();
+  }
+
+  private emptyList(): KeyList {
+    return new KeyList(this.compareKey, (a, b) => compareValues(a, b));
+  }
+
+  /** The entries, sorted by key then `_id` (an index left to build is built now). */
+  get entries(): KeyList {
+    if (this.pending) this.buildPending();
+    return this.list;
+  }
+
+  /** Positions of the fields on which some document reached an array (an index left to build is built now). */
+  get multikeyFields(): ReadonlySet<number> {
+    if (this.pending) this.buildPending();
+    return this.multikeyPositions;
+  }
+
+  /**
+   * Leaves the index to be built from `source` (the collection's documents as they are by then)
+   * when it is first read: documents loaded at start-up cost no index work until a command needs
+   * the index, and an index no command reads is never built.
+   */
+  defer(source: () => Iterable<Doc>): void {
+    this.pending = source;
+    this.list = this.emptyList();
+    this.multikeyPositions.clear();
+  }
+
+  private buildPending(): void {
+    const source = this.pending as () => Iterable<Doc>;
+    this.pending = undefined;
+    this.fill(source(), false);
+  }
+
+  /**
+   * Builds the entries of `docs` at once, by sorting (far cheaper than one insert each). With
+   * `enforceUnique`, answers the key of a duplicate instead for a unique index (nothing is built).
+   */
+  fill(docs: Iterable<Doc>, enforceUnique: boolean): { values: unknown[] } | undefined {
+    const pairs: Array<{ key: unknown; doc: Doc }> = [];
+    for (const doc of docs) {
+      this.note(doc);
+      for (const key of this.keysOf(doc)) pairs.push({ key, doc });
+    }
+    pairs.sort((a, b) => this.compareKey(a.key, b.key) || compareValues(a.doc._id, b.doc._id));
+    if (enforceUnique && this.unique) {
+      for (let i = 1; i < pairs.length; i++) {
+        const [a, b] = [pairs[i - 1], pairs[i]];
+        if (this.compareKey(a.key, b.key) === 0 && compareValues(a.doc._id, b.doc._id) !== 0) {
+          return { values: this.fields.length === 1 ? [b.key] : (b.key as unknown[]) };
+        }
+      }
+    }
+    this.list.load(
+      pairs.map((p) => p.key),
+      pairs.map((p) => p.doc),
+    );
+    return undefined;
   }
 
   get unique(): boolean {
@@ -99,18 +160,24 @@ export class SecondaryIndex {
     return undefined;
   }
 
+  // While the index is left to build, writes leave it alone: the build reads the documents as
+  // they are by then (the collection changes its documents right after these calls).
+
   add(doc: Doc, keys: unknown[]): void {
+    if (this.pending) return;
     this.note(doc);
-    for (const key of keys) this.entries.insert(key, doc);
+    for (const key of keys) this.list.insert(key, doc);
   }
 
   remove(doc: Doc, keys: unknown[]): void {
-    for (const key of keys) this.entries.remove(key, doc);
+    if (this.pending) return;
+    for (const key of keys) this.list.remove(key, doc);
   }
 
   /** Points this document's entries (same keys) at its new version. */
   swap(doc: Doc, keys: unknown[]): void {
-    for (const key of keys) this.entries.swap(key, doc);
+    if (this.pending) return;
+    for (const key of keys) this.list.swap(key, doc);
   }
 
   /** Whether two key lists of one document are the same. */
@@ -125,9 +192,9 @@ export class SecondaryIndex {
   /** Records the fields on which this document reaches an array (the index becomes multikey). */
   note(doc: Doc): void {
     for (let f = 0; f < this.fields.length; f++) {
-      if (this.multikeyFields.has(f)) continue;
+      if (this.multikeyPositions.has(f)) continue;
       const path = this.paths[f];
-      if (path ? reachesArray(doc, path) : Array.isArray(doc[this.fields[f]])) this.multikeyFields.add(f);
+      if (path ? reachesArray(doc, path) : Array.isArray(doc[this.fields[f]])) this.multikeyPositions.add(f);
     }
   }
 }

@@ -189,7 +189,7 @@ export function conditionQuery(node: ConditionNode): Query {
   if (node.type === 'json' && node.op !== 'null') return { $expr: jsonTextCondition(node) };
   switch (node.op) {
     case 'null':
-      if (node.type === 'json') return jsonNullQuery(path, value === true);
+      if (node.type === 'json' || node.type === 'blocks') return jsonNullQuery(path, value === true);
       return { [path]: value === true ? { $eq: null } : { $ne: null } };
     case 'eq':
       return { [path]: negated ? { $nin: [value, null] } : { $eq: value } };
@@ -265,9 +265,12 @@ function jsonNullQuery(path: string, isNull: boolean): Query {
     : { $or: [{ [path]: { $ne: null } }, { [path]: { $type: 'array' } }] };
 }
 
-/** `%`, `_`, `*` and every regular-expression character match literally (Deviation 3). */
+/**
+ * `%`, `_`, `*` and every regular-expression character match literally (Deviation 3). A NUL is
+ * written `\x00`: BSON stores a pattern as a C string, so a raw NUL cannot be sent at all.
+ */
 export function textPattern(op: ConditionNode['op'], text: string): RegExp {
-  const escaped = text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  const escaped = text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&').replaceAll('\0', '\\x00');
   const caseInsensitive = op.endsWith('i');
   const base = caseInsensitive ? op.slice(0, -1) : op;
   const source =
