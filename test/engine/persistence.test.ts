@@ -52,6 +52,9 @@ describe('engine: persistence', function () {
         { _id: 2, email: 'bb' },
       ]);
       expect((await c.listIndexes().toArray()).map((i) => i.name)).to.deep.equal(['_id_', 'email_1']);
+      // indexes rebuilt at start-up serve ranges, counts and ordered walks
+      expect(await c.countDocuments({ email: { $gte: 'aa' } })).to.equal(1);
+      expect((await c.find({}).sort({ email: -1 }).limit(1).toArray())[0]?._id).to.equal(2);
       const dup = await c.insertOne({ _id: 4, email: 'a' }).catch((e: { code: number }) => e);
       expect((dup as { code: number }).code).to.equal(11000);
     });

@@ -19,7 +19,7 @@ import {
   type CommandContext,
   type CommandHandler,
 } from './context.js';
-import { matchingWork } from './matching.js';
+import { countMatchingWork, matchingWork } from './matching.js';
 
 function firstBatch(
   ctx: CommandContext,
@@ -109,7 +109,7 @@ export const count: CommandHandler = function* (cmd, ctx) {
   let n =
     !query || Object.keys(query).length === 0
       ? (coll?.size ?? 0)
-      : (yield* matchingWork(coll, { filter: query, collation: cmd.collation })).length;
+      : yield* countMatchingWork(coll, { filter: query, collation: cmd.collation });
   n = Math.max(0, n - skip);
   if (limit) n = Math.min(n, limit);
   return { n, ok: 1 };

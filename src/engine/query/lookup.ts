@@ -5,7 +5,8 @@ import { evalExpr } from 'mingo/core';
 import { commandError } from '../errors.js';
 import type { Collection } from '../storage/collection.js';
 import { mingoOptions } from './operators.js';
-import { candidates } from './plan.js';
+import { isKeyScalar } from './index-bounds.js';
+import { candidates, equalTo } from './plan.js';
 import { isWork, tick, type Work } from '../work.js';
 import type { PipelineEnv } from './pipeline.js';
 
@@ -129,15 +130,24 @@ function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline): (outer: D
   const letValues = spec.let ? letEvaluator(spec.let, env) : undefined;
   return (outer) => {
     const locals = equalityJoin ? localValues(outer, spec.localField as string) : [];
-    let base: Doc[] = equalityJoin ? equalityJoin(locals) : [];
-    if (!spec.pipeline) return base;
+    if (!spec.pipeline) return equalityJoin ? equalityJoin(locals) : [];
     const vars = letValues ? letValues(outer) : {};
     const key = memo ? memoKey(locals, vars) : '';
     const known = memo?.get(key);
     if (known) return known;
     const variables = { ...env.variables, ...vars };
-    let pipeline = spec.pipeline;
-    if (!equalityJoin) {
+    const subEnv = { ...env, variables };
+    let joined: Joined;
+    if (equalityJoin) {
+      // the equality as the sub-pipeline's first $match, so the foreign side's plan (index walk
+      // for a $sort + $limit) serves the whole join
+      joined =
+        foreign && locals.every(isKeyScalar)
+          ? run(foreign, [{ $match: { [spec.foreignField as string]: { $in: locals } } }, ...spec.pipeline], subEnv)
+          : run(equalityJoin(locals), spec.pipeline, subEnv);
+    } else {
+      let pipeline = spec.pipeline;
+      let base: Doc[];
       const exact = exactFirstMatch(foreign, pipeline, variables);
       if (exact) {
         base = exact;
@@ -145,12 +155,13 @@ function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline): (outer: D
       } else {
         base = pipelineCandidates(foreign, pipeline, variables);
       }
+      joined = pipeline.length ? run(base, pipeline, subEnv) : base;
     }
-    if (pipeline.length === 0) {
-      memo?.set(key, base);
-      return base;
+    if (!isWork(joined)) {
+      memo?.set(key, joined);
+      return joined;
     }
-    return remembered(run(base, pipeline, { ...env, variables }), memo, key);
+    return remembered(joined, memo, key);
   };
 }
 
@@ -167,15 +178,10 @@ function localValues(outer: Doc, path: string): unknown[] {
 
 function equalityMatcher(foreign: Collection | undefined, field: string): (values: unknown[]) => Doc[] {
   if (!foreign) return () => [];
-  const ix = foreign.indexOn(field);
-  if (ix && !ix.spec.sparse) {
-    return (values) => {
-      const ids = ix.lookup(values);
-      return ids ? foreign.inNaturalOrder(ids) : [];
-    };
-  }
   let table: Map<string, Doc[]> | undefined;
   return (values) => {
+    if (values.every(isKeyScalar)) return equalTo(foreign, field, values);
+    // documents or arrays as join values: one hash table of the foreign collection per stage
     if (!table) {
       table = new Map();
       tick(foreign.size);
@@ -188,14 +194,8 @@ function equalityMatcher(foreign: Collection | undefined, field: string): (value
       }
     }
     const seen = new Set<Doc>();
-    const out: Doc[] = [];
-    for (const v of values)
-      for (const d of table.get(valueKey(v)) ?? [])
-        if (!seen.has(d)) {
-          seen.add(d);
-          out.push(d);
-        }
-    return values.length > 1 ? foreign.inNaturalOrder([...seen].map((d) => valueKey(d._id))) : out;
+    for (const v of values) for (const d of table.get(valueKey(v)) ?? []) seen.add(d);
+    return foreign.inNaturalOrder([...seen]);
   };
 }
 
@@ -278,8 +278,6 @@ function exactFirstMatch(foreign: Collection | undefined, pipeline: unknown[], v
   const value = variableValue(variable, variables);
   if (value === NOT_A_VARIABLE) return undefined;
   const path = field.slice(1);
-  const ix = foreign.indexOn(path);
-  if (!ix || ix.spec.sparse) return undefined;
   let values: unknown[];
   if (op === '$in') {
     if (!Array.isArray(value)) return undefined; // let the stage raise MongoDB's 40081
@@ -288,10 +286,9 @@ function exactFirstMatch(foreign: Collection | undefined, pipeline: unknown[], v
     if (Array.isArray(value) || value === undefined) return undefined;
     values = [value];
   }
-  const ids = ix.lookup(values);
-  if (!ids) return undefined;
+  if (!values.every(isKeyScalar)) return undefined;
   const wanted = new Set(values.map(valueKey));
-  return foreign.inNaturalOrder(ids).filter((d) => {
+  return equalTo(foreign, path, values).filter((d) => {
     const v = getPath(d, path);
     return v !== undefined && wanted.has(valueKey(v));
   });
@@ -334,8 +331,6 @@ function exprCandidates(foreign: Collection, expr: unknown, variables: Doc): Doc
   if (typeof field !== 'string' || !field.startsWith('$') || field.startsWith('$$')) return undefined;
   const value = variableValue(variable, variables);
   if (value === NOT_A_VARIABLE) return undefined;
-  const ix = foreign.indexOn(field.slice(1));
-  if (!ix || ix.spec.sparse) return undefined;
   let values: unknown[];
   if (op === '$in') {
     if (!Array.isArray(value)) return undefined;
@@ -344,8 +339,7 @@ function exprCandidates(foreign: Collection, expr: unknown, variables: Doc): Doc
     if (Array.isArray(value) || isPlainObject(value)) return undefined;
     values = [value];
   }
-  const ids = ix.lookup(values);
-  return ids ? foreign.inNaturalOrder(ids) : undefined;
+  return values.every(isKeyScalar) ? equalTo(foreign, field.slice(1), values) : undefined;
 }
 
 const NOT_A_VARIABLE = Symbol('not a variable');

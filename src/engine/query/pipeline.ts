@@ -8,11 +8,11 @@ import { collationCompare } from './collation.js';
 import { compileFilter } from './filter.js';
 import { lookupStage, semiJoinLength, semiJoinStage } from './lookup.js';
 import { MINGO_STAGES, mingoOptions, plainOptions } from './operators.js';
-import { candidates } from './plan.js';
+import { countMatches, matches, sortedMatches } from './plan.js';
 import { normalizeRegexes } from './regex.js';
 import { simpleProjection } from './simple-projection.js';
 import { checkpoint, filterWork, finish, mapWork, tick, type Work } from '../work.js';
-import { parseSort, sortDocs } from './sort.js';
+import { parseSort, sortDocs, type SortSpec } from './sort.js';
 
 export interface PipelineEnv {
   /** Collections of the database the pipeline runs in (for `$lookup`, `$unionWith`, `$graphLookup`). */
@@ -82,30 +82,22 @@ export function* pipelineWork(source: Collection | Doc[], pipeline: unknown, env
   if (Array.isArray(source)) {
     docs = source;
   } else if (stages[0]?.name === '$match' && !env.collation) {
+    // the leading $match (with a $sort and window, or a count) is planned on the indexes
     const filter = stages[0].spec;
     const predicate = compileFilter(filter, env);
-    const walk = idOrderWalk(stages);
-    const pool = candidates(source, filter);
-    if (walk && (source.isIdOrdered() || pool.length === source.size)) {
-      // $match + $sort on _id + $skip/$limit: walk in _id order (natural order when ids were
-      // inserted ascending, else the _id index's sorted view) and stop once the window is full
-      docs = [];
-      if (source.isIdOrdered()) {
-        for (let k = 0; k < pool.length && docs.length < walk.take; k++) {
-          const doc = pool[walk.direction === 1 ? k : pool.length - 1 - k] as Doc;
-          if (predicate(doc)) docs.push(doc);
-          if (tick()) yield;
-        }
-      } else {
-        for (const doc of source.inIdOrder(walk.direction)) {
-          if (docs.length >= walk.take) break;
-          if (predicate(doc)) docs.push(doc);
-          if (tick()) yield;
-        }
-      }
+    const next = stages[1];
+    const countField = countStageField(next);
+    if (countField !== undefined) {
+      const n = yield* countMatches(source, filter, predicate);
+      docs = n > 0 ? [{ ...(next.name === '$group' ? { _id: (next.spec as Doc)._id } : {}), [countField]: n }] : [];
+      owned = true;
+      start = 2;
+    } else if (next?.name === '$sort' && parseSort(next.spec)) {
+      const sort = parseSort(next.spec) as SortSpec;
+      docs = yield* sortedMatches(source, filter, predicate, sort, topK(stages, 2), compareStrings);
       start = 2;
     } else {
-      docs = yield* filterWork(pool, predicate);
+      docs = yield* matches(source, filter, predicate);
       start = 1;
     }
   } else {
@@ -247,18 +239,6 @@ function nonNegative(name: string, spec: unknown): number {
   return n;
 }
 
-/** With `$sort` followed by `$skip`s and a `$limit`, only the first skip + limit documents are needed. */
-/** When stages are `$match`, `$sort: {_id: ±1}`, `$skip`?, `$limit`: the direction and how many matches are needed. */
-function idOrderWalk(stages: Array<{ name: string; spec: unknown }>): { direction: 1 | -1; take: number } | undefined {
-  const sort = stages[1];
-  if (sort?.name !== '$sort' || !isPlainObject(sort.spec)) return undefined;
-  const keys = Object.keys(sort.spec);
-  const direction = sort.spec._id;
-  if (keys.length !== 1 || (direction !== 1 && direction !== -1)) return undefined;
-  const take = topK(stages, 2);
-  return take === undefined ? undefined : { direction, take };
-}
-
 /**
  * Adjacent `$match` stages become one `{ $and: [...] }` (as MongoDB's optimizer does), so a
  * filter that follows the first `$match` still gets index selection and the `_id` walk.
@@ -284,6 +264,7 @@ function coalesceMatches(stages: Array<{ name: string; spec: unknown }>): Array<
   return out;
 }
 
+/** With `$sort` followed by `$skip`s and a `$limit`, only the first skip + limit documents are needed. */
 function topK(stages: Array<{ name: string; spec: unknown }>, from: number): number | undefined {
   let skip = 0;
   for (let i = from; i < stages.length; i++) {
@@ -296,4 +277,24 @@ function topK(stages: Array<{ name: string; spec: unknown }>, from: number): num
     return undefined;
   }
   return undefined;
+}
+
+/**
+ * The output field of a stage that only counts its input: `{ $count: 'n' }`, or the driver's
+ * countDocuments `{ $group: { _id: <constant>, n: { $sum: 1 } } }`.
+ */
+function countStageField(stage: { name: string; spec: unknown } | undefined): string | undefined {
+  if (!stage) return undefined;
+  if (stage.name === '$count') {
+    const field = stage.spec;
+    return typeof field === 'string' && field !== '' && !field.startsWith('$') && !field.includes('.')
+      ? field
+      : undefined;
+  }
+  if (stage.name !== '$group' || !isPlainObject(stage.spec)) return undefined;
+  const { _id: id, ...rest } = stage.spec;
+  const names = Object.keys(rest);
+  if (names.length !== 1 || !(id === null || typeof id === 'number')) return undefined;
+  const sum = rest[names[0]];
+  return isPlainObject(sum) && Object.keys(sum).length === 1 && sum.$sum === 1 ? names[0] : undefined;
 }
