@@ -1,0 +1,191 @@
+// Shapes met in public Strapi v4 projects that Strapi starts and this service must start too,
+// each in a small project layout: schema.json files without `kind` or `collectionName` (Strapi
+// fills them in), and a strapi::security config with CSP keywords written without their quotes.
+import { Writable } from 'node:stream';
+import { expect } from 'chai';
+import { pino } from 'pino';
+import request from 'supertest';
+import { ConfigError } from '../../src/config/index.js';
+import type { Logger } from '../../src/logger.js';
+import { createTestService, type TestService } from '../helpers/server.js';
+import { writeTempProject } from '../helpers/temp-app.js';
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** A logger that keeps each line's level and message. */
+function capturingLogger(): { logger: Logger; lines: Array<{ level: number; msg: string }> } {
+  const lines: Array<{ level: number; msg: string }> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as { level: number; msg: string });
+      done();
+    },
+  });
+  return { logger: pino<never>({ level: 'info', base: undefined }, stream), lines };
+}
+
+/** A product type as some projects write it by hand: no `kind`, no `collectionName`. */
+const PRODUCT = {
+  info: { singularName: 'shop-product', pluralName: 'shop-products', displayName: 'Product' },
+  options: { draftAndPublish: true },
+  attributes: {
+    name: { type: 'string', required: true },
+    slug: { type: 'uid', targetField: 'name' },
+    brand: { type: 'relation', relation: 'manyToOne', target: 'api::brand.brand', inversedBy: 'products' },
+  },
+};
+const BRAND = {
+  kind: 'collectionType',
+  info: { singularName: 'brand', pluralName: 'brands', displayName: 'Brand' },
+  attributes: {
+    name: { type: 'string' },
+    products: { type: 'relation', relation: 'oneToMany', target: 'api::shop-product.shop-product', mappedBy: 'brand' },
+  },
+};
+const PERMISSIONS = {
+  public: [
+    'api::shop-product.shop-product.find',
+    'api::shop-product.shop-product.findOne',
+    'api::shop-product.shop-product.create',
+    'api::brand.brand.find',
+    'api::brand.brand.create',
+  ],
+};
+
+const PAGE = {
+  kind: 'collectionType',
+  collectionName: 'pages',
+  info: { singularName: 'page', pluralName: 'pages', displayName: 'Page' },
+  attributes: { title: { type: 'string' } },
+};
+
+/** A landing-page backend embedding Google Maps: CSP keywords without quotes, as in many projects. */
+const MAPS_MIDDLEWARES = `module.exports = [
+  'strapi::logger',
+  'strapi::errors',
+  {
+    name: 'strapi::security',
+    config: {
+      contentSecurityPolicy: {
+        useDefaults: true,
+        directives: {
+          'connect-src': ["'self'", 'https:'],
+          'script-src': ["'self'", 'unsafe-inline', 'https://maps.googleapis.com'],
+          'frame-src': ['self'],
+          upgradeInsecureRequests: null,
+        },
+      },
+    },
+  },
+  'strapi::cors',
+  'strapi::poweredBy',
+  'strapi::query',
+  'strapi::body',
+  'strapi::session',
+  'strapi::favicon',
+  'strapi::public',
+];
+`;
+
+describe('schema.json without kind or collectionName (Strapi v4 fills them in)', () => {
+  let service: TestService;
+  before(async () => {
+    const appDir = await writeTempProject({
+      'src/api/shop-product/content-types/shop-product/schema.json': json(PRODUCT),
+      'src/api/brand/content-types/brand/schema.json': json(BRAND),
+      'config/permissions.json': json(PERMISSIONS),
+    });
+    service = await createTestService({ appDir });
+  });
+  after(() => service.close());
+
+  it('reads a missing kind as collectionType and names the collection after the singular name', () => {
+    const product = service.context.registry.contentType('api::shop-product.shop-product');
+    expect(product).to.include({ kind: 'collectionType', collectionName: 'shop_product', draftAndPublish: true });
+    expect(service.context.registry.contentType('api::brand.brand')?.collectionName).to.equal('brand');
+  });
+
+  it('serves REST CRUD with the relation, and GraphQL, on them', async () => {
+    const api = () => request(service.app);
+    const brand = await api()
+      .post('/api/brands')
+      .send({ data: { name: 'Acme' } })
+      .expect(200);
+    const created = await api()
+      .post('/api/shop-products')
+      .send({ data: { name: 'Anvil', slug: 'anvil', brand: brand.body.data.id } })
+      .expect(200);
+    const id = created.body.data.id as number;
+    const read = await api().get(`/api/shop-products/${id}?populate=brand`).expect(200);
+    expect(read.body.data.attributes).to.include({ name: 'Anvil', slug: 'anvil' });
+    expect(read.body.data.attributes.brand.data.attributes.name).to.equal('Acme');
+    const gql = await api()
+      .post('/graphql')
+      .send({ query: '{ shopProducts { data { attributes { name brand { data { attributes { name } } } } } } }' })
+      .expect(200);
+    expect(gql.body.errors).to.equal(undefined);
+    expect(gql.body.data.shopProducts.data).to.deep.equal([
+      { attributes: { name: 'Anvil', brand: { data: { attributes: { name: 'Acme' } } } } },
+    ]);
+  });
+
+  it('still refuses a kind Strapi does not know, naming the file', async () => {
+    const appDir = await writeTempProject({
+      'src/api/thing/content-types/thing/schema.json': json({ ...PRODUCT, kind: 'collection', info: BRAND.info }),
+    });
+    let message = '';
+    await createTestService({ appDir }).then(
+      (started) => started.close(),
+      (err: Error) => void (message = err.message),
+    );
+    expect(message).to.match(/thing\/schema\.json: "kind" must be "collectionType" or "singleType", got "collection"$/);
+  });
+});
+
+describe('strapi::security with CSP keywords written without quotes (accepted by Strapi v4)', () => {
+  let service: TestService;
+  let lines: Array<{ level: number; msg: string }>;
+  before(async () => {
+    const appDir = await writeTempProject({
+      'src/api/page/content-types/page/schema.json': json(PAGE),
+      'config/middlewares.js': MAPS_MIDDLEWARES,
+      'config/permissions.json': json({ public: ['api::page.page.find'] }),
+    });
+    const captured = capturingLogger();
+    lines = captured.lines;
+    service = await createTestService({ appDir, logger: captured.logger });
+  });
+  after(() => service.close());
+
+  it('starts, and sends the policy browsers enforce under Strapi: the unquoted keywords left out', async () => {
+    const res = await request(service.app).get('/api/pages').expect(200);
+    const policy = String(res.headers['content-security-policy']).split(';');
+    expect(policy).to.include("script-src 'self' https://maps.googleapis.com");
+    expect(policy).to.include('frame-src');
+    expect(policy).to.include("connect-src 'self' https:");
+  });
+
+  it('warns once per unquoted keyword, naming the file, the directive and the quoted form', () => {
+    const warnings = lines.filter((l) => l.level === 40 && l.msg.includes('without quotes')).map((l) => l.msg);
+    expect(warnings).to.have.length(2);
+    expect(warnings[0]).to.match(/^config\/middlewares\.js: strapi::security contentSecurityPolicy "script-src"/);
+    expect(warnings[0]).to.include(`Write "'unsafe-inline'"`);
+    expect(warnings[1]).to.include('"frame-src" has "self"');
+  });
+
+  it('stops start-up in one line naming the file and the entry when helmet refuses the config', async () => {
+    const appDir = await writeTempProject({
+      'src/api/page/content-types/page/schema.json': json(PAGE),
+      'config/middlewares.js': MAPS_MIDDLEWARES.replace("'https://maps.googleapis.com'", "'https://a.example; b'"),
+    });
+    let error: unknown;
+    await createTestService({ appDir }).then(
+      (started) => started.close(),
+      (err: unknown) => void (error = err),
+    );
+    expect(error).to.be.instanceOf(ConfigError);
+    expect(String((error as ConfigError).message)).to.match(
+      /^config\/middlewares\.js \(key "strapi::security"\): its config is refused: Content-Security-Policy received an invalid directive value for "script-src"$/,
+    );
+  });
+});
