@@ -4,4 +4,4 @@ export type { EnvHelper } from './env-helper.js';
 export { ConfigError } from './config-error.js';
 export { env } from './env-helper.js';
 export { loadConfig, pluginEnabled } from './load-config.js';
-export { importAppModule, moduleLoadError } from './load-module.js';
+export { importAppModule, missingModuleMessage, moduleLoadError } from './load-module.js';

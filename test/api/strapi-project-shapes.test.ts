@@ -189,3 +189,29 @@ describe('strapi::security with CSP keywords written without quotes (accepted by
     );
   });
 });
+
+describe('src/index.js requiring a package inside bootstrap (a socket server, a seeder)', () => {
+  it('stops start-up in one line naming the file, the phase, the package and the command', async () => {
+    const appDir = await writeTempProject({
+      'src/api/page/content-types/page/schema.json': json(PAGE),
+      'src/index.js': `'use strict';
+module.exports = {
+  register() {},
+  bootstrap({ strapi }) {
+    const { Server } = require('socket-server-not-installed');
+    strapi.io = new Server(strapi.server.httpServer);
+  },
+};
+`,
+    });
+    let error: unknown;
+    await createTestService({ appDir }).then(
+      (started) => started.close(),
+      (err: unknown) => void (error = err),
+    );
+    expect(error).to.be.instanceOf(ConfigError);
+    expect(String((error as ConfigError).message)).to.equal(
+      'src/index.js: bootstrap() requires the package "socket-server-not-installed", which is not installed: run "npm install socket-server-not-installed" in the app directory, or remove what uses it (src/index.js:5:24)',
+    );
+  });
+});
