@@ -1,13 +1,15 @@
 // Shapes met in public Strapi v4 projects that Strapi starts and this service must start too,
 // each in a small project layout: schema.json files without `kind` or `collectionName` (Strapi
-// fills them in), and a strapi::security config with CSP keywords written without their quotes.
+// fills them in), a strapi::security config with CSP keywords written without their quotes, and
+// the official v4 templates' bootstrap that seeds once, remembering it in strapi.store.
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import request from 'supertest';
 import { ConfigError } from '../../src/config/index.js';
 import type { Logger } from '../../src/logger.js';
-import { createTestService, type TestService } from '../helpers/server.js';
+import { createServer } from '../../src/app.js';
+import { createTestService, freshDatabaseUri, type TestService } from '../helpers/server.js';
 import { writeTempProject } from '../helpers/temp-app.js';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -213,5 +215,56 @@ module.exports = {
     expect(String((error as ConfigError).message)).to.equal(
       'src/index.js: bootstrap() requires the package "socket-server-not-installed", which is not installed: run "npm install socket-server-not-installed" in the app directory, or remove what uses it (src/index.js:5:24)',
     );
+  });
+});
+
+/** The first-run check of Strapi v4's official templates (blog, corporate, ecommerce): seed once. */
+const SEEDING_INDEX = `'use strict';
+async function isFirstRun() {
+  const pluginStore = strapi.store({ environment: strapi.config.environment, type: 'type', name: 'setup' });
+  const initHasRun = await pluginStore.get({ key: 'initHasRun' });
+  await pluginStore.set({ key: 'initHasRun', value: true });
+  return !initHasRun;
+}
+module.exports = {
+  register() {},
+  async bootstrap({ strapi }) {
+    if (await isFirstRun()) {
+      await strapi.entityService.create('api::page.page', { data: { title: 'Welcome' } });
+    }
+    const runs = (await strapi.store.get({ type: 'plugin', name: 'seed', key: 'runs' })) ?? 0;
+    await strapi.store.set({ type: 'plugin', name: 'seed', key: 'runs', value: runs + 1 });
+  },
+};
+`;
+
+describe("src/index.js keeping state in strapi.store (the v4 templates' seed)", () => {
+  it('runs the first-run seed once: the store outlives a restart', async () => {
+    const appDir = await writeTempProject({
+      'src/api/page/content-types/page/schema.json': json(PAGE),
+      'src/index.js': SEEDING_INDEX,
+      'config/permissions.json': json({ public: ['api::page.page.find'] }),
+    });
+    const databaseUri = freshDatabaseUri();
+    const first = await createServer({ appDir, databaseUri });
+    await first.stop();
+    const second = await createTestService({ appDir }, databaseUri);
+    try {
+      const pages = await request(second.app).get('/api/pages').expect(200);
+      expect(pages.body.data.map((p: { attributes: { title: string } }) => p.attributes.title)).to.deep.equal([
+        'Welcome',
+      ]);
+      const settings = await second.context.connection
+        .collection('strapi_core_store_settings')
+        .find({}, { projection: { _id: 0 } })
+        .sort({ key: 1 })
+        .toArray();
+      expect(settings).to.deep.equal([
+        { key: 'plugin_seed_runs', environment: null, tag: null, value: 2 },
+        { key: 'type_setup_initHasRun', environment: 'test', tag: null, value: true },
+      ]);
+    } finally {
+      await second.close();
+    }
   });
 });
