@@ -1,6 +1,10 @@
 // Global mocha setup: one database server for the whole run. With MONGODB_URI set the suite runs
 // against that real MongoDB; otherwise against the embedded engine, in memory.
+import { MongoClient } from 'mongodb';
 import { startEngine } from '../src/engine/index.js';
+
+/** Names the seed template database (test/helpers/seed.ts), for the clean-up at the end of the run. */
+export const TEMPLATE_ENV = 'CS_TEST_SEED_TEMPLATE';
 
 let stopEngine: (() => Promise<void>) | undefined;
 
@@ -17,6 +21,13 @@ export const mochaHooks = {
     stopEngine = () => engine.stop();
   },
   async afterAll() {
+    // the seed template (test/helpers/seed.ts) outlives the suites: on a real MongoDB, drop it
+    const template = process.env[TEMPLATE_ENV];
+    if (template && !stopEngine) {
+      const client = await MongoClient.connect(template);
+      await client.db().dropDatabase();
+      await client.close();
+    }
     await stopEngine?.();
   },
 };

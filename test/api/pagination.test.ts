@@ -175,7 +175,7 @@ describe('REST pagination', () => {
 
   it('limit=-1 without maxLimit reads every entry and answers limit -1', async () => {
     const unlimited = await createTestService({
-      config: { api: { rest: { defaultLimit: 25, maxLimit: 0, withCount: true } } },
+      config: { api: { rest: { prefix: '/api', defaultLimit: 25, maxLimit: 0, withCount: true } } },
     });
     try {
       await seedPublication(unlimited.context);

@@ -1,4 +1,19 @@
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadSchemas, Registry } from '../../src/content-types/index.js';
 
-/** The conformance fixture app (schemas + config) used by the API suites. */
-export const PUBLICATION_APP = fileURLToPath(new URL('../fixtures/publication', import.meta.url));
+/**
+ * The demo app of this repository (its root: `schemas/`, `config/`, `seed.json`), on which the API
+ * suites run. Its content model and seed are those the recorded Strapi answers were taken on
+ * (test/fixtures/README.md).
+ */
+export const PUBLICATION_APP = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+/** The demo content: `{ operations: [...] }`, replayed in order (src/seed/demo-seed.ts). */
+export const SEED_FILE = join(PUBLICATION_APP, 'seed.json');
+
+/** The registry of the demo app's content-types (i18n on), for unit tests that need no database. */
+export function publicationRegistry(): Registry {
+  const loaded = loadSchemas(PUBLICATION_APP);
+  return Registry.build(loaded.contentTypes, loaded.components, { i18n: true });
+}
