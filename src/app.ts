@@ -36,7 +36,7 @@ export interface CreateServerOptions {
   config?: ConfigOverrides;
   /** run the embedded engine without persistence */
   memory?: boolean;
-  /** a ready database URI (tests); otherwise chosen as DESIGN.md §3 says */
+  /** a ready database URI (tests); otherwise chosen by `selectDatabase` */
   databaseUri?: string;
   logger?: Logger;
   register?(args: { app: ContentService }): void | Promise<void>;

@@ -113,7 +113,7 @@ export interface ComponentSchema {
 }
 
 /**
- * How a relation attribute is stored and resolved (DESIGN.md §2): only the owning side stores ids
+ * How a relation attribute is stored and resolved (docs/ARCHITECTURE.md, storage layout): only the owning side stores ids
  * (`stored`); an inverse (`mappedBy`) side is resolved by a `$lookup` on `inverse.field` of the target.
  */
 export interface RelationInfo {

@@ -248,7 +248,8 @@ function jsonNullQuery(path: string, isNull: boolean): Query {
     : { $or: [{ [path]: { $ne: null } }, { [path]: { $type: 'array' } }] };
 }
 
-/** `%`, `_`, `*` and every regular-expression character match literally (Deviation 3). */
+/** `%`, `_`, `*` and every regular-expression character match literally (Strapi's LIKE reads `%` and `_` as
+ * wildcards; docs/strapi-deviations.md). */
 export function textPattern(op: ConditionNode['op'], text: string): RegExp {
   const escaped = text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
   const caseInsensitive = op.endsWith('i');
