@@ -3,7 +3,7 @@ import express, { Router, type Express } from 'express';
 import mongoose from 'mongoose';
 import { allowAll, type Authenticator } from './access/ability.js';
 import { ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
-import { loadSchemas, Registry, SchemaError } from './content-types/index.js';
+import { buildAppRegistry, customFieldTypes, SchemaError } from './content-types/index.js';
 import { selectDatabase, type DatabaseHandle } from './database/select-database.js';
 import { createStrapiApp, loadLifecycle, type StrapiApp } from './lifecycle/index.js';
 import { createLogger, type Logger } from './logger.js';
@@ -69,9 +69,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const plugins: Plugin[] = enabledPlugins(config);
   const i18n = i18nSettings(config);
 
-  const loaded = loadSchemas(config.appDir);
   const pluginTypes = plugins.flatMap((p) => p.contentTypes?.(config) ?? []);
-  const registry = Registry.build([...pluginTypes, ...loaded.contentTypes], loaded.components, { i18n: i18n !== null });
+  const { registry, notices } = buildAppRegistry(config.appDir, pluginTypes, {
+    i18n: i18n !== null,
+    customFields: customFieldTypes(config),
+  });
+  for (const notice of notices) logger[notice.level](notice.message);
 
   // config/middlewares is resolved before the database starts: an entry that cannot be honoured stops here
   const app = express();

@@ -13,6 +13,8 @@ export const HONOURED_KEYS: Readonly<Record<string, KeyTree>> = {
   api: { rest: { prefix: true, defaultLimit: true, maxLimit: true, withCount: true } },
   middlewares: true,
   permissions: true,
+  // custom field uid → base type (src/content-types/custom-field-config.ts)
+  'custom-fields': true,
   plugins: {
     i18n: { enabled: true, config: { locales: true, defaultLocale: true } },
     'users-permissions': {

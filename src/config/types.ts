@@ -40,7 +40,7 @@ export interface ServiceConfig {
 }
 
 export type ConfigOverrides = {
-  [K in keyof ServiceConfig]?: ServiceConfig[K] extends Record<string, unknown>
+  [K in Exclude<keyof ServiceConfig, 'api'>]?: ServiceConfig[K] extends Record<string, unknown>
     ? Partial<ServiceConfig[K]>
     : ServiceConfig[K];
-};
+} & { api?: { rest?: Partial<ServiceConfig['api']['rest']> } };

@@ -27,6 +27,7 @@ function scalarPath(attribute: Attribute): SchemaDefinitionProperty {
     case 'boolean':
       return { type: Boolean };
     case 'json':
+    case 'blocks':
       return { type: Schema.Types.Mixed };
     default:
       throw new Error(`not a scalar attribute type: ${attribute.type}`);
@@ -75,7 +76,7 @@ function componentSchema(component: Component, registry: Registry, seen: Set<str
   // `id` is a stored integer here, so Mongoose's `id` virtual is turned off.
   return new Schema(
     { id: { type: Number, required: true }, ...attributePaths(component, registry, inner) },
-    { _id: false, id: false, strict: true },
+    { _id: false, id: false, strict: true, suppressReservedKeysWarning: true },
   );
 }
 
@@ -99,6 +100,8 @@ export function contentTypeSchema(contentType: ContentType, registry: Registry):
     versionKey: false,
     id: false,
     strict: true,
+    // Strapi attributes may be named like Mongoose's document methods (`collection`, `errors`, `get`...)
+    suppressReservedKeysWarning: true,
     autoIndex: false,
     autoCreate: false,
   });

@@ -31,6 +31,8 @@ export type ReadQuery = Record<string, unknown>;
 export interface ReadEntriesOptions {
   /** `envelope` (default): `{ id, attributes }` entries; `plain`: flat `{ id, ...attributes }` objects */
   style?: FormatStyle;
+  /** a fixed window instead of the query's `pagination` (users-permissions reads top-level `start`/`limit`) */
+  window?: { start: number; limit: number };
 }
 
 export interface ReadEntriesResult<Entry> {
@@ -57,7 +59,7 @@ export async function readEntries(
   ctx: ReadContext,
   uid: string,
   rawQuery: ReadQuery,
-  options: { style: 'plain' },
+  options: { style: 'plain'; window?: ReadEntriesOptions['window'] },
 ): Promise<ReadEntriesResult<PlainEntry>>;
 export async function readEntries(
   ctx: ReadContext,
@@ -67,6 +69,7 @@ export async function readEntries(
 ): Promise<ReadEntriesResult<EnvelopeEntry | PlainEntry>> {
   const schema = requireContentType(ctx, uid);
   const tree = parseFind(ctx, schema, rawQuery);
+  if (options.window) tree.pagination = { style: 'offset', ...options.window, withCount: false };
   const { filtering, pipeline } = planFind(ctx, tree);
   const [docs, total] = await Promise.all([
     aggregate(ctx, uid, pipeline),

@@ -154,6 +154,11 @@ interface Fields {
  * Validates and casts `data` against `schema` (`existing`: the stored object on update), writing
  * the built values into `target` so that later steps can fill in ids and hashes in place.
  */
+/** Strapi v4 does not enforce `required` on media (v5 does); every other attribute it does. */
+function enforcedRequired(attribute: Attribute): boolean {
+  return attribute.required === true && attribute.type !== 'media';
+}
+
 function buildFields(
   walk: Walk,
   schema: ContentType | Component,
@@ -178,7 +183,8 @@ function buildFields(
       if (mode === 'update') continue;
       const fallback = scalarDefault(attribute);
       if (fallback === undefined) {
-        if (attribute.required && (list || !walk.isDraft)) walk.plan.issues.push(issue(at, messages.defined(at)));
+        if (enforcedRequired(attribute) && (list || !walk.isDraft))
+          walk.plan.issues.push(issue(at, messages.defined(at)));
         continue;
       }
       value = fallback;
@@ -187,7 +193,7 @@ function buildFields(
       walk.plan.issues.push(issue(at, messages.array(at, value)));
       continue;
     }
-    if (value === null && attribute.required && !walk.isDraft) {
+    if (value === null && enforcedRequired(attribute) && !walk.isDraft) {
       walk.plan.issues.push(issue(at, mode === 'create' ? messages.defined(at) : messages.notNull(at)));
       continue;
     }

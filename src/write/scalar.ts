@@ -2,6 +2,7 @@
 // (non-strict: yup casts first, then tests) and the storage layout of docs/ARCHITECTURE.md.
 import type { ScalarAttribute } from '../content-types/index.js';
 import type { ValidationIssue } from '../errors/index.js';
+import { blocksIssues } from './blocks.js';
 import { issue, messages } from './messages.js';
 
 export type ScalarResult = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
@@ -154,5 +155,9 @@ export function castScalar(attribute: ScalarAttribute, path: string[], input: un
       return castDatetime(path, input);
     case 'json':
       return ok(input);
+    case 'blocks': {
+      const issues = blocksIssues(path, input);
+      return issues.length > 0 ? { ok: false, issues } : ok(input);
+    }
   }
 }

@@ -17,3 +17,6 @@ export function publicationRegistry(): Registry {
   const loaded = loadSchemas(PUBLICATION_APP);
   return Registry.build(loaded.contentTypes, loaded.components, { i18n: true });
 }
+
+/** A Strapi v4 project layout (src/api, src/components, src/extensions, config) modelled on public projects. */
+export const STRAPI_PROJECT = fileURLToPath(new URL('../fixtures/strapi-project', import.meta.url));

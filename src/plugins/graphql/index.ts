@@ -6,6 +6,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
 import { effectiveMaxLimit, graphqlConfig, type GraphQLConfig } from './config.js';
+import { enumNameWarnings } from './enum-values.js';
 import { ExtensionError, ExtensionService } from './extension.js';
 import { createFormatService } from './format-service.js';
 import { graphqlEndpoint } from './http.js';
@@ -97,5 +98,6 @@ export const graphqlPlugin: Plugin = {
   /** builds the schema at start-up (after the app's `register`), so a bad extension fails the start, not a request */
   async bootstrap(ctx) {
     schemaGetters.get(ctx.models)?.();
+    for (const warning of enumNameWarnings(ctx.registry)) ctx.logger.warn(warning);
   },
 };

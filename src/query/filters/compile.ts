@@ -172,7 +172,7 @@ export function conditionQuery(node: ConditionNode): Query {
   if (node.type === 'json' && node.op !== 'null') return { $expr: jsonTextCondition(node) };
   switch (node.op) {
     case 'null':
-      if (node.type === 'json') return jsonNullQuery(path, value === true);
+      if (node.type === 'json' || node.type === 'blocks') return jsonNullQuery(path, value === true);
       return { [path]: value === true ? { $eq: null } : { $ne: null } };
     case 'eq':
       return { [path]: negated ? { $nin: [value, null] } : { $eq: value } };
