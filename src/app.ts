@@ -14,6 +14,9 @@ import { graphqlConfig } from './plugins/graphql/config.js';
 import { ExtensionError } from './plugins/graphql/index.js';
 import { i18nSettings } from './plugins/i18n/index.js';
 import { contentRoutes } from './rest/content-routes.js';
+import { bodyDepthGuard } from './rest/body-depth-guard.js';
+import { HEALTH_PATH, healthCheck } from './rest/health.js';
+import { pathGuard } from './rest/path-guard.js';
 import { setRequestAuth } from './operations/request-context.js';
 import type { ServiceContext } from './service-context.js';
 
@@ -109,6 +112,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   };
 
   for (const handler of middlewares.handlers) app.use(handler);
+  // whatever config/middlewares says: a path that cannot be decoded and a body nested too deep
+  // stop here, before a route or a parser of its own recurses into them
+  app.use(pathGuard, bodyDepthGuard);
 
   const api = Router();
   api.use(async (req, _res, next) => {
@@ -137,9 +143,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   api.use(contentRoutes(context));
   app.use(config.api.rest.prefix, api);
   app.use(rootRouter);
-  app.get('/_health', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
+  app.get(HEALTH_PATH, healthCheck(connection));
   for (const handler of middlewares.fallback) app.use(handler);
   for (const handler of middlewares.closing) app.use(handler);
 

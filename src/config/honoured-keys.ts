@@ -10,7 +10,16 @@ export const HONOURED_KEYS: Readonly<Record<string, KeyTree>> = {
   server: { host: true, port: true, url: true, proxy: true, dirs: { public: true } },
   admin: { apiToken: { salt: true } },
   database: { uri: true, dataDir: true },
-  api: { rest: { prefix: true, defaultLimit: true, maxLimit: true, withCount: true } },
+  api: {
+    rest: {
+      prefix: true,
+      defaultLimit: true,
+      maxLimit: true,
+      withCount: true,
+      maxPopulateDepth: true,
+      maxPopulateRelations: true,
+    },
+  },
   middlewares: true,
   permissions: true,
   // custom field uid → base type (src/content-types/custom-field-config.ts)
@@ -35,6 +44,7 @@ export const HONOURED_KEYS: Readonly<Record<string, KeyTree>> = {
         shadowCRUD: true,
         playgroundAlways: true,
         depthLimit: true,
+        costLimit: true,
         amountLimit: true,
         defaultLimit: true,
         maxLimit: true,

@@ -121,6 +121,13 @@ function readApi(config: ConfigTree): ServiceConfig['api'] {
       defaultLimit: integer(file('defaultLimit'), 'rest.defaultLimit', rest.defaultLimit ?? 25, 1),
       maxLimit: integer(file('maxLimit'), 'rest.maxLimit', rest.maxLimit ?? 100, 1),
       withCount: rest.withCount === undefined ? true : rest.withCount !== false,
+      maxPopulateDepth: integer(file('maxPopulateDepth'), 'rest.maxPopulateDepth', rest.maxPopulateDepth ?? 10, 1),
+      maxPopulateRelations: integer(
+        file('maxPopulateRelations'),
+        'rest.maxPopulateRelations',
+        rest.maxPopulateRelations ?? 100,
+        1,
+      ),
     },
   };
 }

@@ -14,6 +14,7 @@ import {
   type PaginationLimits,
 } from './parse/pagination.js';
 import { parsePopulate, type PopulateContext } from './parse/populate.js';
+import { PopulateGuard } from './parse/populate-limits.js';
 import { parsePublicationState, publicationMatch } from './parse/publication-state.js';
 import { searchMatch } from './parse/search.js';
 import { populateStages, projection, type PlanContext } from './plan/populate-stages.js';
@@ -195,6 +196,10 @@ function parseSelection(
     access: ctx.access,
     limits: limits(ctx),
     nextName: () => String(names++),
+    guard: new PopulateGuard({
+      maxDepth: ctx.config.api.rest.maxPopulateDepth,
+      maxRelations: ctx.config.api.rest.maxPopulateRelations,
+    }),
   };
   return {
     uid: schema.uid,

@@ -13,7 +13,8 @@ export function printValue(value: unknown): string {
   try {
     return JSON.stringify(value);
   } catch {
-    return String(value);
+    // nested too deep for JSON.stringify (String() would overflow the same way)
+    return Array.isArray(value) ? '[Array]' : '[Object]';
   }
 }
 
@@ -50,6 +51,8 @@ export const messages = {
   max: (path: string[], max: number | string) => `${pathLabel(path)} must be less than or equal to ${max}`,
   minItems: (path: string[], min: number) => `${pathLabel(path)} field must have at least ${min} items`,
   maxItems: (path: string[], max: number) => `${pathLabel(path)} field must have less than or equal to ${max} items`,
+  tooDeep: (path: string[], max: number) =>
+    `${pathLabel(path)} must not nest objects and arrays over ${max} levels deep`,
   invalidDate: (path: string[]) => `${pathLabel(path)} must be a valid date`,
   invalidTime: (path: string[]) => `${pathLabel(path)} must be a valid time (HH:mm:ss.SSS)`,
   unique: () => 'This attribute must be unique',

@@ -2,6 +2,7 @@
 // (non-strict: yup casts first, then tests) and the storage layout of docs/ARCHITECTURE.md.
 import type { ScalarAttribute } from '../content-types/index.js';
 import type { ValidationIssue } from '../errors/index.js';
+import { nestedDeeperThan } from '../query/qs-values.js';
 import { blocksIssues } from './blocks.js';
 import { issue, messages } from './messages.js';
 
@@ -17,6 +18,13 @@ const UID = /^[A-Za-z0-9-_.~]*$/;
 const BIGINT = /^-?\d+$/;
 const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * MongoDB refuses a document nested over 100 levels (and walking one that deep overflows the
+ * stack before it even gets there): a JSON value keeps to 64, leaving room for the components
+ * around it.
+ */
+export const MAX_JSON_DEPTH = 64;
 
 /** yup's string cast: numbers and booleans become strings; objects and arrays stay as they are (then fail). */
 function castString(value: unknown): unknown {
@@ -154,8 +162,9 @@ export function castScalar(attribute: ScalarAttribute, path: string[], input: un
     case 'timestamp':
       return castDatetime(path, input);
     case 'json':
-      return ok(input);
+      return nestedDeeperThan(input, MAX_JSON_DEPTH) ? fail(path, messages.tooDeep(path, MAX_JSON_DEPTH)) : ok(input);
     case 'blocks': {
+      if (nestedDeeperThan(input, MAX_JSON_DEPTH)) return fail(path, messages.tooDeep(path, MAX_JSON_DEPTH));
       const issues = blocksIssues(path, input);
       return issues.length > 0 ? { ok: false, issues } : ok(input);
     }

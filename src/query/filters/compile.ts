@@ -248,10 +248,13 @@ function jsonNullQuery(path: string, isNull: boolean): Query {
     : { $or: [{ [path]: { $ne: null } }, { [path]: { $type: 'array' } }] };
 }
 
-/** `%`, `_`, `*` and every regular-expression character match literally (Strapi's LIKE reads `%` and `_` as
- * wildcards; docs/strapi-deviations.md). */
+/**
+ * `%`, `_`, `*` and every regular-expression character match literally (Strapi's LIKE reads `%`
+ * and `_` as wildcards; docs/strapi-deviations.md). A NUL is written `\x00`: BSON stores a pattern
+ * as a C string, so a raw NUL cannot be sent at all.
+ */
 export function textPattern(op: ConditionNode['op'], text: string): RegExp {
-  const escaped = text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  const escaped = text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&').replaceAll('\0', '\\x00');
   const caseInsensitive = op.endsWith('i');
   const base = caseInsensitive ? op.slice(0, -1) : op;
   const source =
