@@ -68,8 +68,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const logger = options.logger ?? createLogger(config.env);
   if (config.ignored.length > 0)
     logger.info({ ignored: config.ignored }, `configuration not used by Content Service: ${config.ignored.join(', ')}`);
+  for (const { file, key, suggestion } of config.typos)
+    logger.warn(`${file}: unknown key "${key}" is ignored; did you mean "${suggestion}"?`);
   const lifecycle = await loadLifecycle(config.appDir);
   const plugins: Plugin[] = enabledPlugins(config);
+  for (const plugin of plugins) plugin.checkConfig?.(config);
   const i18n = i18nSettings(config);
 
   const pluginTypes = plugins.flatMap((p) => p.contentTypes?.(config) ?? []);

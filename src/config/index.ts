@@ -5,3 +5,4 @@ export { ConfigError } from './config-error.js';
 export { env } from './env-helper.js';
 export { loadConfig, pluginEnabled } from './load-config.js';
 export { importAppModule, moduleLoadError } from './load-module.js';
+export { nearMiss } from './near-miss.js';

@@ -1,3 +1,5 @@
+import { cp, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSchemas, Registry } from '../../src/content-types/index.js';
@@ -11,6 +13,14 @@ export const PUBLICATION_APP = resolve(fileURLToPath(new URL('../..', import.met
 
 /** The demo content: `{ operations: [...] }`, replayed in order (src/seed/demo-seed.ts). */
 export const SEED_FILE = join(PUBLICATION_APP, 'seed.json');
+
+/** A copy of the demo app (its schemas, config and seed, not the repository around them) in a fresh temporary directory. */
+export async function copyDemoApp(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'cs-demo-'));
+  for (const part of ['schemas', 'config', 'seed.json'])
+    await cp(join(PUBLICATION_APP, part), join(dir, part), { recursive: true });
+  return dir;
+}
 
 /** The registry of the demo app's content-types (i18n on), for unit tests that need no database. */
 export function publicationRegistry(): Registry {

@@ -19,7 +19,7 @@ import { roleRoutes } from './routes/roles.js';
 import { userRoutes } from './routes/users.js';
 import type { UsersPermissionsRuntime } from './runtime.js';
 import { createJwtService } from './jwt-service.js';
-import { resolveSecrets } from './secrets.js';
+import { checkProductionSecrets, resolveSecrets } from './secrets.js';
 import { usersPermissionsSettings } from './settings.js';
 
 export type { ApiTokenInfo, CreateApiTokenInput } from './api-tokens.js';
@@ -56,6 +56,9 @@ export type ApiTokenList = ApiTokenInfo[];
  */
 export const usersPermissionsPlugin: Plugin = {
   name: 'users-permissions',
+  checkConfig(config) {
+    checkProductionSecrets(config, usersPermissionsSettings(config).jwtSecret);
+  },
   contentTypes: () => usersPermissionsContentTypes(),
   async register(ctx) {
     const settings = usersPermissionsSettings(ctx.config);
