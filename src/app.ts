@@ -7,6 +7,7 @@ import { buildAppRegistry, customFieldTypes, SchemaError } from './content-types
 import { selectDatabase, type DatabaseHandle } from './database/select-database.js';
 import { createStrapiApp, loadLifecycle, type StrapiApp } from './lifecycle/index.js';
 import { createLogger, type Logger } from './logger.js';
+import { listen } from './listen.js';
 import { buildMiddlewares } from './middlewares/index.js';
 import { Models } from './models/index.js';
 import { BUILT_IN_PLUGINS, enabledPlugins, type Plugin } from './plugins/index.js';
@@ -155,13 +156,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     app,
     context,
     database: database.description,
-    async start(listen = {}) {
-      const port = listen.port ?? config.server.port;
-      const host = listen.host ?? config.server.host;
-      server = await new Promise<Server>((resolve, reject) => {
-        const s = app.listen(port, host, () => resolve(s));
-        s.once('error', reject);
-      });
+    async start(on = {}) {
+      const port = on.port ?? config.server.port;
+      const host = on.host ?? config.server.host;
+      server = await listen(app, port, host);
       const address = server.address();
       const bound = typeof address === 'object' && address ? address.port : port;
       return { port: bound, host, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}` };

@@ -1,6 +1,6 @@
 import { startEngine } from './index.js';
 
-const USAGE = 'usage: engine [--port N] [--host H] [--data DIR | --memory]';
+export const USAGE = 'usage: content-service engine [--port N] [--host H] [--data DIR | --memory]';
 
 export interface CliOptions {
   port: number;
