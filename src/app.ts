@@ -40,6 +40,8 @@ export interface CreateServerOptions {
   config?: ConfigOverrides;
   /** run the embedded engine without persistence */
   memory?: boolean;
+  /** embedded engine: move damaged bytes of the data files aside instead of refusing to start */
+  repair?: boolean;
   /** a ready database URI (tests); otherwise chosen by `selectDatabase` */
   databaseUri?: string;
   logger?: Logger;
@@ -93,7 +95,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
 
   const database: DatabaseHandle = options.databaseUri
     ? { uri: options.databaseUri, description: 'MongoDB (given URI)', stop: async () => {} }
-    : await selectDatabase(config, { memory: options.memory ?? false });
+    : await selectDatabase(config, { memory: options.memory ?? false, repair: options.repair, logger });
   const connection = mongoose.createConnection(database.uri, { autoIndex: false, autoCreate: false });
   try {
     await connection.asPromise();

@@ -16,13 +16,15 @@ interface Command {
   run(argv: string[]): Promise<void>;
 }
 
-const START_USAGE = `usage: content-service start [--app DIR] [--port N] [--host H] [--memory | --data DIR]
+const START_USAGE = `usage: content-service start [--app DIR] [--port N] [--host H] [--memory | --data DIR] [--repair]
 Serves the app's REST and GraphQL API; an empty database gets the app's seed.json.
   --app DIR    the app: a Strapi v4 project or schemas/ + config/ (default: APP_DIR, else the current directory)
   --port N     default: PORT, else server.port, else 1337
   --host H     default: HOST, else server.host, else 0.0.0.0
   --memory     the embedded engine without persistence
   --data DIR   the embedded engine's data directory (default: database.dataDir, else <app>/.data)
+  --repair     a damaged data file of the embedded engine is repaired (damaged bytes moved aside
+               into the data directory) instead of stopping start-up
 environment: PORT, HOST, MONGODB_URI, APP_DIR, NODE_ENV, LOG_LEVEL, JWT_SECRET, API_TOKEN_SALT`;
 
 const COMMANDS: Readonly<Record<string, Command>> = {
@@ -68,6 +70,7 @@ async function start(argv: string[]): Promise<void> {
       host: { type: 'string' },
       memory: { type: 'boolean' },
       data: { type: 'string' },
+      repair: { type: 'boolean' },
     },
     strict: true,
   });
@@ -77,6 +80,7 @@ async function start(argv: string[]): Promise<void> {
   const service = await createServer({
     appDir: values.app ?? process.env.APP_DIR ?? process.cwd(),
     memory: values.memory ?? false,
+    repair: values.repair ?? false,
     config: values.data ? { database: { dataDir: values.data } } : {},
   });
   const { logger } = service.context;
@@ -169,12 +173,14 @@ function isParseArgsError(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code?.toString().startsWith('ERR_PARSE_ARGS') === true;
 }
 
+const DATA_DIR_ERRORS = new Set(['DataDamagedError', 'DataDirLockedError']);
+
 /** Failures the user can fix are said as they are; anything else is a bug, said in one line too. */
 function failure(err: unknown): string {
   if (err instanceof SchemaError || err instanceof ConfigError || err instanceof ListenError) return err.message;
   if (!(err instanceof Error)) return String(err);
-  // the embedded engine's data directory held by another process
-  if (err.name === 'DataDirLockedError') return err.message;
+  // the embedded engine's data directory: damaged (see --repair) or held by another process
+  if (DATA_DIR_ERRORS.has(err.name)) return err.message;
   // a database that cannot be reached or a URI that cannot be read (the URI may hold a password: not repeated)
   if (err.name.startsWith('Mongo')) return `the database (MONGODB_URI or database.uri): ${err.message}`;
   return `${err.message}${process.env.DEBUG ? '' : ' (unexpected: run with DEBUG=1 for the stack trace and report it)'}`;

@@ -19,6 +19,7 @@ export const HONOURED_KEYS: Readonly<Record<string, KeyTree>> = {
       maxLimit: true,
       withCount: true,
       maxPopulateDepth: true,
+      timeBudgetMs: true,
       maxPopulateRelations: true,
     },
   },

@@ -13,6 +13,8 @@ const DEFAULT_PLUGINS: Record<string, PluginConfig> = {
   upload: { enabled: true, config: {} },
 };
 
+/** How long each database read of a request may take (REST and GraphQL); see the README, Reliability. */
+const DEFAULT_TIME_BUDGET_MS = 1500;
 type Section = Record<string, unknown>;
 
 function isObject(value: unknown): value is Section {
@@ -128,6 +130,7 @@ function readApi(config: ConfigTree): ServiceConfig['api'] {
         rest.maxPopulateRelations ?? 100,
         1,
       ),
+      timeBudgetMs: integer(file('timeBudgetMs'), 'rest.timeBudgetMs', rest.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS, 0),
     },
   };
 }

@@ -41,6 +41,8 @@ export interface ServiceConfig {
       maxPopulateDepth: number;
       /** relations and media a request may populate in all (each one a `$lookup`) */
       maxPopulateRelations: number;
+      /** ms each database read of a REST or GraphQL request may take (sent as maxTimeMS); 0: no limit */
+      timeBudgetMs: number;
     };
   };
   plugins: Record<string, PluginConfig>;

@@ -8,6 +8,7 @@ import {
   ValidationError,
   isAppError,
 } from '../errors/index.js';
+import { databaseRefusal } from '../database/database-errors.js';
 import type { Logger } from '../logger.js';
 
 interface HttpParserError {
@@ -19,6 +20,8 @@ interface HttpParserError {
 
 function toAppError(err: unknown): AppError | undefined {
   if (isAppError(err)) return err;
+  const refusal = databaseRefusal(err);
+  if (refusal) return refusal;
   const parserError = err as HttpParserError;
   if (parserError?.type === 'entity.parse.failed') return new ValidationError('Invalid JSON in request body');
   if (parserError?.type === 'entity.too.large') return new PayloadTooLargeError();

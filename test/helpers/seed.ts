@@ -5,7 +5,7 @@ import { UNRESTRICTED, type QueryAccess } from '../../src/query/access.js';
 import { seedDemoContent } from '../../src/seed/demo-seed.js';
 import type { ServiceContext } from '../../src/service-context.js';
 import { PUBLICATION_APP } from './fixtures.js';
-import { freshDatabaseUri } from './server.js';
+import { createCommandCountingService, freshDatabaseUri, type TestService } from './server.js';
 import { TEMPLATE_ENV } from '../setup.js';
 
 let template: Promise<string> | undefined;
@@ -71,4 +71,11 @@ export async function findIds(
   if (!ct) throw new Error(`no content-type ${plural}`);
   const answer = await find({ ...context, access }, ct.uid, { pagination: { pageSize: 100 }, ...query });
   return answer.data.map((entry) => entry.id);
+}
+
+/** A command-counting test service (see server.ts) holding the publication seed. */
+export async function seededCommandCountingService(): Promise<{ service: TestService; commands: string[] }> {
+  const counting = await createCommandCountingService();
+  await seedPublication(counting.service.context);
+  return counting;
 }

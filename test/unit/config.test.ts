@@ -32,6 +32,7 @@ describe('configuration', () => {
       withCount: true,
       maxPopulateDepth: 10,
       maxPopulateRelations: 100,
+      timeBudgetMs: 1500,
     });
     expect(config.plugins['users-permissions']?.enabled).to.equal(true);
     expect(config.database.uri).to.equal(undefined);
