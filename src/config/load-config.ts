@@ -210,7 +210,3 @@ function applyOverrides(config: ServiceConfig, overrides: ConfigOverrides): Serv
     ...(overrides.middlewares?.entries ? { middlewares: { ...config.middlewares, ...overrides.middlewares } } : {}),
   };
 }
-
-export function pluginEnabled(config: ServiceConfig, name: string): boolean {
-  return config.plugins[name]?.enabled === true;
-}

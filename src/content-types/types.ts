@@ -183,8 +183,6 @@ export interface Component {
 
 export type Schema = ContentType | Component;
 
-export const SYSTEM_TIMESTAMPS = ['createdAt', 'updatedAt', 'publishedAt'] as const;
-
 /** Attribute names a schema may not declare (Strapi's reserved names plus our storage fields). */
 export const RESERVED_ATTRIBUTE_NAMES = new Set([
   'id',

@@ -1,13 +1,7 @@
 import { Router } from 'express';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
-import {
-  createApiTokenWithSalt,
-  listApiTokens,
-  revokeApiToken,
-  type ApiTokenInfo,
-  type CreateApiTokenInput,
-} from './api-tokens.js';
+import { createApiTokenWithSalt, listApiTokens, revokeApiToken, type CreateApiTokenInput } from './api-tokens.js';
 import { createAuthenticator } from './authenticator.js';
 import { usersPermissionsContentTypes } from './content-types.js';
 import { JwtVerifier } from './jwt.js';
@@ -48,7 +42,6 @@ export async function createApiToken(
 }
 
 export { listApiTokens, revokeApiToken };
-export type ApiTokenList = ApiTokenInfo[];
 
 /**
  * users-permissions: users, roles and permissions, JWT login, API tokens, and the authenticator
