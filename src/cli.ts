@@ -128,7 +128,7 @@ async function engine(argv: string[]): Promise<void> {
   } catch (err) {
     const { code } = err as NodeJS.ErrnoException;
     if (err instanceof Error && code !== undefined && isListenFailure(code))
-      throw new ListenError(options.host, options.port, code, err);
+      throw new ListenError(options.host, options.port, code, err, { port: '--port', host: '--host' });
     throw err;
   }
 }

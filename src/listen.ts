@@ -1,15 +1,22 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 
+/** Where the port and host are set, for the fix a message names. */
+export interface ListenSettings {
+  port: string;
+  host: string;
+}
+
+const SERVICE_SETTINGS: ListenSettings = { port: '--port, PORT or server.port', host: '--host, HOST or server.host' };
+
 /** Why a socket could not be opened, by Node's error code, and what to do about it. */
-const REASONS: Record<string, (host: string, port: number) => string> = {
-  EADDRINUSE: (_host, port) => `port ${port} is in use: choose another with --port, PORT or server.port`,
-  EACCES: (_host, port) =>
-    `port ${port} cannot be opened by this user: choose one above 1023 with --port, PORT or server.port`,
-  EADDRNOTAVAIL: (host) =>
-    `host ${host} is not an address of this machine: choose one with --host, HOST or server.host (0.0.0.0: every address)`,
-  ENOTFOUND: (host) =>
-    `host ${host} cannot be resolved: give an address or a known name with --host, HOST or server.host`,
-  EAI_AGAIN: (host) => `host ${host} cannot be resolved now (name service unavailable): give an address with --host`,
+const REASONS: Record<string, (host: string, port: number, set: ListenSettings) => string> = {
+  EADDRINUSE: (_host, port, set) => `port ${port} is in use: choose another with ${set.port}`,
+  EACCES: (_host, port, set) => `port ${port} cannot be opened by this user: choose one above 1023 with ${set.port}`,
+  EADDRNOTAVAIL: (host, _port, set) =>
+    `host ${host} is not an address of this machine: choose one with ${set.host} (0.0.0.0: every address)`,
+  ENOTFOUND: (host, _port, set) => `host ${host} cannot be resolved: give an address or a known name with ${set.host}`,
+  EAI_AGAIN: (host, _port, set) =>
+    `host ${host} cannot be resolved now (name service unavailable): give an address with ${set.host}`,
 };
 
 /** A socket error code that means the host or port cannot be listened on. */
@@ -24,8 +31,9 @@ export class ListenError extends Error {
     readonly port: number,
     readonly code: string | undefined,
     cause: Error,
+    settings: ListenSettings = SERVICE_SETTINGS,
   ) {
-    const reason = code !== undefined && isListenFailure(code) ? REASONS[code]?.(host, port) : cause.message;
+    const reason = code !== undefined && isListenFailure(code) ? REASONS[code]?.(host, port, settings) : cause.message;
     super(`cannot listen on ${host}:${port}: ${reason}`, { cause });
     this.name = 'ListenError';
   }
