@@ -1,10 +1,18 @@
 // Global mocha setup: one database server for the whole run. With MONGODB_URI set the suite runs
 // against that real MongoDB; otherwise against the embedded engine, in memory.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startEngine } from '../src/engine/index.js';
 
 /** Names the seed template database (test/helpers/seed.ts), for the clean-up at the end of the run. */
 export const TEMPLATE_ENV = 'CS_TEST_SEED_TEMPLATE';
+
+// Every temporary directory of the run (apps, data directories, uploads; child processes too) is
+// made under one, removed at the end: os.tmpdir() reads TMPDIR on each call.
+const runTmp = mkdtempSync(join(tmpdir(), 'content-service-test-'));
+process.env.TMPDIR = runTmp;
 
 let stopEngine: (() => Promise<void>) | undefined;
 
@@ -29,5 +37,6 @@ export const mochaHooks = {
       await client.close();
     }
     await stopEngine?.();
+    rmSync(runTmp, { recursive: true, force: true });
   },
 };
