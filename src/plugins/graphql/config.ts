@@ -42,8 +42,22 @@ function endpoint(config: ServiceConfig, value: unknown): string {
   );
 }
 
-/** Read before the database starts: a value that cannot be used stops start-up naming its file and key. */
+const read = new WeakMap<ServiceConfig, GraphQLConfig>();
+
+/**
+ * Read before the database starts: a value that cannot be used stops start-up naming its file and
+ * key. Read once per configuration (resolvers ask for the page limits on every list).
+ */
 export function graphqlConfig(config: ServiceConfig): GraphQLConfig {
+  let gql = read.get(config);
+  if (!gql) {
+    gql = readGraphqlConfig(config);
+    read.set(config, gql);
+  }
+  return gql;
+}
+
+function readGraphqlConfig(config: ServiceConfig): GraphQLConfig {
   const raw = config.plugins.graphql?.config ?? {};
   const apollo =
     raw.apolloServer !== null && typeof raw.apolloServer === 'object'
