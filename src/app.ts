@@ -103,8 +103,16 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     await database.stop();
     throw err;
   }
+  // from here on, a failure closes the database before it is thrown (a held data directory stays free)
+  const closeDatabase = async () => {
+    await connection.close();
+    await database.stop();
+  };
   const models = new Models(connection, registry);
-  await models.init();
+  await models.init().catch(async (err: unknown) => {
+    await closeDatabase();
+    throw err;
+  });
 
   let authenticate: Authenticator = allowAll;
   const context: ServiceContext = {
@@ -130,20 +138,25 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const pluginRouter = Router();
   const rootRouter = Router();
   const pluginServices = new Map<string, Map<string, unknown>>();
-  for (const plugin of plugins) {
-    const services = new Map<string, unknown>();
-    pluginServices.set(plugin.name, services);
-    await plugin.register?.({
-      ...context,
-      router: pluginRouter,
-      rootRouter,
-      setAuthenticator: (fn) => {
-        authenticate = fn;
-      },
-      setService: (name, service) => {
-        services.set(name, service);
-      },
-    });
+  try {
+    for (const plugin of plugins) {
+      const services = new Map<string, unknown>();
+      pluginServices.set(plugin.name, services);
+      await plugin.register?.({
+        ...context,
+        router: pluginRouter,
+        rootRouter,
+        setAuthenticator: (fn) => {
+          authenticate = fn;
+        },
+        setService: (name, service) => {
+          services.set(name, service);
+        },
+      });
+    }
+  } catch (err) {
+    await closeDatabase();
+    throw err;
   }
   api.use(pluginRouter);
   api.use(contentRoutes(context));
@@ -226,8 +239,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     if (lifecycle && strapi) await lifecycle.run('bootstrap', strapi);
     await options.bootstrap?.({ app: service });
   } catch (err) {
-    await connection.close();
-    await database.stop();
+    await closeDatabase();
     throw err;
   }
   return service;
