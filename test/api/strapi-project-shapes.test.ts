@@ -26,6 +26,17 @@ function capturingLogger(): { logger: Logger; lines: Array<{ level: number; msg:
   return { logger: pino<never>({ level: 'info', base: undefined }, stream), lines };
 }
 
+/** What stops the service from starting on the project (an error when it starts). */
+async function startFailure(appDir: string): Promise<Error> {
+  try {
+    const started = await createTestService({ appDir });
+    await started.close();
+  } catch (err) {
+    if (err instanceof Error) return err;
+  }
+  throw new Error('the service started');
+}
+
 /** A product type as some projects write it by hand: no `kind`, no `collectionName`. */
 const PRODUCT = {
   info: { singularName: 'shop-product', pluralName: 'shop-products', displayName: 'Product' },
@@ -135,12 +146,9 @@ describe('schema.json without kind or collectionName (Strapi v4 fills them in)',
     const appDir = await writeTempProject({
       'src/api/thing/content-types/thing/schema.json': json({ ...PRODUCT, kind: 'collection', info: BRAND.info }),
     });
-    let message = '';
-    await createTestService({ appDir }).then(
-      (started) => started.close(),
-      (err: Error) => void (message = err.message),
+    expect((await startFailure(appDir)).message).to.match(
+      /thing\/schema\.json: "kind" must be "collectionType" or "singleType", got "collection"$/,
     );
-    expect(message).to.match(/thing\/schema\.json: "kind" must be "collectionType" or "singleType", got "collection"$/);
   });
 });
 
@@ -180,13 +188,9 @@ describe('strapi::security with CSP keywords written without quotes (accepted by
       'src/api/page/content-types/page/schema.json': json(PAGE),
       'config/middlewares.js': MAPS_MIDDLEWARES.replace("'https://maps.googleapis.com'", "'https://a.example; b'"),
     });
-    let error: unknown;
-    await createTestService({ appDir }).then(
-      (started) => started.close(),
-      (err: unknown) => void (error = err),
-    );
+    const error = await startFailure(appDir);
     expect(error).to.be.instanceOf(ConfigError);
-    expect(String((error as ConfigError).message)).to.match(
+    expect(error.message).to.match(
       /^config\/middlewares\.js \(key "strapi::security"\): its config is refused: Content-Security-Policy received an invalid directive value for "script-src"$/,
     );
   });
@@ -206,13 +210,9 @@ module.exports = {
 };
 `,
     });
-    let error: unknown;
-    await createTestService({ appDir }).then(
-      (started) => started.close(),
-      (err: unknown) => void (error = err),
-    );
+    const error = await startFailure(appDir);
     expect(error).to.be.instanceOf(ConfigError);
-    expect(String((error as ConfigError).message)).to.equal(
+    expect(error.message).to.equal(
       'src/index.js: bootstrap() requires the package "socket-server-not-installed", which is not installed: run "npm install socket-server-not-installed" in the app directory, or remove what uses it (src/index.js:5:24)',
     );
   });
