@@ -70,6 +70,13 @@ export const uploadPlugin: Plugin = {
   ],
   register(ctx) {
     const settings = uploadSettings(ctx.config);
+    const provider = ctx.config.plugins.upload?.config?.provider;
+    if (provider !== undefined && provider !== 'local') {
+      // accepted so that the project starts, but never silently: its files are not where it expects them
+      ctx.logger.warn(
+        `${ctx.config.fileOf('plugins', 'upload.config.provider')}: upload provider ${JSON.stringify(provider)} is not supported: uploaded files are stored on local disk in ${settings.directory} and served at /uploads`,
+      );
+    }
     const runtime: UploadRuntime = { settings, provider: localProvider(settings.directory) };
     runtimes.set(ctx.models, runtime);
     ctx.router.use(uploadRoutes(ctx, runtime));
