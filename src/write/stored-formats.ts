@@ -3,7 +3,7 @@
 // the converter's message and no details, raised after validation, after the relation checks and
 // after the components written before the row. These are those conversions, with date-fns (the
 // library Strapi's database layer uses) for ISO dates and millisecond timestamps.
-import { isValid, parse, parseISO } from 'date-fns';
+import { format, isValid, parse, parseISO } from 'date-fns';
 
 export type StoredFormat = { ok: true; value: string | Date } | { ok: false; message: string };
 
@@ -13,8 +13,12 @@ const TIME = /^(2[0-3]|[01][0-9]):([0-5][0-9]):([0-5][0-9])(.[0-9]{1,3})?$/;
 
 const fail = (message: string): StoredFormat => ({ ok: false, message });
 
-/** `yyyy-MM-dd`: the leading date of a string (what follows it is dropped, as Strapi does). */
+/** Dates given by the service itself (a copied localization, a lifecycle's data) pass as they are. */
+const isValidDate = (value: unknown): value is Date => value instanceof Date && isValid(value);
+
+/** `yyyy-MM-dd`: the leading date of a string (what follows it is dropped, as Strapi does), or of a Date (server time). */
 export function storedDate(value: unknown): StoredFormat {
+  if (isValidDate(value)) return { ok: true, value: format(value, 'yyyy-MM-dd') };
   const prefix = typeof value === 'string' ? DATE_PREFIX.exec(value)?.[0] : undefined;
   if (!prefix) return fail('Invalid format, expected yyyy-MM-dd');
   if (!isValid(parseISO(prefix))) return fail('Invalid date');
@@ -23,6 +27,7 @@ export function storedDate(value: unknown): StoredFormat {
 
 /** `HH:mm:ss.SSS` from `HH:mm:ss` with up to three fraction digits. */
 export function storedTime(value: unknown): StoredFormat {
+  if (isValidDate(value)) return { ok: true, value: format(value, 'HH:mm:ss.SSS') };
   if (typeof value !== 'string') return fail(`Expected a string, got a ${typeof value}`);
   const match = TIME.exec(value);
   if (!match) return fail('Invalid time format, expected HH:mm:ss.SSS');
@@ -32,6 +37,7 @@ export function storedTime(value: unknown): StoredFormat {
 
 /** A Date from an ISO 8601 text (date-fns `parseISO`) or a millisecond timestamp, read from the value's text. */
 export function storedDatetime(value: unknown): StoredFormat {
+  if (isValidDate(value)) return { ok: true, value };
   const text = textOf(value);
   const iso = parseISO(text);
   if (isValid(iso)) return { ok: true, value: iso };

@@ -110,7 +110,9 @@ for (const instances of [1, 2]) {
         `/api/tags/${tag}?populate[articles][fields][0]=title&populate[articles][pagination][pageSize]=100`,
       );
       const ids = (listed.body.data.attributes.articles.data as { id: number }[]).map((e) => e.id);
-      expect([...ids].sort((a, b) => a - b)).to.deep.equal(articles);
+      // the tag was linked by the tests before too: each entry once, all of these among them
+      expect(new Set(ids).size).to.equal(ids.length);
+      expect(ids.filter((id) => articles.includes(id)).sort((a, b) => a - b)).to.deep.equal(articles);
     });
 
     it('links written while their targets are deleted leave no dangling id', async () => {
