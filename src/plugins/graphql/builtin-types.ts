@@ -50,9 +50,16 @@ export function addBuiltinTypes(sc: Composer): void {
     sc.createInputTC({ name: scalarFilterName(scalar), fields: scalarFilterFields(scalar) });
 }
 
-/** `union GenericMorph` of every object type built from a schema (morph relations resolve to none here). */
-export function addGenericMorph(sc: Composer, members: string[]): void {
-  sc.createUnionTC({ name: GENERIC_MORPH, types: members, resolveType: () => ERROR_TYPE });
+/** `union GenericMorph` of every object type built from a schema; `typeOf` names a value's member. */
+export function addGenericMorph(sc: Composer, members: string[], typeOf: (value: unknown) => string | undefined): void {
+  sc.createUnionTC({
+    name: GENERIC_MORPH,
+    types: members,
+    resolveType: (value: unknown) => {
+      const type = typeOf(value);
+      return type !== undefined && members.includes(type) ? type : ERROR_TYPE;
+    },
+  });
 }
 
 interface LocaleEntity {
