@@ -10,6 +10,8 @@ export const AUTH_ACTIONS = {
   forgotPassword: `${UP}.auth.forgotPassword`,
   resetPassword: `${UP}.auth.resetPassword`,
   changePassword: `${UP}.auth.changePassword`,
+  emailConfirmation: `${UP}.auth.emailConfirmation`,
+  sendEmailConfirmation: `${UP}.auth.sendEmailConfirmation`,
 } as const;
 
 export const USER_ACTIONS = {
@@ -31,7 +33,14 @@ export const ROLE_ACTIONS = {
 } as const;
 
 export const DEFAULT_ROLE_PERMISSIONS: Record<'public' | 'authenticated', string[]> = {
-  public: [AUTH_ACTIONS.callback, AUTH_ACTIONS.register, AUTH_ACTIONS.forgotPassword, AUTH_ACTIONS.resetPassword],
+  public: [
+    AUTH_ACTIONS.callback,
+    AUTH_ACTIONS.register,
+    AUTH_ACTIONS.forgotPassword,
+    AUTH_ACTIONS.resetPassword,
+    AUTH_ACTIONS.emailConfirmation,
+    AUTH_ACTIONS.sendEmailConfirmation,
+  ],
   authenticated: [USER_ACTIONS.me, AUTH_ACTIONS.changePassword],
 };
 

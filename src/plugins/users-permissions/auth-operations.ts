@@ -7,6 +7,8 @@ import type { UsersPermissionsRuntime } from './runtime.js';
 import { allowedExtraFields } from './user-fields.js';
 import {
   createUser,
+  findUserByConfirmationToken,
+  findUserByEmail,
   findUserById,
   findUserByIdentifier,
   findUserByResetCode,
@@ -92,10 +94,11 @@ export async function resetPassword(rt: UsersPermissionsRuntime, input: unknown)
     code = '',
     password = '',
     passwordConfirmation = '',
+    // in the order Strapi reports them (yup sorts the fields, passwordConfirmation refers to password)
   } = checkFields(bodyObject(input), {
-    code: [{ kind: 'required' }],
-    password: rules('password'),
     passwordConfirmation: [{ kind: 'required' }],
+    password: rules('password'),
+    code: [{ kind: 'required' }],
   });
   if (password !== passwordConfirmation) throw new ValidationError('Passwords do not match');
   const found = await findUserByResetCode(rt.ctx, code);
@@ -118,10 +121,11 @@ export async function changePassword(
     currentPassword = '',
     password = '',
     passwordConfirmation = '',
+    // in the order Strapi reports them
   } = checkFields(bodyObject(input), {
-    currentPassword: [{ kind: 'required' }],
-    password: rules('password'),
     passwordConfirmation: [{ kind: 'required' }],
+    password: rules('password'),
+    currentPassword: [{ kind: 'required' }],
   });
   if (password !== passwordConfirmation)
     throw ValidationError.forPath(['passwordConfirmation'], 'Passwords do not match');
@@ -134,4 +138,43 @@ export async function changePassword(
   const user = await updateUser(rt.ctx, current._id, { password: await hashPassword(password) });
   if (!user) throw new UnauthorizedError('Invalid credentials');
   return session(rt, user);
+}
+
+/**
+ * `GET /auth/email-confirmation?confirmation=`: confirms the user the token was sent to (the
+ * token is then spent); where to redirect the browser.
+ */
+export async function confirmEmail(rt: UsersPermissionsRuntime, query: unknown): Promise<string> {
+  const { confirmation = '' } = checkFields(bodyObject(query), { confirmation: [{ kind: 'required' }] });
+  const user = await findUserByConfirmationToken(rt.ctx, confirmation);
+  if (!user) throw new ValidationError('Invalid token');
+  await updateUser(rt.ctx, user._id, { confirmed: true, confirmationToken: null });
+  return '/';
+}
+
+/**
+ * `POST /auth/send-email-confirmation`: a new confirmation link for a user who is not confirmed;
+ * the same answer for an address nobody has.
+ */
+export async function sendEmailConfirmation(
+  rt: UsersPermissionsRuntime,
+  input: unknown,
+): Promise<{ email: string; sent: true }> {
+  const { ctx, settings } = rt;
+  const { email = '' } = checkFields(bodyObject(input), { email: [{ kind: 'required' }, { kind: 'email' }] });
+  const user = await findUserByEmail(ctx, email);
+  if (!user) return { email, sent: true };
+  if (user.confirmed === true) throw new ApplicationError('Already confirmed');
+  if (user.blocked === true) throw new ApplicationError('User blocked');
+  const { code, stored } = newResetCode();
+  await updateUser(ctx, user._id, { confirmationToken: stored });
+  const base = `${ctx.config.server.url ?? ''}${ctx.config.api.rest.prefix}/auth/email-confirmation`;
+  const message = {
+    to: user.email,
+    subject: 'Account confirmation',
+    text: `Thank you for registering!\n\nYou have to confirm your email address. Please click on the link below.\n\n${base}?confirmation=${code}\n\nThanks.`,
+  };
+  if (settings.sendMail) await settings.sendMail(message);
+  else ctx.logger.info({ mail: message }, 'email-confirmation e-mail (no mail transport configured)');
+  return { email: user.email, sent: true };
 }

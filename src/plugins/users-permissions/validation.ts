@@ -1,4 +1,5 @@
 import { ValidationError, type ValidationIssue } from '../../errors/index.js';
+import { messages } from '../../write/messages.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -24,7 +25,7 @@ export function checkFields(body: Body, rules: Record<string, Rule[]>, required 
       continue;
     }
     if (typeof value !== 'string') {
-      issue(`${field} must be a \`string\` type`);
+      issue(messages.typeError([field], 'string', value, value));
       continue;
     }
     const failed = fieldRules.find(
