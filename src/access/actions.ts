@@ -24,6 +24,9 @@ export const USER_ACTIONS = {
   destroy: `${UP}.user.destroy`,
 } as const;
 
+/** The i18n plugin's one content-API action: listing the locales (REST and GraphQL). */
+export const LIST_LOCALES_ACTION = 'plugin::i18n.locales.listLocales';
+
 export const ROLE_ACTIONS = {
   find: `${UP}.role.find`,
   findOne: `${UP}.role.findOne`,
