@@ -13,9 +13,10 @@ export interface RoleDoc {
   updatedAt?: Date;
 }
 
+/** In Strapi's order of creation: `authenticated` is role 1, `public` role 2. */
 export const BUILT_IN_ROLES = [
-  { type: 'public', name: 'Public', description: 'Default role given to unauthenticated user.' },
   { type: 'authenticated', name: 'Authenticated', description: 'Default role given to authenticated user.' },
+  { type: 'public', name: 'Public', description: 'Default role given to unauthenticated user.' },
 ] as const;
 
 export async function nextId(ctx: ServiceContext, uid: string): Promise<number> {

@@ -6,6 +6,7 @@ import { operationContext, rawQuery } from '../../../operations/request-context.
 import { hashPassword } from '../passwords.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { allowedExtraFields } from '../user-fields.js';
+import { createUserByRequest } from '../user-create.js';
 import { countUsers, findUsers } from '../user-query.js';
 import { findUserById, sanitizeUser, updateUser, usernameOrEmailTaken } from '../users.js';
 import { bodyObject, checkFields, USER_FIELD_RULES } from '../validation.js';
@@ -18,7 +19,7 @@ function userId(raw: unknown): number {
   return id;
 }
 
-/** `/users/me`, `/users`, `/users/count`, `/users/:id` (Strapi v4: plain user objects, no envelope). */
+/** `/users/me`, `/users` (list, create), `/users/count`, `/users/:id` (Strapi v4: plain user objects, no envelope). */
 export function userRoutes(rt: UsersPermissionsRuntime): Router {
   const { ctx, settings } = rt;
   const router = Router();
@@ -39,6 +40,11 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
   router.get('/users', async (req, res) => {
     authorize(req, USER_ACTIONS.find);
     res.json(await findUsers(operationContext(ctx, req), rawQuery(req)));
+  });
+
+  router.post('/users', async (req, res) => {
+    authorize(req, USER_ACTIONS.create);
+    res.status(201).json(await createUserByRequest(operationContext(ctx, req), req.body));
   });
 
   router.get('/users/:id', async (req, res) => {
