@@ -3,14 +3,14 @@
  * email, username, password and role required; an e-mail in use is refused; then the user is
  * created through the write path with the whole body (its own validation, `confirmed` and
  * `blocked` as given, password hashed), every failure there an ApplicationError with its message.
- * Answers the user with its role (when the caller may read roles).
+ * Answers the user with its role (user-answer.ts).
  */
 import { ApplicationError, ValidationError, isAppError } from '../../errors/index.js';
 import type { OperationContext } from '../../operations/index.js';
-import { ROLE_UID, USER_UID } from '../../content-types/index.js';
+import { USER_UID } from '../../content-types/index.js';
 import { createEntry, isPlainObject } from '../../write/index.js';
-import { findRole } from './roles.js';
-import { findUserByEmail, findUserById, sanitizeUser } from './users.js';
+import { userWithRole } from './user-answer.js';
+import { findUserByEmail, findUserById } from './users.js';
 import { bodyObject, checkFields } from './validation.js';
 
 /** A role given as `{ connect: [] }` names none. */
@@ -43,16 +43,5 @@ export async function createUserByRequest(
   }
   const user = await findUserById(ctx, id);
   if (!user) throw new ApplicationError('The user could not be read back');
-  const answer = sanitizeUser(ctx, user);
-  const role = typeof user.role === 'number' ? await findRole(ctx, { _id: user.role }) : null;
-  if (role && ctx.access.canRead(ROLE_UID))
-    answer.role = {
-      id: role._id,
-      name: role.name,
-      description: role.description ?? null,
-      type: role.type,
-      createdAt: role.createdAt?.toISOString() ?? null,
-      updatedAt: role.updatedAt?.toISOString() ?? null,
-    };
-  return answer;
+  return userWithRole(ctx, user);
 }

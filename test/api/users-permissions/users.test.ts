@@ -233,6 +233,20 @@ describe('users-permissions: /api/users', () => {
       expect(
         (await request(admin.app).put('/api/users/999').set(bearer(adminJwt)).send({ username: 'zed' })).status,
       ).to.equal(404);
+      // recorded from the reference Strapi 4.26.2
+      const empty = await request(admin.app).put('/api/users/2').set(bearer(adminJwt)).send({ username: '' });
+      expect([empty.status, empty.body.error.message]).to.deep.equal([400, 'username must be at least 1 characters']);
+    });
+
+    it('PUT answers the role to a caller who may read roles', async () => {
+      const { accessKey } = await createApiToken(admin.context, { name: 'put-users', type: 'full-access' });
+      const res = await request(admin.app)
+        .put('/api/users/2')
+        .set('Authorization', `Bearer ${accessKey}`)
+        .send({ email: 'Bobby@Example.com' });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.email).to.equal('bobby@example.com');
+      expect(res.body.role).to.include({ id: 1, name: 'Authenticated', type: 'authenticated' });
     });
 
     it('DELETE /api/users/:id answers the deleted user; its JWT stops working', async () => {

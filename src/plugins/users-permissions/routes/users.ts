@@ -1,16 +1,17 @@
 import { Router } from 'express';
 import { USER_ACTIONS } from '../../../access/actions.js';
 import { USER_UID } from '../../../content-types/index.js';
-import { ApplicationError, NotFoundError, UnauthorizedError } from '../../../errors/index.js';
+import { ApplicationError, NotFoundError, UnauthorizedError, ValidationError } from '../../../errors/index.js';
 import { operationContext, rawQuery } from '../../../operations/request-context.js';
 import { hashPassword } from '../passwords.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { allowedExtraFields } from '../user-fields.js';
+import { userWithRole } from '../user-answer.js';
 import { createUserByRequest } from '../user-create.js';
 import { countUsers, findUsers } from '../user-query.js';
 import { findUserById, sanitizeUser, updateUser, usernameOrEmailTaken } from '../users.js';
 import { bodyObject, checkFields, USER_FIELD_RULES } from '../validation.js';
-import { deleteEntry } from '../../../write/index.js';
+import { deleteEntry, issue } from '../../../write/index.js';
 import { isDuplicate } from '../indexes.js';
 
 function userId(raw: unknown): number {
@@ -60,6 +61,10 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
     const body = bodyObject(req.body);
     const existing = await findUserById(ctx, id);
     if (!existing) throw new NotFoundError('User not found');
+    // Strapi's update schema: these may be left out, not empty
+    const empty = ['email', 'username', 'password'].filter((name) => body[name] === '');
+    if (empty.length > 0)
+      throw ValidationError.fromIssues(empty.map((name) => issue([name], `${name} must be at least 1 characters`)));
     // Only what a client may set; role, confirmed, blocked, provider and tokens are ignored (CVE-2023-39345).
     const fields = checkFields(
       body,
@@ -92,7 +97,7 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
           })
         : existing;
     if (!user) throw new NotFoundError('User not found');
-    res.json(sanitizeUser(ctx, user));
+    res.json(await userWithRole(operationContext(ctx, req), user));
   });
 
   router.delete('/users/:id', async (req, res) => {
