@@ -8,9 +8,11 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
-# Runtime stage: compiled JavaScript, production dependencies, the app (schemas + config), non-root.
+# Runtime stage: compiled JavaScript, production dependencies, the demo app (schemas + config), non-root.
+# An existing Strapi v4 project is mounted instead and named by APP_DIR (see README, Deployment):
+# its config/*.ts and src/index.ts are compiled on the fly by tsx, a production dependency.
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production PORT=1337 HOST=0.0.0.0
+ENV NODE_ENV=production PORT=1337 HOST=0.0.0.0 APP_DIR=/app
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
@@ -18,7 +20,8 @@ COPY package.json ./
 COPY bin ./bin
 COPY schemas ./schemas
 COPY config ./config
-RUN mkdir -p /app/.data && chown node:node /app/.data
+# written at run time: the embedded engine's files (no MONGODB_URI) and the local upload provider's files
+RUN mkdir -p /app/.data /app/public/uploads && chown -R node:node /app/.data /app/public
 USER node
 EXPOSE 1337
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \

@@ -32,7 +32,10 @@ const layerZones = LAYERS.flatMap((targets, level) =>
 );
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.data/**', 'public/**', 'coverage/**'] },
+  {
+    // test/fixtures/strapi-project is a user's Strapi project (CommonJS Strapi code), read as data
+    ignores: ['dist/**', 'node_modules/**', '.data/**', 'public/**', 'coverage/**', 'test/fixtures/strapi-project/**'],
+  },
   ...tseslint.configs.recommended,
   {
     plugins: { import: importPlugin },

@@ -3,7 +3,7 @@ import express, { Router, type Express } from 'express';
 import mongoose from 'mongoose';
 import { allowAll, type Authenticator } from './access/ability.js';
 import { ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
-import { loadSchemas, Registry, SchemaError } from './content-types/index.js';
+import { buildAppRegistry, customFieldTypes, SchemaError } from './content-types/index.js';
 import { selectDatabase, type DatabaseHandle } from './database/select-database.js';
 import { createStrapiApp, loadLifecycle, type StrapiApp } from './lifecycle/index.js';
 import { createLogger, type Logger } from './logger.js';
@@ -14,6 +14,9 @@ import { graphqlConfig } from './plugins/graphql/config.js';
 import { ExtensionError } from './plugins/graphql/index.js';
 import { i18nSettings } from './plugins/i18n/index.js';
 import { contentRoutes } from './rest/content-routes.js';
+import { bodyDepthGuard } from './rest/body-depth-guard.js';
+import { HEALTH_PATH, healthCheck } from './rest/health.js';
+import { pathGuard } from './rest/path-guard.js';
 import { setRequestAuth } from './operations/request-context.js';
 import type { ServiceContext } from './service-context.js';
 
@@ -36,6 +39,8 @@ export interface CreateServerOptions {
   config?: ConfigOverrides;
   /** run the embedded engine without persistence */
   memory?: boolean;
+  /** embedded engine: move damaged bytes of the data files aside instead of refusing to start */
+  repair?: boolean;
   /** a ready database URI (tests); otherwise chosen as DESIGN.md §3 says */
   databaseUri?: string;
   logger?: Logger;
@@ -69,9 +74,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const plugins: Plugin[] = enabledPlugins(config);
   const i18n = i18nSettings(config);
 
-  const loaded = loadSchemas(config.appDir);
   const pluginTypes = plugins.flatMap((p) => p.contentTypes?.(config) ?? []);
-  const registry = Registry.build([...pluginTypes, ...loaded.contentTypes], loaded.components, { i18n: i18n !== null });
+  const { registry, notices } = buildAppRegistry(config.appDir, pluginTypes, {
+    i18n: i18n !== null,
+    customFields: customFieldTypes(config),
+  });
+  for (const notice of notices) logger[notice.level](notice.message);
 
   // config/middlewares is resolved before the database starts: an entry that cannot be honoured stops here
   const app = express();
@@ -83,7 +91,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
 
   const database: DatabaseHandle = options.databaseUri
     ? { uri: options.databaseUri, description: 'MongoDB (given URI)', stop: async () => {} }
-    : await selectDatabase(config, { memory: options.memory ?? false });
+    : await selectDatabase(config, { memory: options.memory ?? false, repair: options.repair, logger });
   const connection = mongoose.createConnection(database.uri, { autoIndex: false, autoCreate: false });
   try {
     await connection.asPromise();
@@ -106,6 +114,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   };
 
   for (const handler of middlewares.handlers) app.use(handler);
+  // whatever config/middlewares says: a path that cannot be decoded and a body nested too deep
+  // stop here, before a route or a parser of its own recurses into them
+  app.use(pathGuard, bodyDepthGuard);
 
   const api = Router();
   api.use(async (req, _res, next) => {
@@ -134,9 +145,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   api.use(contentRoutes(context));
   app.use(config.api.rest.prefix, api);
   app.use(rootRouter);
-  app.get('/_health', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
+  app.get(HEALTH_PATH, healthCheck(connection));
   for (const handler of middlewares.fallback) app.use(handler);
   for (const handler of middlewares.closing) app.use(handler);
 

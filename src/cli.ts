@@ -5,8 +5,10 @@ import { SchemaError } from './content-types/index.js';
 import { seedDemoContent } from './seed/demo-seed.js';
 
 const USAGE = `usage:
-  content-service start [--app DIR] [--port N] [--host H] [--memory | --data DIR]
-  content-service engine [--port N] [--host H] [--data DIR | --memory]
+  content-service start [--app DIR] [--port N] [--host H] [--memory | --data DIR] [--repair]
+  content-service engine [--port N] [--host H] [--data DIR | --memory] [--repair] [--max-time-ms N]
+--repair: a damaged data file of the embedded engine is repaired (damaged bytes moved aside into
+  the data directory) instead of stopping start-up
 environment: PORT, HOST, MONGODB_URI, APP_DIR, NODE_ENV, LOG_LEVEL`;
 
 async function start(argv: string[]): Promise<void> {
@@ -18,6 +20,7 @@ async function start(argv: string[]): Promise<void> {
       host: { type: 'string' },
       memory: { type: 'boolean' },
       data: { type: 'string' },
+      repair: { type: 'boolean' },
     },
     strict: true,
   });
@@ -27,6 +30,7 @@ async function start(argv: string[]): Promise<void> {
   const service = await createServer({
     appDir: values.app ?? process.env.APP_DIR ?? process.cwd(),
     memory: values.memory ?? false,
+    repair: values.repair ?? false,
     config: values.data ? { database: { dataDir: values.data } } : {},
   });
   const { logger } = service.context;
@@ -58,6 +62,9 @@ async function engine(argv: string[]): Promise<void> {
   const { main } = await import('./engine/cli.js');
   await main(argv);
 }
+
+/** The embedded engine's data directory is damaged (see --repair) or in use: one line, no stack. */
+const DATA_DIR_ERRORS = new Set(['DataDamagedError', 'DataDirLockedError']);
 
 export async function run(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -94,7 +101,8 @@ export async function run(argv: string[]): Promise<void> {
 
 /** The message of a failure the user can fix (configuration, schemas, arguments, a busy port); undefined for a bug. */
 function startupFailure(err: unknown): string | undefined {
-  if (err instanceof SchemaError || err instanceof ConfigError) return err.message;
+  if (err instanceof SchemaError || err instanceof ConfigError || DATA_DIR_ERRORS.has((err as Error).name))
+    return (err as Error).message;
   const { code, message, port } = err as { code?: string; message?: string; port?: number };
   if (code?.startsWith('ERR_PARSE_ARGS')) return message;
   if (code === 'EADDRINUSE') return `port ${port} is in use: choose another with --port, PORT or server.port`;

@@ -1,6 +1,14 @@
 // Global mocha setup: one database server for the whole run. With MONGODB_URI set the suite runs
 // against that real MongoDB; otherwise against the embedded engine, in memory.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startEngine } from '../src/engine/index.js';
+
+// Every temporary directory of the run (apps, data directories, uploads; child processes too) is
+// made under one, removed at the end: os.tmpdir() reads TMPDIR on each call.
+const runTmp = mkdtempSync(join(tmpdir(), 'content-service-test-'));
+process.env.TMPDIR = runTmp;
 
 let stopEngine: (() => Promise<void>) | undefined;
 
@@ -18,5 +26,6 @@ export const mochaHooks = {
   },
   async afterAll() {
     await stopEngine?.();
+    rmSync(runTmp, { recursive: true, force: true });
   },
 };

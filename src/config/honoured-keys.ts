@@ -10,9 +10,21 @@ export const HONOURED_KEYS: Readonly<Record<string, KeyTree>> = {
   server: { host: true, port: true, url: true, proxy: true, dirs: { public: true } },
   admin: { apiToken: { salt: true } },
   database: { uri: true, dataDir: true },
-  api: { rest: { prefix: true, defaultLimit: true, maxLimit: true, withCount: true } },
+  api: {
+    rest: {
+      prefix: true,
+      defaultLimit: true,
+      maxLimit: true,
+      withCount: true,
+      maxPopulateDepth: true,
+      timeBudgetMs: true,
+      maxPopulateRelations: true,
+    },
+  },
   middlewares: true,
   permissions: true,
+  // custom field uid → base type (src/content-types/custom-field-config.ts)
+  'custom-fields': true,
   plugins: {
     i18n: { enabled: true, config: { locales: true, defaultLocale: true } },
     'users-permissions': {
@@ -33,6 +45,7 @@ export const HONOURED_KEYS: Readonly<Record<string, KeyTree>> = {
         shadowCRUD: true,
         playgroundAlways: true,
         depthLimit: true,
+        costLimit: true,
         amountLimit: true,
         defaultLimit: true,
         maxLimit: true,

@@ -13,6 +13,8 @@ const DEFAULT_PLUGINS: Record<string, PluginConfig> = {
   upload: { enabled: true, config: {} },
 };
 
+/** How long each database read of a request may take (REST and GraphQL); see the README, Reliability. */
+const DEFAULT_TIME_BUDGET_MS = 1500;
 type Section = Record<string, unknown>;
 
 function isObject(value: unknown): value is Section {
@@ -121,6 +123,14 @@ function readApi(config: ConfigTree): ServiceConfig['api'] {
       defaultLimit: integer(file('defaultLimit'), 'rest.defaultLimit', rest.defaultLimit ?? 25, 1),
       maxLimit: integer(file('maxLimit'), 'rest.maxLimit', rest.maxLimit ?? 100, 1),
       withCount: rest.withCount === undefined ? true : rest.withCount !== false,
+      maxPopulateDepth: integer(file('maxPopulateDepth'), 'rest.maxPopulateDepth', rest.maxPopulateDepth ?? 10, 1),
+      maxPopulateRelations: integer(
+        file('maxPopulateRelations'),
+        'rest.maxPopulateRelations',
+        rest.maxPopulateRelations ?? 100,
+        1,
+      ),
+      timeBudgetMs: integer(file('timeBudgetMs'), 'rest.timeBudgetMs', rest.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS, 0),
     },
   };
 }

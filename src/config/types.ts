@@ -24,7 +24,20 @@ export interface ServiceConfig {
     /** embedded engine persistence directory; absent = in memory */
     dataDir?: string;
   };
-  api: { rest: { prefix: string; defaultLimit: number; maxLimit: number; withCount: boolean } };
+  api: {
+    rest: {
+      prefix: string;
+      defaultLimit: number;
+      maxLimit: number;
+      withCount: boolean;
+      /** nested populate levels a request may ask for (`a.b.c` is 3) */
+      maxPopulateDepth: number;
+      /** relations and media a request may populate in all (each one a `$lookup`) */
+      maxPopulateRelations: number;
+      /** ms each database read of a REST or GraphQL request may take (sent as maxTimeMS); 0: no limit */
+      timeBudgetMs: number;
+    };
+  };
   plugins: Record<string, PluginConfig>;
   /** role type → actions, applied additively at start-up */
   permissions: Record<string, string[]>;

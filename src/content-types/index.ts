@@ -1,7 +1,12 @@
 export * from './types.js';
 export * from './uids.js';
-export { Registry } from './registry.js';
+export { Registry, type RegistryOptions } from './registry.js';
+export { buildAppRegistry } from './app-registry.js';
+export { customFieldTypes } from './custom-field-config.js';
+export { KNOWN_CUSTOM_FIELDS, CUSTOM_FIELD_BASE_TYPES, type CustomFieldTypes } from './custom-fields.js';
+export { applyExtensions, type ExtensionSource } from './extensions.js';
+export type { SchemaNotice } from './notices.js';
 export { isPrivate, isScalar } from './attributes.js';
 export { SchemaError } from './schema-error.js';
 export { loadSchemas, type LoadedSchemas } from './load.js';
-export type { ContentTypeSource, ComponentSource } from './normalize.js';
+export { pluginCollectionType, type ContentTypeSource, type ComponentSource } from './normalize.js';

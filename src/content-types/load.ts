@@ -1,12 +1,19 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
+import { customCodeNotices } from './custom-code.js';
+import type { ExtensionSource } from './extensions.js';
 import type { ComponentSource, ContentTypeSource } from './normalize.js';
+import type { SchemaNotice } from './notices.js';
 import { SchemaError } from './schema-error.js';
 import type { ComponentSchema, ContentTypeSchema } from './types.js';
 
 export interface LoadedSchemas {
   contentTypes: ContentTypeSource[];
   components: ComponentSource[];
+  /** `src/extensions/<plugin>/content-types/<name>/schema.json`: merged over the plugin's content-type */
+  extensions: ExtensionSource[];
+  /** what of the project is ignored or read differently, one start-up log line each */
+  notices: SchemaNotice[];
 }
 
 function readJson<T>(file: string): T {
@@ -73,7 +80,44 @@ function loadAppLayout(schemasDir: string): LoadedSchemas {
       }
     }
   }
-  return { contentTypes, components: loadComponents(join(schemasDir, 'components')) };
+  return { contentTypes, components: loadComponents(join(schemasDir, 'components')), extensions: [], notices: [] };
+}
+
+/** `src/extensions/<plugin>/content-types/<name>/schema.json` of a Strapi v4 project. */
+function loadExtensions(extensionsDir: string): ExtensionSource[] {
+  const out: ExtensionSource[] = [];
+  for (const plugin of listDir(extensionsDir)) {
+    const ctDir = join(extensionsDir, plugin, 'content-types');
+    if (!existsSync(ctDir) || !isDir(ctDir)) continue;
+    for (const name of listDir(ctDir)) {
+      const file = join(ctDir, name, 'schema.json');
+      if (!existsSync(file)) continue;
+      out.push({ plugin, name, schema: readJson<Partial<ContentTypeSchema>>(file), source: file });
+    }
+  }
+  return out;
+}
+
+/**
+ * Content-types of the project's local plugins (`src/plugins/<plugin>/server/content-types/<name>/
+ * schema.json`, or `server/src/...` as the plugin SDK lays them out): uid `plugin::<plugin>.<singularName>`.
+ * Their code does not run here; their types exist so the app's relations to them load.
+ */
+function loadLocalPluginTypes(pluginsDir: string): ContentTypeSource[] {
+  const out: ContentTypeSource[] = [];
+  for (const plugin of listDir(pluginsDir)) {
+    for (const ctDir of ['server/content-types', 'server/src/content-types'].map((d) => join(pluginsDir, plugin, d))) {
+      if (!existsSync(ctDir) || !isDir(ctDir)) continue;
+      for (const name of listDir(ctDir)) {
+        const file = join(ctDir, name, 'schema.json');
+        if (!existsSync(file)) continue;
+        const schema = readJson<ContentTypeSchema>(file);
+        const singular = typeof schema?.info?.singularName === 'string' ? schema.info.singularName : name;
+        out.push({ uid: `plugin::${plugin}.${singular}`, schema, source: file, namespace: 'plugin' });
+      }
+    }
+  }
+  return out;
 }
 
 /** A Strapi v4 project: `src/api/<api>/content-types/<name>/schema.json`, `src/components/<category>/<name>.json`. */
@@ -88,7 +132,12 @@ function loadStrapiLayout(srcDir: string): LoadedSchemas {
       contentTypes.push({ uid: `api::${api}.${name}`, schema: readJson<ContentTypeSchema>(file), source: file });
     }
   }
-  return { contentTypes, components: loadComponents(join(srcDir, 'components')) };
+  return {
+    contentTypes: [...loadLocalPluginTypes(join(srcDir, 'plugins')), ...contentTypes],
+    components: loadComponents(join(srcDir, 'components')),
+    extensions: loadExtensions(join(srcDir, 'extensions')),
+    notices: customCodeNotices(srcDir),
+  };
 }
 
 /** Reads every schema of an app directory (either layout). Errors name the file. */

@@ -1,3 +1,5 @@
+import { customFieldBaseType, isCustomFieldDeclaration, type CustomFieldTypes } from './custom-fields.js';
+import type { SchemaNotice } from './notices.js';
 import { describeRelation } from './relations.js';
 import { SchemaError } from './schema-error.js';
 import { UPLOAD_FILE_UID } from './uids.js';
@@ -10,7 +12,9 @@ import {
   type ComponentSchema,
   type ContentType,
   type ContentTypeSchema,
+  type CustomFieldAttribute,
   type RelationAttribute,
+  type SchemaAttribute,
 } from './types.js';
 
 export interface ContentTypeSource {
@@ -26,48 +30,100 @@ export interface ComponentSource {
 }
 
 const KNOWN_TYPES = new Set<string>([...SCALAR_TYPES, 'relation', 'media', 'component', 'dynamiczone']);
+const TYPE_LIST = [...KNOWN_TYPES, 'customField'].join(', ');
 
-function checkAttributes(source: string, attributes: Record<string, Attribute>): void {
-  if (!attributes || typeof attributes !== 'object') throw new SchemaError(source, '"attributes" must be an object');
-  for (const [name, attr] of Object.entries(attributes)) {
+/** What normalising a schema needs besides the schema: i18n on or off, the app's custom-field mapping. */
+export interface NormalizeOptions {
+  i18n: boolean;
+  customFields: CustomFieldTypes;
+  /** start-up log lines collected while normalising (unknown custom fields) */
+  notices: SchemaNotice[];
+}
+
+/** A custom field becomes its base type, keeping its uid (`customField`) and everything else it declares. */
+function resolveCustomField(
+  source: string,
+  name: string,
+  attr: CustomFieldAttribute,
+  options: NormalizeOptions,
+): Attribute {
+  if (typeof attr.customField !== 'string' || attr.customField === '') {
+    throw new SchemaError(
+      source,
+      'a "customField" attribute needs "customField": "plugin::<plugin>.<name>" (the uid its plugin registers)',
+      name,
+    );
+  }
+  const type = customFieldBaseType(
+    attr.customField,
+    options.customFields,
+    { source, attribute: name },
+    options.notices,
+  );
+  return { ...attr, type, customField: attr.customField };
+}
+
+/** The attributes of a schema, checked, with custom fields resolved to their base types. */
+function normalizeAttributes(
+  source: string,
+  raw: Record<string, SchemaAttribute>,
+  options: NormalizeOptions,
+): Record<string, Attribute> {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new SchemaError(source, '"attributes" must be an object');
+  const attributes: Record<string, Attribute> = {};
+  for (const [name, declared] of Object.entries(raw)) {
     if (RESERVED_ATTRIBUTE_NAMES.has(name))
-      throw new SchemaError(source, `"${name}" is a reserved attribute name`, name);
-    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) throw new SchemaError(source, 'invalid attribute name', name);
+      throw new SchemaError(source, `"${name}" is a reserved attribute name; rename the attribute`, name);
+    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name))
+      throw new SchemaError(source, 'invalid attribute name; use letters, digits, "_" and "-"', name);
+    const attr = isCustomFieldDeclaration(declared) ? resolveCustomField(source, name, declared, options) : declared;
     if (!attr || typeof attr !== 'object' || !KNOWN_TYPES.has(attr.type)) {
       throw new SchemaError(
         source,
-        `unknown attribute type ${JSON.stringify((attr as { type?: unknown } | null)?.type)}`,
+        `unknown attribute type ${JSON.stringify((attr as { type?: unknown } | null)?.type)}; Strapi v4's types are ${TYPE_LIST}`,
         name,
       );
     }
-    if (
-      attr.type === 'enumeration' &&
-      (!Array.isArray(attr.enum) || attr.enum.length === 0 || attr.enum.some((v) => typeof v !== 'string'))
-    ) {
-      throw new SchemaError(source, 'an enumeration needs a non-empty "enum" array of strings', name);
-    }
-    if (attr.type === 'uid' && attr.targetField !== undefined && !(attr.targetField in attributes)) {
-      throw new SchemaError(source, `targetField "${attr.targetField}" is not an attribute`, name);
-    }
-    if (attr.type === 'relation' && !RELATION_KINDS.includes(attr.relation)) {
-      throw new SchemaError(source, `unknown relation kind ${JSON.stringify(attr.relation)}`, name);
-    }
-    if (attr.type === 'relation' && attr.relation.startsWith('morph')) {
-      throw new SchemaError(source, 'polymorphic (morph) relations are not supported', name);
-    }
-    if (attr.type === 'relation' && attr.inversedBy && attr.mappedBy) {
-      throw new SchemaError(source, 'a relation cannot have both inversedBy and mappedBy', name);
-    }
-    if (attr.type === 'component' && typeof attr.component !== 'string') {
-      throw new SchemaError(source, 'a component attribute needs "component"', name);
-    }
-    if (attr.type === 'dynamiczone' && (!Array.isArray(attr.components) || attr.components.length === 0)) {
-      throw new SchemaError(source, 'a dynamic zone needs a non-empty "components" array', name);
-    }
+    checkAttribute(source, name, attr);
+    attributes[name] = attr;
+  }
+  return attributes;
+}
+
+function checkAttribute(source: string, name: string, attr: Attribute): void {
+  if (
+    attr.type === 'enumeration' &&
+    (!Array.isArray(attr.enum) || attr.enum.length === 0 || attr.enum.some((v) => typeof v !== 'string'))
+  ) {
+    const registered = attr.customField ? ` (custom field ${attr.customField} is registered as an enumeration)` : '';
+    throw new SchemaError(source, `an enumeration needs a non-empty "enum" array of strings${registered}`, name);
+  }
+  if (attr.type === 'relation' && !RELATION_KINDS.includes(attr.relation)) {
+    throw new SchemaError(
+      source,
+      `unknown relation kind ${JSON.stringify(attr.relation)}; use one of ${RELATION_KINDS.join(', ')}`,
+      name,
+    );
+  }
+  if (attr.type === 'relation' && attr.relation.startsWith('morph')) {
+    throw new SchemaError(source, 'polymorphic (morph) relations are not supported yet; remove the attribute', name);
+  }
+  if (attr.type === 'relation' && attr.inversedBy && attr.mappedBy) {
+    throw new SchemaError(source, 'a relation cannot have both inversedBy and mappedBy; keep one of them', name);
+  }
+  if (attr.type === 'relation' && typeof attr.target !== 'string') {
+    throw new SchemaError(source, 'a relation needs "target": "api::<api>.<name>"', name);
+  }
+  if (attr.type === 'component' && typeof attr.component !== 'string') {
+    throw new SchemaError(source, 'a component attribute needs "component": "<category>.<name>"', name);
+  }
+  if (attr.type === 'dynamiczone' && (!Array.isArray(attr.components) || attr.components.length === 0)) {
+    throw new SchemaError(source, 'a dynamic zone needs a non-empty "components" array', name);
   }
 }
 
-export function normalizeContentType(input: ContentTypeSource, i18nEnabled: boolean): ContentType {
+export function normalizeContentType(input: ContentTypeSource, options: NormalizeOptions): ContentType {
   const { schema, source, uid } = input;
   if (!schema || typeof schema !== 'object') throw new SchemaError(source, 'not a JSON object');
   if (schema.kind !== 'collectionType' && schema.kind !== 'singleType') {
@@ -83,18 +139,17 @@ export function normalizeContentType(input: ContentTypeSource, i18nEnabled: bool
     }
   }
   if (info.singularName === info.pluralName)
-    throw new SchemaError(source, 'info.singularName and info.pluralName must differ');
+    throw new SchemaError(source, 'info.singularName and info.pluralName must differ; give pluralName its plural form');
   if (typeof schema.collectionName !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(schema.collectionName)) {
     throw new SchemaError(
       source,
       `"collectionName" must be a plain identifier, got ${JSON.stringify(schema.collectionName)}`,
     );
   }
-  checkAttributes(source, schema.attributes);
+  const attributes = normalizeAttributes(source, schema.attributes, options);
 
   const draftAndPublish = schema.options?.draftAndPublish === true;
-  const localized = i18nEnabled && schema.pluginOptions?.i18n?.localized === true;
-  const attributes: Record<string, Attribute> = { ...schema.attributes };
+  const localized = options.i18n && schema.pluginOptions?.i18n?.localized === true;
   attributes.createdAt = { type: 'datetime' };
   attributes.updatedAt = { type: 'datetime' };
   if (draftAndPublish) attributes.publishedAt = { type: 'datetime' };
@@ -119,10 +174,10 @@ export function normalizeContentType(input: ContentTypeSource, i18nEnabled: bool
   };
 }
 
-export function normalizeComponent(input: ComponentSource): Component {
+export function normalizeComponent(input: ComponentSource, options: NormalizeOptions): Component {
   const { schema, source, uid } = input;
   if (!schema || typeof schema !== 'object') throw new SchemaError(source, 'not a JSON object');
-  checkAttributes(source, schema.attributes);
+  const attributes = normalizeAttributes(source, schema.attributes, options);
   const [category] = uid.split('.');
   return {
     modelType: 'component',
@@ -130,14 +185,18 @@ export function normalizeComponent(input: ComponentSource): Component {
     category: category ?? uid,
     collectionName: schema.collectionName ?? `components_${uid.replace(/[.-]/g, '_')}`,
     displayName: schema.info?.displayName ?? uid,
-    attributes: { ...schema.attributes },
+    attributes,
     relations: {},
     source,
   };
 }
 
 /** Fills `relations` once every schema is known, checking targets and both sides of bidirectional relations. */
-export function linkRelations(schema: ContentType | Component, contentTypes: Map<string, ContentType>): void {
+export function linkRelations(
+  schema: ContentType | Component,
+  contentTypes: Map<string, ContentType>,
+  notices: SchemaNotice[],
+): void {
   for (const [name, attr] of Object.entries(schema.attributes)) {
     if (attr.type === 'media') {
       schema.relations[name] = {
@@ -166,29 +225,78 @@ export function linkRelations(schema: ContentType | Component, contentTypes: Map
       continue;
     }
     const target = contentTypes.get(attr.target);
-    if (!target) throw new SchemaError(schema.source, `unknown relation target "${attr.target}"`, name);
+    if (!target)
+      throw new SchemaError(
+        schema.source,
+        `unknown relation target "${attr.target}"; add that content-type (or its plugin) or remove the attribute`,
+        name,
+      );
     let targetAttribute: RelationAttribute | undefined;
     if (attr.mappedBy) {
       const other = target.attributes[attr.mappedBy];
       if (!other || other.type !== 'relation' || other.target !== schema.uid || other.inversedBy !== name) {
-        throw new SchemaError(
-          schema.source,
-          `mappedBy "${attr.mappedBy}" must name a relation of ${attr.target} with inversedBy "${name}"`,
-          name,
-        );
+        // Strapi v4 starts with such a side but never links it (no owner names it): it is left out here
+        delete schema.attributes[name];
+        notices.push({
+          level: 'warn',
+          message:
+            `${schema.source} (attribute "${name}"): left out, mappedBy "${attr.mappedBy}" names no relation of ` +
+            `${attr.target} with inversedBy "${name}"; add that attribute to ${attr.target} or remove this one`,
+        });
+        continue;
       }
       targetAttribute = other;
     }
     if (attr.inversedBy) {
       const other = target.attributes[attr.inversedBy];
-      if (!other || other.type !== 'relation' || other.target !== schema.uid || other.mappedBy !== name) {
+      if (!other || other.type !== 'relation') {
         throw new SchemaError(
           schema.source,
-          `inversedBy "${attr.inversedBy}" must name a relation of ${attr.target} with mappedBy "${name}"`,
+          `inversedBy "${attr.inversedBy}" must name a relation of ${attr.target} with mappedBy "${name}"; ` +
+            `add that attribute to ${attr.target} or remove "inversedBy"`,
           name,
         );
+      }
+      if (other.target !== schema.uid || other.mappedBy !== name) {
+        // Strapi v4 makes this side own its links and wires the other side to whichever owner it maps:
+        // here it is a one-way relation
+        const { inversedBy, ...oneWay } = attr;
+        schema.attributes[name] = oneWay;
+        schema.relations[name] = describeRelation(name, oneWay);
+        notices.push({
+          level: 'info',
+          message:
+            `${schema.source} (attribute "${name}"): ${attr.target}.${inversedBy} maps ` +
+            `${other.mappedBy ? `"${other.mappedBy}"` : 'no attribute of this type'}, so "${name}" is one-way (its links are its own)`,
+        });
+        continue;
       }
     }
     schema.relations[name] = describeRelation(name, attr, targetAttribute);
   }
+}
+
+/** A built-in collection type of a plugin (no Draft & Publish), as its plugin declares it. */
+export function pluginCollectionType(input: {
+  uid: string;
+  source: string;
+  collectionName: string;
+  singularName: string;
+  pluralName: string;
+  displayName: string;
+  attributes: ContentTypeSchema['attributes'];
+}): ContentTypeSource {
+  const { uid, source, collectionName, singularName, pluralName, displayName, attributes } = input;
+  return {
+    uid,
+    source,
+    namespace: 'plugin',
+    schema: {
+      kind: 'collectionType',
+      collectionName,
+      info: { singularName, pluralName, displayName },
+      options: { draftAndPublish: false },
+      attributes,
+    },
+  };
 }

@@ -1,14 +1,24 @@
+import { settleBothSidesInversedBy } from './both-sides-owning.js';
+import type { CustomFieldTypes } from './custom-fields.js';
 import {
   linkRelations,
   normalizeComponent,
   normalizeContentType,
   type ComponentSource,
   type ContentTypeSource,
+  type NormalizeOptions,
 } from './normalize.js';
+import type { SchemaNotice } from './notices.js';
 import { SchemaError } from './schema-error.js';
 import type { Attribute, Component, ContentType, RelationInfo, Schema } from './types.js';
-
 import { UPLOAD_FILE_UID } from './uids.js';
+
+export interface RegistryOptions {
+  /** i18n plugin on: `pluginOptions.i18n.localized` types get `locale` and `localizations` */
+  i18n: boolean;
+  /** the app's custom field uid → base type mapping (known plugins need none) */
+  customFields?: CustomFieldTypes;
+}
 
 /**
  * Every content-type and component of the app, normalised and cross-checked. Built once at
@@ -19,14 +29,19 @@ export class Registry {
   private readonly components = new Map<string, Component>();
   private readonly byPlural = new Map<string, ContentType>();
   private readonly bySingular = new Map<string, ContentType>();
+  /** what building the registry has to say at start-up (one log line each) */
+  readonly notices: SchemaNotice[];
 
-  constructor(contentTypes: ContentType[], components: Component[]) {
+  constructor(contentTypes: ContentType[], components: Component[], notices: SchemaNotice[] = []) {
+    this.notices = notices;
     for (const ct of contentTypes) {
-      if (this.contentTypes.has(ct.uid)) throw new SchemaError(ct.source, `duplicate content-type uid ${ct.uid}`);
+      if (this.contentTypes.has(ct.uid))
+        throw new SchemaError(ct.source, `duplicate content-type uid ${ct.uid}; remove one of the two schemas`);
       this.contentTypes.set(ct.uid, ct);
     }
     for (const c of components) {
-      if (this.components.has(c.uid)) throw new SchemaError(c.source, `duplicate component uid ${c.uid}`);
+      if (this.components.has(c.uid))
+        throw new SchemaError(c.source, `duplicate component uid ${c.uid}; remove one of the two files`);
       this.components.set(c.uid, c);
     }
     const routeNames = new Map<string, ContentType>();
@@ -34,7 +49,10 @@ export class Registry {
       for (const name of new Set([ct.pluralName, ct.singularName])) {
         const clash = routeNames.get(name);
         if (clash && ct.namespace === 'api' && clash.namespace === 'api') {
-          throw new SchemaError(ct.source, `name "${name}" is already used by ${clash.uid} (${clash.source})`);
+          throw new SchemaError(
+            ct.source,
+            `name "${name}" is already used by ${clash.uid} (${clash.source}); rename info.singularName or info.pluralName`,
+          );
         }
         routeNames.set(name, ct);
       }
@@ -49,20 +67,23 @@ export class Registry {
       if (clash)
         throw new SchemaError(
           schema.source,
-          `collectionName "${schema.collectionName}" is already used by ${clash.uid}`,
+          `collectionName "${schema.collectionName}" is already used by ${clash.uid}; give one of them another collectionName`,
         );
       collections.set(schema.collectionName, schema);
     }
+    settleBothSidesInversedBy([...this.contentTypes.values()], this.notices);
     for (const schema of this.all()) {
       this.checkReferences(schema);
-      linkRelations(schema, this.contentTypes);
+      linkRelations(schema, this.contentTypes, this.notices);
     }
   }
 
-  static build(contentTypes: ContentTypeSource[], components: ComponentSource[], options: { i18n: boolean }): Registry {
+  static build(contentTypes: ContentTypeSource[], components: ComponentSource[], options: RegistryOptions): Registry {
+    const normalize: NormalizeOptions = { i18n: options.i18n, customFields: options.customFields ?? {}, notices: [] };
     return new Registry(
-      contentTypes.map((ct) => normalizeContentType(ct, options.i18n)),
-      components.map((c) => normalizeComponent(c)),
+      contentTypes.map((ct) => normalizeContentType(ct, normalize)),
+      components.map((c) => normalizeComponent(c, normalize)),
+      normalize.notices,
     );
   }
 
@@ -114,18 +135,34 @@ export class Registry {
   private checkReferences(schema: Schema): void {
     for (const [name, attr] of Object.entries(schema.attributes)) {
       if (attr.type === 'component' && !this.components.has(attr.component)) {
-        throw new SchemaError(schema.source, `unknown component "${attr.component}"`, name);
+        throw new SchemaError(
+          schema.source,
+          `unknown component "${attr.component}"; add src/components/${attr.component.replace('.', '/')}.json or remove the attribute`,
+          name,
+        );
       }
       if (attr.type === 'dynamiczone') {
         for (const uid of attr.components) {
           if (!this.components.has(uid))
-            throw new SchemaError(schema.source, `unknown component "${uid}" in dynamic zone`, name);
+            throw new SchemaError(
+              schema.source,
+              `unknown component "${uid}" in dynamic zone; add src/components/${uid.replace('.', '/')}.json or remove it from "components"`,
+              name,
+            );
         }
         if (schema.modelType === 'component')
-          throw new SchemaError(schema.source, 'a component cannot contain a dynamic zone', name);
+          throw new SchemaError(
+            schema.source,
+            'a component cannot contain a dynamic zone; use a repeatable component',
+            name,
+          );
       }
       if (attr.type === 'media' && !this.contentTypes.has(UPLOAD_FILE_UID)) {
-        throw new SchemaError(schema.source, 'media attributes need the upload plugin', name);
+        throw new SchemaError(
+          schema.source,
+          'media attributes need the upload plugin; enable "upload" in config/plugins',
+          name,
+        );
       }
     }
   }

@@ -21,6 +21,7 @@ export const SCALAR_TYPES = [
   'decimal',
   'boolean',
   'json',
+  'blocks',
 ] as const;
 export type ScalarType = (typeof SCALAR_TYPES)[number];
 
@@ -45,6 +46,10 @@ interface AttributeCommon {
   /** `false` leaves the attribute out of `_q` search */
   searchable?: boolean;
   pluginOptions?: { i18n?: { localized?: boolean } } & Record<string, unknown>;
+  /** the custom field this attribute was declared with (`plugin::color-picker.color`); `type` is its base type */
+  customField?: string;
+  /** a custom field's own options, kept as declared */
+  options?: Record<string, unknown>;
 }
 
 export interface ScalarAttribute extends AttributeCommon {
@@ -59,6 +64,8 @@ export interface ScalarAttribute extends AttributeCommon {
   enum?: string[];
   /** uid: the attribute it is derived from */
   targetField?: string;
+  /** enumeration: the GraphQL enum type name to use instead of `ENUM_<TYPE>_<ATTRIBUTE>` */
+  enumName?: string;
 }
 
 export interface RelationAttribute extends AttributeCommon {
@@ -94,6 +101,15 @@ export type Attribute =
   ScalarAttribute | RelationAttribute | MediaAttribute | ComponentAttribute | DynamicZoneAttribute;
 export type AttributeType = Attribute['type'];
 
+/** A custom field as a schema declares it; normalisation turns it into its plugin's base type. */
+export interface CustomFieldAttribute extends Omit<ScalarAttribute, 'type'> {
+  type: 'customField';
+  customField: string;
+}
+
+/** An attribute as a schema file declares it. */
+export type SchemaAttribute = Attribute | CustomFieldAttribute;
+
 /** A `schema.json` of a content-type, as on disk. */
 export interface ContentTypeSchema {
   kind: 'collectionType' | 'singleType';
@@ -101,7 +117,7 @@ export interface ContentTypeSchema {
   info: { singularName: string; pluralName: string; displayName: string; description?: string };
   options?: { draftAndPublish?: boolean } & Record<string, unknown>;
   pluginOptions?: { i18n?: { localized?: boolean } } & Record<string, unknown>;
-  attributes: Record<string, Attribute>;
+  attributes: Record<string, SchemaAttribute>;
 }
 
 /** A component's JSON file, as on disk. */
@@ -109,7 +125,7 @@ export interface ComponentSchema {
   collectionName?: string;
   info: { displayName: string; icon?: string; description?: string };
   options?: Record<string, unknown>;
-  attributes: Record<string, Attribute>;
+  attributes: Record<string, SchemaAttribute>;
 }
 
 /**

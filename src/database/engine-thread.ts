@@ -3,13 +3,30 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { EngineEvent } from '../engine/index.js';
+import type { Logger } from '../logger.js';
 
 export interface EngineThread {
   uri: string;
   stop(): Promise<void>;
 }
 
-type WorkerMessage = { uri?: string; error?: string; name?: string; stopped?: boolean };
+/** What the worker is started with. */
+export interface EngineWorkerData {
+  host: string;
+  dataDir?: string;
+  /** move damaged bytes of the data files aside instead of refusing to start */
+  repair?: boolean;
+}
+
+/** What the worker posts: its URI once listening, a start-up error, an engine event, or that it stopped. */
+export type WorkerMessage = {
+  uri?: string;
+  error?: string;
+  name?: string;
+  stopped?: boolean;
+  log?: EngineEvent;
+};
 
 /**
  * The worker: the built `.js` module, or, when running from source, a small bootstrap that
@@ -35,13 +52,22 @@ function tsxEsmApi(): string {
   return pathToFileURL(join(dirname(packageJson), target)).href;
 }
 
-/** Starts the embedded engine in a worker thread of this process; resolves once it listens. */
-export function startEngineThread(options: { host: string; dataDir?: string }): Promise<EngineThread> {
-  const worker = createWorker(options);
+/**
+ * Starts the embedded engine in a worker thread of this process; resolves once it listens. The
+ * engine's events (recovery, compaction, journal failures) go to `logger`, tagged `engine`.
+ */
+export function startEngineThread(options: EngineWorkerData & { logger?: Logger }): Promise<EngineThread> {
+  const { logger, ...data } = options;
+  const worker = createWorker(data);
+  worker.on('message', (message: WorkerMessage) => {
+    if (message.log && logger) logEngineEvent(logger, message.log);
+  });
   return new Promise((resolve, reject) => {
     const onStartError = (err: Error) => reject(err);
     worker.once('error', onStartError);
-    worker.once('message', (message: WorkerMessage) => {
+    const onStart = (message: WorkerMessage) => {
+      if (message.log) return;
+      worker.off('message', onStart);
       worker.off('error', onStartError);
       if (!message.uri) {
         void worker.terminate();
@@ -57,13 +83,19 @@ export function startEngineThread(options: { host: string; dataDir?: string }): 
             const timer = setTimeout(() => {
               void worker.terminate().then(() => done());
             }, 10_000);
-            worker.once('message', () => {
+            worker.on('message', (reply: WorkerMessage) => {
+              if (!reply.stopped) return;
               clearTimeout(timer);
               void worker.terminate().then(() => done());
             });
             worker.postMessage('stop');
           }),
       });
-    });
+    };
+    worker.on('message', onStart);
   });
+}
+
+function logEngineEvent(logger: Logger, event: EngineEvent): void {
+  logger[event.level]({ engine: event.event, ...event.details }, `engine: ${event.message}`);
 }

@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceConfig } from '../config/index.js';
+import type { Logger } from '../logger.js';
 import { startEngineThread } from './engine-thread.js';
 
 export interface DatabaseHandle {
@@ -22,7 +23,10 @@ interface MemoryServerModule {
  * with that binary, never a download) → the embedded engine (persisted in `dataDir`, or in memory),
  * in a worker thread of this process.
  */
-export async function selectDatabase(config: ServiceConfig, options: { memory: boolean }): Promise<DatabaseHandle> {
+export async function selectDatabase(
+  config: ServiceConfig,
+  options: { memory: boolean; repair?: boolean; logger?: Logger },
+): Promise<DatabaseHandle> {
   if (config.database.uri) {
     return { uri: config.database.uri, description: `MongoDB at ${redact(config.database.uri)}`, stop: async () => {} };
   }
@@ -40,7 +44,12 @@ export async function selectDatabase(config: ServiceConfig, options: { memory: b
     };
   }
   const dataDir = options.memory ? undefined : config.database.dataDir;
-  const engine = await startEngineThread({ host: '127.0.0.1', dataDir });
+  const engine = await startEngineThread({
+    host: '127.0.0.1',
+    dataDir,
+    repair: options.repair,
+    logger: options.logger,
+  });
   const uri = `${engine.uri.replace(/\/?$/, '/')}content`;
   // The data directory is locked while this process runs; the address lets `content-service token`
   // on this machine use the same database through this engine (see runningEngineUri).

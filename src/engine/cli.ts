@@ -1,15 +1,21 @@
+import type { EngineEvent } from './events.js';
 import { startEngine } from './index.js';
 
-const USAGE = 'usage: engine [--port N] [--host H] [--data DIR | --memory]';
+const USAGE =
+  'usage: engine [--port N] [--host H] [--data DIR | --memory] [--repair] [--max-time-ms N]\n' +
+  '  --repair          move damaged bytes of the data files aside (into DIR) instead of refusing to start\n' +
+  '  --max-time-ms N   budget of a command without its own maxTimeMS (default 60000; 0: none)';
 
 export interface CliOptions {
   port: number;
   host: string;
   dataDir?: string;
+  repair: boolean;
+  defaultMaxTimeMS?: number;
 }
 
 export function parseArgs(argv: string[]): CliOptions {
-  const opts: CliOptions = { port: 27017, host: '127.0.0.1', dataDir: '.data/engine' };
+  const opts: CliOptions = { port: 27017, host: '127.0.0.1', dataDir: '.data/engine', repair: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -33,6 +39,15 @@ export function parseArgs(argv: string[]): CliOptions {
       case '--memory':
         opts.dataDir = undefined;
         break;
+      case '--repair':
+        opts.repair = true;
+        break;
+      case '--max-time-ms': {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 0) throw new Error(`invalid --max-time-ms\n${USAGE}`);
+        opts.defaultMaxTimeMS = n;
+        break;
+      }
       case '--help':
       case '-h':
         throw new Error(USAGE);
@@ -43,12 +58,19 @@ export function parseArgs(argv: string[]): CliOptions {
   return opts;
 }
 
+function print(event: EngineEvent): void {
+  process.stderr.write(`engine: ${event.level === 'info' ? '' : `${event.level}: `}${event.message}\n`);
+}
+
 /** Runs the engine alone until SIGINT/SIGTERM (`content-service engine ...`). */
 export async function main(argv: string[]): Promise<void> {
   const opts = parseArgs(argv);
-  const log = (msg: string) => process.stderr.write(`engine: ${msg}\n`);
-  const engine = await startEngine({ ...opts, logger: log });
-  log(`listening on ${engine.uri} (${opts.dataDir ? `data in ${opts.dataDir}` : 'in memory'})`);
+  const engine = await startEngine({ ...opts, log: print });
+  print({
+    level: 'info',
+    event: 'engine.listening',
+    message: `listening on ${engine.uri} (${opts.dataDir ? `data in ${opts.dataDir}` : 'in memory'})`,
+  });
   process.stdout.write(`${engine.uri}\n`);
   await new Promise<void>((resolve) => {
     const done = () => resolve();

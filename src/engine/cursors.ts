@@ -1,4 +1,4 @@
-import { Long } from 'bson';
+import { BSON, Long } from 'bson';
 import { randomBytes } from 'node:crypto';
 import type { Doc } from './bson/types.js';
 import { CommandError, commandError } from './errors.js';
@@ -14,10 +14,16 @@ interface OpenCursor {
   lastUsed: number;
 }
 
+/** A batch: its documents serialized (their sizes cut it), and the cursor id (0: exhausted). */
 export interface Batch {
-  docs: Doc[];
+  docs: Uint8Array[];
   id: Long;
 }
+
+/** mongod's reply limit: a batch stops before the document that would take it past 16 MiB (the first always goes). */
+export const MAX_BATCH_BYTES = 16 * 1024 * 1024;
+/** The largest result document (BSONObjMaxInternalSize: 16 MiB + 16 KiB); a larger one is BSONObjectTooLarge. */
+export const MAX_RESULT_DOCUMENT_BYTES = 16 * 1024 * 1024 + 16 * 1024;
 
 /** Open cursors over materialized results, with int64 ids and an idle reaper. */
 export class CursorStore {
@@ -53,11 +59,12 @@ export class CursorStore {
 
   /** The first batch; the rest stays open under a new id (`singleBatch` returns one batch and closes). */
   first(ns: string, docs: Doc[], batchSize: number | undefined, singleBatch = false): Batch {
-    if (singleBatch) return { docs: batchSize ? docs.slice(0, batchSize) : docs, id: Long.ZERO };
+    if (singleBatch) return { docs: takeBatch(docs, 0, batchSize || docs.length).bytes, id: Long.ZERO };
     const size = batchSize ?? DEFAULT_BATCH_SIZE;
     if (size === 0) return { docs: [], id: docs.length ? this.register(ns, docs, 0) : Long.ZERO };
-    if (docs.length <= size) return { docs, id: Long.ZERO };
-    return { docs: docs.slice(0, size), id: this.register(ns, docs, size) };
+    const batch = takeBatch(docs, 0, size);
+    if (batch.next >= docs.length) return { docs: batch.bytes, id: Long.ZERO };
+    return { docs: batch.bytes, id: this.register(ns, docs, batch.next) };
   }
 
   register(ns: string, docs: Doc[], position: number): Long {
@@ -81,14 +88,20 @@ export class CursorStore {
       );
     }
     const size = batchSize && batchSize > 0 ? batchSize : c.docs.length;
-    const docs = c.docs.slice(c.position, c.position + size);
-    c.position += docs.length;
+    let batch: { bytes: Uint8Array[]; next: number };
+    try {
+      batch = takeBatch(c.docs, c.position, size);
+    } catch (err) {
+      this.open.delete(key);
+      throw err;
+    }
+    c.position = batch.next;
     c.lastUsed = Date.now();
     if (c.position >= c.docs.length) {
       this.open.delete(key);
-      return { docs, id: Long.ZERO };
+      return { docs: batch.bytes, id: Long.ZERO };
     }
-    return { docs, id };
+    return { docs: batch.bytes, id };
   }
 
   kill(id: Long): boolean {
@@ -98,4 +111,42 @@ export class CursorStore {
   has(id: Long): boolean {
     return this.open.has(id.toString());
   }
+}
+
+/** Up to `max` documents from `from`, serialized, as long as they fit in MAX_BATCH_BYTES (the first always does). */
+function takeBatch(docs: Doc[], from: number, max: number): { bytes: Uint8Array[]; next: number } {
+  const bytes: Uint8Array[] = [];
+  let total = 0;
+  let i = from;
+  while (i < docs.length && bytes.length < max) {
+    const doc = serializeResult(docs[i] as Doc);
+    if (bytes.length > 0 && total + doc.length > MAX_BATCH_BYTES) break;
+    bytes.push(doc);
+    total += doc.length;
+    i++;
+  }
+  return { bytes, next: i };
+}
+
+function serializeResult(doc: Doc): Uint8Array {
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = BSON.serialize(doc);
+  } catch {
+    bytes = undefined; // larger than the serializer's buffer
+  }
+  if (bytes && bytes.length <= MAX_RESULT_DOCUMENT_BYTES) return bytes;
+  const size = BSON.calculateObjectSize(doc);
+  const [firstKey] = Object.keys(doc);
+  const first = firstKey === undefined ? '' : ` First element: ${firstKey}: ${describe(doc[firstKey])}`;
+  throw commandError(
+    'BSONObjectTooLarge',
+    `BSONObj size: ${size} (0x${size.toString(16).toUpperCase()}) is invalid. Size must be between 0 and ${MAX_RESULT_DOCUMENT_BYTES}(16MB)${first}`,
+  );
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}...` : value}"`;
+  if (value !== null && typeof value === 'object') return Array.isArray(value) ? '[ ... ]' : '{ ... }';
+  return String(value);
 }

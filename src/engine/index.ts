@@ -1,4 +1,14 @@
+import type { EngineLog } from './events.js';
 import { EngineServer } from './server.js';
+import type { CompactionStep } from './storage/journal.js';
+
+export type { EngineEvent, EngineLog } from './events.js';
+export { DataDamagedError } from './storage/recovery.js';
+export { DataDirLockedError } from './storage/lock.js';
+export { COMPACTION_STEPS, type CompactionStep } from './storage/journal.js';
+
+/** Budget of a command that sends no maxTimeMS of its own (see README.md, "Time budgets"). */
+export const DEFAULT_MAX_TIME_MS = 60_000;
 
 export interface EngineOptions {
   /** 0 or undefined: a free port */
@@ -7,7 +17,16 @@ export interface EngineOptions {
   host?: string;
   /** persist here (journal + snapshot, locked); undefined: in memory */
   dataDir?: string;
-  logger?: (msg: string) => void;
+  /** receives recovery, compaction and journal events (default: dropped) */
+  log?: EngineLog;
+  /** at start-up, move damaged bytes of the data files aside (into the data directory) instead of refusing to start */
+  repair?: boolean;
+  /** ms a command without its own maxTimeMS may run (default DEFAULT_MAX_TIME_MS; 0: no limit) */
+  defaultMaxTimeMS?: number;
+  /** compact when the journal grows past this many bytes (default 32 MiB) */
+  compactAtBytes?: number;
+  /** test hook: the process kills itself (SIGKILL) when a compaction reaches this step */
+  crashAt?: CompactionStep;
 }
 
 export interface Engine {
@@ -23,7 +42,11 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
     host,
     port: opts.port ?? 0,
     dataDir: opts.dataDir,
-    logger: opts.logger ?? (() => {}),
+    log: opts.log ?? (() => {}),
+    repair: opts.repair === true,
+    defaultMaxTimeMS: opts.defaultMaxTimeMS ?? DEFAULT_MAX_TIME_MS,
+    compactAtBytes: opts.compactAtBytes,
+    crashAt: opts.crashAt,
   });
   const port = await server.start();
   let stopped: Promise<void> | undefined;

@@ -1,27 +1,51 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import type { Doc } from './bson/types.js';
-import type { ServerState } from './commands/context.js';
-import { dispatch } from './commands/registry.js';
+import type { Reply, ServerState } from './commands/context.js';
+import { dispatch, maxTimeMSOf } from './commands/registry.js';
 import { CursorStore } from './cursors.js';
+import type { EngineLog } from './events.js';
+import type { Doc } from './bson/types.js';
 import { readMessages } from './protocol/connection.js';
 import { serializeReply, type Request } from './protocol/wire.js';
 import { Catalog, type Change } from './storage/catalog.js';
-import { Journal } from './storage/journal.js';
+import { Journal, JournalWriteError, type CompactionStep } from './storage/journal.js';
+import { isWork, runSlice, type TimeBudget, type Work } from './work.js';
 
 export interface EngineServerOptions {
   host: string;
   port: number;
   dataDir?: string;
-  logger: (msg: string) => void;
+  log: EngineLog;
+  /** move damaged data-file bytes aside at start-up instead of refusing to start */
+  repair: boolean;
+  /** budget of a command without its own maxTimeMS, in ms (0: none) */
+  defaultMaxTimeMS: number;
+  compactAtBytes?: number;
+  crashAt?: CompactionStep;
 }
 
-/** The TCP server: one catalog, one cursor store, an optional journal; commands run one at a time. */
+/** How long a command runs before it gives the event loop back to other connections' commands. */
+const SLICE_MS = 5;
+
+interface Connection {
+  socket: Socket;
+  /** requests received and not answered yet, in order (one runs at a time per connection) */
+  queue: Request[];
+  running: boolean;
+}
+
+/**
+ * The TCP server: one catalog, one cursor store, an optional journal. Each connection's commands
+ * run in order; reads run in time slices (see work.ts), so the commands of other connections run
+ * between the slices of a long one. Writes run whole, and their changes are journaled before the
+ * reply; a failed journal write undoes them and makes the engine refuse writes until restart.
+ */
 export class EngineServer {
   private readonly catalog = new Catalog();
   private readonly cursors = new CursorStore();
-  private readonly sockets = new Set<Socket>();
-  private readonly pending: Change[] = [];
+  private readonly connections = new Set<Connection>();
+  private pending: Array<{ change: Change; undo: () => void }> = [];
   private journal: Journal | undefined;
+  private background: Work<void> | undefined;
   private server: Server | undefined;
   readonly state: ServerState;
 
@@ -36,9 +60,14 @@ export class EngineServer {
 
   async start(): Promise<number> {
     if (this.opts.dataDir) {
-      this.journal = Journal.open(this.opts.dataDir, this.catalog, this.opts.logger);
-      this.catalog.record = (c) => {
-        this.pending.push(c);
+      this.journal = Journal.open(this.opts.dataDir, this.catalog, {
+        log: this.opts.log,
+        repair: this.opts.repair,
+        compactAtBytes: this.opts.compactAtBytes,
+        crashAt: this.opts.crashAt,
+      });
+      this.catalog.record = (change, undo) => {
+        this.pending.push({ change, undo });
       };
     }
     this.cursors.startReaper();
@@ -54,62 +83,151 @@ export class EngineServer {
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : this.opts.port;
     this.state.port = port;
+    this.maybeCompact();
     return port;
   }
 
   private accept(socket: Socket): void {
-    this.sockets.add(socket);
+    const conn: Connection = { socket, queue: [], running: false };
+    this.connections.add(conn);
     this.state.connections.current++;
     this.state.connections.totalCreated++;
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
-      this.sockets.delete(socket);
+      this.connections.delete(conn);
+      conn.queue.length = 0;
       this.state.connections.current--;
     });
     readMessages(
       socket,
-      (req) => this.handle(socket, req),
-      (err) => this.opts.logger(`closing connection: ${err.message}`),
+      (req) => {
+        conn.queue.push(req);
+        this.next(conn);
+      },
+      (err) =>
+        this.opts.log({ level: 'warn', event: 'connection.closed', message: `closing a connection: ${err.message}` }),
     );
   }
 
-  private handle(socket: Socket, req: Request): void {
-    let reply: Doc;
-    try {
-      reply = dispatch(req.command, { catalog: this.catalog, cursors: this.cursors, server: this.state });
-      this.flush();
-    } catch (err) {
-      this.pending.length = 0;
-      this.opts.logger(`journal write failed: ${(err as Error).message}`);
-      reply = { ok: 0, errmsg: `journal write failed: ${(err as Error).message}`, code: 1, codeName: 'InternalError' };
+  /** Starts the connection's queued commands, one after the other, while each finishes at once. */
+  private next(conn: Connection): void {
+    while (!conn.running && conn.queue.length > 0 && !conn.socket.destroyed) {
+      const req = conn.queue.shift() as Request;
+      conn.running = true;
+      const budget: TimeBudget = { remainingMs: this.budgetOf(req.command) };
+      const started = runSlice(
+        () => dispatch(req.command, { catalog: this.catalog, cursors: this.cursors, server: this.state }),
+        budget,
+        SLICE_MS,
+      );
+      if (isWork(started)) this.run(conn, req, started, budget);
+      else this.finish(conn, req, started);
     }
-    if (req.moreToCome) return;
+  }
+
+  private run(conn: Connection, req: Request, work: Work<Reply>, budget: TimeBudget): void {
+    if (conn.socket.destroyed) {
+      work.return({ ok: 0, errmsg: 'connection closed' });
+      conn.running = false;
+      return;
+    }
+    const step = runSlice(() => work.next(), budget, SLICE_MS);
+    if (!step.done) {
+      setImmediate(() => {
+        this.run(conn, req, work, budget);
+        this.next(conn);
+      });
+      return;
+    }
+    this.finish(conn, req, step.value);
+  }
+
+  private finish(conn: Connection, req: Request, reply: Reply): void {
+    this.respond(conn, req, this.commit(reply));
+    conn.running = false;
+    this.maybeCompact();
+  }
+
+  /** Makes a command's changes durable before its reply; on failure undoes them and refuses writes from now on. */
+  private commit(reply: Reply): Reply {
+    if (this.pending.length === 0) return reply;
+    const changes = this.pending;
+    this.pending = [];
+    try {
+      this.journal?.append(changes.map((c) => c.change));
+      return reply;
+    } catch (err) {
+      for (let i = changes.length - 1; i >= 0; i--) changes[i]?.undo();
+      const cause = err instanceof JournalWriteError ? err.message : `journal write failed: ${String(err)}`;
+      this.state.writesRefused = `writes are refused until the engine restarts: ${cause} (the write was undone)`;
+      this.opts.log({
+        level: 'error',
+        event: 'journal.write-failed',
+        message: `${cause}: the command's changes were undone; the engine refuses writes until it restarts`,
+      });
+      return {
+        ok: 0,
+        errmsg: `${cause}: the command's changes were undone and the engine refuses writes until it restarts`,
+        code: 42,
+        codeName: 'LogWriteFailed',
+      };
+    }
+  }
+
+  private respond(conn: Connection, req: Request, reply: Reply): void {
+    if (req.moreToCome || conn.socket.destroyed) return;
     let out: Buffer;
     try {
       out = serializeReply(req, reply);
     } catch (err) {
-      out = serializeReply(req, {
-        ok: 0,
-        errmsg: `reply could not be serialized: ${(err as Error).message}`,
-        code: 10334,
-        codeName: 'BSONObjectTooLarge',
-      });
+      out = serializeReply(req, tooLargeReply(err));
     }
-    if (!socket.destroyed) socket.write(out);
+    conn.socket.write(out);
   }
 
-  /** Makes this command's changes durable before its reply goes out. */
-  private flush(): void {
-    if (!this.journal || this.pending.length === 0) return;
-    const changes = this.pending.splice(0);
-    this.journal.append(changes, this.catalog);
+  private budgetOf(cmd: Doc): number {
+    let asked: number | undefined;
+    try {
+      asked = maxTimeMSOf(cmd);
+    } catch {
+      asked = undefined; // dispatch answers the bad value
+    }
+    return asked ?? (this.opts.defaultMaxTimeMS > 0 ? this.opts.defaultMaxTimeMS : Infinity);
+  }
+
+  /** Starts a background compaction when the journal wants one; it runs in slices like a read. */
+  private maybeCompact(): void {
+    if (this.background || !this.journal?.wantsCompaction()) return;
+    this.background = this.journal.compaction(this.catalog);
+    const unlimited: TimeBudget = { remainingMs: Infinity };
+    const step = (): void => {
+      const work = this.background;
+      if (!work) return;
+      if (runSlice(() => work.next(), unlimited, SLICE_MS).done) {
+        this.background = undefined;
+        return;
+      }
+      setImmediate(step);
+    };
+    setImmediate(step);
   }
 
   async stop(): Promise<void> {
     this.cursors.stop();
-    for (const s of this.sockets) s.destroy();
+    for (const conn of this.connections) conn.socket.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.background?.return();
+    this.background = undefined;
     this.journal?.close(this.catalog);
     this.journal = undefined;
   }
+}
+
+function tooLargeReply(err: unknown): Doc {
+  return {
+    ok: 0,
+    errmsg: `reply could not be serialized: ${err instanceof Error ? err.message : String(err)}`,
+    code: 10334,
+    codeName: 'BSONObjectTooLarge',
+  };
 }

@@ -60,6 +60,20 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 
+/** A request that cannot be read at all (Strapi's koa `BadRequestError`, e.g. a malformed path). */
+export class BadRequestError extends AppError {
+  constructor(message = 'Bad Request', details: ErrorDetails = {}) {
+    super(400, 'BadRequestError', message, details);
+  }
+}
+
+/** A dependency the request needs is down (the database): try again later. */
+export class ServiceUnavailableError extends AppError {
+  constructor(message = 'Service Unavailable', details: ErrorDetails = {}) {
+    super(503, 'ServiceUnavailableError', message, details);
+  }
+}
+
 /** Any other client error (Strapi's generic `ApplicationError`, status 400). */
 export class ApplicationError extends AppError {
   constructor(message: string, details: ErrorDetails = {}) {

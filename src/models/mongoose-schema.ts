@@ -1,5 +1,6 @@
 import mongoose, { Schema, type SchemaDefinition, type SchemaDefinitionProperty } from 'mongoose';
 import type { Attribute, Component, ContentType, Registry } from '../content-types/index.js';
+import { hasUniqueIndex, readIndexes } from './read-indexes.js';
 import { CLAIMS, LINK_ORDER, REVISION } from './storage-fields.js';
 
 /** The Mongoose path of one scalar attribute (storage layout: docs/ARCHITECTURE.md). */
@@ -27,6 +28,7 @@ function scalarPath(attribute: Attribute): SchemaDefinitionProperty {
     case 'boolean':
       return { type: Boolean };
     case 'json':
+    case 'blocks':
       return { type: Schema.Types.Mixed };
     default:
       throw new Error(`not a scalar attribute type: ${attribute.type}`);
@@ -75,7 +77,7 @@ function componentSchema(component: Component, registry: Registry, seen: Set<str
   // `id` is a stored integer here, so Mongoose's `id` virtual is turned off.
   return new Schema(
     { id: { type: Number, required: true }, ...attributePaths(component, registry, inner) },
-    { _id: false, id: false, strict: true },
+    { _id: false, id: false, strict: true, suppressReservedKeysWarning: true },
   );
 }
 
@@ -99,16 +101,16 @@ export function contentTypeSchema(contentType: ContentType, registry: Registry):
     versionKey: false,
     id: false,
     strict: true,
+    // Strapi attributes may be named like Mongoose's document methods (`collection`, `errors`, `get`...)
+    suppressReservedKeysWarning: true,
     autoIndex: false,
     autoCreate: false,
   });
-  for (const [name, relation] of Object.entries(contentType.relations)) {
-    if (relation.stored) schema.index({ [name]: 1 });
-  }
+  for (const index of readIndexes(contentType)) schema.index(index.keys);
   for (const [name, attribute] of Object.entries(contentType.attributes)) {
     // uid attributes are unique as in Strapi (its validator checks them like `unique` ones)
     if (attribute.type === 'relation' || attribute.type === 'media') continue;
-    if (!attribute.unique && attribute.type !== 'uid') continue;
+    if (!hasUniqueIndex(attribute)) continue;
     // unique across locales, as Strapi's validator; sparse: entries without a value do not collide
     // (writes leave an empty unique attribute unset)
     schema.index({ [name]: 1 }, { unique: true, sparse: true, name: `${name}_unique` });
@@ -117,7 +119,6 @@ export function contentTypeSchema(contentType: ContentType, registry: Registry):
   if (contentType.localized) schema.index({ localeGroup: 1, locale: 1 }, { unique: true, name: 'localization_unique' });
   // a single type has one entry (one per locale): `locale` is missing (null) on every entry of a non-localized one
   if (contentType.kind === 'singleType') schema.index({ locale: 1 }, { unique: true, name: 'single_entry_unique' });
-  if (contentType.draftAndPublish) schema.index({ publishedAt: 1 });
   return schema;
 }
 

@@ -41,6 +41,7 @@ export function castValue(type: CastType, raw: RawScalar, key: string): unknown 
     case 'timestamp':
       return castDateTime(raw, key);
     case 'json':
+    case 'blocks':
       return castJson(raw);
     default:
       return raw instanceof Date ? raw.toISOString() : String(raw);

@@ -36,3 +36,18 @@ export function looseNumber(value: unknown): number {
   }
   return Number(text);
 }
+
+/**
+ * Whether objects and arrays nest deeper than `max` levels in a value (`{}` is one level).
+ * Measured without recursion, so a value nested a million levels deep is measured too.
+ */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}

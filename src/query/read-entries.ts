@@ -2,7 +2,7 @@ import type { ContentType } from '../content-types/index.js';
 import { NotFoundError } from '../errors/index.js';
 import type { ServiceContext } from '../service-context.js';
 import type { QueryAccess } from './access.js';
-import { compileFilters, type PipelineStage } from './filters/index.js';
+import { compileFilters, compileFiltersPushedDown, type PipelineStage } from './filters/index.js';
 import { formatEntry, type EnvelopeEntry, type FormatStyle, type PlainEntry } from './format.js';
 import { parseFields } from './parse/fields.js';
 import { localeFallback, localeFilters, localeMatch } from './parse/locale.js';
@@ -14,9 +14,11 @@ import {
   type PaginationLimits,
 } from './parse/pagination.js';
 import { parsePopulate, type PopulateContext } from './parse/populate.js';
+import { PopulateGuard } from './parse/populate-limits.js';
 import { parsePublicationState, publicationMatch } from './parse/publication-state.js';
 import { searchMatch } from './parse/search.js';
 import { populateStages, projection, type PlanContext } from './plan/populate-stages.js';
+import { relatedEntries } from './plan/related-entries.js';
 import type { EntrySelection, PublicationState, ReadTree } from './read-tree.js';
 import { compileSort } from './sort/index.js';
 
@@ -31,6 +33,8 @@ export type ReadQuery = Record<string, unknown>;
 export interface ReadEntriesOptions {
   /** `envelope` (default): `{ id, attributes }` entries; `plain`: flat `{ id, ...attributes }` objects */
   style?: FormatStyle;
+  /** a fixed window instead of the query's `pagination` (users-permissions reads top-level `start`/`limit`) */
+  window?: { start: number; limit: number };
 }
 
 export interface ReadEntriesResult<Entry> {
@@ -57,7 +61,7 @@ export async function readEntries(
   ctx: ReadContext,
   uid: string,
   rawQuery: ReadQuery,
-  options: { style: 'plain' },
+  options: { style: 'plain'; window?: ReadEntriesOptions['window'] },
 ): Promise<ReadEntriesResult<PlainEntry>>;
 export async function readEntries(
   ctx: ReadContext,
@@ -66,7 +70,8 @@ export async function readEntries(
   options: ReadEntriesOptions = {},
 ): Promise<ReadEntriesResult<EnvelopeEntry | PlainEntry>> {
   const schema = requireContentType(ctx, uid);
-  const tree = parseFind(ctx, schema, rawQuery);
+  const tree = await parseFind(ctx, schema, rawQuery);
+  if (options.window) tree.pagination = { style: 'offset', ...options.window, withCount: false };
   const { filtering, pipeline } = planFind(ctx, tree);
   const [docs, total] = await Promise.all([
     aggregate(ctx, uid, pipeline),
@@ -79,8 +84,11 @@ export async function readEntries(
   };
 }
 
-/** The typed read tree of a find: every parameter parsed and validated (400 on bad input). */
-function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery): ReadTree {
+/**
+ * The typed read tree of a find: every parameter parsed and validated (400 on bad input); relation
+ * filters are answered on the related collections first (one query each).
+ */
+async function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery): Promise<ReadTree> {
   const state = parsePublicationState(rawQuery.publicationState);
   const query = { registry: ctx.registry, uid: schema.uid, access: ctx.access };
   const fallback = localeFallback(schema, ctx.i18n, rawQuery.locale, rawQuery.fallbackLocale);
@@ -98,7 +106,12 @@ function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery): 
     localeStages: fallback?.stages ?? [],
     filterStages: [
       ...(search ? [{ $match: search }] : []),
-      ...(rawQuery.filters === undefined ? [] : compileFilters({ ...query, filters: rawQuery.filters })),
+      ...(rawQuery.filters === undefined
+        ? []
+        : await compileFiltersPushedDown(
+            { ...query, filters: rawQuery.filters },
+            relatedEntries((target, stages) => aggregate(ctx, target, stages)),
+          )),
       ...(localeFilter === undefined ? [] : compileFilters({ ...query, filters: localeFilter })),
     ],
     sort:
@@ -192,6 +205,10 @@ function parseSelection(
     access: ctx.access,
     limits: limits(ctx),
     nextName: () => String(names++),
+    guard: new PopulateGuard({
+      maxDepth: ctx.config.api.rest.maxPopulateDepth,
+      maxRelations: ctx.config.api.rest.maxPopulateRelations,
+    }),
   };
   return {
     uid: schema.uid,
@@ -218,8 +235,13 @@ function requireContentType(ctx: ReadContext, uid: string): ContentType {
   return schema;
 }
 
+/** Each read carries the request's time budget (`api.rest.timeBudgetMs`) as maxTimeMS: no read can hold the database. */
 async function aggregate(ctx: ReadContext, uid: string, pipeline: PipelineStage[]): Promise<Doc[]> {
-  return ctx.models.collection(uid).aggregate<Doc>(pipeline).toArray();
+  const budget = ctx.config.api.rest.timeBudgetMs;
+  return ctx.models
+    .collection(uid)
+    .aggregate<Doc>(pipeline, budget > 0 ? { maxTimeMS: budget } : {})
+    .toArray();
 }
 
 async function count(ctx: ReadContext, uid: string, filtering: PipelineStage[]): Promise<number> {

@@ -1,18 +1,22 @@
+import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import {
+  AppError,
   BodySyntaxError,
   InternalServerError,
   NotFoundError,
   PayloadTooLargeError,
   ValidationError,
   isAppError,
-  type AppError,
 } from '../errors/index.js';
+import { databaseRefusal } from '../database/database-errors.js';
 import type { Logger } from '../logger.js';
 
 interface HttpParserError {
   type?: string;
-  status?: number;
+  status?: unknown;
+  expose?: unknown;
+  message?: unknown;
   /** the raw body of a body that could not be parsed */
   body?: unknown;
 }
@@ -38,13 +42,27 @@ function bodySyntaxError(raw: string, onGraphQL: boolean): BodySyntaxError {
 
 function toAppError(err: unknown, onGraphQL: boolean): AppError | undefined {
   if (isAppError(err)) return err;
+  const refusal = databaseRefusal(err);
+  if (refusal) return refusal;
   const parserError = err as HttpParserError;
   if (parserError?.type === 'entity.parse.failed')
     return bodySyntaxError(typeof parserError.body === 'string' ? parserError.body : '', onGraphQL);
   if (parserError?.type === 'entity.too.large') return new PayloadTooLargeError();
   if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported')
     return new ValidationError('Unsupported request body encoding');
-  return undefined;
+  return clientHttpError(err);
+}
+
+/**
+ * Any other 4xx raised by Express or body-parser (http-errors style `status`): its status and
+ * Strapi's name for it (`BadRequestError`...), its message only where it is meant for the client.
+ */
+function clientHttpError(err: unknown): AppError | undefined {
+  const { status, expose, message } = (err ?? {}) as HttpParserError;
+  if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
+  const reason = STATUS_CODES[status] ?? 'Bad Request';
+  const name = `${reason.replace(/[^A-Za-z0-9]/g, '')}Error`;
+  return new AppError(status, name, expose === true && typeof message === 'string' ? message : reason);
 }
 
 /** Every error leaves as JSON in Strapi's shape; unexpected ones are a 500 without details, logged in full. */

@@ -175,6 +175,11 @@ interface Fields {
  * Validates and casts `data` against `schema` (`existing`: the stored object on update), writing
  * the built values into `target` so that later steps can fill in ids and hashes in place.
  */
+/** Strapi v4 does not enforce `required` on media (v5 does); every other attribute it does. */
+function enforcedRequired(attribute: Attribute): boolean {
+  return attribute.required === true && attribute.type !== 'media';
+}
+
 function buildFields(
   walk: Walk,
   schema: ContentType | Component,
@@ -200,7 +205,7 @@ function buildFields(
       const fallback = scalarDefault(attribute);
       if (fallback === undefined) {
         // an update requires only "not null", also of the components it creates
-        if (attribute.required && walk.entityMode === 'create' && (list || !walk.isDraft))
+        if (enforcedRequired(attribute) && walk.entityMode === 'create' && (list || !walk.isDraft))
           walk.plan.issues.push(issue(at, messages.defined(at)));
         continue;
       }
@@ -210,7 +215,7 @@ function buildFields(
       walk.plan.issues.push(issue(at, messages.array(at, value)));
       continue;
     }
-    if (value === null && attribute.required && !walk.isDraft) {
+    if (value === null && enforcedRequired(attribute) && !walk.isDraft) {
       walk.plan.issues.push(issue(at, requiredNullMessage(attribute.type, at, walk.entityMode === 'create')));
       continue;
     }

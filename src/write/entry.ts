@@ -1,5 +1,6 @@
 // Writing one entry: validate everything, check the database, then write; links to other entries
 // settle after the write (claims.ts, integrity.ts). docs/ARCHITECTURE.md, "Write path".
+import mongoose from 'mongoose';
 import type { ContentType } from '../content-types/index.js';
 import { NotFoundError, ValidationError, type AppError } from '../errors/index.js';
 import type { QueryAccess } from '../query/access.js';
@@ -192,11 +193,32 @@ export async function createEntry(
     doc.localeGroup = group ?? id;
   }
   await inTransaction(ctx.models, async (scope) => {
-    await writeOrUniqueError(() => ctx.models.model(contentType.uid).create([doc], { session: scope.session }));
+    await writeOrUniqueError(() => insertDocument(ctx, contentType, doc, scope));
     await applyInverseOps(ctx.models, inverse.ops, scope);
   });
   await afterWrite(ctx, contentType, id, plan, claims, inverse);
   return id;
+}
+
+/**
+ * Inserts a validated entry: cast, defaulted and timestamped as its Mongoose model would, written by
+ * the driver. Not `Model.create`: a Strapi attribute may be named like a Mongoose document method
+ * (`get`, `toObject`, `isNew`...), which breaks a document's save; the prototype's `toObject` does not.
+ */
+async function insertDocument(
+  ctx: ServiceContext,
+  contentType: ContentType,
+  doc: StoredObject,
+  scope: WriteScope,
+): Promise<void> {
+  const Model = ctx.models.model(contentType.uid);
+  const now = new Date();
+  const document = new Model({ ...doc, createdAt: now, updatedAt: now });
+  const raw: Record<string, unknown> = mongoose.Document.prototype.toObject.call(document, {
+    depopulate: true,
+    virtuals: false,
+  });
+  await Model.collection.insertOne(raw, { session: scope.session });
 }
 
 /** One claim stamp per write, taken the first time a link needs one. */

@@ -19,13 +19,18 @@ function printSimpleValue(value: unknown, quoteStrings: boolean): string | null 
 export function printValue(value: unknown): string {
   const simple = printSimpleValue(value, true);
   if (simple !== null) return simple;
-  return JSON.stringify(
-    value,
-    function (this: Record<string, unknown>, key: string, nested: unknown) {
-      return printSimpleValue(this[key], true) ?? nested;
-    },
-    2,
-  );
+  try {
+    return JSON.stringify(
+      value,
+      function (this: Record<string, unknown>, key: string, nested: unknown) {
+        return printSimpleValue(this[key], true) ?? nested;
+      },
+      2,
+    );
+  } catch {
+    // nested too deep for JSON.stringify (String() would overflow the same way)
+    return Array.isArray(value) ? '[Array]' : '[Object]';
+  }
 }
 
 /** `a.b[0].c` from `['a','b','0','c']` (yup's path notation). */
@@ -67,6 +72,8 @@ export const messages = {
   max: (path: string[], max: number | string) => `${pathLabel(path)} must be less than or equal to ${max}`,
   minItems: (path: string[], min: number) => `${pathLabel(path)} field must have at least ${min} items`,
   maxItems: (path: string[], max: number) => `${pathLabel(path)} field must have less than or equal to ${max} items`,
+  tooDeep: (path: string[], max: number) =>
+    `${pathLabel(path)} must not nest objects and arrays over ${max} levels deep`,
   unique: () => 'This attribute must be unique',
   object: (path: string[], value: unknown) =>
     `${pathLabel(path)} must be a \`object\` type, but the final value was: \`${printValue(value)}\`.`,

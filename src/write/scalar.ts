@@ -4,6 +4,8 @@
 // layer's (stored-formats.ts).
 import type { ScalarAttribute, ScalarType } from '../content-types/index.js';
 import type { ValidationIssue } from '../errors/index.js';
+import { nestedDeeperThan } from '../query/qs-values.js';
+import { blocksIssues } from './blocks.js';
 import { issue, messages } from './messages.js';
 import { storedDate, storedDatetime, storedTime, type StoredFormat } from './stored-formats.js';
 
@@ -20,6 +22,13 @@ const EMAIL =
 const UID = /^[A-Za-z0-9-_.~]*$/;
 const BIGINT = /^-?\d+$/;
 const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
+
+/**
+ * MongoDB refuses a document nested over 100 levels (and walking one that deep overflows the
+ * stack before it even gets there): a JSON value keeps to 64, leaving room for the components
+ * around it.
+ */
+export const MAX_JSON_DEPTH = 64;
 
 /** yup's string cast (an enumeration's): numbers and booleans become strings; objects and arrays stay as they are (then fail). */
 function castString(value: unknown): unknown {
@@ -174,6 +183,11 @@ export function castScalar(attribute: ScalarAttribute, path: string[], input: un
       return stored.ok ? ok(stored.value) : { ok: false, storageError: stored.message };
     }
     case 'json':
-      return ok(input);
+      return nestedDeeperThan(input, MAX_JSON_DEPTH) ? fail(path, messages.tooDeep(path, MAX_JSON_DEPTH)) : ok(input);
+    case 'blocks': {
+      if (nestedDeeperThan(input, MAX_JSON_DEPTH)) return fail(path, messages.tooDeep(path, MAX_JSON_DEPTH));
+      const issues = blocksIssues(path, input);
+      return issues.length > 0 ? { ok: false, issues } : ok(input);
+    }
   }
 }

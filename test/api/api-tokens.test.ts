@@ -8,7 +8,12 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { createServer } from '../../src/app.js';
 import { API_TOKEN_UID } from '../../src/content-types/index.js';
-import { createApiToken, listApiTokens, type CreateApiTokenInput } from '../../src/plugins/users-permissions/index.js';
+import {
+  createApiToken,
+  listApiTokens,
+  revokeApiToken,
+  type CreateApiTokenInput,
+} from '../../src/plugins/users-permissions/index.js';
 import { hashAccessKey } from '../../src/plugins/users-permissions/api-tokens.js';
 import { createTestService, freshDatabaseUri, PUBLICATION_APP, type TestService } from '../helpers/server.js';
 import { bearer } from './users-permissions/helpers.js';
@@ -68,7 +73,6 @@ describe('API tokens', () => {
     expect(unknown.status).to.equal(401);
     expect(unknown.body.error.name).to.equal('UnauthorizedError');
     const { id, accessKey } = await createApiToken(service.context, { name: 'soon', type: 'full-access', days: 1 });
-    expect((await call('get', '/api/users/count', accessKey)).status).to.equal(200);
     await collectionOf(service.context, API_TOKEN_UID).updateOne(
       { _id: id },
       { $set: { expiresAt: new Date(Date.now() - 1000) } },
@@ -79,6 +83,34 @@ describe('API tokens', () => {
     const revoked = await createApiToken(service.context, { name: 'revoked', type: 'full-access' });
     await collectionOf(service.context, API_TOKEN_UID).deleteOne({ _id: revoked.id });
     expect((await call('get', '/api/users/count', revoked.accessKey)).status).to.equal(401);
+  });
+
+  it('looks a token up once, then serves it from the cache; revocation here is immediate, elsewhere within 2 s', async () => {
+    const lookups: string[] = [];
+    const uri = new URL(freshDatabaseUri());
+    uri.searchParams.set('monitorCommands', 'true');
+    const watched = await createTestService({}, uri.toString());
+    try {
+      watched.context.connection.getClient().on('commandStarted', (event) => {
+        if (event.command[event.commandName] === 'strapi_api_tokens') lookups.push(event.commandName);
+      });
+      const send = (token: string) => request(watched.app).get('/api/users/count').set(bearer(token));
+      const first = await createApiToken(watched.context, { name: 'cached', type: 'full-access' });
+      lookups.length = 0;
+      for (let i = 0; i < 5; i++) expect((await send(first.accessKey)).status).to.equal(200);
+      expect(lookups.filter((name) => name === 'find')).to.have.length(1);
+      expect(await revokeApiToken(watched.context, first.id)).to.equal(true);
+      expect((await send(first.accessKey)).status).to.equal(401);
+
+      // removed behind this instance's back (another instance, the CLI): refused once the entry is 2 s old
+      const second = await createApiToken(watched.context, { name: 'elsewhere', type: 'full-access' });
+      expect((await send(second.accessKey)).status).to.equal(200);
+      await collectionOf(watched.context, API_TOKEN_UID).deleteOne({ _id: second.id });
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      expect((await send(second.accessKey)).status).to.equal(401);
+    } finally {
+      await watched.close();
+    }
   });
 
   it('records lastUsedAt', async () => {

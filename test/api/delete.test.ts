@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createTestService, type TestService } from '../helpers/server.js';
-import { writeTempApp } from '../helpers/temp-app.js';
+import { collectionTypeSchema, writeTempApp } from '../helpers/temp-app.js';
 import { writeClient, type WriteClient } from '../helpers/write-client.js';
 
 const ARTICLE = 'api::article.article';
@@ -89,17 +89,10 @@ describe('REST delete: references inside components and dynamic zones', () => {
   let service: TestService;
   let client: WriteClient;
   before(async () => {
-    const type = (name: string, plural: string, attributes: Record<string, unknown>) => ({
-      kind: 'collectionType',
-      collectionName: plural,
-      info: { singularName: name, pluralName: plural, displayName: name },
-      options: { draftAndPublish: false },
-      attributes,
-    });
     const dir = await writeTempApp({
       api: {
-        thing: type('thing', 'things', { name: { type: 'string' } }),
-        box: type('box', 'boxes', {
+        thing: collectionTypeSchema('thing', 'things', { name: { type: 'string' } }),
+        box: collectionTypeSchema('box', 'boxes', {
           label: { type: 'string' },
           main: { type: 'component', component: 'parts.ref' },
           list: { type: 'component', component: 'parts.ref', repeatable: true },

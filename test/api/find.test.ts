@@ -1,15 +1,14 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { seedPublication } from '../helpers/seed.js';
-import { createCommandCountingService, type TestService } from '../helpers/server.js';
+import { seededCommandCountingService } from '../helpers/seed.js';
+import type { TestService } from '../helpers/server.js';
 
 /** find / findOne / single type find over HTTP, the response envelopes, and one aggregation per request. */
 describe('REST find, findOne, single type', () => {
   let service: TestService;
   let commands: string[] = [];
   before(async () => {
-    ({ service, commands } = await createCommandCountingService());
-    await seedPublication(service.context);
+    ({ service, commands } = await seededCommandCountingService());
   });
   after(() => service.close());
 

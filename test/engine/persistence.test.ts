@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +52,9 @@ describe('engine: persistence', function () {
         { _id: 2, email: 'bb' },
       ]);
       expect((await c.listIndexes().toArray()).map((i) => i.name)).to.deep.equal(['_id_', 'email_1']);
+      // indexes rebuilt at start-up serve ranges, counts and ordered walks
+      expect(await c.countDocuments({ email: { $gte: 'aa' } })).to.equal(1);
+      expect((await c.find({}).sort({ email: -1 }).limit(1).toArray())[0]?._id).to.equal(2);
       const dup = await c.insertOne({ _id: 4, email: 'a' }).catch((e: { code: number }) => e);
       expect((dup as { code: number }).code).to.equal(11000);
     });
@@ -73,7 +76,8 @@ describe('engine: persistence', function () {
 
   it('ignores a torn record at the end of the journal', async () => {
     const child = await runWriter(dir, 40);
-    appendFileSync(join(dir, 'journal.bson'), Buffer.from([200, 0, 0, 0, 1, 2, 3, 4, 5, 6]));
+    const journal = readdirSync(dir).find((f) => /^journal\.\d+\.bson$/.test(f));
+    appendFileSync(join(dir, journal ?? 'journal.1.bson'), Buffer.from([200, 0, 0, 0, 1, 2, 3, 4, 5, 6]));
     await withEngine(async (client) => {
       const ids = (await client.db('durable').collection<AnyDoc>('writes').find().toArray()).map(
         (d) => d._id as number,

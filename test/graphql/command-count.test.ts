@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { seedPublication } from '../helpers/seed.js';
-import { createCommandCountingService, type TestService } from '../helpers/server.js';
+import { seededCommandCountingService } from '../helpers/seed.js';
+import type { TestService } from '../helpers/server.js';
 import { at, gql } from './helpers.js';
 
 /**
@@ -12,8 +12,7 @@ describe('GraphQL: MongoDB commands per nested query', () => {
   let service: TestService;
   let commands: string[] = [];
   before(async () => {
-    ({ service, commands } = await createCommandCountingService());
-    await seedPublication(service.context);
+    ({ service, commands } = await seededCommandCountingService());
   });
   after(() => service.close());
 

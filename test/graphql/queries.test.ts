@@ -266,8 +266,12 @@ describe('GraphQL queries', () => {
   });
 
   it('rejects operations deeper than depthLimit (envelopes not counted)', async () => {
+    // small pages keep these nested lists under the cost limit
+    const page = '(pagination: { pageSize: 1 })';
     const level = (n: number): string =>
-      n === 0 ? 'name' : `articles { data { attributes { tags { data { attributes { ${level(n - 1)} } } } } } }`;
+      n === 0
+        ? 'name'
+        : `articles${page} { data { attributes { tags${page} { data { attributes { ${level(n - 1)} } } } } } }`;
     const ok = await gql(service, `{ tags { data { attributes { ${level(3)} } } } }`);
     expect(ok.status).to.equal(200);
     const deep = await gql(service, `{ tags { data { attributes { ${level(4)} } } } }`);

@@ -39,7 +39,11 @@ export function mingoContext(access: QueryAccess = UNRESTRICTED): OperationConte
     },
   };
   const context = {
-    config: { api: { rest: { defaultLimit: 25, maxLimit: 100, withCount: true } } },
+    config: {
+      api: {
+        rest: { defaultLimit: 25, maxLimit: 100, withCount: true, maxPopulateDepth: 10, maxPopulateRelations: 100 },
+      },
+    },
     registry,
     models,
     i18n: {

@@ -5,6 +5,7 @@ import { Long } from 'mongodb';
 import type { Attribute, Component, ContentType, Registry, Schema } from '../../src/content-types/index.js';
 import { componentCounterKey } from '../../src/models/index.js';
 import type { ServiceContext } from '../../src/service-context.js';
+import { createCommandCountingService, type TestService } from './server.js';
 
 /**
  * Loads test/fixtures/publication/seed.json (the conformance seed) into a service's database
@@ -194,4 +195,11 @@ function copyUnlocalized(schema: ContentType, source: Doc, doc: Doc): void {
 
 function asDocs(value: unknown): Doc[] {
   return Array.isArray(value) ? value.filter((item): item is Doc => item !== null && typeof item === 'object') : [];
+}
+
+/** A command-counting test service (see server.ts) holding the publication seed. */
+export async function seededCommandCountingService(): Promise<{ service: TestService; commands: string[] }> {
+  const counting = await createCommandCountingService();
+  await seedPublication(counting.service.context);
+  return counting;
 }

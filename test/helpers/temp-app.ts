@@ -57,3 +57,18 @@ export function componentSchema(uid: string, attributes: Record<string, unknown>
     attributes,
   };
 }
+
+/** A collection type without Draft & Publish (`api::<singular>.<singular>`) for `writeTempApp`'s `api`. */
+export function collectionTypeSchema(
+  singular: string,
+  plural: string,
+  attributes: Record<string, unknown>,
+): Record<string, unknown> {
+  return {
+    kind: 'collectionType',
+    collectionName: plural,
+    info: { singularName: singular, pluralName: plural, displayName: singular },
+    options: { draftAndPublish: false },
+    attributes,
+  };
+}

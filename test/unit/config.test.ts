@@ -25,7 +25,15 @@ describe('configuration', () => {
     delete process.env.MONGODB_URI;
     const config = await loadConfig(appWith({}));
     expect(config.server.port).to.equal(1337);
-    expect(config.api.rest).to.deep.equal({ prefix: '/api', defaultLimit: 25, maxLimit: 100, withCount: true });
+    expect(config.api.rest).to.deep.equal({
+      prefix: '/api',
+      defaultLimit: 25,
+      maxLimit: 100,
+      withCount: true,
+      maxPopulateDepth: 10,
+      maxPopulateRelations: 100,
+      timeBudgetMs: 1500,
+    });
     expect(config.plugins['users-permissions']?.enabled).to.equal(true);
     expect(config.database.uri).to.equal(undefined);
   });

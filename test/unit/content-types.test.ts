@@ -143,11 +143,6 @@ describe('content-type registry', () => {
       /"kind".*enum/,
     ],
     [
-      'a uid with an unknown targetField',
-      () => build({ 'api::article.article': article({ slug: { type: 'uid', targetField: 'title' } }) }),
-      /"slug".*targetField/,
-    ],
-    [
       'a one-sided inversedBy',
       () =>
         build({
@@ -161,21 +156,6 @@ describe('content-type registry', () => {
           },
         }),
       /"author".*inversedBy "articles"/,
-    ],
-    [
-      'a one-sided mappedBy',
-      () =>
-        build({
-          'api::article.article': article({ title: { type: 'string' } }),
-          'api::author.author': {
-            ...article({
-              articles: { type: 'relation', relation: 'oneToMany', target: 'api::article.article', mappedBy: 'author' },
-            }),
-            collectionName: 'authors',
-            info: { singularName: 'author', pluralName: 'authors', displayName: 'Author' },
-          },
-        }),
-      /"articles".*mappedBy "author"/,
     ],
     [
       'duplicate plural names',

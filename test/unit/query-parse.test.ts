@@ -5,6 +5,7 @@ import { defaultFields, parseFields } from '../../src/query/parse/fields.js';
 import { localeFilters, localeMatch } from '../../src/query/parse/locale.js';
 import { paginationMeta, parsePagination } from '../../src/query/parse/pagination.js';
 import { parsePopulate, type PopulateContext } from '../../src/query/parse/populate.js';
+import { PopulateGuard } from '../../src/query/parse/populate-limits.js';
 import { parsePublicationState } from '../../src/query/parse/publication-state.js';
 import { PUBLICATION_APP } from '../helpers/fixtures.js';
 
@@ -17,7 +18,13 @@ const limits = { defaultLimit: 25, maxLimit: 100, withCount: true };
 
 function populateContext(canRead: (uid: string) => boolean = () => true): PopulateContext {
   let n = 0;
-  return { registry, access: { canRead }, limits, nextName: () => String(n++) };
+  return {
+    registry,
+    access: { canRead },
+    limits,
+    nextName: () => String(n++),
+    guard: new PopulateGuard({ maxDepth: 10, maxRelations: 100 }),
+  };
 }
 
 describe('query parse: fields', () => {

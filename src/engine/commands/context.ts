@@ -4,12 +4,16 @@ import { commandError } from '../errors.js';
 import type { PipelineEnv } from '../query/pipeline.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { Collection } from '../storage/collection.js';
+import type { CursorReply } from '../protocol/cursor-reply.js';
+import type { Work } from '../work.js';
 
 export interface ServerState {
   startedAt: number;
   host: string;
   port: number;
   connections: { current: number; totalCreated: number };
+  /** set after a failed journal write: why writes are refused until the engine restarts */
+  writesRefused?: string;
 }
 
 export interface CommandContext {
@@ -20,7 +24,11 @@ export interface CommandContext {
   db: string;
 }
 
-export type CommandHandler = (cmd: Doc, ctx: CommandContext) => Doc;
+/** What a command answers: a reply document, or one already serialized (cursor batches). */
+export type Reply = Doc | CursorReply;
+
+/** A command: answers at once (writes and metadata), or as work the server runs in slices (reads; see work.ts). */
+export type CommandHandler = (cmd: Doc, ctx: CommandContext) => Reply | Work<Reply>;
 
 /** The collection name a command targets (the value of its first field). */
 export function collectionName(cmd: Doc, name: string): string {

@@ -1,6 +1,7 @@
 import { Long } from 'bson';
 import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_SIZE, MAX_WRITE_BATCH_SIZE } from '../protocol/wire.js';
 import type { CommandHandler } from './context.js';
+import { executorStats } from '../query/stats.js';
 
 /** MongoDB 7.0 (wire version 21). */
 export const SERVER_VERSION = '7.0.0';
@@ -63,7 +64,13 @@ export const serverStatus: CommandHandler = (_cmd, ctx) => {
       available: 1000,
       totalCreated: ctx.server.connections.totalCreated,
     },
-    metrics: { cursor: { open: { total: Long.fromNumber(ctx.cursors.size) } } },
+    metrics: {
+      cursor: { open: { total: Long.fromNumber(ctx.cursors.size) } },
+      queryExecutor: {
+        scanned: Long.fromNumber(executorStats.scanned),
+        scannedObjects: Long.fromNumber(executorStats.scannedObjects),
+      },
+    },
     ok: 1,
   };
 };

@@ -7,7 +7,9 @@ import { pathValues } from '../bson/path.js';
 import { isPlainObject, type Doc } from '../bson/types.js';
 import { commandError, toCommandError } from '../errors.js';
 import { mingoOptions } from '../query/operators.js';
-import { runPipeline } from '../query/pipeline.js';
+import { pipelineWork } from '../query/pipeline.js';
+import { CursorReply } from '../protocol/cursor-reply.js';
+import { tick } from '../work.js';
 import { normalizeRegexes } from '../query/regex.js';
 import {
   collectionName,
@@ -17,17 +19,17 @@ import {
   type CommandContext,
   type CommandHandler,
 } from './context.js';
-import { matching } from './matching.js';
+import { countMatchingWork, matchingWork } from './matching.js';
 
-function cursorReply(
+function firstBatch(
   ctx: CommandContext,
   ns: string,
   docs: Doc[],
   batchSize: number | undefined,
   singleBatch: boolean,
-): Doc {
+): CursorReply {
   const batch = ctx.cursors.first(ns, docs, batchSize, singleBatch);
-  return { cursor: { firstBatch: batch.docs, id: batch.id, ns }, ok: 1 };
+  return new CursorReply('firstBatch', batch.docs, batch.id, ns);
 }
 
 function batchSizeOf(v: unknown): number | undefined {
@@ -50,7 +52,7 @@ function project(docs: Doc[], filter: unknown, projection: Doc | undefined, vari
   }
 }
 
-export const find: CommandHandler = (cmd, ctx) => {
+export const find: CommandHandler = function* (cmd, ctx) {
   const name = collectionName(cmd, 'find');
   const ns = `${ctx.db}.${name}`;
   const skip = optionalNumber(cmd, 'skip') ?? 0;
@@ -64,7 +66,7 @@ export const find: CommandHandler = (cmd, ctx) => {
   const filter = cmd.filter ?? {};
   const variables = optionalDoc(cmd, 'let');
   const coll = ctx.catalog.get(ctx.db, name);
-  let docs = matching(coll, {
+  let docs = yield* matchingWork(coll, {
     filter,
     sort: cmd.sort,
     collation: cmd.collation,
@@ -74,7 +76,8 @@ export const find: CommandHandler = (cmd, ctx) => {
   if (skip) docs = docs.slice(skip);
   if (limit) docs = docs.slice(0, limit);
   docs = project(docs, filter, optionalDoc(cmd, 'projection'), variables);
-  return cursorReply(ctx, ns, docs, batchSizeOf(cmd.batchSize), singleBatch);
+  tick(docs.length);
+  return firstBatch(ctx, ns, docs, batchSizeOf(cmd.batchSize), singleBatch);
 };
 
 export const getMore: CommandHandler = (cmd, ctx) => {
@@ -83,7 +86,7 @@ export const getMore: CommandHandler = (cmd, ctx) => {
   const coll = typeof cmd.collection === 'string' ? cmd.collection : '';
   const ns = `${ctx.db}.${coll}`;
   const batch = ctx.cursors.next(id, ns, batchSizeOf(cmd.batchSize));
-  return { cursor: { nextBatch: batch.docs, id: batch.id, ns }, ok: 1 };
+  return new CursorReply('nextBatch', batch.docs, batch.id, ns);
 };
 
 export const killCursors: CommandHandler = (cmd, ctx) => {
@@ -97,7 +100,7 @@ export const killCursors: CommandHandler = (cmd, ctx) => {
   return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
 };
 
-export const count: CommandHandler = (cmd, ctx) => {
+export const count: CommandHandler = function* (cmd, ctx) {
   const name = collectionName(cmd, 'count');
   const coll = ctx.catalog.get(ctx.db, name);
   const query = optionalDoc(cmd, 'query');
@@ -106,18 +109,21 @@ export const count: CommandHandler = (cmd, ctx) => {
   let n =
     !query || Object.keys(query).length === 0
       ? (coll?.size ?? 0)
-      : matching(coll, { filter: query, collation: cmd.collation }).length;
+      : yield* countMatchingWork(coll, { filter: query, collation: cmd.collation });
   n = Math.max(0, n - skip);
   if (limit) n = Math.min(n, limit);
   return { n, ok: 1 };
 };
 
-export const distinct: CommandHandler = (cmd, ctx) => {
+export const distinct: CommandHandler = function* (cmd, ctx) {
   const name = collectionName(cmd, 'distinct');
   if (typeof cmd.key !== 'string')
     throw commandError('TypeMismatch', "BSON field 'distinct.key' is missing but a required field");
   const key = cmd.key;
-  const docs = matching(ctx.catalog.get(ctx.db, name), { filter: optionalDoc(cmd, 'query'), collation: cmd.collation });
+  const docs = yield* matchingWork(ctx.catalog.get(ctx.db, name), {
+    filter: optionalDoc(cmd, 'query'),
+    collation: cmd.collation,
+  });
   const seen = new Map<string, unknown>();
   for (const d of docs) {
     for (const v of pathValues(d, key)) {
@@ -125,11 +131,12 @@ export const distinct: CommandHandler = (cmd, ctx) => {
       const k = valueKey(v);
       if (!seen.has(k)) seen.set(k, v);
     }
+    if (tick()) yield;
   }
   return { values: [...seen.values()], ok: 1 };
 };
 
-export const aggregate: CommandHandler = (cmd, ctx) => {
+export const aggregate: CommandHandler = function* (cmd, ctx) {
   const target = cmd.aggregate;
   if (cmd.explain) throw commandError('CommandNotSupported', 'explain is not supported by the embedded engine');
   const cursorOpt = optionalDoc(cmd, 'cursor');
@@ -144,12 +151,12 @@ export const aggregate: CommandHandler = (cmd, ctx) => {
   let ns: string;
   if (target === 1 || (typeof target === 'number' && target === 1)) {
     ns = `${ctx.db}.$cmd.aggregate`;
-    docs = runPipeline([], cmd.pipeline, env);
+    docs = yield* pipelineWork([], cmd.pipeline, env);
   } else {
     const name = collectionName(cmd, 'aggregate');
     ns = `${ctx.db}.${name}`;
     const coll = ctx.catalog.get(ctx.db, name);
-    docs = runPipeline(coll ?? [], cmd.pipeline, env);
+    docs = yield* pipelineWork(coll ?? [], cmd.pipeline, env);
   }
-  return cursorReply(ctx, ns, docs, batchSizeOf(cursorOpt.batchSize), false);
+  return firstBatch(ctx, ns, docs, batchSizeOf(cursorOpt.batchSize), false);
 };

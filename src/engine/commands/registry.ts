@@ -1,7 +1,8 @@
 import type { Doc } from '../bson/types.js';
 import { CommandError, commandError, toCommandError } from '../errors.js';
 import * as collections from './collections.js';
-import type { CommandContext, CommandHandler } from './context.js';
+import type { CommandContext, CommandHandler, Reply } from './context.js';
+import { isWork, type Work } from '../work.js';
 import * as handshake from './handshake.js';
 import * as indexes from './indexes.js';
 import * as read from './read.js';
@@ -64,11 +65,29 @@ const GENERIC_FIELDS = new Set([
   '$client',
 ]);
 
+/** Commands that change data: refused after a failed journal write (see server.ts). */
+const WRITE_COMMANDS = new Set([
+  'create',
+  'drop',
+  'dropDatabase',
+  'createIndexes',
+  'dropIndexes',
+  'deleteIndexes',
+  'insert',
+  'update',
+  'delete',
+  'findAndModify',
+  'findandmodify',
+]);
+
 const TRANSACTION_FIELDS = ['txnNumber', 'startTransaction', 'autocommit'];
 const TRANSACTION_COMMANDS = new Set(['commitTransaction', 'abortTransaction']);
 
-/** Runs one command document and returns its reply; never throws. */
-export function dispatch(cmd: Doc, ctx: Omit<CommandContext, 'db'>): Doc {
+/**
+ * Runs one command document: its reply, or for reads work that ends with its reply (see work.ts).
+ * Never throws: a failure is an error reply.
+ */
+export function dispatch(cmd: Doc, ctx: Omit<CommandContext, 'db'>): Reply | Work<Reply> {
   try {
     const name = Object.keys(cmd).find((k) => !GENERIC_FIELDS.has(k));
     if (!name) throw commandError('CommandNotFound', "no such command: ''");
@@ -79,9 +98,41 @@ export function dispatch(cmd: Doc, ctx: Omit<CommandContext, 'db'>): Doc {
     }
     const handler = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
     if (!handler) throw commandError('CommandNotFound', `no such command: '${name}'`);
-    return handler(cmd, { ...ctx, db });
+    maxTimeMSOf(cmd);
+    if (ctx.server.writesRefused !== undefined && WRITE_COMMANDS.has(name)) {
+      throw commandError('UserWritesBlocked', ctx.server.writesRefused);
+    }
+    const reply = handler(cmd, { ...ctx, db });
+    return isWork(reply) ? answering(reply) : reply;
   } catch (err) {
-    const e = err instanceof CommandError ? err : toCommandError(err);
-    return { ok: 0, errmsg: e.message, code: e.code, codeName: e.codeName, ...e.extra };
+    return errorReply(err);
   }
+}
+
+function* answering(work: Work<Reply>): Work<Reply> {
+  try {
+    return yield* work;
+  } catch (err) {
+    return errorReply(err);
+  }
+}
+
+function errorReply(err: unknown): Doc {
+  const e = err instanceof CommandError ? err : toCommandError(err);
+  return { ok: 0, errmsg: e.message, code: e.code, codeName: e.codeName, ...e.extra };
+}
+
+const MAX_TIME_MS = 2_147_483_647;
+
+/** A command's `maxTimeMS`, checked as mongod checks it; undefined when absent or 0 (no limit of its own). */
+export function maxTimeMSOf(cmd: Doc): number | undefined {
+  const raw = cmd.maxTimeMS;
+  if (raw === undefined || raw === null) return undefined;
+  const n =
+    typeof raw === 'number' ? raw : typeof raw === 'object' && '_bsontype' in raw ? Number(String(raw)) : Number.NaN;
+  if (Number.isNaN(n)) throw commandError('BadValue', 'maxTimeMS must be a number');
+  if (!Number.isInteger(n)) throw commandError('BadValue', 'maxTimeMS has non-integral value');
+  if (n < 0 || n > MAX_TIME_MS)
+    throw commandError('BadValue', `${n} value for maxTimeMS is out of range [0, ${MAX_TIME_MS}]`);
+  return n === 0 ? undefined : n;
 }

@@ -1,4 +1,4 @@
-import { ObjectId } from 'bson';
+import { BSON, ObjectId } from 'bson';
 import { valueKey } from '../bson/compare.js';
 import { isPlainObject, type Doc } from '../bson/types.js';
 import { CommandError, commandError, toCommandError } from '../errors.js';
@@ -7,7 +7,7 @@ import { applyUpdate, updateKind, upsertSeed } from '../query/update.js';
 import { checkId } from '../storage/collection.js';
 import { collectionName, optionalDoc, pipelineEnv, type CommandContext, type CommandHandler } from './context.js';
 import { matching } from './matching.js';
-import { MAX_WRITE_BATCH_SIZE } from '../protocol/wire.js';
+import { MAX_BSON_OBJECT_SIZE, MAX_WRITE_BATCH_SIZE } from '../protocol/wire.js';
 
 interface WriteError {
   index: number;
@@ -55,13 +55,30 @@ function withErrors(reply: Doc, errors: WriteError[]): Doc {
   return errors.length ? { ...reply, writeErrors: errors, ok: 1 } : { ...reply, ok: 1 };
 }
 
-/** `_id` first, generated when absent. */
+/** `_id` first, generated when absent; at most 16 MiB, as mongod stores. */
 function prepareInsert(doc: unknown): Doc {
   if (!isPlainObject(doc)) throw commandError('TypeMismatch', 'document to insert must be an object');
+  const size = BSON.calculateObjectSize(doc);
+  if (size > MAX_BSON_OBJECT_SIZE)
+    throw commandError(
+      'BadValue',
+      `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_SIZE}`,
+    );
   if (doc._id === undefined) return { _id: new ObjectId(), ...doc };
   if (Object.keys(doc)[0] === '_id') return doc;
   const { _id, ...rest } = doc;
   return { _id, ...rest };
+}
+
+/** An updated (or upserted) document must still fit in 16 MiB. */
+function checkUpdatedSize(doc: Doc): Doc {
+  if (BSON.calculateObjectSize(doc) > MAX_BSON_OBJECT_SIZE)
+    throw new CommandError(
+      17419,
+      'Location17419',
+      `Resulting document after update is larger than ${MAX_BSON_OBJECT_SIZE}`,
+    );
+  return doc;
 }
 
 export const insert: CommandHandler = (cmd, ctx) => {
@@ -132,7 +149,9 @@ export function updateDocuments(
             return s._id !== undefined ? { _id: s._id } : {};
           })()
         : upsertSeed(stmt.q);
-    let doc = applyUpdate(seed, stmt.u, { inserting: true, arrayFilters: stmt.arrayFilters, query: stmt.q, env });
+    let doc = checkUpdatedSize(
+      applyUpdate(seed, stmt.u, { inserting: true, arrayFilters: stmt.arrayFilters, query: stmt.q, env }),
+    );
     if (doc._id === undefined) doc = { _id: new ObjectId(), ...doc };
     const target = ctx.catalog.ensure(ctx.db, name).coll;
     ctx.catalog.insert(target, doc);
@@ -142,7 +161,9 @@ export function updateDocuments(
   let last: Doc | undefined;
   let before: Doc | undefined;
   for (const old of matches) {
-    const next = applyUpdate(old, stmt.u, { inserting: false, arrayFilters: stmt.arrayFilters, query: stmt.q, env });
+    const next = checkUpdatedSize(
+      applyUpdate(old, stmt.u, { inserting: false, arrayFilters: stmt.arrayFilters, query: stmt.q, env }),
+    );
     before = old;
     last = next;
     if (valueKey(next) === valueKey(old)) {

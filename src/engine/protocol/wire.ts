@@ -1,5 +1,6 @@
 import { BSON, Long } from 'bson';
 import type { Doc } from '../bson/types.js';
+import { CursorReply } from './cursor-reply.js';
 
 /** MongoDB wire protocol (https://www.mongodb.com/docs/manual/reference/mongodb-wire-protocol/). */
 export const OP_REPLY = 1;
@@ -118,27 +119,30 @@ function parseOpQuery(buf: Buffer, header: MessageHeader, end: number): Request 
 
 let nextRequestId = 1;
 
-function headerBuffer(length: number, responseTo: number, opCode: number): Buffer {
-  const h = Buffer.allocUnsafe(16);
-  h.writeInt32LE(length, 0);
-  h.writeInt32LE(nextRequestId++ & 0x7fffffff, 4);
-  h.writeInt32LE(responseTo, 8);
-  h.writeInt32LE(opCode, 12);
-  return h;
+function writeHeader(out: Buffer, length: number, responseTo: number, opCode: number): void {
+  out.writeInt32LE(length, 0);
+  out.writeInt32LE(nextRequestId++ & 0x7fffffff, 4);
+  out.writeInt32LE(responseTo, 8);
+  out.writeInt32LE(opCode, 12);
 }
 
-export function serializeReply(req: Request, reply: Doc): Buffer {
-  const body = BSON.serialize(reply);
+export function serializeReply(req: Request, reply: Doc | CursorReply): Buffer {
+  const body = reply instanceof CursorReply ? reply : BSON.serialize(reply);
+  const prefixLength = req.kind === 'query' ? 20 : 5;
+  const out = Buffer.allocUnsafe(16 + prefixLength + body.byteLength);
+  writeHeader(out, out.length, req.header.requestId, req.kind === 'query' ? OP_REPLY : OP_MSG);
   if (req.kind === 'query') {
-    const prefix = Buffer.allocUnsafe(20);
-    prefix.writeInt32LE(0, 0); // responseFlags
-    prefix.writeBigInt64LE(0n, 4); // cursorID
-    prefix.writeInt32LE(0, 12); // startingFrom
-    prefix.writeInt32LE(1, 16); // numberReturned
-    return Buffer.concat([headerBuffer(16 + 20 + body.length, req.header.requestId, OP_REPLY), prefix, body]);
+    out.writeInt32LE(0, 16); // responseFlags
+    out.writeBigInt64LE(0n, 20); // cursorID
+    out.writeInt32LE(0, 28); // startingFrom
+    out.writeInt32LE(1, 32); // numberReturned
+  } else {
+    out.writeUInt32LE(0, 16); // flagBits
+    out.writeUInt8(0, 20); // section kind 0
   }
-  const prefix = Buffer.alloc(5); // flagBits 0, section kind 0
-  return Buffer.concat([headerBuffer(16 + 5 + body.length, req.header.requestId, OP_MSG), prefix, body]);
+  if (body instanceof CursorReply) body.writeTo(out, 16 + prefixLength);
+  else out.set(body, 16 + prefixLength);
+  return out;
 }
 
 export function toLong(v: bigint | number): Long {

@@ -22,10 +22,22 @@ export function compileFilter(filter: unknown, opts: MatchOptions = {}): DocPred
   if (Object.keys(filter).length === 0) return ALWAYS;
   try {
     const normalized = normalizeRegexes(filter);
-    const q = new Query(normalized, mingoOptions(opts));
     const fast = opts.collation ? undefined : compileFastFilter(normalized);
-    if (fast) return (doc) => fast(doc) ?? q.test(doc);
-    return (doc) => q.test(doc);
+    if (!fast) {
+      const q = new Query(normalized, mingoOptions(opts));
+      return (doc) => q.test(doc);
+    }
+    // the general matcher is built only for the first document the native predicate cannot decide
+    let general: Query | undefined;
+    const slow = (doc: Doc) => {
+      try {
+        general ??= new Query(normalized, mingoOptions(opts));
+      } catch (err) {
+        throw toCommandError(err);
+      }
+      return general.test(doc);
+    };
+    return (doc) => fast(doc) ?? slow(doc);
   } catch (err) {
     throw toCommandError(err);
   }

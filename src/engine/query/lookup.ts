@@ -5,10 +5,15 @@ import { evalExpr } from 'mingo/core';
 import { commandError } from '../errors.js';
 import type { Collection } from '../storage/collection.js';
 import { mingoOptions } from './operators.js';
-import { candidates } from './plan.js';
+import { isKeyScalar } from './index-bounds.js';
+import { candidates, equalTo } from './plan.js';
+import { isWork, tick, type Work } from '../work.js';
 import type { PipelineEnv } from './pipeline.js';
 
-type RunPipeline = (source: Collection | Doc[], pipeline: unknown, env: PipelineEnv) => Doc[];
+type RunPipeline = (source: Collection | Doc[], pipeline: unknown, env: PipelineEnv) => Work<Doc[]>;
+
+/** The joined documents of one outer document: known at once (index look-up, memo) or a sub-pipeline to run. */
+type Joined = Doc[] | Work<Doc[]>;
 
 interface LookupSpec {
   from: string;
@@ -61,10 +66,17 @@ function parseSpec(spec: unknown): LookupSpec {
  * `$expr: {$in: ['$f', '$$v']}` / `{$eq: ['$f', '$$v']}` on an indexed `f` start from an index
  * look-up instead of scanning the foreign collection for every outer document.
  */
-export function lookupStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, run: RunPipeline): Doc[] {
+export function* lookupStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, run: RunPipeline): Work<Doc[]> {
   const spec = parseSpec(rawSpec);
   const join = joiner(spec, env, run);
-  return docs.map((outer) => ({ ...outer, [spec.as]: join(outer) }));
+  const out: Doc[] = new Array<Doc>(docs.length);
+  for (let i = 0; i < docs.length; i++) {
+    const outer = docs[i] as Doc;
+    const joined = join(outer);
+    out[i] = { ...outer, [spec.as]: isWork(joined) ? yield* joined : joined };
+    if (tick()) yield;
+  }
+  return out;
 }
 
 /**
@@ -72,9 +84,15 @@ export function lookupStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, run
  * through another collection): the outer documents that join with something, unchanged. Same
  * answer as the three stages, without building a new document per outer document.
  */
-export function semiJoinStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, run: RunPipeline): Doc[] {
+export function* semiJoinStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, run: RunPipeline): Work<Doc[]> {
   const join = joiner(parseSpec(rawSpec), env, run);
-  return docs.filter((outer) => join(outer).length > 0);
+  const out: Doc[] = [];
+  for (const outer of docs) {
+    const joined = join(outer);
+    if ((isWork(joined) ? yield* joined : joined).length > 0) out.push(outer);
+    if (tick()) yield;
+  }
+  return out;
 }
 
 /** If stages[i] starts a semi-join (see semiJoinStage), how many stages it spans. */
@@ -98,7 +116,7 @@ export function semiJoinLength(stages: Array<{ name: string; spec: unknown }>, i
 }
 
 /** The joined documents of one outer document, for a parsed `$lookup`. */
-function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline): (outer: Doc) => Doc[] {
+function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline): (outer: Doc) => Joined {
   const foreign = env.resolve(spec.from);
   const equalityJoin =
     spec.localField !== undefined && spec.foreignField !== undefined
@@ -112,15 +130,24 @@ function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline): (outer: D
   const letValues = spec.let ? letEvaluator(spec.let, env) : undefined;
   return (outer) => {
     const locals = equalityJoin ? localValues(outer, spec.localField as string) : [];
-    let base: Doc[] = equalityJoin ? equalityJoin(locals) : [];
-    if (!spec.pipeline) return base;
+    if (!spec.pipeline) return equalityJoin ? equalityJoin(locals) : [];
     const vars = letValues ? letValues(outer) : {};
     const key = memo ? memoKey(locals, vars) : '';
     const known = memo?.get(key);
     if (known) return known;
     const variables = { ...env.variables, ...vars };
-    let pipeline = spec.pipeline;
-    if (!equalityJoin) {
+    const subEnv = { ...env, variables };
+    let joined: Joined;
+    if (equalityJoin) {
+      // the equality as the sub-pipeline's first $match, so the foreign side's plan (index walk
+      // for a $sort + $limit) serves the whole join
+      joined =
+        foreign && locals.every(isKeyScalar)
+          ? run(foreign, [{ $match: { [spec.foreignField as string]: { $in: locals } } }, ...spec.pipeline], subEnv)
+          : run(equalityJoin(locals), spec.pipeline, subEnv);
+    } else {
+      let pipeline = spec.pipeline;
+      let base: Doc[];
       const exact = exactFirstMatch(foreign, pipeline, variables);
       if (exact) {
         base = exact;
@@ -128,11 +155,20 @@ function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline): (outer: D
       } else {
         base = pipelineCandidates(foreign, pipeline, variables);
       }
+      joined = pipeline.length ? run(base, pipeline, subEnv) : base;
     }
-    const joined = pipeline.length ? run(base, pipeline, { ...env, variables }) : base;
-    memo?.set(key, joined);
-    return joined;
+    if (!isWork(joined)) {
+      memo?.set(key, joined);
+      return joined;
+    }
+    return remembered(joined, memo, key);
   };
+}
+
+function* remembered(work: Work<Doc[]>, memo: Map<string, Doc[]> | undefined, key: string): Work<Doc[]> {
+  const joined = yield* work;
+  memo?.set(key, joined);
+  return joined;
 }
 
 function localValues(outer: Doc, path: string): unknown[] {
@@ -142,17 +178,13 @@ function localValues(outer: Doc, path: string): unknown[] {
 
 function equalityMatcher(foreign: Collection | undefined, field: string): (values: unknown[]) => Doc[] {
   if (!foreign) return () => [];
-  const ix = foreign.indexOn(field);
-  if (ix && !ix.spec.sparse) {
-    return (values) => {
-      const ids = ix.lookup(values);
-      return ids ? foreign.inNaturalOrder(ids) : [];
-    };
-  }
   let table: Map<string, Doc[]> | undefined;
   return (values) => {
+    if (values.every(isKeyScalar)) return equalTo(foreign, field, values);
+    // documents or arrays as join values: one hash table of the foreign collection per stage
     if (!table) {
       table = new Map();
+      tick(foreign.size);
       for (const d of foreign.all()) {
         for (const v of new Set(pathValues(d, field).map(valueKey))) {
           const list = table.get(v);
@@ -162,14 +194,8 @@ function equalityMatcher(foreign: Collection | undefined, field: string): (value
       }
     }
     const seen = new Set<Doc>();
-    const out: Doc[] = [];
-    for (const v of values)
-      for (const d of table.get(valueKey(v)) ?? [])
-        if (!seen.has(d)) {
-          seen.add(d);
-          out.push(d);
-        }
-    return values.length > 1 ? foreign.inNaturalOrder([...seen].map((d) => valueKey(d._id))) : out;
+    for (const v of values) for (const d of table.get(valueKey(v)) ?? []) seen.add(d);
+    return foreign.inNaturalOrder([...seen]);
   };
 }
 
@@ -252,8 +278,6 @@ function exactFirstMatch(foreign: Collection | undefined, pipeline: unknown[], v
   const value = variableValue(variable, variables);
   if (value === NOT_A_VARIABLE) return undefined;
   const path = field.slice(1);
-  const ix = foreign.indexOn(path);
-  if (!ix || ix.spec.sparse) return undefined;
   let values: unknown[];
   if (op === '$in') {
     if (!Array.isArray(value)) return undefined; // let the stage raise MongoDB's 40081
@@ -262,10 +286,9 @@ function exactFirstMatch(foreign: Collection | undefined, pipeline: unknown[], v
     if (Array.isArray(value) || value === undefined) return undefined;
     values = [value];
   }
-  const ids = ix.lookup(values);
-  if (!ids) return undefined;
+  if (!values.every(isKeyScalar)) return undefined;
   const wanted = new Set(values.map(valueKey));
-  return foreign.inNaturalOrder(ids).filter((d) => {
+  return equalTo(foreign, path, values).filter((d) => {
     const v = getPath(d, path);
     return v !== undefined && wanted.has(valueKey(v));
   });
@@ -275,6 +298,7 @@ function exactFirstMatch(foreign: Collection | undefined, pipeline: unknown[], v
 function pipelineCandidates(foreign: Collection | undefined, pipeline: unknown[], variables: Doc): Doc[] {
   if (!foreign) return [];
   const first = pipeline[0];
+  tick(foreign.size);
   if (!isPlainObject(first) || !isPlainObject(first.$match)) return [...foreign.all()];
   const match = first.$match;
   const { $expr, ...plain } = match;
@@ -307,8 +331,6 @@ function exprCandidates(foreign: Collection, expr: unknown, variables: Doc): Doc
   if (typeof field !== 'string' || !field.startsWith('$') || field.startsWith('$$')) return undefined;
   const value = variableValue(variable, variables);
   if (value === NOT_A_VARIABLE) return undefined;
-  const ix = foreign.indexOn(field.slice(1));
-  if (!ix || ix.spec.sparse) return undefined;
   let values: unknown[];
   if (op === '$in') {
     if (!Array.isArray(value)) return undefined;
@@ -317,8 +339,7 @@ function exprCandidates(foreign: Collection, expr: unknown, variables: Doc): Doc
     if (Array.isArray(value) || isPlainObject(value)) return undefined;
     values = [value];
   }
-  const ids = ix.lookup(values);
-  return ids ? foreign.inNaturalOrder(ids) : undefined;
+  return values.every(isKeyScalar) ? equalTo(foreign, field.slice(1), values) : undefined;
 }
 
 const NOT_A_VARIABLE = Symbol('not a variable');

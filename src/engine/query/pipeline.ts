@@ -8,10 +8,11 @@ import { collationCompare } from './collation.js';
 import { compileFilter } from './filter.js';
 import { lookupStage, semiJoinLength, semiJoinStage } from './lookup.js';
 import { MINGO_STAGES, mingoOptions, plainOptions } from './operators.js';
-import { candidates } from './plan.js';
+import { countMatches, matches, sortedMatches } from './plan.js';
 import { normalizeRegexes } from './regex.js';
 import { simpleProjection } from './simple-projection.js';
-import { parseSort, sortDocs } from './sort.js';
+import { checkpoint, filterWork, finish, mapWork, tick, type Work } from '../work.js';
+import { parseSort, sortDocs, type SortSpec } from './sort.js';
 
 export interface PipelineEnv {
   /** Collections of the database the pipeline runs in (for `$lookup`, `$unionWith`, `$graphLookup`). */
@@ -34,6 +35,18 @@ const READ_ONLY_STAGES = new Set([
   '$sample',
   '$documents',
 ]);
+/** mingo stages whose output for a document depends on that document alone: run in chunks, yielding between them. */
+const PER_DOCUMENT_STAGES = new Set([
+  '$addFields',
+  '$set',
+  '$project',
+  '$unset',
+  '$replaceRoot',
+  '$replaceWith',
+  '$unwind',
+  '$redact',
+]);
+const CHUNK = 256;
 const UNSUPPORTED_STAGES = new Set([
   '$out',
   '$merge',
@@ -56,6 +69,11 @@ const UNSUPPORTED_STAGES = new Set([
  * engine's own (index look-ups per outer document), `$facet` recurses; the rest is mingo's.
  */
 export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: PipelineEnv): Doc[] {
+  return finish(pipelineWork(source, pipeline, env));
+}
+
+/** `runPipeline` as cooperative work: yields between slices (see work.ts), also inside `$lookup` sub-pipelines. */
+export function* pipelineWork(source: Collection | Doc[], pipeline: unknown, env: PipelineEnv): Work<Doc[]> {
   if (!Array.isArray(pipeline)) throw commandError('TypeMismatch', "'pipeline' option must be specified as an array");
   const stages = coalesceMatches(pipeline.map(checkStage));
   let docs: Doc[];
@@ -64,28 +82,22 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
   if (Array.isArray(source)) {
     docs = source;
   } else if (stages[0]?.name === '$match' && !env.collation) {
+    // the leading $match (with a $sort and window, or a count) is planned on the indexes
     const filter = stages[0].spec;
     const predicate = compileFilter(filter, env);
-    const walk = idOrderWalk(stages);
-    const pool = candidates(source, filter);
-    if (walk && (source.isIdOrdered() || pool.length === source.size)) {
-      // $match + $sort on _id + $skip/$limit: walk in _id order (natural order when ids were
-      // inserted ascending, else the _id index's sorted view) and stop once the window is full
-      docs = [];
-      if (source.isIdOrdered()) {
-        for (let k = 0; k < pool.length && docs.length < walk.take; k++) {
-          const doc = pool[walk.direction === 1 ? k : pool.length - 1 - k] as Doc;
-          if (predicate(doc)) docs.push(doc);
-        }
-      } else {
-        for (const doc of source.inIdOrder(walk.direction)) {
-          if (docs.length >= walk.take) break;
-          if (predicate(doc)) docs.push(doc);
-        }
-      }
+    const next = stages[1];
+    const countField = countStageField(next);
+    if (countField !== undefined) {
+      const n = yield* countMatches(source, filter, predicate);
+      docs = n > 0 ? [{ ...(next.name === '$group' ? { _id: (next.spec as Doc)._id } : {}), [countField]: n }] : [];
+      owned = true;
+      start = 2;
+    } else if (next?.name === '$sort' && parseSort(next.spec)) {
+      const sort = parseSort(next.spec) as SortSpec;
+      docs = yield* sortedMatches(source, filter, predicate, sort, topK(stages, 2), compareStrings);
       start = 2;
     } else {
-      docs = pool.filter(predicate);
+      docs = yield* matches(source, filter, predicate);
       start = 1;
     }
   } else {
@@ -94,16 +106,18 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
   const strings = env.collation ? collationCompare(env.collation) : compareStrings;
   for (let i = start; i < stages.length; i++) {
     const { name, spec } = stages[i];
+    if (checkpoint()) yield;
     try {
       switch (name) {
         case '$match':
-          docs = docs.filter(compileFilter(spec, env));
+          docs = yield* filterWork(docs, compileFilter(spec, env));
           break;
         case '$sort': {
           const sort = parseSort(spec);
           if (!sort) break;
           const limit = topK(stages, i + 1);
           docs = sortDocs(docs, sort, limit, strings);
+          tick(docs.length);
           break;
         }
         case '$skip':
@@ -130,11 +144,11 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
         case '$lookup': {
           const span = semiJoinLength(stages, i);
           if (span > 0) {
-            docs = semiJoinStage(docs, spec, env, runPipeline);
+            docs = yield* semiJoinStage(docs, spec, env, pipelineWork);
             i += span - 1;
             break;
           }
-          docs = lookupStage(docs, spec, env, runPipeline);
+          docs = yield* lookupStage(docs, spec, env, pipelineWork);
           owned = false;
           break;
         }
@@ -142,7 +156,7 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
           if (!isPlainObject(spec))
             throw commandError('BadValue', 'the $facet specification must be a non-empty object', { code: 15947 });
           const out: Doc = {};
-          for (const [field, sub] of Object.entries(spec)) out[field] = runPipeline(docs, sub, env);
+          for (const [field, sub] of Object.entries(spec)) out[field] = yield* pipelineWork(docs, sub, env);
           docs = [out];
           owned = false;
           break;
@@ -150,12 +164,12 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
         default: {
           const fastProjection = name === '$project' ? simpleProjection(spec) : undefined;
           if (fastProjection) {
-            docs = docs.map(fastProjection);
+            docs = yield* mapWork(docs, fastProjection);
             owned = false;
             break;
           }
           if (!READ_ONLY_STAGES.has(name) && !owned) {
-            docs = docs.map(cloneDoc);
+            docs = yield* mapWork(docs, cloneDoc);
             owned = true;
           }
           // mingo's prepared options carry the engine's context and the `let` variables; spreading
@@ -167,7 +181,8 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
               ? { ...plainOptions(env), collectionResolver: (coll: string) => [...(env.resolve(coll)?.all() ?? [])] }
               : mingoOptions(env),
           );
-          docs = agg.run(docs) as Doc[];
+          docs = PER_DOCUMENT_STAGES.has(name) ? yield* inChunks(docs, agg) : (agg.run(docs) as Doc[]);
+          tick(docs.length);
           if (READ_ONLY_STAGES.has(name)) owned = false;
         }
       }
@@ -176,6 +191,16 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
     }
   }
   return docs;
+}
+
+function* inChunks(docs: Doc[], agg: Aggregator): Work<Doc[]> {
+  if (docs.length <= CHUNK) return agg.run(docs) as Doc[];
+  const out: Doc[] = [];
+  for (let i = 0; i < docs.length; i += CHUNK) {
+    for (const d of agg.run(docs.slice(i, i + CHUNK)) as Doc[]) out.push(d);
+    if (tick(CHUNK)) yield;
+  }
+  return out;
 }
 
 function checkStage(stage: unknown): { name: string; spec: unknown } {
@@ -214,18 +239,6 @@ function nonNegative(name: string, spec: unknown): number {
   return n;
 }
 
-/** With `$sort` followed by `$skip`s and a `$limit`, only the first skip + limit documents are needed. */
-/** When stages are `$match`, `$sort: {_id: ±1}`, `$skip`?, `$limit`: the direction and how many matches are needed. */
-function idOrderWalk(stages: Array<{ name: string; spec: unknown }>): { direction: 1 | -1; take: number } | undefined {
-  const sort = stages[1];
-  if (sort?.name !== '$sort' || !isPlainObject(sort.spec)) return undefined;
-  const keys = Object.keys(sort.spec);
-  const direction = sort.spec._id;
-  if (keys.length !== 1 || (direction !== 1 && direction !== -1)) return undefined;
-  const take = topK(stages, 2);
-  return take === undefined ? undefined : { direction, take };
-}
-
 /**
  * Adjacent `$match` stages become one `{ $and: [...] }` (as MongoDB's optimizer does), so a
  * filter that follows the first `$match` still gets index selection and the `_id` walk.
@@ -251,6 +264,7 @@ function coalesceMatches(stages: Array<{ name: string; spec: unknown }>): Array<
   return out;
 }
 
+/** With `$sort` followed by `$skip`s and a `$limit`, only the first skip + limit documents are needed. */
 function topK(stages: Array<{ name: string; spec: unknown }>, from: number): number | undefined {
   let skip = 0;
   for (let i = from; i < stages.length; i++) {
@@ -263,4 +277,24 @@ function topK(stages: Array<{ name: string; spec: unknown }>, from: number): num
     return undefined;
   }
   return undefined;
+}
+
+/**
+ * The output field of a stage that only counts its input: `{ $count: 'n' }`, or the driver's
+ * countDocuments `{ $group: { _id: <constant>, n: { $sum: 1 } } }`.
+ */
+function countStageField(stage: { name: string; spec: unknown } | undefined): string | undefined {
+  if (!stage) return undefined;
+  if (stage.name === '$count') {
+    const field = stage.spec;
+    return typeof field === 'string' && field !== '' && !field.startsWith('$') && !field.includes('.')
+      ? field
+      : undefined;
+  }
+  if (stage.name !== '$group' || !isPlainObject(stage.spec)) return undefined;
+  const { _id: id, ...rest } = stage.spec;
+  const names = Object.keys(rest);
+  if (names.length !== 1 || !(id === null || typeof id === 'number')) return undefined;
+  const sum = rest[names[0]];
+  return isPlainObject(sum) && Object.keys(sum).length === 1 && sum.$sum === 1 ? names[0] : undefined;
 }

@@ -14,10 +14,14 @@ export type Change =
   | { op: 'createIndex'; db: string; coll: string; spec: IndexSpec }
   | { op: 'dropIndex'; db: string; coll: string; name: string };
 
-/** All databases and their collections; every mutation goes through here and is reported to `record`. */
+/**
+ * All databases and their collections; every mutation goes through here and is reported to
+ * `record` with the function that undoes it in memory (a command whose journal write fails is
+ * undone, see server.ts).
+ */
 export class Catalog {
   private readonly dbs = new Map<string, Map<string, Collection>>();
-  record: (change: Change) => void = () => {};
+  record: (change: Change, undo: () => void) => void = () => {};
 
   databases(): string[] {
     return [...this.dbs.keys()];
@@ -47,45 +51,65 @@ export class Catalog {
     }
     const coll = new Collection(db, name, options);
     colls.set(name, coll);
-    this.record({ op: 'create', db, coll: name, options });
+    this.record({ op: 'create', db, coll: name, options }, () => this.detach(db, name));
     return coll;
   }
 
   drop(db: string, name: string): boolean {
-    const colls = this.dbs.get(db);
-    if (!colls?.delete(name)) return false;
-    if (colls.size === 0) this.dbs.delete(db);
-    this.record({ op: 'drop', db, coll: name });
+    const coll = this.get(db, name);
+    if (!coll) return false;
+    this.detach(db, name);
+    this.record({ op: 'drop', db, coll: name }, () => this.attach(coll));
     return true;
   }
 
   dropDatabase(db: string): void {
-    if (this.dbs.delete(db)) this.record({ op: 'dropDatabase', db });
+    const colls = this.dbs.get(db);
+    if (!colls) return;
+    this.dbs.delete(db);
+    this.record({ op: 'dropDatabase', db }, () => this.dbs.set(db, colls));
   }
 
   insert(coll: Collection, doc: Doc): void {
     coll.insert(doc);
-    this.record({ op: 'put', db: coll.db, coll: coll.name, doc });
+    this.record({ op: 'put', db: coll.db, coll: coll.name, doc }, () => coll.remove(valueKey(doc._id)));
   }
 
   replace(coll: Collection, id: string, doc: Doc): void {
+    const old = coll.get(id);
     coll.replace(id, doc);
-    this.record({ op: 'put', db: coll.db, coll: coll.name, doc });
+    this.record({ op: 'put', db: coll.db, coll: coll.name, doc }, () => old && coll.replace(id, old));
   }
 
   remove(coll: Collection, id: string): void {
     const old = coll.remove(id);
-    if (old) this.record({ op: 'del', db: coll.db, coll: coll.name, id: old._id });
+    if (old) this.record({ op: 'del', db: coll.db, coll: coll.name, id: old._id }, () => coll.insert(old));
   }
 
   addIndex(coll: Collection, spec: IndexSpec): void {
     coll.addIndex(spec);
-    this.record({ op: 'createIndex', db: coll.db, coll: coll.name, spec });
+    this.record({ op: 'createIndex', db: coll.db, coll: coll.name, spec }, () => coll.dropIndex(spec.name));
   }
 
   dropIndex(coll: Collection, name: string): void {
+    const spec = coll.index(name)?.spec;
     coll.dropIndex(name);
-    this.record({ op: 'dropIndex', db: coll.db, coll: coll.name, name });
+    this.record({ op: 'dropIndex', db: coll.db, coll: coll.name, name }, () => spec && coll.addIndex(spec, false));
+  }
+
+  private detach(db: string, name: string): void {
+    const colls = this.dbs.get(db);
+    if (!colls?.delete(name)) return;
+    if (colls.size === 0) this.dbs.delete(db);
+  }
+
+  private attach(coll: Collection): void {
+    let colls = this.dbs.get(coll.db);
+    if (!colls) {
+      colls = new Map();
+      this.dbs.set(coll.db, colls);
+    }
+    colls.set(coll.name, coll);
   }
 
   /** Applies a journaled change at start-up (no unique checks: the journal only holds accepted writes). */

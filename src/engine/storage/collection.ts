@@ -4,6 +4,7 @@ import { bsonTypeOf, type Doc } from '../bson/types.js';
 import { commandError, CommandError } from '../errors.js';
 import { formatKeyValue } from './key-format.js';
 import { SecondaryIndex, type IndexSpec } from './secondary-index.js';
+import { TrigramIndex } from './trigram-index.js';
 
 export const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
@@ -24,16 +25,18 @@ export class DuplicateKeyError extends CommandError {
   }
 }
 
-/** One collection: documents by `_id` key in natural (insertion) order, and its indexes. */
+/** One collection: documents by `_id` key in natural (insertion) order, and its ordered indexes. */
 export class Collection {
   readonly uuid = new UUID();
   private readonly docs = new Map<string, Doc>();
-  private readonly position = new Map<string, number>();
-  private nextPosition = 0;
+  /** natural-order positions, built when needed while ids are not in ascending order (see inNaturalOrder) */
+  private positions: Map<string, number> | undefined;
   /** the `_id` of the last document inserted while natural order is ascending `_id` order */
   private lastId: unknown = undefined;
   private idOrdered = true;
   readonly indexes: SecondaryIndex[] = [new SecondaryIndex(ID_INDEX_SPEC)];
+  /** substring candidates per field, built on the first unanchored regex on an indexed field */
+  private readonly trigrams = new Map<string, TrigramIndex>();
 
   constructor(
     readonly db: string,
@@ -51,9 +54,6 @@ export class Collection {
   all(): IterableIterator<Doc> {
     return this.docs.values();
   }
-  entries(): IterableIterator<[string, Doc]> {
-    return this.docs.entries();
-  }
   get(id: string): Doc | undefined {
     return this.docs.get(id);
   }
@@ -61,42 +61,45 @@ export class Collection {
     return this.docs.get(valueKey(idValue));
   }
 
-  /** Documents for a set of ids, in natural order. */
-  inNaturalOrder(ids: Iterable<string>): Doc[] {
-    const list: Array<[number, Doc]> = [];
-    for (const id of ids) {
-      const d = this.docs.get(id);
-      if (d) list.push([this.position.get(id) ?? 0, d]);
+  /** Stored documents put in natural order (ascending `_id` while ids were inserted ascending). */
+  inNaturalOrder(docs: Doc[]): Doc[] {
+    if (this.idOrdered) {
+      let sorted = true;
+      for (let i = 1; i < docs.length && sorted; i++) sorted = compareValues(docs[i - 1]._id, docs[i]._id) < 0;
+      return sorted ? docs : [...docs].sort((a, b) => compareValues(a._id, b._id));
     }
-    list.sort((a, b) => a[0] - b[0]);
-    return list.map((e) => e[1]);
+    if (!this.positions) {
+      this.positions = new Map();
+      let i = 0;
+      for (const id of this.docs.keys()) this.positions.set(id, i++);
+    }
+    const positions = this.positions;
+    const keyed = docs.map((d) => [positions.get(valueKey(d._id)) ?? 0, d] as const);
+    keyed.sort((a, b) => a[0] - b[0]);
+    return keyed.map((e) => e[1]);
   }
 
-  /**
-   * Whether natural order is ascending `_id` order (every insert so far had a larger `_id` than
-   * the one before, as with counter-assigned ids): a `$sort` on `_id` is then a walk in natural order.
-   */
-  isIdOrdered(): boolean {
-    return this.idOrdered;
+  /** The `_id` index (ascending `_id` order). */
+  get idIndex(): SecondaryIndex {
+    return this.indexes[0];
   }
 
-  /** Documents in ascending `_id` order, from the `_id` index's sorted view (`direction` -1: descending). */
-  *inIdOrder(direction: 1 | -1): Generator<Doc> {
-    const entries = this.indexes[0].sortedEntries(() => this.docs.entries());
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[direction === 1 ? i : entries.length - 1 - i] as { id: string };
-      const doc = this.docs.get(entry.id);
-      if (doc) yield doc;
+  /** The trigram index of a field (built over the current documents the first time). */
+  trigramIndex(field: string): TrigramIndex {
+    let index = this.trigrams.get(field);
+    if (!index) {
+      index = new TrigramIndex(
+        field,
+        () => this.docs.values(),
+        () => this.docs.size,
+      );
+      this.trigrams.set(field, index);
     }
+    return index;
   }
 
   index(name: string): SecondaryIndex | undefined {
     return this.indexes.find((i) => i.spec.name === name);
-  }
-
-  /** The index whose first field is `field`, preferring `_id` and unique ones. */
-  indexOn(field: string): SecondaryIndex | undefined {
-    return this.indexes.find((i) => i.fields[0] === field);
   }
 
   insert(doc: Doc): void {
@@ -107,12 +110,33 @@ export class Collection {
       const c = ix.conflict(keys[i], undefined);
       if (c) throw new DuplicateKeyError(this.ns, ix, c.values);
     });
-    this.indexes.forEach((ix, i) => ix.add(id, keys[i]));
+    this.indexes.forEach((ix, i) => ix.add(doc, keys[i]));
     if (this.docs.size === 0) this.idOrdered = true;
     else if (this.idOrdered && compareValues(doc._id, this.lastId, compareStrings) <= 0) this.idOrdered = false;
     this.lastId = doc._id;
     this.docs.set(id, doc);
-    this.position.set(id, this.nextPosition++);
+    this.positions = undefined;
+    for (const t of this.trigrams.values()) t.add(doc);
+  }
+
+  /**
+   * Puts documents known to be valid (a snapshot's or a journal's: accepted writes) in bulk: a new
+   * `_id` is added in natural order, a known one replaced in place; no unique checks, and each
+   * index is rebuilt when first read (start-up builds no index).
+   */
+  load(docs: Doc[]): void {
+    for (const doc of docs) {
+      const id = checkId(doc._id);
+      if (!this.docs.has(id)) {
+        if (this.docs.size === 0) this.idOrdered = true;
+        else if (this.idOrdered && compareValues(doc._id, this.lastId, compareStrings) <= 0) this.idOrdered = false;
+        this.lastId = doc._id;
+      }
+      this.docs.set(id, doc);
+    }
+    this.positions = undefined;
+    this.trigrams.clear();
+    for (const ix of this.indexes) ix.defer(() => this.docs.values());
   }
 
   /** Replaces a stored document by a new version with the same `_id`. */
@@ -122,48 +146,61 @@ export class Collection {
     const oldKeys = this.indexes.map((ix) => ix.keysOf(old));
     const newKeys = this.indexes.map((ix) => ix.keysOf(doc));
     this.indexes.forEach((ix, i) => {
-      const c = ix.conflict(newKeys[i], id);
+      const c = ix.conflict(newKeys[i], doc);
       if (c) throw new DuplicateKeyError(this.ns, ix, c.values);
     });
     this.indexes.forEach((ix, i) => {
-      if (sameKeys(oldKeys[i], newKeys[i])) return; // unchanged: keep the index (and its sorted view)
-      ix.remove(id, oldKeys[i]);
-      ix.add(id, newKeys[i]);
+      if (ix.sameKeys(oldKeys[i], newKeys[i])) {
+        ix.swap(doc, newKeys[i]);
+        return;
+      }
+      ix.remove(old, oldKeys[i]);
+      ix.add(doc, newKeys[i]);
     });
     this.docs.set(id, doc);
+    for (const t of this.trigrams.values()) {
+      t.retire(old);
+      t.add(doc);
+    }
   }
 
   remove(id: string): Doc | undefined {
     const old = this.docs.get(id);
     if (!old) return undefined;
-    this.indexes.forEach((ix) => ix.remove(id, ix.keysOf(old)));
+    this.indexes.forEach((ix) => ix.remove(old, ix.keysOf(old)));
     this.docs.delete(id);
-    this.position.delete(id);
+    this.positions = undefined;
+    for (const t of this.trigrams.values()) t.retire(old);
     return old;
   }
 
-  /** Adds an index over the existing documents; fails with E11000 if a unique one finds duplicates. */
+  /**
+   * Adds an index over the existing documents; fails with E11000 if a unique one finds duplicates.
+   * Without `enforceUnique` (an index of documents already checked: start-up, undo) it is built
+   * when first needed.
+   */
   addIndex(spec: IndexSpec, enforceUnique = true): void {
+    this.indexes.push(this.buildIndex(spec, enforceUnique));
+  }
+
+  private buildIndex(spec: IndexSpec, enforceUnique: boolean): SecondaryIndex {
     const ix = new SecondaryIndex(spec);
-    for (const [id, doc] of this.docs) {
-      const keys = ix.keysOf(doc);
-      if (enforceUnique) {
-        const c = ix.conflict(keys, id);
-        if (c) throw new DuplicateKeyError(this.ns, ix, c.values);
-      }
-      ix.add(id, keys);
+    if (!enforceUnique) {
+      ix.defer(() => this.docs.values());
+      return ix;
     }
-    this.indexes.push(ix);
+    const duplicate = ix.fill(this.docs.values(), true);
+    if (duplicate) throw new DuplicateKeyError(this.ns, ix, duplicate.values);
+    return ix;
   }
 
   dropIndex(name: string): void {
     const i = this.indexes.findIndex((ix) => ix.spec.name === name);
-    if (i > 0) this.indexes.splice(i, 1);
+    if (i <= 0) return;
+    const [dropped] = this.indexes.splice(i, 1);
+    const field = dropped?.fields[0];
+    if (field !== undefined && !this.indexes.some((ix) => ix.fields[0] === field)) this.trigrams.delete(field);
   }
-}
-
-function sameKeys(a: Array<{ key: string }>, b: Array<{ key: string }>): boolean {
-  return a.length === b.length && a.every((k, i) => k.key === b[i]?.key);
 }
 
 export function checkId(id: unknown): string {

@@ -1,119 +1,103 @@
-import { BSON } from 'bson';
-import {
-  closeSync,
-  fdatasyncSync,
-  fsyncSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeSync,
-  existsSync,
-} from 'node:fs';
+import { closeSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
+import type { Doc } from '../bson/types.js';
+import { checkpoint, type Work } from '../work.js';
 import type { Catalog, Change } from './catalog.js';
+import { fsyncDir, journalFile, listJournals, SNAPSHOT_FILE, SNAPSHOT_TMP_FILE, writeAll } from './data-files.js';
 import { lockDataDir } from './lock.js';
+import { encodeBatch } from './document-batch.js';
+import { encodeRecord, type StoredRecord } from './records.js';
+import { recover, type RecoveryOptions } from './recovery.js';
+import type { IndexSpec } from './secondary-index.js';
 
 /*
- * Persistence: `snapshot.bson` (the state at the last compaction) followed by `journal.bson`
- * (post-images of every acknowledged write since). Both are sequences of records:
- *   uint32 LE length of the BSON body | uint32 LE CRC-32 of the body | BSON body (one Change)
- * The journal is appended and fdatasync'ed once per command, before the reply. At start-up it is
- * replayed up to the first torn or corrupt record, and the tail from there is cut off.
+ * Persistence with generations. `snapshot.bson` holds the state at generation S; `journal.<G>.bson`
+ * the post-images of every acknowledged write made while G was the current generation (appended
+ * and fdatasync'ed once per command, before the reply). The state is the snapshot plus every
+ * journal with G >= S, replayed in order; a journal older than the snapshot is obsolete.
+ *
+ * A compaction never leaves a state that cannot start, whatever step a crash interrupts:
+ *   1. journal-created:   journal.<G+1> is created (meta record, fsync) and takes the appends;
+ *                         the state is captured in the same tick (documents are never modified
+ *                         in place, so holding the current versions is a consistent copy)
+ *   2. snapshot-partial:  the captured state is written to snapshot.bson.tmp, in slices between
+ *                         commands (a crash leaves a .tmp that start-up removes)
+ *   3. snapshot-written:  the .tmp is fsync'ed, generation G+1 in its meta record
+ *   4. snapshot-renamed:  renamed over snapshot.bson, directory fsync'ed: journal.<G> is obsolete
+ *   5. done:              journals older than G+1 are removed
+ * Until 4 the old snapshot plus journals G and G+1 hold everything; from 4 on the new snapshot
+ * plus journal G+1 do, and journal G is ignored (replaying it again could resurrect deleted
+ * documents or collide on unique indexes).
  */
 
-const DESERIALIZE = { promoteLongs: false, bsonRegExp: true } as const;
-const COMPACT_AT_BYTES = 64 * 1024 * 1024;
+export const COMPACTION_STEPS = [
+  'journal-created',
+  'snapshot-partial',
+  'snapshot-written',
+  'snapshot-renamed',
+  'done',
+] as const;
+export type CompactionStep = (typeof COMPACTION_STEPS)[number];
 
-export function encodeRecord(change: Change): Buffer {
-  const body = BSON.serialize(change as unknown as Record<string, unknown>);
-  const head = Buffer.allocUnsafe(8);
-  head.writeUInt32LE(body.length, 0);
-  head.writeUInt32LE(crc32(body), 4);
-  return Buffer.concat([head, body]);
+export interface JournalOptions extends RecoveryOptions {
+  /** compact once the current journal is larger than this (default 32 MiB: bounds the replay at start-up) */
+  compactAtBytes?: number;
+  /** test hook: the process kills itself (SIGKILL) when a compaction reaches this step */
+  crashAt?: CompactionStep;
 }
 
-/** Decodes records until the first incomplete or corrupt one; returns them and the valid length. */
-export function decodeRecords(buf: Buffer): { changes: Change[]; validBytes: number } {
-  const changes: Change[] = [];
-  let offset = 0;
-  while (offset + 8 <= buf.length) {
-    const length = buf.readUInt32LE(offset);
-    const crc = buf.readUInt32LE(offset + 4);
-    if (length < 5 || offset + 8 + length > buf.length) break;
-    const body = buf.subarray(offset + 8, offset + 8 + length);
-    if (crc32(body) !== crc) break;
-    try {
-      changes.push(BSON.deserialize(body, DESERIALIZE) as unknown as Change);
-    } catch {
-      break;
-    }
-    offset += 8 + length;
-  }
-  return { changes, validBytes: offset };
-}
+const DEFAULT_COMPACT_AT_BYTES = 32 * 1024 * 1024;
+/** A stop compacts only a journal at least this large; a smaller one is cheap to replay. */
+const COMPACT_AT_STOP_BYTES = 4 * 1024 * 1024;
+const SNAPSHOT_CHUNK_BYTES = 4 * 1024 * 1024;
+const DOCS_PER_BATCH = 256;
+/** Keeps a batch record (its JSON, up to 3 bytes a char, plus the values JSON cannot carry) under 16 MiB. */
+const MAX_BATCH_JSON_CHARS = 4 * 1024 * 1024;
 
-function fsyncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+/** A journal append or sync that failed: the command's changes were not made durable. */
+export class JournalWriteError extends Error {
+  constructor(cause: Error) {
+    super(`journal write failed: ${cause.message}`, { cause });
   }
 }
 
-function snapshotChanges(catalog: Catalog): Change[] {
-  const out: Change[] = [];
-  for (const db of catalog.databases()) {
-    for (const coll of catalog.collections(db)) {
-      out.push({ op: 'create', db, coll: coll.name, options: coll.options });
-      for (const ix of coll.indexes.slice(1)) out.push({ op: 'createIndex', db, coll: coll.name, spec: ix.spec });
-      for (const doc of coll.all()) out.push({ op: 'put', db, coll: coll.name, doc });
-    }
-  }
-  return out;
+interface OpenJournal {
+  fd: number;
+  size: number;
+  generation: number;
 }
 
 export class Journal {
-  private fd: number;
-  private size: number;
+  private compacting = false;
+  /** journal files older than the current one still needed (an interrupted compaction): compact soon */
+  private behind: number;
+  private retryAtBytes = 0;
 
   private constructor(
     private readonly dir: string,
     private readonly release: () => void,
-    fd: number,
-    size: number,
+    private readonly opts: JournalOptions,
+    private current: OpenJournal,
+    behind: number,
   ) {
-    this.fd = fd;
-    this.size = size;
+    this.behind = behind;
   }
 
-  /** Locks the directory, loads snapshot + journal into the catalog, and compacts. */
-  static open(dir: string, catalog: Catalog, log: (msg: string) => void): Journal {
+  /** Locks the directory, loads it into the catalog (see recovery.ts) and opens the journal to append to. */
+  static open(dir: string, catalog: Catalog, opts: JournalOptions): Journal {
     mkdirSync(dir, { recursive: true });
     const release = lockDataDir(dir);
     try {
-      const snapshotPath = join(dir, 'snapshot.bson');
-      if (existsSync(snapshotPath)) {
-        const { changes, validBytes } = decodeRecords(readFileSync(snapshotPath));
-        if (validBytes !== statSync(snapshotPath).size) throw new Error(`snapshot ${snapshotPath} is corrupt`);
-        for (const c of changes) catalog.apply(c);
+      const recovered = recover(dir, catalog, opts);
+      const last = recovered.journals.at(-1);
+      const current: OpenJournal = last
+        ? { fd: openSync(join(dir, last.name), 'r+'), size: last.bytes, generation: last.generation }
+        : createJournal(dir, Math.max(1, recovered.snapshotGeneration));
+      const journal = new Journal(dir, release, opts, current, Math.max(0, recovered.journals.length - 1));
+      if (recovered.legacy) {
+        // format 1 (journal.bson, no generations): rewrite the directory in format 2 once
+        journal.finishCompaction(catalog);
       }
-      const journalPath = join(dir, 'journal.bson');
-      const fd = openSync(journalPath, 'a+');
-      const buf = readFileSync(journalPath);
-      const { changes, validBytes } = decodeRecords(buf);
-      for (const c of changes) catalog.apply(c);
-      if (validBytes < buf.length) {
-        log(`journal: ignored a torn tail of ${buf.length - validBytes} bytes after ${changes.length} records`);
-        ftruncateSync(fd, validBytes);
-        fdatasyncSync(fd);
-      }
-      const journal = new Journal(dir, release, fd, validBytes);
-      if (validBytes > 0) journal.compact(catalog);
       return journal;
     } catch (err) {
       release();
@@ -121,57 +105,195 @@ export class Journal {
     }
   }
 
-  /** Appends the changes of one command and makes them durable (one fdatasync). */
-  append(changes: Change[], catalog: Catalog): void {
+  /**
+   * Appends the changes of one command and makes them durable (one fdatasync). On failure the
+   * file is cut back to where it was and JournalWriteError is thrown: nothing of it counts.
+   */
+  append(changes: Change[]): void {
     if (changes.length === 0) return;
     const buf = changes.length === 1 ? encodeRecord(changes[0]) : Buffer.concat(changes.map(encodeRecord));
-    let written = 0;
-    while (written < buf.length) written += writeSync(this.fd, buf, written, buf.length - written, this.size + written);
-    fdatasyncSync(this.fd);
-    this.size += buf.length;
-    if (this.size > COMPACT_AT_BYTES) this.compact(catalog);
-  }
-
-  /** Writes the whole state as a new snapshot (temp, fsync, rename, fsync dir), then empties the journal. */
-  compact(catalog: Catalog): void {
-    const tmp = join(this.dir, 'snapshot.bson.tmp');
-    const fd = openSync(tmp, 'w');
+    const at = this.current.size;
     try {
-      const chunk: Buffer[] = [];
-      let bytes = 0;
-      for (const change of snapshotChanges(catalog)) {
-        const rec = encodeRecord(change);
-        chunk.push(rec);
-        bytes += rec.length;
-        if (bytes > 4 * 1024 * 1024) {
-          writeAll(fd, Buffer.concat(chunk));
-          chunk.length = 0;
-          bytes = 0;
-        }
+      writeAll(this.current.fd, buf, at);
+      fdatasyncSync(this.current.fd);
+    } catch (err) {
+      try {
+        ftruncateSync(this.current.fd, at);
+      } catch {
+        // the torn record left behind is cut off at the next start
       }
-      if (chunk.length) writeAll(fd, Buffer.concat(chunk));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      throw new JournalWriteError(err as Error);
     }
-    renameSync(tmp, join(this.dir, 'snapshot.bson'));
-    fsyncDir(this.dir);
-    ftruncateSync(this.fd, 0);
-    fsyncSync(this.fd);
-    this.size = 0;
+    this.current.size += buf.length;
   }
 
+  /** Whether a background compaction should start now (journal large enough, or older journals left). */
+  wantsCompaction(): boolean {
+    if (this.compacting || this.current.size < this.retryAtBytes) return false;
+    return this.current.size > (this.opts.compactAtBytes ?? DEFAULT_COMPACT_AT_BYTES) || this.behind > 0;
+  }
+
+  /** A compaction as cooperative work (run between commands; see the steps above). */
+  *compaction(catalog: Catalog): Work<void> {
+    if (this.compacting) return;
+    this.compacting = true;
+    const started = performance.now();
+    const tmp = join(this.dir, SNAPSHOT_TMP_FILE);
+    let tmpFd: number | undefined;
+    try {
+      const generation = this.current.generation + 1;
+      const next = createJournal(this.dir, generation);
+      closeSync(this.current.fd);
+      this.current = next;
+      this.behind++;
+      this.crash('journal-created');
+      const state = capture(catalog);
+      this.opts.log({
+        level: 'info',
+        event: 'compaction.started',
+        message: `compaction to generation ${generation} started (${state.reduce((n, c) => n + c.docs.length, 0)} documents)`,
+      });
+      tmpFd = openSync(tmp, 'w');
+      const writer = new ChunkWriter(tmpFd);
+      writer.add({ op: 'meta', format: 2, generation });
+      for (const coll of state) {
+        writer.add({ op: 'create', db: coll.db, coll: coll.name, options: coll.options });
+        for (let i = 0; i < coll.docs.length; i += DOCS_PER_BATCH) {
+          for (const record of docRecords(coll.db, coll.name, coll.docs.slice(i, i + DOCS_PER_BATCH)))
+            writer.add(record);
+          if (this.opts.crashAt === 'snapshot-partial') writer.flush(); // some of the snapshot on disk, not all
+          this.crash('snapshot-partial');
+          if (checkpoint()) yield;
+        }
+        // indexes after the documents: loading builds each index once over all of them
+        for (const spec of coll.indexes) writer.add({ op: 'createIndex', db: coll.db, coll: coll.name, spec });
+      }
+      writer.flush();
+      fsyncSync(tmpFd);
+      closeSync(tmpFd);
+      tmpFd = undefined;
+      this.crash('snapshot-written');
+      renameSync(tmp, join(this.dir, SNAPSHOT_FILE));
+      fsyncDir(this.dir);
+      this.crash('snapshot-renamed');
+      for (const old of listJournals(this.dir)) if (old.generation < generation) rmSync(join(this.dir, old.name));
+      fsyncDir(this.dir);
+      this.behind = 0;
+      this.retryAtBytes = 0;
+      this.crash('done');
+      this.opts.log({
+        level: 'info',
+        event: 'compaction.finished',
+        message: `compaction to generation ${generation} finished in ${Math.round(performance.now() - started)} ms (snapshot ${writer.bytes} bytes)`,
+        details: { generation, bytes: writer.bytes, ms: Math.round(performance.now() - started) },
+      });
+    } catch (err) {
+      // the journals still hold everything; try again once the journal has grown some more
+      this.retryAtBytes = this.current.size + (this.opts.compactAtBytes ?? DEFAULT_COMPACT_AT_BYTES);
+      this.opts.log({
+        level: 'error',
+        event: 'compaction.failed',
+        message: `compaction failed (the journals still hold every change): ${(err as Error).message}`,
+      });
+    } finally {
+      if (tmpFd !== undefined) closeSync(tmpFd);
+      rmSync(tmp, { force: true }); // gone after the rename; a leftover of a failed or abandoned compaction
+      this.compacting = false;
+    }
+  }
+
+  /** Runs a whole compaction now, without giving the event loop back (start-up conversion, stop). */
+  finishCompaction(catalog: Catalog): void {
+    const work = this.compaction(catalog);
+    for (let step = work.next(); !step.done; step = work.next());
+  }
+
+  /** Compacts a journal worth compacting, closes it and unlocks the directory. */
   close(catalog: Catalog | undefined): void {
     try {
-      if (catalog && this.size > 0) this.compact(catalog);
+      if (catalog && (this.current.size > COMPACT_AT_STOP_BYTES || this.behind > 0)) this.finishCompaction(catalog);
     } finally {
-      closeSync(this.fd);
+      closeSync(this.current.fd);
       this.release();
     }
   }
+
+  private crash(step: CompactionStep): void {
+    if (this.opts.crashAt === step) process.kill(process.pid, 'SIGKILL');
+  }
 }
 
-function writeAll(fd: number, buf: Buffer): void {
-  let written = 0;
-  while (written < buf.length) written += writeSync(fd, buf, written, buf.length - written);
+/** Creates journal.<generation>.bson with its meta record, durably (file and directory). */
+function createJournal(dir: string, generation: number): OpenJournal {
+  const fd = openSync(join(dir, journalFile(generation)), 'w+');
+  const meta = encodeRecord({ op: 'meta', format: 2, generation });
+  try {
+    writeAll(fd, meta, 0);
+    fdatasyncSync(fd);
+    fsyncDir(dir);
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+  return { fd, size: meta.length, generation };
+}
+
+/**
+ * Snapshot records for documents of one collection: one batch, split while its JSON is too large
+ * for a record; a document too large for any batch is a plain `put`.
+ */
+function docRecords(db: string, coll: string, docs: Doc[]): StoredRecord[] {
+  const batch = encodeBatch(docs);
+  if (batch.json.length <= MAX_BATCH_JSON_CHARS) return [{ op: 'docs', db, coll, ...batch }];
+  if (docs.length === 1) return [{ op: 'put', db, coll, doc: docs[0] as Doc }];
+  const half = docs.length >> 1;
+  return [...docRecords(db, coll, docs.slice(0, half)), ...docRecords(db, coll, docs.slice(half))];
+}
+
+interface CapturedCollection {
+  db: string;
+  name: string;
+  options: Doc;
+  indexes: IndexSpec[];
+  docs: Doc[];
+}
+
+function capture(catalog: Catalog): CapturedCollection[] {
+  const out: CapturedCollection[] = [];
+  for (const db of catalog.databases()) {
+    for (const coll of catalog.collections(db)) {
+      out.push({
+        db,
+        name: coll.name,
+        options: coll.options,
+        indexes: coll.indexes.slice(1).map((ix) => ix.spec),
+        docs: [...coll.all()],
+      });
+    }
+  }
+  return out;
+}
+
+/** Buffers encoded records and writes them in chunks of a few MB. */
+class ChunkWriter {
+  private chunk: Buffer[] = [];
+  private chunkBytes = 0;
+  bytes = 0;
+
+  constructor(private readonly fd: number) {}
+
+  add(record: StoredRecord): void {
+    const encoded = encodeRecord(record);
+    this.chunk.push(encoded);
+    this.chunkBytes += encoded.length;
+    if (this.chunkBytes >= SNAPSHOT_CHUNK_BYTES) this.flush();
+  }
+
+  flush(): void {
+    if (this.chunk.length === 0) return;
+    writeAll(this.fd, Buffer.concat(this.chunk, this.chunkBytes));
+    this.bytes += this.chunkBytes;
+    this.chunk = [];
+    this.chunkBytes = 0;
+  }
 }

@@ -1,7 +1,9 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
-export class DataDirLockedError extends Error {}
+export class DataDirLockedError extends Error {
+  override readonly name = 'DataDirLockedError';
+}
 
 function alive(pid: number): boolean {
   try {

@@ -1,7 +1,9 @@
-import { compareValues, valueKey } from '../bson/compare.js';
+import { compareValues } from '../bson/compare.js';
 import { pathValues } from '../bson/path.js';
-import type { Doc } from '../bson/types.js';
+import { isPlainObject, type Doc } from '../bson/types.js';
 import { commandError } from '../errors.js';
+import { keyComparator } from './index-keys.js';
+import { KeyList } from './key-list.js';
 
 export interface IndexSpec {
   v: number;
@@ -12,116 +14,197 @@ export interface IndexSpec {
   [option: string]: unknown;
 }
 
-export interface IndexEntry {
-  value: unknown;
-  id: string;
-}
-
 /**
- * A hash index over one or more fields: full compound keys (for unique checks and equality) and
- * the first field alone (for look-ups by prefix), plus a sorted view of the first field built on
- * demand for range look-ups. Array values make it multikey, one entry per element.
+ * An ordered index over one or more fields: one entry per distinct key of a document (array
+ * values make it multikey, one entry per element), sorted by key then `_id`, with ranks (see
+ * KeyList), so equality, ranges, counts and ordered walks are all look-ups. A single-field
+ * index stores each key as the bare value, a compound one as an array of values.
  */
 export class SecondaryIndex {
   readonly fields: string[];
-  private readonly full = new Map<string, Set<string>>();
-  private readonly prefix = new Map<string, Set<string>>();
-  private sorted: IndexEntry[] | null = null;
+  readonly directions: number[];
+  readonly compareKey: (key: unknown, probe: unknown) => number;
+  private list: KeyList;
+  /** positions of the fields on which some document reached an array (never cleared, as in MongoDB) */
+  private readonly multikeyPositions = new Set<number>();
+  /** set while the index is not built: the documents to build it from when it is first read */
+  private pending: (() => Iterable<Doc>) | undefined;
+
+  /** each field's path split on dots; null for a top-level field */
+  private readonly paths: Array<string[] | null>;
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
+    this.paths = this.fields.map((f) => (f.includes('.') ? f.split('.') : null));
+    this.directions = this.fields.map((f) => (spec.key[f] < 0 ? -1 : 1));
+    this.compareKey = keyComparator(this.directions);
+    this.list = this.emptyList();
+  }
+
+  private emptyList(): KeyList {
+    return new KeyList(this.compareKey, (a, b) => compareValues(a, b));
+  }
+
+  /** The entries, sorted by key then `_id` (an index left to build is built now). */
+  get entries(): KeyList {
+    if (this.pending) this.buildPending();
+    return this.list;
+  }
+
+  /** Positions of the fields on which some document reached an array (an index left to build is built now). */
+  get multikeyFields(): ReadonlySet<number> {
+    if (this.pending) this.buildPending();
+    return this.multikeyPositions;
+  }
+
+  /**
+   * Leaves the index to be built from `source` (the collection's documents as they are by then)
+   * when it is first read: documents loaded at start-up cost no index work until a command needs
+   * the index, and an index no command reads is never built.
+   */
+  defer(source: () => Iterable<Doc>): void {
+    this.pending = source;
+    this.list = this.emptyList();
+    this.multikeyPositions.clear();
+  }
+
+  private buildPending(): void {
+    const source = this.pending as () => Iterable<Doc>;
+    this.pending = undefined;
+    this.fill(source(), false);
+  }
+
+  /**
+   * Builds the entries of `docs` at once, by sorting (far cheaper than one insert each). With
+   * `enforceUnique`, answers the key of a duplicate instead for a unique index (nothing is built).
+   */
+  fill(docs: Iterable<Doc>, enforceUnique: boolean): { values: unknown[] } | undefined {
+    const pairs: Array<{ key: unknown; doc: Doc }> = [];
+    for (const doc of docs) {
+      this.note(doc);
+      for (const key of this.keysOf(doc)) pairs.push({ key, doc });
+    }
+    pairs.sort((a, b) => this.compareKey(a.key, b.key) || compareValues(a.doc._id, b.doc._id));
+    if (enforceUnique && this.unique) {
+      for (let i = 1; i < pairs.length; i++) {
+        const [a, b] = [pairs[i - 1], pairs[i]];
+        if (this.compareKey(a.key, b.key) === 0 && compareValues(a.doc._id, b.doc._id) !== 0) {
+          return { values: this.fields.length === 1 ? [b.key] : (b.key as unknown[]) };
+        }
+      }
+    }
+    this.list.load(
+      pairs.map((p) => p.key),
+      pairs.map((p) => p.doc),
+    );
+    return undefined;
   }
 
   get unique(): boolean {
     return this.spec.unique === true;
   }
 
-  /** The compound keys of a document, or none when a sparse index leaves it out. */
-  keysOf(doc: Doc): Array<{ key: string; values: unknown[] }> {
+  get sparse(): boolean {
+    return this.spec.sparse === true;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The distinct keys of a document, or none when a sparse index leaves it out. */
+  keysOf(doc: Doc): unknown[] {
+    if (this.paths.every((p) => p === null)) {
+      // top-level fields holding scalars (the usual case): one key, no path walk
+      let present = false;
+      let scalars = true;
+      // an exact-length array: a key is kept for as long as the document is indexed
+      const values = this.fields.map((field) => {
+        const v = doc[field];
+        if (Array.isArray(v) || isPlainObject(v)) scalars = false;
+        if (v !== undefined) present = true;
+        return v === undefined ? null : v;
+      });
+      if (scalars) {
+        if (!present && this.spec.sparse) return [];
+        return [this.fields.length === 1 ? values[0] : values];
+      }
+    }
     const perField = this.fields.map((f) => pathValues(doc, f));
     if (this.spec.sparse && perField.every((vs) => vs.length === 1 && vs[0] === undefined)) return [];
     if (perField.filter((vs) => vs.length > 1).length > 1) {
       throw commandError('BadValue', `cannot index parallel arrays [${this.fields.join('] [')}]`, { code: 171 });
     }
     let combos: unknown[][] = [[]];
-    for (const vs of perField) combos = combos.flatMap((c) => vs.map((v) => [...c, v]));
-    const seen = new Set<string>();
-    const out: Array<{ key: string; values: unknown[] }> = [];
+    for (const vs of perField) combos = combos.flatMap((c) => vs.map((v) => [...c, v === undefined ? null : v]));
+    const keys: unknown[] = [];
     for (const values of combos) {
-      const key = values.map(valueKey).join('\u0000');
-      if (!seen.has(key)) {
-        seen.add(key);
-        out.push({ key, values });
-      }
+      const key = this.fields.length === 1 ? values[0] : values;
+      if (!keys.some((k) => this.compareKey(k, key) === 0)) keys.push(key);
     }
-    return out;
+    return keys;
   }
 
   /** The first other document holding one of these keys, for unique checks. */
-  conflict(
-    keys: Array<{ key: string; values: unknown[] }>,
-    selfId: string | undefined,
-  ): { values: unknown[] } | undefined {
+  conflict(keys: unknown[], self: Doc | undefined): { values: unknown[] } | undefined {
     if (!this.unique) return undefined;
-    for (const k of keys) {
-      const ids = this.full.get(k.key);
-      if (ids) for (const id of ids) if (id !== selfId) return { values: k.values };
+    for (const key of keys) {
+      let clash = false;
+      const from = this.entries.rank(key, -1);
+      this.entries.scan(from, this.entries.rank(key, 1), 1, (_k, doc) => {
+        clash = self === undefined || compareValues(doc._id, self._id) !== 0;
+        return !clash;
+      });
+      if (clash) return { values: this.fields.length === 1 ? [key] : (key as unknown[]) };
     }
     return undefined;
   }
 
-  add(id: string, keys: Array<{ key: string; values: unknown[] }>): void {
-    for (const k of keys) {
-      addTo(this.full, k.key, id);
-      if (this.fields.length > 1) addTo(this.prefix, valueKey(k.values[0]), id);
-    }
-    this.sorted = null;
+  // While the index is left to build, writes leave it alone: the build reads the documents as
+  // they are by then (the collection changes its documents right after these calls).
+
+  add(doc: Doc, keys: unknown[]): void {
+    if (this.pending) return;
+    this.note(doc);
+    for (const key of keys) this.list.insert(key, doc);
   }
 
-  remove(id: string, keys: Array<{ key: string; values: unknown[] }>): void {
-    for (const k of keys) {
-      removeFrom(this.full, k.key, id);
-      if (this.fields.length > 1) removeFrom(this.prefix, valueKey(k.values[0]), id);
-    }
-    this.sorted = null;
+  remove(doc: Doc, keys: unknown[]): void {
+    if (this.pending) return;
+    for (const key of keys) this.list.remove(key, doc);
   }
 
-  /** Ids whose first indexed field equals one of `values` (null also finds missing unless sparse). */
-  lookup(values: unknown[]): Set<string> | undefined {
-    const map = this.fields.length > 1 ? this.prefix : this.full;
-    const out = new Set<string>();
-    for (const v of values) {
-      if ((v === null || v === undefined) && this.spec.sparse) return undefined;
-      const ids = map.get(valueKey(v));
-      if (ids) for (const id of ids) out.add(id);
-    }
-    return out;
+  /** Points this document's entries (same keys) at its new version. */
+  swap(doc: Doc, keys: unknown[]): void {
+    if (this.pending) return;
+    for (const key of keys) this.list.swap(key, doc);
   }
 
-  /** Entries of the first field in BSON order, for range look-ups. */
-  sortedEntries(allEntries: () => Iterable<[string, Doc]>): IndexEntry[] {
-    if (this.sorted) return this.sorted;
-    const entries: IndexEntry[] = [];
-    const field = this.fields[0];
-    for (const [id, doc] of allEntries()) for (const v of pathValues(doc, field)) entries.push({ value: v, id });
-    entries.sort((a, b) => compareValues(a.value, b.value));
-    this.sorted = entries;
-    return entries;
+  /** Whether two key lists of one document are the same. */
+  sameKeys(a: unknown[], b: unknown[]): boolean {
+    return a.length === b.length && a.every((k, i) => this.compareKey(k, b[i]) === 0);
+  }
+
+  get multikey(): boolean {
+    return this.multikeyFields.size > 0;
+  }
+
+  /** Records the fields on which this document reaches an array (the index becomes multikey). */
+  note(doc: Doc): void {
+    for (let f = 0; f < this.fields.length; f++) {
+      if (this.multikeyPositions.has(f)) continue;
+      const path = this.paths[f];
+      if (path ? reachesArray(doc, path) : Array.isArray(doc[this.fields[f]])) this.multikeyPositions.add(f);
+    }
   }
 }
 
-function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
-  let s = map.get(key);
-  if (!s) {
-    s = new Set();
-    map.set(key, s);
+function reachesArray(doc: Doc, path: string[]): boolean {
+  let v: unknown = doc;
+  for (const part of path) {
+    if (Array.isArray(v)) return true;
+    if (!isPlainObject(v)) return false;
+    v = v[part];
   }
-  s.add(id);
-}
-
-function removeFrom(map: Map<string, Set<string>>, key: string, id: string): void {
-  const s = map.get(key);
-  if (!s) return;
-  s.delete(id);
-  if (s.size === 0) map.delete(key);
+  return Array.isArray(v);
 }

@@ -22,6 +22,7 @@ export const SCALAR_GRAPHQL_TYPES: Record<ScalarType, string> = {
   decimal: 'Float',
   boolean: 'Boolean',
   json: 'JSON',
+  blocks: 'JSON',
 };
 
 /** The scalar a filter on this attribute compares with (enumerations filter as strings). */

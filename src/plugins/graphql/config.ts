@@ -7,6 +7,8 @@ export interface GraphQLConfig {
   playgroundAlways: boolean;
   /** maximum operation depth, envelopes not counted (seed: 7) */
   depthLimit: number;
+  /** largest operation cost, page sizes times fields (see cost-limit.ts); 0: no limit */
+  costLimit: number;
   /** maximum items per list and `pageSize` (seed: 100) */
   amountLimit: number;
   /** page size when none is asked */
@@ -15,6 +17,8 @@ export interface GraphQLConfig {
   maxLimit: number;
   tracing: boolean;
 }
+
+const DEFAULT_COST_LIMIT = 100_000;
 
 function num(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
@@ -31,6 +35,7 @@ export function graphqlConfig(config: ServiceConfig): GraphQLConfig {
     shadowCRUD: raw.shadowCRUD !== false,
     playgroundAlways: raw.playgroundAlways === true,
     depthLimit: num(raw.depthLimit, 7),
+    costLimit: num(raw.costLimit, DEFAULT_COST_LIMIT),
     amountLimit: num(raw.amountLimit, 100),
     defaultLimit: num(raw.defaultLimit, 10),
     maxLimit: num(raw.maxLimit, -1),

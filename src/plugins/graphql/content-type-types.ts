@@ -19,6 +19,7 @@ import { pageLimits, type GraphQLContext } from './context.js';
 import { componentPage } from './component-lists.js';
 import { populatedValue } from './selection.js';
 import type { ExtensionService } from './extension.js';
+import { enumMembers } from './enum-values.js';
 import { attributeFilterInput, filterableAttributes } from './filters.js';
 import {
   dynamicZoneInputName,
@@ -72,7 +73,7 @@ export function listArgs(
 }
 
 function outputScalar(owner: string, name: string, attribute: Attribute): string | null {
-  if (attribute.type === 'enumeration') return enumName(owner, name);
+  if (attribute.type === 'enumeration') return enumName(owner, name, attribute.enumName);
   return attribute.type in SCALAR_GRAPHQL_TYPES
     ? SCALAR_GRAPHQL_TYPES[attribute.type as keyof typeof SCALAR_GRAPHQL_TYPES]
     : null;
@@ -81,9 +82,13 @@ function outputScalar(owner: string, name: string, attribute: Attribute): string
 function addEnums(ctx: TypeBuildContext, owner: string, schema: Schema): void {
   for (const [name, attribute] of Object.entries(schema.attributes)) {
     if (attribute.type !== 'enumeration' || !attribute.enum) continue;
-    const enumType = enumName(owner, name);
+    const enumType = enumName(owner, name, attribute.enumName);
     if (ctx.sc.has(enumType)) continue;
-    ctx.sc.createEnumTC({ name: enumType, values: Object.fromEntries(attribute.enum.map((v) => [v, { value: v }])) });
+    const { members } = enumMembers(attribute.enum);
+    ctx.sc.createEnumTC({
+      name: enumType,
+      values: Object.fromEntries(Object.entries(members).map(([member, value]) => [member, { value }])),
+    });
   }
 }
 

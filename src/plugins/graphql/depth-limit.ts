@@ -22,6 +22,9 @@ export function depthLimitRule(maxDepth: number): (context: ValidationContext) =
     for (const definition of context.getDocument().definitions) {
       if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
     }
+    // a fragment spread many times at one depth is walked once: fragments spreading each other
+    // twice per level would otherwise cost 2^levels walks
+    const walked = new Set<string>();
     const visit = (set: SelectionSetNode, depth: number, operation: string, visiting: ReadonlySet<string>): void => {
       for (const selection of set.selections) {
         if (selection.kind === Kind.FIELD) {
@@ -39,8 +42,11 @@ export function depthLimitRule(maxDepth: number): (context: ValidationContext) =
         } else {
           const name = selection.name.value;
           const fragment = fragments.get(name);
-          if (fragment && !visiting.has(name))
+          const key = `${operation}\0${name}\0${depth}`;
+          if (fragment && !visiting.has(name) && !walked.has(key)) {
+            walked.add(key);
             visit(fragment.selectionSet, depth, operation, new Set([...visiting, name]));
+          }
         }
       }
     };

@@ -6,6 +6,7 @@
  */
 import { GraphQLError } from 'graphql';
 import { isAppError, type AppError } from '../../errors/index.js';
+import { databaseRefusal } from '../../database/database-errors.js';
 import type { Logger } from '../../logger.js';
 
 export const VALIDATION_FAILED = 'GRAPHQL_VALIDATION_FAILED';
@@ -24,8 +25,9 @@ export function errorCode(error: AppError): string {
 
 /** A resolver error as the client sees it. */
 export function formatResolverError(error: GraphQLError, logger: Logger): GraphQLError {
-  const original = error.originalError;
-  if (!original || original instanceof GraphQLError) return error;
+  const cause = error.originalError;
+  if (!cause || cause instanceof GraphQLError) return error;
+  const original = databaseRefusal(cause) ?? cause;
   if (isAppError(original)) {
     // Strapi's answers carry neither `locations` nor `path` on resolver errors
     return new GraphQLError(original.message, {

@@ -9,9 +9,19 @@ export const UPLOAD_FILE_UID = 'plugin::upload.file';
 /** The plugins' content-API types, in Strapi's order. */
 const PLUGIN_TYPES = [UPLOAD_FILE_UID, PERMISSION_UID, ROLE_UID, USER_UID];
 
-/** Content-types with GraphQL types: the plugins' (Strapi's order), then the api ones by singular name (Strapi loads them sorted). */
+/** Plugin types with GraphQL types of their own elsewhere (builtin-types.ts) or none (admin::). */
+const NOT_SHADOWED = new Set(['plugin::i18n.locale', 'plugin::upload.folder', ...PLUGIN_TYPES]);
+
+/**
+ * Content-types with GraphQL types: the built-in plugins' (Strapi's order), the app's local
+ * plugins' (Strapi v4 shadows every content-type but the admin's), then the api ones by singular
+ * name (Strapi loads them sorted).
+ */
 export function exposedContentTypes(registry: Registry): ContentType[] {
-  const plugins = PLUGIN_TYPES.flatMap((uid) => registry.contentType(uid) ?? []);
+  const local = registry
+    .listContentTypes()
+    .filter((ct) => ct.namespace === 'plugin' && ct.uid.startsWith('plugin::') && !NOT_SHADOWED.has(ct.uid));
+  const plugins = [...PLUGIN_TYPES.flatMap((uid) => registry.contentType(uid) ?? []), ...local];
   const api = registry.listContentTypes().filter((ct) => ct.namespace === 'api');
   api.sort((a, b) => (a.singularName < b.singularName ? -1 : a.singularName > b.singularName ? 1 : 0));
   return [...plugins, ...api];

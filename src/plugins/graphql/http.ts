@@ -5,13 +5,23 @@
  * without `data` is a 400.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
+import {
+  execute,
+  GraphQLError,
+  parse,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
 import { createHandler } from 'graphql-http';
 import type { RequestAuth } from '../../access/ability.js';
 import type { Logger } from '../../logger.js';
 import type { ServiceContext } from '../../service-context.js';
 import { ValidationError } from '../../errors/index.js';
 import { graphqlContext, type GraphQLContext } from './context.js';
+import { costLimitError } from './cost-limit.js';
 import { depthLimitRule } from './depth-limit.js';
 import { formatResolverError, PARSE_FAILED, VALIDATION_FAILED, withCode } from './errors.js';
 import { isMultipart, uploadRuntime, withWorkDir } from '../upload/index.js';
@@ -24,6 +34,8 @@ export interface EndpointOptions {
   service: ServiceContext;
   logger: Logger;
   depthLimit: number;
+  /** largest operation cost (0: no limit), see cost-limit.ts */
+  costLimit: number;
   /** `apolloServer.tracing`: answers carry `extensions.tracing` (the schema must be instrumented) */
   tracing: boolean;
   schema(): GraphQLSchema;
@@ -35,6 +47,12 @@ interface RawRequest {
 }
 
 const PARSED_CACHE_SIZE = 500;
+
+/**
+ * The largest document parsed (graphql-js counts tokens as it reads): far above any hand-written
+ * query, it keeps a body of tens of thousands of aliases from costing seconds of validation.
+ */
+const MAX_TOKENS = 50_000;
 
 /**
  * Parsing and validating are pure in (schema, query text), so both are cached, as Apollo does: a
@@ -54,9 +72,15 @@ function documentCache() {
       }
       let document: DocumentNode;
       try {
-        document = parse(source);
+        document = parse(source, { maxTokens: MAX_TOKENS });
       } catch (err) {
-        throw err instanceof GraphQLError ? withCode(err, PARSE_FAILED) : err;
+        if (err instanceof GraphQLError) throw withCode(err, PARSE_FAILED);
+        // graphql-js parses recursively: brackets nested thousands deep overflow its stack
+        if (err instanceof RangeError)
+          throw new GraphQLError('Syntax Error: the document is nested too deeply.', {
+            extensions: { code: PARSE_FAILED },
+          });
+        throw err;
       }
       parsed.set(source, document);
       if (parsed.size > PARSED_CACHE_SIZE) parsed.delete(parsed.keys().next().value ?? '');
@@ -87,10 +111,35 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
     validationRules: (_req, _args, specified) =>
       options.depthLimit > 0 ? [...specified, depthLimitRule(options.depthLimit)] : specified,
     formatError: (err) => (err instanceof GraphQLError ? formatResolverError(err, options.logger) : err),
+    // the cost, with this request's variables (so never cached), before validation: a document
+    // of a thousand aliases is refused without paying for the validation of each one
+    onSubscribe: (_req, params) => {
+      if (options.costLimit <= 0) return undefined;
+      let document: DocumentNode;
+      try {
+        document = documents.parse(params.query);
+      } catch {
+        return undefined; // graphql-http parses it again and answers the syntax error
+      }
+      const operation = { schema: options.schema(), document, ...params };
+      const tooCostly = costLimitError(operation, options.costLimit, options.service.config.api.rest);
+      return tooCostly ? [tooCostly] : undefined;
+    },
+    execute: (args: ExecutionArgs) => {
+      try {
+        return execute(args);
+      } catch (err) {
+        // what escapes execute is variable coercion, which recurses: variables nested too deeply
+        if (!(err instanceof RangeError)) throw err;
+        return {
+          errors: [new GraphQLError('Variables are nested too deeply', { extensions: { code: 'BAD_USER_INPUT' } })],
+        };
+      }
+    },
   });
 
   /** Runs one operation whose body is already read (JSON, or a multipart request's operation). */
-  const execute = async (req: Request, auth: RequestAuth, body: unknown, contentType: string | undefined) => {
+  const runOperation = async (req: Request, auth: RequestAuth, body: unknown, contentType: string | undefined) => {
     const [answer, init] = await handle({
       url: req.originalUrl,
       method: req.method,
@@ -103,7 +152,7 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
   };
 
   const run = async (req: Request, res: Response, body: unknown, contentType: string | undefined) => {
-    const { answer, init } = await execute(req, await options.service.authenticate(req), body, contentType);
+    const { answer, init } = await runOperation(req, await options.service.authenticate(req), body, contentType);
     const status = init.status === 200 && typeof answer === 'string' && hasNoData(answer) ? 400 : init.status;
     res.status(status);
     for (const [name, value] of Object.entries(init.headers ?? {})) if (value !== undefined) res.setHeader(name, value);
@@ -123,7 +172,7 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
         answers.push(missing);
         continue;
       }
-      const { answer } = await execute(req, auth, operation, 'application/json');
+      const { answer } = await runOperation(req, auth, operation, 'application/json');
       answers.push(JSON.parse(answer ?? 'null'));
     }
     res.status(200).type('application/json').send(JSON.stringify(answers));

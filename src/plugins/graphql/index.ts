@@ -6,6 +6,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
 import { effectiveMaxLimit, graphqlConfig, type GraphQLConfig } from './config.js';
+import { enumNameWarnings } from './enum-values.js';
 import { ExtensionError, ExtensionService } from './extension.js';
 import { createFormatService } from './format-service.js';
 import { graphqlEndpoint } from './http.js';
@@ -25,13 +26,18 @@ export type {
 } from './extension.js';
 export type { GraphQLContext } from './context.js';
 
-/** The service a resolver sees: REST's page limits replaced by GraphQL's (defaultLimit, maxLimit capped by amountLimit). */
+/**
+ * The service a resolver sees: REST's page limits replaced by GraphQL's (defaultLimit, maxLimit
+ * capped by amountLimit), and a populate depth that admits whatever `depthLimit` lets through.
+ */
 function graphqlService(ctx: ServiceContext, gql: GraphQLConfig): ServiceContext {
   const rest = ctx.config.api.rest;
-  const config = {
-    ...ctx.config,
-    api: { ...ctx.config.api, rest: { ...rest, defaultLimit: gql.defaultLimit, maxLimit: effectiveMaxLimit(gql) } },
+  const limits = {
+    defaultLimit: gql.defaultLimit,
+    maxLimit: effectiveMaxLimit(gql),
+    maxPopulateDepth: Math.max(rest.maxPopulateDepth, gql.depthLimit),
   };
+  const config = { ...ctx.config, api: { ...ctx.config.api, rest: { ...rest, ...limits } } };
   return {
     config,
     registry: ctx.registry,
@@ -91,11 +97,19 @@ export const graphqlPlugin: Plugin = {
     if (gql.playgroundAlways || ctx.config.env !== 'production') ctx.rootRouter.use(playground(gql.endpoint));
     ctx.rootRouter.all(
       gql.endpoint,
-      graphqlEndpoint({ service, logger: ctx.logger, depthLimit: gql.depthLimit, tracing: gql.tracing, schema }),
+      graphqlEndpoint({
+        service,
+        logger: ctx.logger,
+        depthLimit: gql.depthLimit,
+        costLimit: gql.costLimit,
+        tracing: gql.tracing,
+        schema,
+      }),
     );
   },
   /** builds the schema at start-up (after the app's `register`), so a bad extension fails the start, not a request */
   async bootstrap(ctx) {
     schemaGetters.get(ctx.models)?.();
+    for (const warning of enumNameWarnings(ctx.registry)) ctx.logger.warn(warning);
   },
 };

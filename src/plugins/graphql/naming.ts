@@ -40,7 +40,9 @@ export const entityResponseCollectionName = (type: string) => `${type}EntityResp
 export const relationResponseCollectionName = (type: string) => `${type}RelationResponseCollection`;
 export const filtersInputName = (type: string) => `${type}FiltersInput`;
 export const inputName = (type: string) => `${type}Input`;
-export const enumName = (type: string, attribute: string) => `ENUM_${type.toUpperCase()}_${attribute.toUpperCase()}`;
+/** `ENUM_<TYPE>_<ATTRIBUTE>`, or the attribute's own `enumName` when the schema gives one. */
+export const enumName = (type: string, attribute: string, declared?: string) =>
+  declared ?? `ENUM_${type.toUpperCase()}_${attribute.toUpperCase()}`;
 export const dynamicZoneName = (type: string, attribute: string) => `${type}${pascalCase(attribute)}DynamicZone`;
 export const dynamicZoneInputName = (type: string, attribute: string) => `${dynamicZoneName(type, attribute)}Input`;
 /** `String` → `StringFilterInput` */

@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { ValidationError } from '../../errors/index.js';
+import { checkBodyDepth } from '../../operations/request-limits.js';
 import { readMultipart, type IncomingFile } from '../upload/index.js';
 import { isRecord } from './values.js';
 
@@ -21,11 +22,14 @@ const invalid = (message: string) => new ValidationError(`Invalid multipart Grap
 function parseJsonField(fields: Array<{ name: string; value: string }>, name: string): unknown {
   const field = fields.find((f) => f.name === name);
   if (!field) throw invalid(`the "${name}" field is missing`);
+  let value: unknown;
   try {
-    return JSON.parse(field.value) as unknown;
+    value = JSON.parse(field.value);
   } catch {
     throw invalid(`the "${name}" field is not JSON`);
   }
+  checkBodyDepth(value);
+  return value;
 }
 
 /** Puts `value` at `path` (`variables.files.1`) inside `operation`; only under `variables`. */

@@ -15,7 +15,7 @@ import {
   usersPermissionsRuntime,
   type UsersPermissionsRuntime,
 } from '../users-permissions/index.js';
-import { createRole, deleteRole, findRole, updateRole } from '../users-permissions/roles.js';
+import { createRole, deleteRoleOfUsers, findRole, requireRole, updateRole } from '../users-permissions/roles.js';
 import { findUserById } from '../users-permissions/users.js';
 import type { Registry } from '../../content-types/index.js';
 import type { GraphQLContext } from './context.js';
@@ -177,9 +177,7 @@ function mutationFields(registry: Registry): Record<string, RootField> {
       args: { id: 'ID!' },
       action: 'plugin::users-permissions.role.deleteRole',
       resolve: async (_p, args, ctx) => {
-        const fallback = await findRole(ctx.service, { type: 'authenticated' });
-        if (!fallback) throw new ApplicationError('Impossible to find the default role');
-        await deleteRole(ctx.service, Number(args.id), fallback._id);
+        await deleteRoleOfUsers(ctx.service, await requireRole(ctx.service, String(args.id)));
         return ok;
       },
     },
@@ -234,7 +232,8 @@ function mutationFields(registry: Registry): Record<string, RootField> {
       action: 'plugin::users-permissions.role.updateRole',
       resolve: async (_p, args, ctx) => {
         const data = plain(args.data) as Args;
-        await updateRole(ctx.service, Number(args.id), {
+        const role = await requireRole(ctx.service, String(args.id));
+        await updateRole(ctx.service, role._id, {
           ...(typeof data.name === 'string' ? { name: data.name } : {}),
           ...(typeof data.description === 'string' ? { description: data.description } : {}),
         });

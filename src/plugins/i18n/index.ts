@@ -1,6 +1,7 @@
 import { LIST_LOCALES_ACTION } from '../../access/actions.js';
 import type { ServiceConfig } from '../../config/index.js';
 import { ConfigError } from '../../config/index.js';
+import { I18N_LOCALE_UID, pluginCollectionType } from '../../content-types/index.js';
 import type { I18nSettings, Locale } from '../../service-context.js';
 import { ForbiddenError } from '../../errors/index.js';
 import { requestAuth } from '../../operations/request-context.js';
@@ -42,6 +43,18 @@ export function i18nSettings(config: ServiceConfig): I18nSettings | null {
 
 export const i18nPlugin: Plugin = {
   name: 'i18n',
+  // the locales live in config/plugins here; the type exists so schemas relating to it load
+  contentTypes: () => [
+    pluginCollectionType({
+      uid: I18N_LOCALE_UID,
+      source: 'plugin i18n (built in)',
+      collectionName: 'i18n_locale',
+      singularName: 'locale',
+      pluralName: 'locales',
+      displayName: 'Locale',
+      attributes: { name: { type: 'string', min: 1, max: 50 }, code: { type: 'string', unique: true } },
+    }),
+  ],
   register(context) {
     const { router, i18n } = context;
     router.use(localizationRoutes(context));

@@ -6,6 +6,7 @@ import { ValidationError } from '../../errors/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import { nextId } from './roles.js';
 import { collectionOf } from './collections.js';
+import { CredentialCache } from './token-cache.js';
 import { isDuplicate } from './indexes.js';
 
 export interface CreateApiTokenInput {
@@ -99,6 +100,7 @@ export async function createApiTokenWithSalt(
       // a token of this name was created meanwhile (unique `name`)
       throw isDuplicate(error, 'name') ? ValidationError.forPath(['name'], 'Name already taken') : error;
     });
+  tokenCache(ctx).invalidate();
   return { id: doc._id as number, accessKey, token: info(doc.toObject() as unknown as ApiTokenDoc) };
 }
 
@@ -107,10 +109,23 @@ export async function listApiTokens(ctx: ServiceContext): Promise<ApiTokenInfo[]
   return docs.map(info);
 }
 
-/** Deletes a token; false when there is none with this id. */
+/** Deletes a token; false when there is none with this id. Requests of this process no longer pass with it. */
 export async function revokeApiToken(ctx: ServiceContext, id: number): Promise<boolean> {
   const result = await collectionOf(ctx, API_TOKEN_UID).deleteOne({ _id: id });
+  tokenCache(ctx).invalidate();
   return result.deletedCount === 1;
+}
+
+/** Looked-up tokens by key hash, one cache per service (keyed by its models). */
+const caches = new WeakMap<object, CredentialCache<ApiTokenInfo>>();
+
+export function tokenCache(ctx: ServiceContext): CredentialCache<ApiTokenInfo> {
+  let cache = caches.get(ctx.models);
+  if (!cache) {
+    cache = new CredentialCache<ApiTokenInfo>();
+    caches.set(ctx.models, cache);
+  }
+  return cache;
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -119,7 +134,8 @@ export type ApiTokenCheck = { ok: true; auth: RequestAuth } | { ok: false; reaso
 
 /**
  * Looks an access key up by its hash (an index lookup: nothing is compared in clear, so nothing
- * leaks through timing), checks expiry and records `lastUsedAt`.
+ * leaks through timing; then from the token cache, see token-cache.ts), checks expiry and records
+ * `lastUsedAt` (at most once a minute).
  */
 export async function authenticateApiToken(
   ctx: ServiceContext,
@@ -127,13 +143,20 @@ export async function authenticateApiToken(
   accessKey: string,
 ): Promise<ApiTokenCheck> {
   const collection = collectionOf<ApiTokenDoc>(ctx, API_TOKEN_UID);
-  const doc = (await collection.findOne({ accessKey: hashAccessKey(accessKey, salt) })) as ApiTokenDoc | null;
-  if (!doc) return { ok: false, reason: 'unknown' };
-  const token = info(doc);
+  const hash = hashAccessKey(accessKey, salt);
+  const cache = tokenCache(ctx);
+  let token = cache.get(hash);
+  if (!token) {
+    const doc = (await collection.findOne({ accessKey: hash })) as ApiTokenDoc | null;
+    if (!doc) return { ok: false, reason: 'unknown' };
+    token = info(doc);
+    cache.set(hash, token);
+  }
   const now = Date.now();
   if (token.expiresAt && token.expiresAt.getTime() <= now) return { ok: false, reason: 'expired' };
   if (!token.lastUsedAt || now - token.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await collection.updateOne({ _id: token.id }, { $set: { lastUsedAt: new Date(now) } });
+    token.lastUsedAt = new Date(now);
+    await collection.updateOne({ _id: token.id }, { $set: { lastUsedAt: token.lastUsedAt } });
   }
   return {
     ok: true,

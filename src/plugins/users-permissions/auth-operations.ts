@@ -4,6 +4,7 @@ import { issueJwt } from './jwt.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { findRole } from './roles.js';
 import type { UsersPermissionsRuntime } from './runtime.js';
+import { takenField } from './indexes.js';
 import { allowedExtraFields } from './user-fields.js';
 import {
   createUser,
@@ -51,7 +52,7 @@ export async function register(rt: UsersPermissionsRuntime, input: unknown): Pro
     role: role._id,
     extra: allowedExtraFields(ctx, settings.allowedFields, body),
   }).catch((err: unknown) => {
-    throw (err as { code?: number } | null)?.code === 11000 ? new ApplicationError(TAKEN) : err;
+    throw takenField(err) ? new ApplicationError(TAKEN) : err;
   });
   return session(rt, user);
 }

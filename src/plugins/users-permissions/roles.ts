@@ -1,5 +1,6 @@
 import { DEFAULT_ROLE_PERMISSIONS } from '../../access/actions.js';
 import { PERMISSION_UID, ROLE_UID, USER_UID } from '../../content-types/index.js';
+import { ApplicationError, NotFoundError } from '../../errors/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import { collectionOf } from './collections.js';
 import { isDuplicate } from './indexes.js';
@@ -30,6 +31,14 @@ export async function findRole(
   query: { _id: number } | { type: string },
 ): Promise<RoleDoc | null> {
   return (await ctx.models.model(ROLE_UID).findOne(query).lean()) as RoleDoc | null;
+}
+
+/** The role a client names by id (a route parameter, a GraphQL `ID`): 404 `Role not found` otherwise. */
+export async function requireRole(ctx: ServiceContext, raw: unknown): Promise<RoleDoc> {
+  const id = typeof raw === 'string' && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : NaN;
+  const role = Number.isSafeInteger(id) ? await findRole(ctx, { _id: id }) : null;
+  if (!role) throw new NotFoundError('Role not found');
+  return role;
 }
 
 export async function listRoles(ctx: ServiceContext): Promise<RoleDoc[]> {
@@ -84,7 +93,19 @@ export async function setRoleActions(ctx: ServiceContext, roleId: number, action
   await grantActions(ctx, roleId, [...wanted]);
 }
 
-export async function deleteRole(ctx: ServiceContext, roleId: number, fallbackRoleId: number): Promise<void> {
+/**
+ * Deletes a role its users fall back to the authenticated role from; the public and
+ * authenticated roles themselves cannot be deleted.
+ */
+export async function deleteRoleOfUsers(ctx: ServiceContext, role: RoleDoc): Promise<void> {
+  if (role.type === 'public' || role.type === 'authenticated')
+    throw new ApplicationError(`Cannot delete the ${role.type} role`);
+  const fallback = await findRole(ctx, { type: 'authenticated' });
+  if (!fallback) throw new ApplicationError('Impossible to find the default role');
+  await deleteRole(ctx, role._id, fallback._id);
+}
+
+async function deleteRole(ctx: ServiceContext, roleId: number, fallbackRoleId: number): Promise<void> {
   await collectionOf(ctx, USER_UID).updateMany({ role: roleId }, { $set: { role: fallbackRoleId } });
   await collectionOf(ctx, PERMISSION_UID).deleteMany({ role: roleId });
   await collectionOf(ctx, ROLE_UID).deleteOne({ _id: roleId });

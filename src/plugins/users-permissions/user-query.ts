@@ -1,10 +1,7 @@
-import type { Document } from 'mongodb';
-import { isPrivate, isScalar, ROLE_UID, USER_UID } from '../../content-types/index.js';
+import { isPrivate, isScalar, USER_UID } from '../../content-types/index.js';
 import { ValidationError } from '../../errors/index.js';
 import type { OperationContext, RawQuery } from '../../operations/index.js';
-import { compileFilters } from '../../query/filters/index.js';
-import { compileSort } from '../../query/sort/index.js';
-import { sanitizeUser, type UserDoc } from './users.js';
+import { readEntries, readEntry, type PlainEntry } from '../../query/index.js';
 import { collectionOf } from './collections.js';
 
 const invalid = (name: string) => new ValidationError(`Invalid parameter ${name}`);
@@ -16,99 +13,45 @@ function nonNegativeInteger(name: string, value: unknown): number | undefined {
   return n;
 }
 
-/** `fields`: names of readable scalar attributes of the user (never a private one). */
-function selectedFields(ctx: OperationContext, raw: unknown): Set<string> | undefined {
-  if (raw === undefined) return undefined;
-  const list = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw : Object.values(raw as object);
+/** Strapi's users routes refuse a populate naming a private attribute (the shared parser leaves it out). */
+function refusePrivatePopulate(ctx: OperationContext, raw: unknown): void {
+  if (raw === undefined || raw === null) return;
+  const names =
+    typeof raw === 'string'
+      ? raw.split(',')
+      : Array.isArray(raw)
+        ? raw
+        : typeof raw === 'object'
+          ? Object.keys(raw)
+          : [];
   const ct = ctx.registry.contentType(USER_UID);
-  const fields = new Set<string>();
-  for (const item of list) {
-    const name = typeof item === 'string' ? item.trim() : '';
-    const attribute = ct?.attributes[name];
-    if (name === 'id') continue;
-    if (!attribute || isPrivate(attribute) || !isScalar(attribute)) throw invalid(name || 'fields');
-    fields.add(name);
-  }
-  return fields;
-}
-
-/** `populate`: only the user's `role` can be populated, and only for callers that may read roles. */
-function populatesRole(raw: unknown): boolean {
-  if (raw === undefined) return false;
-  const names = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw : Object.keys(raw as object);
-  let role = false;
   for (const name of names) {
-    if (name === 'role' || name === '*') role = true;
-    else throw invalid(typeof name === 'string' ? name : 'populate');
+    const attribute = typeof name === 'string' ? ct?.attributes[name.trim()] : undefined;
+    if (attribute && isPrivate(attribute)) throw invalid(String(name));
   }
-  return role;
-}
-
-interface RoleDoc {
-  _id: number;
-  name: string;
-  description?: string | null;
-  type: string;
-  createdAt?: Date;
-  updatedAt?: Date;
 }
 
 /**
- * `GET /api/users`: Strapi v4 answers a bare array; `filters` and `sort` go through the shared query
- * compiler (private attributes and unreadable relations are refused there), `start`/`limit` are
- * top-level (`pagination[...]` is ignored, as in Strapi).
+ * `GET /api/users`: Strapi v4 answers a bare array of flat users. The shared read path runs it
+ * (fields, populate of any relation or media the caller may read, filters and sort; private
+ * attributes are refused there); `start`/`limit` are top-level and unbounded by default, and
+ * `pagination[...]` is ignored, as in Strapi.
  */
 export async function findUsers(ctx: OperationContext, query: RawQuery): Promise<Record<string, unknown>[]> {
-  const { registry, access } = ctx;
   const start = nonNegativeInteger('start', query.start) ?? 0;
-  const limit = nonNegativeInteger('limit', query.limit);
-  const fields = selectedFields(ctx, query.fields);
-  const withRole = populatesRole(query.populate) && access.canRead(ROLE_UID);
+  const limit = nonNegativeInteger('limit', query.limit) ?? Number.MAX_SAFE_INTEGER;
+  refusePrivatePopulate(ctx, query.populate);
+  const rest = Object.fromEntries(
+    Object.entries(query).filter(([key]) => !['pagination', 'start', 'limit'].includes(key)),
+  );
+  const { entries } = await readEntries(ctx, USER_UID, rest, { style: 'plain', window: { start, limit } });
+  return entries;
+}
 
-  const pipeline: Document[] = [];
-  if (query.filters !== undefined)
-    pipeline.push(...compileFilters({ registry, uid: USER_UID, filters: query.filters, access }));
-  const sorting =
-    query.sort !== undefined ? compileSort({ registry, uid: USER_UID, sort: query.sort, access }) : undefined;
-  if (sorting) pipeline.push(...sorting.lookups);
-  const order: Record<string, 1 | -1> = { ...(sorting?.sort ?? {}) };
-  if (!('_id' in order)) order._id = 1;
-  pipeline.push({ $sort: order });
-  if (start > 0) pipeline.push({ $skip: start });
-  if (limit !== undefined) pipeline.push({ $limit: limit });
-  if (sorting) pipeline.push(...sorting.cleanup);
-  if (withRole) {
-    pipeline.push({
-      $lookup: {
-        from: registry.contentType(ROLE_UID)?.collectionName ?? 'up_roles',
-        localField: 'role',
-        foreignField: '_id',
-        as: '__role',
-      },
-    });
-  }
-
-  const docs = await collectionOf(ctx, USER_UID).aggregate<UserDoc & { __role?: RoleDoc[] }>(pipeline).toArray();
-  return docs.map((doc) => {
-    const user = sanitizeUser(ctx, doc);
-    const out: Record<string, unknown> = fields
-      ? Object.fromEntries(Object.entries(user).filter(([k]) => k === 'id' || fields.has(k)))
-      : user;
-    if (withRole) {
-      const role = doc.__role?.[0];
-      out.role = role
-        ? {
-            id: role._id,
-            name: role.name,
-            description: role.description ?? null,
-            type: role.type,
-            createdAt: role.createdAt?.toISOString() ?? null,
-            updatedAt: role.updatedAt?.toISOString() ?? null,
-          }
-        : null;
-    }
-    return out;
-  });
+/** `GET /api/users/:id` and `/api/users/me`: one flat user with the request's fields and populate; null when none. */
+export async function findUser(ctx: OperationContext, id: number, query: RawQuery): Promise<PlainEntry | null> {
+  refusePrivatePopulate(ctx, query.populate);
+  return readEntry(ctx, USER_UID, { _id: id }, query, { style: 'plain' });
 }
 
 /**

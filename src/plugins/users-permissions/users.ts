@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { isPrivate, USER_UID } from '../../content-types/index.js';
 import type { ServiceContext } from '../../service-context.js';
-import { hashPassword } from './passwords.js';
-import { nextId } from './roles.js';
+import { NotFoundError } from '../../errors/index.js';
+import { createEntry, writableContentType } from '../../write/index.js';
 import { collectionOf } from './collections.js';
 
 export interface UserDoc {
@@ -82,22 +82,27 @@ export async function usernameOrEmailTaken(
   return (await collectionOf(ctx, USER_UID).countDocuments(filter, { limit: 1 })) > 0;
 }
 
+/**
+ * Creates a user through the write path, so the app's own user attributes (an extension's
+ * scalars, relations, media, components) are validated and written as on any content-type.
+ */
 export async function createUser(
   ctx: ServiceContext,
   input: { username: string; email: string; password: string; role: number; extra?: Record<string, unknown> },
 ): Promise<UserDoc> {
-  const doc = await ctx.models.model(USER_UID).create({
+  const id = await createEntry(ctx, writableContentType(ctx, USER_UID), {
     ...input.extra,
-    _id: await nextId(ctx, USER_UID),
     username: input.username,
     email: input.email.toLowerCase(),
     provider: 'local',
-    password: await hashPassword(input.password),
+    password: input.password,
     confirmed: true,
     blocked: false,
     role: input.role,
   });
-  return doc.toObject() as unknown as UserDoc;
+  const user = await findUserById(ctx, id);
+  if (!user) throw new NotFoundError('User not found');
+  return user;
 }
 
 export async function updateUser(

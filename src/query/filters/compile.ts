@@ -26,14 +26,14 @@ export class TempFields {
  * the conditions that need no other collection first, in one `$match` an index can serve; then
  * one `$lookup` per deep filter and a `$match` on their results. The caller removes `temps`.
  */
-export function compileNode(node: FilterNode, temps: TempFields): PipelineStage[] {
+export function compileNode(node: FilterNode, temps: TempFields, resolved?: ResolvedRelations): PipelineStage[] {
   const parts = node.kind === 'and' ? node.children : [node];
   const local: Query[] = [];
   const deep: Query[] = [];
   const lookups: PipelineStage[] = [];
   for (const part of parts) {
     const partLookups: PipelineStage[] = [];
-    const query = toQuery(part, { temps, lookups: partLookups });
+    const query = toQuery(part, { temps, lookups: partLookups, resolved });
     if (partLookups.length === 0) {
       local.push(query);
     } else {
@@ -48,10 +48,14 @@ export function compileNode(node: FilterNode, temps: TempFields): PipelineStage[
   return stages;
 }
 
+/** Relation filters already answered by a query on the related collection (push-down.ts): the condition on this side. */
+export type ResolvedRelations = Map<RelationNode, Query>;
+
 interface QueryScope {
   temps: TempFields;
   /** `$lookup` stages the query needs before it can be evaluated */
   lookups: PipelineStage[];
+  resolved?: ResolvedRelations;
 }
 
 function toQuery(node: FilterNode, scope: QueryScope): Query {
@@ -78,21 +82,21 @@ function toQuery(node: FilterNode, scope: QueryScope): Query {
   }
 }
 
-/** A deep filter: ids compared in place when only the related ids are filtered, otherwise a `$lookup`. */
+/**
+ * A deep filter: ids compared in place when only the related ids are filtered, the condition
+ * found by a query on the related collection when there is one (push-down.ts), otherwise a `$lookup`.
+ */
 function relationQuery(node: RelationNode, scope: QueryScope): Query {
   const { relation, path } = node;
   const stored = relation.stored && !node.throughArray;
-  if (stored && !relation.multiple && onlyIdConditions(node.child)) {
-    return toQuery(renameIdPath(node.child, path), scope);
-  }
-  if (stored && relation.multiple && node.child.kind === 'condition' && node.child.path === '_id') {
-    const shortcut = toManyIdQuery(node.child, path);
-    if (shortcut) return shortcut;
-  }
+  const inPlace = inPlaceRelationQuery(node);
+  if (inPlace) return inPlace;
+  const resolved = scope.resolved?.get(node);
+  if (resolved) return resolved;
 
   const join = relationJoin(relation, path, node.throughArray);
   const temp = scope.temps.create();
-  const nested = compileNode(node.child, scope.temps);
+  const nested = compileNode(node.child, scope.temps, scope.resolved);
   const [first, ...rest] = nested;
   const firstMatch = first && isMatch(first) ? first.$match : undefined;
   const pipeline: PipelineStage[] = [
@@ -118,6 +122,19 @@ function relationQuery(node: RelationNode, scope: QueryScope): Query {
     },
   });
   return or([some, { [any]: { $size: 0 } }]);
+}
+
+/** The query of a deep filter that only compares the related ids: on the stored field itself, no join. */
+export function inPlaceRelationQuery(node: RelationNode): Query | undefined {
+  const { relation, path } = node;
+  const stored = relation.stored && !node.throughArray;
+  if (stored && !relation.multiple && onlyIdConditions(node.child)) {
+    return toQuery(renameIdPath(node.child, path), { temps: new TempFields(), lookups: [] });
+  }
+  if (stored && relation.multiple && node.child.kind === 'condition' && node.child.path === '_id') {
+    return toManyIdQuery(node.child, path);
+  }
+  return undefined;
 }
 
 /** Conditions on JSON text need `$expr`, which MongoDB does not accept inside `$elemMatch`. */
@@ -172,7 +189,7 @@ export function conditionQuery(node: ConditionNode): Query {
   if (node.type === 'json' && node.op !== 'null') return { $expr: jsonTextCondition(node) };
   switch (node.op) {
     case 'null':
-      if (node.type === 'json') return jsonNullQuery(path, value === true);
+      if (node.type === 'json' || node.type === 'blocks') return jsonNullQuery(path, value === true);
       return { [path]: value === true ? { $eq: null } : { $ne: null } };
     case 'eq':
       return { [path]: negated ? { $nin: [value, null] } : { $eq: value } };
@@ -248,9 +265,12 @@ function jsonNullQuery(path: string, isNull: boolean): Query {
     : { $or: [{ [path]: { $ne: null } }, { [path]: { $type: 'array' } }] };
 }
 
-/** `%`, `_`, `*` and every regular-expression character match literally (Deviation 3). */
+/**
+ * `%`, `_`, `*` and every regular-expression character match literally (Deviation 3). A NUL is
+ * written `\x00`: BSON stores a pattern as a C string, so a raw NUL cannot be sent at all.
+ */
 export function textPattern(op: ConditionNode['op'], text: string): RegExp {
-  const escaped = text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  const escaped = text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&').replaceAll('\0', '\\x00');
   const caseInsensitive = op.endsWith('i');
   const base = caseInsensitive ? op.slice(0, -1) : op;
   const source =

@@ -1,11 +1,14 @@
 import type { Registry } from '../../content-types/index.js';
 import { ValidationError } from '../../errors/index.js';
 import type { QueryAccess } from '../access.js';
-import { compileNode, TempFields, type PipelineStage } from './compile.js';
+import { compileNode, TempFields, type PipelineStage, type ResolvedRelations } from './compile.js';
 import { pushNegations } from './negate.js';
 import { parseFilters } from './parse.js';
+import { resolveRelations, type RelatedEntries } from './push-down.js';
+import type { FilterNode } from './tree.js';
 
 export type { PipelineStage } from './compile.js';
+export type { RelatedEntries } from './push-down.js';
 
 export interface FilterInput {
   registry: Registry;
@@ -23,12 +26,30 @@ export interface FilterInput {
  * Never mutates its input. Used at the top level of a find and inside `populate[rel][filters]`.
  */
 export function compileFilters(input: FilterInput): PipelineStage[] {
+  const tree = filterTree(input);
+  return tree ? stagesOf(tree) : [];
+}
+
+/**
+ * compileFilters with the relation filters answered first on the related collections (one
+ * query each, see push-down.ts), so the stages filter the entries by their own indexed fields.
+ */
+export async function compileFiltersPushedDown(input: FilterInput, related: RelatedEntries): Promise<PipelineStage[]> {
+  const tree = filterTree(input);
+  return tree ? stagesOf(tree, await resolveRelations(tree, related)) : [];
+}
+
+/** The parsed tree in negation normal form (400 on any bad input), or null when there is no filter. */
+function filterTree(input: FilterInput): FilterNode | null {
   const schema = input.registry.contentType(input.uid);
   if (!schema) throw new ValidationError(`Unknown content-type ${input.uid}`, {});
   const tree = parseFilters({ registry: input.registry, access: input.access }, schema, input.filters);
-  if (!tree) return [];
+  return tree ? pushNegations(tree) : null;
+}
+
+function stagesOf(tree: FilterNode, resolved?: ResolvedRelations): PipelineStage[] {
   const temps = new TempFields();
-  const stages = compileNode(pushNegations(tree), temps);
+  const stages = compileNode(tree, temps, resolved);
   if (temps.names.length > 0) stages.push({ $project: Object.fromEntries(temps.names.map((name) => [name, 0])) });
   return stages;
 }

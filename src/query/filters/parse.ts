@@ -15,7 +15,7 @@ import {
   looksLikeOperator,
   type ValueOperator,
 } from '../operators.js';
-import { asList, isPlainObject } from '../qs-values.js';
+import { asList, isPlainObject, nestedDeeperThan } from '../qs-values.js';
 import { anyNode, type ConditionNode, type ConditionOperator, type FilterNode } from './tree.js';
 
 /**
@@ -30,11 +30,19 @@ export interface ParseContext {
 
 type Schema = ContentType | Component;
 
+/**
+ * How deep a `filters` value may nest. The query string stops at 20 levels anyway; GraphQL filters
+ * could go on, but past this a MongoDB server refuses the compiled query as nested too deeply.
+ */
+export const MAX_FILTER_DEPTH = 32;
+
 /** undefined when there is nothing to filter on. */
 export function parseFilters(ctx: ParseContext, schema: Schema, filters: unknown): FilterNode | undefined {
   if (filters === undefined || filters === null || filters === '') return undefined;
   if (!isPlainObject(filters) && !Array.isArray(filters))
     throw new ValidationError('Invalid filters: expected an object', {});
+  if (nestedDeeperThan(filters, MAX_FILTER_DEPTH))
+    throw new ValidationError(`Invalid filters: nested over ${MAX_FILTER_DEPTH} levels deep`, {});
   const node = parseEntity(ctx, schema, filters, { prefix: '', operatorsOnId: false, throughArray: false });
   return node.kind === 'and' && node.children.length === 0 ? undefined : node;
 }

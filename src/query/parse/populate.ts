@@ -18,6 +18,7 @@ import { compileSort } from '../sort/index.js';
 import { parseSort, type SortKey } from '../sort/parse.js';
 import { parseFields } from './fields.js';
 import { paginationWindow, parsePagination, type PaginationLimits } from './pagination.js';
+import type { PopulateGuard } from './populate-limits.js';
 import { parsePublicationState } from './publication-state.js';
 
 export interface PopulateContext {
@@ -26,6 +27,10 @@ export interface PopulateContext {
   limits: PaginationLimits;
   /** names the `$lookup` output fields of one query uniquely */
   nextName(): string;
+  /** the request's populate size limits */
+  guard: PopulateGuard;
+  /** nesting level of the attributes being parsed (0 above the top level) */
+  depth?: number;
 }
 
 const FALSE_STRINGS = new Set(['false', 'f', '0']);
@@ -56,6 +61,8 @@ export function parsePopulate(
 ): PopulateMap {
   const requests = normalize(raw, param);
   const map: PopulateMap = {};
+  if (requests !== '*' && requests.size === 0) return map;
+  const level: PopulateContext = { ...ctx, depth: ctx.guard.nextLevel(ctx.depth ?? 0, param) };
   const entries: [string, PopulateRequest][] =
     requests === '*'
       ? Object.keys(schema.attributes).map((name): [string, PopulateRequest] => [name, true])
@@ -63,7 +70,7 @@ export function parsePopulate(
   for (const [key, request] of entries) {
     const aliased = request === true ? undefined : request[POPULATE_ATTRIBUTE];
     const name = typeof aliased === 'string' ? aliased : key;
-    const node = populateAttribute(ctx, schema, name, request, state, `${param}[${name}]`);
+    const node = populateAttribute(level, schema, name, request, state, `${param}[${name}]`);
     if (node) map[key] = node;
   }
   return map;
@@ -170,6 +177,7 @@ function populateRelation(
 ): RelationPopulate | null {
   const target = ctx.registry.contentType(relation.target);
   if (!target) return null;
+  ctx.guard.relation(param);
   const publicationState = parsePublicationState(spec.publicationState, inherited);
   const count = parseCount(spec.count, param);
   const selection: EntrySelection = {

@@ -1,13 +1,14 @@
 import { Router } from 'express';
 import { ROLE_ACTIONS } from '../../../access/actions.js';
-import { ApplicationError, NotFoundError, ValidationError } from '../../../errors/index.js';
+import { ApplicationError, ValidationError } from '../../../errors/index.js';
 import { fromPermissionInput, toPermissionTree } from '../permissions-format.js';
 import {
   countUsersByRole,
   createRole,
-  deleteRole,
+  deleteRoleOfUsers,
   findRole,
   listRoles,
+  requireRole,
   roleActions,
   setRoleActions,
   updateRole,
@@ -16,12 +17,6 @@ import {
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { bodyObject, checkFields } from '../validation.js';
 import { isDuplicate } from '../indexes.js';
-
-function roleId(raw: unknown): number {
-  const id = typeof raw === 'string' && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id)) throw new NotFoundError('Role not found');
-  return id;
-}
 
 function formatRole(role: RoleDoc): Record<string, unknown> {
   return {
@@ -54,8 +49,7 @@ export function roleRoutes(rt: UsersPermissionsRuntime): Router {
 
   router.get('/users-permissions/roles/:id', async (req, res) => {
     authorize(req, ROLE_ACTIONS.findOne);
-    const role = await findRole(ctx, { _id: roleId(req.params.id) });
-    if (!role) throw new NotFoundError('Role not found');
+    const role = await requireRole(ctx, req.params.id);
     res.json({ role: { ...formatRole(role), permissions: toPermissionTree(await roleActions(ctx, role._id)) } });
   });
 
@@ -81,8 +75,7 @@ export function roleRoutes(rt: UsersPermissionsRuntime): Router {
 
   router.put('/users-permissions/roles/:id', async (req, res) => {
     authorize(req, ROLE_ACTIONS.updateRole);
-    const role = await findRole(ctx, { _id: roleId(req.params.id) });
-    if (!role) throw new NotFoundError('Role not found');
+    const role = await requireRole(ctx, req.params.id);
     const body = bodyObject(req.body);
     const { name, description } = checkFields(body, { name: [{ kind: 'min', n: 3 }], description: [] }, false);
     const set: Record<string, unknown> = {};
@@ -96,13 +89,8 @@ export function roleRoutes(rt: UsersPermissionsRuntime): Router {
 
   router.delete('/users-permissions/roles/:id', async (req, res) => {
     authorize(req, ROLE_ACTIONS.deleteRole);
-    const role = await findRole(ctx, { _id: roleId(req.params.id) });
-    if (!role) throw new NotFoundError('Role not found');
-    if (role.type === 'public' || role.type === 'authenticated')
-      throw new ApplicationError(`Cannot delete the ${role.type} role`);
-    const fallback = await findRole(ctx, { type: 'authenticated' });
-    if (!fallback) throw new ApplicationError('Impossible to find the default role');
-    await deleteRole(ctx, role._id, fallback._id);
+    const role = await requireRole(ctx, req.params.id);
+    await deleteRoleOfUsers(ctx, role);
     rt.permissions.invalidate();
     res.json({ ok: true });
   });

@@ -3,16 +3,15 @@ import { USER_ACTIONS } from '../../../access/actions.js';
 import { USER_UID } from '../../../content-types/index.js';
 import { ApplicationError, NotFoundError, UnauthorizedError, ValidationError } from '../../../errors/index.js';
 import { operationContext, rawQuery } from '../../../operations/request-context.js';
-import { hashPassword } from '../passwords.js';
+import { deleteEntry, issue, loadEntry, updateEntry, writableContentType } from '../../../write/index.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
-import { allowedExtraFields } from '../user-fields.js';
+import { updatableExtraFields } from '../user-fields.js';
 import { userWithRole } from '../user-answer.js';
 import { createUserByRequest } from '../user-create.js';
-import { countUsers, findUsers } from '../user-query.js';
-import { findUserById, sanitizeUser, updateUser, usernameOrEmailTaken } from '../users.js';
+import { countUsers, findUser, findUsers } from '../user-query.js';
+import { findUserById, sanitizeUser, usernameOrEmailTaken } from '../users.js';
 import { bodyObject, checkFields, USER_FIELD_RULES } from '../validation.js';
-import { deleteEntry, issue } from '../../../write/index.js';
-import { isDuplicate } from '../indexes.js';
+import { takenField } from '../indexes.js';
 
 function userId(raw: unknown): number {
   const id = typeof raw === 'string' && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : NaN;
@@ -22,15 +21,15 @@ function userId(raw: unknown): number {
 
 /** `/users/me`, `/users` (list, create), `/users/count`, `/users/:id` (Strapi v4: plain user objects, no envelope). */
 export function userRoutes(rt: UsersPermissionsRuntime): Router {
-  const { ctx, settings } = rt;
+  const { ctx } = rt;
   const router = Router();
 
   router.get('/users/me', async (req, res) => {
     const auth = authorize(req, USER_ACTIONS.me);
     if (!auth.user) throw new UnauthorizedError();
-    const user = await findUserById(ctx, auth.user.id);
+    const user = await findUser(operationContext(ctx, req), auth.user.id, rawQuery(req));
     if (!user) throw new UnauthorizedError();
-    res.json(sanitizeUser(ctx, user));
+    res.json(user);
   });
 
   router.get('/users/count', async (req, res) => {
@@ -50,9 +49,9 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
 
   router.get('/users/:id', async (req, res) => {
     authorize(req, USER_ACTIONS.findOne);
-    const user = await findUserById(ctx, userId(req.params.id));
+    const user = await findUser(operationContext(ctx, req), userId(req.params.id), rawQuery(req));
     if (!user) throw new NotFoundError('User not found');
-    res.json(sanitizeUser(ctx, user));
+    res.json(user);
   });
 
   router.put('/users/:id', async (req, res) => {
@@ -75,27 +74,32 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
       },
       false,
     );
-    const set: Record<string, unknown> = { ...allowedExtraFields(ctx, settings.allowedFields, body) };
+    // The app's own user attributes (an extension's scalars, relations, media) go through the write path.
+    const data: Record<string, unknown> = { ...updatableExtraFields(ctx, body) };
     if (fields.username !== undefined) {
       if (await usernameOrEmailTaken(ctx, { username: fields.username }, id))
         throw new ApplicationError('Username already taken');
-      set.username = fields.username;
+      data.username = fields.username;
     }
     if (fields.email !== undefined) {
       const email = fields.email.toLowerCase();
       if (await usernameOrEmailTaken(ctx, { email }, id)) throw new ApplicationError('Email already taken');
-      set.email = email;
+      data.email = email;
     }
-    if (fields.password !== undefined) set.password = await hashPassword(fields.password);
-    const user =
-      Object.keys(set).length > 0
-        ? await updateUser(ctx, id, set).catch((error: unknown) => {
-            // taken by another request between the check and the write (unique indexes)
-            if (isDuplicate(error, 'username')) throw new ApplicationError('Username already taken');
-            if (isDuplicate(error, 'email')) throw new ApplicationError('Email already taken');
-            throw error;
-          })
-        : existing;
+    if (fields.password !== undefined) data.password = fields.password;
+    if (Object.keys(data).length > 0) {
+      const contentType = writableContentType(ctx, USER_UID);
+      await updateEntry(operationContext(ctx, req), contentType, await loadEntry(ctx, contentType, id), data).catch(
+        (error: unknown) => {
+          // taken by another request between the check and the write (unique indexes)
+          const taken = takenField(error);
+          if (taken === 'username') throw new ApplicationError('Username already taken');
+          if (taken === 'email') throw new ApplicationError('Email already taken');
+          throw error;
+        },
+      );
+    }
+    const user = await findUserById(ctx, id);
     if (!user) throw new NotFoundError('User not found');
     res.json(await userWithRole(operationContext(ctx, req), user));
   });

@@ -1,0 +1,24 @@
+import { adminUserType } from './admin-user.js';
+import { applyExtensions } from './extensions.js';
+import { loadSchemas } from './load.js';
+import type { ContentTypeSource } from './normalize.js';
+import type { SchemaNotice } from './notices.js';
+import { Registry, type RegistryOptions } from './registry.js';
+
+/**
+ * The registry of an app: its schemas, Strapi's `admin::user`, the enabled plugins' content-types with the app's
+ * extensions applied, and what start-up should log about them (ignored code, unknown custom
+ * fields, relations read differently).
+ */
+export function buildAppRegistry(
+  appDir: string,
+  pluginTypes: ContentTypeSource[],
+  options: RegistryOptions,
+): { registry: Registry; notices: SchemaNotice[] } {
+  const loaded = loadSchemas(appDir);
+  const notices = [...loaded.notices];
+  // extensions apply to the built-in plugins' types and to the project's local plugins' alike
+  const types = applyExtensions([adminUserType(), ...pluginTypes, ...loaded.contentTypes], loaded.extensions, notices);
+  const registry = Registry.build(types, loaded.components, options);
+  return { registry, notices: [...notices, ...registry.notices] };
+}

@@ -1,0 +1,80 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import type { SchemaNotice } from './notices.js';
+
+const CODE_FILE = /\.(js|cjs|mjs|ts)$/;
+const API_CODE_FOLDERS = ['routes', 'controllers', 'services', 'policies', 'middlewares'];
+const LISTED = 8;
+
+function listDir(dir: string): string[] {
+  return existsSync(dir) && statSync(dir).isDirectory() ? readdirSync(dir).sort() : [];
+}
+
+/** Every code file under `dir`, recursively. */
+function codeFiles(dir: string): string[] {
+  return listDir(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) return codeFiles(path);
+    return CODE_FILE.test(entry) ? [path] : [];
+  });
+}
+
+/**
+ * Strapi's generated `createCoreRouter('api::x.x')` / `createCoreController(...)` /
+ * `createCoreService(...)` files, with no customisation: they describe exactly what this service
+ * serves anyway, so they are not worth a log line.
+ */
+function isGeneratedCoreFile(file: string): boolean {
+  const code = readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
+  const calls = code.match(/createCore(Router|Controller|Service)\s*\(/g) ?? [];
+  return (
+    calls.length === 1 &&
+    /createCore(Router|Controller|Service)\s*\(\s*['"`][^'"`]+['"`]\s*\)/.test(code) &&
+    !/=>|\bfunction\b|\basync\b/.test(code)
+  );
+}
+
+function listed(appDir: string, files: string[]): string {
+  const names = files.slice(0, LISTED).map((file) => relative(appDir, file));
+  return files.length > LISTED ? `${names.join(', ')} and ${files.length - LISTED} more` : names.join(', ');
+}
+
+/**
+ * The code a Strapi v4 project carries next to its schemas, which this service does not run:
+ * one start-up line per kind (lifecycle hooks, custom routes/controllers/services/policies/
+ * middlewares of the apis, plugin extension code, local plugins).
+ */
+export function customCodeNotices(srcDir: string): SchemaNotice[] {
+  const appDir = dirname(srcDir);
+  const apis = listDir(join(srcDir, 'api')).map((api) => join(srcDir, 'api', api));
+  const lifecycles = apis.flatMap((api) =>
+    listDir(join(api, 'content-types')).flatMap((name) =>
+      codeFiles(join(api, 'content-types', name)).filter((file) => /\/lifecycles\.[cm]?[jt]s$/.test(file)),
+    ),
+  );
+  const apiCode = apis
+    .flatMap((api) => API_CODE_FOLDERS.flatMap((folder) => codeFiles(join(api, folder))))
+    .filter((file) => !isGeneratedCoreFile(file));
+  const globalCode = codeFiles(join(srcDir, 'policies'));
+  const extensionServers = listDir(join(srcDir, 'extensions')).flatMap((plugin) =>
+    listDir(join(srcDir, 'extensions', plugin))
+      .filter((entry) => /^strapi-server\.[cm]?[jt]s$/.test(entry))
+      .map((entry) => join(srcDir, 'extensions', plugin, entry)),
+  );
+  const localPlugins = listDir(join(srcDir, 'plugins')).map((plugin) => join(srcDir, 'plugins', plugin));
+
+  const notices: SchemaNotice[] = [];
+  const info = (files: string[], what: string) => {
+    if (files.length > 0) notices.push({ level: 'info', message: `${what}: ${listed(appDir, files)}` });
+  };
+  info(lifecycles, 'content-type lifecycle hooks are not run here (not supported yet)');
+  info(
+    [...apiCode, ...globalCode],
+    'custom routes, controllers, services, policies and middlewares are not run here (not supported yet); the default content API applies',
+  );
+  info(extensionServers, 'plugin extension code (strapi-server) is not run here; its content-type schemas are read');
+  info(localPlugins, 'local plugins: their content-types are read, their code is not run here (not supported yet)');
+  return notices;
+}

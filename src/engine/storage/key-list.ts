@@ -1,0 +1,254 @@
+import type { Doc } from '../bson/types.js';
+
+/**
+ * Compares an entry's key with a probe: negative when the entry comes first. Entries with equal
+ * keys are ordered by `_id` (see KeyList).
+ */
+export type KeyCompare = (entryKey: unknown, probe: unknown) => number;
+
+/** Where a probe sits among entries whose key equals it: before all of them or after all of them. */
+export type Tail = -1 | 1;
+
+const LEAF_MAX = 512;
+/** entries per leaf of a bulk-built index: room for some inserts before the first splits */
+const LEAF_FILL = 448;
+
+interface Leaf {
+  keys: unknown[];
+  docs: Doc[];
+}
+
+/**
+ * The entries of an index, `(key, document)` pairs sorted by key and then by the document's
+ * `_id`, with ranks: the position of any key is found in O(log n), so the number of entries in a
+ * key range is two look-ups, never a walk. Leaves of at most 512 entries held in parallel arrays
+ * (two pointers per entry), and a Fenwick tree over the leaf sizes for positions.
+ *
+ * Written here rather than taken from npm: the B-tree packages (sorted-btree, js-sdsl) have no
+ * rank/position queries, and functional-red-black-tree allocates nodes on every insert.
+ */
+export class KeyList {
+  private leaves: Leaf[] = [];
+  private fenwick: number[] = [0];
+  private total = 0;
+
+  constructor(
+    private readonly compareKey: KeyCompare,
+    private readonly compareId: (a: unknown, b: unknown) => number,
+  ) {}
+
+  get size(): number {
+    return this.total;
+  }
+
+  /** Replaces every entry by `entries`, which must already be in order. */
+  load(keys: unknown[], docs: Doc[]): void {
+    this.leaves = [];
+    for (let i = 0; i < keys.length; i += LEAF_FILL) {
+      this.leaves.push({ keys: keys.slice(i, i + LEAF_FILL), docs: docs.slice(i, i + LEAF_FILL) });
+    }
+    this.total = keys.length;
+    this.rebuild();
+  }
+
+  insert(key: unknown, doc: Doc): void {
+    if (this.leaves.length === 0) {
+      this.leaves.push({ keys: [key], docs: [doc] });
+      this.total = 1;
+      this.rebuild();
+      return;
+    }
+    // entries usually arrive in key order (counter ids, timestamps): append without a search
+    const lastLeaf = this.leaves[this.leaves.length - 1];
+    const last = lastLeaf.keys.length - 1;
+    const appending = this.compareEntry(lastLeaf.keys[last], lastLeaf.docs[last], key, doc) < 0;
+    if (appending && lastLeaf.keys.length >= LEAF_MAX) {
+      // a full last leaf stays full (appends never come back to it): the entry starts a new leaf
+      this.leaves.push({ keys: [key], docs: [doc] });
+      this.total++;
+      this.rebuild();
+      return;
+    }
+    const li = appending ? this.leaves.length - 1 : this.leafFor(key, doc);
+    const leaf = this.leaves[li];
+    const at = appending ? leaf.keys.length : this.offsetIn(leaf, key, doc);
+    leaf.keys.splice(at, 0, key);
+    leaf.docs.splice(at, 0, doc);
+    this.total++;
+    if (leaf.keys.length > LEAF_MAX) {
+      // both halves copied: arrays grown one element at a time keep spare capacity otherwise
+      const half = leaf.keys.length >>> 1;
+      const right = { keys: leaf.keys.slice(half), docs: leaf.docs.slice(half) };
+      this.leaves.splice(li, 1, { keys: leaf.keys.slice(0, half), docs: leaf.docs.slice(0, half) }, right);
+      this.rebuild();
+    } else this.bump(li, 1);
+  }
+
+  /** Removes the entry of `doc` (by `_id`) under `key`; false when there is none. */
+  remove(key: unknown, doc: Doc): boolean {
+    const found = this.find(key, doc);
+    if (!found) return false;
+    const [li, at] = found;
+    const leaf = this.leaves[li];
+    leaf.keys.splice(at, 1);
+    leaf.docs.splice(at, 1);
+    this.total--;
+    if (leaf.keys.length === 0) {
+      this.leaves.splice(li, 1);
+      this.rebuild();
+    } else this.bump(li, -1);
+    return true;
+  }
+
+  /** Points the entry of `doc`'s `_id` under `key` at a new version of the document. */
+  swap(key: unknown, doc: Doc): boolean {
+    const found = this.find(key, doc);
+    if (!found) return false;
+    this.leaves[found[0]].docs[found[1]] = doc;
+    return true;
+  }
+
+  /**
+   * The number of entries ordered before `probe`: entries whose key compares below it, plus, with
+   * `tail` 1, those whose key equals it.
+   */
+  rank(probe: unknown, tail: Tail): number {
+    const before = (key: unknown) => {
+      const c = this.compareKey(key, probe);
+      return c < 0 || (c === 0 && tail === 1);
+    };
+    let lo = 0;
+    let hi = this.leaves.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const keys = this.leaves[mid].keys;
+      if (before(keys[keys.length - 1])) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === this.leaves.length) return this.total;
+    const keys = this.leaves[lo].keys;
+    let a = 0;
+    let b = keys.length;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (before(keys[mid])) a = mid + 1;
+      else b = mid;
+    }
+    return this.prefix(lo) + a;
+  }
+
+  /**
+   * Visits the entries at positions [from, to) in order (`direction` 1) or backwards (-1);
+   * stops when `visit` returns false.
+   */
+  scan(from: number, to: number, direction: 1 | -1, visit: (key: unknown, doc: Doc) => boolean): void {
+    if (from >= to) return;
+    if (direction === 1) {
+      let [li, at] = this.locate(from);
+      for (let n = to - from; n > 0;) {
+        const leaf = this.leaves[li];
+        const end = Math.min(leaf.keys.length, at + n);
+        for (let i = at; i < end; i++) if (!visit(leaf.keys[i], leaf.docs[i])) return;
+        n -= end - at;
+        li++;
+        at = 0;
+      }
+    } else {
+      let [li, at] = this.locate(to - 1);
+      for (let n = to - from; n > 0;) {
+        const leaf = this.leaves[li];
+        const end = Math.max(-1, at - n);
+        for (let i = at; i > end; i--) if (!visit(leaf.keys[i], leaf.docs[i])) return;
+        n -= at - end;
+        li--;
+        if (li >= 0) at = this.leaves[li].keys.length - 1;
+      }
+    }
+  }
+
+  /** The leaf an entry belongs to: the first whose last entry is not before it. */
+  private leafFor(key: unknown, doc: Doc): number {
+    let lo = 0;
+    let hi = this.leaves.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const leaf = this.leaves[mid];
+      const last = leaf.keys.length - 1;
+      if (this.compareEntry(leaf.keys[last], leaf.docs[last], key, doc) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The first position in a leaf whose entry is not before (key, doc). */
+  private offsetIn(leaf: Leaf, key: unknown, doc: Doc): number {
+    let a = 0;
+    let b = leaf.keys.length;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (this.compareEntry(leaf.keys[mid], leaf.docs[mid], key, doc) < 0) a = mid + 1;
+      else b = mid;
+    }
+    return a;
+  }
+
+  private find(key: unknown, doc: Doc): [number, number] | undefined {
+    if (this.leaves.length === 0) return undefined;
+    // entries usually arrive in key order (counter ids, timestamps): append without a search
+    const lastLeaf = this.leaves[this.leaves.length - 1];
+    const last = lastLeaf.keys.length - 1;
+    const appending = this.compareEntry(lastLeaf.keys[last], lastLeaf.docs[last], key, doc) < 0;
+    const li = appending ? this.leaves.length - 1 : this.leafFor(key, doc);
+    const leaf = this.leaves[li];
+    const at = appending ? leaf.keys.length : this.offsetIn(leaf, key, doc);
+    if (at >= leaf.keys.length || this.compareEntry(leaf.keys[at], leaf.docs[at], key, doc) !== 0) return undefined;
+    return [li, at];
+  }
+
+  private compareEntry(aKey: unknown, aDoc: Doc, bKey: unknown, bDoc: Doc): number {
+    return this.compareKey(aKey, bKey) || this.compareId(aDoc._id, bDoc._id);
+  }
+
+  /** Leaf and offset of a global position. */
+  private locate(position: number): [number, number] {
+    // Fenwick descent: the last leaf whose prefix sum is <= position
+    let index = 0;
+    let rest = position;
+    for (let step = highestPowerOfTwo(this.leaves.length); step > 0; step >>= 1) {
+      const next = index + step;
+      if (next <= this.leaves.length && this.fenwick[next] <= rest) {
+        index = next;
+        rest -= this.fenwick[next];
+      }
+    }
+    return [index, rest];
+  }
+
+  /** Number of entries in the leaves before leaf `li`. */
+  private prefix(li: number): number {
+    let sum = 0;
+    for (let i = li; i > 0; i -= i & -i) sum += this.fenwick[i];
+    return sum;
+  }
+
+  private bump(li: number, delta: number): void {
+    for (let i = li + 1; i <= this.leaves.length; i += i & -i) this.fenwick[i] += delta;
+  }
+
+  private rebuild(): void {
+    const n = this.leaves.length;
+    const tree = new Array<number>(n + 1).fill(0);
+    for (let i = 1; i <= n; i++) {
+      tree[i] += this.leaves[i - 1].keys.length;
+      const parent = i + (i & -i);
+      if (parent <= n) tree[parent] += tree[i];
+    }
+    this.fenwick = tree;
+  }
+}
+
+function highestPowerOfTwo(n: number): number {
+  let p = 1;
+  while (p * 2 <= n) p *= 2;
+  return n === 0 ? 0 : p;
+}

@@ -1,0 +1,94 @@
+import { BSON } from 'bson';
+import { crc32 } from 'node:zlib';
+import type { Change } from './catalog.js';
+import type { DocumentBatch } from './document-batch.js';
+
+/*
+ * The record framing shared by snapshot and journal files:
+ *   uint32 LE length of the BSON body | uint32 LE CRC-32 of the body | BSON body
+ * A body is a `Change` (post-image), the `meta` record that opens every file of format 2, or (in
+ * snapshots) a batch of documents.
+ */
+
+/** First record of a snapshot or journal file: the generation it belongs to (see journal.ts). */
+export interface MetaRecord {
+  op: 'meta';
+  format: 2;
+  generation: number;
+}
+
+/** Snapshot records: a batch of documents of one collection, in the encoding of document-batch.ts. */
+export interface DocsRecord extends DocumentBatch {
+  op: 'docs';
+  db: string;
+  coll: string;
+}
+
+export type StoredRecord = Change | MetaRecord | DocsRecord;
+
+export const RECORD_HEAD_BYTES = 8;
+const MAX_RECORD_BYTES = 48_000_000;
+/** A document of 16 MiB and the fields of the change around it. */
+const MAX_BODY_BYTES = 16 * 1024 * 1024 + 64 * 1024;
+const DESERIALIZE = { promoteLongs: false, bsonRegExp: true, validation: { utf8: false } } as const;
+
+export function encodeRecord(record: StoredRecord): Buffer {
+  const body = BSON.serialize(record as unknown as Record<string, unknown>);
+  // the serializer silently cuts what does not fit its 17 MiB buffer: never write such a record
+  if (body.length > MAX_BODY_BYTES) throw new Error(`a record of ${body.length} bytes is too large to store`);
+  const head = Buffer.allocUnsafe(RECORD_HEAD_BYTES);
+  head.writeUInt32LE(body.length, 0);
+  head.writeUInt32LE(crc32(body), 4);
+  return Buffer.concat([head, body]);
+}
+
+export function decodeBody(body: Uint8Array): StoredRecord {
+  return BSON.deserialize(body, DESERIALIZE) as unknown as StoredRecord;
+}
+
+/** The length of the intact record at `offset` (head, CRC and BSON framing check out), or 0. */
+export function intactRecordAt(buf: Buffer, offset: number): number {
+  if (offset + RECORD_HEAD_BYTES + 5 > buf.length) return 0;
+  const length = buf.readUInt32LE(offset);
+  const start = offset + RECORD_HEAD_BYTES;
+  if (length < 5 || length > MAX_RECORD_BYTES || start + length > buf.length) return 0;
+  // a BSON document starts with its own length and ends with a zero byte: a cheap filter before the CRC
+  if (buf.readInt32LE(start) !== length || buf[start + length - 1] !== 0) return 0;
+  if (crc32(buf.subarray(start, start + length)) !== buf.readUInt32LE(offset + 4)) return 0;
+  return RECORD_HEAD_BYTES + length;
+}
+
+/** Where the next intact record after `from` starts, if any: damage is followed by good records, a torn tail is not. */
+export function nextIntactRecord(buf: Buffer, from: number): number | undefined {
+  for (let offset = from; offset + RECORD_HEAD_BYTES + 5 <= buf.length; offset++) {
+    if (intactRecordAt(buf, offset) > 0) return offset;
+  }
+  return undefined;
+}
+
+/** A stretch of bytes that is not an intact record, with the next intact record after it (if any). */
+export interface BadBytes {
+  offset: number;
+  /** where intact records resume; undefined: nothing intact follows (a torn tail) */
+  resumeAt: number | undefined;
+}
+
+/**
+ * Calls `onRecord` for each intact record from `from` until the end or the first bad bytes, which
+ * it returns (with where intact records resume, if they do); `end` is the offset after the last
+ * intact record read.
+ */
+export function scanRecords(
+  buf: Buffer,
+  from: number,
+  onRecord: (body: Buffer, offset: number) => void,
+): { end: number; bad?: BadBytes } {
+  let offset = from;
+  while (offset < buf.length) {
+    const size = intactRecordAt(buf, offset);
+    if (size === 0) return { end: offset, bad: { offset, resumeAt: nextIntactRecord(buf, offset + 1) } };
+    onRecord(buf.subarray(offset + RECORD_HEAD_BYTES, offset + size), offset);
+    offset += size;
+  }
+  return { end: offset };
+}

@@ -1,0 +1,134 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { createTestService, type TestService } from '../helpers/server.js';
+import { collectionTypeSchema, writeTempApp } from '../helpers/temp-app.js';
+
+/** Nodes link to every other node (`links`, one-way manyToMany): each populate level multiplies the work. */
+const NODES = 40;
+/** Pages hold 1 MB of text and link to every page: a page with its links populated twice is over 16 MB. */
+const PAGES = 6;
+const MB = 1024 * 1024;
+
+function populateChain(depth: number): string {
+  let query = '';
+  for (let i = 0; i < depth; i++) query += `${i === 0 ? 'populate' : '[populate]'}[links]`;
+  return `${query}=*`;
+}
+
+function linkSelection(depth: number, leaf: string): string {
+  let selection = leaf;
+  for (let i = 0; i < depth; i++)
+    selection = `${leaf} links(pagination: { limit: 100 }) { data { id attributes { ${selection} } } }`;
+  return selection;
+}
+
+describe('REST and GraphQL: time budget of database reads, 16 MB answers', function () {
+  this.timeout(60_000);
+  let service: TestService;
+  before(async () => {
+    const dir = await writeTempApp({
+      api: {
+        node: collectionTypeSchema('node', 'nodes', {
+          title: { type: 'string' },
+          links: { type: 'relation', relation: 'manyToMany', target: 'api::node.node' },
+        }),
+        page: collectionTypeSchema('page', 'pages', {
+          text: { type: 'text' },
+          links: { type: 'relation', relation: 'manyToMany', target: 'api::page.page' },
+        }),
+      },
+      config: {
+        permissions: {
+          public: ['api::node.node.find', 'api::node.node.findOne', 'api::page.page.find', 'api::page.page.findOne'],
+        },
+        // no cost limit (0): it would refuse these reads before they run, and the database's limits are tested
+        plugins: { graphql: { enabled: true, config: { depthLimit: 30, amountLimit: 100, costLimit: 0 } } },
+      },
+    });
+    service = await createTestService({
+      appDir: dir,
+      config: { api: { rest: { defaultLimit: 25, maxLimit: 100, withCount: true, timeBudgetMs: 300 } } },
+    });
+    // stored layout written directly: the reads are what is tested here
+    const db = service.context.connection.getClient().db(service.context.connection.name);
+    const now = new Date();
+    const all = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+    await db.collection<{ _id: number }>('nodes').insertMany(
+      all(NODES).map((id) => ({
+        _id: id,
+        title: `node ${id}`,
+        links: all(NODES).filter((other) => other !== id), // distinct per node: no two joins alike
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+    await db.collection<{ _id: number }>('pages').insertMany(
+      all(PAGES).map((id) => ({
+        _id: id,
+        text: String(id).repeat(MB),
+        links: all(PAGES),
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+  });
+  after(() => service.close());
+
+  it('a read over its time budget is refused quickly (400) while plain requests keep answering', async () => {
+    const started = performance.now();
+    let finished = false;
+    const bomb = request(service.app)
+      .get(`/api/nodes?pagination[pageSize]=${NODES}&${populateChain(4)}`)
+      .then((res) => {
+        finished = true;
+        return { res, ms: performance.now() - started };
+      });
+    const plain: number[] = [];
+    while (!finished) plain.push((await request(service.app).get('/api/nodes/1')).status);
+    const { res, ms } = await bomb;
+    expect(res.status).to.equal(400);
+    expect(res.body.data).to.equal(null);
+    expect(res.body.error).to.include({ status: 400, name: 'ApplicationError' });
+    expect(res.body.error.message)
+      .to.match(/took too long/)
+      .and.match(/populate/)
+      .and.match(/pageSize/);
+    expect(ms, 'refused in under 2 s').to.be.lessThan(2000);
+    expect(plain.length, 'plain requests answered meanwhile').to.be.greaterThan(1);
+    expect(plain.every((status) => status === 200)).to.equal(true);
+  });
+
+  it('GraphQL answers an over-budget read with a GraphQL error carrying the same message', async () => {
+    const res = await request(service.app)
+      .post('/graphql')
+      .send({
+        query: `{ nodes(pagination: { limit: ${NODES} }) { data { id attributes { ${linkSelection(4, 'title')} } } } }`,
+      });
+    expect(res.status).to.equal(200);
+    const [error] = res.body.errors as Array<{ message: string; extensions: Record<string, unknown> }>;
+    expect(error?.message).to.match(/took too long/);
+    expect(error?.extensions.code).to.equal('STRAPI_APPLICATION_ERROR');
+  });
+
+  it('an answer with an entry over 16 MB is a 400 saying to narrow populate or the page size', async () => {
+    const res = await request(service.app).get(`/api/pages?${populateChain(2)}`);
+    expect(res.status).to.equal(400);
+    expect(res.body.error).to.include({ status: 400, name: 'ApplicationError' });
+    expect(res.body.error.message)
+      .to.match(/over 16 MB/)
+      .and.match(/populate/)
+      .and.match(/pageSize/);
+    // narrower reads of the same entries answer
+    const narrow = await request(service.app).get(`/api/pages?fields[0]=id&populate[links][fields][0]=id`);
+    expect(narrow.status).to.equal(200);
+    expect(narrow.body.data).to.have.length(PAGES);
+  });
+
+  it('GraphQL answers an answer over 16 MB with a GraphQL error carrying the same message', async () => {
+    const res = await request(service.app)
+      .post('/graphql')
+      .send({ query: `{ pages { data { id attributes { ${linkSelection(2, 'text')} } } } }` });
+    const [error] = res.body.errors as Array<{ message: string }>;
+    expect(error?.message).to.match(/over 16 MB/);
+  });
+});

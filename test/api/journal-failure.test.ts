@@ -1,0 +1,128 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import request from 'supertest';
+import { createServer } from '../../src/app.js';
+import { collectionTypeSchema, writeTempApp } from '../helpers/temp-app.js';
+
+const CHILD = fileURLToPath(new URL('../helpers/service-child.ts', import.meta.url));
+
+interface Child {
+  process: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** Starts the service in a child process (after `prefix` in the shell, e.g. a ulimit); resolves once it listens. */
+function startChild(appDir: string, dataDir: string, prefix = ''): Promise<Child> {
+  return new Promise((resolve, reject) => {
+    const command = `${prefix} exec "${process.execPath}" --import tsx "${CHILD}" "${appDir}" "${dataDir}"`;
+    const child = spawn('/bin/sh', ['-c', command], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+    });
+    let out = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the service did not start: ${out}`));
+    }, 45_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /^url (\S+)$/m.exec(out)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        resolve({ process: child, url, output: () => out });
+      }
+    });
+    child.on('exit', () => clearTimeout(timer));
+  });
+}
+
+function journalBytes(dir: string): number {
+  return readdirSync(dir)
+    .filter((f) => f.startsWith('journal.'))
+    .reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+}
+
+const post = (url: string, title: string) =>
+  fetch(`${url}/api/notes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ data: { title, body: 'b'.repeat(1000) } }),
+  });
+
+describe('embedded engine: a failed journal write (disk full) over HTTP', function () {
+  this.timeout(120_000);
+  const dirs: string[] = [];
+  let appDir: string;
+  before(async function () {
+    if (process.env.MONGODB_URI) this.skip(); // about the embedded engine's journal
+    appDir = await writeTempApp({
+      api: {
+        note: collectionTypeSchema('note', 'notes', { title: { type: 'string' }, body: { type: 'text' } }),
+      },
+      config: { permissions: { public: ['api::note.note.find', 'api::note.note.create'] } },
+    });
+  });
+  after(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  const dataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cs-journal-full-'));
+    dirs.push(dir);
+    return dir;
+  };
+
+  it('answers 503 in Strapi error shape, refuses writes until restart, keeps reads, logs it; nothing acknowledged is lost', async () => {
+    // how large the journal is once the service has started, so that the limit leaves room for a few notes
+    const probeDir = dataDir();
+    await (await createServer({ appDir, config: { database: { dataDir: probeDir } } })).stop();
+    const limitBlocks = Math.ceil((journalBytes(probeDir) + 12 * 1024) / 512);
+
+    const dir = dataDir();
+    const child = await startChild(appDir, dir, `ulimit -f ${limitBlocks};`);
+    const acknowledged: number[] = [];
+    let refused: Response | undefined;
+    for (let i = 0; i < 200 && !refused; i++) {
+      const res = await post(child.url, `note ${i}`);
+      if (res.status === 200) acknowledged.push(((await res.json()) as { data: { id: number } }).data.id);
+      else refused = res;
+    }
+    expect(acknowledged.length).to.be.greaterThan(2);
+    expect(refused?.status).to.equal(503);
+    const body = (await refused?.json()) as { data: null; error: { status: number; name: string; message: string } };
+    expect(body.data).to.equal(null);
+    expect(body.error).to.include({ status: 503, name: 'ServiceUnavailableError' });
+    expect(body.error.message)
+      .to.match(/journal write failed/)
+      .and.match(/refuses writes until/);
+    expect((await post(child.url, 'later')).status).to.equal(503);
+    const read = await fetch(`${child.url}/api/notes?pagination[pageSize]=100`);
+    expect(read.status).to.equal(200);
+    const listed = ((await read.json()) as { data: Array<{ id: number }> }).data.map((n) => n.id);
+    expect(listed).to.deep.equal(acknowledged);
+    const logged = child
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"engine":"journal.write-failed"'));
+    expect(logged, 'the engine event reached the service log').to.have.length(1);
+    expect(JSON.parse(logged[0] as string)).to.include({ level: 50 });
+    child.process.kill('SIGKILL');
+
+    await new Promise((resolve) => child.process.once('exit', resolve));
+    const restarted = await createServer({ appDir, config: { database: { dataDir: dir } } });
+    try {
+      const after = await request(restarted.app).get('/api/notes?pagination[pageSize]=100');
+      expect((after.body as { data: Array<{ id: number }> }).data.map((n) => n.id)).to.deep.equal(acknowledged);
+      const more = await request(restarted.app)
+        .post('/api/notes')
+        .send({ data: { title: 'after restart' } });
+      expect(more.status).to.equal(200);
+    } finally {
+      await restarted.stop();
+    }
+  });
+});
