@@ -5,7 +5,7 @@
  */
 import { ROLE_UID } from '../../content-types/index.js';
 import type { OperationContext } from '../../operations/index.js';
-import { findRole } from './roles.js';
+import { findRole, formatRole } from './roles.js';
 import { sanitizeUser, type UserDoc } from './users.js';
 
 export async function userWithRole(
@@ -14,14 +14,6 @@ export async function userWithRole(
 ): Promise<{ id: number } & Record<string, unknown>> {
   const answer = sanitizeUser(ctx, user);
   const role = typeof user.role === 'number' ? await findRole(ctx, { _id: user.role }) : null;
-  if (role && ctx.access.canRead(ROLE_UID))
-    answer.role = {
-      id: role._id,
-      name: role.name,
-      description: role.description ?? null,
-      type: role.type,
-      createdAt: role.createdAt?.toISOString() ?? null,
-      updatedAt: role.updatedAt?.toISOString() ?? null,
-    };
+  if (role && ctx.access.canRead(ROLE_UID)) answer.role = formatRole(role);
   return answer;
 }

@@ -7,27 +7,16 @@ import {
   createRole,
   deleteRoleOfUsers,
   findRole,
+  formatRole,
   listRoles,
   requireRole,
   roleActions,
   setRoleActions,
   updateRole,
-  type RoleDoc,
 } from '../roles.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { bodyObject, checkFields } from '../validation.js';
 import { isDuplicate } from '../indexes.js';
-
-function formatRole(role: RoleDoc): Record<string, unknown> {
-  return {
-    id: role._id,
-    name: role.name,
-    description: role.description ?? null,
-    type: role.type,
-    createdAt: role.createdAt?.toISOString() ?? null,
-    updatedAt: role.updatedAt?.toISOString() ?? null,
-  };
-}
 
 const snakeCase = (name: string) =>
   name
