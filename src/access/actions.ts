@@ -35,6 +35,9 @@ export const ROLE_ACTIONS = {
   deleteRole: `${UP}.role.deleteRole`,
 } as const;
 
+/** Reading the template of a role's permissions (`GET /users-permissions/permissions`). */
+export const PERMISSIONS_ACTION = `${UP}.permissions.getPermissions`;
+
 export const DEFAULT_ROLE_PERMISSIONS: Record<'public' | 'authenticated', string[]> = {
   public: [
     AUTH_ACTIONS.callback,

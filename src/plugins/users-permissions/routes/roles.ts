@@ -1,6 +1,7 @@
 import { Router } from 'express';
-import { ROLE_ACTIONS } from '../../../access/actions.js';
+import { PERMISSIONS_ACTION, ROLE_ACTIONS } from '../../../access/actions.js';
 import { ApplicationError, ValidationError } from '../../../errors/index.js';
+import { permissionCatalogue } from '../permission-catalogue.js';
 import { fromPermissionInput, toPermissionTree } from '../permissions-format.js';
 import {
   countUsersByRole,
@@ -29,6 +30,11 @@ const snakeCase = (name: string) =>
 export function roleRoutes(rt: UsersPermissionsRuntime): Router {
   const { ctx } = rt;
   const router = Router();
+
+  router.get('/users-permissions/permissions', (req, res) => {
+    authorize(req, PERMISSIONS_ACTION);
+    res.json({ permissions: permissionCatalogue(ctx) });
+  });
 
   router.get('/users-permissions/roles', async (req, res) => {
     authorize(req, ROLE_ACTIONS.find);
