@@ -32,7 +32,7 @@ export type PlainEntry = { id: number } & Record<string, unknown>;
 export function formatEntry(fmt: Formatter, doc: Doc, selection: EntrySelection): EnvelopeEntry | PlainEntry {
   const schema = fmt.registry.schema(selection.uid);
   const attributes = schema ? formatLevel(fmt, schema, doc, doc, selection, true) : {};
-  return fmt.style === 'envelope' ? { id: toId(doc._id), attributes } : { ...attributes, id: toId(doc._id) };
+  return fmt.style === 'envelope' ? { id: toId(doc._id), attributes } : { id: toId(doc._id), ...attributes };
 }
 
 /** Fields and populated attributes of an entry (`holder` = the entry carrying the lookup outputs). */

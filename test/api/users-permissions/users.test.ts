@@ -96,6 +96,13 @@ describe('users-permissions: /api/users', () => {
     expect(removed.status).to.equal(200);
   });
 
+  it('plain answers list id first, as Strapi (recorded: /api/users/me?fields[0]=username)', async () => {
+    const me = await get('/api/users/me?fields[0]=username');
+    expect(JSON.stringify(me.body)).to.equal(JSON.stringify({ id: me.body.id, username: 'alice' }));
+    const list = await get('/api/users?fields[0]=username&sort=id');
+    expect(Object.keys(list.body[0])).to.deep.equal(['id', 'username']);
+  });
+
   it('GET /api/users without auth is 403', async () => {
     const res = await request(service.app).get('/api/users');
     expect(res.status).to.equal(403);
