@@ -142,15 +142,21 @@ export async function changePassword(
 }
 
 /**
- * `GET /auth/email-confirmation?confirmation=`: confirms the user the token was sent to (the
- * token is then spent); where to redirect the browser.
+ * `GET /auth/email-confirmation?confirmation=` (and GraphQL `emailConfirmation`): confirms the
+ * user the token was sent to (the token is then spent); the confirmed user.
  */
-export async function confirmEmail(rt: UsersPermissionsRuntime, query: unknown): Promise<string> {
-  const { confirmation = '' } = checkFields(bodyObject(query), { confirmation: [{ kind: 'required' }] });
+export async function confirmEmail(rt: UsersPermissionsRuntime, input: unknown): Promise<UserDoc> {
+  const { confirmation = '' } = checkFields(bodyObject(input), { confirmation: [{ kind: 'required' }] });
   const user = await findUserByConfirmationToken(rt.ctx, confirmation);
   if (!user) throw new ValidationError('Invalid token');
-  await updateUser(rt.ctx, user._id, { confirmed: true, confirmationToken: null });
-  return '/';
+  const confirmed = await updateUser(rt.ctx, user._id, { confirmed: true, confirmationToken: null });
+  if (!confirmed) throw new ValidationError('Invalid token');
+  return confirmed;
+}
+
+/** GraphQL's `emailConfirmation`: `{ jwt, user }` of the user confirmed, as Strapi answers it there. */
+export async function confirmEmailSession(rt: UsersPermissionsRuntime, input: unknown): Promise<AuthSession> {
+  return session(rt, await confirmEmail(rt, input));
 }
 
 /**

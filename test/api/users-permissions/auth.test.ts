@@ -368,6 +368,21 @@ describe('users-permissions: register, login, JWT', () => {
         const stored = await collectionOf(mailer.context, USER_UID).findOne({ username: 'alice' });
         expect(stored).to.include({ confirmed: true, confirmationToken: null });
         expect((await confirm(`?confirmation=${token}`)).status).to.equal(400);
+        // GraphQL's emailConfirmation answers the session of the user it confirms
+        await collectionOf(mailer.context, USER_UID).updateOne({ username: 'alice' }, { $set: { confirmed: false } });
+        await send({ email: 'alice@users.example.com' });
+        const second = /confirmation=([0-9a-f]+)/.exec(sent[1]?.text ?? '')?.[1] ?? '';
+        const mutation =
+          'mutation($c: String!) { emailConfirmation(confirmation: $c) { jwt user { username confirmed } } }';
+        const gql = await request(mailer.app)
+          .post('/graphql')
+          .send({ query: mutation, variables: { c: second } });
+        expect(gql.body.data.emailConfirmation.user).to.deep.equal({ username: 'alice', confirmed: true });
+        expect(gql.body.data.emailConfirmation.jwt).to.be.a('string');
+        const spent = await request(mailer.app)
+          .post('/graphql')
+          .send({ query: mutation, variables: { c: second } });
+        expect(spent.body.errors[0].message).to.equal('Invalid token');
       } finally {
         await mailer.close();
       }

@@ -39,7 +39,9 @@ export function authRoutes(rt: UsersPermissionsRuntime): Router {
   });
   router.get('/auth/email-confirmation', async (req, res) => {
     authorize(req, AUTH_ACTIONS.emailConfirmation);
-    res.redirect(await confirmEmail(rt, req.query));
+    await confirmEmail(rt, req.query);
+    // Strapi redirects to its `email_confirmation_redirection` setting, `/` when unset
+    res.redirect('/');
   });
   router.post('/auth/send-email-confirmation', ...limited, async (req, res) => {
     authorize(req, AUTH_ACTIONS.sendEmailConfirmation);
