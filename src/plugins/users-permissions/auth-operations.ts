@@ -4,6 +4,7 @@ import { issueJwt } from './jwt.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { findRole } from './roles.js';
 import type { UsersPermissionsRuntime } from './runtime.js';
+import type { MailMessage } from './settings.js';
 import { takenField } from './indexes.js';
 import { allowedExtraFields } from './user-fields.js';
 import {
@@ -84,10 +85,21 @@ export async function forgotPassword(rt: UsersPermissionsRuntime, input: unknown
       subject: 'Reset password',
       text: `We heard that you lost your password. Sorry about that!\n\nBut don't worry! You can use the following link to reset your password:\n${settings.resetPasswordUrl}?code=${code}\n\nThanks.`,
     };
-    if (settings.sendMail) await settings.sendMail(message);
-    else ctx.logger.info({ mail: message }, 'reset-password e-mail (no mail transport configured)');
+    await deliver(rt, message, 'reset-password');
   }
   return { ok: true };
+}
+
+/** Sends a mail through the configured transport, or (outside production only) writes it to the log. */
+async function deliver(rt: UsersPermissionsRuntime, message: MailMessage, kind: string): Promise<void> {
+  const { ctx, settings } = rt;
+  if (settings.sendMail) await settings.sendMail(message);
+  // the link holds a code as good as the password: written to the log outside production only
+  else if (ctx.config.env === 'production')
+    ctx.logger.warn(
+      `${kind} e-mail not sent: no mail transport configured (plugins['users-permissions'].config.email.send)`,
+    );
+  else ctx.logger.info({ mail: message }, `${kind} e-mail (no mail transport configured)`);
 }
 
 export async function resetPassword(rt: UsersPermissionsRuntime, input: unknown): Promise<AuthSession> {
@@ -167,7 +179,7 @@ export async function sendEmailConfirmation(
   rt: UsersPermissionsRuntime,
   input: unknown,
 ): Promise<{ email: string; sent: true }> {
-  const { ctx, settings } = rt;
+  const { ctx } = rt;
   const { email = '' } = checkFields(bodyObject(input), { email: [{ kind: 'required' }, { kind: 'email' }] });
   const user = await findUserByEmail(ctx, email);
   if (!user) return { email, sent: true };
@@ -181,7 +193,6 @@ export async function sendEmailConfirmation(
     subject: 'Account confirmation',
     text: `Thank you for registering!\n\nYou have to confirm your email address. Please click on the link below.\n\n${base}?confirmation=${code}\n\nThanks.`,
   };
-  if (settings.sendMail) await settings.sendMail(message);
-  else ctx.logger.info({ mail: message }, 'email-confirmation e-mail (no mail transport configured)');
+  await deliver(rt, message, 'email-confirmation');
   return { email: user.email, sent: true };
 }
