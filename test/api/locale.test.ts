@@ -17,7 +17,13 @@ describe('REST locale', () => {
   const ids = (envelope: { data: { id: number }[] }) => envelope.data.map((entry) => entry.id);
 
   it('GET /api/i18n/locales needs plugin::i18n.locales.listLocales, as in Strapi 4.26', async () => {
-    const denied = await get('/api/i18n/locales');
+    // the demo app grants it to the public role; a caller without it is refused
+    const other = await createApiToken(service.context, {
+      name: 'articles only',
+      type: 'custom',
+      actions: ['api::article.article.find'],
+    });
+    const denied = await get('/api/i18n/locales').set('Authorization', `Bearer ${other.accessKey}`);
     expect([denied.status, denied.body.error?.name]).to.deep.equal([403, 'ForbiddenError']);
     const { accessKey } = await createApiToken(service.context, {
       name: 'locales',
