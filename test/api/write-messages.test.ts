@@ -4,7 +4,7 @@
 // come in the order yup finishes its items. Expected answers recorded from the reference Strapi 4.26.2.
 import { expect } from 'chai';
 import { createTestService, type TestService } from '../helpers/server.js';
-import { writeTempApp } from '../helpers/temp-app.js';
+import { collectionTypeSchema, writeTempApp } from '../helpers/temp-app.js';
 import { writeClient, type WriteClient } from '../helpers/write-client.js';
 
 interface Issue {
@@ -168,20 +168,14 @@ describe('REST write messages: conversions met while writing components (Strapi 
         },
       },
       api: {
-        probe: {
-          kind: 'collectionType',
-          collectionName: 'probes',
-          info: { singularName: 'probe', pluralName: 'probes', displayName: 'Probe' },
-          options: { draftAndPublish: false },
-          attributes: {
-            comp: { type: 'component', component: 'probe.when' },
-            d: { type: 'date' },
-            t: { type: 'time' },
-            dt: { type: 'datetime' },
-            whens: { type: 'component', component: 'probe.when', repeatable: true },
-            zone: { type: 'dynamiczone', components: ['probe.when'] },
-          },
-        },
+        probe: collectionTypeSchema('probe', 'probes', {
+          comp: { type: 'component', component: 'probe.when' },
+          d: { type: 'date' },
+          t: { type: 'time' },
+          dt: { type: 'datetime' },
+          whens: { type: 'component', component: 'probe.when', repeatable: true },
+          zone: { type: 'dynamiczone', components: ['probe.when'] },
+        }),
       },
     });
     service = await createTestService({ appDir: dir });
