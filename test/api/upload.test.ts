@@ -285,7 +285,7 @@ describe('upload plugin: REST', function () {
               .attach('files', TEXT, 'b.txt')
               .field('fileInfo', JSON.stringify({ name: 'x' })),
           400,
-          'fileInfo must be a `array` type, but the final value was: `null` (cast from the value `"{\\"name\\":\\"x\\"}"`).',
+          'fileInfo must be a `array` type, but the final value was: `null` (cast from the value `"{"name":"x"}"`).',
         ],
         [
           'a fileInfo name that is an object',
@@ -294,7 +294,7 @@ describe('upload plugin: REST', function () {
               .attach('files', TEXT, 'ok.txt')
               .field('fileInfo', JSON.stringify({ name: { a: 1 } })),
           400,
-          'fileInfo.name must be a `string` type, but the final value was: `{"a":1}`.',
+          'fileInfo.name must be a `string` type, but the final value was: `{\n  "a": "1"\n}`.',
         ],
         [
           'one bad file among good ones',

@@ -24,6 +24,7 @@ export {
 } from './files.js';
 export type { FileInfo } from './file-info.js';
 export { readAttachRequest } from './attach.js';
+export { relatedOfFiles, type RelatedItem } from './related.js';
 export { readMultipart, isMultipart, type IncomingFile, type MultipartBody } from './multipart.js';
 export { UPLOAD_ACTIONS, withWorkDir } from './routes.js';
 export type { UploadProvider, ProviderUpload, ProviderStored, ProviderFile } from './provider.js';
