@@ -8,6 +8,7 @@
 // time), then prints resident memory, per-request figures (documents and index keys examined,
 // MongoDB commands: deterministic, unlike req/s on a shared machine) and runs run.mjs.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import {
   copyFileSync,
   existsSync,
@@ -48,6 +49,11 @@ for (const needed of ['bench/run.mjs', 'bench/load-data.mjs', 'conformance/seed.
     process.exit(2);
   }
 }
+// the service runs as in production, which requires its secrets: one pair for the whole run, so
+// the token made before the restart stays valid after it
+process.env.JWT_SECRET ??= randomBytes(32).toString('base64');
+process.env.API_TOKEN_SALT ??= randomBytes(32).toString('base64');
+
 const articles = Number(values.articles);
 if (!Number.isInteger(articles) || articles < 5000) {
   console.error('bench-scenarios: --articles needs an integer >= 5000 (run.mjs reads article #5000)');
@@ -59,7 +65,9 @@ const harness = join(tmpdir(), 'content-service-bench');
 mkdirSync(harness, { recursive: true });
 for (const f of readdirSync(join(shared, 'bench')))
   if (f.endsWith('.mjs') || f.endsWith('.json')) copyFileSync(join(shared, 'bench', f), join(harness, f));
-if (!existsSync(join(harness, 'node_modules'))) symlinkSync(resolve('node_modules'), join(harness, 'node_modules'));
+// always this checkout's (a link left by another checkout may point at one since removed)
+rmSync(join(harness, 'node_modules'), { force: true });
+symlinkSync(resolve('node_modules'), join(harness, 'node_modules'));
 
 function run(
   args: string[],
