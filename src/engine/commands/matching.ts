@@ -1,6 +1,6 @@
 import type { Doc } from '../bson/types.js';
 import { compileFilter } from '../query/filter.js';
-import { countMatches, matches, sortedMatches } from '../query/plan.js';
+import { allDocuments, countMatches, matches, sortedMatches } from '../query/plan.js';
 import { parseSort, sortDocs } from '../query/sort.js';
 import { collationCompare } from '../query/collation.js';
 import { compareStrings } from '../bson/compare.js';
@@ -28,7 +28,7 @@ export function* matchingWork(coll: Collection | undefined, req: MatchRequest): 
   const sort = parseSort(req.sort);
   const limit = req.limit !== undefined && req.limit > 0 ? req.limit : undefined;
   if (req.collation) {
-    const docs = yield* filterWork([...coll.all()], predicate);
+    const docs = yield* filterWork(allDocuments(coll), predicate);
     if (!sort) return docs.slice(0, limit);
     const sorted = sortDocs(docs, sort, limit, collationCompare(req.collation));
     tick(docs.length);
@@ -42,6 +42,6 @@ export function* matchingWork(coll: Collection | undefined, req: MatchRequest): 
 export function* countMatchingWork(coll: Collection | undefined, req: MatchRequest): Work<number> {
   if (!coll) return 0;
   const predicate = compileFilter(req.filter, { collation: req.collation, variables: req.variables });
-  if (req.collation) return (yield* filterWork([...coll.all()], predicate)).length;
+  if (req.collation) return (yield* filterWork(allDocuments(coll), predicate)).length;
   return yield* countMatches(coll, req.filter, predicate);
 }

@@ -9,7 +9,7 @@ import { commandError, toCommandError } from '../errors.js';
 import { mingoOptions } from '../query/operators.js';
 import { pipelineWork } from '../query/pipeline.js';
 import { CursorReply } from '../protocol/cursor-reply.js';
-import { tick } from '../work.js';
+import { tick, type Work } from '../work.js';
 import { normalizeRegexes } from '../query/regex.js';
 import {
   collectionName,
@@ -52,9 +52,21 @@ function project(docs: Doc[], filter: unknown, projection: Doc | undefined, vari
   }
 }
 
-export const find: CommandHandler = function* (cmd, ctx) {
+/** A `find` command's options, checked. */
+export interface FindRequest {
+  name: string;
+  filter: unknown;
+  sort: unknown;
+  collation: unknown;
+  projection?: Doc;
+  variables?: Doc;
+  skip: number;
+  limit: number;
+  singleBatch: boolean;
+}
+
+export function findRequest(cmd: Doc): FindRequest {
   const name = collectionName(cmd, 'find');
-  const ns = `${ctx.db}.${name}`;
   const skip = optionalNumber(cmd, 'skip') ?? 0;
   let limit = optionalNumber(cmd, 'limit') ?? 0;
   if (skip < 0) throw commandError('BadValue', 'skip value must be non-negative', { code: 51024 });
@@ -63,21 +75,40 @@ export const find: CommandHandler = function* (cmd, ctx) {
     limit = -limit;
     singleBatch = true;
   }
-  const filter = cmd.filter ?? {};
-  const variables = optionalDoc(cmd, 'let');
-  const coll = ctx.catalog.get(ctx.db, name);
-  let docs = yield* matchingWork(coll, {
-    filter,
+  return {
+    name,
+    filter: cmd.filter ?? {},
     sort: cmd.sort,
     collation: cmd.collation,
+    projection: optionalDoc(cmd, 'projection'),
+    variables: optionalDoc(cmd, 'let'),
+    skip,
+    limit,
+    singleBatch,
+  };
+}
+
+/** The documents a `find` answers (every batch). */
+export function* findWork(req: FindRequest, ctx: CommandContext): Work<Doc[]> {
+  const { filter, skip, limit, variables } = req;
+  let docs = yield* matchingWork(ctx.catalog.get(ctx.db, req.name), {
+    filter,
+    sort: req.sort,
+    collation: req.collation,
     variables,
     limit: limit > 0 ? skip + limit : undefined,
   });
   if (skip) docs = docs.slice(skip);
   if (limit) docs = docs.slice(0, limit);
-  docs = project(docs, filter, optionalDoc(cmd, 'projection'), variables);
+  docs = project(docs, filter, req.projection, variables);
   tick(docs.length);
-  return firstBatch(ctx, ns, docs, batchSizeOf(cmd.batchSize), singleBatch);
+  return docs;
+}
+
+export const find: CommandHandler = function* (cmd, ctx) {
+  const req = findRequest(cmd);
+  const docs = yield* findWork(req, ctx);
+  return firstBatch(ctx, `${ctx.db}.${req.name}`, docs, batchSizeOf(cmd.batchSize), req.singleBatch);
 };
 
 export const getMore: CommandHandler = (cmd, ctx) => {
@@ -100,7 +131,8 @@ export const killCursors: CommandHandler = (cmd, ctx) => {
   return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
 };
 
-export const count: CommandHandler = function* (cmd, ctx) {
+/** The number a `count` command answers. */
+export function* countWork(cmd: Doc, ctx: CommandContext): Work<number> {
   const name = collectionName(cmd, 'count');
   const coll = ctx.catalog.get(ctx.db, name);
   const query = optionalDoc(cmd, 'query');
@@ -112,10 +144,15 @@ export const count: CommandHandler = function* (cmd, ctx) {
       : yield* countMatchingWork(coll, { filter: query, collation: cmd.collation });
   n = Math.max(0, n - skip);
   if (limit) n = Math.min(n, limit);
-  return { n, ok: 1 };
+  return n;
+}
+
+export const count: CommandHandler = function* (cmd, ctx) {
+  return { n: yield* countWork(cmd, ctx), ok: 1 };
 };
 
-export const distinct: CommandHandler = function* (cmd, ctx) {
+/** The values a `distinct` command answers. */
+export function* distinctWork(cmd: Doc, ctx: CommandContext): Work<unknown[]> {
   const name = collectionName(cmd, 'distinct');
   if (typeof cmd.key !== 'string')
     throw commandError('TypeMismatch', "BSON field 'distinct.key' is missing but a required field");
@@ -133,30 +170,31 @@ export const distinct: CommandHandler = function* (cmd, ctx) {
     }
     if (tick()) yield;
   }
-  return { values: [...seen.values()], ok: 1 };
+  return [...seen.values()];
+}
+
+export const distinct: CommandHandler = function* (cmd, ctx) {
+  return { values: yield* distinctWork(cmd, ctx), ok: 1 };
 };
 
-export const aggregate: CommandHandler = function* (cmd, ctx) {
+/** The namespace of an `aggregate` command's cursor and the documents its pipeline produces. */
+export function* aggregateWork(cmd: Doc, ctx: CommandContext): Work<{ ns: string; docs: Doc[] }> {
   const target = cmd.aggregate;
-  if (cmd.explain) throw commandError('CommandNotSupported', 'explain is not supported by the embedded engine');
+  const variables = optionalDoc(cmd, 'let');
+  const env = { ...pipelineEnv(ctx, cmd.collation), ...(variables ? { variables } : {}) };
+  if (target === 1) return { ns: `${ctx.db}.$cmd.aggregate`, docs: yield* pipelineWork([], cmd.pipeline, env) };
+  const name = collectionName(cmd, 'aggregate');
+  const coll = ctx.catalog.get(ctx.db, name);
+  return { ns: `${ctx.db}.${name}`, docs: yield* pipelineWork(coll ?? [], cmd.pipeline, env) };
+}
+
+export const aggregate: CommandHandler = function* (cmd, ctx) {
   const cursorOpt = optionalDoc(cmd, 'cursor');
   if (!cursorOpt)
     throw commandError(
       'FailedToParse',
       "The 'cursor' option is required, except for aggregate with the explain argument",
     );
-  const variables = optionalDoc(cmd, 'let');
-  const env = { ...pipelineEnv(ctx, cmd.collation), ...(variables ? { variables } : {}) };
-  let docs: Doc[];
-  let ns: string;
-  if (target === 1 || (typeof target === 'number' && target === 1)) {
-    ns = `${ctx.db}.$cmd.aggregate`;
-    docs = yield* pipelineWork([], cmd.pipeline, env);
-  } else {
-    const name = collectionName(cmd, 'aggregate');
-    ns = `${ctx.db}.${name}`;
-    const coll = ctx.catalog.get(ctx.db, name);
-    docs = yield* pipelineWork(coll ?? [], cmd.pipeline, env);
-  }
+  const { ns, docs } = yield* aggregateWork(cmd, ctx);
   return firstBatch(ctx, ns, docs, batchSizeOf(cursorOpt.batchSize), false);
 };

@@ -1,6 +1,7 @@
 import type { Doc } from '../bson/types.js';
 import { CommandError, commandError, toCommandError } from '../errors.js';
 import * as collections from './collections.js';
+import * as explain from './explain.js';
 import type { CommandContext, CommandHandler, Reply } from './context.js';
 import { isWork, type Work } from '../work.js';
 import * as handshake from './handshake.js';
@@ -45,7 +46,8 @@ const COMMANDS: Record<string, CommandHandler> = {
   killCursors: read.killCursors,
   count: read.count,
   distinct: read.distinct,
-  aggregate: read.aggregate,
+  aggregate: explain.aggregateOrExplain,
+  explain: explain.explain,
 };
 
 /** Fields drivers add to every command; never the command name. */

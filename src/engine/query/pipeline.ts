@@ -8,7 +8,7 @@ import { collationCompare } from './collation.js';
 import { compileFilter } from './filter.js';
 import { lookupStage, semiJoinLength, semiJoinStage } from './lookup.js';
 import { MINGO_STAGES, mingoOptions, plainOptions } from './operators.js';
-import { countMatches, matches, sortedMatches } from './plan.js';
+import { allDocuments, countMatches, matches, sortedMatches } from './plan.js';
 import { normalizeRegexes } from './regex.js';
 import { simpleProjection } from './simple-projection.js';
 import { checkpoint, filterWork, finish, mapWork, tick, type Work } from '../work.js';
@@ -101,7 +101,7 @@ export function* pipelineWork(source: Collection | Doc[], pipeline: unknown, env
       start = 1;
     }
   } else {
-    docs = [...source.all()];
+    docs = allDocuments(source);
   }
   const strings = env.collation ? collationCompare(env.collation) : compareStrings;
   for (let i = start; i < stages.length; i++) {
@@ -203,7 +203,7 @@ function* inChunks(docs: Doc[], agg: Aggregator): Work<Doc[]> {
   return out;
 }
 
-function checkStage(stage: unknown): { name: string; spec: unknown } {
+export function checkStage(stage: unknown): { name: string; spec: unknown } {
   if (!isPlainObject(stage) || Object.keys(stage).length !== 1) {
     throw new CommandError(
       40323,
@@ -243,7 +243,9 @@ function nonNegative(name: string, spec: unknown): number {
  * Adjacent `$match` stages become one `{ $and: [...] }` (as MongoDB's optimizer does), so a
  * filter that follows the first `$match` still gets index selection and the `_id` walk.
  */
-function coalesceMatches(stages: Array<{ name: string; spec: unknown }>): Array<{ name: string; spec: unknown }> {
+export function coalesceMatches(
+  stages: Array<{ name: string; spec: unknown }>,
+): Array<{ name: string; spec: unknown }> {
   const out: Array<{ name: string; spec: unknown }> = [];
   for (const stage of stages) {
     const previous = out[out.length - 1];
@@ -283,7 +285,7 @@ function topK(stages: Array<{ name: string; spec: unknown }>, from: number): num
  * The output field of a stage that only counts its input: `{ $count: 'n' }`, or the driver's
  * countDocuments `{ $group: { _id: <constant>, n: { $sum: 1 } } }`.
  */
-function countStageField(stage: { name: string; spec: unknown } | undefined): string | undefined {
+export function countStageField(stage: { name: string; spec: unknown } | undefined): string | undefined {
   if (!stage) return undefined;
   if (stage.name === '$count') {
     const field = stage.spec;

@@ -1,6 +1,17 @@
 // Each engine suite gets its own server: the embedded engine, or the real MongoDB in MONGODB_URI
 // (then the same assertions prove the engine behaves like mongod).
-import { Decimal128, Double, Int32, Long, MongoClient, ObjectId, type Db, type Document } from 'mongodb';
+import { expect } from 'chai';
+import {
+  Decimal128,
+  Double,
+  Int32,
+  Long,
+  MongoClient,
+  MongoServerError,
+  ObjectId,
+  type Db,
+  type Document,
+} from 'mongodb';
 import { startEngine } from '../../../src/engine/index.js';
 
 export interface TestServer {
@@ -43,3 +54,13 @@ export function dbUri(server: TestServer, dbName: string): string {
 
 /** A document with an `_id` of any type (the service uses integers and strings). */
 export type AnyDoc = Document & { _id?: number | string | ObjectId | Long | Int32 | Double | Decimal128 };
+
+/** The server error a promise rejects with (fails the test when it resolves or fails otherwise). */
+export async function serverError(p: Promise<unknown>): Promise<MongoServerError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err, 'expected a server error').to.be.instanceOf(MongoServerError);
+  return err as MongoServerError;
+}
