@@ -55,6 +55,7 @@ export class EngineServer {
       host: opts.host,
       port: opts.port,
       connections: { current: 0, totalCreated: 0 },
+      log: opts.log,
     };
   }
 

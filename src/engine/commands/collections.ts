@@ -1,10 +1,13 @@
 import { Long } from 'bson';
 import { valueKey } from '../bson/compare.js';
-import type { Doc } from '../bson/types.js';
-import { commandError } from '../errors.js';
+import { isPlainObject, type Doc } from '../bson/types.js';
+import { CommandError, commandError } from '../errors.js';
 import { compileFilter } from '../query/filter.js';
-import { ID_INDEX_SPEC } from '../storage/collection.js';
-import { collectionName, optionalDoc, type CommandHandler } from './context.js';
+import type { Catalog } from '../storage/catalog.js';
+import { ID_INDEX_SPEC, type Collection } from '../storage/collection.js';
+import { collectionName, GENERIC_COMMAND_FIELDS, optionalDoc, type CommandHandler } from './context.js';
+import { checkExpireAfterSeconds } from './indexes.js';
+import { checkValidationOptions } from './validation.js';
 
 const CREATE_OPTIONS = [
   'capped',
@@ -35,6 +38,7 @@ export const create: CommandHandler = (cmd, ctx) => {
       'views and time-series collections are not supported by the embedded engine',
     );
   }
+  checkValidationOptions(options);
   const existing = ctx.catalog.get(ctx.db, name);
   if (existing) {
     if (valueKey(existing.options) === valueKey(options)) return { ok: 1 };
@@ -123,3 +127,62 @@ export const collStats: CommandHandler = (cmd, ctx) => {
   if (!coll) throw commandError('NamespaceNotFound', `Collection [${ctx.db}.${name}] not found.`);
   return { ns: coll.ns, count: coll.size, size: approximateSize(coll.size), nindexes: coll.indexes.length, ok: 1 };
 };
+
+const COLL_MOD_OPTIONS = ['validator', 'validationLevel', 'validationAction'];
+const COLL_MOD_UNSUPPORTED = [
+  'viewOn',
+  'pipeline',
+  'expireAfterSeconds',
+  'timeseries',
+  'changeStreamPreAndPostImages',
+  'clusteredIndex',
+  'cappedSize',
+  'cappedMax',
+];
+
+/** `collMod`: the validator and its level and action; an index's `expireAfterSeconds`. */
+export const collMod: CommandHandler = (cmd, ctx) => {
+  const name = collectionName(cmd, 'collMod');
+  const coll = ctx.catalog.get(ctx.db, name);
+  if (!coll) throw commandError('NamespaceNotFound', `ns does not exist: ${ctx.db}.${name}`);
+  const fields = Object.keys(cmd).filter((k) => k !== 'collMod' && !GENERIC_COMMAND_FIELDS.has(k));
+  for (const k of fields) {
+    if (COLL_MOD_UNSUPPORTED.includes(k))
+      throw commandError('CommandNotSupported', `collMod '${k}' is not supported by the embedded engine`);
+    if (!COLL_MOD_OPTIONS.includes(k) && k !== 'index')
+      throw new CommandError(40415, 'Location40415', `BSON field 'collMod.${k}' is an unknown field.`);
+  }
+  const changes: Doc = {};
+  for (const k of COLL_MOD_OPTIONS) if (cmd[k] !== undefined) changes[k] = cmd[k];
+  checkValidationOptions(changes);
+  const reply: Doc = {};
+  if (cmd.index !== undefined) Object.assign(reply, modifyIndex(ctx.catalog, coll, cmd.index));
+  if (Object.keys(changes).length > 0) ctx.catalog.setOptions(coll, { ...coll.options, ...changes });
+  return { ...reply, ok: 1 };
+};
+
+function modifyIndex(catalog: Catalog, coll: Collection, raw: unknown): Doc {
+  if (!isPlainObject(raw)) throw commandError('TypeMismatch', "BSON field 'collMod.index' is the wrong type");
+  const { keyPattern, name, expireAfterSeconds, ...rest } = raw;
+  const unknown = Object.keys(rest)[0];
+  if (unknown !== undefined)
+    throw commandError(
+      'CommandNotSupported',
+      `collMod index option '${unknown}' is not supported by the embedded engine`,
+    );
+  const index = coll.indexes.find((ix) =>
+    typeof name === 'string' ? ix.spec.name === name : valueKey(ix.spec.key) === valueKey(keyPattern),
+  );
+  if (!index)
+    throw commandError('IndexNotFound', `cannot find index ${JSON.stringify(name ?? keyPattern)} for ns ${coll.ns}`);
+  if (expireAfterSeconds === undefined) return {};
+  const seconds = checkExpireAfterSeconds(expireAfterSeconds);
+  if (index.spec.expireAfterSeconds === undefined)
+    throw commandError('InvalidOptions', 'no expireAfterSeconds field to update');
+  const old = index.spec.expireAfterSeconds;
+  if (old !== seconds) {
+    catalog.dropIndex(coll, index.spec.name);
+    catalog.addIndex(coll, { ...index.spec, expireAfterSeconds: seconds });
+  }
+  return { expireAfterSeconds_old: old, expireAfterSeconds_new: seconds };
+}

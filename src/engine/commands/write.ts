@@ -7,6 +7,7 @@ import { applyUpdate, updateKind, upsertSeed } from '../query/update.js';
 import { checkId } from '../storage/collection.js';
 import { collectionName, optionalDoc, pipelineEnv, type CommandContext, type CommandHandler } from './context.js';
 import { matching } from './matching.js';
+import { validateDocument } from './validation.js';
 import { MAX_BSON_OBJECT_SIZE, MAX_WRITE_BATCH_SIZE } from '../protocol/wire.js';
 
 interface WriteError {
@@ -85,10 +86,12 @@ export const insert: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'insert');
   const docs = statements(cmd, 'documents');
   const { coll } = ctx.catalog.ensure(ctx.db, name);
+  const bypass = cmd.bypassDocumentValidation === true;
   let n = 0;
   const errors = eachStatement(docs, cmd.ordered !== false, (raw) => {
     const doc = prepareInsert(raw);
     checkId(doc._id);
+    validateDocument(ctx, coll, doc, undefined, bypass);
     ctx.catalog.insert(coll, doc);
     n++;
   });
@@ -126,7 +129,7 @@ export function updateDocuments(
   ctx: CommandContext,
   name: string,
   stmt: UpdateStatement,
-  opts: { sort?: unknown; single?: boolean } = {},
+  opts: { sort?: unknown; single?: boolean; bypassValidation?: boolean } = {},
 ): UpdateOutcome {
   const kind = updateKind(stmt.u);
   const multi = stmt.multi === true && !opts.single;
@@ -154,6 +157,7 @@ export function updateDocuments(
     );
     if (doc._id === undefined) doc = { _id: new ObjectId(), ...doc };
     const target = ctx.catalog.ensure(ctx.db, name).coll;
+    validateDocument(ctx, target, doc, undefined, opts.bypassValidation === true);
     ctx.catalog.insert(target, doc);
     return { matched: 0, modified: 0, upsertedId: doc._id, doc };
   }
@@ -170,6 +174,7 @@ export function updateDocuments(
       last = old;
       continue;
     }
+    validateDocument(ctx, coll!, next, old, opts.bypassValidation === true);
     ctx.catalog.replace(coll!, valueKey(old._id), next);
     modified++;
   }
@@ -183,7 +188,9 @@ export const update: CommandHandler = (cmd, ctx) => {
   let nModified = 0;
   const upserted: Doc[] = [];
   const errors = eachStatement(list, cmd.ordered !== false, (raw, index) => {
-    const out = updateDocuments(ctx, name, asUpdateStatement(raw));
+    const out = updateDocuments(ctx, name, asUpdateStatement(raw), {
+      bypassValidation: cmd.bypassDocumentValidation === true,
+    });
     if (out.upsertedId !== undefined) {
       upserted.push({ index, _id: out.upsertedId });
       n += 1;
@@ -250,7 +257,7 @@ export const findAndModify: CommandHandler = (cmd, ctx) => {
       arrayFilters: cmd.arrayFilters,
       collation: cmd.collation,
     },
-    { sort: cmd.sort, single: true },
+    { sort: cmd.sort, single: true, bypassValidation: cmd.bypassDocumentValidation === true },
   );
   const lastErrorObject: Doc = { n: out.upsertedId !== undefined ? 1 : out.matched, updatedExisting: out.matched > 0 };
   if (out.upsertedId !== undefined) lastErrorObject.upserted = out.upsertedId;

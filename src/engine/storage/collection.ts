@@ -39,10 +39,24 @@ export class Collection {
   private readonly trigrams = new Map<string, TrigramIndex>();
 
   constructor(
-    readonly db: string,
-    readonly name: string,
-    readonly options: Doc = {},
+    private dbName: string,
+    private collName: string,
+    /** the options it was created with (`validator`...), as `collMod` left them */
+    public options: Doc = {},
   ) {}
+
+  get db(): string {
+    return this.dbName;
+  }
+  get name(): string {
+    return this.collName;
+  }
+
+  /** Gives the collection another namespace (renameCollection; the catalog keeps its maps in step). */
+  moveTo(db: string, name: string): void {
+    this.dbName = db;
+    this.collName = name;
+  }
 
   get ns(): string {
     return `${this.db}.${this.name}`;
