@@ -60,6 +60,26 @@ describe('engine: persistence', function () {
     });
   });
 
+  it('keeps renames and collMod options across a restart', async () => {
+    await withEngine(async (client) => {
+      const db = client.db('p');
+      await db.createCollection('drafts');
+      await db.collection<AnyDoc>('drafts').insertOne({ _id: 1, title: 'a' });
+      await db.collection<AnyDoc>('drafts').createIndex({ title: 1 });
+      await db.command({ collMod: 'drafts', validator: { title: { $type: 'string' } } });
+      await db.collection('drafts').rename('posts');
+    });
+    await withEngine(async (client) => {
+      const db = client.db('p');
+      expect((await db.listCollections().toArray()).map((c) => c.name)).to.deep.equal(['posts']);
+      const posts = db.collection<AnyDoc>('posts');
+      expect(await posts.findOne({ title: 'a' })).to.deep.equal({ _id: 1, title: 'a' });
+      expect((await posts.indexes()).map((ix) => ix.name)).to.deep.equal(['_id_', 'title_1']);
+      const err = await posts.insertOne({ _id: 2, title: 5 }).catch((e: { code?: number }) => e);
+      expect((err as { code?: number }).code).to.equal(121);
+    });
+  });
+
   it('refuses a second engine on a locked data directory', async () => {
     const engine = await startEngine({ dataDir: dir });
     try {

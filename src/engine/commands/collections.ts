@@ -8,6 +8,7 @@ import { ID_INDEX_SPEC, type Collection } from '../storage/collection.js';
 import { collectionName, GENERIC_COMMAND_FIELDS, optionalDoc, type CommandHandler } from './context.js';
 import { checkExpireAfterSeconds } from './indexes.js';
 import { checkValidationOptions } from './validation.js';
+import { collStatsReply } from './coll-stats.js';
 
 const CREATE_OPTIONS = [
   'capped',
@@ -121,12 +122,32 @@ export const dbStats: CommandHandler = (_cmd, ctx) => {
   };
 };
 
-export const collStats: CommandHandler = (cmd, ctx) => {
-  const name = collectionName(cmd, 'collStats');
-  const coll = ctx.catalog.get(ctx.db, name);
-  if (!coll) throw commandError('NamespaceNotFound', `Collection [${ctx.db}.${name}] not found.`);
-  return { ns: coll.ns, count: coll.size, size: approximateSize(coll.size), nindexes: coll.indexes.length, ok: 1 };
+export const collStats: CommandHandler = (cmd, ctx) => collStatsReply(ctx, collectionName(cmd, 'collStats'), cmd.scale);
+
+/** `renameCollection` (admin database): within or across databases, `dropTarget` to replace one. */
+export const renameCollection: CommandHandler = (cmd, ctx) => {
+  if (ctx.db !== 'admin')
+    throw new CommandError(13, 'Unauthorized', 'renameCollection may only be run against the admin database.');
+  const from = namespace(cmd.renameCollection, 'renameCollection');
+  const to = namespace(cmd.to, 'to');
+  const source = ctx.catalog.get(from.db, from.name);
+  if (!source) throw commandError('NamespaceNotFound', `Source collection ${from.db}.${from.name} does not exist`);
+  if (from.db === to.db && from.name === to.name)
+    throw commandError('IllegalOperation', "Can't rename a collection to itself");
+  if (ctx.catalog.get(to.db, to.name)) {
+    if (cmd.dropTarget !== true) throw commandError('NamespaceExists', 'target namespace exists');
+    ctx.catalog.drop(to.db, to.name);
+  }
+  ctx.catalog.rename(source, to.db, to.name);
+  return { ok: 1 };
 };
+
+function namespace(v: unknown, field: string): { db: string; name: string } {
+  const dot = typeof v === 'string' ? v.indexOf('.') : -1;
+  if (typeof v !== 'string' || dot <= 0 || dot === v.length - 1)
+    throw commandError('InvalidNamespace', `Invalid ${field} namespace: ${String(v)}`);
+  return { db: v.slice(0, dot), name: v.slice(dot + 1) };
+}
 
 const COLL_MOD_OPTIONS = ['validator', 'validationLevel', 'validationAction'];
 const COLL_MOD_UNSUPPORTED = [

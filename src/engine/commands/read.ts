@@ -20,6 +20,7 @@ import {
   type CommandHandler,
 } from './context.js';
 import { countMatchingWork, matchingWork } from './matching.js';
+import { collStatsDocument } from './coll-stats.js';
 
 function firstBatch(
   ctx: CommandContext,
@@ -184,8 +185,12 @@ export function* aggregateWork(cmd: Doc, ctx: CommandContext): Work<{ ns: string
   const env = { ...pipelineEnv(ctx, cmd.collation), ...(variables ? { variables } : {}) };
   if (target === 1) return { ns: `${ctx.db}.$cmd.aggregate`, docs: yield* pipelineWork([], cmd.pipeline, env) };
   const name = collectionName(cmd, 'aggregate');
+  const ns = `${ctx.db}.${name}`;
+  const [first, ...rest] = Array.isArray(cmd.pipeline) ? cmd.pipeline : [];
+  if (isPlainObject(first) && Object.keys(first).length === 1 && first.$collStats !== undefined)
+    return { ns, docs: yield* pipelineWork([collStatsDocument(ctx, name, first.$collStats)], rest, env) };
   const coll = ctx.catalog.get(ctx.db, name);
-  return { ns: `${ctx.db}.${name}`, docs: yield* pipelineWork(coll ?? [], cmd.pipeline, env) };
+  return { ns, docs: yield* pipelineWork(coll ?? [], cmd.pipeline, env) };
 }
 
 export const aggregate: CommandHandler = function* (cmd, ctx) {

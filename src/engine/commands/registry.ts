@@ -33,6 +33,7 @@ const COMMANDS: Record<string, CommandHandler> = {
   dbStats: collections.dbStats,
   collStats: collections.collStats,
   collMod: collections.collMod,
+  renameCollection: collections.renameCollection,
   createIndexes: indexes.createIndexes,
   listIndexes: indexes.listIndexes,
   dropIndexes: indexes.dropIndexes,
@@ -55,6 +56,7 @@ const COMMANDS: Record<string, CommandHandler> = {
 const WRITE_COMMANDS = new Set([
   'create',
   'collMod',
+  'renameCollection',
   'drop',
   'dropDatabase',
   'createIndexes',
