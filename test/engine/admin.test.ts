@@ -20,7 +20,8 @@ describe('engine: rename and collection statistics', () => {
       { _id: 2, slug: 'b' },
     ]);
     await drafts.createIndex({ slug: 1 }, { unique: true });
-    const posts = await drafts.rename<AnyDoc>('posts');
+    await drafts.rename('posts');
+    const posts = server.db.collection<AnyDoc>('posts');
     expect(await posts.find({}).sort({ _id: 1 }).toArray()).to.deep.equal([
       { _id: 1, slug: 'a' },
       { _id: 2, slug: 'b' },
