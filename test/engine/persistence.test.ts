@@ -22,8 +22,8 @@ describe('engine: persistence', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function withEngine<T>(fn: (client: MongoClient) => Promise<T>): Promise<T> {
-    const engine = await startEngine({ dataDir: dir });
+  async function withEngine<T>(fn: (client: MongoClient) => Promise<T>, ttlIntervalMs?: number): Promise<T> {
+    const engine = await startEngine({ dataDir: dir, ttlIntervalMs });
     const client = await MongoClient.connect(engine.uri);
     try {
       return await fn(client);
@@ -78,6 +78,22 @@ describe('engine: persistence', function () {
       const err = await posts.insertOne({ _id: 2, title: 5 }).catch((e: { code?: number }) => e);
       expect((err as { code?: number }).code).to.equal(121);
     });
+  });
+
+  it('journals the deletions of the TTL monitor', async () => {
+    await withEngine(async (client) => {
+      const c = client.db('p').collection<AnyDoc>('sessions');
+      await c.createIndex({ at: 1 }, { expireAfterSeconds: 1 });
+      await c.insertMany([
+        { _id: 1, at: new Date(Date.now() - 60_000) },
+        { _id: 2, at: new Date(Date.now() + 60_000) },
+      ]);
+      while ((await c.countDocuments({})) > 1) await new Promise((r) => setTimeout(r, 20));
+    }, 20);
+    await withEngine(async (client) => {
+      const ids = (await client.db('p').collection<AnyDoc>('sessions').find({}).toArray()).map((d) => d._id);
+      expect(ids).to.deep.equal([2]);
+    }, 0);
   });
 
   it('refuses a second engine on a locked data directory', async () => {

@@ -1,5 +1,6 @@
 import type { Doc } from '../bson/types.js';
 import type { EngineLog } from '../events.js';
+import type { TtlStats } from './ttl.js';
 import type { CursorStore } from '../cursors.js';
 import { commandError } from '../errors.js';
 import type { PipelineEnv } from '../query/pipeline.js';
@@ -15,6 +16,8 @@ export interface ServerState {
   connections: { current: number; totalCreated: number };
   /** where warnings about commands go (a document failing a `validationAction: 'warn'` validator) */
   log: EngineLog;
+  /** TTL monitor passes and documents it deleted */
+  ttl: TtlStats;
   /** set after a failed journal write: why writes are refused until the engine restarts */
   writesRefused?: string;
 }

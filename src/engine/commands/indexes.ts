@@ -54,13 +54,9 @@ function parseSpec(raw: unknown): IndexSpec {
   const spec: IndexSpec = { v: 2, key: key as Record<string, number>, name };
   if (raw.unique) spec.unique = true;
   if (raw.sparse) spec.sparse = true;
+  // as in mongod, a compound index keeps the option and never expires anything
   if (raw.expireAfterSeconds !== undefined) {
-    if (Object.keys(key).length !== 1)
-      throw commandError(
-        'CannotCreateIndex',
-        'TTL indexes are single-field indexes, compound indexes do not support TTL',
-      );
-    if (Object.keys(key)[0] === '_id')
+    if (Object.keys(key).length === 1 && Object.keys(key)[0] === '_id')
       throw commandError(
         'CannotCreateIndex',
         "The field 'expireAfterSeconds' is not valid for an _id index specification",

@@ -12,7 +12,7 @@ import {
   type Db,
   type Document,
 } from 'mongodb';
-import { startEngine } from '../../../src/engine/index.js';
+import { startEngine, type EngineOptions } from '../../../src/engine/index.js';
 
 export interface TestServer {
   uri: string;
@@ -26,9 +26,10 @@ export interface TestServer {
 
 let counter = 0;
 
-export async function startTestServer(name: string): Promise<TestServer> {
+/** `engineOptions` apply to the embedded engine only. */
+export async function startTestServer(name: string, engineOptions: EngineOptions = {}): Promise<TestServer> {
   const external = process.env.MONGODB_URI;
-  const engine = external ? undefined : await startEngine({ port: 0 });
+  const engine = external ? undefined : await startEngine({ ...engineOptions, port: 0 });
   const uri = external ?? engine?.uri ?? '';
   const client = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 5000 });
   const db = client.db(`engine_${name}_${process.pid}_${counter++}`);
