@@ -1,6 +1,7 @@
 import { Long } from 'bson';
 import { Query } from 'mingo/query';
 import { simpleProjection } from '../query/simple-projection.js';
+import { projectionOrder } from '../query/projection-order.js';
 import { cloneDoc } from '../bson/clone.js';
 import { valueKey } from '../bson/compare.js';
 import { pathValues } from '../bson/path.js';
@@ -47,7 +48,9 @@ function project(docs: Doc[], filter: unknown, projection: Doc | undefined, vari
   if (fast) return docs.map(fast);
   try {
     const q = new Query(isPlainObject(filter) ? normalizeRegexes(filter) : {}, mingoOptions({ variables }));
-    return q.find(docs.map(cloneDoc), projection).all() as Doc[];
+    const out = q.find(docs.map(cloneDoc), projection).all() as Doc[];
+    const order = projectionOrder(projection);
+    return order && out.length === docs.length ? out.map((d, i) => order(docs[i] as Doc, d)) : out;
   } catch (err) {
     throw toCommandError(err);
   }

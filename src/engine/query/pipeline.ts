@@ -11,6 +11,7 @@ import { MINGO_STAGES, mingoOptions, plainOptions } from './operators.js';
 import { allDocuments, countMatches, matches, sortedMatches } from './plan.js';
 import { normalizeRegexes } from './regex.js';
 import { simpleProjection } from './simple-projection.js';
+import { projectionOrder } from './projection-order.js';
 import { checkpoint, filterWork, finish, mapWork, tick, type Work } from '../work.js';
 import { parseSort, sortDocs, type SortSpec } from './sort.js';
 
@@ -167,7 +168,8 @@ export function* pipelineWork(source: Collection | Doc[], pipeline: unknown, env
             owned = false;
             break;
           }
-          if (!READ_ONLY_STAGES.has(name) && !owned) {
+          const readOnly = READ_ONLY_STAGES.has(name) && !removesNestedFields(name, spec);
+          if (!readOnly && !owned) {
             docs = yield* mapWork(docs, cloneDoc);
             owned = true;
           }
@@ -180,9 +182,12 @@ export function* pipelineWork(source: Collection | Doc[], pipeline: unknown, env
               ? { ...plainOptions(env), collectionResolver: (coll: string) => [...(env.resolve(coll)?.all() ?? [])] }
               : mingoOptions(env),
           );
+          const input = docs;
           docs = PER_DOCUMENT_STAGES.has(name) ? yield* inChunks(docs, agg) : (agg.run(docs) as Doc[]);
+          const order = name === '$project' ? projectionOrder(spec) : undefined;
+          if (order) docs = docs.map((d, k) => order(input[k] as Doc, d));
           tick(docs.length);
-          if (READ_ONLY_STAGES.has(name)) owned = false;
+          if (readOnly) owned = false;
         }
       }
     } catch (err) {
@@ -190,6 +195,21 @@ export function* pipelineWork(source: Collection | Doc[], pipeline: unknown, env
     }
   }
   return docs;
+}
+
+/**
+ * mingo's `$unset` and exclusion `$project` delete fields of embedded documents in place, in the
+ * input document: such a stage must run on copies like the stages that modify documents.
+ */
+function removesNestedFields(name: string, spec: unknown): boolean {
+  if (name === '$unset')
+    return (Array.isArray(spec) ? spec : [spec]).some((f) => typeof f !== 'string' || f.includes('.'));
+  if (name !== '$project' || !isPlainObject(spec)) return false;
+  const excludes = (v: unknown): boolean =>
+    v === 0 || v === false || (isPlainObject(v) && Object.values(v).some(excludes));
+  return Object.entries(spec).some(
+    ([path, v]) => (path.includes('.') && excludes(v)) || (isPlainObject(v) && excludes(v)),
+  );
 }
 
 function* inChunks(docs: Doc[], agg: Aggregator): Work<Doc[]> {
