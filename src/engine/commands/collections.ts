@@ -10,41 +10,55 @@ import { checkExpireAfterSeconds } from './indexes.js';
 import { checkValidationOptions } from './validation.js';
 import { collStatsReply } from './coll-stats.js';
 
+/** `create` options the engine honours, or that change nothing it does (storage engine settings). */
 const CREATE_OPTIONS = [
-  'capped',
-  'size',
-  'max',
   'validator',
   'validationLevel',
   'validationAction',
-  'collation',
-  'timeseries',
-  'clusteredIndex',
-  'viewOn',
-  'pipeline',
   'storageEngine',
   'indexOptionDefaults',
   'changeStreamPreAndPostImages',
-  'expireAfterSeconds',
 ];
+/** `create` options mongod honours and the engine does not: refused rather than stored and ignored. */
+const UNSUPPORTED_CREATE_OPTIONS: Record<string, string> = {
+  capped: 'capped collections',
+  size: 'capped collections',
+  max: 'capped collections',
+  collation: 'collection default collations',
+  timeseries: 'time-series collections',
+  viewOn: 'views',
+  pipeline: 'views',
+  clusteredIndex: 'clustered collections',
+  expireAfterSeconds: 'clustered collections',
+  encryptedFields: 'queryable encryption',
+};
 
 /** `create`: idempotent when the options are the same (MongoDB 7.0), 48 otherwise. */
 export const create: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'create');
   const options: Doc = {};
-  for (const k of CREATE_OPTIONS) if (cmd[k] !== undefined) options[k] = cmd[k];
-  if (options.viewOn !== undefined || options.timeseries !== undefined) {
+  for (const [k, v] of Object.entries(cmd)) {
+    if (k === 'create' || GENERIC_COMMAND_FIELDS.has(k) || v === undefined) continue;
+    if (!CREATE_OPTIONS.includes(k) && !Object.hasOwn(UNSUPPORTED_CREATE_OPTIONS, k))
+      throw new CommandError(40415, 'Location40415', `BSON field 'create.${k}' is an unknown field.`);
+    options[k] = v;
+  }
+  const existing = ctx.catalog.get(ctx.db, name);
+  if (existing && valueKey(existing.options) !== valueKey(options))
+    throw commandError('NamespaceExists', `Collection ${ctx.db}.${name} already exists.`);
+  const unsupported = Object.keys(options).find(
+    (k) => Object.hasOwn(UNSUPPORTED_CREATE_OPTIONS, k) && options[k] !== false,
+  );
+  if (unsupported)
     throw commandError(
       'CommandNotSupported',
-      'views and time-series collections are not supported by the embedded engine',
+      `${UNSUPPORTED_CREATE_OPTIONS[unsupported]} ('${unsupported}') are not supported by the embedded engine`,
     );
-  }
+  const images = options.changeStreamPreAndPostImages;
+  if (isPlainObject(images) && images.enabled === true)
+    throw commandError('CommandNotSupported', 'change streams are not supported by the embedded engine');
   checkValidationOptions(options);
-  const existing = ctx.catalog.get(ctx.db, name);
-  if (existing) {
-    if (valueKey(existing.options) === valueKey(options)) return { ok: 1 };
-    throw commandError('NamespaceExists', `Collection ${ctx.db}.${name} already exists.`);
-  }
+  if (existing) return { ok: 1 };
   ctx.catalog.create(ctx.db, name, options);
   return { ok: 1 };
 };
@@ -184,7 +198,7 @@ export const collMod: CommandHandler = (cmd, ctx) => {
 
 function modifyIndex(catalog: Catalog, coll: Collection, raw: unknown): Doc {
   if (!isPlainObject(raw)) throw commandError('TypeMismatch', "BSON field 'collMod.index' is the wrong type");
-  const { keyPattern, name, expireAfterSeconds, ...rest } = raw;
+  const { keyPattern, name, expireAfterSeconds, hidden, ...rest } = raw;
   const unknown = Object.keys(rest)[0];
   if (unknown !== undefined)
     throw commandError(
@@ -196,14 +210,26 @@ function modifyIndex(catalog: Catalog, coll: Collection, raw: unknown): Doc {
   );
   if (!index)
     throw commandError('IndexNotFound', `cannot find index ${JSON.stringify(name ?? keyPattern)} for ns ${coll.ns}`);
-  if (expireAfterSeconds === undefined) return {};
-  const seconds = checkExpireAfterSeconds(expireAfterSeconds);
-  if (index.spec.expireAfterSeconds === undefined)
-    throw commandError('InvalidOptions', 'no expireAfterSeconds field to update');
-  const old = index.spec.expireAfterSeconds;
-  if (old !== seconds) {
-    catalog.dropIndex(coll, index.spec.name);
-    catalog.addIndex(coll, { ...index.spec, expireAfterSeconds: seconds });
+  const spec = { ...index.spec };
+  const reply: Doc = {};
+  if (expireAfterSeconds !== undefined) {
+    if (index.spec.expireAfterSeconds === undefined)
+      throw commandError('InvalidOptions', 'no expireAfterSeconds field to update');
+    spec.expireAfterSeconds = checkExpireAfterSeconds(expireAfterSeconds);
+    reply.expireAfterSeconds_old = index.spec.expireAfterSeconds;
+    reply.expireAfterSeconds_new = spec.expireAfterSeconds;
   }
-  return { expireAfterSeconds_old: old, expireAfterSeconds_new: seconds };
+  if (hidden !== undefined) {
+    if (typeof hidden !== 'boolean') throw commandError('TypeMismatch', "BSON field 'hidden' must be a boolean");
+    if (index.spec.name === '_id_') throw commandError('BadValue', "can't hide _id index");
+    if (hidden) spec.hidden = true;
+    else delete spec.hidden;
+    reply.hidden_old = index.spec.hidden === true;
+    reply.hidden_new = hidden;
+  }
+  if (valueKey(spec) !== valueKey(index.spec)) {
+    catalog.dropIndex(coll, index.spec.name);
+    catalog.addIndex(coll, spec);
+  }
+  return reply;
 }

@@ -54,6 +54,10 @@ function parseSpec(raw: unknown): IndexSpec {
   const spec: IndexSpec = { v: 2, key: key as Record<string, number>, name };
   if (raw.unique) spec.unique = true;
   if (raw.sparse) spec.sparse = true;
+  if (raw.hidden === true) {
+    if (name === '_id_') throw commandError('BadValue', "can't hide _id index");
+    spec.hidden = true;
+  }
   // as in mongod, a compound index keeps the option and never expires anything
   if (raw.expireAfterSeconds !== undefined) {
     if (Object.keys(key).length === 1 && Object.keys(key)[0] === '_id')

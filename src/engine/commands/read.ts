@@ -6,7 +6,7 @@ import { cloneDoc } from '../bson/clone.js';
 import { valueKey } from '../bson/compare.js';
 import { pathValues } from '../bson/path.js';
 import { isPlainObject, type Doc } from '../bson/types.js';
-import { commandError, toCommandError } from '../errors.js';
+import { CommandError, commandError, toCommandError } from '../errors.js';
 import { mingoOptions } from '../query/operators.js';
 import { pipelineWork } from '../query/pipeline.js';
 import { CursorReply } from '../protocol/cursor-reply.js';
@@ -14,13 +14,14 @@ import { tick, type Work } from '../work.js';
 import { normalizeRegexes } from '../query/regex.js';
 import {
   collectionName,
+  GENERIC_COMMAND_FIELDS,
   optionalDoc,
   optionalNumber,
   pipelineEnv,
   type CommandContext,
   type CommandHandler,
 } from './context.js';
-import { countMatchingWork, matchingWork } from './matching.js';
+import { countMatchingWork, matchingWork, resolveHint } from './matching.js';
 import { collStatsDocument } from './coll-stats.js';
 
 function firstBatch(
@@ -67,10 +68,41 @@ export interface FindRequest {
   skip: number;
   limit: number;
   singleBatch: boolean;
+  hint: unknown;
 }
+
+/** `find` fields that only matter to features the engine has not (sharding, storage) and change nothing here. */
+const FIND_FIELDS = new Set([
+  'find',
+  'filter',
+  'sort',
+  'projection',
+  'skip',
+  'limit',
+  'batchSize',
+  'singleBatch',
+  'collation',
+  'let',
+  'hint',
+  'allowDiskUse',
+  'noCursorTimeout',
+  'allowPartialResults',
+  'readOnce',
+  'oplogReplay',
+]);
+/** `find` fields whose feature the engine has not: refused rather than ignored. */
+const UNSUPPORTED_FIND_FIELDS = new Set(['tailable', 'awaitData', 'min', 'max', 'returnKey', 'showRecordId']);
 
 export function findRequest(cmd: Doc): FindRequest {
   const name = collectionName(cmd, 'find');
+  for (const k of Object.keys(cmd)) {
+    if (FIND_FIELDS.has(k) || GENERIC_COMMAND_FIELDS.has(k)) continue;
+    if (UNSUPPORTED_FIND_FIELDS.has(k)) {
+      if (cmd[k] === false) continue;
+      throw commandError('CommandNotSupported', `find '${k}' is not supported by the embedded engine`);
+    }
+    throw new CommandError(40415, 'Location40415', `BSON field 'find.${k}' is an unknown field.`);
+  }
   const skip = optionalNumber(cmd, 'skip') ?? 0;
   let limit = optionalNumber(cmd, 'limit') ?? 0;
   if (skip < 0) throw commandError('BadValue', 'skip value must be non-negative', { code: 51024 });
@@ -89,18 +121,21 @@ export function findRequest(cmd: Doc): FindRequest {
     skip,
     limit,
     singleBatch,
+    hint: cmd.hint,
   };
 }
 
 /** The documents a `find` answers (every batch). */
 export function* findWork(req: FindRequest, ctx: CommandContext): Work<Doc[]> {
   const { filter, skip, limit, variables } = req;
-  let docs = yield* matchingWork(ctx.catalog.get(ctx.db, req.name), {
+  const coll = ctx.catalog.get(ctx.db, req.name);
+  let docs = yield* matchingWork(coll, {
     filter,
     sort: req.sort,
     collation: req.collation,
     variables,
     limit: limit > 0 ? skip + limit : undefined,
+    hint: resolveHint(coll, req.hint),
   });
   if (skip) docs = docs.slice(skip);
   if (limit) docs = docs.slice(0, limit);
@@ -145,7 +180,7 @@ export function* countWork(cmd: Doc, ctx: CommandContext): Work<number> {
   let n =
     !query || Object.keys(query).length === 0
       ? (coll?.size ?? 0)
-      : yield* countMatchingWork(coll, { filter: query, collation: cmd.collation });
+      : yield* countMatchingWork(coll, { filter: query, collation: cmd.collation, hint: resolveHint(coll, cmd.hint) });
   n = Math.max(0, n - skip);
   if (limit) n = Math.min(n, limit);
   return n;
@@ -193,7 +228,7 @@ export function* aggregateWork(cmd: Doc, ctx: CommandContext): Work<{ ns: string
   if (isPlainObject(first) && Object.keys(first).length === 1 && first.$collStats !== undefined)
     return { ns, docs: yield* pipelineWork([collStatsDocument(ctx, name, first.$collStats)], rest, env) };
   const coll = ctx.catalog.get(ctx.db, name);
-  return { ns, docs: yield* pipelineWork(coll ?? [], cmd.pipeline, env) };
+  return { ns, docs: yield* pipelineWork(coll ?? [], cmd.pipeline, env, resolveHint(coll, cmd.hint)) };
 }
 
 export const aggregate: CommandHandler = function* (cmd, ctx) {

@@ -6,7 +6,7 @@ import { compileFilter } from '../query/filter.js';
 import { applyUpdate, updateKind, upsertSeed } from '../query/update.js';
 import { checkId } from '../storage/collection.js';
 import { collectionName, optionalDoc, pipelineEnv, type CommandContext, type CommandHandler } from './context.js';
-import { matching } from './matching.js';
+import { matching, resolveHint } from './matching.js';
 import { validateDocument } from './validation.js';
 import { MAX_BSON_OBJECT_SIZE, MAX_WRITE_BATCH_SIZE } from '../protocol/wire.js';
 
@@ -105,6 +105,7 @@ interface UpdateStatement {
   multi?: boolean;
   arrayFilters?: unknown;
   collation?: unknown;
+  hint?: unknown;
 }
 
 function asUpdateStatement(raw: unknown): UpdateStatement {
@@ -142,6 +143,7 @@ export function updateDocuments(
     sort: opts.sort,
     collation: stmt.collation,
     limit: multi ? undefined : 1,
+    hint: resolveHint(coll, stmt.hint),
   });
   if (matches.length === 0) {
     if (!stmt.upsert) return { matched: 0, modified: 0 };
@@ -220,7 +222,12 @@ export const deleteCommand: CommandHandler = (cmd, ctx) => {
       compileFilter(raw.q);
       return;
     }
-    const docs = matching(coll, { filter: raw.q, collation: raw.collation, limit: limit === 1 ? 1 : undefined });
+    const docs = matching(coll, {
+      filter: raw.q,
+      collation: raw.collation,
+      limit: limit === 1 ? 1 : undefined,
+      hint: resolveHint(coll, raw.hint),
+    });
     for (const d of docs) {
       ctx.catalog.remove(coll, valueKey(d._id));
       n++;
@@ -241,7 +248,13 @@ export const findAndModify: CommandHandler = (cmd, ctx) => {
   if (cmd.remove === true) {
     if (cmd.update !== undefined) throw commandError('FailedToParse', 'Cannot specify both an update and remove=true');
     const coll = ctx.catalog.get(ctx.db, name);
-    const [doc] = matching(coll, { filter: query, sort: cmd.sort, collation: cmd.collation, limit: 1 });
+    const [doc] = matching(coll, {
+      filter: query,
+      sort: cmd.sort,
+      collation: cmd.collation,
+      limit: 1,
+      hint: resolveHint(coll, cmd.hint),
+    });
     if (doc && coll) ctx.catalog.remove(coll, valueKey(doc._id));
     return { lastErrorObject: { n: doc ? 1 : 0 }, value: shape(doc), ok: 1 };
   }
@@ -256,6 +269,7 @@ export const findAndModify: CommandHandler = (cmd, ctx) => {
       upsert: cmd.upsert === true,
       arrayFilters: cmd.arrayFilters,
       collation: cmd.collation,
+      hint: cmd.hint,
     },
     { sort: cmd.sort, single: true, bypassValidation: cmd.bypassDocumentValidation === true },
   );

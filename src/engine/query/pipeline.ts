@@ -8,7 +8,7 @@ import { collationCompare } from './collation.js';
 import { compileFilter } from './filter.js';
 import { lookupStage, semiJoinLength, semiJoinStage } from './lookup.js';
 import { MINGO_STAGES, mingoOptions, plainOptions } from './operators.js';
-import { allDocuments, countMatches, matches, sortedMatches } from './plan.js';
+import { allDocuments, countMatches, matches, sortedMatches, type Hint } from './plan.js';
 import { normalizeRegexes } from './regex.js';
 import { simpleProjection } from './simple-projection.js';
 import { projectionOrder } from './projection-order.js';
@@ -72,8 +72,16 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
   return finish(pipelineWork(source, pipeline, env));
 }
 
-/** `runPipeline` as cooperative work: yields between slices (see work.ts), also inside `$lookup` sub-pipelines. */
-export function* pipelineWork(source: Collection | Doc[], pipeline: unknown, env: PipelineEnv): Work<Doc[]> {
+/**
+ * `runPipeline` as cooperative work: yields between slices (see work.ts), also inside `$lookup`
+ * sub-pipelines. `hint` (the command's) imposes the access path of the leading `$match`.
+ */
+export function* pipelineWork(
+  source: Collection | Doc[],
+  pipeline: unknown,
+  env: PipelineEnv,
+  hint?: Hint,
+): Work<Doc[]> {
   if (!Array.isArray(pipeline)) throw commandError('TypeMismatch', "'pipeline' option must be specified as an array");
   const stages = coalesceMatches(pipeline.map(checkStage));
   let docs: Doc[];
@@ -88,16 +96,16 @@ export function* pipelineWork(source: Collection | Doc[], pipeline: unknown, env
     const next = stages[1];
     const countField = countStageField(next);
     if (countField !== undefined) {
-      const n = yield* countMatches(source, filter, predicate);
+      const n = yield* countMatches(source, filter, predicate, hint);
       docs = n > 0 ? [{ ...(next.name === '$group' ? { _id: (next.spec as Doc)._id } : {}), [countField]: n }] : [];
       owned = true;
       start = 2;
     } else if (next?.name === '$sort' && parseSort(next.spec)) {
       const sort = parseSort(next.spec) as SortSpec;
-      docs = yield* sortedMatches(source, filter, predicate, sort, topK(stages, 2), compareStrings);
+      docs = yield* sortedMatches(source, filter, predicate, sort, topK(stages, 2), compareStrings, hint);
       start = 2;
     } else {
-      docs = yield* matches(source, filter, predicate);
+      docs = yield* matches(source, filter, predicate, undefined, hint);
       start = 1;
     }
   } else {

@@ -27,6 +27,9 @@ interface AccessPlan {
   substring?: { field: string; literal: string };
 }
 
+/** An index a command's `hint` names (visible, existing), or `$natural`: a collection scan. */
+export type Hint = SecondaryIndex | 'natural';
+
 /** What the planner did for one read, as `explain` reports it (commands/explain.ts renders it). */
 export interface PlanChoice {
   /** the index read; none: a scan of the collection in natural order */
@@ -83,21 +86,23 @@ function record(plan: AccessPlan, returned: number, how: Partial<PlanChoice> = {
  * the number of entries in its ranges is counted (two O(log n) look-ups per range), and the
  * smallest wins (an exact one on ties). Without bounds: a scan of the collection.
  */
-function accessPlan(coll: Collection, bounds: FilterBounds): AccessPlan {
+function accessPlan(coll: Collection, bounds: FilterBounds, hint?: Hint): AccessPlan {
+  if (hint !== undefined) return hintedPlan(coll, bounds, hint);
   let best: AccessPlan | undefined;
   for (const index of coll.indexes) {
+    if (index.spec.hidden) continue; // kept up to date, not used by queries
     const plan = indexPlan(index, bounds);
     if (plan && (!best || plan.count < best.count || (plan.count === best.count && plan.exact && !best.exact)))
       best = plan;
   }
   for (const { field, literal } of bounds.texts) {
     // substring candidates for fields the application indexed (an index on the field opts it in)
-    if (!coll.indexes.some((ix) => ix.fields[0] === field)) continue;
+    if (!coll.indexes.some((ix) => ix.fields[0] === field && !ix.spec.hidden)) continue;
     const trigrams = coll.trigramIndex(field);
     const count = trigrams.estimate(literal);
     if (!best || count < best.count)
       best = {
-        index: coll.indexes.find((ix) => ix.fields[0] === field),
+        index: coll.indexes.find((ix) => ix.fields[0] === field && !ix.spec.hidden),
         spans: [],
         docs: () => trigrams.candidates(literal),
         count,
@@ -108,6 +113,14 @@ function accessPlan(coll: Collection, bounds: FilterBounds): AccessPlan {
   }
   const all = bounds.fields.size === 0 && !bounds.residual;
   return best ?? { spans: [], count: coll.size, exact: all, setExact: all };
+}
+
+/** The plan a hint imposes: its index's ranges (all of its entries when the filter does not bound it), or a scan. */
+function hintedPlan(coll: Collection, bounds: FilterBounds, hint: Hint): AccessPlan {
+  const all = bounds.fields.size === 0 && !bounds.residual;
+  if (hint === 'natural') return { spans: [], count: coll.size, exact: all, setExact: all };
+  const size = hint.entries.size;
+  return indexPlan(hint, bounds) ?? { index: hint, spans: [[0, size]], count: size, exact: false, setExact: false };
 }
 
 function indexPlan(index: SecondaryIndex, bounds: FilterBounds): AccessPlan | undefined {
@@ -199,8 +212,9 @@ export function* matches(
   filter: unknown,
   predicate: (d: Doc) => boolean,
   limit?: number,
+  hint?: Hint,
 ): Work<Doc[]> {
-  const plan = accessPlan(coll, filterBounds(filter));
+  const plan = accessPlan(coll, filterBounds(filter), hint);
   if (limit === undefined) {
     const docs = coll.inNaturalOrder(yield* checked(reach(coll, plan), predicate));
     record(plan, docs.length);
@@ -229,9 +243,14 @@ function checked(pool: Doc[], predicate: (d: Doc) => boolean): Work<Doc[]> {
  * number of entries in them (no document is read: O(log n) per range); otherwise the candidates
  * are checked.
  */
-export function* countMatches(coll: Collection, filter: unknown, predicate: (d: Doc) => boolean): Work<number> {
+export function* countMatches(
+  coll: Collection,
+  filter: unknown,
+  predicate: (d: Doc) => boolean,
+  hint?: Hint,
+): Work<number> {
   const bounds = filterBounds(filter);
-  const plan = accessPlan(coll, bounds);
+  const plan = accessPlan(coll, bounds, hint);
   if (plan.exact) {
     executorStats.scanned += plan.spans.length * 2;
     record(plan, 0, { countOnly: true, covered: true });
@@ -256,10 +275,12 @@ export function* sortedMatches(
   sort: SortSpec,
   take: number | undefined,
   strings: StringCompare,
+  hint?: Hint,
 ): Work<Doc[]> {
   const bounds = filterBounds(filter);
-  const plan = accessPlan(coll, bounds);
-  if (take !== undefined && plan.count > take) {
+  const plan = accessPlan(coll, bounds, hint);
+  // a hint fixes the access path: no walk of another index
+  if (take !== undefined && plan.count > take && hint === undefined) {
     const walked = walkInOrder(coll, bounds, predicate, sort, take, plan.count, strings);
     if (walked) return walked;
   }
@@ -275,7 +296,7 @@ export function* sortedMatches(
 function orderingIndex(coll: Collection, field: string): SecondaryIndex | undefined {
   let best: SecondaryIndex | undefined;
   for (const index of coll.indexes) {
-    if (index.fields[0] !== field || index.multikeyFields.has(0) || index.sparse) continue;
+    if (index.fields[0] !== field || index.spec.hidden || index.multikeyFields.has(0) || index.sparse) continue;
     if (!best || index.fields.length < best.fields.length) best = index;
   }
   return best;
