@@ -83,6 +83,22 @@ describe('engine: field order of stages and projections', () => {
     });
   }
 
+  it('$addFields into embedded documents: nested form, arrays, non-documents, missing values', async () => {
+    const rows = server.db.collection<AnyDoc>('nested');
+    await rows.insertOne({ _id: 1, s: 5, list: [{ p: 1 }, 7], d: { e: 1 } });
+    const [doc] = await rows
+      .aggregate([{ $addFields: { d: { f: '$s' }, 'list.x': 1, 's.y': 2, gone: '$nothing', z: {} } }])
+      .toArray();
+    expect(doc).to.deep.equal({
+      _id: 1,
+      s: { y: 2 },
+      list: [{ p: 1, x: 1 }, { x: 1 }],
+      d: { e: 1, f: 5 },
+      z: {},
+    });
+    expect(await rows.findOne({ _id: 1 })).to.deep.equal({ _id: 1, s: 5, list: [{ p: 1 }, 7], d: { e: 1 } });
+  });
+
   it('find projections: plain and computed', async () => {
     const plain = await c.findOne({}, { projection: { b: 1, t: 1 } });
     expect(shape(plain)).to.deep.equal(['_id', 't', { b: ['c', 'd'] }]);

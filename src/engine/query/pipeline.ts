@@ -12,6 +12,7 @@ import { allDocuments, countMatches, matches, sortedMatches, type Hint } from '.
 import { normalizeRegexes } from './regex.js';
 import { simpleProjection } from './simple-projection.js';
 import { projectionOrder } from './projection-order.js';
+import { addFieldsStage } from './add-fields.js';
 import { checkpoint, filterWork, finish, mapWork, tick, type Work } from '../work.js';
 import { parseSort, sortDocs, type SortSpec } from './sort.js';
 
@@ -173,6 +174,13 @@ export function* pipelineWork(
           const fastProjection = name === '$project' ? simpleProjection(spec) : undefined;
           if (fastProjection) {
             docs = yield* mapWork(docs, fastProjection);
+            owned = false;
+            break;
+          }
+          const addFields = name === '$addFields' || name === '$set' ? addFieldsStage(name, spec) : undefined;
+          if (addFields) {
+            const options = mingoOptions(env);
+            docs = yield* mapWork(docs, (d) => addFields(d, options));
             owned = false;
             break;
           }
