@@ -67,6 +67,7 @@ describe('engine: persistence', function () {
       await db.collection<AnyDoc>('drafts').insertOne({ _id: 1, title: 'a' });
       await db.collection<AnyDoc>('drafts').createIndex({ title: 1 });
       await db.command({ collMod: 'drafts', validator: { title: { $type: 'string' } } });
+      await db.command({ collMod: 'drafts', index: { name: 'title_1', hidden: true } });
       await db.collection('drafts').rename('posts');
     });
     await withEngine(async (client) => {
@@ -74,7 +75,10 @@ describe('engine: persistence', function () {
       expect((await db.listCollections().toArray()).map((c) => c.name)).to.deep.equal(['posts']);
       const posts = db.collection<AnyDoc>('posts');
       expect(await posts.findOne({ title: 'a' })).to.deep.equal({ _id: 1, title: 'a' });
-      expect((await posts.indexes()).map((ix) => ix.name)).to.deep.equal(['_id_', 'title_1']);
+      expect((await posts.indexes()).map((ix) => [ix.name, ix.hidden])).to.deep.equal([
+        ['_id_', undefined],
+        ['title_1', true],
+      ]);
       const err = await posts.insertOne({ _id: 2, title: 5 }).catch((e: { code?: number }) => e);
       expect((err as { code?: number }).code).to.equal(121);
     });

@@ -61,6 +61,7 @@ describe('engine: nothing silently accepted', () => {
     expect((await serverError(c.find({ a: 2 }).hint('a_1').toArray())).code).to.equal(2);
     const reply = await server.db.command({ collMod: 'items', index: { name: 'a_1', hidden: false } });
     expect(reply).to.include({ hidden_old: true, hidden_new: false });
+    expect((await c.indexes()).map((ix) => ix.name)).to.deep.equal(['_id_', 'a_1', 'b_1', 'a_1_b_1']);
     expect(indexUsed(await c.find({ a: 2 }).explain('queryPlanner'))).to.be.oneOf(['a_1', 'a_1_b_1', undefined]);
     expect(indexUsed(await c.find({ a: 2 }).hint('a_1').explain('queryPlanner'))).to.equal('a_1');
   });

@@ -227,9 +227,6 @@ function modifyIndex(catalog: Catalog, coll: Collection, raw: unknown): Doc {
     reply.hidden_old = index.spec.hidden === true;
     reply.hidden_new = hidden;
   }
-  if (valueKey(spec) !== valueKey(index.spec)) {
-    catalog.dropIndex(coll, index.spec.name);
-    catalog.addIndex(coll, spec);
-  }
+  if (valueKey(spec) !== valueKey(index.spec)) catalog.modifyIndex(coll, spec);
   return reply;
 }

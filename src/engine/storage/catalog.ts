@@ -14,6 +14,7 @@ export type Change =
   | { op: 'createIndex'; db: string; coll: string; spec: IndexSpec }
   | { op: 'dropIndex'; db: string; coll: string; name: string }
   | { op: 'options'; db: string; coll: string; options: Doc }
+  | { op: 'modifyIndex'; db: string; coll: string; spec: IndexSpec }
   | { op: 'rename'; db: string; coll: string; toDb: string; to: string };
 
 /**
@@ -99,6 +100,13 @@ export class Catalog {
     this.record({ op: 'dropIndex', db: coll.db, coll: coll.name, name }, () => spec && coll.addIndex(spec, false));
   }
 
+  /** Gives an index new options (same name and key), in place. */
+  modifyIndex(coll: Collection, spec: IndexSpec): void {
+    const old = coll.modifyIndex(spec);
+    if (!old) return;
+    this.record({ op: 'modifyIndex', db: coll.db, coll: coll.name, spec }, () => coll.modifyIndex(old));
+  }
+
   /** Replaces a collection's options (`collMod`: validator, validation level and action...). */
   setOptions(coll: Collection, options: Doc): void {
     const old = coll.options;
@@ -171,6 +179,9 @@ export class Catalog {
         }
         case 'dropIndex':
           this.get(change.db, change.coll)?.dropIndex(change.name);
+          break;
+        case 'modifyIndex':
+          this.get(change.db, change.coll)?.modifyIndex(change.spec);
           break;
         case 'options': {
           const coll = this.get(change.db, change.coll);

@@ -208,6 +208,19 @@ export class Collection {
     return ix;
   }
 
+  /**
+   * Gives an index new options (`collMod`: `expireAfterSeconds`, `hidden`), keeping its place and
+   * entries (its key is the same).
+   */
+  modifyIndex(spec: IndexSpec): IndexSpec | undefined {
+    const i = this.indexes.findIndex((ix) => ix.spec.name === spec.name);
+    const index = this.indexes[i];
+    if (!index) return undefined;
+    const old = index.spec;
+    index.respec(spec);
+    return old;
+  }
+
   dropIndex(name: string): void {
     const i = this.indexes.findIndex((ix) => ix.spec.name === name);
     if (i <= 0) return;
