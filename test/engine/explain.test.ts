@@ -151,6 +151,24 @@ describe('engine: explain', () => {
     expect(executionStats(page).nReturned).to.equal(3);
   });
 
+  it('update and delete: the documents they would change, found as they find them, nothing changed', async () => {
+    const update = await server.db.command({
+      explain: { update: 'articles', updates: [{ q: { tag: 't3' }, u: { $set: { x: 1 } }, multi: true }] },
+      verbosity: 'executionStats',
+    });
+    expect(update.queryPlanner.winningPlan.stage).to.equal('UPDATE');
+    expect(stage(update, 'IXSCAN').indexName).to.equal('tag_1');
+    expect(executionStats(update).totalDocsExamined).to.equal(20);
+    const remove = await server.db.command({
+      explain: { delete: 'articles', deletes: [{ q: { rank: { $lt: 5 } }, limit: 0 }] },
+      verbosity: 'executionStats',
+    });
+    expect(remove.queryPlanner.winningPlan.stage).to.equal('DELETE');
+    expect(stage(remove, 'IXSCAN').indexName).to.equal('rank_1');
+    expect(await articles.countDocuments({ x: 1 })).to.equal(0);
+    expect(await articles.countDocuments({})).to.equal(200);
+  });
+
   it('a missing collection: EOF, nothing examined', async () => {
     const explain = await server.db.collection('nothing').find({ a: 1 }).explain('executionStats');
     expect(explain.queryPlanner.winningPlan.stage).to.equal('EOF');

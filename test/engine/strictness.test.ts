@@ -100,9 +100,11 @@ describe('engine: features it has not are refused (115)', () => {
     expect(tailable.code).to.equal(115);
     const returnKey = await serverError(server.db.command({ find: 't', returnKey: true }));
     expect(returnKey.code).to.equal(115);
-    const explainUpdate = await serverError(
-      server.db.command({ explain: { update: 't', updates: [{ q: {}, u: { $set: { a: 1 } } }] } }),
+    const mapReduce = await serverError(
+      server.db.command({
+        explain: { mapReduce: 't', map: 'function () {}', reduce: 'function () {}', out: { inline: 1 } },
+      }),
     );
-    expect(explainUpdate.code).to.equal(115);
+    expect(mapReduce.code).to.equal(115);
   });
 });

@@ -9,6 +9,7 @@ import { executorStats } from '../query/stats.js';
 import { finish, type Work } from '../work.js';
 import { collectionName, optionalDoc, type CommandContext, type CommandHandler } from './context.js';
 import { SERVER_VERSION } from './handshake.js';
+import { matchingWork, resolveHint } from './matching.js';
 import { aggregate, aggregateWork, countWork, distinctWork, findRequest, findWork } from './read.js';
 
 type Verbosity = 'queryPlanner' | 'executionStats' | 'allPlansExecution';
@@ -208,6 +209,76 @@ function explainAggregate(inner: Doc, ctx: CommandContext, verbosity: Verbosity)
   return reply({ stages }, inner, ctx);
 }
 
+/** The one statement of an explained write batch (mongod explains batches of one). */
+function onlyStatement(inner: Doc, field: string): Doc {
+  const list = inner[field];
+  if (!Array.isArray(list) || list.length !== 1 || !isPlainObject(list[0]))
+    throw commandError('InvalidLength', 'explained write batches must be of size 1');
+  return list[0];
+}
+
+/**
+ * A write: the documents it would change are found as the write finds them (same plan, same
+ * limit), and nothing is changed, as mongod's explain of a write.
+ */
+function explainWrite(
+  ctx: CommandContext,
+  verbosity: Verbosity,
+  inner: Doc,
+  write: { name: string; stage: 'UPDATE' | 'DELETE'; filter: unknown; single: boolean; sort?: unknown; hint?: unknown },
+): Doc {
+  const coll = ctx.catalog.get(ctx.db, write.name);
+  const done = run(() =>
+    matchingWork(coll, {
+      filter: write.filter,
+      sort: write.sort,
+      limit: write.single ? 1 : undefined,
+      hint: resolveHint(coll, write.hint),
+    }),
+  );
+  let plan = sortStage(accessStages(coll ? done.choice : undefined, write.filter), done.choice, write.sort, 1);
+  if (write.single && !parseSort(write.sort)) plan = { stage: 'LIMIT', limitAmount: 1, inputStage: plan };
+  plan = { stage: write.stage, inputStage: plan };
+  const ns = `${ctx.db}.${write.name}`;
+  return reply(sections({ ns, filter: write.filter, plan, nReturned: 0, run: done }, verbosity), inner, ctx);
+}
+
+function explainUpdate(inner: Doc, ctx: CommandContext, verbosity: Verbosity): Doc {
+  const stmt = onlyStatement(inner, 'updates');
+  const name = collectionName(inner, 'update');
+  return explainWrite(ctx, verbosity, inner, {
+    name,
+    stage: 'UPDATE',
+    filter: stmt.q ?? {},
+    single: stmt.multi !== true,
+    hint: stmt.hint,
+  });
+}
+
+function explainDelete(inner: Doc, ctx: CommandContext, verbosity: Verbosity): Doc {
+  const stmt = onlyStatement(inner, 'deletes');
+  const name = collectionName(inner, 'delete');
+  return explainWrite(ctx, verbosity, inner, {
+    name,
+    stage: 'DELETE',
+    filter: stmt.q ?? {},
+    single: Number(stmt.limit) === 1,
+    hint: stmt.hint,
+  });
+}
+
+function explainFindAndModify(inner: Doc, ctx: CommandContext, verbosity: Verbosity): Doc {
+  const field = inner.findAndModify !== undefined ? 'findAndModify' : 'findandmodify';
+  return explainWrite(ctx, verbosity, inner, {
+    name: collectionName(inner, field),
+    stage: inner.remove === true ? 'DELETE' : 'UPDATE',
+    filter: inner.query ?? {},
+    single: true,
+    sort: inner.sort,
+    hint: inner.hint,
+  });
+}
+
 type Explainer = (inner: Doc, ctx: CommandContext, verbosity: Verbosity) => Doc;
 
 const EXPLAINERS: Record<string, Explainer> = {
@@ -215,10 +286,11 @@ const EXPLAINERS: Record<string, Explainer> = {
   aggregate: explainAggregate,
   count: explainCount,
   distinct: explainDistinct,
+  update: explainUpdate,
+  delete: explainDelete,
+  findAndModify: explainFindAndModify,
+  findandmodify: explainFindAndModify,
 };
-
-/** Writes mongod can explain; the engine answers that it cannot. */
-const UNEXPLAINED = new Set(['update', 'delete', 'findAndModify', 'findandmodify', 'mapReduce']);
 
 function verbosityOf(v: unknown): Verbosity {
   if (v === undefined || v === null) return 'allPlansExecution';
@@ -231,7 +303,7 @@ function verbosityOf(v: unknown): Verbosity {
   return found;
 }
 
-/** `explain: { find | aggregate | count | distinct ... }, verbosity`. */
+/** `explain: { find | aggregate | count | distinct | update | delete | findAndModify ... }, verbosity`. */
 export const explain: CommandHandler = (cmd, ctx) => {
   const inner = optionalDoc(cmd, 'explain');
   if (!inner) throw commandError('FailedToParse', "BSON field 'explain.explain' is missing but a required field");
@@ -239,8 +311,8 @@ export const explain: CommandHandler = (cmd, ctx) => {
   const name = Object.keys(inner)[0] ?? '';
   const explainer = Object.hasOwn(EXPLAINERS, name) ? EXPLAINERS[name] : undefined;
   if (explainer) return explainer(inner, ctx, verbosity);
-  if (UNEXPLAINED.has(name))
-    throw commandError('CommandNotSupported', `explain of ${name} is not supported by the embedded engine`);
+  if (name === 'mapReduce')
+    throw commandError('CommandNotSupported', 'mapReduce is not supported by the embedded engine');
   throw commandError('CommandNotFound', `Explain failed due to unknown command: ${name}`);
 };
 
