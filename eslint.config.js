@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 const LAYERS = [
   ['./src/cli.ts', './src/cli-commands.ts', './src/index.ts'],
   ['./src/seed'],
-  ['./src/app.ts', './src/middlewares', './src/lifecycle'],
+  ['./src/app.ts', './src/listen.ts', './src/middlewares', './src/lifecycle'],
   ['./src/rest'],
   ['./src/plugins'],
   ['./src/operations'],

@@ -1,6 +1,6 @@
 // npm run bench: REST read throughput on a fresh in-memory database.
 // Loads 10k articles with authors, categories and tags straight into the collections (storage
-// layout of docs/ARCHITECTURE.md), serves the publication fixture app on 127.0.0.1, and runs
+// layout of docs/ARCHITECTURE.md), serves the demo app (the repository root) on 127.0.0.1, and runs
 // autocannon from a child process (10 connections, 10 s) on a filtered `find` populating two
 // relations (page of 25). Prints req/s, p50/p99 latency and MongoDB commands per request.
 // The embedded engine runs in its own process; with MONGODB_URI set, that server is used instead.
@@ -10,7 +10,7 @@ import { Long, type Collection } from 'mongodb';
 import { createServer } from '../src/app.js';
 import { componentCounterKey } from '../src/models/index.js';
 
-const APP_DIR = fileURLToPath(new URL('../test/fixtures/publication', import.meta.url));
+const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const CLI = fileURLToPath(new URL('../bin/content-service.mjs', import.meta.url));
 const AUTOCANNON = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
 const ARTICLES = 10_000;

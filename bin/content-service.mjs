@@ -12,4 +12,6 @@ if (existsSync(built)) {
   register();
   cli = await import('../src/cli.ts');
 }
-await cli.run(process.argv.slice(2));
+const code = await cli.run(process.argv.slice(2));
+// a failure ends the process now, whatever still runs (the embedded engine's thread)
+if (code !== undefined) process.exit(code);

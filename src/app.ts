@@ -7,6 +7,7 @@ import { buildAppRegistry, customFieldTypes, SchemaError } from './content-types
 import { selectDatabase, type DatabaseHandle } from './database/select-database.js';
 import { createStrapiApp, loadLifecycle, type StrapiApp } from './lifecycle/index.js';
 import { createLogger, type Logger } from './logger.js';
+import { listen } from './listen.js';
 import { buildMiddlewares } from './middlewares/index.js';
 import { Models } from './models/index.js';
 import { BUILT_IN_PLUGINS, enabledPlugins, type Plugin } from './plugins/index.js';
@@ -41,7 +42,7 @@ export interface CreateServerOptions {
   memory?: boolean;
   /** embedded engine: move damaged bytes of the data files aside instead of refusing to start */
   repair?: boolean;
-  /** a ready database URI (tests); otherwise chosen as DESIGN.md §3 says */
+  /** a ready database URI (tests); otherwise chosen by `selectDatabase` */
   databaseUri?: string;
   logger?: Logger;
   register?(args: { app: ContentService }): void | Promise<void>;
@@ -70,8 +71,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const logger = options.logger ?? createLogger(config.env);
   if (config.ignored.length > 0)
     logger.info({ ignored: config.ignored }, `configuration not used by Content Service: ${config.ignored.join(', ')}`);
+  for (const { file, key, suggestion } of config.typos)
+    logger.warn(`${file}: unknown key "${key}" is ignored; did you mean "${suggestion}"?`);
   const lifecycle = await loadLifecycle(config.appDir);
   const plugins: Plugin[] = enabledPlugins(config);
+  for (const plugin of plugins) plugin.checkConfig?.(config);
   const i18n = i18nSettings(config);
 
   const pluginTypes = plugins.flatMap((p) => p.contentTypes?.(config) ?? []);
@@ -99,8 +103,16 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     await database.stop();
     throw err;
   }
+  // from here on, a failure closes the database before it is thrown (a held data directory stays free)
+  const closeDatabase = async () => {
+    await connection.close();
+    await database.stop();
+  };
   const models = new Models(connection, registry);
-  await models.init();
+  await models.init().catch(async (err: unknown) => {
+    await closeDatabase();
+    throw err;
+  });
 
   let authenticate: Authenticator = allowAll;
   const context: ServiceContext = {
@@ -126,20 +138,25 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const pluginRouter = Router();
   const rootRouter = Router();
   const pluginServices = new Map<string, Map<string, unknown>>();
-  for (const plugin of plugins) {
-    const services = new Map<string, unknown>();
-    pluginServices.set(plugin.name, services);
-    await plugin.register?.({
-      ...context,
-      router: pluginRouter,
-      rootRouter,
-      setAuthenticator: (fn) => {
-        authenticate = fn;
-      },
-      setService: (name, service) => {
-        services.set(name, service);
-      },
-    });
+  try {
+    for (const plugin of plugins) {
+      const services = new Map<string, unknown>();
+      pluginServices.set(plugin.name, services);
+      await plugin.register?.({
+        ...context,
+        router: pluginRouter,
+        rootRouter,
+        setAuthenticator: (fn) => {
+          authenticate = fn;
+        },
+        setService: (name, service) => {
+          services.set(name, service);
+        },
+      });
+    }
+  } catch (err) {
+    await closeDatabase();
+    throw err;
   }
   api.use(pluginRouter);
   api.use(contentRoutes(context));
@@ -154,13 +171,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     app,
     context,
     database: database.description,
-    async start(listen = {}) {
-      const port = listen.port ?? config.server.port;
-      const host = listen.host ?? config.server.host;
-      server = await new Promise<Server>((resolve, reject) => {
-        const s = app.listen(port, host, () => resolve(s));
-        s.once('error', reject);
-      });
+    async start(on = {}) {
+      const port = on.port ?? config.server.port;
+      const host = on.host ?? config.server.host;
+      server = await listen(app, port, host);
       const address = server.address();
       const bound = typeof address === 'object' && address ? address.port : port;
       return { port: bound, host, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}` };
@@ -225,8 +239,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     if (lifecycle && strapi) await lifecycle.run('bootstrap', strapi);
     await options.bootstrap?.({ app: service });
   } catch (err) {
-    await connection.close();
-    await database.stop();
+    await closeDatabase();
     throw err;
   }
   return service;

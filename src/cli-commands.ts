@@ -8,7 +8,7 @@ import { RUNNING_URI_FILE } from './database/select-database.js';
 import { isAppError } from './errors/index.js';
 import { createApiToken, listApiTokens, revokeApiToken } from './plugins/users-permissions/index.js';
 
-const TOKEN_USAGE = `usage:
+export const TOKEN_USAGE = `usage:
   content-service token create --name N --type read-only|full-access|custom [--actions a,b] [--days N] [--description D]
   content-service token list
   content-service token revoke ID
@@ -121,18 +121,13 @@ async function tokenCommand(argv: string[]): Promise<void> {
   }
 }
 
-/** Commands contributed by plugins (users-permissions adds `token create|list|revoke`). */
-export async function runPluginCommand(command: string, argv: string[]): Promise<boolean> {
-  if (command !== 'token') return false;
+/** `content-service token create|list|revoke` (the users-permissions plugin's API tokens). */
+export async function runTokenCommand(argv: string[]): Promise<void> {
   try {
     await tokenCommand(argv);
   } catch (err) {
-    if (err instanceof UsageError || isAppError(err)) {
-      console.error(`content-service token: ${err.message}${err instanceof UsageError ? `\n${TOKEN_USAGE}` : ''}`);
-      process.exitCode = err instanceof UsageError ? 2 : 1;
-      return true;
-    }
-    throw err;
+    if (!(err instanceof UsageError) && !isAppError(err)) throw err;
+    console.error(`content-service token: ${err.message}${err instanceof UsageError ? `\n${TOKEN_USAGE}` : ''}`);
+    process.exitCode = err instanceof UsageError ? 2 : 1;
   }
-  return true;
 }

@@ -89,7 +89,9 @@ let sent = 0;
 
 function isServerError(answer: Answer): boolean {
   if (answer.status >= 500 || answer.status === -1) return true;
-  return answer.text.includes('"INTERNAL_SERVER_ERROR"');
+  // a GraphQL error coded INTERNAL_SERVER_ERROR inside a 200 is a resolver crash; in a 4xx it is
+  // Apollo Server 3's own request refusal (an operation without a query), which Strapi answers too
+  return answer.status < 400 && answer.text.includes('"INTERNAL_SERVER_ERROR"');
 }
 
 /** A socket closed by the server after an early 4xx (431 for a long URL while the body was still being sent). */

@@ -20,7 +20,3 @@ export type Authenticator = (req: import('express').Request) => Promise<RequestA
 
 /** Without the users-permissions plugin everything is allowed. */
 export const allowAll: Authenticator = async () => ({ strategy: 'none', ability: ALLOW_ALL });
-
-export function actionFor(uid: string, action: string): string {
-  return `${uid}.${action}`;
-}

@@ -34,10 +34,3 @@ export const DEFAULT_ROLE_PERMISSIONS: Record<'public' | 'authenticated', string
   public: [AUTH_ACTIONS.callback, AUTH_ACTIONS.register, AUTH_ACTIONS.forgotPassword, AUTH_ACTIONS.resetPassword],
   authenticated: [USER_ACTIONS.me, AUTH_ACTIONS.changePassword],
 };
-
-/** `api::article.article.find` → `{ uid: 'api::article.article', action: 'find' }`. */
-export function splitAction(action: string): { uid: string; action: string } | undefined {
-  const dot = action.lastIndexOf('.');
-  if (dot <= 0 || dot === action.length - 1) return undefined;
-  return { uid: action.slice(0, dot), action: action.slice(dot + 1) };
-}

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import get from 'lodash/get.js';
 import has from 'lodash/has.js';
 import merge from 'lodash/merge.js';
 import { readConfigDir } from './read-config-dir.js';
@@ -31,9 +30,4 @@ export async function readConfigTree(appDir: string, environment: string): Promi
       return base.get(name)?.file ?? override?.file ?? `config/${name}`;
     },
   };
-}
-
-/** `tree[name][path]`, for a dotted `path`. */
-export function configValue(config: ConfigTree, name: string, path: string): unknown {
-  return get(config.tree[name], path);
 }

@@ -1,3 +1,5 @@
+import { nearMiss } from './near-miss.js';
+
 /**
  * Which configuration keys Content Service uses, file by file. Everything else an app's `config/`
  * holds (Strapi features the service does not have: the admin panel, an SQL `connection`, cron,
@@ -71,27 +73,44 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && typeof value !== 'function';
 }
 
-function walk(value: unknown, honoured: KeyTree, path: string, out: string[]): void {
+/** Where the configuration holds keys the service does not use, by dotted path (`file.key.sub`). */
+export interface UnusedKeys {
+  /** keys of Strapi features the service does not have, or of the app's own configuration */
+  ignored: string[];
+  /** keys one slip away from a key the service uses at the same place: most likely typos */
+  typos: { path: string; suggestion: string }[];
+}
+
+function honouredAt(tree: { readonly [key: string]: KeyTree }, key: string): KeyTree | undefined {
+  return Object.hasOwn(tree, key) ? tree[key] : undefined;
+}
+
+function walk(value: unknown, honoured: KeyTree, path: string, out: UnusedKeys): void {
   if (typeof honoured === 'function') {
-    if (!honoured(value)) out.push(path);
+    if (!honoured(value)) out.ignored.push(path);
     return;
   }
   if (honoured === true || !isPlainObject(value)) return;
-  for (const [key, item] of Object.entries(value)) {
-    const next = honoured[key];
-    const itemPath = `${path}.${key}`;
-    if (next === undefined) out.push(itemPath);
-    else walk(item, next, itemPath, out);
-  }
+  for (const [key, item] of Object.entries(value)) visit(honoured, key, item, `${path}.${key}`, out);
 }
 
-/** The configuration keys (dotted paths, `file.key.sub`) that Content Service does not use. */
-export function ignoredKeys(tree: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  for (const [name, value] of Object.entries(tree)) {
-    const honoured = HONOURED_KEYS[name];
-    if (honoured === undefined) out.push(name);
-    else walk(value, honoured, name, out);
-  }
+function visit(
+  siblings: { readonly [key: string]: KeyTree },
+  key: string,
+  value: unknown,
+  path: string,
+  out: UnusedKeys,
+) {
+  const next = honouredAt(siblings, key);
+  if (next !== undefined) return walk(value, next, path, out);
+  const suggestion = nearMiss(key, Object.keys(siblings));
+  if (suggestion !== undefined) out.typos.push({ path, suggestion });
+  else out.ignored.push(path);
+}
+
+/** The configuration keys Content Service does not use, typos apart. */
+export function unusedKeys(tree: Record<string, unknown>): UnusedKeys {
+  const out: UnusedKeys = { ignored: [], typos: [] };
+  for (const [name, value] of Object.entries(tree)) visit(HONOURED_KEYS, name, value, name, out);
   return out;
 }

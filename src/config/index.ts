@@ -3,5 +3,6 @@ export type { MiddlewareEntry } from './middleware-list.js';
 export type { EnvHelper } from './env-helper.js';
 export { ConfigError } from './config-error.js';
 export { env } from './env-helper.js';
-export { loadConfig, pluginEnabled } from './load-config.js';
-export { importAppModule, moduleLoadError } from './load-module.js';
+export { loadConfig } from './load-config.js';
+export { importAppModule } from './load-module.js';
+export { nearMiss } from './near-miss.js';

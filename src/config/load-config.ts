@@ -3,9 +3,9 @@ import defaultsDeep from 'lodash/defaultsDeep.js';
 import { ConfigError } from './config-error.js';
 import { readConfigTree, type ConfigTree } from './config-tree.js';
 import { loadDotenv } from './dotenv.js';
-import { ignoredKeys } from './honoured-keys.js';
+import { unusedKeys } from './honoured-keys.js';
 import { middlewareList } from './middleware-list.js';
-import type { ConfigOverrides, PluginConfig, ServiceConfig } from './types.js';
+import type { ConfigOverrides, ConfigTypo, PluginConfig, ServiceConfig } from './types.js';
 
 const DEFAULT_PLUGINS: Record<string, PluginConfig> = {
   i18n: { enabled: true, config: { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }] } },
@@ -36,13 +36,13 @@ function child(config: ConfigTree, name: string, parent: Section, key: string): 
   return value;
 }
 
-function integer(file: string, key: string, value: unknown, min: number): number {
+function integer(file: string, key: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < min)
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max)
     throw new ConfigError(
       file,
       key,
-      `must be an integer >= ${min}, got ${typeof value === 'number' ? value : JSON.stringify(value)}`,
+      `must be an integer ${max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`}, got ${typeof value === 'number' ? value : JSON.stringify(value)}`,
     );
   return n;
 }
@@ -100,7 +100,7 @@ function readServer(config: ConfigTree, appDir: string): ServiceConfig['server']
   const port = process.env.PORT ?? server.port ?? 1337;
   return {
     host: String(process.env.HOST ?? server.host ?? '0.0.0.0'),
-    port: integer(process.env.PORT ? 'env PORT' : file('port'), 'port', port, 0),
+    port: integer(process.env.PORT ? 'env PORT' : file('port'), 'port', port, 0, 65_535),
     url: optionalString(file('url'), 'url', server.url),
     proxy: server.proxy === true,
     publicDir: resolve(appDir, optionalString(file('dirs.public'), 'dirs.public', dirs.public) ?? './public'),
@@ -142,6 +142,15 @@ function readDatabase(config: ConfigTree, appDir: string): ServiceConfig['databa
   return { uri: uri || undefined, dataDir: dataDir ?? resolve(appDir, '.data') };
 }
 
+/** A typo at dotted `path` (`server.prot`; a whole file: `sever`), located in its file. */
+function typoIn(config: ConfigTree, path: string, suggestion: string): ConfigTypo {
+  const [name = path, ...rest] = path.split('.');
+  const key = rest.join('.');
+  return rest.length === 0
+    ? { file: config.fileOf(name), key: name, suggestion }
+    : { file: config.fileOf(name, key), key, suggestion };
+}
+
 function environmentOf(nodeEnv: string): ServiceConfig['env'] {
   return nodeEnv === 'production' || nodeEnv === 'test' ? nodeEnv : 'development';
 }
@@ -161,6 +170,7 @@ export async function loadConfig(appDirInput: string, overrides: ConfigOverrides
   const admin = section(tree, 'admin');
   const permissions = readPermissions(tree);
   const apiToken = child(tree, 'admin', admin, 'apiToken');
+  const unused = unusedKeys(tree.tree);
 
   const config: ServiceConfig = {
     appDir,
@@ -180,7 +190,9 @@ export async function loadConfig(appDirInput: string, overrides: ConfigOverrides
       environment: nodeEnv,
       plugin: Object.fromEntries(Object.entries(plugins).map(([name, p]) => [name, p.config])),
     },
-    ignored: [...ignoredKeys(tree.tree), ...(permissions ? [] : ['permissions'])],
+    ignored: [...unused.ignored, ...(permissions ? [] : ['permissions'])],
+    typos: unused.typos.map(({ path, suggestion }) => typoIn(tree, path, suggestion)),
+    fileOf: tree.fileOf,
   };
   return applyOverrides(config, overrides);
 }
@@ -197,8 +209,4 @@ function applyOverrides(config: ServiceConfig, overrides: ConfigOverrides): Serv
     permissions: { ...config.permissions, ...overrides.permissions } as Record<string, string[]>,
     ...(overrides.middlewares?.entries ? { middlewares: { ...config.middlewares, ...overrides.middlewares } } : {}),
   };
-}
-
-export function pluginEnabled(config: ServiceConfig, name: string): boolean {
-  return config.plugins[name]?.enabled === true;
 }

@@ -1,5 +1,12 @@
 import type { MiddlewareEntry } from './middleware-list.js';
 
+export interface ConfigTypo {
+  file: string;
+  /** dotted, from the file's top */
+  key: string;
+  suggestion: string;
+}
+
 export interface PluginConfig {
   enabled: boolean;
   config: Record<string, unknown>;
@@ -47,6 +54,10 @@ export interface ServiceConfig {
   tree: Record<string, unknown>;
   /** configuration keys present but not used by the service (logged once at start-up) */
   ignored: string[];
+  /** a configuration key not used that is one slip away from one that is (warned at start-up) */
+  typos: ConfigTypo[];
+  /** the file that sets `name` + dotted `path` (its environment file when that sets it), for messages */
+  fileOf(name: string, path?: string): string;
   /** app directory (schemas/ + config/) */
   appDir: string;
   env: 'development' | 'production' | 'test';

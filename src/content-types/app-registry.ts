@@ -4,6 +4,7 @@ import { loadSchemas } from './load.js';
 import type { ContentTypeSource } from './normalize.js';
 import type { SchemaNotice } from './notices.js';
 import { Registry, type RegistryOptions } from './registry.js';
+import { schemaKeyTypos } from './schema-key-typos.js';
 
 /**
  * The registry of an app: its schemas, Strapi's `admin::user`, the enabled plugins' content-types with the app's
@@ -16,7 +17,7 @@ export function buildAppRegistry(
   options: RegistryOptions,
 ): { registry: Registry; notices: SchemaNotice[] } {
   const loaded = loadSchemas(appDir);
-  const notices = [...loaded.notices];
+  const notices = [...loaded.notices, ...schemaKeyTypos(appDir, [...loaded.contentTypes, ...loaded.components])];
   // extensions apply to the built-in plugins' types and to the project's local plugins' alike
   const types = applyExtensions([adminUserType(), ...pluginTypes, ...loaded.contentTypes], loaded.extensions, notices);
   const registry = Registry.build(types, loaded.components, options);

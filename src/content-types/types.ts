@@ -129,7 +129,7 @@ export interface ComponentSchema {
 }
 
 /**
- * How a relation attribute is stored and resolved (DESIGN.md §2): only the owning side stores ids
+ * How a relation attribute is stored and resolved (docs/ARCHITECTURE.md, storage layout): only the owning side stores ids
  * (`stored`); an inverse (`mappedBy`) side is resolved by a `$lookup` on `inverse.field` of the target.
  */
 export interface RelationInfo {
@@ -182,8 +182,6 @@ export interface Component {
 }
 
 export type Schema = ContentType | Component;
-
-export const SYSTEM_TIMESTAMPS = ['createdAt', 'updatedAt', 'publishedAt'] as const;
 
 /** Attribute names a schema may not declare (Strapi's reserved names plus our storage fields). */
 export const RESERVED_ATTRIBUTE_NAMES = new Set([

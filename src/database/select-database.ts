@@ -19,7 +19,7 @@ interface MemoryServerModule {
 }
 
 /**
- * DESIGN.md §3: `MONGODB_URI` (a real server) → `MONGOMS_SYSTEM_BINARY` (mongodb-memory-server-core
+ * Which database the service runs on, first that applies: `MONGODB_URI` (a real server) → `MONGOMS_SYSTEM_BINARY` (mongodb-memory-server-core
  * with that binary, never a download) → the embedded engine (persisted in `dataDir`, or in memory),
  * in a worker thread of this process.
  */

@@ -1,8 +1,8 @@
 import type { EngineEvent } from './events.js';
 import { startEngine } from './index.js';
 
-const USAGE =
-  'usage: engine [--port N] [--host H] [--data DIR | --memory] [--repair] [--max-time-ms N]\n' +
+export const USAGE =
+  'usage: content-service engine [--port N] [--host H] [--data DIR | --memory] [--repair] [--max-time-ms N]\n' +
   '  --repair          move damaged bytes of the data files aside (into DIR) instead of refusing to start\n' +
   '  --max-time-ms N   budget of a command without its own maxTimeMS (default 60000; 0: none)';
 

@@ -6,7 +6,7 @@ interface CounterDoc {
 }
 
 /**
- * Integer ids from an atomic counter (DESIGN.md §2): one `findOneAndUpdate` with `$inc`, so ids
+ * Integer ids, as Strapi's, from an atomic counter: one `findOneAndUpdate` with `$inc`, so ids
  * are unique across many service instances sharing one database.
  */
 export class IdCounters {

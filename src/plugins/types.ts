@@ -18,6 +18,8 @@ export interface PluginRegisterContext extends ServiceContext {
 /** A built-in plugin: its content-types, routes, authentication and start-up work. */
 export interface Plugin {
   name: string;
+  /** reads the plugin's settings before the database starts: a value that cannot be used throws a ConfigError */
+  checkConfig?(config: ServiceConfig): void;
   /** content-types owned by the plugin, added to the registry before it is built */
   contentTypes?(config: ServiceConfig): ContentTypeSource[];
   /** after the models exist: routes and hooks */

@@ -18,7 +18,7 @@ const DATE_PREFIX = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])/;
  * A query value cast the way it is stored (docs/ARCHITECTURE.md, storage layout), so MongoDB
  * compares like with like. Strapi v4 casts with its database field types (`toDB`): numbers with
  * `toNumber`, booleans from `true/t/1` and `false/f/0`, dates and times parsed and re-formatted.
- * Bad input is a 400 naming the key (where Strapi answers 500, Deviation 1).
+ * Bad input is a 400 naming the key (where Strapi answers 500; docs/strapi-deviations.md).
  */
 export function castValue(type: CastType, raw: RawScalar, key: string): unknown {
   if (raw === null) return null;

@@ -4,7 +4,7 @@ import type { FilterNode } from './filters/tree.js';
 import type { SortKey } from './sort/parse.js';
 
 /**
- * The typed, validated read query (the "query tree" of DESIGN.md §1): what to select and populate
+ * The typed, validated read query (the query tree): what to select and populate
  * at every level, before it is compiled into one aggregation. Built by `parse/*`, compiled by
  * `plan/*`, and walked again by `format.ts` to shape the answer.
  */
@@ -55,7 +55,7 @@ export interface RelationPopulate {
   /** `populate[x][sort]`, compiled; null: the stored order */
   sort: { lookups: PipelineStage[]; sort: Record<string, 1 | -1>; cleanup: PipelineStage[] } | null;
   publicationState: PublicationState;
-  /** `populate[x][start|limit]` (Strapi) or `populate[x][pagination]` (Deviation 7: also answers `meta.pagination`) */
+  /** `populate[x][start|limit]` (Strapi) or `populate[x][pagination]` (beyond Strapi: also answers `meta.pagination`) */
   window: { skip: number; limit: number | null; meta: Pagination | null } | null;
   /** name of the field the `$lookup` writes (assigned by the planner) */
   as: string;

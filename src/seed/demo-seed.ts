@@ -7,7 +7,7 @@ import { register } from '../plugins/users-permissions/auth-operations.js';
 import { usersPermissionsRuntime } from '../plugins/users-permissions/index.js';
 import { UNRESTRICTED } from '../query/access.js';
 
-/** One operation of a seed file (the format of `../shared/conformance/seed.json`). */
+/** One operation of a seed file: a create, a localization, an update, a single type's PUT or a user's registration. */
 interface SeedOperation {
   contentType?: string;
   body: Record<string, unknown>;

@@ -1,7 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
@@ -16,6 +14,7 @@ import {
 } from '../../src/plugins/users-permissions/index.js';
 import { hashAccessKey } from '../../src/plugins/users-permissions/api-tokens.js';
 import { createTestService, freshDatabaseUri, PUBLICATION_APP, type TestService } from '../helpers/server.js';
+import { copyDemoApp } from '../helpers/fixtures.js';
 import { bearer } from './users-permissions/helpers.js';
 import { collectionOf } from '../../src/plugins/users-permissions/collections.js';
 
@@ -197,8 +196,7 @@ describe('API tokens', () => {
     });
 
     it('goes through the engine of a service running on a persisted data directory', async () => {
-      const appDir = await mkdtemp(join(tmpdir(), 'cs-cli-'));
-      await cp(PUBLICATION_APP, appDir, { recursive: true });
+      const appDir = await copyDemoApp();
       const previous = process.env.API_TOKEN_SALT;
       process.env.API_TOKEN_SALT = 'cli-test-salt';
       const running = await createServer({ appDir });

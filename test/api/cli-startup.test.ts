@@ -1,36 +1,145 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { run } from '../../src/cli.js';
 import { javascriptProject } from '../helpers/strapi-projects.js';
-import { writeTempProject } from '../helpers/temp-app.js';
+import { writeTempApp, writeTempProject } from '../helpers/temp-app.js';
 
 const BIN = fileURLToPath(new URL('../../bin/content-service.mjs', import.meta.url));
 
-/** Runs `content-service start` on an app that cannot start; its exit code and what it printed. */
-function start(appDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI with `args` (environment: the test's, NODE_ENV=test, then `env`); its exit code and output. */
+function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [BIN, 'start', '--app', appDir, '--memory', '--port', '0', '--host', '127.0.0.1'],
-      { env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent' }, timeout: 30_000 },
+      [BIN, ...args],
+      { env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env }, timeout: 30_000 },
       (error, stdout, stderr) => resolve({ code: error ? (error.code as number | null) : 0, stdout, stderr }),
     );
   });
 }
 
-describe('CLI: content-service start on a project that cannot start', function () {
+/**
+ * Runs the CLI in this process (no process of its own to start, so the suite stays fast), with
+ * `env` over the environment; what it printed and the exit code it asks for.
+ */
+async function cliHere(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const saved = { log: console.log, error: console.error };
+  const savedEnv = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  console.log = (...parts: unknown[]) => void out.push(`${parts.join(' ')}\n`);
+  console.error = (...parts: unknown[]) => void err.push(`${parts.join(' ')}\n`);
+  Object.assign(process.env, env);
+  try {
+    const code = await run(args);
+    return { code: code ?? 0, stdout: out.join(''), stderr: err.join('') };
+  } finally {
+    Object.assign(console, saved);
+    for (const [name, value] of Object.entries(savedEnv))
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+  }
+}
+
+/** `content-service start` in this process, in memory, on 127.0.0.1 unless told otherwise, on a small app. */
+async function start(extra: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
+  const appDir = await writeTempApp({});
+  return cliHere(['start', '--app', appDir, '--memory', '--port', '0', '--host', '127.0.0.1', ...extra], env);
+}
+
+describe('CLI: content-service start that cannot start', function () {
   this.timeout(60_000);
 
   it('prints one line naming the file, the cause and the fix, and exits 1', async () => {
-    const missing = await start(
-      await writeTempProject({
-        ...javascriptProject(),
-        'config/plugins.js': "const s3 = require('@strapi/provider-upload-aws-s3');\nmodule.exports = {};\n",
-      }),
-    );
+    const appDir = await writeTempProject({
+      ...javascriptProject(),
+      'config/plugins.js': "const s3 = require('@strapi/provider-upload-aws-s3');\nmodule.exports = {};\n",
+    });
+    // a process of its own: the exit code is the one the shell sees
+    const missing = await cli(['start', '--app', appDir, '--memory', '--port', '0', '--host', '127.0.0.1']);
     expect(missing.code).to.equal(1);
     expect(missing.stderr).to.equal(
-      'content-service: config/plugins.js: requires the package "@strapi/provider-upload-aws-s3", which is not installed: run "npm install @strapi/provider-upload-aws-s3" in the app directory, or remove what uses it\n',
+      'content-service start: config/plugins.js: requires the package "@strapi/provider-upload-aws-s3", which is not installed: run "npm install @strapi/provider-upload-aws-s3" in the app directory, or remove what uses it\n',
     );
+  });
+
+  describe('on a port another process holds', () => {
+    let holder: Server;
+    let port: number;
+    before(async () => {
+      holder = createServer();
+      await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+      port = (holder.address() as { port: number }).port;
+    });
+    after(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+
+    it('exits 1 naming the port', async () => {
+      const busy = await start(['--port', String(port)]);
+      expect(busy.code).to.equal(1);
+      expect(busy.stderr).to.equal(
+        `content-service start: cannot listen on 127.0.0.1:${port}: port ${port} is in use: choose another with --port, PORT or server.port\n`,
+      );
+    });
+  });
+
+  it('on a host that is not an address of this machine, exits 1 naming the host', async () => {
+    // 203.0.113.0/24 is reserved for documentation: never a local address
+    const away = await start(['--host', '203.0.113.7']);
+    expect(away.code).to.equal(1);
+    expect(away.stderr).to.match(
+      /^content-service start: cannot listen on 203\.0\.113\.7:0: host 203\.0\.113\.7 is not an address of this machine: .*--host/,
+    );
+    expect(away.stderr.trim().split('\n')).to.have.length(1);
+  });
+
+  it('in production without JWT_SECRET and API_TOKEN_SALT, exits 1 naming both', async () => {
+    const refused = await start([], { NODE_ENV: 'production', JWT_SECRET: '', API_TOKEN_SALT: '' });
+    expect(refused.code).to.equal(1);
+    expect(refused.stderr).to.match(
+      /^content-service start: NODE_ENV=production: JWT_SECRET .* and API_TOKEN_SALT .* are not set; set them in the environment or \.env/,
+    );
+    expect(refused.stderr.trim().split('\n')).to.have.length(1);
+  });
+});
+
+describe('CLI: help, version, wrong arguments', function () {
+  this.timeout(60_000);
+
+  it('--help lists every command; each command has its own --help', async () => {
+    const help = await cliHere(['--help']);
+    expect(help.code).to.equal(0);
+    for (const command of ['start', 'engine', 'token']) expect(help.stdout).to.match(new RegExp(`^  ${command} `, 'm'));
+    for (const command of ['start', 'engine', 'token']) {
+      const own = await cliHere([command, '--help']);
+      expect(own.code, command).to.equal(0);
+      expect(own.stdout, command).to.include(`content-service ${command}`);
+    }
+  });
+
+  it('--version prints the package version', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(await cliHere(['--version'])).to.deep.include({ code: 0, stdout: `${version}\n` });
+  });
+
+  it('wrong arguments exit 2 with one line pointing at --help', async () => {
+    expect(await cliHere(['serve'])).to.deep.include({
+      code: 2,
+      stderr: 'content-service: unknown command "serve" (see content-service --help)\n',
+    });
+    expect(await cliHere(['start', '--prot', '1'])).to.deep.include({
+      code: 2,
+      stderr: "content-service start: Unknown option '--prot' (see content-service start --help)\n",
+    });
   });
 });

@@ -1,15 +1,15 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { FILTER_SORT_CASES } from '../helpers/filter-sort-cases.js';
-import { insertPublicationSeed } from '../helpers/publication-store.js';
+import { FILTER_SORT_CASES } from '../fixtures/filter-sort-cases.js';
+import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 
-/** `filters` over HTTP on the conformance seed (written straight into the collections). */
+/** `filters` over HTTP on the demo seed. */
 describe('REST filters', () => {
   let service: TestService;
   before(async () => {
     service = await createTestService();
-    await insertPublicationSeed(service);
+    await seedPublication(service.context);
   });
   after(() => service.close());
 

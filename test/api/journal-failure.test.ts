@@ -22,7 +22,14 @@ function startChild(appDir: string, dataDir: string, prefix = ''): Promise<Child
     const command = `${prefix} exec "${process.execPath}" --import tsx "${CHILD}" "${appDir}" "${dataDir}"`;
     const child = spawn('/bin/sh', ['-c', command], {
       stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+      // production requires its secrets
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        JWT_SECRET: 'journal-failure-test-jwt',
+        API_TOKEN_SALT: 'journal-failure-test-salt',
+      },
     });
     let out = '';
     const timer = setTimeout(() => {

@@ -175,7 +175,7 @@ describe('REST pagination', () => {
 
   it('limit=-1 without maxLimit reads every entry and answers limit -1', async () => {
     const unlimited = await createTestService({
-      config: { api: { rest: { defaultLimit: 25, maxLimit: 0, withCount: true } } },
+      config: { api: { rest: { prefix: '/api', defaultLimit: 25, maxLimit: 0, withCount: true } } },
     });
     try {
       await seedPublication(unlimited.context);
@@ -207,7 +207,7 @@ describe('REST pagination', () => {
     expect(all.body.data[0].attributes.tags.data.map((tag: { id: number }) => tag.id)).to.deep.equal([2, 6]);
   });
 
-  it('honours start/limit inside populate (no meta) and pagination inside populate (own meta, Deviation 7)', async () => {
+  it('honours start/limit inside populate (no meta) and pagination inside populate (own meta, beyond Strapi)', async () => {
     const limited = await get('/api/articles/1?populate[tags][limit]=1&fields[0]=title');
     expect(limited.body.data.attributes.tags).to.deep.equal({
       data: [{ id: 2, attributes: limited.body.data.attributes.tags.data[0].attributes }],

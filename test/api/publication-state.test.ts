@@ -3,7 +3,8 @@ import request from 'supertest';
 import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 
-/** `publicationState` over HTTP: live by default, preview on demand, also inside populated relations (Deviation 4). */
+/** `publicationState` over HTTP: live by default, preview on demand, also inside populated relations
+ * (where Strapi answers drafts: docs/strapi-deviations.md). */
 describe('REST publicationState', () => {
   let service: TestService;
   before(async () => {

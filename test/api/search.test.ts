@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { insertPublicationSeed } from '../helpers/publication-store.js';
+import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 
-/** `_q`, Strapi's search parameter, over HTTP on the conformance seed (answers checked against Strapi 4.26). */
+/** `_q`, Strapi's search parameter, over HTTP on the demo seed (answers checked against Strapi 4.26). */
 describe('REST _q search', () => {
   let service: TestService;
   before(async () => {
     service = await createTestService();
-    await insertPublicationSeed(service);
+    await seedPublication(service.context);
   });
   after(() => service.close());
 

@@ -7,7 +7,7 @@ import { SchemaError } from '../../src/content-types/index.js';
 import { PUBLICATION_APP } from '../helpers/fixtures.js';
 
 describe('server lifecycle', () => {
-  it('starts on the database DESIGN.md §3 selects (embedded engine in a worker thread unless MONGODB_URI), serves, and stops', async function () {
+  it('starts on the database selectDatabase chooses (embedded engine in a worker thread unless MONGODB_URI), serves, and stops', async function () {
     this.timeout(30_000);
     const service = await createServer({
       appDir: PUBLICATION_APP,

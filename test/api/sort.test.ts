@@ -1,15 +1,15 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { FILTER_SORT_CASES } from '../helpers/filter-sort-cases.js';
-import { insertPublicationSeed } from '../helpers/publication-store.js';
+import { FILTER_SORT_CASES } from '../fixtures/filter-sort-cases.js';
+import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 
-/** `sort` over HTTP on the conformance seed (written straight into the collections). */
+/** `sort` over HTTP on the demo seed. */
 describe('REST sort', () => {
   let service: TestService;
   before(async () => {
     service = await createTestService();
-    await insertPublicationSeed(service);
+    await seedPublication(service.context);
   });
   after(() => service.close());
 
@@ -58,6 +58,22 @@ describe('REST sort', () => {
         await ids('/api/articles?sort[0]=author.profile.handle:desc&sort[1]=id&pagination[pageSize]=5'),
       ).to.deep.equal([7, 14, 21, 28, 35]);
       expect(await ids('/api/author-profiles?sort[0]=author.name&sort[1]=id')).to.deep.equal([8, 1, 3, 4, 6, 7, 2, 5]);
+      expect(await ids('/api/articles?sort[0]=author.profile.handle:asc&sort[1]=id')).to.deep.equal(
+        await ids('/api/articles?sort[0]=author.profile.handle&sort[1]=id:asc'),
+      );
+    });
+    it('by the related value, nulls first ascending and last descending', async () => {
+      const path = '/api/articles?populate[category][fields][0]=name&pagination[pageSize]=100';
+      const res = await get(`${path}&sort[0]=category.name:asc&sort[1]=id:asc`);
+      const names = (
+        res.body.data as { attributes: { category: { data: { attributes: { name: string } } | null } } }[]
+      ).map((entry) => entry.attributes.category.data?.attributes.name ?? null);
+      expect(names.slice(0, 2)).to.deep.equal([null, null]);
+      const sorted = [...names].sort((a, b) => (a === null ? -1 : b === null ? 1 : a < b ? -1 : a > b ? 1 : 0));
+      expect(names).to.deep.equal(sorted);
+      const asc = await ids(`${path}&sort[0]=category.name:asc&sort[1]=id:asc`);
+      const desc = await ids(`${path}&sort[0]=category.name:desc&sort[1]=id:asc`);
+      expect(desc.slice(-2)).to.deep.equal(asc.slice(0, 2));
     });
     it('sort inside populate uses the related type', async () => {
       const res = await get('/api/articles/1?populate[tags][sort]=name:desc&populate[tags][fields][0]=name');

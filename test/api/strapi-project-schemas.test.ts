@@ -3,25 +3,19 @@
 // enumeration values, a manyToMany declared inversedBy on both sides, relations to plugin and
 // admin types, blocks, and code the service does not run. Started as `content-service start` would.
 import { expect } from 'chai';
-import { pino } from 'pino';
 import request from 'supertest';
 import { STRAPI_PROJECT } from '../helpers/fixtures.js';
+import { capturingLogger, WARN } from '../helpers/log-capture.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 import { bearer } from './users-permissions/helpers.js';
 
-interface LogLine {
-  level: number;
-  msg: string;
-}
-
-const WARN = 40;
 const INFO = 30;
 
 describe('a Strapi v4 project: schemas as real projects write them', () => {
   let service: TestService;
   let jwt: string;
   let userId: number;
-  const logs: LogLine[] = [];
+  const { logger, lines: logs } = capturingLogger();
   const fileIds: number[] = [];
 
   const api = () => request(service.app);
@@ -33,7 +27,6 @@ describe('a Strapi v4 project: schemas as real projects write them', () => {
   };
 
   before(async () => {
-    const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) });
     service = await createTestService({ appDir: STRAPI_PROJECT, logger });
     const files = service.context.connection.collection('files');
     for (const id of [1, 2]) {
@@ -60,7 +53,7 @@ describe('a Strapi v4 project: schemas as real projects write them', () => {
   after(() => service.close());
 
   describe('start-up', () => {
-    const lines = (level: number) => logs.filter((l) => l.level === level).map((l) => l.msg);
+    const lines = (level: number) => logs.filter((l) => l.level === level).map((l) => l.msg ?? '');
 
     it('warns once, naming the field and the mapping to add, for a custom field of unknown base type', () => {
       const warnings = lines(WARN).filter((m) => m.includes('plugin::mystery-widgets.mood'));

@@ -1,10 +1,8 @@
-import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import { pino } from 'pino';
-import type { Logger } from '../../src/logger.js';
 import request from 'supertest';
 import { ConfigError } from '../../src/config/index.js';
 import { gql } from '../graphql/helpers.js';
+import { capturingLogger } from '../helpers/log-capture.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 import {
   javascriptProject,
@@ -13,18 +11,6 @@ import {
   withEnvironment,
 } from '../helpers/strapi-projects.js';
 import { writeTempProject } from '../helpers/temp-app.js';
-
-/** A logger that keeps every line, to read what start-up says. */
-function capturingLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino<never>({ level: 'info', base: undefined }, stream), lines };
-}
 
 describe('a Strapi v4 TypeScript project, unchanged, in production', () => {
   let service: TestService;

@@ -10,11 +10,9 @@ import type { AnyDoc } from './helpers/server.js';
 
 const CHILD = fileURLToPath(new URL('./helpers/writer-child.ts', import.meta.url));
 
+// Each test starts an engine of its own on a temporary data directory, whatever database the run uses.
 describe('engine: persistence', function () {
   let dir: string;
-  before(function () {
-    if (process.env.MONGODB_URI) this.skip(); // about the embedded engine's own data directory
-  });
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'engine-data-'));
   });

@@ -174,7 +174,7 @@ describe('GraphQL queries', () => {
     expect(mixed.body.errors?.[0]?.extensions?.code).to.equal('STRAPI_PAGINATION_ERROR');
   });
 
-  it('caps a page at amountLimit (100) and says so in the meta (Deviation 5)', async () => {
+  it('caps a page at amountLimit (100) and says so in the meta (Strapi does not cap)', async () => {
     const res = await gql(
       service,
       '{ articles(pagination: { pageSize: 200 }, locale: "all") { data { id } meta { pagination { pageSize total } } } }',
@@ -203,7 +203,7 @@ describe('GraphQL queries', () => {
     });
   });
 
-  it('shows drafts only with PREVIEW; a draft by id is data: null (Deviation 4)', async () => {
+  it('shows drafts only with PREVIEW; a draft by id is data: null (Strapi answers drafts)', async () => {
     const live = await gql(service, '{ articles(filters: { publishedAt: { null: true } }) { data { id } } }');
     expect(at(live.body, 'data.articles.data')).to.deep.equal([]);
     const preview = await gql(
@@ -258,7 +258,7 @@ describe('GraphQL queries', () => {
     );
   });
 
-  it('never exposes a password attribute, in output or filters (Deviation 6)', async () => {
+  it('never exposes a password attribute, in output or filters (Strapi answers the hash)', async () => {
     const output = await gql(service, '{ authors { data { attributes { secretCode } } } }');
     expect(output.status).to.equal(400);
     const filter = await gql(service, '{ authors(filters: { secretCode: { eq: "x" } }) { data { id } } }');

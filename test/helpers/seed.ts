@@ -1,200 +1,76 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import bcrypt from 'bcryptjs';
-import { Long } from 'mongodb';
-import type { Attribute, Component, ContentType, Registry, Schema } from '../../src/content-types/index.js';
-import { componentCounterKey } from '../../src/models/index.js';
+import type { Db } from 'mongodb';
+import { createServer } from '../../src/app.js';
+import { find } from '../../src/operations/index.js';
+import { UNRESTRICTED, type QueryAccess } from '../../src/query/access.js';
+import { seedDemoContent } from '../../src/seed/demo-seed.js';
 import type { ServiceContext } from '../../src/service-context.js';
-import { createCommandCountingService, type TestService } from './server.js';
+import { PUBLICATION_APP } from './fixtures.js';
+import { createCommandCountingService, freshDatabaseUri, type TestService } from './server.js';
+import { TEMPLATE_ENV } from '../setup.js';
+
+let template: Promise<string> | undefined;
 
 /**
- * Loads test/fixtures/publication/seed.json (the conformance seed) into a service's database
- * directly in the storage layout of docs/ARCHITECTURE.md, without going through REST: ids 1..n
- * per content-type in creation order, component ids per component uid, `localeGroup`, Draft &
- * Publish and timestamps as the write path stores them, and the id counters moved past what was
- * loaded so later creates continue. `register` operations (users) are skipped.
+ * The demo content (seed.json) loaded once per mocha run through the service's own operations
+ * (src/seed/demo-seed.ts: validation, ids, components, localizations, Draft & Publish as any
+ * client's writes) into a database of its own. Resolves with that database's name.
  */
-export async function seedPublication(context: ServiceContext, seedFile = defaultSeedFile()): Promise<void> {
-  const loader = loadSeed(context.registry, seedFile);
-  const db = context.connection.db;
-  if (!db) throw new Error('database not connected');
-  for (const [uid, docs] of loader.documents) {
-    const collectionName = context.registry.contentType(uid)?.collectionName ?? uid;
-    if (docs.length > 0) await db.collection<Doc>(collectionName).insertMany(docs);
-  }
-  const counters = db.collection<{ _id: string; seq: number }>('counters');
-  for (const [key, seq] of loader.counters) {
-    await counters.updateOne({ _id: key }, { $max: { seq } }, { upsert: true });
-  }
-}
-
-/** The seed in storage layout, in memory: uid → documents, and counter key → last id used (for runs without a database, e.g. on mingo). */
-export function seedDocuments(
-  registry: Registry,
-  seedFile = defaultSeedFile(),
-): { documents: Map<string, Doc[]>; counters: Map<string, number> } {
-  const loader = loadSeed(registry, seedFile);
-  return { documents: loader.documents, counters: loader.counters };
-}
-
-function loadSeed(registry: Registry, seedFile: string): SeedLoader {
-  const { operations } = JSON.parse(readFileSync(seedFile, 'utf8')) as { operations: SeedOperation[] };
-  const loader = new SeedLoader(registry);
-  for (const operation of operations) loader.apply(operation);
-  return loader;
-}
-
-export function defaultSeedFile(): string {
-  return fileURLToPath(new URL('../fixtures/publication/seed.json', import.meta.url));
-}
-
-interface SeedOperation {
-  contentType?: string;
-  body?: Record<string, unknown>;
-  expectId?: number;
-  localizationOf?: number;
-  locale?: string;
-  updateId?: number;
-  single?: boolean;
-  register?: boolean;
-}
-
-type Doc = Record<string, unknown>;
-
-class SeedLoader {
-  /** uid → documents in insertion order */
-  readonly documents = new Map<string, Doc[]>();
-  /** counter key → last id used */
-  readonly counters = new Map<string, number>();
-  private readonly now = new Date();
-
-  constructor(private readonly registry: Registry) {}
-
-  apply(operation: SeedOperation): void {
-    if (operation.register || !operation.contentType || !operation.body) return;
-    const schema =
-      this.registry.byPluralName(operation.contentType) ?? this.registry.bySingularName(operation.contentType);
-    if (!schema) throw new Error(`seed: unknown content-type ${operation.contentType}`);
-    const docs = this.docs(schema.uid);
-    if (operation.updateId !== undefined || (operation.single && docs.length > 0)) {
-      const doc = operation.single ? docs[0] : docs.find((candidate) => candidate._id === operation.updateId);
-      if (!doc) throw new Error(`seed: no ${schema.uid} ${String(operation.updateId)} to update`);
-      Object.assign(doc, this.stored(schema, operation.body), { updatedAt: this.now });
-      return;
+function templateDatabase(): Promise<string> {
+  template ??= (async () => {
+    const uri = freshDatabaseUri();
+    process.env[TEMPLATE_ENV] = uri;
+    const service = await createServer({ appDir: PUBLICATION_APP, databaseUri: uri });
+    try {
+      if ((await seedDemoContent(service)) === 0) throw new Error('the demo seed was not loaded');
+      return service.context.connection.name;
+    } finally {
+      await service.stop();
     }
-    const id = this.nextId(schema.collectionName);
-    if (operation.expectId !== undefined && operation.expectId !== id)
-      throw new Error(`seed: ${schema.uid} got id ${id}, expected ${operation.expectId}`);
-    const doc: Doc = { _id: id };
-    const source =
-      operation.localizationOf === undefined
-        ? undefined
-        : docs.find((candidate) => candidate._id === operation.localizationOf);
-    if (source) copyUnlocalized(schema, source, doc);
-    Object.assign(doc, this.withDefaults(schema, this.stored(schema, operation.body), source !== undefined));
-    if (schema.draftAndPublish) {
-      if (source) doc.publishedAt = null;
-      else if (!('publishedAt' in operation.body)) doc.publishedAt = this.now;
-    }
-    if (schema.localized) {
-      doc.locale = operation.locale ?? (typeof operation.body.locale === 'string' ? operation.body.locale : 'en');
-      doc.localeGroup = source ? source.localeGroup : id;
-    }
-    doc.createdAt = this.now;
-    doc.updatedAt = this.now;
-    docs.push(doc);
-  }
-
-  private docs(uid: string): Doc[] {
-    let docs = this.documents.get(uid);
-    if (!docs) this.documents.set(uid, (docs = []));
-    return docs;
-  }
-
-  private nextId(key: string): number {
-    const id = (this.counters.get(key) ?? 0) + 1;
-    this.counters.set(key, id);
-    return id;
-  }
-
-  private withDefaults(schema: Schema, stored: Doc, localization: boolean): Doc {
-    const out: Doc = {};
-    for (const [name, attribute] of Object.entries(schema.attributes)) {
-      if (localization && !(name in stored)) continue;
-      if ('default' in attribute && attribute.default !== undefined && !(name in stored)) out[name] = attribute.default;
-    }
-    return { ...out, ...stored };
-  }
-
-  private stored(schema: Schema, body: Doc): Doc {
-    const out: Doc = {};
-    for (const [name, value] of Object.entries(body)) {
-      const attribute = Object.hasOwn(schema.attributes, name) ? schema.attributes[name] : undefined;
-      if (!attribute || name === 'locale' || name === 'localizations') continue;
-      if (attribute.type === 'relation' && !schema.relations[name]?.stored) continue;
-      out[name] = this.storedValue(attribute, value);
-    }
-    return out;
-  }
-
-  private storedValue(attribute: Attribute, value: unknown): unknown {
-    if (value === null || value === undefined)
-      return attribute.type === 'component' && attribute.repeatable ? [] : null;
-    switch (attribute.type) {
-      case 'datetime':
-      case 'timestamp':
-        return new Date(String(value));
-      case 'biginteger':
-        return Long.fromString(String(value));
-      case 'password':
-        return bcrypt.hashSync(String(value), 4);
-      case 'relation':
-      case 'media':
-        return Array.isArray(value) ? value.map(Number) : Number(value);
-      case 'component': {
-        const component = this.component(attribute.component);
-        return attribute.repeatable
-          ? asDocs(value).map((item) => this.componentDoc(component, item))
-          : this.componentDoc(component, value as Doc);
-      }
-      case 'dynamiczone':
-        return asDocs(value).map((item) => {
-          const uid = String(item.__component);
-          return { ...this.componentDoc(this.component(uid), item), __component: uid };
-        });
-      default:
-        return value;
-    }
-  }
-
-  private componentDoc(component: Component, item: Doc): Doc {
-    const id = this.nextId(componentCounterKey(component.uid));
-    return { id, ...this.withDefaults(component, this.stored(component, item), false) };
-  }
-
-  private component(uid: string): Component {
-    const component = this.registry.component(uid);
-    if (!component) throw new Error(`seed: unknown component ${uid}`);
-    return component;
-  }
+  })();
+  return template;
 }
 
-/** The i18n plugin copies the non-localized scalar attributes of the source to a new localization. */
-function copyUnlocalized(schema: ContentType, source: Doc, doc: Doc): void {
-  for (const [name, attribute] of Object.entries(schema.attributes)) {
-    const localized = attribute.pluginOptions?.i18n?.localized === true;
-    const copyable =
-      attribute.type !== 'relation' &&
-      attribute.type !== 'media' &&
-      attribute.type !== 'component' &&
-      attribute.type !== 'dynamiczone';
-    if (!localized && copyable && name in source && !['createdAt', 'updatedAt', 'publishedAt', 'locale'].includes(name))
-      doc[name] = source[name];
+/**
+ * Copies the demo content into a service's database, document for document: the entries of every
+ * api content-type and the id counters they moved (components and claims included), so later
+ * creates continue after them. The users the seed registers are not copied: suites register their own.
+ */
+export async function seedPublication(context: Pick<ServiceContext, 'registry' | 'connection'>): Promise<void> {
+  const source: Db = context.connection.getClient().db(await templateDatabase());
+  const target = context.connection.db;
+  if (!target) throw new Error('database not connected');
+  const contentTypes = context.registry.listContentTypes();
+  // values kept as stored (int64 stays int64, not a promoted number)
+  const raw = { promoteValues: false } as const;
+  for (const ct of contentTypes.filter((type) => type.namespace === 'api')) {
+    const docs = await source.collection(ct.collectionName).find({}, raw).toArray();
+    if (docs.length > 0) await target.collection(ct.collectionName).insertMany(docs);
   }
+  const notCopied = contentTypes.filter((type) => type.namespace !== 'api').map((type) => type.collectionName);
+  const counters = await source
+    .collection<{ _id: string; seq: number }>('counters')
+    .find({ _id: { $nin: notCopied } })
+    .toArray();
+  for (const { _id, seq } of counters)
+    await target
+      .collection<{ _id: string; seq: number }>('counters')
+      .updateOne({ _id }, { $max: { seq } }, { upsert: true });
 }
 
-function asDocs(value: unknown): Doc[] {
-  return Array.isArray(value) ? value.filter((item): item is Doc => item !== null && typeof item === 'object') : [];
+/**
+ * The ids `find` answers (the REST collection read: src/operations/find.ts) for a parsed query
+ * string on a collection type, all on one page unless the query paginates.
+ */
+export async function findIds(
+  context: ServiceContext,
+  plural: string,
+  query: Record<string, unknown>,
+  access: QueryAccess = UNRESTRICTED,
+): Promise<number[]> {
+  const ct = context.registry.byPluralName(plural);
+  if (!ct) throw new Error(`no content-type ${plural}`);
+  const answer = await find({ ...context, access }, ct.uid, { pagination: { pageSize: 100 }, ...query });
+  return answer.data.map((entry) => entry.id);
 }
 
 /** A command-counting test service (see server.ts) holding the publication seed. */

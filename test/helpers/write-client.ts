@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
+import { SEED_FILE } from './fixtures.js';
 import type { TestService } from './server.js';
 
 export interface SeedOperation {
@@ -16,7 +16,7 @@ export interface SeedOperation {
 }
 
 export const seedOperations: SeedOperation[] = (
-  JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/publication/seed.json', import.meta.url)), 'utf8')) as {
+  JSON.parse(readFileSync(SEED_FILE, 'utf8')) as {
     operations: SeedOperation[];
   }
 ).operations;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { UNRESTRICTED } from '../../src/query/access.js';
 import { compileFilters } from '../../src/query/filters/index.js';
-import { publicationRegistry } from '../helpers/publication-store.js';
+import { publicationRegistry } from '../helpers/fixtures.js';
 
 /** The shape of the compiled stages: what indexes can serve, and the lean path of deep filters. */
 describe('compileFilters: stage shapes', () => {

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { ContentType } from '../../src/content-types/index.js';
 import { buildWrite } from '../../src/write/build.js';
-import { publicationRegistry } from '../helpers/publication-store.js';
+import { publicationRegistry, SEED_FILE } from '../helpers/fixtures.js';
 
 const registry = publicationRegistry();
 const article = registry.contentType('api::article.article') as ContentType;
@@ -17,9 +16,7 @@ interface SeedOp {
   updateId?: number;
   single?: boolean;
 }
-const seed = JSON.parse(
-  readFileSync(fileURLToPath(new URL('../fixtures/publication/seed.json', import.meta.url)), 'utf8'),
-) as { operations: SeedOp[] };
+const seed = JSON.parse(readFileSync(SEED_FILE, 'utf8')) as { operations: SeedOp[] };
 
 describe('write: building a write plan', () => {
   it('accepts every create body of the seed', () => {

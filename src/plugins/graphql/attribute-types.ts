@@ -30,7 +30,7 @@ export function filterScalar(attribute: Attribute): string | null {
   return attribute.type in SCALAR_GRAPHQL_TYPES ? SCALAR_GRAPHQL_TYPES[attribute.type as ScalarType] : null;
 }
 
-/** Never a GraphQL field or filter (Deviation 6): a password is write-only. */
+/** Never a GraphQL field or filter (Strapi answers the hash): a password is write-only. */
 export function isWriteOnly(attribute: Attribute): boolean {
   return attribute.type === 'password';
 }

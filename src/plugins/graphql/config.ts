@@ -1,5 +1,5 @@
 /** `plugins.graphql.config`, typed, with Strapi v4's defaults and the seed's limits. */
-import type { ServiceConfig } from '../../config/index.js';
+import { ConfigError, type ServiceConfig } from '../../config/index.js';
 
 export interface GraphQLConfig {
   endpoint: string;
@@ -20,25 +20,58 @@ export interface GraphQLConfig {
 
 const DEFAULT_COST_LIMIT = 100_000;
 
-function num(value: unknown, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+/** Strapi's limits are numbers; one read from the environment (a numeric string) is taken as its number. */
+function limit(config: ServiceConfig, key: string, value: unknown, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof n === 'number' && Number.isInteger(n) && n >= min) return n;
+  throw new ConfigError(
+    config.fileOf('plugins', `graphql.config.${key}`),
+    `graphql.config.${key}`,
+    `must be an integer >= ${min}, got ${JSON.stringify(value)}`,
+  );
 }
 
+function endpoint(config: ServiceConfig, value: unknown): string {
+  if (value === undefined) return '/graphql';
+  if (typeof value === 'string' && value.startsWith('/')) return value;
+  throw new ConfigError(
+    config.fileOf('plugins', 'graphql.config.endpoint'),
+    'graphql.config.endpoint',
+    `must be a path such as "/graphql", got ${JSON.stringify(value)}`,
+  );
+}
+
+const read = new WeakMap<ServiceConfig, GraphQLConfig>();
+
+/**
+ * Read before the database starts: a value that cannot be used stops start-up naming its file and
+ * key. Read once per configuration (resolvers ask for the page limits on every list).
+ */
 export function graphqlConfig(config: ServiceConfig): GraphQLConfig {
+  let gql = read.get(config);
+  if (!gql) {
+    gql = readGraphqlConfig(config);
+    read.set(config, gql);
+  }
+  return gql;
+}
+
+function readGraphqlConfig(config: ServiceConfig): GraphQLConfig {
   const raw = config.plugins.graphql?.config ?? {};
   const apollo =
     raw.apolloServer !== null && typeof raw.apolloServer === 'object'
       ? (raw.apolloServer as Record<string, unknown>)
       : {};
   return {
-    endpoint: typeof raw.endpoint === 'string' && raw.endpoint.startsWith('/') ? raw.endpoint : '/graphql',
+    endpoint: endpoint(config, raw.endpoint),
     shadowCRUD: raw.shadowCRUD !== false,
     playgroundAlways: raw.playgroundAlways === true,
-    depthLimit: num(raw.depthLimit, 7),
-    costLimit: num(raw.costLimit, DEFAULT_COST_LIMIT),
-    amountLimit: num(raw.amountLimit, 100),
-    defaultLimit: num(raw.defaultLimit, 10),
-    maxLimit: num(raw.maxLimit, -1),
+    depthLimit: limit(config, 'depthLimit', raw.depthLimit, 7, 1),
+    costLimit: limit(config, 'costLimit', raw.costLimit, DEFAULT_COST_LIMIT, 0),
+    amountLimit: limit(config, 'amountLimit', raw.amountLimit, 100, 1),
+    defaultLimit: limit(config, 'defaultLimit', raw.defaultLimit, 10, 1),
+    maxLimit: limit(config, 'maxLimit', raw.maxLimit, -1, -1),
     tracing: apollo.tracing === true,
   };
 }

@@ -68,6 +68,9 @@ const schemaGetters = new WeakMap<object, () => GraphQLSchema>();
 
 export const graphqlPlugin: Plugin = {
   name: 'graphql',
+  checkConfig(config) {
+    graphqlConfig(config);
+  },
   register(ctx) {
     const gql = graphqlConfig(ctx.config);
     const extension = new ExtensionService();

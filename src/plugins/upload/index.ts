@@ -36,6 +36,9 @@ export function uploadRuntime(ctx: ServiceContext): UploadRuntime | undefined {
 
 export const uploadPlugin: Plugin = {
   name: 'upload',
+  checkConfig(config) {
+    uploadSettings(config);
+  },
   contentTypes: () => [
     {
       uid: UPLOAD_FILE_UID,

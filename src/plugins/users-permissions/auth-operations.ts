@@ -83,6 +83,11 @@ export async function forgotPassword(rt: UsersPermissionsRuntime, input: unknown
       text: `We heard that you lost your password. Sorry about that!\n\nBut don't worry! You can use the following link to reset your password:\n${settings.resetPasswordUrl}?code=${code}\n\nThanks.`,
     };
     if (settings.sendMail) await settings.sendMail(message);
+    // the link holds the code, which is as good as the password: written to the log outside production only
+    else if (ctx.config.env === 'production')
+      ctx.logger.warn(
+        "reset-password e-mail not sent: no mail transport configured (plugins['users-permissions'].config.email.send)",
+      );
     else ctx.logger.info({ mail: message }, 'reset-password e-mail (no mail transport configured)');
   }
   return { ok: true };

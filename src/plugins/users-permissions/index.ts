@@ -1,13 +1,7 @@
 import { Router } from 'express';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
-import {
-  createApiTokenWithSalt,
-  listApiTokens,
-  revokeApiToken,
-  type ApiTokenInfo,
-  type CreateApiTokenInput,
-} from './api-tokens.js';
+import { createApiTokenWithSalt, listApiTokens, revokeApiToken, type CreateApiTokenInput } from './api-tokens.js';
 import { createAuthenticator } from './authenticator.js';
 import { usersPermissionsContentTypes } from './content-types.js';
 import { JwtVerifier } from './jwt.js';
@@ -19,7 +13,7 @@ import { roleRoutes } from './routes/roles.js';
 import { userRoutes } from './routes/users.js';
 import type { UsersPermissionsRuntime } from './runtime.js';
 import { createJwtService } from './jwt-service.js';
-import { resolveSecrets } from './secrets.js';
+import { checkProductionSecrets, resolveSecrets } from './secrets.js';
 import { usersPermissionsSettings } from './settings.js';
 
 export type { ApiTokenInfo, CreateApiTokenInput } from './api-tokens.js';
@@ -48,7 +42,6 @@ export async function createApiToken(
 }
 
 export { listApiTokens, revokeApiToken };
-export type ApiTokenList = ApiTokenInfo[];
 
 /**
  * users-permissions: users, roles and permissions, JWT login, API tokens, and the authenticator
@@ -56,6 +49,9 @@ export type ApiTokenList = ApiTokenInfo[];
  */
 export const usersPermissionsPlugin: Plugin = {
   name: 'users-permissions',
+  checkConfig(config) {
+    checkProductionSecrets(config, usersPermissionsSettings(config).jwtSecret);
+  },
   contentTypes: () => usersPermissionsContentTypes(),
   async register(ctx) {
     const settings = usersPermissionsSettings(ctx.config);

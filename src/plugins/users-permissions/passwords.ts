@@ -13,8 +13,3 @@ export async function verifyPassword(password: string, hash: string | null | und
   const ok = await bcrypt.compare(password, typeof hash === 'string' && hash !== '' ? hash : DUMMY_HASH);
   return ok && typeof hash === 'string' && hash !== '';
 }
-
-/** bcrypt only reads the first 72 bytes; longer passwords are refused, as Strapi 4.26 does. */
-export function exceedsBcryptLimit(password: string): boolean {
-  return Buffer.byteLength(password, 'utf8') > 72;
-}

@@ -1,3 +1,4 @@
+import jsonwebtoken from 'jsonwebtoken';
 import { ConfigError, type ServiceConfig } from '../../config/index.js';
 
 /** An outgoing e-mail (reset-password links). */
@@ -21,9 +22,19 @@ export interface UsersPermissionsSettings {
   sendMail?: MailTransport;
 }
 
-const FILE = 'config/plugins';
+/** A `jwt.expiresIn` jsonwebtoken signs with ("30d", "12h", seconds), checked by signing once. */
+function isTimespan(value: unknown): value is string | number {
+  if (typeof value === 'number') return Number.isFinite(value) && value > 0;
+  if (typeof value !== 'string') return false;
+  try {
+    jsonwebtoken.sign({}, 'check', { expiresIn: value as jsonwebtoken.SignOptions['expiresIn'] });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
-function intervalMs(value: unknown): number {
+function intervalMs(file: string, value: unknown): number {
   if (value === undefined) return 5 * 60_000;
   if (typeof value === 'number' && value > 0) return value;
   if (value && typeof value === 'object') {
@@ -33,7 +44,7 @@ function intervalMs(value: unknown): number {
     if (ms > 0) return ms;
   }
   throw new ConfigError(
-    FILE,
+    file,
     'users-permissions.config.ratelimit.interval',
     'must be a number of milliseconds or { min, sec, hour }',
   );
@@ -41,31 +52,40 @@ function intervalMs(value: unknown): number {
 
 export function usersPermissionsSettings(config: ServiceConfig): UsersPermissionsSettings {
   const raw = config.plugins['users-permissions']?.config ?? {};
+  const file = (key: string) => config.fileOf('plugins', `users-permissions.config.${key}`);
   const jwt = (raw.jwt ?? {}) as Record<string, unknown>;
   const rate = (raw.ratelimit ?? {}) as Record<string, unknown>;
   const register = (raw.register ?? {}) as Record<string, unknown>;
   const email = (raw.email ?? {}) as Record<string, unknown>;
   const max = rate.max ?? 5;
   if (typeof max !== 'number' || !Number.isInteger(max) || max < 1)
-    throw new ConfigError(FILE, 'users-permissions.config.ratelimit.max', 'must be a positive integer');
-  const expiresIn = jwt.expiresIn ?? '30d';
-  if (typeof expiresIn !== 'string' && typeof expiresIn !== 'number')
     throw new ConfigError(
-      FILE,
+      file('ratelimit.max'),
+      'users-permissions.config.ratelimit.max',
+      'must be a positive integer',
+    );
+  const expiresIn = jwt.expiresIn ?? '30d';
+  if (!isTimespan(expiresIn))
+    throw new ConfigError(
+      file('jwt.expiresIn'),
       'users-permissions.config.jwt.expiresIn',
-      'must be a string like "30d" or a number of seconds',
+      `must be a timespan like "30d", "12h" or "7 days", or a number of seconds, got ${JSON.stringify(expiresIn)}`,
     );
   const allowed = register.allowedFields ?? [];
   if (!Array.isArray(allowed) || allowed.some((f) => typeof f !== 'string'))
     throw new ConfigError(
-      FILE,
+      file('register.allowedFields'),
       'users-permissions.config.register.allowedFields',
       'must be an array of attribute names',
     );
   return {
     jwtSecret: typeof raw.jwtSecret === 'string' && raw.jwtSecret !== '' ? raw.jwtSecret : undefined,
     jwt: { expiresIn },
-    ratelimit: { enabled: rate.enabled !== false, max, intervalMs: intervalMs(rate.interval) },
+    ratelimit: {
+      enabled: rate.enabled !== false,
+      max,
+      intervalMs: intervalMs(file('ratelimit.interval'), rate.interval),
+    },
     allowedFields: allowed as string[],
     resetPasswordUrl:
       typeof raw.resetPasswordUrl === 'string' ? raw.resetPasswordUrl : 'http://localhost:1337/reset-password',

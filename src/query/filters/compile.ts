@@ -266,8 +266,9 @@ function jsonNullQuery(path: string, isNull: boolean): Query {
 }
 
 /**
- * `%`, `_`, `*` and every regular-expression character match literally (Deviation 3). A NUL is
- * written `\x00`: BSON stores a pattern as a C string, so a raw NUL cannot be sent at all.
+ * `%`, `_`, `*` and every regular-expression character match literally (Strapi's LIKE reads `%`
+ * and `_` as wildcards; docs/strapi-deviations.md). A NUL is written `\x00`: BSON stores a pattern
+ * as a C string, so a raw NUL cannot be sent at all.
  */
 export function textPattern(op: ConditionNode['op'], text: string): RegExp {
   const escaped = text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&').replaceAll('\0', '\\x00');

@@ -22,7 +22,7 @@ export function localeFilters(schema: ContentType, i18n: I18nSettings | null, ra
 }
 
 /**
- * Beyond Strapi (opt-in, issue 5): `fallbackLocale=en` with `locale=fr` lists, for each document
+ * Beyond Strapi (opt-in; docs/strapi-deviations.md): `fallbackLocale=en` with `locale=fr` lists, for each document
  * (locale group), its `fr` entry, or its `en` entry where no `fr` one is visible. Returns the
  * `$match` on both locales and the stages keeping one entry per group; no stages without the
  * parameter. The fallback must be a configured locale (400 otherwise).

@@ -1,7 +1,7 @@
 import { ValidationError } from '../../errors/index.js';
 import type { PublicationState } from '../read-tree.js';
 
-/** `publicationState`: `live` (default) or `preview`; anything else is a 400 (Deviation 1). */
+/** `publicationState`: `live` (default) or `preview`; anything else is a 400 (Strapi: a 500). */
 export function parsePublicationState(raw: unknown, fallback: PublicationState = 'live'): PublicationState {
   if (raw === undefined) return fallback;
   if (raw === 'live' || raw === 'preview') return raw;

@@ -12,7 +12,8 @@ export interface SortKey {
 /**
  * Reads every form of Strapi v4's `sort`: `title`, `title:desc`, `a:asc,b:desc`, `sort[0]=a&sort[1]=b:desc`,
  * and the object form `sort[title]=desc` / `sort[author][name]=asc`. Directions are case-insensitive;
- * anything else is a 400 (Strapi answers `title:sideways` with a 500, Deviation 1).
+ * anything else is a 400 (Strapi answers `title:sideways` with a 500;
+ * docs/strapi-deviations.md).
  */
 export function parseSort(sort: unknown): SortKey[] {
   if (sort === undefined || sort === null || sort === '') return [];
