@@ -4,22 +4,8 @@
 // anywhere in the reply, since mongod nests them differently for pushed-down pipelines.
 import { expect } from 'chai';
 import type { Collection, Document } from 'mongodb';
+import { stages } from './helpers/explain.js';
 import { type AnyDoc, startTestServer, type TestServer } from './helpers/server.js';
-
-/** Every stage object named `name` anywhere in an explain reply. */
-function stages(explain: unknown, name: string): Document[] {
-  const found: Document[] = [];
-  const visit = (v: unknown): void => {
-    if (Array.isArray(v)) v.forEach(visit);
-    else if (v && typeof v === 'object' && !('_bsontype' in v)) {
-      const d = v as Document;
-      if (d.stage === name) found.push(d);
-      Object.values(d).forEach(visit);
-    }
-  };
-  visit(explain);
-  return found;
-}
 
 function stage(explain: unknown, name: string): Document {
   const [s] = stages(explain, name);

@@ -2,22 +2,9 @@
 // hints, unknown fields (mongod's answers, so this suite also runs against a real mongod), and
 // the features the engine has not (refused with 115; that part is about the engine only).
 import { expect } from 'chai';
-import type { Collection, Document } from 'mongodb';
+import type { Collection } from 'mongodb';
+import { indexUsed } from './helpers/explain.js';
 import { type AnyDoc, serverError, startTestServer, type TestServer } from './helpers/server.js';
-
-function indexUsed(explain: Document): string | undefined {
-  const visit = (v: unknown): string | undefined => {
-    if (!v || typeof v !== 'object') return undefined;
-    const d = v as Document;
-    if (d.stage === 'IXSCAN' || d.stage === 'COUNT_SCAN') return d.indexName as string;
-    for (const x of Object.values(d)) {
-      const found = visit(x);
-      if (found) return found;
-    }
-    return undefined;
-  };
-  return visit(explain.queryPlanner?.winningPlan ?? explain);
-}
 
 describe('engine: nothing silently accepted', () => {
   let server: TestServer;

@@ -15,6 +15,8 @@ import { aggregate, aggregateWork, countWork, distinctWork, findRequest, findWor
 type Verbosity = 'queryPlanner' | 'executionStats' | 'allPlansExecution';
 const VERBOSITIES: readonly Verbosity[] = ['queryPlanner', 'executionStats', 'allPlansExecution'];
 
+type Explainer = (inner: Doc, ctx: CommandContext, verbosity: Verbosity) => Doc;
+
 /** What running the explained command did: its result, the plans chosen and what was examined. */
 interface Run<T> {
   result: T;
@@ -243,28 +245,25 @@ function explainWrite(
   return reply(sections({ ns, filter: write.filter, plan, nReturned: 0, run: done }, verbosity), inner, ctx);
 }
 
-function explainUpdate(inner: Doc, ctx: CommandContext, verbosity: Verbosity): Doc {
-  const stmt = onlyStatement(inner, 'updates');
-  const name = collectionName(inner, 'update');
-  return explainWrite(ctx, verbosity, inner, {
-    name,
-    stage: 'UPDATE',
-    filter: stmt.q ?? {},
-    single: stmt.multi !== true,
-    hint: stmt.hint,
-  });
-}
+/** The write commands whose one statement is explained: its list field, stage, and whether it changes one document. */
+const STATEMENT_WRITES: Record<string, { list: string; stage: 'UPDATE' | 'DELETE'; single: (stmt: Doc) => boolean }> = {
+  update: { list: 'updates', stage: 'UPDATE', single: (stmt) => stmt.multi !== true },
+  delete: { list: 'deletes', stage: 'DELETE', single: (stmt) => Number(stmt.limit) === 1 },
+};
 
-function explainDelete(inner: Doc, ctx: CommandContext, verbosity: Verbosity): Doc {
-  const stmt = onlyStatement(inner, 'deletes');
-  const name = collectionName(inner, 'delete');
-  return explainWrite(ctx, verbosity, inner, {
-    name,
-    stage: 'DELETE',
-    filter: stmt.q ?? {},
-    single: Number(stmt.limit) === 1,
-    hint: stmt.hint,
-  });
+function statementExplainer(command: 'update' | 'delete'): Explainer {
+  const { list, stage, single } = STATEMENT_WRITES[command];
+  return (inner, ctx, verbosity) => {
+    const stmt = onlyStatement(inner, list);
+    const name = collectionName(inner, command);
+    return explainWrite(ctx, verbosity, inner, {
+      name,
+      stage,
+      filter: stmt.q ?? {},
+      single: single(stmt),
+      hint: stmt.hint,
+    });
+  };
 }
 
 function explainFindAndModify(inner: Doc, ctx: CommandContext, verbosity: Verbosity): Doc {
@@ -279,15 +278,13 @@ function explainFindAndModify(inner: Doc, ctx: CommandContext, verbosity: Verbos
   });
 }
 
-type Explainer = (inner: Doc, ctx: CommandContext, verbosity: Verbosity) => Doc;
-
 const EXPLAINERS: Record<string, Explainer> = {
   find: explainFind,
   aggregate: explainAggregate,
   count: explainCount,
   distinct: explainDistinct,
-  update: explainUpdate,
-  delete: explainDelete,
+  update: statementExplainer('update'),
+  delete: statementExplainer('delete'),
   findAndModify: explainFindAndModify,
   findandmodify: explainFindAndModify,
 };
