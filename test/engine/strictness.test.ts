@@ -53,6 +53,23 @@ describe('engine: nothing silently accepted', () => {
     expect(indexUsed(await c.find({ a: 2 }).hint('a_1').explain('queryPlanner'))).to.equal('a_1');
   });
 
+  it('let variables reach the filters and update pipelines of writes', async () => {
+    const w = server.db.collection<AnyDoc>('lets');
+    await w.insertMany([
+      { _id: 1, a: 1 },
+      { _id: 2, a: 2 },
+      { _id: 3, a: 3 },
+    ]);
+    const byVar = { $expr: { $eq: ['$a', '$$v'] } };
+    await w.updateMany(byVar, [{ $set: { b: '$$label' } }], { let: { v: 2, label: 'two' } });
+    await w.findOneAndUpdate(byVar, { $set: { c: 1 } }, { let: { v: 3 } });
+    await w.deleteMany(byVar, { let: { v: 1 } });
+    expect(await w.find({}).sort({ _id: 1 }).toArray()).to.deep.equal([
+      { _id: 2, a: 2, b: 'two' },
+      { _id: 3, a: 3, c: 1 },
+    ]);
+  });
+
   it('unknown fields of find and create are refused with 40415', async () => {
     const find = await serverError(server.db.command({ find: 'items', filter: {}, bogus: 1 }));
     expect(find.code).to.equal(40415);

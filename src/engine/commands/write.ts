@@ -130,13 +130,13 @@ export function updateDocuments(
   ctx: CommandContext,
   name: string,
   stmt: UpdateStatement,
-  opts: { sort?: unknown; single?: boolean; bypassValidation?: boolean } = {},
+  opts: { sort?: unknown; single?: boolean; bypassValidation?: boolean; variables?: Doc } = {},
 ): UpdateOutcome {
   const kind = updateKind(stmt.u);
   const multi = stmt.multi === true && !opts.single;
   if (multi && kind === 'replacement')
     throw commandError('FailedToParse', 'multi update is not supported for replacement-style update');
-  const env = pipelineEnv(ctx, stmt.collation);
+  const env = { ...pipelineEnv(ctx, stmt.collation), ...(opts.variables ? { variables: opts.variables } : {}) };
   const coll = ctx.catalog.get(ctx.db, name);
   const matches = matching(coll, {
     filter: stmt.q,
@@ -144,6 +144,7 @@ export function updateDocuments(
     collation: stmt.collation,
     limit: multi ? undefined : 1,
     hint: resolveHint(coll, stmt.hint),
+    variables: opts.variables,
   });
   if (matches.length === 0) {
     if (!stmt.upsert) return { matched: 0, modified: 0 };
@@ -192,6 +193,7 @@ export const update: CommandHandler = (cmd, ctx) => {
   const errors = eachStatement(list, cmd.ordered !== false, (raw, index) => {
     const out = updateDocuments(ctx, name, asUpdateStatement(raw), {
       bypassValidation: cmd.bypassDocumentValidation === true,
+      variables: optionalDoc(cmd, 'let'),
     });
     if (out.upsertedId !== undefined) {
       upserted.push({ index, _id: out.upsertedId });
@@ -227,6 +229,7 @@ export const deleteCommand: CommandHandler = (cmd, ctx) => {
       collation: raw.collation,
       limit: limit === 1 ? 1 : undefined,
       hint: resolveHint(coll, raw.hint),
+      variables: optionalDoc(cmd, 'let'),
     });
     for (const d of docs) {
       ctx.catalog.remove(coll, valueKey(d._id));
@@ -254,6 +257,7 @@ export const findAndModify: CommandHandler = (cmd, ctx) => {
       collation: cmd.collation,
       limit: 1,
       hint: resolveHint(coll, cmd.hint),
+      variables: optionalDoc(cmd, 'let'),
     });
     if (doc && coll) ctx.catalog.remove(coll, valueKey(doc._id));
     return { lastErrorObject: { n: doc ? 1 : 0 }, value: shape(doc), ok: 1 };
@@ -271,7 +275,12 @@ export const findAndModify: CommandHandler = (cmd, ctx) => {
       collation: cmd.collation,
       hint: cmd.hint,
     },
-    { sort: cmd.sort, single: true, bypassValidation: cmd.bypassDocumentValidation === true },
+    {
+      sort: cmd.sort,
+      single: true,
+      bypassValidation: cmd.bypassDocumentValidation === true,
+      variables: optionalDoc(cmd, 'let'),
+    },
   );
   const lastErrorObject: Doc = { n: out.upsertedId !== undefined ? 1 : out.matched, updatedExisting: out.matched > 0 };
   if (out.upsertedId !== undefined) lastErrorObject.upserted = out.upsertedId;
