@@ -87,6 +87,18 @@ describe('engine: rename and collection statistics', () => {
     expect(missing.code).to.equal(26);
   });
 
+  it('$indexStats: every index with its accesses', async () => {
+    const stats = server.db.collection<AnyDoc>('stats');
+    await stats.find({ body: 'x' }).toArray();
+    const docs = await stats.aggregate<Document>([{ $indexStats: {} }]).toArray();
+    expect(docs.map((d) => d.name)).to.have.members(['_id_', 'body_1']);
+    const body = docs.find((d) => d.name === 'body_1') as Document;
+    expect(body.key).to.deep.equal({ body: 1 });
+    expect(Number(body.accesses.ops)).to.be.at.least(1);
+    expect(body.accesses.since).to.be.instanceOf(Date);
+    expect(body.spec).to.include({ name: 'body_1' });
+  });
+
   it('collStats command: count, size and indexes', async () => {
     const reply = await server.db.command({ collStats: 'stats' });
     expect(reply).to.include({ ns: `${server.db.databaseName}.stats`, count: 10, nindexes: 2 });

@@ -1,4 +1,4 @@
-import { BSON } from 'bson';
+import { BSON, Long } from 'bson';
 import { isPlainObject, type Doc } from '../bson/types.js';
 import { CommandError, commandError } from '../errors.js';
 import type { Collection } from '../storage/collection.js';
@@ -95,3 +95,24 @@ export function collStatsDocument(ctx: CommandContext, name: string, spec: unkno
   if (spec.queryExecStats !== undefined) out.queryExecStats = { collectionScans: { total: 0, nonTailable: 0 } };
   return out;
 }
+
+/** The documents a `$indexStats` first stage produces: one per index, with its use since creation. */
+export function indexStatsDocuments(ctx: CommandContext, name: string, spec: unknown): Doc[] {
+  if (!isPlainObject(spec) || Object.keys(spec).length > 0)
+    throw new CommandError(28803, 'Location28803', 'The $indexStats stage specification must be an empty object');
+  const coll = ctx.catalog.get(ctx.db, name);
+  if (!coll) return [];
+  return coll.indexes.map((ix) => ({
+    name: ix.spec.name,
+    key: { ...ix.spec.key },
+    host: `${ctx.server.host}:${ctx.server.port}`,
+    accesses: { ops: Long.fromNumber(ix.accesses.ops), since: ix.accesses.since },
+    spec: ix.spec,
+  }));
+}
+
+/** Stages that produce their documents from the collection's metadata: only valid first. */
+export const METADATA_SOURCES: Record<string, (ctx: CommandContext, name: string, spec: unknown) => Doc[]> = {
+  $collStats: (ctx, name, spec) => [collStatsDocument(ctx, name, spec)],
+  $indexStats: indexStatsDocuments,
+};

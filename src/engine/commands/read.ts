@@ -22,7 +22,7 @@ import {
   type CommandHandler,
 } from './context.js';
 import { countMatchingWork, matchingWork, resolveHint } from './matching.js';
-import { collStatsDocument } from './coll-stats.js';
+import { METADATA_SOURCES } from './coll-stats.js';
 
 function firstBatch(
   ctx: CommandContext,
@@ -225,8 +225,10 @@ export function* aggregateWork(cmd: Doc, ctx: CommandContext): Work<{ ns: string
   const name = collectionName(cmd, 'aggregate');
   const ns = `${ctx.db}.${name}`;
   const [first, ...rest] = Array.isArray(cmd.pipeline) ? cmd.pipeline : [];
-  if (isPlainObject(first) && Object.keys(first).length === 1 && first.$collStats !== undefined)
-    return { ns, docs: yield* pipelineWork([collStatsDocument(ctx, name, first.$collStats)], rest, env) };
+  const stage = isPlainObject(first) && Object.keys(first).length === 1 ? Object.keys(first)[0] : '';
+  const source = Object.hasOwn(METADATA_SOURCES, stage) ? METADATA_SOURCES[stage] : undefined;
+  if (source && isPlainObject(first))
+    return { ns, docs: yield* pipelineWork(source(ctx, name, first[stage]), rest, env) };
   const coll = ctx.catalog.get(ctx.db, name);
   return { ns, docs: yield* pipelineWork(coll ?? [], cmd.pipeline, env, resolveHint(coll, cmd.hint)) };
 }

@@ -57,7 +57,6 @@ const UNSUPPORTED_STAGES = new Set([
   '$vectorSearch',
   '$geoNear',
   '$changeStream',
-  '$indexStats',
   '$currentOp',
   '$listSessions',
   '$planCacheStats',
@@ -247,8 +246,8 @@ export function checkStage(stage: unknown): { name: string; spec: unknown } {
     );
   }
   const name = Object.keys(stage)[0];
-  if (name === '$collStats')
-    throw new CommandError(40602, 'Location40602', '$collStats is only valid as the first stage in a pipeline');
+  if (name === '$collStats' || name === '$indexStats')
+    throw new CommandError(40602, 'Location40602', `${name} is only valid as the first stage in a pipeline`);
   if (UNSUPPORTED_STAGES.has(name)) {
     throw commandError('CommandNotSupported', `${name} is not supported by the embedded engine`);
   }

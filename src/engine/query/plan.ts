@@ -67,7 +67,9 @@ export function recordingPlans<T>(read: () => T): { result: T; plans: PlanChoice
   }
 }
 
+/** Notes a plan's use: the index's access count ($indexStats), the choice for a recording explain. */
 function record(plan: AccessPlan, returned: number, how: Partial<PlanChoice> = {}): void {
+  if (plan.index) plan.index.accesses.ops++;
   recorder?.({
     index: plan.index,
     intervals: plan.intervals ?? [],
@@ -360,6 +362,7 @@ function walkInOrder(
   if (!full && steps > budget) return undefined;
   appendGroup(out, group, sort, strings);
   const page = out.slice(0, take);
+  index.accesses.ops++;
   recorder?.({
     index,
     intervals: found?.intervals ?? [],

@@ -34,6 +34,8 @@ export class SecondaryIndex {
   private readonly paths: Array<string[] | null>;
 
   private current: IndexSpec;
+  /** queries that used the index since it was created or loaded (`$indexStats`) */
+  readonly accesses = { ops: 0, since: new Date() };
 
   get spec(): IndexSpec {
     return this.current;
