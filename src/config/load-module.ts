@@ -19,24 +19,28 @@ function firstLine(message: string): string {
 }
 
 /**
+ * What a module that is not there should say (`requires the package "x", which is not installed:
+ * run ...`), whether the app imported it at load time or required it later; undefined for any other error.
+ */
+export function missingModuleMessage(err: unknown): string | undefined {
+  const message = err instanceof Error ? err.message : String(err);
+  const code = (err as { code?: unknown } | null)?.code;
+  const missing = MISSING_MODULE.exec(message)?.[1];
+  if ((code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND') || !missing) return undefined;
+  if (missing.startsWith('.') || missing.startsWith('/')) return `imports "${missing}", which does not exist`;
+  const pkg = packageName(missing);
+  return `requires the package "${pkg}", which is not installed: run "npm install ${pkg}" in the app directory, or remove what uses it`;
+}
+
+/**
  * What an app module that could not be loaded should say: a missing package names the package and
  * the command that installs it; anything else gives the loader's first line.
  */
 export function moduleLoadError(displayName: string, err: unknown): ConfigError {
   if (err instanceof ConfigError) return err;
+  const missing = missingModuleMessage(err);
+  if (missing) return new ConfigError(displayName, undefined, missing);
   const message = err instanceof Error ? err.message : String(err);
-  const code = (err as { code?: unknown } | null)?.code;
-  const missing = MISSING_MODULE.exec(message)?.[1];
-  if ((code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') && missing) {
-    if (missing.startsWith('.') || missing.startsWith('/'))
-      return new ConfigError(displayName, undefined, `imports "${missing}", which does not exist`);
-    const pkg = packageName(missing);
-    return new ConfigError(
-      displayName,
-      undefined,
-      `requires the package "${pkg}", which is not installed: run "npm install ${pkg}" in the app directory, or remove what uses it`,
-    );
-  }
   return new ConfigError(displayName, undefined, `cannot be loaded: ${firstLine(message)}`);
 }
 

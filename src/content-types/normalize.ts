@@ -123,14 +123,22 @@ function checkAttribute(source: string, name: string, attr: Attribute): void {
   }
 }
 
+/**
+ * Strapi v4's table name for a schema without `collectionName`: the singular name, prefixed with
+ * the plugin's name for a plugin's type (dashes become underscores, as a collection name here is
+ * a plain identifier).
+ */
+function defaultCollectionName(uid: string, singularName: string): string {
+  const plugin = uid.startsWith('plugin::') ? uid.slice('plugin::'.length).split('.')[0] : undefined;
+  return (plugin ? `${plugin}_${singularName}` : singularName).toLowerCase().replace(/-/g, '_');
+}
+
 export function normalizeContentType(input: ContentTypeSource, options: NormalizeOptions): ContentType {
   const { schema, source, uid } = input;
   if (!schema || typeof schema !== 'object') throw new SchemaError(source, 'not a JSON object');
-  if (schema.kind !== 'collectionType' && schema.kind !== 'singleType') {
-    throw new SchemaError(
-      source,
-      `"kind" must be "collectionType" or "singleType", got ${JSON.stringify(schema.kind)}`,
-    );
+  const kind = schema.kind ?? 'collectionType';
+  if (kind !== 'collectionType' && kind !== 'singleType') {
+    throw new SchemaError(source, `"kind" must be "collectionType" or "singleType", got ${JSON.stringify(kind)}`);
   }
   const info = schema.info ?? ({} as ContentTypeSchema['info']);
   for (const key of ['singularName', 'pluralName'] as const) {
@@ -140,11 +148,9 @@ export function normalizeContentType(input: ContentTypeSource, options: Normaliz
   }
   if (info.singularName === info.pluralName)
     throw new SchemaError(source, 'info.singularName and info.pluralName must differ; give pluralName its plural form');
-  if (typeof schema.collectionName !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(schema.collectionName)) {
-    throw new SchemaError(
-      source,
-      `"collectionName" must be a plain identifier, got ${JSON.stringify(schema.collectionName)}`,
-    );
+  const collectionName = schema.collectionName ?? defaultCollectionName(uid, info.singularName);
+  if (typeof collectionName !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(collectionName)) {
+    throw new SchemaError(source, `"collectionName" must be a plain identifier, got ${JSON.stringify(collectionName)}`);
   }
   const attributes = normalizeAttributes(source, schema.attributes, options);
 
@@ -160,8 +166,8 @@ export function normalizeContentType(input: ContentTypeSource, options: Normaliz
   return {
     modelType: 'contentType',
     uid,
-    kind: schema.kind,
-    collectionName: schema.collectionName,
+    kind,
+    collectionName,
     singularName: info.singularName,
     pluralName: info.pluralName,
     displayName: info.displayName ?? info.singularName,

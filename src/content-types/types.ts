@@ -112,8 +112,10 @@ export type SchemaAttribute = Attribute | CustomFieldAttribute;
 
 /** A `schema.json` of a content-type, as on disk. */
 export interface ContentTypeSchema {
-  kind: 'collectionType' | 'singleType';
-  collectionName: string;
+  /** Strapi v4 reads a missing kind as `collectionType` */
+  kind?: 'collectionType' | 'singleType';
+  /** Strapi v4 defaults it from the singular name (`<plugin>_<singular>` for a plugin's) */
+  collectionName?: string;
   info: { singularName: string; pluralName: string; displayName: string; description?: string };
   options?: { draftAndPublish?: boolean } & Record<string, unknown>;
   pluginOptions?: { i18n?: { localized?: boolean } } & Record<string, unknown>;

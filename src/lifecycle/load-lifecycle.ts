@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { ConfigError, importAppModule } from '../config/index.js';
+import { ConfigError, importAppModule, missingModuleMessage } from '../config/index.js';
 import { findLifecycleFile } from './find-file.js';
 import type { StrapiApp } from './strapi-app.js';
 
@@ -16,8 +16,12 @@ export interface AppLifecycle {
 /** `(src/index.ts:12:7)`: where in the app's file an error was thrown, when its stack says so. */
 function location(err: unknown, appDir: string, file: string): string {
   const stack = err instanceof Error ? (err.stack ?? '') : '';
-  const line = stack.split('\n').find((l) => l.includes(appDir));
-  const at = line ? /:(\d+):(\d+)\)?\s*$/.exec(line) : null;
+  // the first frame in the app (a missing module's "Require stack" names the file without a line first)
+  const at = stack
+    .split('\n')
+    .filter((l) => l.includes(appDir))
+    .map((l) => /:(\d+):(\d+)\)?\s*$/.exec(l))
+    .find((match) => match !== null);
   return at ? ` (${file}:${at[1]}:${at[2]})` : '';
 }
 
@@ -45,8 +49,9 @@ export async function loadLifecycle(appDir: string): Promise<AppLifecycle | unde
       try {
         await fn({ strapi });
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        throw new ConfigError(file, undefined, `${phase}() failed: ${message}${location(err, appDir, file)}`);
+        const missing = missingModuleMessage(err);
+        const message = missing ? missing : `failed: ${err instanceof Error ? err.message : String(err)}`;
+        throw new ConfigError(file, undefined, `${phase}() ${message}${location(err, appDir, file)}`);
       }
     },
   };

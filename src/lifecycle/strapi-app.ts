@@ -12,6 +12,7 @@ import type { Component, ContentType, Registry } from '../content-types/index.js
 import type { Logger } from '../logger.js';
 import type { ServiceContext } from '../service-context.js';
 import { createCoreService } from './core-service.js';
+import { createStrapiStore, type StrapiStore } from './core-store.js';
 import { createEntityService, type EntityService } from './entity-service.js';
 import { createQueryEngine, type QueryEngine } from './query-engine.js';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
@@ -88,6 +89,7 @@ export interface StrapiApp {
   entityService: EntityService;
   db: { query(uid: string): QueryEngine };
   query(uid: string): QueryEngine;
+  store: StrapiStore;
 }
 
 declare global {
@@ -175,7 +177,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), query(uid)';
+  'plugin(name), service(uid), config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), query(uid), store(scope)';
 const PLUGIN_API = 'service(name), services, config(path), contentType(name), contentTypes';
 
 export function createStrapiApp(host: LifecycleHost): StrapiApp {
@@ -265,6 +267,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     ),
     db: strictObject({ query }, 'strapi.db', 'query(uid)'),
     query,
+    store: createStrapiStore(host.service.connection),
   };
   return strictObject(app, 'strapi', APP_API);
 }

@@ -19,7 +19,7 @@ import { responseTime } from './response-time.js';
 import { responses } from './responses.js';
 import { security } from './security.js';
 import { session } from './session.js';
-import type { MiddlewareContext, MiddlewareFactory } from './types.js';
+import type { MiddlewareContext, MiddlewareFactory, MiddlewareHandlers } from './types.js';
 
 export type { MiddlewareContext } from './types.js';
 
@@ -72,6 +72,25 @@ function factoryOf(file: string, entry: MiddlewareEntry): MiddlewareFactory {
   );
 }
 
+/** A middleware's own refusal of its config (helmet's, for one) stops start-up in one line naming the entry. */
+function build(
+  file: string,
+  entry: MiddlewareEntry,
+  factory: MiddlewareFactory,
+  context: MiddlewareContext,
+): MiddlewareHandlers {
+  try {
+    return factory(entry.config, context);
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(
+      file,
+      entry.name,
+      `its config is refused: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+}
+
 /** Resolves `config/middlewares` into Express handlers; any entry that cannot be honoured stops start-up. */
 export function buildMiddlewares(context: MiddlewareContext): AppMiddlewares {
   const { file, entries } = context.config.middlewares;
@@ -85,7 +104,7 @@ export function buildMiddlewares(context: MiddlewareContext): AppMiddlewares {
     );
   const out: AppMiddlewares = { handlers: [], fallback: [], closing: [] };
   for (const { entry, factory } of factories) {
-    const made = factory(entry.config, context);
+    const made = build(file, entry, factory, context);
     out.handlers.push(...(made.handlers ?? []));
     out.fallback.push(...(made.fallback ?? []));
     out.closing.push(...(made.closing ?? []));

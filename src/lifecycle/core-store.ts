@@ -1,0 +1,63 @@
+/**
+ * `strapi.store({ environment, type, name, tag })` of Strapi v4: the key-value settings store apps
+ * use to remember things between starts (the official v4 templates' bootstrap keeps "has the seed
+ * run" there). Keys are composed as Strapi composes them (`<type>_<name>_<key>`) and kept, with the
+ * environment and tag, in Strapi's collection name; values are stored as given (JSON-like values).
+ */
+import type { Connection } from 'mongoose';
+
+export const CORE_STORE_COLLECTION = 'strapi_core_store_settings';
+
+export interface StoreScope {
+  environment?: string;
+  type?: string;
+  name?: string;
+  tag?: string;
+  key?: string;
+}
+
+export interface CoreStore {
+  get(params?: StoreScope): Promise<unknown>;
+  set(params: StoreScope & { value: unknown }): Promise<void>;
+  delete(params?: StoreScope): Promise<void>;
+}
+
+interface StoreDocument {
+  key: string;
+  environment: string | null;
+  tag: string | null;
+  value: unknown;
+}
+
+/** Strapi's filter for one setting: the composed key, and environment and tag (null when not given). */
+function filterOf(scope: StoreScope): Omit<StoreDocument, 'value'> {
+  const prefix = `${scope.type ?? ''}${scope.name ? `_${scope.name}` : ''}`;
+  const key = scope.key === undefined ? prefix : prefix ? `${prefix}_${scope.key}` : scope.key;
+  return { key, environment: scope.environment || null, tag: scope.tag || null };
+}
+
+/** `strapi.store`: called with a scope it gives that scope's store; its own get/set/delete take the whole scope. */
+export type StrapiStore = ((scope?: StoreScope) => CoreStore) & CoreStore;
+
+export function createStrapiStore(connection: Connection): StrapiStore {
+  const unscoped = createCoreStore(connection, {});
+  return Object.assign((scope: StoreScope = {}) => createCoreStore(connection, scope), unscoped);
+}
+
+/** The store for one scope (what `strapi.store(scope)` returns); each call may narrow it further. */
+export function createCoreStore(connection: Connection, scope: StoreScope): CoreStore {
+  const settings = () => connection.collection<StoreDocument>(CORE_STORE_COLLECTION);
+  return {
+    async get(params = {}) {
+      const found = await settings().findOne(filterOf({ ...scope, ...params }));
+      return found ? found.value : null;
+    },
+    async set({ value, ...params }) {
+      const filter = filterOf({ ...scope, ...params });
+      await settings().updateOne(filter, { $set: { ...filter, value } }, { upsert: true });
+    },
+    async delete(params = {}) {
+      await settings().deleteOne(filterOf({ ...scope, ...params }));
+    },
+  };
+}
