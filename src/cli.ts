@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createServer } from './app.js';
 import { runTokenCommand, TOKEN_USAGE } from './cli-commands.js';
@@ -77,11 +78,20 @@ async function start(argv: string[]): Promise<void> {
   const port = values.port !== undefined ? Number(values.port) : undefined;
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
     throw new ArgumentError(`--port must be a port number (0 to 65535), got ${values.port}`);
+  const appDir = resolve(values.app ?? process.env.APP_DIR ?? process.cwd());
+  const dataDir = values.data === undefined ? undefined : resolve(values.data);
+  // Strapi runs in its app directory: relative paths in the app's own code (a bootstrap reading
+  // `data/...`) mean the same here
+  try {
+    process.chdir(appDir);
+  } catch {
+    throw new ArgumentError(`the app directory ${appDir} does not exist or cannot be entered (--app or APP_DIR)`);
+  }
   const service = await createServer({
-    appDir: values.app ?? process.env.APP_DIR ?? process.cwd(),
+    appDir,
     memory: values.memory ?? false,
     repair: values.repair ?? false,
-    config: values.data ? { database: { dataDir: values.data } } : {},
+    config: dataDir ? { database: { dataDir } } : {},
   });
   const { logger } = service.context;
   logger.info({ database: service.database }, `database: ${service.database}`);

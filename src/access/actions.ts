@@ -10,6 +10,8 @@ export const AUTH_ACTIONS = {
   forgotPassword: `${UP}.auth.forgotPassword`,
   resetPassword: `${UP}.auth.resetPassword`,
   changePassword: `${UP}.auth.changePassword`,
+  emailConfirmation: `${UP}.auth.emailConfirmation`,
+  sendEmailConfirmation: `${UP}.auth.sendEmailConfirmation`,
 } as const;
 
 export const USER_ACTIONS = {
@@ -22,6 +24,9 @@ export const USER_ACTIONS = {
   destroy: `${UP}.user.destroy`,
 } as const;
 
+/** The i18n plugin's one content-API action: listing the locales (REST and GraphQL). */
+export const LIST_LOCALES_ACTION = 'plugin::i18n.locales.listLocales';
+
 export const ROLE_ACTIONS = {
   find: `${UP}.role.find`,
   findOne: `${UP}.role.findOne`,
@@ -30,7 +35,17 @@ export const ROLE_ACTIONS = {
   deleteRole: `${UP}.role.deleteRole`,
 } as const;
 
+/** Reading the template of a role's permissions (`GET /users-permissions/permissions`). */
+export const PERMISSIONS_ACTION = `${UP}.permissions.getPermissions`;
+
 export const DEFAULT_ROLE_PERMISSIONS: Record<'public' | 'authenticated', string[]> = {
-  public: [AUTH_ACTIONS.callback, AUTH_ACTIONS.register, AUTH_ACTIONS.forgotPassword, AUTH_ACTIONS.resetPassword],
+  public: [
+    AUTH_ACTIONS.callback,
+    AUTH_ACTIONS.register,
+    AUTH_ACTIONS.forgotPassword,
+    AUTH_ACTIONS.resetPassword,
+    AUTH_ACTIONS.emailConfirmation,
+    AUTH_ACTIONS.sendEmailConfirmation,
+  ],
   authenticated: [USER_ACTIONS.me, AUTH_ACTIONS.changePassword],
 };

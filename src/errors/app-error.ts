@@ -7,7 +7,8 @@ export type ErrorDetails = Record<string, unknown>;
 
 export interface StrapiErrorBody {
   data: null;
-  error: { status: number; name: string; message: string; details: ErrorDetails };
+  /** `details` is left out only by errors Strapi renders without it (BodySyntaxError) */
+  error: { status: number; name: string; message: string; details?: ErrorDetails };
 }
 
 export class AppError extends Error {

@@ -1,4 +1,5 @@
 export { AppError, isAppError, type ErrorDetails, type StrapiErrorBody } from './app-error.js';
+export { BodySyntaxError } from './body-syntax.js';
 export * from './errors.js';
 export { invariant } from './invariant.js';
 export { ConflictError } from './conflict.js';

@@ -18,7 +18,8 @@ export const body: MiddlewareFactory = (config) => {
     handlers.push(
       express.json({
         limit: limit(config.jsonLimit, '1mb'),
-        strict: false,
+        // koa-body's strict mode: a body that is no object or array is a 400
+        strict: true,
         type: ['application/json', 'application/*+json', 'application/csp-report'],
       }),
     );

@@ -6,6 +6,6 @@ import type { MiddlewareFactory } from './types.js';
  * 404. Express runs error handlers after the routes whatever their place in the list, so this
  * closes the chain.
  */
-export const errors: MiddlewareFactory = (_config, { logger }) => ({
-  closing: [notFound, errorMiddleware(logger)],
+export const errors: MiddlewareFactory = (_config, { logger, graphqlEndpoint }) => ({
+  closing: [notFound, errorMiddleware(logger, graphqlEndpoint)],
 });

@@ -1,4 +1,4 @@
 export { Models } from './models.js';
 export { IdCounters, componentCounterKey } from './counters.js';
 export type { ContentModel } from './mongoose-schema.js';
-export { REVISION, CLAIMS, LINK_ORDER, STORAGE_FIELDS, claimPath, inverseOrderPath } from './storage-fields.js';
+export { REVISION, CLAIMS, LINK_ORDER, STORAGE_FIELDS, claimPath, inverseOrder, orderPath } from './storage-fields.js';

@@ -11,7 +11,10 @@ export const REVISION = '__rev';
  */
 export const CLAIMS = '__claim';
 
-/** `__order.<field>`: the position of this entry in the to-many inverse side of its to-one owning field. */
+/**
+ * `__order.<field>` (to-one `field`) or `__order.<field>.<targetId>` (to-many `field`): the position
+ * of this entry in the to-many inverse side of its owning `field`, in the target's list.
+ */
 export const LINK_ORDER = '__order';
 
 export const STORAGE_FIELDS = [REVISION, CLAIMS, LINK_ORDER] as const;
@@ -21,12 +24,18 @@ export function claimPath(field: string, multiple: boolean, target: number): str
   return multiple ? `${CLAIMS}.${field}.${target}` : `${CLAIMS}.${field}`;
 }
 
+/** The order key path of one link of an owning `field` (`multiple`: the field holds an array). */
+export function orderPath(field: string, multiple: boolean, target: number): string {
+  return multiple ? `${LINK_ORDER}.${field}.${target}` : `${LINK_ORDER}.${field}`;
+}
+
 /**
- * For a to-many inverse side whose owning side is to-one (a oneToMany `mappedBy` a manyToOne), the
- * owning documents' field that orders it; null for every other relation.
+ * How a to-many inverse side (`mappedBy`) is ordered: by the order keys its owning entries store
+ * under `__order.<field>`, one per entry when the owning side is to-one (a oneToMany `mappedBy` a
+ * manyToOne), one per link when it is to-many (a manyToMany). Null for every other relation.
  */
-export function inverseOrderPath(relation: RelationInfo): string | null {
-  return relation.multiple && relation.inverse && !relation.inverse.multiple
-    ? `${LINK_ORDER}.${relation.inverse.field}`
+export function inverseOrder(relation: RelationInfo): { field: string; perLink: boolean } | null {
+  return relation.multiple && relation.inverse
+    ? { field: relation.inverse.field, perLink: relation.inverse.multiple }
     : null;
 }

@@ -1,5 +1,5 @@
 import type { Attribute, Registry, Schema } from '../content-types/index.js';
-import { inverseOrderPath } from '../models/index.js';
+import { inverseOrder } from '../models/index.js';
 import { matchesFilter } from './filters/evaluate.js';
 import { paginationMeta } from './parse/pagination.js';
 import { sortOrder } from './sort/value-order.js';
@@ -32,7 +32,7 @@ export type PlainEntry = { id: number } & Record<string, unknown>;
 export function formatEntry(fmt: Formatter, doc: Doc, selection: EntrySelection): EnvelopeEntry | PlainEntry {
   const schema = fmt.registry.schema(selection.uid);
   const attributes = schema ? formatLevel(fmt, schema, doc, doc, selection, true) : {};
-  return fmt.style === 'envelope' ? { id: toId(doc._id), attributes } : { ...attributes, id: toId(doc._id) };
+  return fmt.style === 'envelope' ? { id: toId(doc._id), attributes } : { id: toId(doc._id), ...attributes };
 }
 
 /** Fields and populated attributes of an entry (`holder` = the entry carrying the lookup outputs). */
@@ -133,12 +133,13 @@ function formatRelation(fmt: Formatter, node: RelationPopulate, value: Doc, hold
 
 /**
  * The related entries in the relation's order. The server already ordered them when the populate
- * level has a sort or a window, and on a oneToMany `mappedBy` side (order keys); otherwise: the
- * stored id order on the owning side, ascending ids on another inverse side or for localizations. Inside a component the lookup fetched the entries of every
- * component of the entry: only the ones this component stores are kept.
+ * level has a sort or a window, and on a to-many `mappedBy` side (order keys); otherwise: the
+ * stored id order on the owning side, ascending ids on a to-one inverse side or for localizations.
+ * Inside a component the lookup fetched the entries of every component of the entry: only the
+ * ones this component stores are kept.
  */
 function relatedInOrder(node: RelationPopulate, fetched: Doc[], stored: unknown, entryLevel: boolean): Doc[] {
-  const serverOrdered = node.sort !== null || node.window !== null || inverseOrderPath(node.relation) !== null;
+  const serverOrdered = node.sort !== null || node.window !== null || inverseOrder(node.relation) !== null;
   if (!node.relation.stored) return serverOrdered ? fetched : [...fetched].sort((a, b) => toId(a._id) - toId(b._id));
   if (serverOrdered && entryLevel) return fetched;
   const ids = (Array.isArray(stored) ? stored : stored === null || stored === undefined ? [] : [stored]).map(toId);

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import {
   AppError,
+  BodySyntaxError,
   InternalServerError,
   NotFoundError,
   PayloadTooLargeError,
@@ -16,14 +17,36 @@ interface HttpParserError {
   status?: unknown;
   expose?: unknown;
   message?: unknown;
+  /** the raw body of a body that could not be parsed */
+  body?: unknown;
 }
 
-function toAppError(err: unknown): AppError | undefined {
+/** Where koa-body's strict mode lets a JSON body start: an object or an array. */
+const OBJECT_OR_ARRAY = /^[\x20\x09\x0a\x0d]*[[{]/;
+
+/**
+ * Strapi's answer to a JSON body it cannot parse: JSON.parse's own message, or its strict mode's
+ * for a body that is no object or array (named `Error` by the REST body parser, `SyntaxError` by
+ * the GraphQL endpoint's).
+ */
+function bodySyntaxError(raw: string, onGraphQL: boolean): BodySyntaxError {
+  if (!OBJECT_OR_ARRAY.test(raw))
+    return new BodySyntaxError(onGraphQL ? 'SyntaxError' : 'Error', 'invalid JSON, only supports object and array');
+  try {
+    JSON.parse(raw);
+  } catch (err) {
+    if (err instanceof SyntaxError) return new BodySyntaxError('SyntaxError', err.message);
+  }
+  return new BodySyntaxError('SyntaxError', 'Invalid JSON');
+}
+
+function toAppError(err: unknown, onGraphQL: boolean): AppError | undefined {
   if (isAppError(err)) return err;
   const refusal = databaseRefusal(err);
   if (refusal) return refusal;
   const parserError = err as HttpParserError;
-  if (parserError?.type === 'entity.parse.failed') return new ValidationError('Invalid JSON in request body');
+  if (parserError?.type === 'entity.parse.failed')
+    return bodySyntaxError(typeof parserError.body === 'string' ? parserError.body : '', onGraphQL);
   if (parserError?.type === 'entity.too.large') return new PayloadTooLargeError();
   if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported')
     return new ValidationError('Unsupported request body encoding');
@@ -43,9 +66,9 @@ function clientHttpError(err: unknown): AppError | undefined {
 }
 
 /** Every error leaves as JSON in Strapi's shape; unexpected ones are a 500 without details, logged in full. */
-export function errorMiddleware(logger: Logger): ErrorRequestHandler {
+export function errorMiddleware(logger: Logger, graphqlEndpoint: string | null = null): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const appError = toAppError(err);
+    const appError = toAppError(err, graphqlEndpoint !== null && req.path === graphqlEndpoint);
     if (appError) {
       res.status(appError.status).json(appError.toBody());
       return;

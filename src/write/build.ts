@@ -13,7 +13,7 @@ import type {
   RelationAttribute,
   ScalarAttribute,
 } from '../content-types/index.js';
-import { AppError, ApplicationError, type ValidationIssue } from '../errors/index.js';
+import { AppError, ApplicationError, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { issue, messages } from './messages.js';
 import { isPlainObject, type WriteData } from './payload.js';
 import {
@@ -23,7 +23,8 @@ import {
   strictOnCreate,
   type RelationInput,
 } from './relation-input.js';
-import { castScalar } from './scalar.js';
+import { orderListIssues } from './list-issue-order.js';
+import { castScalar, requiredNullMessage } from './scalar.js';
 
 export type StoredObject = Record<string, unknown>;
 export type Mode = 'create' | 'update';
@@ -67,6 +68,11 @@ export interface OwningLink {
   after: number[];
 }
 
+export interface ComponentError {
+  at: [attribute: number, time: number, order: number];
+  error: AppError;
+}
+
 /** Files a media attribute with `allowedTypes` is set to: their types are checked against the list. */
 export interface MediaTypeCheck {
   attribute: MediaAttribute;
@@ -78,8 +84,19 @@ export interface WritePlan {
   set: StoredObject;
   unset: string[];
   issues: ValidationIssue[];
-  /** components named by an id the entry does not have: Strapi finds them after validation, before relations */
-  componentErrors: AppError[];
+  /**
+   * Errors Strapi meets while writing components, after validation: a component id the entry does
+   * not have, and values its database layer cannot convert (stored-formats.ts). `at` orders them as
+   * Strapi's writes happen (component-ids.ts): attribute, round trip, call order.
+   */
+  componentErrors: ComponentError[];
+  /** the database layer's conversion errors of the entry's own attributes (written after its components) */
+  storageErrors: string[];
+  /**
+   * Strapi's relation check cannot read the body (a dynamic-zone item without a known component):
+   * its message, reported after every field's issues.
+   */
+  storeError: string | null;
   /** Strapi's InvalidRelationError messages (connect positions): a 400 once everything else is valid */
   relationErrors: string[];
   links: OwningLink[];
@@ -104,7 +121,11 @@ const SYSTEM = new Set(['createdAt', 'updatedAt', 'publishedAt', 'locale', 'loca
 
 interface Walk {
   registry: Registry;
+  /** the entry's write: Strapi validates every nested component with the entry's create/update rules */
+  entityMode: Mode;
   isDraft: boolean;
+  /** the database layer's conversion errors of the object being built (the entry, or the innermost component) */
+  formatErrors: string[];
   plan: WritePlan;
   /** owning to-many patches that need no read may be written with atomic operators */
   atomicLinks: boolean;
@@ -183,7 +204,8 @@ function buildFields(
       if (mode === 'update') continue;
       const fallback = scalarDefault(attribute);
       if (fallback === undefined) {
-        if (enforcedRequired(attribute) && (list || !walk.isDraft))
+        // an update requires only "not null", also of the components it creates
+        if (enforcedRequired(attribute) && walk.entityMode === 'create' && (list || !walk.isDraft))
           walk.plan.issues.push(issue(at, messages.defined(at)));
         continue;
       }
@@ -194,7 +216,7 @@ function buildFields(
       continue;
     }
     if (value === null && enforcedRequired(attribute) && !walk.isDraft) {
-      walk.plan.issues.push(issue(at, mode === 'create' ? messages.defined(at) : messages.notNull(at)));
+      walk.plan.issues.push(issue(at, requiredNullMessage(attribute.type, at, walk.entityMode === 'create')));
       continue;
     }
     switch (attribute.type) {
@@ -244,6 +266,7 @@ function buildComponentAttribute(
     return;
   }
   if (!attribute.repeatable) {
+    checkRelated(walk, [value], existingItems, at, false);
     fields.set[name] = inList(walk, existing, existingItems, attribute.component, [value], () =>
       buildComponent(walk, attribute.component, value, existingItems, at),
     )[0];
@@ -253,10 +276,93 @@ function buildComponentAttribute(
     walk.plan.issues.push(issue(at, messages.array(at, value)));
     return;
   }
+  const items = value.map(castItem);
+  checkRelated(walk, items, existingItems, at, false);
+  const tracked = trackItemIssues(walk);
+  fields.set[name] = inList(walk, existing, existingItems, attribute.component, items, (item, i) => {
+    tracked.starts(i);
+    const itemPath = [...at, String(i)];
+    if (isPlainObject(item)) return buildComponent(walk, attribute.component, item, existingItems, itemPath);
+    walk.plan.issues.push(issue(itemPath, messages.objectItem(itemPath, value[i])));
+    return null;
+  });
+  tracked.reorder(at, items, () => walk.registry.component(attribute.component), false);
+  // the list's own tests report after its items
   checkCount(walk, attribute, value.length, at);
-  fields.set[name] = inList(walk, existing, existingItems, attribute.component, value, (item, i) =>
-    buildComponent(walk, attribute.component, item, existingItems, [...at, String(i)]),
-  );
+}
+
+/**
+ * Collects the issues of each item of a list as it is built, then puts them in the order Strapi
+ * reports them (list-issue-order.ts).
+ */
+function trackItemIssues(walk: Walk): {
+  starts: (index: number) => void;
+  reorder: (
+    at: string[],
+    items: unknown[],
+    componentOf: (item: unknown) => Component | undefined,
+    inZone: boolean,
+  ) => void;
+} {
+  const from = walk.plan.issues.length;
+  const marks: number[] = [];
+  return {
+    starts: (index) => {
+      marks[index] = walk.plan.issues.length;
+    },
+    reorder: (at, items, componentOf, inZone) => {
+      const all = walk.plan.issues.splice(from);
+      const ends = [...marks.slice(1), from + all.length];
+      const ordered = orderListIssues(
+        items.map((item, i) => ({
+          path: [...at, String(i)],
+          value: item,
+          component: componentOf(item),
+          inZone,
+          issues: all.slice((marks[i] ?? from) - from, (ends[i] ?? from) - from),
+        })),
+        { isDraft: walk.isDraft, component: (uid) => walk.registry.component(uid) },
+      );
+      walk.plan.issues.push(...ordered);
+    },
+  };
+}
+
+/**
+ * yup's cast of one item of a component list: an object, or a string holding a JSON object;
+ * anything else becomes null (a type error that quotes the value given).
+ */
+function castItem(item: unknown): unknown {
+  if (typeof item !== 'string') return item;
+  try {
+    const parsed: unknown = JSON.parse(item);
+    return isPlainObject(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Strapi checks first, before writing an attribute's components, that every component id it is
+ * given belongs to the entry (in a dynamic zone: with the same component uid).
+ */
+function checkRelated(
+  walk: Walk,
+  items: unknown[],
+  existingItems: StoredObject[],
+  at: string[],
+  inZone: boolean,
+): void {
+  const foreign = items.some((item) => {
+    if (!isPlainObject(item) || item.id === undefined || item.id === null) return false;
+    const id = parseComponentId(item.id);
+    return !existingItems.some((stored) => stored.id === id && (!inZone || stored.__component === item.__component));
+  });
+  if (foreign)
+    walk.plan.componentErrors.push({
+      at: [walk.clock.attribute, walk.clock.time, -1],
+      error: unrelatedComponent(at, inZone),
+    });
 }
 
 /**
@@ -318,22 +424,38 @@ function buildDynamicZone(
 ): void {
   if (!Array.isArray(value)) {
     walk.plan.issues.push(issue(at, messages.array(at, value)));
+    walk.plan.storeError ??= messages.zoneItemWithoutComponent();
     return;
   }
-  checkCount(walk, attribute, value.length, at);
   const current = existing?.[name];
   const existingItems = Array.isArray(current) ? current.filter(isPlainObject) : [];
-  fields.set[name] = inList(walk, existing, existingItems, undefined, value, (item, i) => {
+  const items = value.map(castItem);
+  checkRelated(walk, items, existingItems, at, true);
+  const tracked = trackItemIssues(walk);
+  fields.set[name] = inList(walk, existing, existingItems, undefined, items, (item, i) => {
+    tracked.starts(i);
     const itemPath = [...at, String(i)];
     const componentPath = [...itemPath, '__component'];
-    const uid = isPlainObject(item) ? item.__component : undefined;
-    if (typeof uid !== 'string' || uid === '') {
+    if (!isPlainObject(item)) {
+      walk.plan.issues.push(issue(itemPath, messages.objectItem(itemPath, value[i])));
+      walk.plan.storeError ??= messages.invalidRelations();
+      return null;
+    }
+    const uid = item.__component;
+    if (!uid) {
       walk.plan.issues.push(issue(componentPath, messages.required(componentPath)));
-      const whole = messages.zoneItemWithoutComponent();
-      if (!walk.plan.issues.some((known) => known.message === whole)) walk.plan.issues.push(issue([], whole));
+      walk.plan.storeError ??= messages.zoneItemWithoutComponent();
+      return null;
+    }
+    if (typeof uid !== 'string' || !walk.registry.component(uid)) {
+      // Strapi lists every component of the app, and its relation check cannot read the item
+      const known = walk.registry.listComponents().map((component) => component.uid);
+      walk.plan.issues.push(issue(componentPath, messages.oneOf(componentPath, known)));
+      walk.plan.storeError ??= messages.invalidRelations();
       return null;
     }
     if (!attribute.components.includes(uid)) {
+      // Strapi stores a known component the zone does not list; refused here
       walk.plan.issues.push(issue(componentPath, messages.oneOf(componentPath, attribute.components)));
       return null;
     }
@@ -343,12 +465,21 @@ function buildDynamicZone(
       item,
       existingItems.filter((e) => e.__component === uid),
       itemPath,
-      true,
     );
     // mutated in place: a new component's id is assigned to this very object later
     if (built) built.__component = uid;
     return built;
   });
+  tracked.reorder(
+    at,
+    items,
+    (item) =>
+      isPlainObject(item) && typeof item.__component === 'string'
+        ? walk.registry.component(item.__component)
+        : undefined,
+    true,
+  );
+  checkCount(walk, attribute, value.length, at);
 }
 
 function buildScalar(
@@ -369,7 +500,8 @@ function buildScalar(
   }
   const cast = castScalar(attribute, at, value, walk.isDraft);
   if (!cast.ok) {
-    walk.plan.issues.push(...cast.issues);
+    if ('storageError' in cast) walk.formatErrors.push(cast.storageError);
+    else walk.plan.issues.push(...cast.issues);
     return;
   }
   fields.set[name] = cast.value;
@@ -482,14 +614,17 @@ function unrelatedComponent(at: string[], inZone: boolean): AppError {
   return inZone ? new AppError(400, 'Error', message) : new ApplicationError(message);
 }
 
-/** A component object: kept (same id, fields updated) when it names an existing id, new otherwise. */
+/**
+ * A component object: kept (same id, fields updated) when it names an existing id, new otherwise.
+ * Its own values the database layer cannot convert fail when its row is written: after its nested
+ * components, at its place on Strapi's clock.
+ */
 function buildComponent(
   walk: Walk,
   uid: string,
   value: unknown,
   existingItems: StoredObject[],
   at: string[],
-  inZone = false,
 ): StoredObject | null {
   const component = walk.registry.component(uid);
   if (!component) return null;
@@ -497,25 +632,36 @@ function buildComponent(
     walk.plan.issues.push(issue(at, messages.object(at, value)));
     return null;
   }
+  const outer = walk.formatErrors;
+  walk.formatErrors = [];
+  const order = walk.clock.calls++;
+  let built: StoredObject | null;
   if (value.id !== undefined && value.id !== null) {
+    // an id the entry does not have was reported by checkRelated
     const id = parseComponentId(value.id);
     const current = existingItems.find((item) => item.id === id);
-    if (id === undefined || !current) {
-      walk.plan.componentErrors.push(unrelatedComponent(at, inZone));
-      return null;
+    if (id === undefined || !current) built = null;
+    else {
+      walk.plan.readsStored = true;
+      const merged: StoredObject = { ...current, id };
+      delete merged.__component;
+      const fields = buildFields(walk, component, value, current, 'update', at, false, merged);
+      fields.unset.forEach((key) => delete merged[key]);
+      built = merged;
     }
-    walk.plan.readsStored = true;
-    const merged: StoredObject = { ...current, id };
-    delete merged.__component;
-    const fields = buildFields(walk, component, value, current, 'update', at, false, merged);
-    fields.unset.forEach((key) => delete merged[key]);
-    return merged;
+  } else {
+    built = { id: 0 };
+    buildFields(walk, component, value, null, 'create', at, false, built);
+    walk.plan.newComponents.push({ uid, target: built, attribute: walk.clock.attribute, time: walk.clock.time, order });
   }
-  const created: StoredObject = { id: 0 };
-  const order = walk.clock.calls++;
-  buildFields(walk, component, value, null, 'create', at, false, created);
-  walk.plan.newComponents.push({ uid, target: created, attribute: walk.clock.attribute, time: walk.clock.time, order });
-  return created;
+  const own = walk.formatErrors;
+  walk.formatErrors = outer;
+  if (own.length > 0)
+    walk.plan.componentErrors.push({
+      at: [walk.clock.attribute, walk.clock.time, order],
+      error: new ValidationError(own[0]),
+    });
+  return built;
 }
 
 /** Everything a create or update of `contentType` with `data` will write, and what is wrong with it. */
@@ -539,6 +685,8 @@ export function buildWrite(
     unset: [],
     issues: [],
     componentErrors: [],
+    storageErrors: [],
+    storeError: null,
     relationErrors: [],
     links: [],
     readsStored: false,
@@ -553,7 +701,9 @@ export function buildWrite(
   };
   const walk: Walk = {
     registry,
+    entityMode: options.mode,
     isDraft: options.isDraft,
+    formatErrors: [],
     plan,
     canRelate: options.canRelate ?? (() => true),
     atomicLinks: options.mode === 'update' && options.atomicLinks === true,
@@ -562,5 +712,6 @@ export function buildWrite(
   const fields = buildFields(walk, contentType, data, options.existing, options.mode, [], true);
   plan.set = fields.set;
   plan.unset = fields.unset;
+  plan.storageErrors = walk.formatErrors;
   return plan;
 }

@@ -50,7 +50,9 @@ export async function assertWritable(
 ): Promise<void> {
   // yup runs every test (abortEarly: false), the async unique tests included
   const unique = againstDatabase ? await uniqueIssues(models, contentType, plan, entryId) : [];
-  const issues = [...plan.issues, ...unique];
+  // the check of the whole entry (its relations store) reports after its fields
+  const whole = plan.storeError === null ? [] : [issue([], plan.storeError)];
+  const issues = [...plan.issues, ...unique, ...whole];
   if (issues.length > 0) throw ValidationError.fromIssues(issues);
   const missing = againstDatabase ? await missingTargets(models, plan) : null;
   if (missing) throw new ValidationError(missing);

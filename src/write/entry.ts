@@ -2,7 +2,7 @@
 // settle after the write (claims.ts, integrity.ts). docs/ARCHITECTURE.md, "Write path".
 import mongoose from 'mongoose';
 import type { ContentType } from '../content-types/index.js';
-import { NotFoundError, ValidationError, type ValidationIssue } from '../errors/index.js';
+import { NotFoundError, ValidationError, type AppError } from '../errors/index.js';
 import type { QueryAccess } from '../query/access.js';
 import type { ServiceContext } from '../service-context.js';
 import { buildWrite, type StoredObject, type WritePlan } from './build.js';
@@ -16,8 +16,8 @@ import { hashPasswords } from './passwords.js';
 import { isPlainObject, type WriteData } from './payload.js';
 import { applyInverseOps, planInverseWrites, type InversePlan } from './relation-sides.js';
 import { NEXT_REVISION, StaleEntry, atRevision, retryWhileStale } from './revision.js';
-import { castScalar } from './scalar.js';
 import { inTransaction, type WriteScope } from './scope.js';
+import { storedDatetime } from './stored-formats.js';
 import { planSharedWrites } from './shared-attributes.js';
 
 export interface CreateOptions {
@@ -57,16 +57,19 @@ export function resolveLocale(ctx: ServiceContext, requested: unknown): string {
   return requested;
 }
 
-/** `publishedAt` of the body: undefined when absent, null for a draft, a Date otherwise. */
-function readPublishedAt(data: WriteData, issues: ValidationIssue[]): Date | null | undefined {
+/**
+ * `publishedAt` of the body: undefined when absent, null for a draft, a Date otherwise; a value
+ * that is no date is refused when the row is written, after the entry's other attributes.
+ */
+function readPublishedAt(data: WriteData, storageErrors: string[]): Date | null | undefined {
   if (!Object.prototype.hasOwnProperty.call(data, 'publishedAt') || data.publishedAt === undefined) return undefined;
   if (data.publishedAt === null) return null;
-  const cast = castScalar({ type: 'datetime' }, ['publishedAt'], data.publishedAt, false);
-  if (!cast.ok) {
-    issues.push(...cast.issues);
+  const stored = storedDatetime(data.publishedAt);
+  if (!stored.ok) {
+    storageErrors.push(stored.message);
     return undefined;
   }
-  return cast.value instanceof Date ? cast.value : undefined;
+  return stored.value instanceof Date ? stored.value : undefined;
 }
 
 /** The localeGroup of the entries listed in `data.localizations` (Strapi v4 links them on create). */
@@ -105,7 +108,11 @@ function asDocument(set: StoredObject): StoredObject {
   return doc;
 }
 
-/** Validation problems, then relation targets and unique values, then components and connect positions (Strapi's order). */
+/**
+ * Strapi's order: validation (with the relation targets and unique values), then what its writes
+ * meet: components (an id the entry does not have, a value the database cannot convert), the
+ * entry's own values, then connect positions.
+ */
 async function assertValid(
   ctx: ServiceContext,
   contentType: ContentType,
@@ -114,8 +121,18 @@ async function assertValid(
   againstDatabase = true,
 ): Promise<void> {
   await assertWritable(ctx.models, contentType, plan, entryId, againstDatabase);
-  if (plan.componentErrors.length > 0) throw plan.componentErrors[0];
+  const component = firstComponentError(plan);
+  if (component) throw component;
+  if (plan.storageErrors.length > 0) throw new ValidationError(plan.storageErrors[0]);
   if (plan.relationErrors.length > 0) throw new ValidationError(plan.relationErrors[0]);
+}
+
+function firstComponentError(plan: WritePlan): AppError | undefined {
+  const sorted = [...plan.componentErrors].sort((a, b) => {
+    for (let i = 0; i < a.at.length; i++) if (a.at[i] !== b.at[i]) return a.at[i] - b.at[i];
+    return 0;
+  });
+  return sorted[0]?.error;
 }
 
 /** What runs once the entry is written: claims settle, and links to entries deleted meanwhile go. */
@@ -138,9 +155,9 @@ export async function createEntry(
   data: WriteData,
   options: CreateOptions = {},
 ): Promise<number> {
-  const issues: ValidationIssue[] = [];
+  const publishErrors: string[] = [];
   const locale = contentType.localized ? resolveLocale(ctx, options.locale ?? data.locale) : null;
-  const requested = contentType.draftAndPublish ? readPublishedAt(data, issues) : undefined;
+  const requested = contentType.draftAndPublish ? readPublishedAt(data, publishErrors) : undefined;
   const publishedAt = options.draft ? null : requested === undefined ? new Date() : requested;
   const isDraft = contentType.draftAndPublish && publishedAt === null;
   const plan = buildWrite(ctx.registry, contentType, data, {
@@ -149,7 +166,7 @@ export async function createEntry(
     isDraft,
     canRelate: canRelate(ctx),
   });
-  plan.issues.unshift(...issues);
+  plan.storageErrors.push(...publishErrors);
   const group = contentType.localized
     ? (options.localeGroup ?? (await groupOfLocalizations(ctx, contentType, data)))
     : undefined;
@@ -226,8 +243,8 @@ export async function updateEntry(
   let atomicLinks = true;
   await retryWhileStale(async (round) => {
     const current = round === 0 ? entry : await loadEntry(ctx, contentType, entry._id);
-    const issues: ValidationIssue[] = [];
-    const requested = contentType.draftAndPublish ? readPublishedAt(data, issues) : undefined;
+    const publishErrors: string[] = [];
+    const requested = contentType.draftAndPublish ? readPublishedAt(data, publishErrors) : undefined;
     const publishedAt = requested === undefined ? (current.publishedAt ?? null) : requested;
     const isDraft = contentType.draftAndPublish && publishedAt === null;
     const plan = buildWrite(ctx.registry, contentType, data, {
@@ -237,7 +254,7 @@ export async function updateEntry(
       canRelate: canRelate(ctx),
       atomicLinks,
     });
-    plan.issues.unshift(...issues);
+    plan.storageErrors.push(...publishErrors);
     await assertValid(ctx, contentType, plan, current._id, round === 0);
     const siblings = await planSharedWrites(ctx.models, ctx.registry, contentType, current, data);
 

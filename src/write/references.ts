@@ -1,7 +1,7 @@
 // Deleting an entry removes its id from every stored relation that points at it, in every
 // content-type, including relations inside (nested, repeatable) components and dynamic zones.
 import type { Attribute, Component, ContentType, Registry } from '../content-types/index.js';
-import { LINK_ORDER, claimPath, type Models } from '../models/index.js';
+import { claimPath, orderPath, type Models } from '../models/index.js';
 import { entries, updateEntries, type EntryUpdate } from './collection.js';
 import { NEXT_REVISION } from './revision.js';
 import { inTransaction, type WriteScope } from './scope.js';
@@ -74,7 +74,7 @@ function removal(
   // a top-level link may carry a claim stamp or an order key (storage-fields.ts): they go with it
   const extras: Record<string, ''> =
     field.segments.length === 1
-      ? { [claimPath(path, field.multiple, id)]: '', ...(field.multiple ? {} : { [`${LINK_ORDER}.${path}`]: '' }) }
+      ? { [claimPath(path, field.multiple, id)]: '', [orderPath(path, field.multiple, id)]: '' }
       : {};
   const update: EntryUpdate = {
     ...(field.multiple ? { $pull: { [path]: id } } : { $set: { [path]: null } }),

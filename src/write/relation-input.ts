@@ -10,6 +10,8 @@ export type ConnectPosition = { before: number } | { after: number } | { start: 
 export interface ConnectItem {
   id: number;
   position?: ConnectPosition;
+  /** the position as the client wrote it (Strapi's messages quote it whole) */
+  positionText?: string;
 }
 
 /** `set`: replace the whole relation; `patch`: disconnect then connect (in order). */
@@ -45,20 +47,20 @@ function toIds(value: unknown): number[] | undefined {
   return ids;
 }
 
+/**
+ * A connect position read as Strapi's orderer reads it: `before`, then `after`, then `start` when
+ * truthy, anything else (no object, `{}`, `{ start: false }`) is the end; null: an anchor that is no id.
+ */
 function toPosition(value: unknown): ConnectPosition | undefined | null {
-  if (value === undefined) return undefined;
-  if (!isPlainObject(value)) return null;
-  if (value.before !== undefined) {
-    const id = toId(value.before);
-    return id === undefined ? null : { before: id };
+  if (!isPlainObject(value)) return undefined;
+  for (const side of ['before', 'after'] as const) {
+    if (!value[side]) continue;
+    const id = toId(value[side]);
+    if (id === undefined) return null;
+    return side === 'before' ? { before: id } : { after: id };
   }
-  if (value.after !== undefined) {
-    const id = toId(value.after);
-    return id === undefined ? null : { after: id };
-  }
-  if (value.start === true) return { start: true };
-  if (value.end === true) return { end: true };
-  return null;
+  if (value.start) return { start: true };
+  return { end: true };
 }
 
 /** JSON with sorted keys: two connect entries are "the same" when lodash's isEqual would say so. */
@@ -95,7 +97,9 @@ function toConnectItems(value: unknown): ConnectList | undefined {
     if (seen.has(key)) continue;
     seen.add(key);
     if (repeated === null && items.some((item) => item.id === id)) repeated = id;
-    items.push(position ? { id, position } : { id });
+    items.push(
+      position && isPlainObject(entry) ? { id, position, positionText: JSON.stringify(entry.position) } : { id },
+    );
   }
   return { items, repeated };
 }
@@ -146,6 +150,8 @@ const anchorOf = (item: ConnectItem): number | undefined =>
       ? item.position.after
       : undefined;
 
+const positionText = (item: ConnectItem): string => item.positionText ?? JSON.stringify(item.position);
+
 class ConnectError extends Error {}
 
 /**
@@ -180,7 +186,7 @@ function connectOrder(connect: ConnectItem[], connected: Set<number>, strict: bo
       sorted.push(item);
     } else if (strict) {
       throw new ConnectError(
-        `There was a problem connecting relation with id ${item.id} at position ${JSON.stringify(item.position)}. The relation with id ${anchor} needs to be connected first.`,
+        `There was a problem connecting relation with id ${item.id} at position ${positionText(item)}. The relation with id ${anchor} needs to be connected first.`,
       );
     } else {
       sorted.push({ id: item.id, position: { end: true } });
@@ -209,7 +215,8 @@ export function applyRelationInput(current: number[], input: RelationInput, orde
       message: `The relation with id ${input.repeated} is already connected. You cannot connect the same relation twice.`,
     };
   try {
-    for (const { id, position } of connectOrder(input.connect, new Set(ids), input.strict)) {
+    for (const item of connectOrder(input.connect, new Set(ids), input.strict)) {
+      const { id, position } = item;
       const at = ids.indexOf(id);
       if (at >= 0) ids.splice(at, 1);
       if (!position || 'end' in position) ids.push(id);
@@ -218,7 +225,7 @@ export function applyRelationInput(current: number[], input: RelationInput, orde
         const anchor = ids.indexOf('before' in position ? position.before : position.after);
         if (anchor < 0)
           throw new ConnectError(
-            `There was a problem connecting relation with id ${id} at position ${JSON.stringify(position)}. The list of connect relations is not valid`,
+            `There was a problem connecting relation with id ${id} at position ${positionText(item)}. The list of connect relations is not valid`,
           );
         ids.splice('before' in position ? anchor : anchor + 1, 0, id);
       }

@@ -2,7 +2,7 @@
 // them gets one atomic update (ids, claim stamps, order keys; its revision moves on), planned from
 // what they store now before anything is written.
 import { ValidationError } from '../errors/index.js';
-import { LINK_ORDER, claimPath, inverseOrderPath, type Models } from '../models/index.js';
+import { LINK_ORDER, claimPath, inverseOrder, orderPath, type Models } from '../models/index.js';
 import type { InverseWrite } from './build.js';
 import type { Claim } from './claims.js';
 import { entries, updateEntries, type EntryUpdate, type StoredEntry } from './collection.js';
@@ -29,14 +29,16 @@ async function currentLinks(
   write: InverseWrite,
   id: number,
 ): Promise<{ ids: number[]; keys: Map<number, string> }> {
-  const orderPath = inverseOrderPath(write.relation);
-  const docs = await entries(models, write.relation.target)
-    .find({ [write.relation.inverse.field]: id }, { projection: { _id: 1, ...(orderPath ? { [orderPath]: 1 } : {}) } })
-    .toArray();
   const field = write.relation.inverse.field;
+  const order = inverseOrder(write.relation);
+  const path = order ? orderPath(field, order.perLink, id) : null;
+  const docs = await entries(models, write.relation.target)
+    .find({ [field]: id }, { projection: { _id: 1, ...(path ? { [path]: 1 } : {}) } })
+    .toArray();
   const keyOf = (doc: StoredEntry): string | undefined => {
-    const value = (doc[LINK_ORDER] as Record<string, unknown> | undefined)?.[field];
-    return orderPath && isOrderKey(value) ? value : undefined;
+    const stored = (doc[LINK_ORDER] as Record<string, unknown> | undefined)?.[field];
+    const value = order?.perLink ? (stored as Record<string, unknown> | undefined)?.[String(id)] : stored;
+    return path && isOrderKey(value) ? value : undefined;
   };
   // entries without a key (stored before keys existed) first, then by key, ties by id
   docs.sort((a, b) => {
@@ -62,29 +64,26 @@ export async function planInverseWrites(
   for (const write of writes) {
     const uid = write.relation.target;
     const { field, multiple: ownerMultiple } = write.relation.inverse;
-    const orderPath = inverseOrderPath(write.relation);
     const current = await currentLinks(models, write, id);
     const outcome = applyRelationInput(current.ids, write.input, write.relation.multiple);
     if (!outcome.ok) throw new ValidationError(outcome.message);
     const next = write.relation.multiple ? outcome.ids : outcome.ids.slice(-1);
     const removed = current.ids.filter((x) => !next.includes(x));
     const added = next.filter((x) => !current.ids.includes(x));
+    // this side's order, kept by the owning entries (one key per entry, or per link when they hold arrays)
+    const keyPath = write.relation.multiple ? orderPath(field, ownerMultiple, id) : null;
     if (removed.length > 0) {
-      const unset: Record<string, ''> = {
-        [claimPath(field, ownerMultiple, id)]: '',
-        ...(orderPath ? { [orderPath]: '' } : {}),
-      };
       plan.ops.push({
         uid,
         filter: { _id: { $in: removed }, [field]: id },
         update: {
           ...(ownerMultiple ? { $pull: { [field]: id } } : { $set: { [field]: null } }),
-          $unset: unset,
+          $unset: { [claimPath(field, ownerMultiple, id)]: '', ...(keyPath ? { [keyPath]: '' } : {}) },
           ...NEXT_REVISION,
         },
       });
     }
-    if (!write.relation.multiple) {
+    if (!keyPath) {
       // this side is to-one, so the owning side's target is exclusive: the new owner claims it
       for (const owner of added) {
         const value = await stamp();
@@ -98,21 +97,20 @@ export async function planInverseWrites(
         });
         plan.claims.push({ uid, field, multiple: ownerMultiple, owner, target: id, stamp: value });
       }
-    } else if (ownerMultiple) {
-      if (added.length > 0)
-        plan.ops.push({
-          uid,
-          filter: { _id: { $in: added } },
-          update: { $addToSet: { [field]: id }, ...NEXT_REVISION },
-        });
-    } else if (orderPath) {
-      const moved = new Set(write.input.kind === 'patch' ? write.input.connect.map((item) => item.id) : added);
-      for (const [owner, key] of orderKeys(next, current.keys, moved))
-        plan.ops.push({
-          uid,
-          filter: { _id: owner },
-          update: { $set: { [field]: id, [orderPath]: key }, ...NEXT_REVISION },
-        });
+      continue;
+    }
+    // new links and the entries this write moves get keys; an entry whose key no longer fits (stored
+    // without one, or out of order) gets a new one without being linked again
+    const moved = new Set(write.input.kind === 'patch' ? write.input.connect.map((item) => item.id) : added);
+    for (const [owner, key] of orderKeys(next, current.keys, moved)) {
+      const link = added.includes(owner);
+      plan.ops.push({
+        uid,
+        filter: link ? { _id: owner } : { _id: owner, [field]: id },
+        update: ownerMultiple
+          ? { ...(link ? { $addToSet: { [field]: id } } : {}), $set: { [keyPath]: key }, ...NEXT_REVISION }
+          : { $set: { [field]: id, [keyPath]: key }, ...NEXT_REVISION },
+      });
     }
   }
   return plan;

@@ -1,12 +1,17 @@
 // Value casting and validation of one scalar attribute, following Strapi v4's yup validators
-// (non-strict: yup casts first, then tests) and the storage layout of docs/ARCHITECTURE.md.
-import type { ScalarAttribute } from '../content-types/index.js';
+// (non-strict: numbers and booleans are cast first; the string types are not, an enumeration is)
+// and the storage layout of docs/ARCHITECTURE.md. Dates, times and datetimes are Strapi's database
+// layer's (stored-formats.ts).
+import type { ScalarAttribute, ScalarType } from '../content-types/index.js';
 import type { ValidationIssue } from '../errors/index.js';
 import { nestedDeeperThan } from '../query/qs-values.js';
 import { blocksIssues } from './blocks.js';
 import { issue, messages } from './messages.js';
+import { storedDate, storedDatetime, storedTime, type StoredFormat } from './stored-formats.js';
 
-export type ScalarResult = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
+/** Valid (the value to store), invalid (yup's issues), or refused when written (the database layer's message). */
+export type ScalarResult =
+  { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] } | { ok: false; storageError: string };
 
 const ok = (value: unknown): ScalarResult => ({ ok: true, value });
 const fail = (path: string[], message: string): ScalarResult => ({ ok: false, issues: [issue(path, message)] });
@@ -16,8 +21,7 @@ const EMAIL =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 const UID = /^[A-Za-z0-9-_.~]*$/;
 const BIGINT = /^-?\d+$/;
-const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
 
 /**
  * MongoDB refuses a document nested over 100 levels (and walking one that deep overflows the
@@ -26,28 +30,65 @@ const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
  */
 export const MAX_JSON_DEPTH = 64;
 
-/** yup's string cast: numbers and booleans become strings; objects and arrays stay as they are (then fail). */
+/** yup's string cast (an enumeration's): numbers and booleans become strings; objects and arrays stay as they are (then fail). */
 function castString(value: unknown): unknown {
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return value;
 }
 
-/** yup's number cast. */
-function castNumber(value: unknown): unknown {
+/** yup's number cast: strings without their spaces, anything else through `parseFloat` (so `[5]` is 5). */
+function castNumber(value: unknown): number {
   if (typeof value === 'number') return value;
   if (typeof value === 'string') {
     const trimmed = value.replace(/\s/g, '');
     return trimmed === '' ? Number.NaN : Number(trimmed);
   }
-  return Number.NaN;
+  return Number.parseFloat(String(value));
 }
 
+/** yup's boolean cast: the text `true`/`1` or `false`/`0`, in any case. */
 function castBoolean(value: unknown): unknown {
   if (typeof value === 'boolean') return value;
-  if (value === 1 || value === '1' || value === 'true') return true;
-  if (value === 0 || value === '0' || value === 'false') return false;
+  const text = String(value);
+  if (/^(true|1)$/i.test(text)) return true;
+  if (/^(false|0)$/i.test(text)) return false;
   return value;
 }
+
+/**
+ * What yup reports for `null` in a required attribute (the schema is not nullable): a type error
+ * naming the schema's type and the cast value; `mixed` schemas (dates, json, biginteger,
+ * relations) have no type, so their own required test speaks instead (undefined here).
+ */
+const NULL_TYPE_ERRORS: Partial<Record<ScalarType | 'component', { type: string; value: unknown }>> = {
+  string: { type: 'string', value: null },
+  text: { type: 'string', value: null },
+  richtext: { type: 'string', value: null },
+  password: { type: 'string', value: null },
+  email: { type: 'string', value: null },
+  uid: { type: 'string', value: null },
+  enumeration: { type: 'string', value: null },
+  integer: { type: 'number', value: Number.NaN },
+  float: { type: 'number', value: Number.NaN },
+  decimal: { type: 'number', value: Number.NaN },
+  boolean: { type: 'boolean', value: null },
+  component: { type: 'object', value: null },
+};
+
+/** The message for `null` in a required attribute of `type` (`create`: Strapi's notNil, else notNull). */
+export function requiredNullMessage(type: string, path: string[], create: boolean): string {
+  const typed = NULL_TYPE_ERRORS[type as ScalarType | 'component'];
+  if (typed) return messages.typeError(path, typed.type, typed.value, null);
+  return create ? messages.defined(path) : messages.notNull(path);
+}
+
+/** The database layer's conversions, by attribute type. */
+const STORED_FORMATS: Partial<Record<ScalarType, (value: unknown) => StoredFormat>> = {
+  date: storedDate,
+  time: storedTime,
+  datetime: storedDatetime,
+  timestamp: storedDatetime,
+};
 
 function checkLengths(attribute: ScalarAttribute, path: string[], value: string, isDraft: boolean): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
@@ -73,35 +114,6 @@ function result(value: unknown, issues: ValidationIssue[]): ScalarResult {
   return issues.length > 0 ? { ok: false, issues } : ok(value);
 }
 
-function castDate(path: string[], value: unknown): ScalarResult {
-  if (typeof value !== 'string' && !(value instanceof Date)) return fail(path, messages.invalidDate(path));
-  const text = value instanceof Date ? value.toISOString() : value.trim();
-  const dateOnly = DATE_ONLY.exec(text.slice(0, 10));
-  const parsed = new Date(text.length === 10 ? `${text}T00:00:00.000Z` : text);
-  if (!dateOnly || Number.isNaN(parsed.getTime())) return fail(path, messages.invalidDate(path));
-  const [, y, m, d] = dateOnly;
-  const check = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
-  if (check.getUTCMonth() !== Number(m) - 1 || check.getUTCDate() !== Number(d))
-    return fail(path, messages.invalidDate(path));
-  return ok(`${y}-${m}-${d}`);
-}
-
-function castTime(path: string[], value: unknown): ScalarResult {
-  const match = typeof value === 'string' ? TIME.exec(value.trim()) : null;
-  if (!match) return fail(path, messages.invalidTime(path));
-  const [, h, m, s = '00', ms = '0'] = match;
-  if (Number(h) > 23 || Number(m) > 59 || Number(s) > 59) return fail(path, messages.invalidTime(path));
-  return ok(`${h}:${m}:${s}.${ms.padEnd(3, '0')}`);
-}
-
-function castDatetime(path: string[], value: unknown): ScalarResult {
-  if (typeof value !== 'string' && typeof value !== 'number' && !(value instanceof Date))
-    return fail(path, messages.invalidDate(path));
-  const parsed = new Date(value);
-  if (typeof value === 'string' && value.trim() === '') return fail(path, messages.invalidDate(path));
-  return Number.isNaN(parsed.getTime()) ? fail(path, messages.invalidDate(path)) : ok(parsed);
-}
-
 /**
  * Casts a present, non-null value of a scalar attribute to its stored form, or lists what is wrong.
  * Passwords stay plain here: they are hashed once the whole write is valid (`hashPasswords`).
@@ -116,15 +128,21 @@ export function castScalar(attribute: ScalarAttribute, path: string[], input: un
     case 'uid':
     case 'enumeration':
     case 'password': {
-      const value = castString(input);
-      if (typeof value !== 'string') return fail(path, messages.typeError(path, 'string', value, input));
+      const value = attribute.type === 'enumeration' ? castString(input) : input;
+      if (typeof value !== 'string') {
+        const typeError = issue(path, messages.typeError(path, 'string', value, input));
+        // an enumeration's list of values is checked with the type (null is among the values)
+        return attribute.type === 'enumeration'
+          ? { ok: false, issues: [typeError, issue(path, messages.oneOf(path, [...(attribute.enum ?? []), null]))] }
+          : { ok: false, issues: [typeError] };
+      }
       const issues = checkLengths(attribute, path, value, isDraft);
       if (attribute.type === 'email' && value !== '' && !EMAIL.test(value))
         issues.push(issue(path, messages.email(path)));
       if (attribute.type === 'uid' && !UID.test(value))
         issues.push(issue(path, messages.matches(path, UID.toString())));
       if (attribute.type === 'enumeration' && !(attribute.enum ?? []).includes(value))
-        issues.push(issue(path, messages.oneOf(path, attribute.enum ?? [])));
+        issues.push(issue(path, messages.oneOf(path, [...(attribute.enum ?? []), null])));
       return result(value, issues);
     }
     case 'integer':
@@ -144,6 +162,9 @@ export function castScalar(attribute: ScalarAttribute, path: string[], input: un
       if (!BIGINT.test(text)) return fail(path, messages.matches(path, BIGINT.toString()));
       const value = BigInt(text);
       const issues: ValidationIssue[] = [];
+      // stored as int64 (Strapi on SQLite keeps any text; a database with a bigint column refuses these)
+      if (value < INT64.min) return fail(path, messages.min(path, INT64.min.toString()));
+      if (value > INT64.max) return fail(path, messages.max(path, INT64.max.toString()));
       if (attribute.min !== undefined && value < BigInt(attribute.min))
         issues.push(issue(path, messages.min(path, attribute.min)));
       if (attribute.max !== undefined && value > BigInt(attribute.max))
@@ -155,12 +176,12 @@ export function castScalar(attribute: ScalarAttribute, path: string[], input: un
       return typeof value === 'boolean' ? ok(value) : fail(path, messages.typeError(path, 'boolean', value, input));
     }
     case 'date':
-      return castDate(path, input);
     case 'time':
-      return castTime(path, input);
     case 'datetime':
-    case 'timestamp':
-      return castDatetime(path, input);
+    case 'timestamp': {
+      const stored = STORED_FORMATS[attribute.type]?.(input) ?? { ok: false, message: 'Invalid format' };
+      return stored.ok ? ok(stored.value) : { ok: false, storageError: stored.message };
+    }
     case 'json':
       return nestedDeeperThan(input, MAX_JSON_DEPTH) ? fail(path, messages.tooDeep(path, MAX_JSON_DEPTH)) : ok(input);
     case 'blocks': {

@@ -36,6 +36,7 @@ async function cliHere(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Out
   const err: string[] = [];
   const saved = { log: console.log, error: console.error };
   const savedEnv = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  const cwd = process.cwd(); // start enters the app directory
   console.log = (...parts: unknown[]) => void out.push(`${parts.join(' ')}\n`);
   console.error = (...parts: unknown[]) => void err.push(`${parts.join(' ')}\n`);
   Object.assign(process.env, env);
@@ -44,6 +45,7 @@ async function cliHere(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Out
     return { code: code ?? 0, stdout: out.join(''), stderr: err.join('') };
   } finally {
     Object.assign(console, saved);
+    process.chdir(cwd);
     for (const [name, value] of Object.entries(savedEnv))
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
@@ -89,6 +91,23 @@ describe('CLI: content-service start that cannot start', function () {
         `content-service start: cannot listen on 127.0.0.1:${port}: port ${port} is in use: choose another with --port, PORT or server.port\n`,
       );
     });
+  });
+
+  it("runs in the app directory, as Strapi does: the app's code reads its own relative paths", async () => {
+    const appDir = await writeTempProject({
+      ...javascriptProject(),
+      'data/greeting.txt': 'hello',
+      'src/index.js':
+        "const { readFileSync } = require('node:fs');\nmodule.exports = { bootstrap() { readFileSync('data/greeting.txt', 'utf8'); } };\n",
+    });
+    // the host is refused after bootstrap: reaching it proves bootstrap found its file
+    const started = await cliHere(['start', '--app', appDir, '--memory', '--port', '0', '--host', '203.0.113.7']);
+    expect(started.stderr).to.match(/^content-service start: cannot listen on 203\.0\.113\.7:0/);
+    const missing = await cliHere(['start', '--app', `${appDir}/nowhere`, '--memory']);
+    expect([missing.code, missing.stderr]).to.deep.equal([
+      2,
+      `content-service start: the app directory ${appDir}/nowhere does not exist or cannot be entered (--app or APP_DIR) (see content-service start --help)\n`,
+    ]);
   });
 
   it('on a host that is not an address of this machine, exits 1 naming the host', async () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 
@@ -14,6 +15,30 @@ describe('REST locale', () => {
 
   const get = (path: string) => request(service.app).get(path);
   const ids = (envelope: { data: { id: number }[] }) => envelope.data.map((entry) => entry.id);
+
+  it('GET /api/i18n/locales needs plugin::i18n.locales.listLocales, as in Strapi 4.26', async () => {
+    // the demo app grants it to the public role; a caller without it is refused
+    const other = await createApiToken(service.context, {
+      name: 'articles only',
+      type: 'custom',
+      actions: ['api::article.article.find'],
+    });
+    const denied = await get('/api/i18n/locales').set('Authorization', `Bearer ${other.accessKey}`);
+    expect([denied.status, denied.body.error?.name]).to.deep.equal([403, 'ForbiddenError']);
+    const { accessKey } = await createApiToken(service.context, {
+      name: 'locales',
+      type: 'custom',
+      actions: ['plugin::i18n.locales.listLocales'],
+    });
+    const listed = await get('/api/i18n/locales').set('Authorization', `Bearer ${accessKey}`);
+    expect([listed.status, listed.body]).to.deep.equal([
+      200,
+      [
+        { id: 1, name: 'English (en)', code: 'en', isDefault: true },
+        { id: 2, name: 'French (fr)', code: 'fr', isDefault: false },
+      ],
+    ]);
+  });
 
   it('lists the default locale when none is asked', async () => {
     const res = await get('/api/articles?fields[0]=locale&pagination[pageSize]=100');

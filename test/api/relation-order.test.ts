@@ -1,6 +1,7 @@
 // The order of relations as Strapi 4.26 keeps it: a oneToMany `mappedBy` side (author.articles)
-// keeps the order of connect/set and positions (Strapi's `article_order` column), and connect's
-// `options.strict`. Expected orders and messages recorded from the reference Strapi 4.26.2.
+// and a manyToMany `mappedBy` side (tag.articles) keep the order of connect/set and positions
+// (Strapi's `article_order` columns), and connect's `options.strict`. Expected orders and messages
+// recorded from the reference Strapi 4.26.2.
 import { expect } from 'chai';
 import { createTestService, type TestService } from '../helpers/server.js';
 import { writeClient, type WriteClient } from '../helpers/write-client.js';
@@ -79,6 +80,176 @@ describe('REST writes: relation order and connect options', () => {
     expect(await articlesOf(first)).to.deep.equal([2]);
     expect((await client.put(`/api/articles/${a[2]}`, { data: { author: second } })).status).to.equal(200);
     expect(await articlesOf(second)).to.deep.equal([1, 3, 4, 2]);
+  });
+
+  describe('the inverse side of a manyToMany (tag.articles)', () => {
+    let t: number[];
+    let x: number[];
+    before(async () => {
+      t = [0];
+      for (let i = 1; i <= 4; i++)
+        t.push((await client.post('/api/tags', { data: { name: `mm${i}`, slug: `mm-${i}` } })).body.data.id);
+      x = [0];
+      const bodies = [
+        [t[1]],
+        [t[1], t[2]],
+        { connect: [t[2], t[1]] },
+        [],
+        {
+          connect: [
+            { id: t[2], position: { start: true } },
+            { id: t[1], position: { before: t[2] } },
+          ],
+        },
+      ];
+      for (const [i, tagsOf] of bodies.entries())
+        x.push((await client.post('/api/articles', { data: { title: `mm-a${i + 1}`, tags: tagsOf } })).body.data.id);
+    });
+    const local = (list: { id: number | string }[]): number[] => list.map((e) => x.indexOf(Number(e.id)));
+    const articlesOfTag = async (tag: number, query = ''): Promise<number[]> => {
+      const res = await client.get(`/api/tags/${tag}?fields[0]=name&populate[articles][fields][0]=title${query}`);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return local(res.body.data.attributes.articles.data);
+    };
+    const tagsOfArticle = async (article: number): Promise<number[]> => {
+      const res = await client.get(`/api/articles/${article}?fields[0]=title&populate[tags][fields][0]=name`);
+      return (res.body.data.attributes.tags.data as { id: number }[]).map((e) => t.indexOf(e.id));
+    };
+    const putTag = async (tag: number, articles: unknown): Promise<number[]> => {
+      const res = await client.put(`/api/tags/${tag}`, { data: { articles } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return articlesOfTag(tag);
+    };
+    const putArticle = async (article: number, tagsOf: unknown): Promise<void> => {
+      const res = await client.put(`/api/articles/${article}`, { data: { tags: tagsOf } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    };
+
+    it('keeps positions from the inverse side; links from the owning side go to the end and stay there', async () => {
+      expect(await articlesOfTag(t[1])).to.deep.equal([1, 2, 3, 5]);
+      expect(await articlesOfTag(t[2])).to.deep.equal([2, 3, 5]);
+      expect(await putTag(t[1], { connect: [{ id: x[3], position: { start: true } }] })).to.deep.equal([3, 1, 2, 5]);
+      expect(await putTag(t[1], { connect: [{ id: x[4], position: { after: x[1] } }] })).to.deep.equal([3, 1, 4, 2, 5]);
+      // linked from the inverse side: the end of the owning list
+      expect(await tagsOfArticle(x[4])).to.deep.equal([1]);
+      await putArticle(x[4], { connect: [t[2], t[3]] });
+      expect(await articlesOfTag(t[2])).to.deep.equal([2, 3, 5, 4]);
+      expect(await tagsOfArticle(x[4])).to.deep.equal([1, 2, 3]);
+      // reordering the owning list does not move the entry in the tags' lists
+      await putArticle(x[2], { set: [t[2], t[1]] });
+      expect(await articlesOfTag(t[1])).to.deep.equal([3, 1, 4, 2, 5]);
+      expect(await articlesOfTag(t[2])).to.deep.equal([2, 3, 5, 4]);
+      await putArticle(x[1], { disconnect: [t[1]] });
+      expect(await articlesOfTag(t[1])).to.deep.equal([3, 4, 2, 5]);
+      await putArticle(x[1], { connect: [t[1]] });
+      expect(await articlesOfTag(t[1])).to.deep.equal([3, 4, 2, 5, 1]);
+      await putArticle(x[3], { connect: [{ id: t[1], position: { end: true } }] });
+      await putArticle(x[3], [t[3], t[1]]);
+      expect(await articlesOfTag(t[1])).to.deep.equal([3, 4, 2, 5, 1]);
+      expect(await articlesOfTag(t[3])).to.deep.equal([4, 3]);
+    });
+
+    it('disconnect with connect, set, a bare list, non-strict positions and deletes, from the inverse side', async () => {
+      expect(
+        await putTag(t[1], { disconnect: [x[2]], connect: [{ id: x[5], position: { before: x[3] } }] }),
+      ).to.deep.equal([5, 3, 4, 1]);
+      expect(await tagsOfArticle(x[5])).to.deep.equal([1, 2]);
+      expect(await putTag(t[1], { set: [x[4], x[2], x[5]] })).to.deep.equal([4, 2, 5]);
+      expect(await tagsOfArticle(x[2])).to.deep.equal([2, 1]);
+      expect(await putTag(t[1], [x[5], x[1]])).to.deep.equal([5, 1]);
+      expect(
+        await putTag(t[3], {
+          connect: [
+            { id: x[2], position: { after: x[4] } },
+            { id: x[1], position: { start: true } },
+          ],
+        }),
+      ).to.deep.equal([1, 4, 2, 3]);
+      const strict = await client.put(`/api/tags/${t[3]}`, {
+        data: { articles: { connect: [{ id: x[5], position: { after: 999999, x: 2 } }] } },
+      });
+      expect(strict.status).to.equal(400);
+      expect(strict.body.error.message).to.equal(
+        `There was a problem connecting relation with id ${x[5]} at position {"after":999999,"x":2}. The relation with id 999999 needs to be connected first.`,
+      );
+      expect(
+        await putTag(t[3], { connect: [{ id: x[5], position: { after: x[3] } }], options: { strict: false } }),
+      ).to.deep.equal([1, 4, 2, 3, 5]);
+      const created = await client.post('/api/tags', {
+        data: {
+          name: 'mm5',
+          slug: 'mm-5',
+          articles: { connect: [x[3], { id: x[1], position: { start: true } }, x[2]] },
+        },
+      });
+      expect(await articlesOfTag(created.body.data.id)).to.deep.equal([1, 3, 2]);
+      expect((await client.del(`/api/articles/${x[4]}`)).status).to.equal(200);
+      expect(await articlesOfTag(t[3])).to.deep.equal([1, 2, 3, 5]);
+      const stored = await client.stored('api::article.article', x[1]);
+      expect(Object.keys((stored?.__order as { tags: object }).tags).sort()).to.deep.equal(
+        [t[1], t[3], created.body.data.id].map(String).sort(),
+      );
+    });
+
+    it('the order holds in paginated populate, count, nested populate and GraphQL', async () => {
+      expect(await putTag(t[4], [x[5], x[2], x[3], x[1]])).to.deep.equal([5, 2, 3, 1]);
+      expect(
+        await articlesOfTag(t[4], '&populate[articles][pagination][start]=1&populate[articles][pagination][limit]=2'),
+      ).to.deep.equal([2, 3]);
+      expect(await articlesOfTag(t[4], '&populate[articles][sort]=title:desc')).to.deep.equal([5, 3, 2, 1]);
+      const counted = await client.get(`/api/tags/${t[4]}?fields[0]=name&populate[articles][count]=true`);
+      expect(counted.body.data.attributes.articles).to.deep.equal({ data: { attributes: { count: 4 } } });
+      const gql = await client.post('/graphql', {
+        query: `{ tag(id: ${t[4]}) { data { attributes {
+          articles { data { id } }
+          p: articles(pagination: { start: 1, limit: 2 }) { data { id } }
+          s: articles(sort: "title:asc") { data { id } } } } } }`,
+      });
+      const attributes = gql.body.data.tag.data.attributes;
+      expect(local(attributes.articles.data)).to.deep.equal([5, 2, 3, 1]);
+      expect(local(attributes.p.data)).to.deep.equal([2, 3]);
+      expect(local(attributes.s.data)).to.deep.equal([1, 2, 3, 5]);
+      const many = await client.post('/graphql', {
+        query: `{ tags(filters: { id: { in: [${t[1]}, ${t[4]}] } }) { data { id attributes {
+          articles(pagination: { page: 1, pageSize: 3 }) { data { id } } } } } }`,
+      });
+      expect(
+        (many.body.data.tags.data as { attributes: { articles: { data: { id: string }[] } } }[]).map((tag) =>
+          local(tag.attributes.articles.data),
+        ),
+      ).to.deep.equal([
+        [5, 1],
+        [5, 2, 3],
+      ]);
+      const updated = await client.post('/graphql', {
+        query: `mutation { updateTag(id: ${t[4]}, data: { articles: [${x[3]}, ${x[1]}, ${x[5]}] }) {
+          data { attributes { articles { data { id } } } } } }`,
+      });
+      expect(local(updated.body.data.updateTag.data.attributes.articles.data)).to.deep.equal([3, 1, 5]);
+      await client.post('/graphql', {
+        query: `mutation { updateArticle(id: ${x[2]}, data: { tags: [${t[4]}] }) { data { id } } }`,
+      });
+      expect(await articlesOfTag(t[4])).to.deep.equal([3, 1, 5, 2]);
+      const nested = await client.get(
+        `/api/articles/${x[2]}?fields[0]=title&populate[tags][populate][articles][fields][0]=title`,
+      );
+      expect(local(nested.body.data.attributes.tags.data[0].attributes.articles.data)).to.deep.equal([3, 1, 5, 2]);
+    });
+
+    it('a position is read as Strapi reads it: no object or no flag is the end', async () => {
+      const tag = (await client.post('/api/tags', { data: { name: 'pos', slug: 'pos-1' } })).body.data.id as number;
+      expect(await putTag(tag, { connect: [{ id: x[1], position: 'abc' }] })).to.deep.equal([1]);
+      expect(await putTag(tag, { connect: [{ id: x[2], position: { start: false } }] })).to.deep.equal([1, 2]);
+      expect(await putTag(tag, { connect: [{ id: x[3], position: { start: 1 } }] })).to.deep.equal([3, 1, 2]);
+      expect(await putTag(tag, { connect: [{ id: x[1], position: { before: x[3], foo: 1 } }] })).to.deep.equal([
+        1, 3, 2,
+      ]);
+      expect(await putTag(tag, { connect: [{ id: x[2], position: null }] })).to.deep.equal([1, 3, 2]);
+      expect(await putTag(tag, { connect: [{ id: x[2], position: {} }] })).to.deep.equal([1, 3, 2]);
+      expect(await putTag(tag, { connect: [{ id: x[2], position: { end: false, start: true } }] })).to.deep.equal([
+        2, 1, 3,
+      ]);
+    });
   });
 
   describe('connect options (strict by default)', () => {

@@ -302,7 +302,7 @@ describe('the app lifecycle file: failures name the file, the phase and what was
 `,
     });
     expect(message).to.match(
-      /^src\/index\.js: bootstrap\(\) failed: 1 relation\(s\) of type api::article\.article associated with this entity do not exist \(src\/index\.js:3:\d+\)$/,
+      /^src\/index\.js: bootstrap\(\) failed: name must be a `string` type, but the final value was: `42`\. \(src\/index\.js:3:\d+\)$/,
     );
   });
 

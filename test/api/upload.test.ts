@@ -8,6 +8,9 @@ import { expect } from 'chai';
 import sharp from 'sharp';
 import request from 'supertest';
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
+import { capturingLogger, WARN } from '../helpers/log-capture.js';
+import { createTestService } from '../helpers/server.js';
+import { writeTempApp } from '../helpers/temp-app.js';
 import { ALBUM_UID, createMediaApp, jpeg, png, TEXT, type MediaApp } from '../helpers/media-app.js';
 
 const FILE_KEYS = [
@@ -282,7 +285,7 @@ describe('upload plugin: REST', function () {
               .attach('files', TEXT, 'b.txt')
               .field('fileInfo', JSON.stringify({ name: 'x' })),
           400,
-          'fileInfo must be a `array` type, but the final value was: `null` (cast from the value `"{\\"name\\":\\"x\\"}"`).',
+          'fileInfo must be a `array` type, but the final value was: `null` (cast from the value `"{"name":"x"}"`).',
         ],
         [
           'a fileInfo name that is an object',
@@ -291,7 +294,7 @@ describe('upload plugin: REST', function () {
               .attach('files', TEXT, 'ok.txt')
               .field('fileInfo', JSON.stringify({ name: { a: 1 } })),
           400,
-          'fileInfo.name must be a `string` type, but the final value was: `{"a":1}`.',
+          'fileInfo.name must be a `string` type, but the final value was: `{\n  "a": "1"\n}`.',
         ],
         [
           'one bad file among good ones',
@@ -693,5 +696,20 @@ describe('upload plugin: REST', function () {
       expect(again.status).to.equal(404);
       expect(again.body.error.message).to.equal('file.notFound');
     });
+  });
+});
+
+describe('upload plugin: a provider other than local', () => {
+  it('starts, with a warning naming the provider and where files go instead', async () => {
+    const appDir = await writeTempApp({
+      config: { plugins: { upload: { config: { provider: 'aws-s3', providerOptions: { s3Options: {} } } } } },
+    });
+    const { logger, lines } = capturingLogger();
+    const service = await createTestService({ appDir, logger });
+    await service.close();
+    const warnings = lines.filter((l) => l.level === WARN).map((l) => l.msg);
+    expect(warnings).to.include(
+      `config/plugins.json: upload provider "aws-s3" is not supported: uploaded files are stored on local disk in ${join(appDir, 'public/uploads')} and served at /uploads`,
+    );
   });
 });

@@ -82,6 +82,39 @@ for (const instances of [1, 2]) {
       expect(numbers((await stored(article)).tags).sort((a, b) => a - b)).to.deep.equal(tags);
     });
 
+    it('parallel links to one tag from both sides keep one order key per link and a list of each entry once', async () => {
+      const tag = tags[39];
+      const articles = await createMany(cluster, 'articles', 30, (i) => ({ title: `ordered ${i}` }));
+      const responses = await Promise.all(
+        articles.map((article, i) =>
+          i % 3 === 0
+            ? cluster.put(i, `/api/articles/${article}`, { data: { tags: { connect: [tag] } } })
+            : i % 3 === 1
+              ? cluster.put(i, `/api/tags/${tag}`, {
+                  data: { articles: { connect: [{ id: article, position: { start: true } }] } },
+                })
+              : cluster.put(i, `/api/articles/${article}`, {
+                  data: { tags: { connect: [{ id: tag, position: { start: true } }] } },
+                }),
+        ),
+      );
+      expect(statuses(responses)).to.deep.equal({ 200: 30 });
+      for (const doc of await cluster.docs('articles', { _id: { $in: articles } })) {
+        const keys = Object.keys(((doc.__order ?? {}) as { tags?: object }).tags ?? {});
+        expect(
+          keys.map(Number).sort((a, b) => a - b),
+          `article ${doc._id}`,
+        ).to.deep.equal(numbers(doc.tags));
+      }
+      const listed = await cluster.get(
+        `/api/tags/${tag}?populate[articles][fields][0]=title&populate[articles][pagination][pageSize]=100`,
+      );
+      const ids = (listed.body.data.attributes.articles.data as { id: number }[]).map((e) => e.id);
+      // the tag was linked by the tests before too: each entry once, all of these among them
+      expect(new Set(ids).size).to.equal(ids.length);
+      expect(ids.filter((id) => articles.includes(id)).sort((a, b) => a - b)).to.deep.equal(articles);
+    });
+
     it('links written while their targets are deleted leave no dangling id', async () => {
       const victims = await createMany(cluster, 'tags', 30, (i) => ({
         name: `victim ${i}`,

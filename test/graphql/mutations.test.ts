@@ -217,7 +217,7 @@ describe('GraphQL mutations and permissions', () => {
     expect(res.body.errors?.[0]?.extensions?.code).to.equal('STRAPI_APPLICATION_ERROR');
   });
 
-  it('lists the configured locales to callers allowed plugin::i18n.locale.find, and denies the others', async () => {
+  it('lists the configured locales to callers allowed plugin::i18n.locales.listLocales, and denies the others', async () => {
     expect(
       (await gql(service, '{ i18NLocales { data { id } } }', undefined, jwt)).body.errors?.[0]?.extensions?.code,
     ).to.equal('FORBIDDEN');

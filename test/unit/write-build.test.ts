@@ -54,15 +54,18 @@ describe('write: building a write plan', () => {
       'links.0.label',
       'blocks.0.__component',
       'blocks.1.__component',
-      '',
     ]);
     expect(plan.issues[0]?.message).to.equal('title must be defined.');
     expect(plan.issues.slice(-2).map((i) => i.message)).to.deep.equal([
+      'blocks[0].__component must be one of the following values: blocks.quote, blocks.rich-text, blocks.cta',
       'blocks[1].__component is a required field',
-      'Cannot build relations store from dynamiczone, component identifier is undefined',
     ]);
+    // the check of the whole entry, reported after the fields' issues
+    expect(plan.storeError).to.equal(
+      'Cannot build relations store from dynamiczone, component identifier is undefined',
+    );
     expect(plan.issues[5]?.message).to.equal(
-      'seo.metaSocial[0].network must be one of the following values: Facebook, Twitter, LinkedIn',
+      'seo.metaSocial[0].network must be one of the following values: Facebook, Twitter, LinkedIn, ',
     );
     expect(plan.set).to.not.have.property('unknownKey');
   });
@@ -133,7 +136,7 @@ describe('write: building a write plan', () => {
       { mode: 'update', existing, isDraft: false },
     );
     expect(foreign.issues).to.deep.equal([]);
-    expect(foreign.componentErrors.map((e) => [e.name, e.message])).to.deep.equal([
+    expect(foreign.componentErrors.map((e) => [e.error.name, e.error.message])).to.deep.equal([
       ['ApplicationError', 'Some of the provided components in seo are not related to the entity'],
     ]);
   });

@@ -8,14 +8,16 @@ function cast(attribute: ScalarAttribute, value: unknown, path = ['x']) {
 }
 
 function messagesOf(result: ReturnType<typeof cast>): string[] {
-  return result.ok ? [] : result.issues.map((i) => i.message);
+  if (result.ok) return [];
+  return 'issues' in result ? result.issues.map((i) => i.message) : [result.storageError];
 }
 
 describe('write: scalar casting (Strapi v4 yup messages)', () => {
   it('prints values as yup does', () => {
     expect(printValue('many')).to.equal('"many"');
     expect(printValue(Number.NaN)).to.equal('NaN');
-    expect(printValue({ a: 1 })).to.equal('{"a":1}');
+    expect(printValue({ a: 1 })).to.equal('{\n  "a": "1"\n}');
+    expect(printValue([1, 'x'])).to.equal('[\n  "1",\n  "\\"x\\""\n]');
     expect(pathLabel(['links', '0', 'label'])).to.equal('links[0].label');
   });
 
@@ -30,10 +32,12 @@ describe('write: scalar casting (Strapi v4 yup messages)', () => {
     expect(cast({ type: 'decimal' }, 13.99)).to.deep.equal({ ok: true, value: 13.99 });
   });
 
-  it('strings: numbers become strings, objects are type errors, lengths and regex apply', () => {
-    expect(cast({ type: 'string' }, 12)).to.deep.equal({ ok: true, value: '12' });
+  it('strings: numbers and objects are type errors (not cast), lengths and regex apply', () => {
+    expect(messagesOf(cast({ type: 'string' }, 12))).to.deep.equal([
+      'x must be a `string` type, but the final value was: `12`.',
+    ]);
     expect(messagesOf(cast({ type: 'string' }, { a: 1 }))).to.deep.equal([
-      'x must be a `string` type, but the final value was: `{"a":1}`.',
+      'x must be a `string` type, but the final value was: `{\n  "a": "1"\n}`.',
     ]);
     expect(messagesOf(cast({ type: 'string', minLength: 3 }, 'ab'))).to.deep.equal(['x must be at least 3 characters']);
     expect(castScalar({ type: 'string', minLength: 3 }, ['x'], 'ab', true).ok).to.equal(true);
@@ -46,7 +50,7 @@ describe('write: scalar casting (Strapi v4 yup messages)', () => {
   it('enumeration, email, uid', () => {
     expect(
       messagesOf(cast({ type: 'enumeration', enum: ['news', 'opinion', 'review', 'tutorial'] }, 'x', ['kind'])),
-    ).to.deep.equal(['kind must be one of the following values: news, opinion, review, tutorial']);
+    ).to.deep.equal(['kind must be one of the following values: news, opinion, review, tutorial, ']);
     expect(messagesOf(cast({ type: 'email' }, 'nope', ['contactEmail']))).to.deep.equal([
       'contactEmail must be a valid email',
     ]);
@@ -72,11 +76,18 @@ describe('write: scalar casting (Strapi v4 yup messages)', () => {
     expect(cast({ type: 'date' }, '2023-01-08')).to.deep.equal({ ok: true, value: '2023-01-08' });
     expect(cast({ type: 'date' }, '2023-01-08T10:00:00.000Z')).to.deep.equal({ ok: true, value: '2023-01-08' });
     expect(cast({ type: 'date' }, '2023-02-30').ok).to.equal(false);
-    expect(cast({ type: 'time' }, '09:15')).to.deep.equal({ ok: true, value: '09:15:00.000' });
-    expect(cast({ type: 'time' }, '25:00').ok).to.equal(false);
+    expect(messagesOf(cast({ type: 'date' }, '2023-13-08'))).to.deep.equal(['Invalid format, expected yyyy-MM-dd']);
+    expect(messagesOf(cast({ type: 'date' }, '2023-02-30'))).to.deep.equal(['Invalid date']);
+    expect(cast({ type: 'time' }, '09:15:00.5')).to.deep.equal({ ok: true, value: '09:15:00.500' });
+    expect(messagesOf(cast({ type: 'time' }, '09:15'))).to.deep.equal(['Invalid time format, expected HH:mm:ss.SSS']);
+    expect(messagesOf(cast({ type: 'time' }, 915))).to.deep.equal(['Expected a string, got a number']);
     const dt = cast({ type: 'datetime' }, '2024-06-12T03:13:00.000Z');
     expect(dt.ok && dt.value instanceof Date && dt.value.toISOString()).to.equal('2024-06-12T03:13:00.000Z');
-    expect(cast({ type: 'datetime' }, 'soon').ok).to.equal(false);
+    expect(messagesOf(cast({ type: 'datetime' }, 'soon'))).to.deep.equal([
+      'Invalid format, expected a timestamp or an ISO date',
+    ]);
+    const stamp = cast({ type: 'datetime' }, 1718161980000);
+    expect(stamp.ok && stamp.value instanceof Date && stamp.value.toISOString()).to.equal('2024-06-12T03:13:00.000Z');
   });
 
   it('json takes any value', () => {

@@ -5,6 +5,7 @@
  * folders do not exist, so the folder queries answer empty).
  */
 import type { SchemaComposer } from 'graphql-compose';
+import { LIST_LOCALES_ACTION } from '../../access/actions.js';
 import { NotFoundError } from '../../errors/index.js';
 import type { GraphQLContext } from './context.js';
 import { FILTERED_SCALARS, scalarFilterFields } from './filters.js';
@@ -50,9 +51,16 @@ export function addBuiltinTypes(sc: Composer): void {
     sc.createInputTC({ name: scalarFilterName(scalar), fields: scalarFilterFields(scalar) });
 }
 
-/** `union GenericMorph` of every object type built from a schema (morph relations resolve to none here). */
-export function addGenericMorph(sc: Composer, members: string[]): void {
-  sc.createUnionTC({ name: GENERIC_MORPH, types: members, resolveType: () => ERROR_TYPE });
+/** `union GenericMorph` of every object type built from a schema; `typeOf` names a value's member. */
+export function addGenericMorph(sc: Composer, members: string[], typeOf: (value: unknown) => string | undefined): void {
+  sc.createUnionTC({
+    name: GENERIC_MORPH,
+    types: members,
+    resolveType: (value: unknown) => {
+      const type = typeOf(value);
+      return type !== undefined && members.includes(type) ? type : ERROR_TYPE;
+    },
+  });
 }
 
 interface LocaleEntity {
@@ -98,18 +106,18 @@ export function addLocaleTypes(sc: Composer): void {
   });
 }
 
-/** Shadow CRUD of `plugin::i18n.locale`: the same `<uid>.<action>` permissions as every type. */
+/** The locales, behind the i18n plugin's `listLocales` action as Strapi's resolvers config puts them. */
 export function localeQueryFields(): Record<string, RootField> {
   return {
     i18NLocale: {
       type: entityResponseName(LOCALE),
-      action: 'plugin::i18n.locale.findOne',
+      action: LIST_LOCALES_ACTION,
       args: { id: { type: 'ID' } },
       resolve: (_p, args, ctx) => ({ data: locales(ctx).find((l) => String(l.id) === String(args.id)) ?? null }),
     },
     i18NLocales: {
       type: entityResponseCollectionName(LOCALE),
-      action: 'plugin::i18n.locale.find',
+      action: LIST_LOCALES_ACTION,
       args: listArgs(filtersInputName(LOCALE), false),
       resolve: (_p, _a, ctx) => {
         const data = locales(ctx);

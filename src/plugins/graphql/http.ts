@@ -25,8 +25,9 @@ import { costLimitError } from './cost-limit.js';
 import { depthLimitRule } from './depth-limit.js';
 import { formatResolverError, PARSE_FAILED, VALIDATION_FAILED, withCode } from './errors.js';
 import { isMultipart, uploadRuntime, withWorkDir } from '../upload/index.js';
-import { requestShapeError } from './request-shape.js';
+import { missingQueryAnswer, requestShapeError } from './request-shape.js';
 import { startTracing, withTracing } from './tracing.js';
+import { isRecord } from './values.js';
 import { readGraphQLMultipart } from './upload-multipart.js';
 
 export interface EndpointOptions {
@@ -137,9 +138,8 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
     },
   });
 
-  /** Runs one request whose body is already read (JSON, or a multipart request's operation). */
-  const run = async (req: Request, res: Response, body: unknown, contentType: string | undefined) => {
-    const auth = await options.service.authenticate(req);
+  /** Runs one operation whose body is already read (JSON, or a multipart request's operation). */
+  const runOperation = async (req: Request, auth: RequestAuth, body: unknown, contentType: string | undefined) => {
     const [answer, init] = await handle({
       url: req.originalUrl,
       method: req.method,
@@ -148,10 +148,34 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
       raw: { req, auth },
       context: undefined,
     });
+    return { answer: answer === null ? null : withApolloOperationError(answer, body), init };
+  };
+
+  const run = async (req: Request, res: Response, body: unknown, contentType: string | undefined) => {
+    const { answer, init } = await runOperation(req, await options.service.authenticate(req), body, contentType);
     const status = init.status === 200 && typeof answer === 'string' && hasNoData(answer) ? 400 : init.status;
     res.status(status);
     for (const [name, value] of Object.entries(init.headers ?? {})) if (value !== undefined) res.setHeader(name, value);
     res.end(answer ?? undefined);
+  };
+
+  /**
+   * A batch, as Apollo Server 3 answers it: one answer per operation, in order, each on its own
+   * (its errors in its place), 200 overall. The operations run one after the other.
+   */
+  const runBatch = async (req: Request, res: Response, operations: unknown[]) => {
+    const auth = await options.service.authenticate(req);
+    const answers: unknown[] = [];
+    for (const operation of operations) {
+      const missing = missingQueryAnswer(operation);
+      if (missing) {
+        answers.push(missing);
+        continue;
+      }
+      const { answer } = await runOperation(req, auth, operation, 'application/json');
+      answers.push(JSON.parse(answer ?? 'null'));
+    }
+    res.status(200).type('application/json').send(JSON.stringify(answers));
   };
 
   return async (req: Request, res: Response, next) => {
@@ -171,7 +195,9 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
         res.status(shapeError.status).type(shapeError.contentType).send(shapeError.body);
         return;
       }
-      await run(req, res, req.body, req.get('content-type'));
+      if (req.method === 'POST' && Array.isArray(req.body)) await runBatch(req, res, req.body);
+      // a url-encoded form carries the same fields as a JSON body (koa-body reads both)
+      else await run(req, res, req.body, req.is('urlencoded') ? 'application/json' : req.get('content-type'));
     } catch (err) {
       next(err);
     }
@@ -188,4 +214,20 @@ function hasNoData(body: string): boolean {
   } catch {
     return false;
   }
+}
+
+const NO_OPERATION = '"Unable to detect operation AST"';
+
+/**
+ * graphql-http's answer when the document has no operation to run, worded as Apollo words it:
+ * the name asked for is unknown, or several operations and no name.
+ */
+function withApolloOperationError(answer: string, body: unknown): string {
+  if (!answer.includes(NO_OPERATION)) return answer;
+  const name = isRecord(body) && typeof body.operationName === 'string' ? body.operationName : null;
+  const message =
+    name === null
+      ? 'Must provide operation name if query contains multiple operations.'
+      : `Unknown operation named "${name}".`;
+  return JSON.stringify({ errors: [{ message, extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
 }

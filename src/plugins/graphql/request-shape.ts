@@ -1,9 +1,10 @@
 /**
  * Requests that carry no usable GraphQL operation, answered as Strapi v4's Apollo Server 3 answers
  * them (before any parsing): a plain-text 400 for a missing body or query string, a JSON 400 for
- * an empty `query`.
+ * an empty `query`; in a batch, an operation without a query is answered in its place.
  */
 import type { Request } from 'express';
+import { ValidationError } from '../../errors/index.js';
 import { isRecord } from './values.js';
 
 export interface ShapeError {
@@ -13,7 +14,15 @@ export interface ShapeError {
 }
 
 const TEXT = 'text/plain; charset=utf-8';
-const EMPTY_QUERY = 'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.';
+const NOT_TEXT = 'GraphQL queries must be strings.';
+const EMPTY_QUERY_ANSWER = {
+  errors: [
+    {
+      message: 'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.',
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    },
+  ],
+};
 
 export function requestShapeError(req: Request): ShapeError | null {
   if (req.method === 'GET') {
@@ -26,10 +35,36 @@ export function requestShapeError(req: Request): ShapeError | null {
   // a body that was not parsed as JSON (none, or another Content-Type) is `undefined`
   if (body === null || typeof body !== 'object' || Object.keys(body).length === 0)
     return text('POST body missing, invalid Content-Type, or JSON object has no keys.');
+  if (Array.isArray(body)) return batchShapeError(body);
   if (!isRecord(body)) return null;
-  const query = body.query;
-  if (query === undefined || query === null || query === '') return emptyQuery();
-  return typeof query === 'string' ? null : text('GraphQL queries must be strings.');
+  if (missingQuery(body)) return emptyQuery();
+  return typeof body.query === 'string' ? null : text(NOT_TEXT);
+}
+
+/**
+ * A batch (an array of operations) is refused whole only for a query that is no string; Apollo
+ * fails on a `null` operation with a 500, a 400 here.
+ */
+function batchShapeError(operations: unknown[]): ShapeError | null {
+  if (operations.some((operation) => operation === null))
+    return {
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify(new ValidationError('Every operation of a batch must be an object').toBody()),
+    };
+  const notText = operations.some(
+    (operation) => isRecord(operation) && !missingQuery(operation) && typeof operation.query !== 'string',
+  );
+  return notText ? text(NOT_TEXT) : null;
+}
+
+function missingQuery(operation: Record<string, unknown>): boolean {
+  return operation.query === undefined || operation.query === null || operation.query === '';
+}
+
+/** The answer to an operation of a batch that carries no query (Apollo answers it in its place), or null. */
+export function missingQueryAnswer(operation: unknown): unknown {
+  return !isRecord(operation) || missingQuery(operation) ? EMPTY_QUERY_ANSWER : null;
 }
 
 function text(message: string): ShapeError {
@@ -37,9 +72,5 @@ function text(message: string): ShapeError {
 }
 
 function emptyQuery(): ShapeError {
-  return {
-    status: 400,
-    contentType: 'application/json',
-    body: JSON.stringify({ errors: [{ message: EMPTY_QUERY, extensions: { code: 'INTERNAL_SERVER_ERROR' } }] }),
-  };
+  return { status: 400, contentType: 'application/json', body: JSON.stringify(EMPTY_QUERY_ANSWER) };
 }

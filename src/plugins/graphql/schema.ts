@@ -22,7 +22,8 @@ import { addComponentTypes, addContentTypeTypes, typeNames, type TypeBuildContex
 import type { GraphQLContext } from './context.js';
 import { exposedContentTypes, hasShadowCrud, UPLOAD_FILE_UID } from './exposed.js';
 import type { ExtensionService, Resolver, ResolverConfig } from './extension.js';
-import { filtersInputName, GENERIC_MORPH, inputName } from './naming.js';
+import { entityName, filtersInputName, GENERIC_MORPH, inputName } from './naming.js';
+import { fileAttributes, fileRelated, morphType } from './upload-related.js';
 import { withNexusTypes } from './nexus-types.js';
 import { shadowMutations, shadowQueries, type RootField } from './shadow-crud.js';
 import { UPLOAD_FILE_CRUD_ACTIONS, uploadMutations, withStoredBytesRemoval } from './upload-mutations.js';
@@ -76,8 +77,9 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
       .concat(inputs.i18n ? ['I18NLocale'] : [])
       .concat(['UploadFolder'])
       .sort(),
+    morphType(names),
   );
-  if (names.has(UPLOAD_FILE_UID)) addUploadFileExtras(sc, names.get(UPLOAD_FILE_UID) ?? '');
+  if (names.has(UPLOAD_FILE_UID)) addUploadFileExtras(sc, names.get(UPLOAD_FILE_UID) ?? '', names);
 
   const actions = new Map<string, string | null>();
   const shadow = inputs.gql.shadowCRUD;
@@ -150,9 +152,10 @@ function wrapAddedRootFields(
   }
 }
 
-/** Strapi's upload file has `related` (morph, empty here: no morph relations are stored) and folder fields the upload plugin does not store. */
-function addUploadFileExtras(sc: Composer, type: string): void {
-  sc.getOTC(type).addFields({ related: { type: `[${GENERIC_MORPH}]`, resolve: () => [] } });
+/** Strapi's upload file has `related` (upload-related.ts) and folder fields the upload plugin does not store. */
+function addUploadFileExtras(sc: Composer, type: string, names: ReadonlyMap<string, string>): void {
+  sc.getOTC(type).addFields({ related: { type: `[${GENERIC_MORPH}]`, resolve: fileRelated(names) } });
+  sc.getOTC(entityName(type)).extendField('attributes', { resolve: fileAttributes });
   sc.getITC(filtersInputName(type)).addFields({ folder: 'UploadFolderFiltersInput', folderPath: 'StringFilterInput' });
   sc.getITC(inputName(type)).addFields({ folder: 'ID', folderPath: 'String' });
 }

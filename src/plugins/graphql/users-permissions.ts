@@ -8,6 +8,7 @@ import { ApplicationError, ForbiddenError, UnauthorizedError } from '../../error
 import * as operations from '../../operations/index.js';
 import {
   changePassword,
+  confirmEmailSession,
   forgotPassword,
   login,
   register,
@@ -194,9 +195,7 @@ function mutationFields(registry: Registry): Record<string, RootField> {
       type: 'UsersPermissionsLoginPayload',
       args: { confirmation: 'String!' },
       action: null,
-      resolve: () => {
-        throw new ApplicationError('Email confirmation is not enabled');
-      },
+      resolve: (_p, args, ctx) => session(ctx, confirmEmailSession(runtime(ctx), plain(args))),
     },
     forgotPassword: {
       description: 'Request a reset password token',

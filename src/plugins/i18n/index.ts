@@ -1,7 +1,10 @@
+import { LIST_LOCALES_ACTION } from '../../access/actions.js';
 import type { ServiceConfig } from '../../config/index.js';
 import { ConfigError } from '../../config/index.js';
 import { I18N_LOCALE_UID, pluginCollectionType } from '../../content-types/index.js';
 import type { I18nSettings, Locale } from '../../service-context.js';
+import { ForbiddenError } from '../../errors/index.js';
+import { requestAuth } from '../../operations/request-context.js';
 import type { Plugin } from '../types.js';
 import { localizationRoutes } from './localization-route.js';
 
@@ -55,7 +58,8 @@ export const i18nPlugin: Plugin = {
   register(context) {
     const { router, i18n } = context;
     router.use(localizationRoutes(context));
-    router.get('/i18n/locales', (_req, res) => {
+    router.get('/i18n/locales', (req, res) => {
+      if (!requestAuth(req).ability.can(LIST_LOCALES_ACTION)) throw new ForbiddenError();
       const list = (i18n?.locales ?? []).map((locale, index) => ({
         id: index + 1,
         name: locale.name,

@@ -1,7 +1,7 @@
 /**
  * `plugins.upload.config`, typed: Strapi v4's keys (`sizeLimit`, `breakpoints`, `providerOptions`)
- * and defaults. Another `provider` (aws-s3, cloudinary…) is accepted and listed among the ignored
- * keys at start-up; files are then stored by the local provider.
+ * and defaults. Another `provider` (aws-s3, cloudinary…) is accepted with a warning at start-up
+ * (see index.ts); files are then stored by the local provider.
  */
 import { resolve } from 'node:path';
 import { ConfigError, type ServiceConfig } from '../../config/index.js';

@@ -11,6 +11,7 @@ import { NotFoundError, ValidationError } from '../../errors/index.js';
 import type { OperationContext, RawQuery } from '../../operations/index.js';
 import { readEntries, readEntry, type PlainEntry } from '../../query/index.js';
 import { parseFields } from '../../query/parse/fields.js';
+import { populatedNames } from '../../query/parse/populate.js';
 import type { ServiceContext } from '../../service-context.js';
 import { createEntry, deleteEntry, entries, loadEntry, updateEntry, type StoredEntry } from '../../write/index.js';
 import { assertAccepts, attachFiles, resolveAttachTarget, type AttachRequest } from './attach.js';
@@ -19,6 +20,7 @@ import type { UploadSettings } from './config.js';
 import type { FileInfo } from './file-info.js';
 import { assertValidFilename, fileExtension, fileHash } from './file-names.js';
 import { prepareImage, type ImageVariant } from './images.js';
+import { relatedOfFiles } from './related.js';
 import type { IncomingFile } from './multipart.js';
 import type { ProviderFile, UploadProvider } from './provider.js';
 import { bytesToKbytes } from './sizes.js';
@@ -312,6 +314,7 @@ export async function findFiles(ctx: OperationContext, query: RawQuery): Promise
     },
   };
   const { fields, filters, sort, populate } = query;
+  const related = asksForRelated(populate);
   const { entries: files } = await readEntries(
     unlimited,
     UPLOAD_FILE_UID,
@@ -324,7 +327,25 @@ export async function findFiles(ctx: OperationContext, query: RawQuery): Promise
     },
     { style: 'plain' },
   );
-  return files;
+  return related ? withRelated(ctx, files) : files;
+}
+
+/** `related` is not an attribute here (Strapi's morph relation): `populate` naming it, or `*`, asks for it. */
+function asksForRelated(populate: unknown): boolean {
+  const names = populatedNames(populate);
+  return names === '*' || names.includes('related');
+}
+
+/** The files with their `related` entries; left out when there are none, as Strapi's sanitizer leaves it. */
+async function withRelated(ctx: OperationContext, files: PlainEntry[]): Promise<PlainEntry[]> {
+  const related = await relatedOfFiles(
+    ctx,
+    files.map((file) => file.id),
+  );
+  return files.map((file) => {
+    const items = related.get(file.id) ?? [];
+    return items.length > 0 ? { ...file, related: items } : file;
+  });
 }
 
 /** `GET /api/upload/files/:id`: the whole file (Strapi applies only `populate` here; `fields` is checked, not applied). */
@@ -334,5 +355,7 @@ export async function findFile(ctx: OperationContext, id: string, query: RawQuer
     ? await readEntry(ctx, UPLOAD_FILE_UID, { _id: Number(id) }, { populate: query.populate }, { style: 'plain' })
     : null;
   if (!file) throw new NotFoundError('file.notFound');
-  return file;
+  if (!asksForRelated(query.populate)) return file;
+  const [withItems] = await withRelated(ctx, [file]);
+  return withItems ?? file;
 }

@@ -24,6 +24,7 @@ export {
 } from './files.js';
 export type { FileInfo } from './file-info.js';
 export { readAttachRequest } from './attach.js';
+export { relatedOfFiles, type RelatedItem } from './related.js';
 export { readMultipart, isMultipart, type IncomingFile, type MultipartBody } from './multipart.js';
 export { UPLOAD_ACTIONS, withWorkDir } from './routes.js';
 export type { UploadProvider, ProviderUpload, ProviderStored, ProviderFile } from './provider.js';
@@ -70,6 +71,13 @@ export const uploadPlugin: Plugin = {
   ],
   register(ctx) {
     const settings = uploadSettings(ctx.config);
+    const provider = ctx.config.plugins.upload?.config?.provider;
+    if (provider !== undefined && provider !== 'local') {
+      // accepted so that the project starts, but never silently: its files are not where it expects them
+      ctx.logger.warn(
+        `${ctx.config.fileOf('plugins', 'upload.config.provider')}: upload provider ${JSON.stringify(provider)} is not supported: uploaded files are stored on local disk in ${settings.directory} and served at /uploads`,
+      );
+    }
     const runtime: UploadRuntime = { settings, provider: localProvider(settings.directory) };
     runtimes.set(ctx.models, runtime);
     ctx.router.use(uploadRoutes(ctx, runtime));

@@ -4,10 +4,13 @@ import { issueJwt } from './jwt.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { findRole } from './roles.js';
 import type { UsersPermissionsRuntime } from './runtime.js';
+import type { MailMessage } from './settings.js';
 import { takenField } from './indexes.js';
 import { allowedExtraFields } from './user-fields.js';
 import {
   createUser,
+  findUserByConfirmationToken,
+  findUserByEmail,
   findUserById,
   findUserByIdentifier,
   findUserByResetCode,
@@ -82,15 +85,21 @@ export async function forgotPassword(rt: UsersPermissionsRuntime, input: unknown
       subject: 'Reset password',
       text: `We heard that you lost your password. Sorry about that!\n\nBut don't worry! You can use the following link to reset your password:\n${settings.resetPasswordUrl}?code=${code}\n\nThanks.`,
     };
-    if (settings.sendMail) await settings.sendMail(message);
-    // the link holds the code, which is as good as the password: written to the log outside production only
-    else if (ctx.config.env === 'production')
-      ctx.logger.warn(
-        "reset-password e-mail not sent: no mail transport configured (plugins['users-permissions'].config.email.send)",
-      );
-    else ctx.logger.info({ mail: message }, 'reset-password e-mail (no mail transport configured)');
+    await deliver(rt, message, 'reset-password');
   }
   return { ok: true };
+}
+
+/** Sends a mail through the configured transport, or (outside production only) writes it to the log. */
+async function deliver(rt: UsersPermissionsRuntime, message: MailMessage, kind: string): Promise<void> {
+  const { ctx, settings } = rt;
+  if (settings.sendMail) await settings.sendMail(message);
+  // the link holds a code as good as the password: written to the log outside production only
+  else if (ctx.config.env === 'production')
+    ctx.logger.warn(
+      `${kind} e-mail not sent: no mail transport configured (plugins['users-permissions'].config.email.send)`,
+    );
+  else ctx.logger.info({ mail: message }, `${kind} e-mail (no mail transport configured)`);
 }
 
 export async function resetPassword(rt: UsersPermissionsRuntime, input: unknown): Promise<AuthSession> {
@@ -98,10 +107,11 @@ export async function resetPassword(rt: UsersPermissionsRuntime, input: unknown)
     code = '',
     password = '',
     passwordConfirmation = '',
+    // in the order Strapi reports them (yup sorts the fields, passwordConfirmation refers to password)
   } = checkFields(bodyObject(input), {
-    code: [{ kind: 'required' }],
-    password: rules('password'),
     passwordConfirmation: [{ kind: 'required' }],
+    password: rules('password'),
+    code: [{ kind: 'required' }],
   });
   if (password !== passwordConfirmation) throw new ValidationError('Passwords do not match');
   const found = await findUserByResetCode(rt.ctx, code);
@@ -124,10 +134,11 @@ export async function changePassword(
     currentPassword = '',
     password = '',
     passwordConfirmation = '',
+    // in the order Strapi reports them
   } = checkFields(bodyObject(input), {
-    currentPassword: [{ kind: 'required' }],
-    password: rules('password'),
     passwordConfirmation: [{ kind: 'required' }],
+    password: rules('password'),
+    currentPassword: [{ kind: 'required' }],
   });
   if (password !== passwordConfirmation)
     throw ValidationError.forPath(['passwordConfirmation'], 'Passwords do not match');
@@ -140,4 +151,48 @@ export async function changePassword(
   const user = await updateUser(rt.ctx, current._id, { password: await hashPassword(password) });
   if (!user) throw new UnauthorizedError('Invalid credentials');
   return session(rt, user);
+}
+
+/**
+ * `GET /auth/email-confirmation?confirmation=` (and GraphQL `emailConfirmation`): confirms the
+ * user the token was sent to (the token is then spent); the confirmed user.
+ */
+export async function confirmEmail(rt: UsersPermissionsRuntime, input: unknown): Promise<UserDoc> {
+  const { confirmation = '' } = checkFields(bodyObject(input), { confirmation: [{ kind: 'required' }] });
+  const user = await findUserByConfirmationToken(rt.ctx, confirmation);
+  if (!user) throw new ValidationError('Invalid token');
+  const confirmed = await updateUser(rt.ctx, user._id, { confirmed: true, confirmationToken: null });
+  if (!confirmed) throw new ValidationError('Invalid token');
+  return confirmed;
+}
+
+/** GraphQL's `emailConfirmation`: `{ jwt, user }` of the user confirmed, as Strapi answers it there. */
+export async function confirmEmailSession(rt: UsersPermissionsRuntime, input: unknown): Promise<AuthSession> {
+  return session(rt, await confirmEmail(rt, input));
+}
+
+/**
+ * `POST /auth/send-email-confirmation`: a new confirmation link for a user who is not confirmed;
+ * the same answer for an address nobody has.
+ */
+export async function sendEmailConfirmation(
+  rt: UsersPermissionsRuntime,
+  input: unknown,
+): Promise<{ email: string; sent: true }> {
+  const { ctx } = rt;
+  const { email = '' } = checkFields(bodyObject(input), { email: [{ kind: 'required' }, { kind: 'email' }] });
+  const user = await findUserByEmail(ctx, email);
+  if (!user) return { email, sent: true };
+  if (user.confirmed === true) throw new ApplicationError('Already confirmed');
+  if (user.blocked === true) throw new ApplicationError('User blocked');
+  const { code, stored } = newResetCode();
+  await updateUser(ctx, user._id, { confirmationToken: stored });
+  const base = `${ctx.config.server.url ?? ''}${ctx.config.api.rest.prefix}/auth/email-confirmation`;
+  const message = {
+    to: user.email,
+    subject: 'Account confirmation',
+    text: `Thank you for registering!\n\nYou have to confirm your email address. Please click on the link below.\n\n${base}?confirmation=${code}\n\nThanks.`,
+  };
+  await deliver(rt, message, 'email-confirmation');
+  return { email: user.email, sent: true };
 }

@@ -17,7 +17,15 @@ import { checkProductionSecrets, resolveSecrets } from './secrets.js';
 import { usersPermissionsSettings } from './settings.js';
 
 export type { ApiTokenInfo, CreateApiTokenInput } from './api-tokens.js';
-export { changePassword, forgotPassword, login, register, resetPassword, type AuthSession } from './auth-operations.js';
+export {
+  changePassword,
+  confirmEmailSession,
+  forgotPassword,
+  login,
+  register,
+  resetPassword,
+  type AuthSession,
+} from './auth-operations.js';
 export type { UsersPermissionsRuntime } from './runtime.js';
 
 /** The plugin's runtime of a running service (for the GraphQL register/login mutations), keyed by its models. */

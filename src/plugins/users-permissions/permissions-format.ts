@@ -20,7 +20,8 @@ export function toPermissionTree(actions: readonly string[]): PermissionTree {
   return tree;
 }
 
-function splitThree(action: string): [string, string, string] | [] {
+/** `type::name.controller.action` → its three parts (none when it is not an action). */
+export function splitThree(action: string): [string, string, string] | [] {
   const m = /^(.+::[^.]+)\.([^.]+)\.([^.]+)$/.exec(action);
   return m ? [m[1] ?? '', m[2] ?? '', m[3] ?? ''] : [];
 }

@@ -14,9 +14,22 @@ export interface RoleDoc {
   updatedAt?: Date;
 }
 
+/** A role as Strapi answers it (without its permissions and users). */
+export function formatRole(role: RoleDoc): Record<string, unknown> {
+  return {
+    id: role._id,
+    name: role.name,
+    description: role.description ?? null,
+    type: role.type,
+    createdAt: role.createdAt?.toISOString() ?? null,
+    updatedAt: role.updatedAt?.toISOString() ?? null,
+  };
+}
+
+/** In Strapi's order of creation: `authenticated` is role 1, `public` role 2. */
 export const BUILT_IN_ROLES = [
-  { type: 'public', name: 'Public', description: 'Default role given to unauthenticated user.' },
   { type: 'authenticated', name: 'Authenticated', description: 'Default role given to authenticated user.' },
+  { type: 'public', name: 'Public', description: 'Default role given to unauthenticated user.' },
 ] as const;
 
 export async function nextId(ctx: ServiceContext, uid: string): Promise<number> {

@@ -12,6 +12,7 @@ export interface UserDoc {
   provider?: string | null;
   password?: string | null;
   resetPasswordToken?: string | null;
+  confirmationToken?: string | null;
   confirmed?: boolean | null;
   blocked?: boolean | null;
   role?: number | null;
@@ -55,6 +56,16 @@ export async function findUserByIdentifier(ctx: ServiceContext, identifier: stri
 export async function findUserByResetCode(ctx: ServiceContext, code: string): Promise<UserDoc | null> {
   if (code === '') return null;
   return (await collectionOf(ctx, USER_UID).findOne({ resetPasswordToken: hashResetCode(code) })) as UserDoc | null;
+}
+
+export async function findUserByConfirmationToken(ctx: ServiceContext, token: string): Promise<UserDoc | null> {
+  if (token === '') return null;
+  return await collectionOf<UserDoc>(ctx, USER_UID).findOne({ confirmationToken: hashResetCode(token) });
+}
+
+/** Strapi's look-up of `send-email-confirmation`: the lower-cased e-mail, any provider. */
+export async function findUserByEmail(ctx: ServiceContext, email: string): Promise<UserDoc | null> {
+  return await collectionOf<UserDoc>(ctx, USER_UID).findOne({ email: email.toLowerCase() });
 }
 
 export async function usernameOrEmailTaken(

@@ -1,4 +1,5 @@
 import { ValidationError, type ValidationIssue } from '../../errors/index.js';
+import { messages } from '../../write/index.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -10,7 +11,13 @@ export function bodyObject(body: unknown): Body {
   return body as Body;
 }
 
-type Rule = { kind: 'required' } | { kind: 'email' } | { kind: 'min'; n: number } | { kind: 'maxBytes'; n: number };
+type Rule =
+  | { kind: 'required' }
+  | { kind: 'email' }
+  | { kind: 'min'; n: number }
+  | { kind: 'maxBytes'; n: number }
+  /** any type (checked elsewhere), not among the strings answered */
+  | { kind: 'anyType' };
 
 /** yup-like checks with Strapi's messages ("x is a required field", "x must be at least 6 characters"). */
 export function checkFields(body: Body, rules: Record<string, Rule[]>, required = true): Record<string, string> {
@@ -23,8 +30,9 @@ export function checkFields(body: Body, rules: Record<string, Rule[]>, required 
       if (required && fieldRules.some((r) => r.kind === 'required')) issue(`${field} is a required field`);
       continue;
     }
+    if (fieldRules.some((r) => r.kind === 'anyType')) continue;
     if (typeof value !== 'string') {
-      issue(`${field} must be a \`string\` type`);
+      issue(messages.typeError([field], 'string', value, value));
       continue;
     }
     const failed = fieldRules.find(

@@ -296,6 +296,12 @@ function componentSort(component: Component, raw: unknown): SortKey[] {
 }
 
 /** The populate value as `*` or attribute → request; dotted paths become nested requests. */
+/** The attributes a `populate` value names at its top level (`*`: all), for attributes a plugin answers itself. */
+export function populatedNames(raw: unknown, param = 'populate'): '*' | string[] {
+  const requests = normalize(raw, param);
+  return requests === '*' ? '*' : [...requests.keys()];
+}
+
 function normalize(raw: unknown, param: string): '*' | Map<string, PopulateRequest> {
   const requests = new Map<string, PopulateRequest>();
   if (raw === undefined || raw === '' || raw === false || raw === 'false') return requests;

@@ -1,5 +1,5 @@
 import type { RelationInfo } from '../../content-types/index.js';
-import { inverseOrderPath } from '../../models/index.js';
+import { LINK_ORDER, inverseOrder } from '../../models/index.js';
 import type { PipelineStage } from '../filters/index.js';
 import { publicationMatch } from '../parse/publication-state.js';
 import type { ComponentSelection, EntrySelection, PopulateMap, RelationPopulate } from '../read-tree.js';
@@ -75,12 +75,12 @@ function relationLookups(plan: PlanContext, node: RelationPopulate, steps: Compo
   // Without sort or window the formatter puts the entries in order (stored order, or by id), which
   // spares the server a sort per entry; a window needs the order on the server.
   const storedOrder = join.stored && node.sort === null && node.window !== null;
-  // a oneToMany `mappedBy` side is ordered by keys its owning entries store (entries without one first)
-  const keyOrder = inverseOrderPath(node.relation);
+  // a to-many `mappedBy` side is ordered by keys its owning entries store (entries without one first)
+  const keyOrder = inverseOrder(node.relation);
   const order = node.sort
     ? [...node.sort.lookups, { $sort: node.sort.sort }, ...node.sort.cleanup]
     : keyOrder
-      ? [{ $sort: { [keyOrder]: 1, _id: 1 } }]
+      ? keyOrderStages(keyOrder)
       : node.window === null
         ? []
         : storedOrder
@@ -98,7 +98,11 @@ function relationLookups(plan: PlanContext, node: RelationPopulate, steps: Compo
     { $project: projection(node.selection) },
   ];
   // localField/foreignField: an equality join MongoDB (5.0+) and the embedded engine serve from the target's index
-  const variables = { ...join.let, ...(storedOrder ? { ids: idsAt('$', steps, node.relation) } : {}) };
+  const variables = {
+    ...join.let,
+    ...(storedOrder ? { ids: idsAt('$', steps, node.relation) } : {}),
+    ...(keyOrder?.perLink && !node.sort ? { owner: '$_id' } : {}),
+  };
   const base = {
     from,
     localField: join.localField,
@@ -111,6 +115,25 @@ function relationLookups(plan: PlanContext, node: RelationPopulate, steps: Compo
       $lookup: { ...base, pipeline: [...match, ...node.filterStages, { $count: 'n' }], as: node.countAs },
     });
   return stages;
+}
+
+/** A computed field of the joined entries, dropped by the final `$project`. */
+const POSITION = '__position';
+
+/**
+ * Sorts the owning entries of a to-many inverse side by their order keys: `__order.<field>` when
+ * each entry has one link, else the key of its link to the entry being populated (`$$owner`),
+ * `__order.<field>.<owner id>`, found in the small object of that entry's keys.
+ */
+function keyOrderStages(keyOrder: { field: string; perLink: boolean }): PipelineStage[] {
+  const path = `${LINK_ORDER}.${keyOrder.field}`;
+  if (!keyOrder.perLink) return [{ $sort: { [path]: 1, _id: 1 } }];
+  const keys = { $objectToArray: { $ifNull: [`$${path}`, {}] } };
+  const mine = { $filter: { input: keys, as: 'key', cond: { $eq: ['$$key.k', { $toString: '$$owner' }] } } };
+  return [
+    { $addFields: { [POSITION]: { $arrayElemAt: [{ $map: { input: mine, as: 'key', in: '$$key.v' } }, 0] } } },
+    { $sort: { [POSITION]: 1, _id: 1 } },
+  ];
 }
 
 interface Join {

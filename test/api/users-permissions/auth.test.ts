@@ -312,5 +312,99 @@ describe('users-permissions: register, login, JWT', () => {
         await mailer.close();
       }
     });
+
+    it('e-mail confirmation: send-email-confirmation and email-confirmation as Strapi 4.26 answers them', async () => {
+      const sent: { to: string; subject: string; text: string }[] = [];
+      const mailer = await createTestService({
+        config: {
+          plugins: {
+            'users-permissions': {
+              enabled: true,
+              config: { ratelimit: { enabled: false }, email: { send: (m: (typeof sent)[number]) => sent.push(m) } },
+            },
+          },
+        },
+      });
+      try {
+        await registerSeedUsers(mailer.app);
+        const send = (body: object) => request(mailer.app).post('/api/auth/send-email-confirmation').send(body);
+        const confirm = (query: string) => request(mailer.app).get(`/api/auth/email-confirmation${query}`);
+        const error = (status: number, name: string, message: string, path?: string) => ({
+          data: null,
+          error: {
+            status,
+            name,
+            message,
+            details: path ? { errors: [{ path: [path], message, name: 'ValidationError' }] } : {},
+          },
+        });
+        // recorded from the reference Strapi 4.26.2
+        expect((await send({ email: 'Nobody@example.com' })).body).to.deep.equal({
+          email: 'Nobody@example.com',
+          sent: true,
+        });
+        expect((await send({ email: 'bad' })).body).to.deep.equal(
+          error(400, 'ValidationError', 'email must be a valid email', 'email'),
+        );
+        expect((await send({})).body).to.deep.equal(
+          error(400, 'ValidationError', 'email is a required field', 'email'),
+        );
+        expect((await send({ email: 'alice@users.example.com' })).body).to.deep.equal(
+          error(400, 'ApplicationError', 'Already confirmed'),
+        );
+        expect((await confirm('')).body).to.deep.equal(
+          error(400, 'ValidationError', 'confirmation is a required field', 'confirmation'),
+        );
+        expect((await confirm('?confirmation=abc')).body).to.deep.equal(error(400, 'ValidationError', 'Invalid token'));
+        // a user who is not confirmed gets a link; following it confirms them, once
+        await collectionOf(mailer.context, USER_UID).updateOne({ username: 'alice' }, { $set: { confirmed: false } });
+        const link = await send({ email: 'ALICE@users.example.com' });
+        expect(link.body).to.deep.equal({ email: 'alice@users.example.com', sent: true });
+        expect(sent.map((m) => [m.to, m.subject])).to.deep.equal([['alice@users.example.com', 'Account confirmation']]);
+        const token = /confirmation=([0-9a-f]+)/.exec(sent[0]?.text ?? '')?.[1] ?? '';
+        expect(sent[0]?.text).to.include(`/api/auth/email-confirmation?confirmation=${token}`);
+        const confirmed = await confirm(`?confirmation=${token}`);
+        expect([confirmed.status, confirmed.headers.location]).to.deep.equal([302, '/']);
+        const stored = await collectionOf(mailer.context, USER_UID).findOne({ username: 'alice' });
+        expect(stored).to.include({ confirmed: true, confirmationToken: null });
+        expect((await confirm(`?confirmation=${token}`)).status).to.equal(400);
+        // GraphQL's emailConfirmation answers the session of the user it confirms
+        await collectionOf(mailer.context, USER_UID).updateOne({ username: 'alice' }, { $set: { confirmed: false } });
+        await send({ email: 'alice@users.example.com' });
+        const second = /confirmation=([0-9a-f]+)/.exec(sent[1]?.text ?? '')?.[1] ?? '';
+        const mutation =
+          'mutation($c: String!) { emailConfirmation(confirmation: $c) { jwt user { username confirmed } } }';
+        const gql = await request(mailer.app)
+          .post('/graphql')
+          .send({ query: mutation, variables: { c: second } });
+        expect(gql.body.data.emailConfirmation.user).to.deep.equal({ username: 'alice', confirmed: true });
+        expect(gql.body.data.emailConfirmation.jwt).to.be.a('string');
+        const spent = await request(mailer.app)
+          .post('/graphql')
+          .send({ query: mutation, variables: { c: second } });
+        expect(spent.body.errors[0].message).to.equal('Invalid token');
+      } finally {
+        await mailer.close();
+      }
+    });
+
+    it('type errors and error order worded as Strapi 4.26', async () => {
+      const login = await request(service.app)
+        .post('/api/auth/local')
+        .send({ identifier: { a: 1 }, password: 'x' });
+      expect(login.body.error.message).to.equal(
+        'identifier must be a `string` type, but the final value was: `{\n  "a": "1"\n}`.',
+      );
+      const register = await request(service.app)
+        .post('/api/auth/local/register')
+        .send({ username: 5, email: 'x@y.com', password: 'Password123!' });
+      expect(register.body.error.message).to.equal('username must be a `string` type, but the final value was: `5`.');
+      const reset = await request(service.app).post('/api/auth/reset-password').send({});
+      expect((reset.body.error.details.errors as { path: string[] }[]).map((e) => e.path[0])).to.deep.equal([
+        'passwordConfirmation',
+        'password',
+        'code',
+      ]);
+    });
   });
 });

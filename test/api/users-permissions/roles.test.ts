@@ -4,6 +4,7 @@ import { ROLE_UID, USER_UID } from '../../../src/content-types/index.js';
 import { createTestService, type TestService } from '../../helpers/server.js';
 import { bearer, login, registerSeedUsers } from './helpers.js';
 import { collectionOf } from '../../../src/plugins/users-permissions/collections.js';
+import { createApiToken } from '../../../src/plugins/users-permissions/index.js';
 
 const ROLE_ACTIONS = ['find', 'findOne', 'createRole', 'updateRole', 'deleteRole'].map(
   (a) => `plugin::users-permissions.role.${a}`,
@@ -22,6 +23,36 @@ describe('users-permissions: roles and permissions', () => {
     adminJwt = await login(service.app, 'alice', 'Password123!');
   });
   after(() => service.close());
+
+  it('GET /api/users-permissions/permissions: every action served, none enabled (Strapi 4.26 shape)', async () => {
+    expect(
+      (await request(service.app).get('/api/users-permissions/permissions').set(bearer(adminJwt))).status,
+    ).to.equal(403);
+    const { accessKey } = await createApiToken(service.context, { name: 'catalogue', type: 'full-access' });
+    const res = await request(service.app)
+      .get('/api/users-permissions/permissions')
+      .set('Authorization', `Bearer ${accessKey}`);
+    expect(res.status).to.equal(200);
+    const tree = res.body.permissions as Record<string, { controllers: Record<string, Record<string, unknown>> }>;
+    const actions = (type: string, controller: string) => Object.keys(tree[type]?.controllers[controller] ?? {});
+    // recorded from the reference Strapi 4.26.2 on the fixture
+    expect(actions('api::article', 'article')).to.deep.equal([
+      'find',
+      'findOne',
+      'create',
+      'update',
+      'delete',
+      'createLocalization',
+    ]);
+    expect(actions('api::homepage', 'homepage')).to.deep.equal(['find', 'update', 'delete']);
+    expect(actions('plugin::upload', 'content-api')).to.deep.equal(['find', 'findOne', 'destroy', 'upload']);
+    expect(actions('plugin::users-permissions', 'permissions')).to.deep.equal(['getPermissions']);
+    expect(actions('plugin::i18n', 'locales')).to.deep.equal(['listLocales']);
+    expect(tree['api::note']?.controllers.note?.find).to.deep.equal({ enabled: false, policy: '' });
+    expect(Object.keys(tree).filter((type) => type.startsWith('api::'))).to.deep.equal(
+      [...Object.keys(tree).filter((type) => type.startsWith('api::'))].sort(),
+    );
+  });
 
   it('seeds public and authenticated, with the config permissions added', async () => {
     const res = await request(service.app).get('/api/users-permissions/roles').set(bearer(adminJwt));

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { createApiToken } from '../../../src/plugins/users-permissions/index.js';
 import { createTestService, type TestService } from '../../helpers/server.js';
 import { bearer, login, registerSeedUsers } from './helpers.js';
 
@@ -23,6 +24,84 @@ describe('users-permissions: /api/users', () => {
   after(() => service.close());
 
   const get = (path: string) => request(service.app).get(path).set(bearer(jwt));
+
+  it('POST /api/users creates a user as Strapi 4.26 does (answers recorded from the reference)', async () => {
+    const { accessKey } = await createApiToken(service.context, { name: 'users-admin', type: 'full-access' });
+    const post = (body: object) =>
+      request(service.app).post('/api/users').set('Authorization', `Bearer ${accessKey}`).send(body);
+    const error = (res: request.Response) => [res.status, res.body.error?.name, res.body.error?.message];
+    const before = await request(service.app).get('/api/users/count').set(bearer(jwt));
+    expect(error(await post({}))).to.deep.equal([400, 'ValidationError', '4 errors occurred']);
+    expect((await post({})).body.error.details.errors.map((e: { path: string[] }) => e.path[0])).to.deep.equal([
+      'email',
+      'username',
+      'password',
+      'role',
+    ]);
+    const body = { username: 'carol', email: 'Carol@Example.com', password: 'Password123!' };
+    expect(error(await post(body))).to.deep.equal([400, 'ValidationError', 'role is a required field']);
+    expect(error(await post({ ...body, role: { connect: [] } }))).to.deep.equal([
+      400,
+      'ValidationError',
+      'Users must have a role',
+    ]);
+    expect(error(await post({ ...body, role: 99 }))).to.deep.equal([
+      400,
+      'ApplicationError',
+      '1 relation(s) of type plugin::users-permissions.role associated with this entity do not exist',
+    ]);
+    expect(error(await post({ ...body, username: 'c', password: 'P', role: 1 }))).to.deep.equal([
+      400,
+      'ApplicationError',
+      '2 errors occurred',
+    ]);
+    expect(error(await post({ ...body, username: 'alice', role: 1 }))).to.deep.equal([
+      400,
+      'ApplicationError',
+      'This attribute must be unique',
+    ]);
+    expect(error(await post({ ...body, email: 'alice@users.example.com', role: 1 }))).to.deep.equal([
+      400,
+      'ApplicationError',
+      'Email already taken',
+    ]);
+    expect((await request(service.app).get('/api/users/count').set(bearer(jwt))).body).to.equal(before.body);
+    // role 1 is Authenticated, 2 Public (Strapi's order of creation); confirmed and blocked as given
+    const created = await post({ ...body, role: { connect: [{ id: 2 }] }, blocked: true });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    expect(created.body).to.include({
+      username: 'carol',
+      email: 'carol@example.com',
+      provider: 'local',
+      confirmed: false,
+      blocked: true,
+    });
+    expect(created.body.role).to.include({ id: 2, name: 'Public', type: 'public' });
+    expect(Object.keys(created.body.role)).to.deep.equal([
+      'id',
+      'name',
+      'description',
+      'type',
+      'createdAt',
+      'updatedAt',
+    ]);
+    const denied = await request(service.app)
+      .post('/api/users')
+      .set(bearer(jwt))
+      .send({ ...body, role: 1 });
+    expect(denied.status).to.equal(403);
+    const removed = await request(service.app)
+      .delete(`/api/users/${created.body.id}`)
+      .set('Authorization', `Bearer ${accessKey}`);
+    expect(removed.status).to.equal(200);
+  });
+
+  it('plain answers list id first, as Strapi (recorded: /api/users/me?fields[0]=username)', async () => {
+    const me = await get('/api/users/me?fields[0]=username');
+    expect(JSON.stringify(me.body)).to.equal(JSON.stringify({ id: me.body.id, username: 'alice' }));
+    const list = await get('/api/users?fields[0]=username&sort=id');
+    expect(Object.keys(list.body[0])).to.deep.equal(['id', 'username']);
+  });
 
   it('GET /api/users without auth is 403', async () => {
     const res = await request(service.app).get('/api/users');
@@ -161,6 +240,20 @@ describe('users-permissions: /api/users', () => {
       expect(
         (await request(admin.app).put('/api/users/999').set(bearer(adminJwt)).send({ username: 'zed' })).status,
       ).to.equal(404);
+      // recorded from the reference Strapi 4.26.2
+      const empty = await request(admin.app).put('/api/users/2').set(bearer(adminJwt)).send({ username: '' });
+      expect([empty.status, empty.body.error.message]).to.deep.equal([400, 'username must be at least 1 characters']);
+    });
+
+    it('PUT answers the role to a caller who may read roles', async () => {
+      const { accessKey } = await createApiToken(admin.context, { name: 'put-users', type: 'full-access' });
+      const res = await request(admin.app)
+        .put('/api/users/2')
+        .set('Authorization', `Bearer ${accessKey}`)
+        .send({ email: 'Bobby@Example.com' });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.email).to.equal('bobby@example.com');
+      expect(res.body.role).to.include({ id: 1, name: 'Authenticated', type: 'authenticated' });
     });
 
     it('DELETE /api/users/:id answers the deleted user; its JWT stops working', async () => {

@@ -1,10 +1,18 @@
 import { Router, type RequestHandler } from 'express';
 import { AUTH_ACTIONS } from '../../../access/actions.js';
-import { changePassword, forgotPassword, login, register, resetPassword } from '../auth-operations.js';
+import {
+  changePassword,
+  confirmEmail,
+  forgotPassword,
+  login,
+  register,
+  resetPassword,
+  sendEmailConfirmation,
+} from '../auth-operations.js';
 import { rateLimit } from '../rate-limit.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 
-/** `/auth/local`, `/auth/local/register`, `/auth/forgot-password`, `/auth/reset-password`, `/auth/change-password`. */
+/** `/auth/local`, `/auth/local/register`, `/auth/forgot-password`, `/auth/reset-password`, `/auth/change-password`, the e-mail confirmation routes. */
 export function authRoutes(rt: UsersPermissionsRuntime): Router {
   const router = Router();
   const limited: RequestHandler[] = rt.settings.ratelimit.enabled ? [rateLimit(rt.settings.ratelimit)] : [];
@@ -28,6 +36,16 @@ export function authRoutes(rt: UsersPermissionsRuntime): Router {
   router.post('/auth/change-password', ...limited, async (req, res) => {
     const auth = authorize(req, AUTH_ACTIONS.changePassword);
     res.json(await changePassword(rt, auth, req.body));
+  });
+  router.get('/auth/email-confirmation', async (req, res) => {
+    authorize(req, AUTH_ACTIONS.emailConfirmation);
+    await confirmEmail(rt, req.query);
+    // Strapi redirects to its `email_confirmation_redirection` setting, `/` when unset
+    res.redirect('/');
+  });
+  router.post('/auth/send-email-confirmation', ...limited, async (req, res) => {
+    authorize(req, AUTH_ACTIONS.sendEmailConfirmation);
+    res.json(await sendEmailConfirmation(rt, req.body));
   });
   return router;
 }

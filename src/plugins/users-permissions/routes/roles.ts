@@ -1,33 +1,23 @@
 import { Router } from 'express';
-import { ROLE_ACTIONS } from '../../../access/actions.js';
+import { PERMISSIONS_ACTION, ROLE_ACTIONS } from '../../../access/actions.js';
 import { ApplicationError, ValidationError } from '../../../errors/index.js';
+import { permissionCatalogue } from '../permission-catalogue.js';
 import { fromPermissionInput, toPermissionTree } from '../permissions-format.js';
 import {
   countUsersByRole,
   createRole,
   deleteRoleOfUsers,
   findRole,
+  formatRole,
   listRoles,
   requireRole,
   roleActions,
   setRoleActions,
   updateRole,
-  type RoleDoc,
 } from '../roles.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { bodyObject, checkFields } from '../validation.js';
 import { isDuplicate } from '../indexes.js';
-
-function formatRole(role: RoleDoc): Record<string, unknown> {
-  return {
-    id: role._id,
-    name: role.name,
-    description: role.description ?? null,
-    type: role.type,
-    createdAt: role.createdAt?.toISOString() ?? null,
-    updatedAt: role.updatedAt?.toISOString() ?? null,
-  };
-}
 
 const snakeCase = (name: string) =>
   name
@@ -40,6 +30,11 @@ const snakeCase = (name: string) =>
 export function roleRoutes(rt: UsersPermissionsRuntime): Router {
   const { ctx } = rt;
   const router = Router();
+
+  router.get('/users-permissions/permissions', (req, res) => {
+    authorize(req, PERMISSIONS_ACTION);
+    res.json({ permissions: permissionCatalogue(ctx) });
+  });
 
   router.get('/users-permissions/roles', async (req, res) => {
     authorize(req, ROLE_ACTIONS.find);

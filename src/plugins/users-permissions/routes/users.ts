@@ -1,11 +1,13 @@
 import { Router } from 'express';
 import { USER_ACTIONS } from '../../../access/actions.js';
 import { USER_UID } from '../../../content-types/index.js';
-import { ApplicationError, NotFoundError, UnauthorizedError } from '../../../errors/index.js';
+import { ApplicationError, NotFoundError, UnauthorizedError, ValidationError } from '../../../errors/index.js';
 import { operationContext, rawQuery } from '../../../operations/request-context.js';
-import { deleteEntry, loadEntry, updateEntry, writableContentType } from '../../../write/index.js';
+import { deleteEntry, issue, loadEntry, updateEntry, writableContentType } from '../../../write/index.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { updatableExtraFields } from '../user-fields.js';
+import { userWithRole } from '../user-answer.js';
+import { createUserByRequest } from '../user-create.js';
 import { countUsers, findUser, findUsers } from '../user-query.js';
 import { findUserById, sanitizeUser, usernameOrEmailTaken } from '../users.js';
 import { bodyObject, checkFields, USER_FIELD_RULES } from '../validation.js';
@@ -17,7 +19,7 @@ function userId(raw: unknown): number {
   return id;
 }
 
-/** `/users/me`, `/users`, `/users/count`, `/users/:id` (Strapi v4: plain user objects, no envelope). */
+/** `/users/me`, `/users` (list, create), `/users/count`, `/users/:id` (Strapi v4: plain user objects, no envelope). */
 export function userRoutes(rt: UsersPermissionsRuntime): Router {
   const { ctx } = rt;
   const router = Router();
@@ -40,6 +42,11 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
     res.json(await findUsers(operationContext(ctx, req), rawQuery(req)));
   });
 
+  router.post('/users', async (req, res) => {
+    authorize(req, USER_ACTIONS.create);
+    res.status(201).json(await createUserByRequest(operationContext(ctx, req), req.body));
+  });
+
   router.get('/users/:id', async (req, res) => {
     authorize(req, USER_ACTIONS.findOne);
     const user = await findUser(operationContext(ctx, req), userId(req.params.id), rawQuery(req));
@@ -53,6 +60,10 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
     const body = bodyObject(req.body);
     const existing = await findUserById(ctx, id);
     if (!existing) throw new NotFoundError('User not found');
+    // Strapi's update schema: these may be left out, not empty
+    const empty = ['email', 'username', 'password'].filter((name) => body[name] === '');
+    if (empty.length > 0)
+      throw ValidationError.fromIssues(empty.map((name) => issue([name], `${name} must be at least 1 characters`)));
     // Only what a client may set; role, confirmed, blocked, provider and tokens are ignored (CVE-2023-39345).
     const fields = checkFields(
       body,
@@ -90,7 +101,7 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
     }
     const user = await findUserById(ctx, id);
     if (!user) throw new NotFoundError('User not found');
-    res.json(sanitizeUser(ctx, user));
+    res.json(await userWithRole(operationContext(ctx, req), user));
   });
 
   router.delete('/users/:id', async (req, res) => {

@@ -1,0 +1,58 @@
+/**
+ * `GET /api/users-permissions/permissions`: every content-API action this service serves, as
+ * Strapi's permission tree with nothing enabled (the template a role's permissions fill in).
+ * Strapi also lists the actions of plugins this service does not have (content-type-builder,
+ * email, the OAuth `auth.connect`); they are left out, as no route answers them.
+ */
+import {
+  AUTH_ACTIONS,
+  LIST_LOCALES_ACTION,
+  PERMISSIONS_ACTION,
+  ROLE_ACTIONS,
+  USER_ACTIONS,
+} from '../../access/actions.js';
+import { UPLOAD_FILE_UID } from '../../content-types/index.js';
+import type { ServiceContext } from '../../service-context.js';
+import { UPLOAD_ACTIONS } from '../upload/index.js';
+import { splitThree, type PermissionTree } from './permissions-format.js';
+
+const apiName = (uid: string): string => uid.split('.')[0] ?? uid;
+
+/** The content-API actions, in the order Strapi lists them. */
+function servedActions(ctx: ServiceContext): string[] {
+  const api = ctx.registry
+    .listContentTypes()
+    .filter((contentType) => contentType.namespace === 'api')
+    // by api name (`api::author` before `api::author-profile`), as Strapi reads its api folders
+    .sort((a, b) => apiName(a.uid).localeCompare(apiName(b.uid)))
+    .flatMap((contentType) => {
+      const names =
+        contentType.kind === 'singleType'
+          ? ['find', 'update', 'delete']
+          : ['find', 'findOne', 'create', 'update', 'delete'];
+      if (contentType.localized) names.push('createLocalization');
+      return names.map((name) => `${contentType.uid}.${name}`);
+    });
+  return [
+    ...api,
+    ...(ctx.registry.contentType(UPLOAD_FILE_UID)
+      ? [UPLOAD_ACTIONS.find, UPLOAD_ACTIONS.findOne, UPLOAD_ACTIONS.destroy, UPLOAD_ACTIONS.upload]
+      : []),
+    ...Object.values(AUTH_ACTIONS),
+    ...Object.values(USER_ACTIONS),
+    ...Object.values(ROLE_ACTIONS),
+    PERMISSIONS_ACTION,
+    ...(ctx.i18n ? [LIST_LOCALES_ACTION] : []),
+  ];
+}
+
+export function permissionCatalogue(ctx: ServiceContext): PermissionTree {
+  const tree: PermissionTree = {};
+  for (const action of servedActions(ctx)) {
+    const [type, controller, name] = splitThree(action);
+    if (!type || !controller || !name) continue;
+    const controllers = (tree[type] ??= { controllers: {} }).controllers;
+    (controllers[controller] ??= {})[name] = { enabled: false, policy: '' };
+  }
+  return tree;
+}

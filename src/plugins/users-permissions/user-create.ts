@@ -1,0 +1,47 @@
+/**
+ * `POST /api/users` (`plugin::users-permissions.user.create`), as Strapi v4.26's user controller:
+ * email, username, password and role required; an e-mail in use is refused; then the user is
+ * created through the write path with the whole body (its own validation, `confirmed` and
+ * `blocked` as given, password hashed), every failure there an ApplicationError with its message.
+ * Answers the user with its role (user-answer.ts).
+ */
+import { ApplicationError, ValidationError, isAppError } from '../../errors/index.js';
+import type { OperationContext } from '../../operations/index.js';
+import { USER_UID } from '../../content-types/index.js';
+import { createEntry, isPlainObject } from '../../write/index.js';
+import { userWithRole } from './user-answer.js';
+import { findUserByEmail, findUserById } from './users.js';
+import { bodyObject, checkFields } from './validation.js';
+
+/** A role given as `{ connect: [] }` names none. */
+function assertRoleNamed(role: unknown): void {
+  if (isPlainObject(role) && Array.isArray(role.connect) && role.connect.length === 0)
+    throw ValidationError.forPath(['role', 'connect'], 'Users must have a role');
+}
+
+export async function createUserByRequest(
+  ctx: OperationContext,
+  input: unknown,
+): Promise<{ id: number } & Record<string, unknown>> {
+  const body = bodyObject(input);
+  const { email = '' } = checkFields(body, {
+    email: [{ kind: 'required' }, { kind: 'email' }],
+    username: [{ kind: 'required' }],
+    password: [{ kind: 'required' }],
+    role: [{ kind: 'required' }, { kind: 'anyType' }],
+  });
+  assertRoleNamed(body.role);
+  if (await findUserByEmail(ctx, email)) throw new ApplicationError('Email already taken');
+  const contentType = ctx.registry.contentType(USER_UID);
+  if (!contentType) throw new ApplicationError('Users are not available');
+  let id: number;
+  try {
+    id = await createEntry(ctx, contentType, { ...body, email: email.toLowerCase(), provider: 'local' });
+  } catch (err) {
+    if (isAppError(err) && err.status === 400) throw new ApplicationError(err.message);
+    throw err;
+  }
+  const user = await findUserById(ctx, id);
+  if (!user) throw new ApplicationError('The user could not be read back');
+  return userWithRole(ctx, user);
+}
