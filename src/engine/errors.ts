@@ -40,6 +40,7 @@ export const Codes = {
   BSONObjectTooLarge: [10334, 'BSONObjectTooLarge'],
   Location16410: [16410, 'Location16410'],
   NoSuchKey: [4, 'NoSuchKey'],
+  InvalidLength: [16, 'InvalidLength'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type CodeName = keyof typeof Codes;

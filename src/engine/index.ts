@@ -7,6 +7,9 @@ export { DataDamagedError } from './storage/recovery.js';
 export { DataDirLockedError } from './storage/lock.js';
 export { COMPACTION_STEPS, type CompactionStep } from './storage/journal.js';
 
+/** Time between passes of the TTL monitor, as mongod's `ttlMonitorSleepSecs` default. */
+export const DEFAULT_TTL_INTERVAL_MS = 60_000;
+
 /** Budget of a command that sends no maxTimeMS of its own (see README.md, "Time budgets"). */
 export const DEFAULT_MAX_TIME_MS = 60_000;
 
@@ -25,6 +28,8 @@ export interface EngineOptions {
   defaultMaxTimeMS?: number;
   /** compact when the journal grows past this many bytes (default 32 MiB) */
   compactAtBytes?: number;
+  /** ms between passes of the TTL monitor deleting expired documents (default 60 s; 0: no monitor) */
+  ttlIntervalMs?: number;
   /** test hook: the process kills itself (SIGKILL) when a compaction reaches this step */
   crashAt?: CompactionStep;
 }
@@ -47,6 +52,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
     defaultMaxTimeMS: opts.defaultMaxTimeMS ?? DEFAULT_MAX_TIME_MS,
     compactAtBytes: opts.compactAtBytes,
     crashAt: opts.crashAt,
+    ttlIntervalMs: opts.ttlIntervalMs ?? DEFAULT_TTL_INTERVAL_MS,
   });
   const port = await server.start();
   let stopped: Promise<void> | undefined;

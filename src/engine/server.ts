@@ -1,6 +1,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Reply, ServerState } from './commands/context.js';
 import { dispatch, maxTimeMSOf } from './commands/registry.js';
+import { expireDocuments } from './commands/ttl.js';
+import { CursorReply } from './protocol/cursor-reply.js';
 import { CursorStore } from './cursors.js';
 import type { EngineLog } from './events.js';
 import type { Doc } from './bson/types.js';
@@ -21,6 +23,8 @@ export interface EngineServerOptions {
   defaultMaxTimeMS: number;
   compactAtBytes?: number;
   crashAt?: CompactionStep;
+  /** ms between passes of the TTL monitor (0: none) */
+  ttlIntervalMs: number;
 }
 
 /** How long a command runs before it gives the event loop back to other connections' commands. */
@@ -47,6 +51,7 @@ export class EngineServer {
   private journal: Journal | undefined;
   private background: Work<void> | undefined;
   private server: Server | undefined;
+  private ttlTimer: NodeJS.Timeout | undefined;
   readonly state: ServerState;
 
   constructor(private readonly opts: EngineServerOptions) {
@@ -55,6 +60,8 @@ export class EngineServer {
       host: opts.host,
       port: opts.port,
       connections: { current: 0, totalCreated: 0 },
+      log: opts.log,
+      ttl: { passes: 0, deletedDocuments: 0 },
     };
   }
 
@@ -84,7 +91,26 @@ export class EngineServer {
     const port = typeof addr === 'object' && addr ? addr.port : this.opts.port;
     this.state.port = port;
     this.maybeCompact();
+    if (this.opts.ttlIntervalMs > 0) {
+      this.ttlTimer = setInterval(() => this.expire(), this.opts.ttlIntervalMs);
+      this.ttlTimer.unref();
+    }
     return port;
+  }
+
+  /**
+   * A TTL monitor pass, run between commands like a write: its deletions are journaled together
+   * (nothing after a failed journal write, when writes are refused).
+   */
+  private expire(): void {
+    if (this.state.writesRefused !== undefined) return;
+    const deleted = expireDocuments(this.catalog, Date.now());
+    this.state.ttl.passes++;
+    this.state.ttl.deletedDocuments += deleted;
+    const outcome = this.commit({ ok: 1 });
+    if (deleted > 0 && !(outcome instanceof CursorReply) && outcome.ok === 1)
+      this.opts.log({ level: 'info', event: 'ttl.deleted', message: `TTL monitor deleted ${deleted} documents` });
+    this.maybeCompact();
   }
 
   private accept(socket: Socket): void {
@@ -213,6 +239,7 @@ export class EngineServer {
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.ttlTimer);
     this.cursors.stop();
     for (const conn of this.connections) conn.socket.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));

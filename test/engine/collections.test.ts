@@ -1,15 +1,5 @@
 import { expect } from 'chai';
-import { MongoServerError } from 'mongodb';
-import { type AnyDoc, startTestServer, type TestServer } from './helpers/server.js';
-
-async function serverError(p: Promise<unknown>): Promise<MongoServerError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err, 'expected a server error').to.be.instanceOf(MongoServerError);
-  return err as MongoServerError;
-}
+import { type AnyDoc, serverError, startTestServer, type TestServer } from './helpers/server.js';
 
 describe('engine: collections and indexes', () => {
   let server: TestServer;

@@ -192,4 +192,11 @@ describe('engine: CRUD commands and cursors', () => {
     ]);
     expect(await c.countDocuments({})).to.equal(4);
   });
+
+  it('the positional $ updates the array element the query matched', async () => {
+    const c = server.db.collection<AnyDoc>('positional');
+    await c.insertOne({ _id: 1, items: [{ k: 1 }, { k: 2 }, { k: 3 }] });
+    await c.updateOne({ 'items.k': 2 }, { $set: { 'items.$.v': 'x' } });
+    expect((await c.findOne({ _id: 1 }))?.items).to.deep.equal([{ k: 1 }, { k: 2, v: 'x' }, { k: 3 }]);
+  });
 });

@@ -20,8 +20,8 @@ describe('engine: persistence', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function withEngine<T>(fn: (client: MongoClient) => Promise<T>): Promise<T> {
-    const engine = await startEngine({ dataDir: dir });
+  async function withEngine<T>(fn: (client: MongoClient) => Promise<T>, ttlIntervalMs?: number): Promise<T> {
+    const engine = await startEngine({ dataDir: dir, ttlIntervalMs });
     const client = await MongoClient.connect(engine.uri);
     try {
       return await fn(client);
@@ -56,6 +56,46 @@ describe('engine: persistence', function () {
       const dup = await c.insertOne({ _id: 4, email: 'a' }).catch((e: { code: number }) => e);
       expect((dup as { code: number }).code).to.equal(11000);
     });
+  });
+
+  it('keeps renames and collMod options across a restart', async () => {
+    await withEngine(async (client) => {
+      const db = client.db('p');
+      await db.createCollection('drafts');
+      await db.collection<AnyDoc>('drafts').insertOne({ _id: 1, title: 'a' });
+      await db.collection<AnyDoc>('drafts').createIndex({ title: 1 });
+      await db.command({ collMod: 'drafts', validator: { title: { $type: 'string' } } });
+      await db.command({ collMod: 'drafts', index: { name: 'title_1', hidden: true } });
+      await db.collection('drafts').rename('posts');
+    });
+    await withEngine(async (client) => {
+      const db = client.db('p');
+      expect((await db.listCollections().toArray()).map((c) => c.name)).to.deep.equal(['posts']);
+      const posts = db.collection<AnyDoc>('posts');
+      expect(await posts.findOne({ title: 'a' })).to.deep.equal({ _id: 1, title: 'a' });
+      expect((await posts.indexes()).map((ix) => [ix.name, ix.hidden])).to.deep.equal([
+        ['_id_', undefined],
+        ['title_1', true],
+      ]);
+      const err = await posts.insertOne({ _id: 2, title: 5 }).catch((e: { code?: number }) => e);
+      expect((err as { code?: number }).code).to.equal(121);
+    });
+  });
+
+  it('journals the deletions of the TTL monitor', async () => {
+    await withEngine(async (client) => {
+      const c = client.db('p').collection<AnyDoc>('sessions');
+      await c.createIndex({ at: 1 }, { expireAfterSeconds: 1 });
+      await c.insertMany([
+        { _id: 1, at: new Date(Date.now() - 60_000) },
+        { _id: 2, at: new Date(Date.now() + 60_000) },
+      ]);
+      while ((await c.countDocuments({})) > 1) await new Promise((r) => setTimeout(r, 20));
+    }, 20);
+    await withEngine(async (client) => {
+      const ids = (await client.db('p').collection<AnyDoc>('sessions').find({}).toArray()).map((d) => d._id);
+      expect(ids).to.deep.equal([2]);
+    }, 0);
   });
 
   it('refuses a second engine on a locked data directory', async () => {

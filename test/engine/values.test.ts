@@ -175,6 +175,8 @@ describe('engine: BSON values, comparison and the mingo gaps', () => {
       ])
       .toArray();
     await c.find({}, { projection: { 'nested.a': 0 } }).toArray();
+    await c.aggregate([{ $unset: ['nested.a', 'list.x'] }]).toArray();
+    await c.aggregate([{ $project: { nested: { a: 0 } } }]).toArray();
     expect(await c.findOne({ _id: 1 })).to.deep.equal({ _id: 1, nested: { a: 1 }, list: [{ x: 1 }] });
   });
 });

@@ -1,4 +1,6 @@
 import type { Doc } from '../bson/types.js';
+import type { EngineLog } from '../events.js';
+import type { TtlStats } from './ttl.js';
 import type { CursorStore } from '../cursors.js';
 import { commandError } from '../errors.js';
 import type { PipelineEnv } from '../query/pipeline.js';
@@ -12,6 +14,10 @@ export interface ServerState {
   host: string;
   port: number;
   connections: { current: number; totalCreated: number };
+  /** where warnings about commands go (a document failing a `validationAction: 'warn'` validator) */
+  log: EngineLog;
+  /** TTL monitor passes and documents it deleted */
+  ttl: TtlStats;
   /** set after a failed journal write: why writes are refused until the engine restarts */
   writesRefused?: string;
 }
@@ -63,3 +69,20 @@ export function optionalDoc(cmd: Doc, field: string): Doc | undefined {
 }
 
 export type { Collection };
+
+/** Fields drivers add to every command; never the command name. */
+export const GENERIC_COMMAND_FIELDS = new Set([
+  '$db',
+  'lsid',
+  '$clusterTime',
+  '$readPreference',
+  'readConcern',
+  'writeConcern',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+  'comment',
+  'maxTimeMS',
+  '$audit',
+  '$client',
+]);

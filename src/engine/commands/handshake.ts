@@ -70,6 +70,10 @@ export const serverStatus: CommandHandler = (_cmd, ctx) => {
         scanned: Long.fromNumber(executorStats.scanned),
         scannedObjects: Long.fromNumber(executorStats.scannedObjects),
       },
+      ttl: {
+        passes: Long.fromNumber(ctx.server.ttl.passes),
+        deletedDocuments: Long.fromNumber(ctx.server.ttl.deletedDocuments),
+      },
     },
     ok: 1,
   };

@@ -54,8 +54,33 @@ function parseSpec(raw: unknown): IndexSpec {
   const spec: IndexSpec = { v: 2, key: key as Record<string, number>, name };
   if (raw.unique) spec.unique = true;
   if (raw.sparse) spec.sparse = true;
-  if (raw.expireAfterSeconds !== undefined) spec.expireAfterSeconds = raw.expireAfterSeconds;
+  if (raw.hidden === true) {
+    if (name === '_id_') throw commandError('BadValue', "can't hide _id index");
+    spec.hidden = true;
+  }
+  // as in mongod, a compound index keeps the option and never expires anything
+  if (raw.expireAfterSeconds !== undefined) {
+    if (Object.keys(key).length === 1 && Object.keys(key)[0] === '_id')
+      throw commandError(
+        'CannotCreateIndex',
+        "The field 'expireAfterSeconds' is not valid for an _id index specification",
+      );
+    spec.expireAfterSeconds = checkExpireAfterSeconds(raw.expireAfterSeconds);
+  }
   return spec;
+}
+
+const MAX_EXPIRE_AFTER_SECONDS = 2_147_483_647;
+
+/** A TTL index's `expireAfterSeconds`: a whole number of seconds, 0 to 2^31 - 1. */
+export function checkExpireAfterSeconds(raw: unknown): number {
+  const n = typeof raw === 'number' ? raw : typeof raw === 'object' && raw !== null ? Number(String(raw)) : Number.NaN;
+  if (!Number.isFinite(n) || n < 0 || n > MAX_EXPIRE_AFTER_SECONDS)
+    throw commandError(
+      'CannotCreateIndex',
+      `TTL index 'expireAfterSeconds' option must be within an acceptable range, try a lower number`,
+    );
+  return Math.floor(n);
 }
 
 function sameIndex(a: IndexSpec, b: IndexSpec): boolean {

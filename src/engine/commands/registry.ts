@@ -1,7 +1,8 @@
 import type { Doc } from '../bson/types.js';
 import { CommandError, commandError, toCommandError } from '../errors.js';
 import * as collections from './collections.js';
-import type { CommandContext, CommandHandler, Reply } from './context.js';
+import * as explain from './explain.js';
+import { GENERIC_COMMAND_FIELDS, type CommandContext, type CommandHandler, type Reply } from './context.js';
 import { isWork, type Work } from '../work.js';
 import * as handshake from './handshake.js';
 import * as indexes from './indexes.js';
@@ -31,6 +32,8 @@ const COMMANDS: Record<string, CommandHandler> = {
   listCollections: collections.listCollections,
   dbStats: collections.dbStats,
   collStats: collections.collStats,
+  collMod: collections.collMod,
+  renameCollection: collections.renameCollection,
   createIndexes: indexes.createIndexes,
   listIndexes: indexes.listIndexes,
   dropIndexes: indexes.dropIndexes,
@@ -45,29 +48,15 @@ const COMMANDS: Record<string, CommandHandler> = {
   killCursors: read.killCursors,
   count: read.count,
   distinct: read.distinct,
-  aggregate: read.aggregate,
+  aggregate: explain.aggregateOrExplain,
+  explain: explain.explain,
 };
-
-/** Fields drivers add to every command; never the command name. */
-const GENERIC_FIELDS = new Set([
-  '$db',
-  'lsid',
-  '$clusterTime',
-  '$readPreference',
-  'readConcern',
-  'writeConcern',
-  'apiVersion',
-  'apiStrict',
-  'apiDeprecationErrors',
-  'comment',
-  'maxTimeMS',
-  '$audit',
-  '$client',
-]);
 
 /** Commands that change data: refused after a failed journal write (see server.ts). */
 const WRITE_COMMANDS = new Set([
   'create',
+  'collMod',
+  'renameCollection',
   'drop',
   'dropDatabase',
   'createIndexes',
@@ -89,7 +78,7 @@ const TRANSACTION_COMMANDS = new Set(['commitTransaction', 'abortTransaction']);
  */
 export function dispatch(cmd: Doc, ctx: Omit<CommandContext, 'db'>): Reply | Work<Reply> {
   try {
-    const name = Object.keys(cmd).find((k) => !GENERIC_FIELDS.has(k));
+    const name = Object.keys(cmd).find((k) => !GENERIC_COMMAND_FIELDS.has(k));
     if (!name) throw commandError('CommandNotFound', "no such command: ''");
     const db = typeof cmd.$db === 'string' ? cmd.$db : 'admin';
     // A standalone mongod rejects transactions (and retryable-write transaction numbers).

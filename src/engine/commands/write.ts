@@ -6,7 +6,8 @@ import { compileFilter } from '../query/filter.js';
 import { applyUpdate, updateKind, upsertSeed } from '../query/update.js';
 import { checkId } from '../storage/collection.js';
 import { collectionName, optionalDoc, pipelineEnv, type CommandContext, type CommandHandler } from './context.js';
-import { matching } from './matching.js';
+import { matching, resolveHint } from './matching.js';
+import { validateDocument } from './validation.js';
 import { MAX_BSON_OBJECT_SIZE, MAX_WRITE_BATCH_SIZE } from '../protocol/wire.js';
 
 interface WriteError {
@@ -85,10 +86,12 @@ export const insert: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'insert');
   const docs = statements(cmd, 'documents');
   const { coll } = ctx.catalog.ensure(ctx.db, name);
+  const bypass = cmd.bypassDocumentValidation === true;
   let n = 0;
   const errors = eachStatement(docs, cmd.ordered !== false, (raw) => {
     const doc = prepareInsert(raw);
     checkId(doc._id);
+    validateDocument(ctx, coll, doc, undefined, bypass);
     ctx.catalog.insert(coll, doc);
     n++;
   });
@@ -102,6 +105,7 @@ interface UpdateStatement {
   multi?: boolean;
   arrayFilters?: unknown;
   collation?: unknown;
+  hint?: unknown;
 }
 
 function asUpdateStatement(raw: unknown): UpdateStatement {
@@ -126,19 +130,21 @@ export function updateDocuments(
   ctx: CommandContext,
   name: string,
   stmt: UpdateStatement,
-  opts: { sort?: unknown; single?: boolean } = {},
+  opts: { sort?: unknown; single?: boolean; bypassValidation?: boolean; variables?: Doc } = {},
 ): UpdateOutcome {
   const kind = updateKind(stmt.u);
   const multi = stmt.multi === true && !opts.single;
   if (multi && kind === 'replacement')
     throw commandError('FailedToParse', 'multi update is not supported for replacement-style update');
-  const env = pipelineEnv(ctx, stmt.collation);
+  const env = { ...pipelineEnv(ctx, stmt.collation), ...(opts.variables ? { variables: opts.variables } : {}) };
   const coll = ctx.catalog.get(ctx.db, name);
   const matches = matching(coll, {
     filter: stmt.q,
     sort: opts.sort,
     collation: stmt.collation,
     limit: multi ? undefined : 1,
+    hint: resolveHint(coll, stmt.hint),
+    variables: opts.variables,
   });
   if (matches.length === 0) {
     if (!stmt.upsert) return { matched: 0, modified: 0 };
@@ -154,6 +160,7 @@ export function updateDocuments(
     );
     if (doc._id === undefined) doc = { _id: new ObjectId(), ...doc };
     const target = ctx.catalog.ensure(ctx.db, name).coll;
+    validateDocument(ctx, target, doc, undefined, opts.bypassValidation === true);
     ctx.catalog.insert(target, doc);
     return { matched: 0, modified: 0, upsertedId: doc._id, doc };
   }
@@ -170,6 +177,7 @@ export function updateDocuments(
       last = old;
       continue;
     }
+    validateDocument(ctx, coll!, next, old, opts.bypassValidation === true);
     ctx.catalog.replace(coll!, valueKey(old._id), next);
     modified++;
   }
@@ -183,7 +191,10 @@ export const update: CommandHandler = (cmd, ctx) => {
   let nModified = 0;
   const upserted: Doc[] = [];
   const errors = eachStatement(list, cmd.ordered !== false, (raw, index) => {
-    const out = updateDocuments(ctx, name, asUpdateStatement(raw));
+    const out = updateDocuments(ctx, name, asUpdateStatement(raw), {
+      bypassValidation: cmd.bypassDocumentValidation === true,
+      variables: optionalDoc(cmd, 'let'),
+    });
     if (out.upsertedId !== undefined) {
       upserted.push({ index, _id: out.upsertedId });
       n += 1;
@@ -213,7 +224,13 @@ export const deleteCommand: CommandHandler = (cmd, ctx) => {
       compileFilter(raw.q);
       return;
     }
-    const docs = matching(coll, { filter: raw.q, collation: raw.collation, limit: limit === 1 ? 1 : undefined });
+    const docs = matching(coll, {
+      filter: raw.q,
+      collation: raw.collation,
+      limit: limit === 1 ? 1 : undefined,
+      hint: resolveHint(coll, raw.hint),
+      variables: optionalDoc(cmd, 'let'),
+    });
     for (const d of docs) {
       ctx.catalog.remove(coll, valueKey(d._id));
       n++;
@@ -234,7 +251,14 @@ export const findAndModify: CommandHandler = (cmd, ctx) => {
   if (cmd.remove === true) {
     if (cmd.update !== undefined) throw commandError('FailedToParse', 'Cannot specify both an update and remove=true');
     const coll = ctx.catalog.get(ctx.db, name);
-    const [doc] = matching(coll, { filter: query, sort: cmd.sort, collation: cmd.collation, limit: 1 });
+    const [doc] = matching(coll, {
+      filter: query,
+      sort: cmd.sort,
+      collation: cmd.collation,
+      limit: 1,
+      hint: resolveHint(coll, cmd.hint),
+      variables: optionalDoc(cmd, 'let'),
+    });
     if (doc && coll) ctx.catalog.remove(coll, valueKey(doc._id));
     return { lastErrorObject: { n: doc ? 1 : 0 }, value: shape(doc), ok: 1 };
   }
@@ -249,8 +273,14 @@ export const findAndModify: CommandHandler = (cmd, ctx) => {
       upsert: cmd.upsert === true,
       arrayFilters: cmd.arrayFilters,
       collation: cmd.collation,
+      hint: cmd.hint,
     },
-    { sort: cmd.sort, single: true },
+    {
+      sort: cmd.sort,
+      single: true,
+      bypassValidation: cmd.bypassDocumentValidation === true,
+      variables: optionalDoc(cmd, 'let'),
+    },
   );
   const lastErrorObject: Doc = { n: out.upsertedId !== undefined ? 1 : out.matched, updatedExisting: out.matched > 0 };
   if (out.upsertedId !== undefined) lastErrorObject.upserted = out.upsertedId;

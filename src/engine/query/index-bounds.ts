@@ -46,6 +46,8 @@ export interface IndexBounds {
   exact: boolean;
   /** the documents of the entries in `ranges` are the matching ones (some may have several entries) */
   setExact: boolean;
+  /** the intervals of the index's leading fields that `ranges` combine (later fields: every value) */
+  intervals: Interval[][];
 }
 
 const FULL: Interval = { lo: BOTTOM, loInc: true, hi: TOP, hiInc: true };
@@ -318,7 +320,7 @@ export function indexBounds(index: SecondaryIndex, bounds: FilterBounds): IndexB
     return undefined;
   }
   const ranges = keyRanges(index, perField);
-  return ranges && { ranges, exact: setExact && !repeats, setExact };
+  return ranges && { ranges, exact: setExact && !repeats, setExact, intervals: perField };
 }
 
 /** Probes for the cartesian product of the per-field intervals, in index order. */

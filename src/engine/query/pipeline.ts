@@ -8,9 +8,11 @@ import { collationCompare } from './collation.js';
 import { compileFilter } from './filter.js';
 import { lookupStage, semiJoinLength, semiJoinStage } from './lookup.js';
 import { MINGO_STAGES, mingoOptions, plainOptions } from './operators.js';
-import { countMatches, matches, sortedMatches } from './plan.js';
+import { allDocuments, countMatches, matches, sortedMatches, type Hint } from './plan.js';
 import { normalizeRegexes } from './regex.js';
 import { simpleProjection } from './simple-projection.js';
+import { projectionOrder } from './projection-order.js';
+import { addFieldsStage } from './add-fields.js';
 import { checkpoint, filterWork, finish, mapWork, tick, type Work } from '../work.js';
 import { parseSort, sortDocs, type SortSpec } from './sort.js';
 
@@ -55,8 +57,6 @@ const UNSUPPORTED_STAGES = new Set([
   '$vectorSearch',
   '$geoNear',
   '$changeStream',
-  '$collStats',
-  '$indexStats',
   '$currentOp',
   '$listSessions',
   '$planCacheStats',
@@ -72,8 +72,16 @@ export function runPipeline(source: Collection | Doc[], pipeline: unknown, env: 
   return finish(pipelineWork(source, pipeline, env));
 }
 
-/** `runPipeline` as cooperative work: yields between slices (see work.ts), also inside `$lookup` sub-pipelines. */
-export function* pipelineWork(source: Collection | Doc[], pipeline: unknown, env: PipelineEnv): Work<Doc[]> {
+/**
+ * `runPipeline` as cooperative work: yields between slices (see work.ts), also inside `$lookup`
+ * sub-pipelines. `hint` (the command's) imposes the access path of the leading `$match`.
+ */
+export function* pipelineWork(
+  source: Collection | Doc[],
+  pipeline: unknown,
+  env: PipelineEnv,
+  hint?: Hint,
+): Work<Doc[]> {
   if (!Array.isArray(pipeline)) throw commandError('TypeMismatch', "'pipeline' option must be specified as an array");
   const stages = coalesceMatches(pipeline.map(checkStage));
   let docs: Doc[];
@@ -88,20 +96,20 @@ export function* pipelineWork(source: Collection | Doc[], pipeline: unknown, env
     const next = stages[1];
     const countField = countStageField(next);
     if (countField !== undefined) {
-      const n = yield* countMatches(source, filter, predicate);
+      const n = yield* countMatches(source, filter, predicate, hint);
       docs = n > 0 ? [{ ...(next.name === '$group' ? { _id: (next.spec as Doc)._id } : {}), [countField]: n }] : [];
       owned = true;
       start = 2;
     } else if (next?.name === '$sort' && parseSort(next.spec)) {
       const sort = parseSort(next.spec) as SortSpec;
-      docs = yield* sortedMatches(source, filter, predicate, sort, topK(stages, 2), compareStrings);
+      docs = yield* sortedMatches(source, filter, predicate, sort, topK(stages, 2), compareStrings, hint);
       start = 2;
     } else {
-      docs = yield* matches(source, filter, predicate);
+      docs = yield* matches(source, filter, predicate, undefined, hint);
       start = 1;
     }
   } else {
-    docs = [...source.all()];
+    docs = allDocuments(source);
   }
   const strings = env.collation ? collationCompare(env.collation) : compareStrings;
   for (let i = start; i < stages.length; i++) {
@@ -168,7 +176,15 @@ export function* pipelineWork(source: Collection | Doc[], pipeline: unknown, env
             owned = false;
             break;
           }
-          if (!READ_ONLY_STAGES.has(name) && !owned) {
+          const addFields = name === '$addFields' || name === '$set' ? addFieldsStage(name, spec) : undefined;
+          if (addFields) {
+            const options = mingoOptions(env);
+            docs = yield* mapWork(docs, (d) => addFields(d, options));
+            owned = false;
+            break;
+          }
+          const readOnly = READ_ONLY_STAGES.has(name) && !removesNestedFields(name, spec);
+          if (!readOnly && !owned) {
             docs = yield* mapWork(docs, cloneDoc);
             owned = true;
           }
@@ -181,9 +197,12 @@ export function* pipelineWork(source: Collection | Doc[], pipeline: unknown, env
               ? { ...plainOptions(env), collectionResolver: (coll: string) => [...(env.resolve(coll)?.all() ?? [])] }
               : mingoOptions(env),
           );
+          const input = docs;
           docs = PER_DOCUMENT_STAGES.has(name) ? yield* inChunks(docs, agg) : (agg.run(docs) as Doc[]);
+          const order = name === '$project' ? projectionOrder(spec) : undefined;
+          if (order) docs = docs.map((d, k) => order(input[k] as Doc, d));
           tick(docs.length);
-          if (READ_ONLY_STAGES.has(name)) owned = false;
+          if (readOnly) owned = false;
         }
       }
     } catch (err) {
@@ -191,6 +210,21 @@ export function* pipelineWork(source: Collection | Doc[], pipeline: unknown, env
     }
   }
   return docs;
+}
+
+/**
+ * mingo's `$unset` and exclusion `$project` delete fields of embedded documents in place, in the
+ * input document: such a stage must run on copies like the stages that modify documents.
+ */
+function removesNestedFields(name: string, spec: unknown): boolean {
+  if (name === '$unset')
+    return (Array.isArray(spec) ? spec : [spec]).some((f) => typeof f !== 'string' || f.includes('.'));
+  if (name !== '$project' || !isPlainObject(spec)) return false;
+  const excludes = (v: unknown): boolean =>
+    v === 0 || v === false || (isPlainObject(v) && Object.values(v).some(excludes));
+  return Object.entries(spec).some(
+    ([path, v]) => (path.includes('.') && excludes(v)) || (isPlainObject(v) && excludes(v)),
+  );
 }
 
 function* inChunks(docs: Doc[], agg: Aggregator): Work<Doc[]> {
@@ -203,7 +237,7 @@ function* inChunks(docs: Doc[], agg: Aggregator): Work<Doc[]> {
   return out;
 }
 
-function checkStage(stage: unknown): { name: string; spec: unknown } {
+export function checkStage(stage: unknown): { name: string; spec: unknown } {
   if (!isPlainObject(stage) || Object.keys(stage).length !== 1) {
     throw new CommandError(
       40323,
@@ -212,6 +246,8 @@ function checkStage(stage: unknown): { name: string; spec: unknown } {
     );
   }
   const name = Object.keys(stage)[0];
+  if (name === '$collStats' || name === '$indexStats')
+    throw new CommandError(40602, 'Location40602', `${name} is only valid as the first stage in a pipeline`);
   if (UNSUPPORTED_STAGES.has(name)) {
     throw commandError('CommandNotSupported', `${name} is not supported by the embedded engine`);
   }
@@ -243,7 +279,9 @@ function nonNegative(name: string, spec: unknown): number {
  * Adjacent `$match` stages become one `{ $and: [...] }` (as MongoDB's optimizer does), so a
  * filter that follows the first `$match` still gets index selection and the `_id` walk.
  */
-function coalesceMatches(stages: Array<{ name: string; spec: unknown }>): Array<{ name: string; spec: unknown }> {
+export function coalesceMatches(
+  stages: Array<{ name: string; spec: unknown }>,
+): Array<{ name: string; spec: unknown }> {
   const out: Array<{ name: string; spec: unknown }> = [];
   for (const stage of stages) {
     const previous = out[out.length - 1];
@@ -283,7 +321,7 @@ function topK(stages: Array<{ name: string; spec: unknown }>, from: number): num
  * The output field of a stage that only counts its input: `{ $count: 'n' }`, or the driver's
  * countDocuments `{ $group: { _id: <constant>, n: { $sum: 1 } } }`.
  */
-function countStageField(stage: { name: string; spec: unknown } | undefined): string | undefined {
+export function countStageField(stage: { name: string; spec: unknown } | undefined): string | undefined {
   if (!stage) return undefined;
   if (stage.name === '$count') {
     const field = stage.spec;

@@ -3,7 +3,7 @@ import { pathValues } from '../bson/path.js';
 import type { Doc } from '../bson/types.js';
 import type { Collection } from '../storage/collection.js';
 import type { SecondaryIndex } from '../storage/secondary-index.js';
-import { filterBounds, indexBounds, type FilterBounds, type KeyRange } from './index-bounds.js';
+import { filterBounds, indexBounds, type FilterBounds, type Interval, type KeyRange } from './index-bounds.js';
 import { sortDocs, type SortSpec } from './sort.js';
 import { executorStats } from './stats.js';
 import { filterWork, tick, type Work } from '../work.js';
@@ -21,6 +21,66 @@ interface AccessPlan {
   setExact: boolean;
   /** candidates found otherwise (a trigram index), instead of spans; `count` is then an upper bound */
   docs?: () => Doc[];
+  /** the intervals of the index's leading fields (see IndexBounds) */
+  intervals?: Interval[][];
+  /** the literal whose trigram candidates are read (`docs`) */
+  substring?: { field: string; literal: string };
+}
+
+/** An index a command's `hint` names (visible, existing), or `$natural`: a collection scan. */
+export type Hint = SecondaryIndex | 'natural';
+
+/** What the planner did for one read, as `explain` reports it (commands/explain.ts renders it). */
+export interface PlanChoice {
+  /** the index read; none: a scan of the collection in natural order */
+  index?: SecondaryIndex;
+  /** the intervals of the index's leading fields; later fields (or none at all): every value */
+  intervals: Interval[][];
+  /** the candidates of an unanchored regex, through the trigrams of the indexed field */
+  substring?: { field: string; literal: string };
+  /** the index is walked in this direction of its own order */
+  direction: 1 | -1;
+  /** the answer is the number of index entries in range: no document is read */
+  countOnly: boolean;
+  /** the documents come out in the requested sort order (an index walk): no sort stage */
+  sorted: boolean;
+  /** the documents reached are exactly the matches: the filter is not evaluated on them */
+  covered: boolean;
+  /** documents (or, counting, 0) this access handed on */
+  returned: number;
+}
+
+let recorder: ((choice: PlanChoice) => void) | undefined;
+
+/**
+ * Runs `read` (synchronously) and answers, with its result, the plan choices it made, outermost
+ * first: the first is the command's own access, later ones come from joins.
+ */
+export function recordingPlans<T>(read: () => T): { result: T; plans: PlanChoice[] } {
+  const plans: PlanChoice[] = [];
+  const saved = recorder;
+  recorder = (choice) => plans.push(choice);
+  try {
+    return { result: read(), plans };
+  } finally {
+    recorder = saved;
+  }
+}
+
+/** Notes a plan's use: the index's access count ($indexStats), the choice for a recording explain. */
+function record(plan: AccessPlan, returned: number, how: Partial<PlanChoice> = {}): void {
+  if (plan.index) plan.index.accesses.ops++;
+  recorder?.({
+    index: plan.index,
+    intervals: plan.intervals ?? [],
+    substring: plan.substring,
+    direction: 1,
+    countOnly: false,
+    sorted: false,
+    covered: plan.setExact && plan.index !== undefined,
+    returned,
+    ...how,
+  });
 }
 
 /**
@@ -28,23 +88,41 @@ interface AccessPlan {
  * the number of entries in its ranges is counted (two O(log n) look-ups per range), and the
  * smallest wins (an exact one on ties). Without bounds: a scan of the collection.
  */
-function accessPlan(coll: Collection, bounds: FilterBounds): AccessPlan {
+function accessPlan(coll: Collection, bounds: FilterBounds, hint?: Hint): AccessPlan {
+  if (hint !== undefined) return hintedPlan(coll, bounds, hint);
   let best: AccessPlan | undefined;
   for (const index of coll.indexes) {
+    if (index.spec.hidden) continue; // kept up to date, not used by queries
     const plan = indexPlan(index, bounds);
     if (plan && (!best || plan.count < best.count || (plan.count === best.count && plan.exact && !best.exact)))
       best = plan;
   }
   for (const { field, literal } of bounds.texts) {
     // substring candidates for fields the application indexed (an index on the field opts it in)
-    if (!coll.indexes.some((ix) => ix.fields[0] === field)) continue;
+    if (!coll.indexes.some((ix) => ix.fields[0] === field && !ix.spec.hidden)) continue;
     const trigrams = coll.trigramIndex(field);
     const count = trigrams.estimate(literal);
     if (!best || count < best.count)
-      best = { spans: [], docs: () => trigrams.candidates(literal), count, exact: false, setExact: false };
+      best = {
+        index: coll.indexes.find((ix) => ix.fields[0] === field && !ix.spec.hidden),
+        spans: [],
+        docs: () => trigrams.candidates(literal),
+        count,
+        exact: false,
+        setExact: false,
+        substring: { field, literal },
+      };
   }
   const all = bounds.fields.size === 0 && !bounds.residual;
   return best ?? { spans: [], count: coll.size, exact: all, setExact: all };
+}
+
+/** The plan a hint imposes: its index's ranges (all of its entries when the filter does not bound it), or a scan. */
+function hintedPlan(coll: Collection, bounds: FilterBounds, hint: Hint): AccessPlan {
+  const all = bounds.fields.size === 0 && !bounds.residual;
+  if (hint === 'natural') return { spans: [], count: coll.size, exact: all, setExact: all };
+  const size = hint.entries.size;
+  return indexPlan(hint, bounds) ?? { index: hint, spans: [[0, size]], count: size, exact: false, setExact: false };
 }
 
 function indexPlan(index: SecondaryIndex, bounds: FilterBounds): AccessPlan | undefined {
@@ -52,7 +130,7 @@ function indexPlan(index: SecondaryIndex, bounds: FilterBounds): AccessPlan | un
   if (!found) return undefined;
   const spans = positions(index, found.ranges);
   const count = spans.reduce((n, [a, b]) => n + b - a, 0);
-  return { index, spans, count, exact: found.exact, setExact: found.setExact };
+  return { index, spans, count, exact: found.exact, setExact: found.setExact, intervals: found.intervals };
 }
 
 function positions(index: SecondaryIndex, ranges: KeyRange[]): Array<[number, number]> {
@@ -80,10 +158,8 @@ function reach(coll: Collection, plan: AccessPlan): Doc[] {
     return docs;
   }
   const index = plan.index;
-  if (!index) {
-    executorStats.scannedObjects += coll.size;
-    return [...coll.all()];
-  }
+  // a scan's documents are counted as examined where the filter is applied to them
+  if (!index) return [...coll.all()];
   executorStats.scanned += plan.count;
   const docs: Doc[] = [];
   const collect = (_key: unknown, doc: Doc) => {
@@ -100,7 +176,18 @@ function reach(coll: Collection, plan: AccessPlan): Doc[] {
  * applied to every candidate, so the plan only has to be a superset. Natural order.
  */
 export function candidates(coll: Collection, filter: unknown): Doc[] {
-  return coll.inNaturalOrder(reach(coll, accessPlan(coll, filterBounds(filter))));
+  const plan = accessPlan(coll, filterBounds(filter));
+  const docs = coll.inNaturalOrder(reach(coll, plan));
+  if (!plan.index) executorStats.scannedObjects += docs.length;
+  record(plan, docs.length, { covered: false });
+  return docs;
+}
+
+/** Every document in natural order (a collection scan: each counts as examined). */
+export function allDocuments(coll: Collection): Doc[] {
+  executorStats.scannedObjects += coll.size;
+  recorder?.({ intervals: [], direction: 1, countOnly: false, sorted: false, covered: false, returned: coll.size });
+  return [...coll.all()];
 }
 
 /**
@@ -110,10 +197,15 @@ export function candidates(coll: Collection, filter: unknown): Doc[] {
 export function equalTo(coll: Collection, field: string, values: unknown[]): Doc[] {
   const plan = accessPlan(coll, filterBounds({ [field]: { $in: values } }));
   const pool = reach(coll, plan);
-  if (plan.setExact) return coll.inNaturalOrder(pool);
+  if (plan.setExact) {
+    record(plan, pool.length);
+    return coll.inNaturalOrder(pool);
+  }
   executorStats.scannedObjects += pool.length;
   const equal = (v: unknown) => values.some((w) => compareValues(v === undefined ? null : v, w) === 0);
-  return coll.inNaturalOrder(pool.filter((doc) => pathValues(doc, field).some(equal)));
+  const docs = coll.inNaturalOrder(pool.filter((doc) => pathValues(doc, field).some(equal)));
+  record(plan, docs.length);
+  return docs;
 }
 
 /** Matches of a filter in natural order, at most `limit`. */
@@ -122,9 +214,14 @@ export function* matches(
   filter: unknown,
   predicate: (d: Doc) => boolean,
   limit?: number,
+  hint?: Hint,
 ): Work<Doc[]> {
-  const plan = accessPlan(coll, filterBounds(filter));
-  if (limit === undefined) return coll.inNaturalOrder(yield* checked(reach(coll, plan), predicate));
+  const plan = accessPlan(coll, filterBounds(filter), hint);
+  if (limit === undefined) {
+    const docs = coll.inNaturalOrder(yield* checked(reach(coll, plan), predicate));
+    record(plan, docs.length);
+    return docs;
+  }
   // with a limit, the first matches in natural order: order the candidates first
   const out: Doc[] = [];
   for (const d of coll.inNaturalOrder(reach(coll, plan))) {
@@ -133,6 +230,7 @@ export function* matches(
     if (predicate(d)) out.push(d);
     if (tick()) yield;
   }
+  record(plan, out.length);
   return out;
 }
 
@@ -147,14 +245,22 @@ function checked(pool: Doc[], predicate: (d: Doc) => boolean): Work<Doc[]> {
  * number of entries in them (no document is read: O(log n) per range); otherwise the candidates
  * are checked.
  */
-export function* countMatches(coll: Collection, filter: unknown, predicate: (d: Doc) => boolean): Work<number> {
+export function* countMatches(
+  coll: Collection,
+  filter: unknown,
+  predicate: (d: Doc) => boolean,
+  hint?: Hint,
+): Work<number> {
   const bounds = filterBounds(filter);
-  const plan = accessPlan(coll, bounds);
+  const plan = accessPlan(coll, bounds, hint);
   if (plan.exact) {
     executorStats.scanned += plan.spans.length * 2;
+    record(plan, 0, { countOnly: true, covered: true });
     return plan.count;
   }
-  return (yield* checked(reach(coll, plan), predicate)).length;
+  const n = (yield* checked(reach(coll, plan), predicate)).length;
+  record(plan, n);
+  return n;
 }
 
 /**
@@ -171,10 +277,12 @@ export function* sortedMatches(
   sort: SortSpec,
   take: number | undefined,
   strings: StringCompare,
+  hint?: Hint,
 ): Work<Doc[]> {
   const bounds = filterBounds(filter);
-  const plan = accessPlan(coll, bounds);
-  if (take !== undefined && plan.count > take) {
+  const plan = accessPlan(coll, bounds, hint);
+  // a hint fixes the access path: no walk of another index
+  if (take !== undefined && plan.count > take && hint === undefined) {
     const walked = walkInOrder(coll, bounds, predicate, sort, take, plan.count, strings);
     if (walked) return walked;
   }
@@ -182,6 +290,7 @@ export function* sortedMatches(
   // natural order first, so that documents with equal sort keys keep it
   const sorted = sortDocs(coll.inNaturalOrder(docs), sort, take, strings);
   tick(docs.length);
+  record(plan, docs.length);
   return sorted;
 }
 
@@ -189,7 +298,7 @@ export function* sortedMatches(
 function orderingIndex(coll: Collection, field: string): SecondaryIndex | undefined {
   let best: SecondaryIndex | undefined;
   for (const index of coll.indexes) {
-    if (index.fields[0] !== field || index.multikeyFields.has(0) || index.sparse) continue;
+    if (index.fields[0] !== field || index.spec.hidden || index.multikeyFields.has(0) || index.sparse) continue;
     if (!best || index.fields.length < best.fields.length) best = index;
   }
   return best;
@@ -207,7 +316,8 @@ function walkInOrder(
   const [field, direction] = sort[0];
   const index = orderingIndex(coll, field);
   if (!index || strings !== compareStrings) return undefined;
-  const spans = indexBounds(index, bounds)?.ranges ?? [{ lo: undefined, loTail: -1, hi: undefined, hiTail: 1 }];
+  const found = indexBounds(index, bounds);
+  const spans = found?.ranges ?? [{ lo: undefined, loTail: -1, hi: undefined, hiTail: 1 }];
   const walk = spans[0].lo === undefined ? [[0, index.entries.size] as [number, number]] : positions(index, spans);
   const scanDirection = (direction * index.directions[0]) as 1 | -1;
   const first = index.fields.length === 1 ? (key: unknown) => key : (key: unknown) => (key as unknown[])[0];
@@ -251,7 +361,18 @@ function walkInOrder(
   executorStats.scanned += Math.min(steps, budget);
   if (!full && steps > budget) return undefined;
   appendGroup(out, group, sort, strings);
-  return out.slice(0, take);
+  const page = out.slice(0, take);
+  index.accesses.ops++;
+  recorder?.({
+    index,
+    intervals: found?.intervals ?? [],
+    direction: scanDirection,
+    countOnly: false,
+    sorted: true,
+    covered: false,
+    returned: page.length,
+  });
+  return page;
 }
 
 /** Documents with one value of the first sort key, put in the order of the rest of the spec. */

@@ -135,7 +135,8 @@ function applyOperators(doc: Doc, u: Doc, opts: ApplyOptions): Doc {
       next,
       normalizeRegexes(modifier),
       opts.arrayFilters as Doc[] | undefined,
-      (opts.query ?? undefined) as Doc | undefined,
+      // the query only serves the positional `$` (mingo re-evaluates it, without `let` variables)
+      usesPositional(modifier) ? ((opts.query ?? undefined) as Doc | undefined) : undefined,
       { cloneMode: 'deep', queryOptions: mingoOptions(opts.env) },
     );
   } catch (err) {
@@ -184,6 +185,12 @@ function exactNumericIncrements(doc: Doc, modifier: Doc): void {
   }
   if (Object.keys(rest).length) modifier.$inc = rest;
   else delete modifier.$inc;
+}
+
+function usesPositional(modifier: Doc): boolean {
+  return Object.values(modifier).some(
+    (spec) => isPlainObject(spec) && Object.keys(spec).some((path) => /(^|\.)\$(\.|$)/.test(path)),
+  );
 }
 
 /** The document an upsert starts from: the query's equality conditions (MongoDB "upsert behavior"). */

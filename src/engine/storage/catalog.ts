@@ -12,7 +12,10 @@ export type Change =
   | { op: 'drop'; db: string; coll: string }
   | { op: 'dropDatabase'; db: string }
   | { op: 'createIndex'; db: string; coll: string; spec: IndexSpec }
-  | { op: 'dropIndex'; db: string; coll: string; name: string };
+  | { op: 'dropIndex'; db: string; coll: string; name: string }
+  | { op: 'options'; db: string; coll: string; options: Doc }
+  | { op: 'modifyIndex'; db: string; coll: string; spec: IndexSpec }
+  | { op: 'rename'; db: string; coll: string; toDb: string; to: string };
 
 /**
  * All databases and their collections; every mutation goes through here and is reported to
@@ -97,6 +100,36 @@ export class Catalog {
     this.record({ op: 'dropIndex', db: coll.db, coll: coll.name, name }, () => spec && coll.addIndex(spec, false));
   }
 
+  /** Gives an index new options (same name and key), in place. */
+  modifyIndex(coll: Collection, spec: IndexSpec): void {
+    const old = coll.modifyIndex(spec);
+    if (!old) return;
+    this.record({ op: 'modifyIndex', db: coll.db, coll: coll.name, spec }, () => coll.modifyIndex(old));
+  }
+
+  /** Replaces a collection's options (`collMod`: validator, validation level and action...). */
+  setOptions(coll: Collection, options: Doc): void {
+    const old = coll.options;
+    coll.options = options;
+    this.record({ op: 'options', db: coll.db, coll: coll.name, options }, () => {
+      coll.options = old;
+    });
+  }
+
+  /** Moves a collection (documents, indexes, options) to another name, maybe in another database. */
+  rename(coll: Collection, toDb: string, to: string): void {
+    validateName(toDb, to);
+    const { db, name } = coll;
+    this.move(coll, toDb, to);
+    this.record({ op: 'rename', db, coll: name, toDb, to }, () => this.move(coll, db, name));
+  }
+
+  private move(coll: Collection, toDb: string, to: string): void {
+    this.detach(coll.db, coll.name);
+    coll.moveTo(toDb, to);
+    this.attach(coll);
+  }
+
   private detach(db: string, name: string): void {
     const colls = this.dbs.get(db);
     if (!colls?.delete(name)) return;
@@ -147,6 +180,19 @@ export class Catalog {
         case 'dropIndex':
           this.get(change.db, change.coll)?.dropIndex(change.name);
           break;
+        case 'modifyIndex':
+          this.get(change.db, change.coll)?.modifyIndex(change.spec);
+          break;
+        case 'options': {
+          const coll = this.get(change.db, change.coll);
+          if (coll) coll.options = change.options;
+          break;
+        }
+        case 'rename': {
+          const coll = this.get(change.db, change.coll);
+          if (coll) this.move(coll, change.toDb, change.to);
+          break;
+        }
       }
     } finally {
       this.record = saved;

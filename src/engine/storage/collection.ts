@@ -39,10 +39,24 @@ export class Collection {
   private readonly trigrams = new Map<string, TrigramIndex>();
 
   constructor(
-    readonly db: string,
-    readonly name: string,
-    readonly options: Doc = {},
+    private dbName: string,
+    private collName: string,
+    /** the options it was created with (`validator`...), as `collMod` left them */
+    public options: Doc = {},
   ) {}
+
+  get db(): string {
+    return this.dbName;
+  }
+  get name(): string {
+    return this.collName;
+  }
+
+  /** Gives the collection another namespace (renameCollection; the catalog keeps its maps in step). */
+  moveTo(db: string, name: string): void {
+    this.dbName = db;
+    this.collName = name;
+  }
 
   get ns(): string {
     return `${this.db}.${this.name}`;
@@ -192,6 +206,19 @@ export class Collection {
     const duplicate = ix.fill(this.docs.values(), true);
     if (duplicate) throw new DuplicateKeyError(this.ns, ix, duplicate.values);
     return ix;
+  }
+
+  /**
+   * Gives an index new options (`collMod`: `expireAfterSeconds`, `hidden`), keeping its place and
+   * entries (its key is the same).
+   */
+  modifyIndex(spec: IndexSpec): IndexSpec | undefined {
+    const i = this.indexes.findIndex((ix) => ix.spec.name === spec.name);
+    const index = this.indexes[i];
+    if (!index) return undefined;
+    const old = index.spec;
+    index.respec(spec);
+    return old;
   }
 
   dropIndex(name: string): void {

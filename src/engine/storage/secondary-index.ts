@@ -33,7 +33,21 @@ export class SecondaryIndex {
   /** each field's path split on dots; null for a top-level field */
   private readonly paths: Array<string[] | null>;
 
-  constructor(readonly spec: IndexSpec) {
+  private current: IndexSpec;
+  /** queries that used the index since it was created or loaded (`$indexStats`) */
+  readonly accesses = { ops: 0, since: new Date() };
+
+  get spec(): IndexSpec {
+    return this.current;
+  }
+
+  /** New options (`expireAfterSeconds`, `hidden`) for the same key pattern. */
+  respec(spec: IndexSpec): void {
+    this.current = spec;
+  }
+
+  constructor(spec: IndexSpec) {
+    this.current = spec;
     this.fields = Object.keys(spec.key);
     this.paths = this.fields.map((f) => (f.includes('.') ? f.split('.') : null));
     this.directions = this.fields.map((f) => (spec.key[f] < 0 ? -1 : 1));

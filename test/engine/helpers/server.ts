@@ -1,7 +1,18 @@
 // Each engine suite gets its own server: the embedded engine, or the real MongoDB in MONGODB_URI
 // (then the same assertions prove the engine behaves like mongod).
-import { Decimal128, Double, Int32, Long, MongoClient, ObjectId, type Db, type Document } from 'mongodb';
-import { startEngine } from '../../../src/engine/index.js';
+import { expect } from 'chai';
+import {
+  Decimal128,
+  Double,
+  Int32,
+  Long,
+  MongoClient,
+  MongoServerError,
+  ObjectId,
+  type Db,
+  type Document,
+} from 'mongodb';
+import { startEngine, type EngineOptions } from '../../../src/engine/index.js';
 
 export interface TestServer {
   uri: string;
@@ -15,9 +26,10 @@ export interface TestServer {
 
 let counter = 0;
 
-export async function startTestServer(name: string): Promise<TestServer> {
+/** `engineOptions` apply to the embedded engine only. */
+export async function startTestServer(name: string, engineOptions: EngineOptions = {}): Promise<TestServer> {
   const external = process.env.MONGODB_URI;
-  const engine = external ? undefined : await startEngine({ port: 0 });
+  const engine = external ? undefined : await startEngine({ ...engineOptions, port: 0 });
   const uri = external ?? engine?.uri ?? '';
   const client = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 5000 });
   const db = client.db(`engine_${name}_${process.pid}_${counter++}`);
@@ -43,3 +55,13 @@ export function dbUri(server: TestServer, dbName: string): string {
 
 /** A document with an `_id` of any type (the service uses integers and strings). */
 export type AnyDoc = Document & { _id?: number | string | ObjectId | Long | Int32 | Double | Decimal128 };
+
+/** The server error a promise rejects with (fails the test when it resolves or fails otherwise). */
+export async function serverError(p: Promise<unknown>): Promise<MongoServerError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err, 'expected a server error').to.be.instanceOf(MongoServerError);
+  return err as MongoServerError;
+}
