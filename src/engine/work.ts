@@ -41,6 +41,8 @@ const MAX_UNITS = 1024;
 const GROWTH = 4;
 
 let slice: Slice = UNLIMITED;
+/** time spent in `unbudgeted` work so far (runSlice leaves it out of the command's charge) */
+let unbudgetedMs = 0;
 let units = 0;
 let unitsPerCheck = MIN_UNITS;
 let lastCheck = 0;
@@ -79,6 +81,7 @@ function check(now: number): boolean {
 export function runSlice<T>(step: () => T, budget: TimeBudget, sliceMs: number): T {
   const saved = slice;
   const start = performance.now();
+  const excludedBefore = unbudgetedMs;
   slice = { limit: start + budget.remainingMs, end: start + sliceMs };
   units = 0;
   unitsPerCheck = MIN_UNITS;
@@ -87,7 +90,24 @@ export function runSlice<T>(step: () => T, budget: TimeBudget, sliceMs: number):
     return step();
   } finally {
     slice = saved;
-    budget.remainingMs -= performance.now() - start;
+    budget.remainingMs -= performance.now() - start - (unbudgetedMs - excludedBefore);
+  }
+}
+
+/**
+ * Runs `fn`, work the engine owes rather than the command asked for (building an index left to
+ * build after a start-up), without charging its time to the running command: the first read after
+ * a restart is not refused for the index it happened to need.
+ */
+export function unbudgeted<T>(fn: () => T): T {
+  const start = performance.now();
+  try {
+    return fn();
+  } finally {
+    const spent = performance.now() - start;
+    unbudgetedMs += spent;
+    if (slice !== UNLIMITED) slice = { limit: slice.limit + spent, end: slice.end + spent };
+    lastCheck += spent;
   }
 }
 

@@ -31,6 +31,24 @@ describe('engine: persistence', function () {
     }
   }
 
+  it('builds an index left to build after a restart without charging it to the first read', async () => {
+    const N = 150_000;
+    await withEngine(async (client) => {
+      const c = client.db('p').collection<AnyDoc>('big');
+      await c.createIndex({ k: 1 });
+      for (let from = 0; from < N; from += 25_000)
+        await c.insertMany(Array.from({ length: 25_000 }, (_, i) => ({ _id: from + i, k: (from + i) % 1000 })));
+    });
+    await withEngine(async (client) => {
+      const c = client.db('p').collection<AnyDoc>('big');
+      // sorting 150k keys takes far longer than 40 ms; the read itself (150 documents) does not
+      const found = await c.find({ k: 7 }, { maxTimeMS: 40 }).toArray();
+      expect(found).to.have.length(N / 1000);
+      const explained = await c.find({ k: 7 }).explain('executionStats');
+      expect(explained.executionStats.totalDocsExamined).to.equal(N / 1000);
+    });
+  });
+
   it('keeps documents, updates, deletes and indexes across a restart', async () => {
     await withEngine(async (client) => {
       const c = client.db('p').collection<AnyDoc>('c');

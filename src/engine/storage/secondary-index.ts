@@ -4,6 +4,7 @@ import { isPlainObject, type Doc } from '../bson/types.js';
 import { commandError } from '../errors.js';
 import { keyComparator } from './index-keys.js';
 import { KeyList } from './key-list.js';
+import { unbudgeted } from '../work.js';
 
 export interface IndexSpec {
   v: number;
@@ -85,7 +86,7 @@ export class SecondaryIndex {
   private buildPending(): void {
     const source = this.pending as () => Iterable<Doc>;
     this.pending = undefined;
-    this.fill(source(), false);
+    unbudgeted(() => this.fill(source(), false));
   }
 
   /**
