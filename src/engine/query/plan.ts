@@ -99,12 +99,13 @@ function accessPlan(coll: Collection, bounds: FilterBounds, hint?: Hint): Access
   }
   for (const { field, literal } of bounds.texts) {
     // substring candidates for fields the application indexed (an index on the field opts it in)
-    if (!coll.indexes.some((ix) => ix.fields[0] === field && !ix.spec.hidden)) continue;
+    const fieldIndex = coll.indexes.find((ix) => ix.fields[0] === field && !ix.spec.hidden);
+    if (!fieldIndex) continue;
     const trigrams = coll.trigramIndex(field);
     const count = trigrams.estimate(literal);
     if (!best || count < best.count)
       best = {
-        index: coll.indexes.find((ix) => ix.fields[0] === field && !ix.spec.hidden),
+        index: fieldIndex,
         spans: [],
         docs: () => trigrams.candidates(literal),
         count,
