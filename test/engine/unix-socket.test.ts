@@ -23,12 +23,13 @@ describe('engine: Unix domain socket beside TCP', function () {
     expect(engine.socketUri).to.equal(`mongodb://${encodeURIComponent(socketPath)}`);
     const overSocket = await MongoClient.connect(engine.socketUri ?? '');
     const overTcp = await MongoClient.connect(engine.uri);
+    type Row = { _id: number; v: string };
     try {
       await overSocket
         .db('s')
         .collection<{ _id: number; v: string }>('c')
         .insertOne({ _id: 1, v: 'written over the socket' });
-      expect(await overTcp.db('s').collection('c').findOne({ _id: 1 })).to.deep.equal({
+      expect(await overTcp.db('s').collection<Row>('c').findOne({ _id: 1 })).to.deep.equal({
         _id: 1,
         v: 'written over the socket',
       });
