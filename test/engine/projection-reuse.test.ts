@@ -17,7 +17,7 @@ describe('engine: projections reused across commands', () => {
     await server.stop();
   });
 
-  const project = (spec: AnyDoc) =>
+  const project = (spec: Record<string, unknown>) =>
     server.db
       .collection<AnyDoc>('items')
       .aggregate([{ $sort: { _id: 1 } }, { $project: spec }])
