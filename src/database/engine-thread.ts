@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 export interface EngineThread {
   /** TCP, for other processes (the token command, mongosh) */
   uri: string;
-  /** a Unix domain socket: this process's own connection, which skips the TCP stack on both threads */
+  /** a Unix domain socket (TCP on Windows): this process's own connection, which skips the TCP stack on both threads */
   socketUri: string;
   stop(): Promise<void>;
 }
@@ -65,9 +65,12 @@ function tsxEsmApi(): string {
  */
 export function startEngineThread(options: EngineWorkerData & { logger?: Logger }): Promise<EngineThread> {
   const { logger, ...data } = options;
-  const socketDir = mkdtempSync(join(tmpdir(), 'content-service-engine-'));
-  const removeSocketDir = () => rmSync(socketDir, { recursive: true, force: true });
-  const worker = createWorker({ ...data, socketPath: join(socketDir, 'engine.sock') });
+  // Windows listens on named pipes, not on socket files: TCP there
+  const socketDir = process.platform === 'win32' ? undefined : mkdtempSync(join(tmpdir(), 'content-service-engine-'));
+  const removeSocketDir = () => {
+    if (socketDir) rmSync(socketDir, { recursive: true, force: true });
+  };
+  const worker = createWorker({ ...data, socketPath: socketDir && join(socketDir, 'engine.sock') });
   worker.on('message', (message: WorkerMessage) => {
     if (message.log && logger) logEngineEvent(logger, message.log);
   });
@@ -81,7 +84,7 @@ export function startEngineThread(options: EngineWorkerData & { logger?: Logger 
       if (message.log) return;
       worker.off('message', onStart);
       worker.off('error', onStartError);
-      if (!message.uri || !message.socketUri) {
+      if (!message.uri) {
         removeSocketDir();
         void worker.terminate();
         const error = new Error(message.error ?? 'embedded engine failed to start');
@@ -91,7 +94,7 @@ export function startEngineThread(options: EngineWorkerData & { logger?: Logger 
       }
       resolve({
         uri: message.uri,
-        socketUri: message.socketUri,
+        socketUri: message.socketUri ?? message.uri,
         stop: () =>
           new Promise<void>((done) => {
             const stopped = () => {
