@@ -3,7 +3,16 @@ import { pathValues } from '../bson/path.js';
 import type { Doc } from '../bson/types.js';
 import type { Collection } from '../storage/collection.js';
 import type { SecondaryIndex } from '../storage/secondary-index.js';
-import { filterBounds, indexBounds, type FilterBounds, type Interval, type KeyRange } from './index-bounds.js';
+import { foldCase, type TrigramIndex } from '../storage/trigram-index.js';
+import {
+  filterBounds,
+  filterWithout,
+  indexBounds,
+  type FilterBounds,
+  type Interval,
+  type KeyRange,
+  type TextCondition,
+} from './index-bounds.js';
 import { sortDocs, type SortSpec } from './sort.js';
 import { executorStats } from './stats.js';
 import { filterWork, tick, type Work } from '../work.js';
@@ -97,25 +106,51 @@ function accessPlan(coll: Collection, bounds: FilterBounds, hint?: Hint): Access
     if (plan && (!best || plan.count < best.count || (plan.count === best.count && plan.exact && !best.exact)))
       best = plan;
   }
-  for (const { field, literal } of bounds.texts) {
-    // substring candidates for fields the application indexed (an index on the field opts it in)
-    const fieldIndex = coll.indexes.find((ix) => ix.fields[0] === field && !ix.spec.hidden);
-    if (!fieldIndex) continue;
-    const trigrams = coll.trigramIndex(field);
-    const count = trigrams.estimate(literal);
+  for (const text of bounds.texts) {
+    const trigrams = textIndex(coll, text);
+    if (!trigrams) continue;
+    const count = trigrams.index.estimate(text.literal);
     if (!best || count < best.count)
       best = {
-        index: fieldIndex,
+        index: trigrams.fieldIndex,
         spans: [],
-        docs: () => trigrams.candidates(literal),
+        // an exact text's candidates are settled on the trigram index's folded values
+        docs: () =>
+          text.exact ? textMatches(trigrams.index, text.literal) : textCandidates(trigrams.index, text.literal),
         count,
         exact: false,
         setExact: false,
-        substring: { field, literal },
+        substring: { field: text.field, literal: text.literal },
       };
   }
   const all = bounds.fields.size === 0 && !bounds.residual;
   return best ?? { spans: [], count: coll.size, exact: all, setExact: all };
+}
+
+/**
+ * The trigram index of a text condition's field, for fields the application indexed (an index
+ * whose first field it is opts the field in), with that index (explain names it).
+ */
+function textIndex(
+  coll: Collection,
+  text: TextCondition,
+): { index: TrigramIndex; fieldIndex: SecondaryIndex } | undefined {
+  const fieldIndex = coll.indexes.find((ix) => ix.fields[0] === text.field && !ix.spec.hidden);
+  return fieldIndex && { index: coll.trigramIndex(text.field), fieldIndex };
+}
+
+/** The documents that may match a text condition, counted as keys examined. */
+function textCandidates(index: TrigramIndex, literal: string): Doc[] {
+  const docs = index.candidates(literal);
+  executorStats.scanned += docs.length;
+  return docs;
+}
+
+/** The documents matching an exact text condition, its settled candidates counted as keys examined. */
+function textMatches(index: TrigramIndex, literal: string): Doc[] {
+  const { docs, settled } = index.matches(literal);
+  executorStats.scanned += settled;
+  return docs;
 }
 
 /** The plan a hint imposes: its index's ranges (all of its entries when the filter does not bound it), or a scan. */
@@ -153,11 +188,8 @@ function positions(index: SecondaryIndex, ranges: KeyRange[]): Array<[number, nu
 
 /** The documents an access plan reaches, each once, in index order (natural order for a scan). */
 function reach(coll: Collection, plan: AccessPlan): Doc[] {
-  if (plan.docs) {
-    const docs = plan.docs();
-    executorStats.scanned += docs.length;
-    return docs;
-  }
+  // the candidates count themselves as keys examined
+  if (plan.docs) return plan.docs();
   const index = plan.index;
   // a scan's documents are counted as examined where the filter is applied to them
   if (!index) return [...coll.all()];
@@ -254,6 +286,10 @@ export function* countMatches(
 ): Work<number> {
   const bounds = filterBounds(filter);
   const plan = accessPlan(coll, bounds, hint);
+  if (hint === undefined && !plan.exact) {
+    const counted = textCount(coll, filter, bounds, plan.count);
+    if (counted !== undefined) return counted;
+  }
   if (plan.exact) {
     executorStats.scanned += plan.spans.length * 2;
     record(plan, 0, { countOnly: true, covered: true });
@@ -262,6 +298,66 @@ export function* countMatches(
   const n = (yield* checked(reach(coll, plan), predicate)).length;
   record(plan, n);
   return n;
+}
+
+/**
+ * The count of a filter with an exact text condition on a trigram-indexed field, without reading
+ * a document, when the rest of the filter is nothing or one index's ranges exactly: the documents
+ * in those ranges whose folded values contain the literal, or, when the ranges hold most of the
+ * index, the text's matches less those outside them. Undefined when that does not apply or would
+ * examine more keys than the best plan has documents to check (`budget`).
+ */
+function textCount(coll: Collection, filter: unknown, bounds: FilterBounds, budget: number): number | undefined {
+  for (const text of bounds.texts) {
+    const trigrams = text.exact ? textIndex(coll, text) : undefined;
+    if (!trigrams) continue;
+    const restBounds = filterBounds(filterWithout(filter, text.owner, text.field));
+    const recordCount = (n: number) => {
+      record(
+        {
+          index: trigrams.fieldIndex,
+          spans: [],
+          count: n,
+          exact: true,
+          setExact: true,
+          substring: { field: text.field, literal: text.literal },
+        },
+        0,
+        {
+          countOnly: true,
+        },
+      );
+      return n;
+    };
+    if (restBounds.fields.size === 0 && !restBounds.residual)
+      return recordCount(textMatches(trigrams.index, text.literal).length);
+    const rest = accessPlan(coll, restBounds);
+    const index = rest.index;
+    if (!index || !rest.exact || rest.docs || index.multikey) continue;
+    const inside = rest.count;
+    // one entry per document: the entries outside the ranges are the other documents
+    const outside = index.entries.size === coll.size ? index.entries.size - inside : Infinity;
+    if (Math.min(inside, outside) > budget) continue;
+    const needle = foldCase(text.literal);
+    let found = 0;
+    const contains = (_key: unknown, doc: Doc) => {
+      if (trigrams.index.contains(doc, needle)) found++;
+      return true;
+    };
+    if (inside <= outside) {
+      for (const [a, b] of rest.spans) index.entries.scan(a, b, 1, contains);
+      executorStats.scanned += inside;
+      return recordCount(found);
+    }
+    let from = 0;
+    for (const [a, b] of [...rest.spans, [index.entries.size, index.entries.size]]) {
+      if (a > from) index.entries.scan(from, a, 1, contains);
+      from = b;
+    }
+    executorStats.scanned += outside;
+    return recordCount(textMatches(trigrams.index, text.literal).length - found);
+  }
+  return undefined;
 }
 
 /**
@@ -321,6 +417,7 @@ function walkInOrder(
   const spans = found?.ranges ?? [{ lo: undefined, loTail: -1, hi: undefined, hiTail: 1 }];
   const walk = spans[0].lo === undefined ? [[0, index.entries.size] as [number, number]] : positions(index, spans);
   const scanDirection = (direction * index.directions[0]) as 1 | -1;
+  const textTest = exactTextTest(coll, bounds);
   const first = index.fields.length === 1 ? (key: unknown) => key : (key: unknown) => (key as unknown[])[0];
   // a forward walk of a single-field index already orders equal values by _id
   const inOrder =
@@ -348,6 +445,8 @@ function walkInOrder(
     if (++steps > budget) return false;
     // the walk is bounded by the plan's candidates; tick() still stops it at the time budget
     tick();
+    // a document the exact text rules out is passed over on the trigram index's folded values
+    if (textTest && !textTest(doc)) return true;
     executorStats.scannedObjects++;
     if (!predicate(doc)) return true;
     if (!inOrder) group.push(doc);
@@ -374,6 +473,17 @@ function walkInOrder(
     returned: page.length,
   });
   return page;
+}
+
+/** A test of the filter's first exact text condition on a trigram-indexed field, without reading the document. */
+function exactTextTest(coll: Collection, bounds: FilterBounds): ((doc: Doc) => boolean) | undefined {
+  for (const text of bounds.texts) {
+    const trigrams = text.exact ? textIndex(coll, text) : undefined;
+    if (!trigrams) continue;
+    const needle = foldCase(text.literal);
+    return (doc) => trigrams.index.contains(doc, needle);
+  }
+  return undefined;
 }
 
 /** Documents with one value of the first sort key, put in the order of the rest of the spec. */
