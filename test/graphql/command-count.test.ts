@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { seededCommandCountingService } from '../helpers/seed.js';
 import type { TestService } from '../helpers/server.js';
+import { writeClient } from '../helpers/write-client.js';
 import { at, gql } from './helpers.js';
 
 /**
@@ -62,5 +63,36 @@ describe('GraphQL: MongoDB commands per nested query', () => {
     expect(first?.attributes.author).to.deep.equal({ data: { id: '1', attributes: { name: 'Alice Martin' } } });
     const categoryArticles = at(first?.attributes as never, 'category.data.attributes.articles.data') as unknown[];
     expect(categoryArticles.length).to.be.within(1, 5);
+  });
+
+  it("reads five of a category's articles in list order, not every article of the category", async () => {
+    const client = await writeClient(service);
+    const category = await client.post('/api/categories', { data: { name: 'Windowed', slug: 'windowed' } });
+    expect(category.status).to.equal(200);
+    const created: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const res = await client.post('/api/articles', {
+        data: { title: `windowed ${i}`, slug: `windowed-${i}`, category: category.body.data.id },
+      });
+      expect(res.status).to.equal(200);
+      created.push(res.body.data.id as number);
+    }
+    // moving the first article to another category and back puts it at the end of the list
+    await client.put(`/api/articles/${created[0]}`, { data: { category: null } }).expect(200);
+    await client.put(`/api/articles/${created[0]}`, { data: { category: category.body.data.id } }).expect(200);
+    const db = service.context.connection.db;
+    if (!db) throw new Error('not connected');
+    const examined = async () =>
+      Number((await db.admin().command({ serverStatus: 1 })).metrics.queryExecutor.scannedObjects);
+    const before = await examined();
+    const res = await gql(
+      service,
+      `{ category(id: ${category.body.data.id}) { data { attributes { articles(pagination: { limit: 5 }) { data { id } } } } } }`,
+    );
+    const ids = (at(res.body, 'data.category.data.attributes.articles.data') as Array<{ id: string }>).map((a) =>
+      Number(a.id),
+    );
+    expect(ids).to.deep.equal(created.slice(1, 6));
+    expect((await examined()) - before).to.be.below(20);
   });
 });

@@ -1,4 +1,5 @@
 import { compareStrings, compareValues, type StringCompare } from '../bson/compare.js';
+import { TypeEdge } from '../storage/index-keys.js';
 import { pathValues } from '../bson/path.js';
 import type { Doc } from '../bson/types.js';
 import type { Collection } from '../storage/collection.js';
@@ -391,14 +392,49 @@ export function* sortedMatches(
   return sorted;
 }
 
-/** An index that yields documents in the order of the sort's first key (not through arrays). */
-function orderingIndex(coll: Collection, field: string): SecondaryIndex | undefined {
-  let best: SecondaryIndex | undefined;
+/**
+ * An index that yields documents in the order of the sort's first key (not through arrays): that
+ * key is its first field, or follows leading fields the filter pins to one value each (an
+ * equality-pinned prefix: `{ category: 1, order: 1 }` walks one category in `order`). Answers the
+ * index and the position of the sort key in it; the most pinned fields win (the shortest walk),
+ * then the fewest fields after the sort key.
+ */
+function orderingIndex(
+  coll: Collection,
+  bounds: FilterBounds,
+  field: string,
+): { index: SecondaryIndex; position: number } | undefined {
+  let best: { index: SecondaryIndex; position: number } | undefined;
+  const rank = (c: { index: SecondaryIndex; position: number }) => [-c.position, c.index.fields.length - c.position];
   for (const index of coll.indexes) {
-    if (index.fields[0] !== field || index.spec.hidden || index.multikeyFields.has(0) || index.sparse) continue;
-    if (!best || index.fields.length < best.fields.length) best = index;
+    if (index.spec.hidden || index.sparse) continue;
+    const position = index.fields.indexOf(field);
+    if (position < 0) continue;
+    const leading = index.fields.slice(0, position + 1);
+    if (leading.some((_f, f) => index.multikeyFields.has(f))) continue;
+    if (!leading.slice(0, position).every((f) => isPinned(bounds, f))) continue;
+    const candidate = { index, position };
+    if (!best) best = candidate;
+    else {
+      const [a, b] = [rank(candidate), rank(best)];
+      if (a[0] < b[0] || (a[0] === b[0] && a[1] < b[1])) best = candidate;
+    }
   }
   return best;
+}
+
+/** Whether the filter's conjunction holds `field` to a single value (equality, `$in` of one). */
+function isPinned(bounds: FilterBounds, field: string): boolean {
+  return (bounds.fields.get(field) ?? []).some(
+    ({ intervals: [only, ...others] }) =>
+      only !== undefined &&
+      others.length === 0 &&
+      only.loInc &&
+      only.hiInc &&
+      !(only.lo instanceof TypeEdge) &&
+      !(only.hi instanceof TypeEdge) &&
+      compareValues(only.lo, only.hi) === 0,
+  );
 }
 
 function walkInOrder(
@@ -411,17 +447,21 @@ function walkInOrder(
   strings: StringCompare,
 ): Doc[] | undefined {
   const [field, direction] = sort[0];
-  const index = orderingIndex(coll, field);
-  if (!index || strings !== compareStrings) return undefined;
+  const ordering = orderingIndex(coll, bounds, field);
+  if (!ordering || strings !== compareStrings) return undefined;
+  const { index, position } = ordering;
   const found = indexBounds(index, bounds);
   const spans = found?.ranges ?? [{ lo: undefined, loTail: -1, hi: undefined, hiTail: 1 }];
-  const walk = spans[0].lo === undefined ? [[0, index.entries.size] as [number, number]] : positions(index, spans);
-  const scanDirection = (direction * index.directions[0]) as 1 | -1;
+  const walk =
+    spans.length > 0 && spans[0].lo === undefined
+      ? [[0, index.entries.size] as [number, number]]
+      : positions(index, spans);
+  const scanDirection = (direction * index.directions[position]) as 1 | -1;
   const textTest = exactTextTest(coll, bounds);
-  const first = index.fields.length === 1 ? (key: unknown) => key : (key: unknown) => (key as unknown[])[0];
-  // a forward walk of a single-field index already orders equal values by _id
+  const first = index.fields.length === 1 ? (key: unknown) => key : (key: unknown) => (key as unknown[])[position];
+  // a forward walk already orders equal values of the sort key by _id when no field follows it
   const inOrder =
-    index.fields.length === 1 &&
+    index.fields.length === position + 1 &&
     scanDirection === 1 &&
     (sort.length === 1 || (sort.length === 2 && sort[1][0] === '_id' && sort[1][1] === 1));
   const out: Doc[] = [];
