@@ -1,5 +1,6 @@
 import { pathValues } from '../bson/path.js';
 import type { Doc } from '../bson/types.js';
+import { unbudgeted } from '../work.js';
 
 /** Ascending slots of the document versions holding one trigram (appended in slot order). */
 class PostingList {
@@ -30,8 +31,8 @@ export class TrigramIndex {
   private lists = new Map<string, PostingList>();
   /** slot → the document version, undefined once retired */
   private docs: Array<Doc | undefined> = [];
-  /** slot → the version's string values, case-folded */
-  private folded: Array<string[] | undefined> = [];
+  /** slot → the version's string value, or values (an array field), case-folded; "" once retired */
+  private folded: Array<string | string[]> = [];
   private slots = new Map<Doc, number>();
   private stale = 0;
 
@@ -48,7 +49,8 @@ export class TrigramIndex {
     if (values.length === 0) return;
     const slot = this.docs.length;
     this.docs.push(doc);
-    this.folded.push(values);
+    // one value (the usual case) without an array around it: one memory access less per candidate
+    this.folded.push(values.length === 1 ? values[0] : values);
     this.slots.set(doc, slot);
     const grams = new Set<string>();
     for (const v of values) for (let i = 0; i + 3 <= v.length; i++) grams.add(v.slice(i, i + 3));
@@ -65,7 +67,7 @@ export class TrigramIndex {
     if (slot === undefined) return;
     this.slots.delete(doc);
     this.docs[slot] = undefined;
-    this.folded[slot] = undefined;
+    this.folded[slot] = '';
     this.stale++;
   }
 
@@ -93,14 +95,14 @@ export class TrigramIndex {
     const needle = foldCase(literal);
     const slots = this.intersection(needle);
     const docs: Doc[] = [];
-    for (const slot of slots) if (includes(this.folded[slot] as string[], needle)) docs.push(this.docs[slot] as Doc);
+    for (const slot of slots) if (includes(this.folded[slot], needle)) docs.push(this.docs[slot] as Doc);
     return { docs, settled: slots.length };
   }
 
   /** Whether the current version `doc` has a value containing `literal` (as `matches` decides). */
   contains(doc: Doc, foldedLiteral: string): boolean {
     const slot = this.slots.get(doc);
-    return slot !== undefined && includes(this.folded[slot] as string[], foldedLiteral);
+    return slot !== undefined && includes(this.folded[slot], foldedLiteral);
   }
 
   /** Live slots in every list of the literal's trigrams: the smallest list walked, the others probed. */
@@ -132,13 +134,16 @@ export class TrigramIndex {
     return [...grams].map((g) => this.lists.get(g) ?? EMPTY);
   }
 
+  /** Built over the current documents; like an index build, not charged to the reading command. */
   private rebuild(): void {
     this.lists = new Map();
     this.docs = [];
     this.folded = [];
     this.slots = new Map();
     this.stale = 0;
-    for (const doc of this.documents()) this.add(doc);
+    unbudgeted(() => {
+      for (const doc of this.documents()) this.add(doc);
+    });
   }
 }
 
@@ -166,7 +171,8 @@ function seek(list: PostingList, from: number, slot: number): number {
   return hi;
 }
 
-function includes(values: string[], needle: string): boolean {
+function includes(values: string | string[], needle: string): boolean {
+  if (typeof values === 'string') return values.includes(needle);
   for (const v of values) if (v.includes(needle)) return true;
   return false;
 }
