@@ -314,20 +314,9 @@ function textCount(coll: Collection, filter: unknown, bounds: FilterBounds, budg
     if (!trigrams) continue;
     const restBounds = filterBounds(filterWithout(filter, text.owner, text.field));
     const recordCount = (n: number) => {
-      record(
-        {
-          index: trigrams.fieldIndex,
-          spans: [],
-          count: n,
-          exact: true,
-          setExact: true,
-          substring: { field: text.field, literal: text.literal },
-        },
-        0,
-        {
-          countOnly: true,
-        },
-      );
+      const substring = { field: text.field, literal: text.literal };
+      const plan = { index: trigrams.fieldIndex, spans: [], count: n, exact: true, setExact: true, substring };
+      record(plan, 0, { countOnly: true });
       return n;
     };
     if (restBounds.fields.size === 0 && !restBounds.residual)
@@ -362,8 +351,8 @@ function textCount(coll: Collection, filter: unknown, bounds: FilterBounds, budg
 }
 
 /**
- * The first `take` matches of a filter in `sort` order. An index whose first field is the first
- * sort key is walked in that order (entries with equal values are ordered by the rest of the
+ * The first `take` matches of a filter in `sort` order. An index on the first sort key (see
+ * orderingIndex) is walked in that order (entries with equal values are ordered by the rest of the
  * spec, group by group) until the window is full, when that looks cheaper than reading every
  * candidate of the best filter plan: the walk gets as many steps as that plan has candidates,
  * then gives up. Otherwise (and without `take`): candidates, filter, (top-k) sort.
@@ -405,7 +394,6 @@ function orderingIndex(
   field: string,
 ): { index: SecondaryIndex; position: number } | undefined {
   let best: { index: SecondaryIndex; position: number } | undefined;
-  const rank = (c: { index: SecondaryIndex; position: number }) => [-c.position, c.index.fields.length - c.position];
   for (const index of coll.indexes) {
     if (index.spec.hidden || index.sparse) continue;
     const position = index.fields.indexOf(field);
@@ -413,12 +401,11 @@ function orderingIndex(
     const leading = index.fields.slice(0, position + 1);
     if (leading.some((_f, f) => index.multikeyFields.has(f))) continue;
     if (!leading.slice(0, position).every((f) => isPinned(bounds, f))) continue;
-    const candidate = { index, position };
-    if (!best) best = candidate;
-    else {
-      const [a, b] = [rank(candidate), rank(best)];
-      if (a[0] < b[0] || (a[0] === b[0] && a[1] < b[1])) best = candidate;
-    }
+    const better =
+      !best ||
+      position > best.position ||
+      (position === best.position && index.fields.length < best.index.fields.length);
+    if (better) best = { index, position };
   }
   return best;
 }
