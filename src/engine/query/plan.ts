@@ -140,6 +140,13 @@ function textIndex(
   return fieldIndex && { index: coll.trigramIndex(text.field), fieldIndex };
 }
 
+/** The number of documents matching an exact text condition, its settled candidates counted as keys examined. */
+function textMatchCount(index: TrigramIndex, literal: string): number {
+  const { count, settled } = index.matchCount(literal);
+  executorStats.scanned += settled;
+  return count;
+}
+
 /** The documents that may match a text condition, counted as keys examined. */
 function textCandidates(index: TrigramIndex, literal: string): Doc[] {
   const docs = index.candidates(literal);
@@ -320,7 +327,7 @@ function textCount(coll: Collection, filter: unknown, bounds: FilterBounds, budg
       return n;
     };
     if (restBounds.fields.size === 0 && !restBounds.residual)
-      return recordCount(textMatches(trigrams.index, text.literal).length);
+      return recordCount(textMatchCount(trigrams.index, text.literal));
     const rest = accessPlan(coll, restBounds);
     const index = rest.index;
     if (!index || !rest.exact || rest.docs || index.multikey) continue;
@@ -345,7 +352,7 @@ function textCount(coll: Collection, filter: unknown, bounds: FilterBounds, budg
       from = b;
     }
     executorStats.scanned += outside;
-    return recordCount(textMatches(trigrams.index, text.literal).length - found);
+    return recordCount(textMatchCount(trigrams.index, text.literal) - found);
   }
   return undefined;
 }

@@ -99,6 +99,15 @@ export class TrigramIndex {
     return { docs, settled: slots.length };
   }
 
+  /** How many current documents `matches` would answer (without building them), and the candidates settled. */
+  matchCount(literal: string): { count: number; settled: number } {
+    const needle = foldCase(literal);
+    const slots = this.intersection(needle);
+    let count = 0;
+    for (const slot of slots) if (includes(this.folded[slot], needle)) count++;
+    return { count, settled: slots.length };
+  }
+
   /** Whether the current version `doc` has a value containing `literal` (as `matches` decides). */
   contains(doc: Doc, foldedLiteral: string): boolean {
     const slot = this.slots.get(doc);
