@@ -88,11 +88,18 @@ describe('GraphQL: MongoDB commands per nested query', () => {
     const query = (window: string) =>
       `{ category(id: ${category.body.data.id}) { data { id attributes { ${window} } } } }`;
     const window = 'articles(pagination: { limit: 5 }) { data { id } }';
+    // the engine's counters are shared with every other database of the run: the least of a few
+    // tries leaves out work done meanwhile elsewhere
     const costOf = async (q: string) => {
       await gql(service, q);
-      const before = await examined();
-      const res = await gql(service, q);
-      return { res, docs: (await examined()) - before };
+      let docs = Infinity;
+      let res = await gql(service, q);
+      for (let i = 0; i < 4; i++) {
+        const before = await examined();
+        res = await gql(service, q);
+        docs = Math.min(docs, (await examined()) - before);
+      }
+      return { res, docs };
     };
     const without = await costOf(query('name'));
     const { res, docs } = await costOf(query(window));
