@@ -50,6 +50,6 @@ export interface ServiceContext {
   /** null when the i18n plugin is off */
   i18n: I18nSettings | null;
   authenticate: Authenticator;
-  /** absent when the app has no lifecycle hooks */
-  lifecycles?: DbLifecycles;
+  /** the hooks every write runs (none unless the app has some) */
+  lifecycles: DbLifecycles;
 }

@@ -5,9 +5,8 @@
  * subscriber keeps its own `event.state` from the before- to the after-hook of one call.
  */
 import { AppError } from '../errors/index.js';
-import type { Registry } from '../content-types/index.js';
-import type { DbLifecycles, LifecycleEventProperties, LifecycleStates } from '../service-context.js';
-import type { ContentType } from '../content-types/index.js';
+import type { ContentType, Registry } from '../content-types/index.js';
+import type { DbLifecycles, LifecycleEventProperties } from '../service-context.js';
 
 export type LifecycleEvent = LifecycleEventProperties & {
   action: string;
