@@ -10,15 +10,21 @@ import { isPlainObject, type Doc } from '../bson/types.js';
  */
 export interface DocumentBatch {
   json: string;
-  /** `[index of the document, ...keys]` of each value JSON cannot carry */
-  paths: Array<Array<string | number>>;
+  /**
+   * `[index of the document, ...keys]` of each value JSON cannot carry, as one JSON text (parsed
+   * natively: a BSON array per path cost more to decode than the documents' own JSON); snapshots
+   * written before keep them as a BSON array of paths, which is still read.
+   */
+  paths: string | Path[];
   values: unknown[];
 }
 
+type Path = Array<string | number>;
+
 export function encodeBatch(docs: readonly Doc[]): DocumentBatch {
-  const paths: DocumentBatch['paths'] = [];
+  const paths: Path[] = [];
   const values: unknown[] = [];
-  const path: Array<string | number> = [];
+  const path: Path = [];
   const visit = (value: unknown): void => {
     if (value === null || typeof value !== 'object') {
       if (typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0))) {
@@ -51,15 +57,26 @@ export function encodeBatch(docs: readonly Doc[]): DocumentBatch {
     visit(doc);
     path.pop();
   });
-  return { json: JSON.stringify(docs), paths, values };
+  return { json: JSON.stringify(docs), paths: JSON.stringify(paths), values };
 }
 
 export function decodeBatch(batch: DocumentBatch): Doc[] {
   const docs = JSON.parse(batch.json) as Doc[];
-  batch.paths.forEach((path, i) => {
+  const paths = typeof batch.paths === 'string' ? (JSON.parse(batch.paths) as Path[]) : batch.paths;
+  // equal dates share one Date (96 bytes each; `createdAt`, `updatedAt` and `publishedAt` are often
+  // equal): stored documents are never modified in place, and copies made to modify one clone dates
+  const dates = new Map<number, Date>();
+  paths.forEach((path, i) => {
+    let value = batch.values[i];
+    if (value instanceof Date) {
+      const time = value.getTime();
+      const same = dates.get(time);
+      if (same) value = same;
+      else dates.set(time, value);
+    }
     let target: unknown = docs;
     for (let k = 0; k < path.length - 1; k++) target = (target as Record<string | number, unknown>)[path[k] as string];
-    (target as Record<string | number, unknown>)[path[path.length - 1] as string] = batch.values[i];
+    (target as Record<string | number, unknown>)[path[path.length - 1] as string] = value;
   });
   return docs;
 }
