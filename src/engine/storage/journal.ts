@@ -111,7 +111,8 @@ export class Journal {
    */
   append(changes: Change[]): void {
     if (changes.length === 0) return;
-    const buf = changes.length === 1 ? encodeRecord(changes[0]) : Buffer.concat(changes.map(encodeRecord));
+    const buf =
+      changes.length === 1 ? encodeRecord(changes[0]) : Buffer.concat(journalRecords(changes).map(encodeRecord));
     const at = this.current.size;
     try {
       writeAll(this.current.fd, buf, at);
@@ -248,6 +249,34 @@ function docRecords(db: string, coll: string, docs: Doc[]): StoredRecord[] {
   if (docs.length === 1) return [{ op: 'put', db, coll, doc: docs[0] as Doc }];
   const half = docs.length >> 1;
   return [...docRecords(db, coll, docs.slice(0, half)), ...docRecords(db, coll, docs.slice(half))];
+}
+
+/**
+ * The records of one command's changes: consecutive documents put into one collection go as
+ * document batches (as in snapshots: decoded natively at start-up, and one record rather than one
+ * per document), anything else as the change itself.
+ */
+function journalRecords(changes: Change[]): StoredRecord[] {
+  const out: StoredRecord[] = [];
+  let i = 0;
+  while (i < changes.length) {
+    const first = changes[i];
+    if (first.op !== 'put') {
+      out.push(first);
+      i++;
+      continue;
+    }
+    const docs: Doc[] = [];
+    for (let c: Change | undefined = first; c?.op === 'put' && c.db === first.db && c.coll === first.coll;) {
+      docs.push(c.doc);
+      c = changes[++i];
+    }
+    if (docs.length === 1) out.push(first);
+    else
+      for (let k = 0; k < docs.length; k += DOCS_PER_BATCH)
+        out.push(...docRecords(first.db, first.coll, docs.slice(k, k + DOCS_PER_BATCH)));
+  }
+  return out;
 }
 
 interface CapturedCollection {
