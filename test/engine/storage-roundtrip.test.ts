@@ -67,8 +67,20 @@ function documents(): Document[] {
       emptyDoc: {},
       'dotted.key': 1,
     },
-    { _id: 'string id', order: { b: 2, a: 1 }, same: [when, when, new Date(when.getTime())] },
-    { _id: new ObjectId('65f0a1b2c3d4e5f607182931'), v: Decimal128.fromString('NaN') },
+    {
+      _id: 'string id',
+      order: { b: 2, a: 1 },
+      same: [when, when, new Date(when.getTime())],
+      // strings repeated across documents and within one (shared by the batch decoding)
+      repeated: ['blocks.quote', 'blocks.quote', { in: 'a longer repeated string, ünïcode ✓' }],
+      ['__proto__']: 'blocks.quote',
+    },
+    {
+      _id: new ObjectId('65f0a1b2c3d4e5f607182931'),
+      v: Decimal128.fromString('NaN'),
+      kind: 'blocks.quote',
+      text: 'a longer repeated string, ünïcode ✓',
+    },
     { _id: Long.fromString('12345678901234'), v: new Double(1e300) },
     { _id: { compound: 1, key: 'k' }, v: [] },
   ];
@@ -187,5 +199,30 @@ describe('engine: stored documents round-trip through snapshot and journal uncha
     const binary = decoded.op === 'put' ? (decoded.doc.b as Binary) : undefined;
     expect(binary?.buffer.buffer).to.not.equal(record.buffer);
     expect([...(binary?.buffer ?? [])]).to.deep.equal([9, 9, 9]);
+  });
+
+  it('journals a command whose documents are too large for one batch record, and reads them back', async () => {
+    let engine = await startEngine({ dataDir: dir });
+    let client = await MongoClient.connect(engine.uri);
+    const big = (n: number) => ({ _id: n, bytes: new Binary(Buffer.alloc(7 * 1024 * 1024, n), 0) });
+    await client
+      .db('rt')
+      .collection<AnyDoc>('big')
+      .insertMany([big(1), big(2), big(3)]);
+    await client.close();
+    await engine.stop();
+    engine = await startEngine({ dataDir: dir });
+    client = await MongoClient.connect(engine.uri);
+    try {
+      const docs = await client.db('rt').collection<AnyDoc>('big').find({}).sort({ _id: 1 }).toArray();
+      expect(docs.map((d) => [d._id, (d.bytes as Binary).buffer.length, (d.bytes as Binary).buffer[5]])).to.deep.equal([
+        [1, 7 * 1024 * 1024, 1],
+        [2, 7 * 1024 * 1024, 2],
+        [3, 7 * 1024 * 1024, 3],
+      ]);
+    } finally {
+      await client.close();
+      await engine.stop();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { BSON, type Document } from 'bson';
 import { closeSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Doc } from '../bson/types.js';
@@ -51,8 +52,8 @@ const DEFAULT_COMPACT_AT_BYTES = 32 * 1024 * 1024;
 const COMPACT_AT_STOP_BYTES = 4 * 1024 * 1024;
 const SNAPSHOT_CHUNK_BYTES = 4 * 1024 * 1024;
 const DOCS_PER_BATCH = 256;
-/** Keeps a batch record (its JSON, up to 3 bytes a char, plus the values JSON cannot carry) under 16 MiB. */
-const MAX_BATCH_JSON_CHARS = 4 * 1024 * 1024;
+/** A batch record larger than this is split (a record must stay under 16 MiB; see records.ts). */
+const MAX_BATCH_BYTES = 12 * 1024 * 1024;
 
 /** A journal append or sync that failed: the command's changes were not made durable. */
 export class JournalWriteError extends Error {
@@ -240,12 +241,12 @@ function createJournal(dir: string, generation: number): OpenJournal {
 }
 
 /**
- * Snapshot records for documents of one collection: one batch, split while its JSON is too large
- * for a record; a document too large for any batch is a plain `put`.
+ * Records for documents of one collection: one batch, split while it is too large for a record;
+ * a document too large for any batch is a plain `put`.
  */
 function docRecords(db: string, coll: string, docs: Doc[]): StoredRecord[] {
-  const batch = encodeBatch(docs);
-  if (batch.json.length <= MAX_BATCH_JSON_CHARS) return [{ op: 'docs', db, coll, ...batch }];
+  const record: StoredRecord = { op: 'docs', db, coll, ...encodeBatch(docs) };
+  if (BSON.calculateObjectSize(record as unknown as Document) <= MAX_BATCH_BYTES) return [record];
   if (docs.length === 1) return [{ op: 'put', db, coll, doc: docs[0] as Doc }];
   const half = docs.length >> 1;
   return [...docRecords(db, coll, docs.slice(0, half)), ...docRecords(db, coll, docs.slice(half))];
