@@ -2,7 +2,7 @@
 // built by bench/engine-startup.ts) into a catalog in this process, as start-up does, and prints
 // the heap after a forced GC at each stage (documents loaded, every index built, trigram lists of
 // a field), plus a heap snapshot's self sizes by constructor for the documents with --snapshot.
-//   node --expose-gc --import tsx bench/engine-memory.ts --dir DIR [--trigram title] [--snapshot]
+//   npm run bench:memory -- --dir DIR [--trigram title] [--snapshot]
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-import { BSON, type Document } from 'bson';
+import { BSON } from 'bson';
 import { closeSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Doc } from '../bson/types.js';
@@ -245,8 +245,11 @@ function createJournal(dir: string, generation: number): OpenJournal {
  * a document too large for any batch is a plain `put`.
  */
 function docRecords(db: string, coll: string, docs: Doc[]): StoredRecord[] {
-  const record: StoredRecord = { op: 'docs', db, coll, ...encodeBatch(docs) };
-  if (BSON.calculateObjectSize(record as unknown as Document) <= MAX_BATCH_BYTES) return [record];
+  const batch = encodeBatch(docs);
+  // an upper bound of the encoded size: up to 3 UTF-8 bytes per character of the JSON texts
+  const texts = batch.json.length + batch.paths.length + (batch.strings?.length ?? 0);
+  if (texts * 3 + BSON.calculateObjectSize({ values: batch.values }) <= MAX_BATCH_BYTES)
+    return [{ op: 'docs', db, coll, ...batch }];
   if (docs.length === 1) return [{ op: 'put', db, coll, doc: docs[0] as Doc }];
   const half = docs.length >> 1;
   return [...docRecords(db, coll, docs.slice(0, half)), ...docRecords(db, coll, docs.slice(half))];
