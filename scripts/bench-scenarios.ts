@@ -1,12 +1,17 @@
 // Runs the judged load scenarios of the shared bench (run.mjs, load-data.mjs) against this service:
 //   npm run bench:scenarios -- --shared ../shared [--articles 10000] [--only a,b] [--duration 10]
 //                              [--runs 2] [--ceiling] [--memory] [--out /tmp/run.json]
+//                              [--data DIR] [--cpu N]
 // The service runs in THIS process on its default, the embedded engine in a worker thread with
 // its data in a temporary directory (`--memory`: without persistence); the load generator runs in
 // a child process. Seeds the conformance data over REST, stores the generated articles directly in
 // the storage layout (bench/stored-articles.ts), restarts the service on that data (start-up
 // time), then prints resident memory, per-request figures (documents and index keys examined,
 // MongoDB commands: deterministic, unlike req/s on a shared machine) and runs run.mjs.
+// --data DIR keeps the loaded data in DIR and starts on it next time (no seeding, no loading).
+// --cpu N sends each scenario N times (10 connections) instead of running run.mjs, and prints the
+// CPU time per request of the HTTP thread, the engine worker and the whole process
+// (bench/thread-cpu.ts): a figure the other processes of a shared machine do not change.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
@@ -15,6 +20,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -27,6 +33,7 @@ import { createServer, type ContentService } from '../src/app.js';
 import { startEngineThread, type EngineThread } from '../src/database/engine-thread.js';
 import { createApiToken } from '../src/plugins/users-permissions/index.js';
 import { storedArticleSink } from '../bench/stored-articles.js';
+import { cpuPerRequest, type ThreadCpu } from '../bench/thread-cpu.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,6 +45,8 @@ const { values } = parseArgs({
     memory: { type: 'boolean', default: false },
     out: { type: 'string', default: '/tmp/bench-run.json' },
     runs: { type: 'string', default: '1' },
+    data: { type: 'string' },
+    cpu: { type: 'string' },
   },
 });
 const shared = resolve(values.shared ?? '../shared');
@@ -92,16 +101,26 @@ function run(
   });
 }
 
-const dataDir = values.memory ? undefined : mkdtempSync(join(tmpdir(), 'content-service-bench-data-'));
+const kept = values.data ? resolve(values.data) : undefined;
+const dataDir = values.memory
+  ? undefined
+  : kept
+    ? join(kept, 'engine')
+    : mkdtempSync(join(tmpdir(), 'content-service-bench-data-'));
+/** what a kept data directory holds: written once its articles are stored */
+const loadedMarker = kept ? join(kept, 'loaded.json') : undefined;
 let engine: EngineThread | undefined;
 let service: ContentService | undefined;
 
-/** The service on the embedded engine as `start` runs it (a worker thread), commands monitored. */
-async function startService(): Promise<{ url: string; engineUri: string; ms: number }> {
+/**
+ * The service on the embedded engine as `start` runs it (a worker thread, reached over its Unix
+ * domain socket); commands monitored when asked.
+ */
+async function startService(monitorCommands: boolean): Promise<{ url: string; engineUri: string; ms: number }> {
   const t0 = performance.now();
   engine = await startEngineThread({ host: '127.0.0.1', dataDir });
-  const uri = new URL(`${engine.uri.replace(/\/?$/, '/')}content`);
-  uri.searchParams.set('monitorCommands', 'true');
+  const uri = new URL(`${engine.socketUri.replace(/\/?$/, '/')}content`);
+  if (monitorCommands) uri.searchParams.set('monitorCommands', 'true');
   // loading 100k+ articles keeps the engine busy for long stretches (batches, journal compaction)
   // on a shared machine: the driver's monitor must not give up on it meanwhile
   uri.searchParams.set('connectTimeoutMS', '600000');
@@ -145,6 +164,15 @@ const scenarioPaths = (category: string, term: string, articleId: string): Array
   ],
 ];
 
+/** The id of generated article #5000, which run.mjs reads for b. */
+async function benchArticleId(url: string, headers: Record<string, string>): Promise<string> {
+  const found = await fetch(`${url}/api/articles?filters[slug][$startsWith]=bench-005000-&pagination[pageSize]=1`, {
+    headers,
+  });
+  const articleId = String(((await found.json()) as { data: Array<{ id: number }> }).data[0]?.id);
+  return articleId;
+}
+
 /** Per request of each scenario: documents and index keys the engine examined, MongoDB commands, latency. */
 async function perRequestFigures(url: string, engineUri: string, token: string): Promise<void> {
   const client = await MongoClient.connect(engineUri);
@@ -156,10 +184,7 @@ async function perRequestFigures(url: string, engineUri: string, token: string):
   let commands = 0;
   service?.context.connection.getClient().on('commandStarted', () => commands++);
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const found = await fetch(`${url}/api/articles?filters[slug][$startsWith]=bench-005000-&pagination[pageSize]=1`, {
-    headers,
-  });
-  const articleId = String(((await found.json()) as { data: Array<{ id: number }> }).data[0]?.id);
+  const articleId = await benchArticleId(url, headers);
   console.log(
     '\nper request (20 sequential requests each): documents examined, index keys examined, MongoDB commands, ms',
   );
@@ -182,13 +207,10 @@ async function perRequestFigures(url: string, engineUri: string, token: string):
   await client.close();
 }
 
-let status = 1;
-try {
-  const rssBefore = rssMb();
-  const first = await startService();
-  const { accessKey } = await createApiToken(service!.context, { name: 'bench', type: 'full-access' });
-  status = (await run([join(shared, 'conformance', 'seed.mjs')], { BASE_URL: first.url, TOKEN: accessKey })).code;
-  if (status !== 0) throw new Error('seeding failed');
+/** Seeds the conformance data over REST and stores the generated articles directly; returns how many. */
+async function loadData(url: string, accessKey: string): Promise<{ stored: number; loadFile: string }> {
+  const seeded = await run([join(shared, 'conformance', 'seed.mjs')], { BASE_URL: url, TOKEN: accessKey });
+  if (seeded.code !== 0) throw new Error('seeding failed');
   const sink = await storedArticleSink(service!.context, articles);
   const t0 = performance.now();
   const load = await run(
@@ -204,23 +226,52 @@ try {
   );
   const loadFile = join(harness, 'load.json');
   writeFileSync(loadFile, load.out.trim().split('\n').pop() ?? '{}');
+  if (loadedMarker)
+    writeFileSync(loadedMarker, JSON.stringify({ articles: stored, loadInfo: readFileSync(loadFile, 'utf8') }));
+  return { stored, loadFile };
+}
 
-  // a persisted engine is restarted on the data (start-up time); an in-memory one would lose it
-  let serving = first;
-  if (dataDir) {
-    await stopService();
-    serving = await startService();
-    console.log(`start-up on ${stored} articles (persisted): ${(serving.ms / 1000).toFixed(2)} s`);
-  } else console.log('in memory: the service is not restarted (it would start empty)');
-  const rss = rssMb();
+/** A kept data directory's articles (its load info restored for run.mjs), or undefined when none were stored yet. */
+function keptData(): { stored: number; loadFile: string } | undefined {
+  if (!loadedMarker || !existsSync(loadedMarker)) return undefined;
+  const marker = JSON.parse(readFileSync(loadedMarker, 'utf8')) as { articles: number; loadInfo: string };
+  const loadFile = join(harness, 'load.json');
+  writeFileSync(loadFile, marker.loadInfo);
+  console.log(`starting on the ${marker.articles} articles kept in ${kept}`);
+  return { stored: marker.articles, loadFile };
+}
+
+/** CPU time per request of each scenario, per thread (`--cpu N`). */
+async function cpuFigures(url: string, token: string, requests: number): Promise<void> {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const articleId = await benchArticleId(url, headers);
+  const only = values.only?.split(',');
   console.log(
-    `resident memory: ${rss.toFixed(0)} MB (before the service: ${rssBefore.toFixed(0)} MB; ${(((rss - rssBefore) * 1024) / stored).toFixed(2)} KB per article, service included)`,
+    `\nCPU ms per request, least (median) of 5 rounds of ${requests} requests on 10 connections: HTTP thread, engine worker, whole process`,
   );
-  await perRequestFigures(serving.url, serving.engineUri, accessKey);
+  for (const [key, path, body] of scenarioPaths('Technology', 'guide', articleId)) {
+    if (only && !only.includes(key)) continue;
+    const spec = { url: url + path, method: body ? 'POST' : 'GET', headers, body };
+    await cpuPerRequest(spec, Math.min(requests, 200), 10); // warm-up
+    // other processes on the machine slow a thread down (shared caches and cores): the least of
+    // five rounds is the figure least disturbed by them, the median says how much they were
+    const rounds: ThreadCpu[] = [];
+    for (let round = 0; round < 5; round++) rounds.push(await cpuPerRequest(spec, requests, 10));
+    const figure = (pick: (cpu: ThreadCpu) => number) => {
+      const sorted = rounds.map(pick).sort((x, y) => x - y);
+      return `${sorted[0]!.toFixed(3)} (${sorted[2]!.toFixed(3)})`;
+    };
+    console.log(
+      `  ${key}  http ${figure((c) => c.httpMs)}  engine ${figure((c) => c.engineMs)}  total ${figure((c) => c.totalMs)}`,
+    );
+  }
+}
 
+/** The shared bench's run.mjs against the service; its exit code. */
+async function runBench(url: string, accessKey: string, loadFile: string): Promise<number> {
   const args = [
     join(harness, 'run.mjs'),
-    serving.url,
+    url,
     accessKey,
     '--duration',
     values.duration ?? '10',
@@ -235,12 +286,47 @@ try {
   ];
   if (values.only) args.push('--only', values.only);
   if (values.ceiling) args.push('--ceiling');
-  status = (await run(args)).code;
+  return (await run(args)).code;
+}
+
+let status = 1;
+try {
+  const rssBefore = rssMb();
+  const first = await startService(true);
+  const { accessKey } = await createApiToken(service!.context, {
+    name: `bench ${new Date().toISOString()}`, // a kept data directory holds the earlier runs' tokens
+    type: 'full-access',
+  });
+  const previous = keptData();
+  const { stored, loadFile } = previous ?? (await loadData(first.url, accessKey));
+
+  // a persisted engine is restarted on the data (start-up time); an in-memory one would lose it
+  let serving = first;
+  if (dataDir && !previous) {
+    await stopService();
+    serving = await startService(true);
+    console.log(`start-up on ${stored} articles (persisted): ${(serving.ms / 1000).toFixed(2)} s`);
+  } else if (!dataDir) console.log('in memory: the service is not restarted (it would start empty)');
+  const rss = rssMb();
+  console.log(
+    `resident memory: ${rss.toFixed(0)} MB (before the service: ${rssBefore.toFixed(0)} MB; ${(((rss - rssBefore) * 1024) / stored).toFixed(2)} KB per article, service included)`,
+  );
+  await perRequestFigures(serving.url, serving.engineUri, accessKey);
+  // Command monitoring (for the figures above) costs the HTTP thread a second decoding of every
+  // reply and an event per command, which a production service does not pay: the load runs
+  // without it. An in-memory engine cannot be restarted (it would start empty).
+  if (dataDir) {
+    await stopService();
+    serving = await startService(false);
+  } else console.log('in memory: the load below runs with command monitoring on (its cost included)');
+  status = values.cpu
+    ? (await cpuFigures(serving.url, accessKey, Number(values.cpu)), 0)
+    : await runBench(serving.url, accessKey, loadFile);
 } catch (err) {
   console.error(`bench-scenarios: ${err instanceof Error ? err.message : String(err)}`);
   status = 1;
 } finally {
   await stopService();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir && !kept) rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(status);

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,13 +8,18 @@ import type { EngineEvent } from '../engine/index.js';
 import type { Logger } from '../logger.js';
 
 export interface EngineThread {
+  /** TCP, for other processes (the token command, mongosh) */
   uri: string;
+  /** a Unix domain socket (TCP on Windows): this process's own connection, which skips the TCP stack on both threads */
+  socketUri: string;
   stop(): Promise<void>;
 }
 
 /** What the worker is started with. */
 export interface EngineWorkerData {
   host: string;
+  /** the Unix domain socket the engine also listens on */
+  socketPath?: string;
   dataDir?: string;
   /** move damaged bytes of the data files aside instead of refusing to start */
   repair?: boolean;
@@ -22,6 +28,7 @@ export interface EngineWorkerData {
 /** What the worker posts: its URI once listening, a start-up error, an engine event, or that it stopped. */
 export type WorkerMessage = {
   uri?: string;
+  socketUri?: string;
   error?: string;
   name?: string;
   stopped?: boolean;
@@ -58,18 +65,27 @@ function tsxEsmApi(): string {
  */
 export function startEngineThread(options: EngineWorkerData & { logger?: Logger }): Promise<EngineThread> {
   const { logger, ...data } = options;
-  const worker = createWorker(data);
+  // Windows listens on named pipes, not on socket files: TCP there
+  const socketDir = process.platform === 'win32' ? undefined : mkdtempSync(join(tmpdir(), 'content-service-engine-'));
+  const removeSocketDir = () => {
+    if (socketDir) rmSync(socketDir, { recursive: true, force: true });
+  };
+  const worker = createWorker({ ...data, socketPath: socketDir && join(socketDir, 'engine.sock') });
   worker.on('message', (message: WorkerMessage) => {
     if (message.log && logger) logEngineEvent(logger, message.log);
   });
   return new Promise((resolve, reject) => {
-    const onStartError = (err: Error) => reject(err);
+    const onStartError = (err: Error) => {
+      removeSocketDir();
+      reject(err);
+    };
     worker.once('error', onStartError);
     const onStart = (message: WorkerMessage) => {
       if (message.log) return;
       worker.off('message', onStart);
       worker.off('error', onStartError);
       if (!message.uri) {
+        removeSocketDir();
         void worker.terminate();
         const error = new Error(message.error ?? 'embedded engine failed to start');
         error.name = message.name ?? 'Error'; // e.g. DataDirLockedError: the data directory is in use
@@ -78,15 +94,20 @@ export function startEngineThread(options: EngineWorkerData & { logger?: Logger 
       }
       resolve({
         uri: message.uri,
+        socketUri: message.socketUri ?? message.uri,
         stop: () =>
           new Promise<void>((done) => {
+            const stopped = () => {
+              removeSocketDir();
+              done();
+            };
             const timer = setTimeout(() => {
-              void worker.terminate().then(() => done());
+              void worker.terminate().then(stopped);
             }, 10_000);
             worker.on('message', (reply: WorkerMessage) => {
               if (!reply.stopped) return;
               clearTimeout(timer);
-              void worker.terminate().then(() => done());
+              void worker.terminate().then(stopped);
             });
             worker.postMessage('stop');
           }),

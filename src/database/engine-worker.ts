@@ -1,5 +1,5 @@
 // Worker thread running the embedded engine, so database work and HTTP work use separate cores
-// (the engine speaks the wire protocol on 127.0.0.1 either way). Started by engine-thread.ts, to
+// (the engine speaks the wire protocol on 127.0.0.1, and on a Unix domain socket for this process). Started by engine-thread.ts, to
 // which it posts the engine's events (recovery, compaction, journal failures) for the service's log.
 import { parentPort, workerData } from 'node:worker_threads';
 import { startEngine } from '../engine/index.js';
@@ -13,6 +13,7 @@ const post = (message: WorkerMessage) => port.postMessage(message);
 startEngine({
   host: options.host,
   port: 0,
+  socketPath: options.socketPath,
   dataDir: options.dataDir,
   repair: options.repair,
   log: (event) => post({ log: event }),
@@ -25,7 +26,7 @@ startEngine({
         (err: unknown) => post({ stopped: true, error: String(err) }),
       );
     });
-    post({ uri: engine.uri });
+    post({ uri: engine.uri, socketUri: engine.socketUri });
   },
   (err: unknown) => {
     post({

@@ -50,12 +50,12 @@ export async function selectDatabase(
     repair: options.repair,
     logger: options.logger,
   });
-  const uri = `${engine.uri.replace(/\/?$/, '/')}content`;
+  const database = (uri: string) => `${uri.replace(/\/?$/, '/')}content`;
   // The data directory is locked while this process runs; the address lets `content-service token`
   // on this machine use the same database through this engine (see runningEngineUri).
-  if (dataDir) writeFileSync(join(dataDir, RUNNING_URI_FILE), `${uri}\n`, { mode: 0o600 });
+  if (dataDir) writeFileSync(join(dataDir, RUNNING_URI_FILE), `${database(engine.uri)}\n`, { mode: 0o600 });
   return {
-    uri,
+    uri: database(engine.socketUri),
     description: dataDir ? `embedded engine, data in ${dataDir}` : 'embedded engine, in memory',
     stop: async () => {
       if (dataDir) rmSync(join(dataDir, RUNNING_URI_FILE), { force: true });

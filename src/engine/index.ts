@@ -18,6 +18,8 @@ export interface EngineOptions {
   port?: number;
   /** default 127.0.0.1 */
   host?: string;
+  /** also listen on this Unix domain socket path (see `Engine.socketUri`) */
+  socketPath?: string;
   /** persist here (journal + snapshot, locked); undefined: in memory */
   dataDir?: string;
   /** receives recovery, compaction and journal events (default: dropped) */
@@ -36,6 +38,8 @@ export interface EngineOptions {
 
 export interface Engine {
   uri: string;
+  /** the URI of `socketPath`, when given: a client in the same machine skips TCP */
+  socketUri?: string;
   port: number;
   stop(): Promise<void>;
 }
@@ -46,6 +50,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
   const server = new EngineServer({
     host,
     port: opts.port ?? 0,
+    socketPath: opts.socketPath,
     dataDir: opts.dataDir,
     log: opts.log ?? (() => {}),
     repair: opts.repair === true,
@@ -59,6 +64,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
   return {
     uri: `mongodb://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
+    ...(opts.socketPath ? { socketUri: `mongodb://${encodeURIComponent(opts.socketPath)}` } : {}),
     stop: () => (stopped ??= server.stop()),
   };
 }

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Reply, ServerState } from './commands/context.js';
 import { dispatch, maxTimeMSOf } from './commands/registry.js';
@@ -15,6 +16,8 @@ import { isWork, runSlice, type TimeBudget, type Work } from './work.js';
 export interface EngineServerOptions {
   host: string;
   port: number;
+  /** also listen on this Unix domain socket (cheaper than TCP for a client on the same machine) */
+  socketPath?: string;
   dataDir?: string;
   log: EngineLog;
   /** move damaged data-file bytes aside at start-up instead of refusing to start */
@@ -50,7 +53,7 @@ export class EngineServer {
   private pending: Array<{ change: Change; undo: () => void }> = [];
   private journal: Journal | undefined;
   private background: Work<void> | undefined;
-  private server: Server | undefined;
+  private readonly servers: Server[] = [];
   private ttlTimer: NodeJS.Timeout | undefined;
   readonly state: ServerState;
 
@@ -78,15 +81,12 @@ export class EngineServer {
       };
     }
     this.cursors.startReaper();
-    const server = createServer({ noDelay: true }, (socket) => this.accept(socket));
-    this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.opts.port, this.opts.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    const server = await this.listen((s) => s.listen(this.opts.port, this.opts.host));
+    if (this.opts.socketPath) {
+      const path = this.opts.socketPath;
+      rmSync(path, { force: true }); // left by a process that was killed
+      await this.listen((s) => s.listen(path));
+    }
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : this.opts.port;
     this.state.port = port;
@@ -96,6 +96,20 @@ export class EngineServer {
       this.ttlTimer.unref();
     }
     return port;
+  }
+
+  private async listen(start: (server: Server) => void): Promise<Server> {
+    const server = createServer({ noDelay: true }, (socket) => this.accept(socket));
+    this.servers.push(server);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.once('listening', () => {
+        server.off('error', reject);
+        resolve();
+      });
+      start(server);
+    });
+    return server;
   }
 
   /**
@@ -242,7 +256,7 @@ export class EngineServer {
     clearInterval(this.ttlTimer);
     this.cursors.stop();
     for (const conn of this.connections) conn.socket.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
     this.background?.return();
     this.background = undefined;
     this.journal?.close(this.catalog);

@@ -40,10 +40,16 @@ function originContext(req: Request): OriginContext {
  * comma-separated string) allows its members; a single string is answered as it is; a function gets
  * the request context; a request without `Origin` gets `*`.
  */
-async function allowedOrigin(setting: OriginSetting, req: Request): Promise<string | false> {
+function allowedOrigin(setting: OriginSetting, req: Request): string | false | Promise<string | false> {
   const requestOrigin = req.get('Origin');
   if (!requestOrigin) return '*';
-  const origins = typeof setting === 'function' ? await setting(originContext(req)) : setting;
+  // only an app's origin function makes the answer wait
+  if (typeof setting === 'function')
+    return Promise.resolve(setting(originContext(req))).then((origins) => allowedAmong(origins, requestOrigin));
+  return allowedAmong(setting, requestOrigin);
+}
+
+function allowedAmong(origins: unknown, requestOrigin: string): string | false {
   if (Array.isArray(origins)) return origins.includes(requestOrigin) ? requestOrigin : false;
   if (typeof origins !== 'string' || origins === '') return false;
   const parts = origins.split(',').map((o) => o.trim());
@@ -74,25 +80,40 @@ export const cors: MiddlewareFactory = (config, { logger, config: service }) => 
     exposedHeaders: list(settings.expose),
     optionsSuccessStatus: 204,
   };
-  const handler: RequestHandler = (req, res, next) => {
-    res.vary('Origin');
-    if (req.method === 'OPTIONS' && !req.get('Access-Control-Request-Method')) {
-      next();
-      return;
+  // the cors package's handler for each answered origin, made once (bounded: origins come from clients)
+  const byOrigin = new Map<string, RequestHandler>();
+  const corsFor = (answered: string): RequestHandler => {
+    let made = byOrigin.get(answered);
+    if (!made) {
+      if (byOrigin.size >= 1000) byOrigin.clear();
+      made = corsPackage({ ...base, origin: answered });
+      byOrigin.set(answered, made);
     }
-    allowedOrigin(origin as OriginSetting, req).then((allowed) => {
+    return made;
+  };
+  const answer =
+    (req: Request, res: Parameters<RequestHandler>[1], next: (err?: unknown) => void) => (allowed: string | false) => {
       if (allowed === false) {
         next();
         return;
       }
       const requestOrigin = req.get('Origin');
       const answered = credentials && allowed === '*' && requestOrigin ? requestOrigin : allowed;
-      corsPackage({ ...base, origin: answered })(req, res, (err?: unknown) => {
+      corsFor(answered)(req, res, (err?: unknown) => {
         // Strapi's answer to a request without Origin, credentials on: an empty allowed origin
         if (credentials && !requestOrigin) res.setHeader('Access-Control-Allow-Origin', '');
         next(err);
       });
-    }, next);
+    };
+  const handler: RequestHandler = (req, res, next) => {
+    res.vary('Origin');
+    if (req.method === 'OPTIONS' && !req.get('Access-Control-Request-Method')) {
+      next();
+      return;
+    }
+    const allowed = allowedOrigin(origin as OriginSetting, req);
+    if (allowed instanceof Promise) allowed.then(answer(req, res, next), next);
+    else answer(req, res, next)(allowed);
   };
   return { handlers: [handler] };
 };

@@ -1,3 +1,4 @@
+import { LINK_ORDER } from './storage-fields.js';
 import { isPrivate, isScalar, type Attribute, type AttributeType, type ContentType } from '../content-types/index.js';
 
 /** One index the read path asks the database for (created with the content-type's collection). */
@@ -15,6 +16,9 @@ const UNORDERED_TYPES = new Set<AttributeType>(['text', 'richtext', 'password', 
  * - every stored relation followed by the same fields, so a relation filter (pushed down to an
  *   `$in` of the related ids) and its count are served the same way, and populating an inverse
  *   side finds the owning entries;
+ * - every to-one relation whose target lists the entries back in order (a manyToOne `inversedBy` a
+ *   oneToMany), followed by its order key, so that populating that list (`$sort` on the key, then a
+ *   window per target) walks the target's entries in order instead of reading all of them;
  * - every short scalar attribute and the timestamps alone, so a page sorted on one of them is a
  *   walk of that index rather than a sort of every match;
  * (`localizations` are served by the unique `{ localeGroup, locale }` index of mongoose-schema.ts.)
@@ -37,6 +41,9 @@ export function readIndexes(contentType: ContentType): ReadIndex[] {
   if (defaultFields.length > 0 && !singleLocale) out.push({ keys: defaults });
   for (const [name, relation] of Object.entries(contentType.relations)) {
     if (relation.stored) out.push({ keys: { [name]: 1, ...defaults } });
+    const attribute = contentType.attributes[name];
+    if (attribute?.type === 'relation' && attribute.relation === 'manyToOne' && attribute.inversedBy)
+      out.push({ keys: { [name]: 1, [`${LINK_ORDER}.${name}`]: 1 } });
   }
   for (const [name, attribute] of Object.entries(contentType.attributes)) {
     if (name === 'publishedAt' || name === 'locale' || isPrivate(attribute)) continue;

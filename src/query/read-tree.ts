@@ -20,7 +20,7 @@ export type Pagination =
 export interface ComponentSelection {
   uid: string;
   /** scalar attributes to return (`id` is always added) */
-  fields: string[];
+  fields: readonly string[];
   populate: PopulateMap;
   /** `populate[x][filters]`: components that do not match are left out (paths relative to the component) */
   filter: FilterNode | null;
@@ -31,7 +31,7 @@ export interface ComponentSelection {
 /** What is selected of a content-type at one level (the top level or a populated relation). */
 export interface EntrySelection {
   uid: string;
-  fields: string[];
+  fields: readonly string[];
   populate: PopulateMap;
 }
 

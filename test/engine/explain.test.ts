@@ -115,6 +115,25 @@ describe('engine: explain', () => {
     expect(fast.queryPlanner.winningPlan.stage).to.equal('RECORD_STORE_FAST_COUNT');
   });
 
+  it('count of a case-insensitive substring: the title index with the regex bounds, no document read', async () => {
+    await articles.createIndex({ title: 1 });
+    expect(await articles.countDocuments({ title: /TITLE 1/i, tag: { $ne: 't3' } })).to.equal(
+      (await articles.find({}).toArray()).filter((d) => /title 1/.test(String(d.title)) && d.tag !== 't3').length,
+    );
+    // the engine's own plan (mongod fetches the documents and filters them)
+    if (!server.embedded) return articles.dropIndex('title_1');
+    const explain = await server.db.command({
+      explain: { count: 'articles', query: { title: /TITLE 1/i, tag: { $ne: 't3' } } },
+      verbosity: 'executionStats',
+    });
+    const scan = stage(explain, 'COUNT').inputStage;
+    expect(scan.stage).to.equal('IXSCAN');
+    expect(scan.indexName).to.equal('title_1');
+    expect(scan.indexBounds.title).to.deep.equal(['["", {})', '[/TITLE 1/, /TITLE 1/]']);
+    expect(executionStats(explain).totalDocsExamined).to.equal(0);
+    await articles.dropIndex('title_1');
+  });
+
   it('distinct: the filter planned on its index', async () => {
     const explain = await server.db.command({
       explain: { distinct: 'articles', key: 'title', query: { tag: 't3' } },

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { seededCommandCountingService } from '../helpers/seed.js';
 import type { TestService } from '../helpers/server.js';
+import { writeClient } from '../helpers/write-client.js';
 import { at, gql } from './helpers.js';
 
 /**
@@ -62,5 +63,50 @@ describe('GraphQL: MongoDB commands per nested query', () => {
     expect(first?.attributes.author).to.deep.equal({ data: { id: '1', attributes: { name: 'Alice Martin' } } });
     const categoryArticles = at(first?.attributes as never, 'category.data.attributes.articles.data') as unknown[];
     expect(categoryArticles.length).to.be.within(1, 5);
+  });
+
+  it("reads five of a category's articles in list order, not every article of the category", async () => {
+    const client = await writeClient(service);
+    const category = await client.post('/api/categories', { data: { name: 'Windowed', slug: 'windowed' } });
+    expect(category.status).to.equal(200);
+    const created: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const res = await client.post('/api/articles', {
+        data: { title: `windowed ${i}`, slug: `windowed-${i}`, category: category.body.data.id },
+      });
+      expect(res.status).to.equal(200);
+      created.push(res.body.data.id as number);
+    }
+    // moving the first article to another category and back puts it at the end of the list
+    await client.put(`/api/articles/${created[0]}`, { data: { category: null } }).expect(200);
+    await client.put(`/api/articles/${created[0]}`, { data: { category: category.body.data.id } }).expect(200);
+    const db = service.context.connection.db;
+    if (!db) throw new Error('not connected');
+    const examined = async () =>
+      Number((await db.admin().command({ serverStatus: 1 })).metrics.queryExecutor.scannedObjects);
+    // what the window reads: the query with it less the same query without it (look-ups aside)
+    const query = (window: string) =>
+      `{ category(id: ${category.body.data.id}) { data { id attributes { ${window} } } } }`;
+    const window = 'articles(pagination: { limit: 5 }) { data { id } }';
+    // the engine's counters are shared with every other database of the run: the least of a few
+    // tries leaves out work done meanwhile elsewhere
+    const costOf = async (q: string) => {
+      await gql(service, q);
+      let docs = Infinity;
+      let res = await gql(service, q);
+      for (let i = 0; i < 4; i++) {
+        const before = await examined();
+        res = await gql(service, q);
+        docs = Math.min(docs, (await examined()) - before);
+      }
+      return { res, docs };
+    };
+    const without = await costOf(query('name'));
+    const { res, docs } = await costOf(query(window));
+    const ids = (at(res.body, 'data.category.data.attributes.articles.data') as Array<{ id: string }>).map((a) =>
+      Number(a.id),
+    );
+    expect(ids).to.deep.equal(created.slice(1, 6));
+    expect(docs - without.docs).to.be.at.most(5);
   });
 });

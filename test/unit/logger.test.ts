@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { createLogger } from '../../src/logger.js';
 
@@ -44,4 +46,35 @@ describe('logger', () => {
       createLogger(env, out.stream).info('Content Service listening');
       expect(JSON.parse(out.text())).to.include({ level: 30, msg: 'Content Service listening' });
     });
+
+  /** stdout of a child process that logs `script`'s lines through createLogger('production') on standard output */
+  function childOutput(script: string): Promise<string> {
+    const logger = fileURLToPath(new URL('../../src/logger.ts', import.meta.url));
+    const code = `const { createLogger } = await import(${JSON.stringify(logger)}); const log = createLogger('production'); ${script}`;
+    return new Promise((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', code],
+        { env: { ...process.env, LOG_LEVEL: 'info' } },
+        (_error, stdout) => resolve(stdout),
+      );
+    });
+  }
+
+  it('standard output is written in batches, and nothing is lost when the process exits', async function () {
+    this.timeout(20_000);
+    const lines = (await childOutput(`for (let i = 0; i < 500; i++) log.info({ i }, 'request completed');`))
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { i: number }).i);
+    expect(lines).to.deep.equal(Array.from({ length: 500 }, (_, i) => i));
+  });
+
+  it('a warning reaches standard output at once, even if the process is killed right after', async function () {
+    this.timeout(20_000);
+    const out = await childOutput(
+      `log.info('buffered'); log.warn('journal write failed'); setTimeout(() => process.kill(process.pid, 'SIGKILL'), 300);`,
+    );
+    expect(out).to.include('journal write failed');
+  });
 });

@@ -90,9 +90,12 @@ function ixscan(choice: PlanChoice & { index: SecondaryIndex }): Stage {
   };
 }
 
-/** `COUNT_SCAN` bounds: one interval per bounded field, as a start key and an end key. */
+/**
+ * `COUNT_SCAN` bounds: one interval per bounded field, as a start key and an end key (a substring
+ * count is not one key range: an `IXSCAN` with the regex bounds).
+ */
 function countScan(choice: PlanChoice & { index: SecondaryIndex }): Stage | undefined {
-  if (!choice.intervals.every((list) => list.length === 1)) return undefined;
+  if (choice.substring || !choice.intervals.every((list) => list.length === 1)) return undefined;
   const startKey: Doc = {};
   const endKey: Doc = {};
   let startKeyInclusive = true;

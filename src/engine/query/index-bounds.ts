@@ -4,7 +4,7 @@ import { bsonTypeOf, isPlainObject, type Doc } from '../bson/types.js';
 import { BOTTOM, bracketOf, compareKeyValue, FIRST, LAST, TOP, TypeEdge } from '../storage/index-keys.js';
 import type { Tail } from '../storage/key-list.js';
 import type { SecondaryIndex } from '../storage/secondary-index.js';
-import { regexLiteral } from '../storage/trigram-index.js';
+import { containedLiteral, regexLiteral } from '../storage/trigram-index.js';
 
 /** An interval of values in MongoDB's order; ends may be type-bracket edges (never inside keys). */
 export interface Interval {
@@ -27,9 +27,19 @@ interface Predicate {
 export interface FilterBounds {
   fields: Map<string, Predicate[]>;
   /** literals that unanchored or anchored regexes of the conjunction look for (3+ characters) */
-  texts: Array<{ field: string; literal: string }>;
+  texts: TextCondition[];
   /** conditions no interval expresses (regexes, `$expr`, `$elemMatch`...): checked on documents */
   residual: boolean;
+}
+
+/** A regex condition of the conjunction that is a literal (`{ [field]: /literal/ }`). */
+export interface TextCondition {
+  field: string;
+  literal: string;
+  /** unanchored and case-insensitive: the trigram index's `matches` settles it exactly */
+  exact: boolean;
+  /** the filter object holding the condition under `field` (see filterWithout) */
+  owner: Doc;
 }
 
 /** A range of keys of one index, as probes for KeyList.rank with their tails. */
@@ -78,19 +88,19 @@ function collect(filter: unknown, out: FilterBounds): void {
       const { predicates, residual } = conditionPredicates(cond);
       for (const p of predicates) addPredicate(out, key, p);
       if (residual) out.residual = true;
-      const literal = textLiteral(cond);
-      if (literal !== undefined && literal.length >= 3) out.texts.push({ field: key, literal });
+      const text = textLiteral(cond);
+      if (text !== undefined && text.literal.length >= 3) out.texts.push({ field: key, ...text, owner: filter });
     }
   }
 }
 
 /** The literal of a regex condition (`/x/i`, `{ $regex, $options }`), when it is one. */
-function textLiteral(cond: unknown): string | undefined {
-  const regex = (v: unknown, options?: unknown): string | undefined => {
+function textLiteral(cond: unknown): { literal: string; exact: boolean } | undefined {
+  const regex = (v: unknown, options?: unknown) => {
     const extra = typeof options === 'string' ? options : '';
-    if (v instanceof RegExp) return regexLiteral(v.source, v.flags + extra);
-    if (v instanceof BSONRegExp) return regexLiteral(v.pattern, v.options + extra);
-    if (typeof v === 'string') return regexLiteral(v, extra);
+    if (v instanceof RegExp) return literalOf(v.source, v.flags + extra);
+    if (v instanceof BSONRegExp) return literalOf(v.pattern, v.options + extra);
+    if (typeof v === 'string') return literalOf(v, extra);
     return undefined;
   };
   if (isPlainObject(cond) && '$regex' in cond) {
@@ -98,6 +108,23 @@ function textLiteral(cond: unknown): string | undefined {
     return others.length === 0 ? regex(cond.$regex, cond.$options) : undefined;
   }
   return cond instanceof RegExp || cond instanceof BSONRegExp ? regex(cond) : undefined;
+}
+
+function literalOf(source: string, flags: string): { literal: string; exact: boolean } | undefined {
+  const contained = containedLiteral(source, flags);
+  if (contained !== undefined) return { literal: contained, exact: true };
+  const literal = regexLiteral(source, flags);
+  return literal === undefined ? undefined : { literal, exact: false };
+}
+
+/** The filter without one condition of its conjunction (`owner[field]`, as filterBounds found it). */
+export function filterWithout(filter: unknown, owner: Doc, field: string): unknown {
+  if (filter === owner) {
+    const { [field]: _dropped, ...rest } = owner;
+    return rest;
+  }
+  if (!isPlainObject(filter) || !Array.isArray(filter.$and)) return filter;
+  return { ...filter, $and: filter.$and.map((sub: unknown) => filterWithout(sub, owner, field)) };
 }
 
 function addPredicate(out: FilterBounds, field: string, predicate: Predicate): void {

@@ -246,11 +246,18 @@ function primitiveKey(v: unknown): string | undefined {
 function isDeterministic(pipeline: unknown[]): boolean {
   let known = deterministic.get(pipeline);
   if (known === undefined) {
-    const text = JSON.stringify(pipeline);
-    known = !text.includes('"$rand"') && !text.includes('"$sample"');
+    known = !namesRandom(pipeline);
     deterministic.set(pipeline, known);
   }
   return known;
+}
+
+/** Whether `$rand` or `$sample` is a key anywhere in the value. */
+function namesRandom(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(namesRandom);
+  if (!isPlainObject(value)) return false;
+  for (const key in value) if (key === '$rand' || key === '$sample' || namesRandom(value[key])) return true;
+  return false;
 }
 
 const deterministic = new WeakMap<unknown[], boolean>();

@@ -1,9 +1,19 @@
 import { compareStrings, compareValues, type StringCompare } from '../bson/compare.js';
+import { TypeEdge } from '../storage/index-keys.js';
 import { pathValues } from '../bson/path.js';
 import type { Doc } from '../bson/types.js';
 import type { Collection } from '../storage/collection.js';
 import type { SecondaryIndex } from '../storage/secondary-index.js';
-import { filterBounds, indexBounds, type FilterBounds, type Interval, type KeyRange } from './index-bounds.js';
+import { foldCase, type TrigramIndex } from '../storage/trigram-index.js';
+import {
+  filterBounds,
+  filterWithout,
+  indexBounds,
+  type FilterBounds,
+  type Interval,
+  type KeyRange,
+  type TextCondition,
+} from './index-bounds.js';
 import { sortDocs, type SortSpec } from './sort.js';
 import { executorStats } from './stats.js';
 import { filterWork, tick, type Work } from '../work.js';
@@ -97,25 +107,58 @@ function accessPlan(coll: Collection, bounds: FilterBounds, hint?: Hint): Access
     if (plan && (!best || plan.count < best.count || (plan.count === best.count && plan.exact && !best.exact)))
       best = plan;
   }
-  for (const { field, literal } of bounds.texts) {
-    // substring candidates for fields the application indexed (an index on the field opts it in)
-    const fieldIndex = coll.indexes.find((ix) => ix.fields[0] === field && !ix.spec.hidden);
-    if (!fieldIndex) continue;
-    const trigrams = coll.trigramIndex(field);
-    const count = trigrams.estimate(literal);
+  for (const text of bounds.texts) {
+    const trigrams = textIndex(coll, text);
+    if (!trigrams) continue;
+    const count = trigrams.index.estimate(text.literal);
     if (!best || count < best.count)
       best = {
-        index: fieldIndex,
+        index: trigrams.fieldIndex,
         spans: [],
-        docs: () => trigrams.candidates(literal),
+        // an exact text's candidates are settled on the trigram index's folded values
+        docs: () =>
+          text.exact ? textMatches(trigrams.index, text.literal) : textCandidates(trigrams.index, text.literal),
         count,
         exact: false,
         setExact: false,
-        substring: { field, literal },
+        substring: { field: text.field, literal: text.literal },
       };
   }
   const all = bounds.fields.size === 0 && !bounds.residual;
   return best ?? { spans: [], count: coll.size, exact: all, setExact: all };
+}
+
+/**
+ * The trigram index of a text condition's field, for fields the application indexed (an index
+ * whose first field it is opts the field in), with that index (explain names it).
+ */
+function textIndex(
+  coll: Collection,
+  text: TextCondition,
+): { index: TrigramIndex; fieldIndex: SecondaryIndex } | undefined {
+  const fieldIndex = coll.indexes.find((ix) => ix.fields[0] === text.field && !ix.spec.hidden);
+  return fieldIndex && { index: coll.trigramIndex(text.field), fieldIndex };
+}
+
+/** The number of documents matching an exact text condition, its settled candidates counted as keys examined. */
+function textMatchCount(index: TrigramIndex, literal: string): number {
+  const { count, settled } = index.matchCount(literal);
+  executorStats.scanned += settled;
+  return count;
+}
+
+/** The documents that may match a text condition, counted as keys examined. */
+function textCandidates(index: TrigramIndex, literal: string): Doc[] {
+  const docs = index.candidates(literal);
+  executorStats.scanned += docs.length;
+  return docs;
+}
+
+/** The documents matching an exact text condition, its settled candidates counted as keys examined. */
+function textMatches(index: TrigramIndex, literal: string): Doc[] {
+  const { docs, settled } = index.matches(literal);
+  executorStats.scanned += settled;
+  return docs;
 }
 
 /** The plan a hint imposes: its index's ranges (all of its entries when the filter does not bound it), or a scan. */
@@ -153,11 +196,8 @@ function positions(index: SecondaryIndex, ranges: KeyRange[]): Array<[number, nu
 
 /** The documents an access plan reaches, each once, in index order (natural order for a scan). */
 function reach(coll: Collection, plan: AccessPlan): Doc[] {
-  if (plan.docs) {
-    const docs = plan.docs();
-    executorStats.scanned += docs.length;
-    return docs;
-  }
+  // the candidates count themselves as keys examined
+  if (plan.docs) return plan.docs();
   const index = plan.index;
   // a scan's documents are counted as examined where the filter is applied to them
   if (!index) return [...coll.all()];
@@ -254,6 +294,10 @@ export function* countMatches(
 ): Work<number> {
   const bounds = filterBounds(filter);
   const plan = accessPlan(coll, bounds, hint);
+  if (hint === undefined && !plan.exact) {
+    const counted = textCount(coll, filter, bounds, plan.count);
+    if (counted !== undefined) return counted;
+  }
   if (plan.exact) {
     executorStats.scanned += plan.spans.length * 2;
     record(plan, 0, { countOnly: true, covered: true });
@@ -265,8 +309,57 @@ export function* countMatches(
 }
 
 /**
- * The first `take` matches of a filter in `sort` order. An index whose first field is the first
- * sort key is walked in that order (entries with equal values are ordered by the rest of the
+ * The count of a filter with an exact text condition on a trigram-indexed field, without reading
+ * a document, when the rest of the filter is nothing or one index's ranges exactly: the documents
+ * in those ranges whose folded values contain the literal, or, when the ranges hold most of the
+ * index, the text's matches less those outside them. Undefined when that does not apply or would
+ * examine more keys than the best plan has documents to check (`budget`).
+ */
+function textCount(coll: Collection, filter: unknown, bounds: FilterBounds, budget: number): number | undefined {
+  for (const text of bounds.texts) {
+    const trigrams = text.exact ? textIndex(coll, text) : undefined;
+    if (!trigrams) continue;
+    const restBounds = filterBounds(filterWithout(filter, text.owner, text.field));
+    const recordCount = (n: number) => {
+      const substring = { field: text.field, literal: text.literal };
+      const plan = { index: trigrams.fieldIndex, spans: [], count: n, exact: true, setExact: true, substring };
+      record(plan, 0, { countOnly: true });
+      return n;
+    };
+    if (restBounds.fields.size === 0 && !restBounds.residual)
+      return recordCount(textMatchCount(trigrams.index, text.literal));
+    const rest = accessPlan(coll, restBounds);
+    const index = rest.index;
+    if (!index || !rest.exact || rest.docs || index.multikey) continue;
+    const inside = rest.count;
+    // one entry per document: the entries outside the ranges are the other documents
+    const outside = index.entries.size === coll.size ? index.entries.size - inside : Infinity;
+    if (Math.min(inside, outside) > budget) continue;
+    const needle = foldCase(text.literal);
+    let found = 0;
+    const contains = (_key: unknown, doc: Doc) => {
+      if (trigrams.index.contains(doc, needle)) found++;
+      return true;
+    };
+    if (inside <= outside) {
+      for (const [a, b] of rest.spans) index.entries.scan(a, b, 1, contains);
+      executorStats.scanned += inside;
+      return recordCount(found);
+    }
+    let from = 0;
+    for (const [a, b] of [...rest.spans, [index.entries.size, index.entries.size]]) {
+      if (a > from) index.entries.scan(from, a, 1, contains);
+      from = b;
+    }
+    executorStats.scanned += outside;
+    return recordCount(textMatchCount(trigrams.index, text.literal) - found);
+  }
+  return undefined;
+}
+
+/**
+ * The first `take` matches of a filter in `sort` order. An index on the first sort key (see
+ * orderingIndex) is walked in that order (entries with equal values are ordered by the rest of the
  * spec, group by group) until the window is full, when that looks cheaper than reading every
  * candidate of the best filter plan: the walk gets as many steps as that plan has candidates,
  * then gives up. Otherwise (and without `take`): candidates, filter, (top-k) sort.
@@ -295,14 +388,47 @@ export function* sortedMatches(
   return sorted;
 }
 
-/** An index that yields documents in the order of the sort's first key (not through arrays). */
-function orderingIndex(coll: Collection, field: string): SecondaryIndex | undefined {
-  let best: SecondaryIndex | undefined;
+/**
+ * An index that yields documents in the order of the sort's first key (not through arrays): that
+ * key is its first field, or follows leading fields the filter pins to one value each (an
+ * equality-pinned prefix: `{ category: 1, order: 1 }` walks one category in `order`). Answers the
+ * index and the position of the sort key in it; the most pinned fields win (the shortest walk),
+ * then the fewest fields after the sort key.
+ */
+function orderingIndex(
+  coll: Collection,
+  bounds: FilterBounds,
+  field: string,
+): { index: SecondaryIndex; position: number } | undefined {
+  let best: { index: SecondaryIndex; position: number } | undefined;
   for (const index of coll.indexes) {
-    if (index.fields[0] !== field || index.spec.hidden || index.multikeyFields.has(0) || index.sparse) continue;
-    if (!best || index.fields.length < best.fields.length) best = index;
+    if (index.spec.hidden || index.sparse) continue;
+    const position = index.fields.indexOf(field);
+    if (position < 0) continue;
+    const leading = index.fields.slice(0, position + 1);
+    if (leading.some((_f, f) => index.multikeyFields.has(f))) continue;
+    if (!leading.slice(0, position).every((f) => isPinned(bounds, f))) continue;
+    const better =
+      !best ||
+      position > best.position ||
+      (position === best.position && index.fields.length < best.index.fields.length);
+    if (better) best = { index, position };
   }
   return best;
+}
+
+/** Whether the filter's conjunction holds `field` to a single value (equality, `$in` of one). */
+function isPinned(bounds: FilterBounds, field: string): boolean {
+  return (bounds.fields.get(field) ?? []).some(
+    ({ intervals: [only, ...others] }) =>
+      only !== undefined &&
+      others.length === 0 &&
+      only.loInc &&
+      only.hiInc &&
+      !(only.lo instanceof TypeEdge) &&
+      !(only.hi instanceof TypeEdge) &&
+      compareValues(only.lo, only.hi) === 0,
+  );
 }
 
 function walkInOrder(
@@ -315,16 +441,21 @@ function walkInOrder(
   strings: StringCompare,
 ): Doc[] | undefined {
   const [field, direction] = sort[0];
-  const index = orderingIndex(coll, field);
-  if (!index || strings !== compareStrings) return undefined;
+  const ordering = orderingIndex(coll, bounds, field);
+  if (!ordering || strings !== compareStrings) return undefined;
+  const { index, position } = ordering;
   const found = indexBounds(index, bounds);
   const spans = found?.ranges ?? [{ lo: undefined, loTail: -1, hi: undefined, hiTail: 1 }];
-  const walk = spans[0].lo === undefined ? [[0, index.entries.size] as [number, number]] : positions(index, spans);
-  const scanDirection = (direction * index.directions[0]) as 1 | -1;
-  const first = index.fields.length === 1 ? (key: unknown) => key : (key: unknown) => (key as unknown[])[0];
-  // a forward walk of a single-field index already orders equal values by _id
+  const walk =
+    spans.length > 0 && spans[0].lo === undefined
+      ? [[0, index.entries.size] as [number, number]]
+      : positions(index, spans);
+  const scanDirection = (direction * index.directions[position]) as 1 | -1;
+  const textTest = exactTextTest(coll, bounds);
+  const first = index.fields.length === 1 ? (key: unknown) => key : (key: unknown) => (key as unknown[])[position];
+  // a forward walk already orders equal values of the sort key by _id when no field follows it
   const inOrder =
-    index.fields.length === 1 &&
+    index.fields.length === position + 1 &&
     scanDirection === 1 &&
     (sort.length === 1 || (sort.length === 2 && sort[1][0] === '_id' && sort[1][1] === 1));
   const out: Doc[] = [];
@@ -348,6 +479,8 @@ function walkInOrder(
     if (++steps > budget) return false;
     // the walk is bounded by the plan's candidates; tick() still stops it at the time budget
     tick();
+    // a document the exact text rules out is passed over on the trigram index's folded values
+    if (textTest && !textTest(doc)) return true;
     executorStats.scannedObjects++;
     if (!predicate(doc)) return true;
     if (!inOrder) group.push(doc);
@@ -374,6 +507,17 @@ function walkInOrder(
     returned: page.length,
   });
   return page;
+}
+
+/** A test of the filter's first exact text condition on a trigram-indexed field, without reading the document. */
+function exactTextTest(coll: Collection, bounds: FilterBounds): ((doc: Doc) => boolean) | undefined {
+  for (const text of bounds.texts) {
+    const trigrams = text.exact ? textIndex(coll, text) : undefined;
+    if (!trigrams) continue;
+    const needle = foldCase(text.literal);
+    return (doc) => trigrams.index.contains(doc, needle);
+  }
+  return undefined;
 }
 
 /** Documents with one value of the first sort key, put in the order of the rest of the spec. */

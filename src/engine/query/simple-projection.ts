@@ -14,12 +14,34 @@ export function simpleProjection(spec: unknown): ((doc: Doc) => Doc) | undefined
   if (!isPlainObject(spec)) return undefined;
   // a `$lookup` runs its sub-pipeline's stages once per outer document: compile each spec once
   if (compiled.has(spec)) return compiled.get(spec);
-  const projection = compile(spec);
+  // and a service sends the same few projections in every command: by their text across commands
+  const text = specText(spec);
+  let projection = text === undefined ? undefined : byText.get(text);
+  if (projection === undefined) {
+    projection = compile(spec);
+    if (text !== undefined && projection) {
+      if (byText.size >= BY_TEXT_MAX) byText.clear();
+      byText.set(text, projection);
+    }
+  }
   compiled.set(spec, projection);
   return projection;
 }
 
 const compiled = new WeakMap<Doc, ((doc: Doc) => Doc) | undefined>();
+const byText = new Map<string, (doc: Doc) => Doc>();
+const BY_TEXT_MAX = 1000;
+
+/** The spec as `path:value` pairs in order (the projection depends on nothing else), or undefined when a value is no 0/1/true/false. */
+function specText(spec: Doc): string | undefined {
+  let text = '';
+  for (const key in spec) {
+    const value = spec[key];
+    if (value !== 0 && value !== 1 && value !== true && value !== false) return undefined;
+    text += `${key}\u0000${String(value)}\u0001`;
+  }
+  return text;
+}
 
 function compile(spec: Doc): ((doc: Doc) => Doc) | undefined {
   const entries = Object.entries(spec);

@@ -2,7 +2,6 @@ import { UUID } from 'bson';
 import { compareStrings, compareValues, valueKey } from '../bson/compare.js';
 import { bsonTypeOf, type Doc } from '../bson/types.js';
 import { commandError, CommandError } from '../errors.js';
-import { unbudgeted } from '../work.js';
 import { formatKeyValue } from './key-format.js';
 import { SecondaryIndex, type IndexSpec } from './secondary-index.js';
 import { TrigramIndex } from './trigram-index.js';
@@ -99,20 +98,14 @@ export class Collection {
     return this.indexes[0];
   }
 
-  /**
-   * The trigram index of a field, built over the current documents the first time; like an index
-   * left to build after a start-up, that build is not charged to the command that first needs it.
-   */
+  /** The trigram index of a field (built over the current documents the first time). */
   trigramIndex(field: string): TrigramIndex {
     let index = this.trigrams.get(field);
     if (!index) {
-      index = unbudgeted(
-        () =>
-          new TrigramIndex(
-            field,
-            () => this.docs.values(),
-            () => this.docs.size,
-          ),
+      index = new TrigramIndex(
+        field,
+        () => this.docs.values(),
+        () => this.docs.size,
       );
       this.trigrams.set(field, index);
     }

@@ -2,11 +2,20 @@ import { isPrivate, isScalar, type Schema } from '../../content-types/index.js';
 import { ValidationError } from '../../errors/index.js';
 import { asList } from '../qs-values.js';
 
-/** Every scalar attribute a client may read (Strapi's default selection, `*`). */
-export function defaultFields(schema: Schema): string[] {
-  return Object.entries(schema.attributes)
-    .filter(([, attribute]) => isScalar(attribute) && !isPrivate(attribute))
-    .map(([name]) => name);
+const defaults = new WeakMap<Schema, readonly string[]>();
+
+/** Every scalar attribute a client may read (Strapi's default selection, `*`); computed once per schema. */
+export function defaultFields(schema: Schema): readonly string[] {
+  let names = defaults.get(schema);
+  if (!names) {
+    names = Object.freeze(
+      Object.entries(schema.attributes)
+        .filter(([, attribute]) => isScalar(attribute) && !isPrivate(attribute))
+        .map(([name]) => name),
+    );
+    defaults.set(schema, names);
+  }
+  return names;
 }
 
 /**
@@ -14,7 +23,7 @@ export function defaultFields(schema: Schema): string[] {
  * The comma form, the object form, an empty value, a private, unknown or non-scalar attribute are
  * 400s naming the parameter. `id` is always returned, so naming it is accepted.
  */
-export function parseFields(schema: Schema, raw: unknown): string[] {
+export function parseFields(schema: Schema, raw: unknown): readonly string[] {
   if (raw === undefined) return defaultFields(schema);
   const items = typeof raw === 'string' ? [raw] : asList(raw);
   if (!items) throw new ValidationError('Invalid parameter fields', {});

@@ -65,3 +65,10 @@ export async function serverError(p: Promise<unknown>): Promise<MongoServerError
   expect(err, 'expected a server error').to.be.instanceOf(MongoServerError);
   return err as MongoServerError;
 }
+
+/** Index keys and documents the server has examined so far (serverStatus `metrics.queryExecutor`). */
+export async function examined(db: Db): Promise<{ keys: number; docs: number }> {
+  const status = await db.admin().command({ serverStatus: 1 });
+  const executor = status.metrics.queryExecutor as { scanned: unknown; scannedObjects: unknown };
+  return { keys: Number(executor.scanned), docs: Number(executor.scannedObjects) };
+}

@@ -1,0 +1,56 @@
+import { expect } from 'chai';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { MongoClient } from 'mongodb';
+import { startEngineThread } from '../../src/database/engine-thread.js';
+import { startEngine } from '../../src/engine/index.js';
+
+// Each test starts an engine of its own, whatever database the run uses.
+describe('engine: Unix domain socket beside TCP', function () {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'engine-socket-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves the same data on the socket and on TCP, over a stale socket file left by a killed process', async () => {
+    const socketPath = join(dir, 'engine.sock');
+    writeFileSync(socketPath, '');
+    const engine = await startEngine({ socketPath });
+    expect(engine.socketUri).to.equal(`mongodb://${encodeURIComponent(socketPath)}`);
+    const overSocket = await MongoClient.connect(engine.socketUri ?? '');
+    const overTcp = await MongoClient.connect(engine.uri);
+    type Row = { _id: number; v: string };
+    try {
+      await overSocket
+        .db('s')
+        .collection<{ _id: number; v: string }>('c')
+        .insertOne({ _id: 1, v: 'written over the socket' });
+      expect(await overTcp.db('s').collection<Row>('c').findOne({ _id: 1 })).to.deep.equal({
+        _id: 1,
+        v: 'written over the socket',
+      });
+    } finally {
+      await overSocket.close();
+      await overTcp.close();
+      await engine.stop();
+    }
+  });
+
+  it('the engine thread answers on its socket and removes the socket directory when it stops', async () => {
+    const engine = await startEngineThread({ host: '127.0.0.1' });
+    const path = decodeURIComponent(engine.socketUri.slice('mongodb://'.length));
+    expect(existsSync(path)).to.equal(true);
+    const client = await MongoClient.connect(engine.socketUri);
+    try {
+      expect(await client.db('admin').command({ ping: 1 })).to.include({ ok: 1 });
+    } finally {
+      await client.close();
+      await engine.stop();
+    }
+    expect(existsSync(dirname(path))).to.equal(false);
+  });
+});
