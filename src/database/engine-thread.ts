@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { EngineEvent } from '../engine/index.js';
+import { releaseLockHeldBy } from '../engine/storage/lock.js';
 import type { Logger } from '../logger.js';
 
 export interface EngineThread {
@@ -23,6 +24,8 @@ export interface EngineWorkerData {
   dataDir?: string;
   /** move damaged bytes of the data files aside instead of refusing to start */
   repair?: boolean;
+  /** test hook: the worker ignores stop requests (as one busy for longer than the stop waits) */
+  ignoreStop?: boolean;
 }
 
 /** What the worker posts: its URI once listening, a start-up error, an engine event, or that it stopped. */
@@ -60,11 +63,20 @@ function tsxEsmApi(): string {
 }
 
 /**
+ * How long a stop waits for the engine to finish (a stop compacts a large journal into a snapshot:
+ * seconds with hundreds of thousands of documents) before terminating the worker. Either way the
+ * data is safe: a compaction survives being cut at any step.
+ */
+const STOP_WAIT_MS = 60_000;
+
+/**
  * Starts the embedded engine in a worker thread of this process; resolves once it listens. The
  * engine's events (recovery, compaction, journal failures) go to `logger`, tagged `engine`.
  */
-export function startEngineThread(options: EngineWorkerData & { logger?: Logger }): Promise<EngineThread> {
-  const { logger, ...data } = options;
+export function startEngineThread(
+  options: EngineWorkerData & { logger?: Logger; stopWaitMs?: number },
+): Promise<EngineThread> {
+  const { logger, stopWaitMs = STOP_WAIT_MS, ...data } = options;
   // Windows listens on named pipes, not on socket files: TCP there
   const socketDir = process.platform === 'win32' ? undefined : mkdtempSync(join(tmpdir(), 'content-service-engine-'));
   const removeSocketDir = () => {
@@ -102,8 +114,14 @@ export function startEngineThread(options: EngineWorkerData & { logger?: Logger 
               done();
             };
             const timer = setTimeout(() => {
-              void worker.terminate().then(stopped);
-            }, 10_000);
+              logger?.warn(
+                `engine: did not stop within ${stopWaitMs / 1000} s; terminated (its journal is replayed at the next start)`,
+              );
+              void worker.terminate().then(() => {
+                if (data.dataDir) releaseLockHeldBy(data.dataDir, process.pid);
+                stopped();
+              });
+            }, stopWaitMs);
             worker.on('message', (reply: WorkerMessage) => {
               if (!reply.stopped) return;
               clearTimeout(timer);

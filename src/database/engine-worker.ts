@@ -20,7 +20,7 @@ startEngine({
 }).then(
   (engine) => {
     port.on('message', (message: unknown) => {
-      if (message !== 'stop') return;
+      if (message !== 'stop' || options.ignoreStop) return;
       engine.stop().then(
         () => post({ stopped: true }),
         (err: unknown) => post({ stopped: true, error: String(err) }),

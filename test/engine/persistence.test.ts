@@ -49,6 +49,23 @@ describe('engine: persistence', function () {
     });
   });
 
+  it('builds the trigram lists of a field after a restart without charging them to the first substring read', async () => {
+    const N = 60_000;
+    await withEngine(async (client) => {
+      const c = client.db('p').collection<AnyDoc>('texts');
+      await c.createIndex({ t: 1 });
+      await c.insertMany(
+        Array.from({ length: N }, (_, i) => ({ _id: i, t: `entry number ${i} of the texts, ${i % 97}` })),
+      );
+    });
+    await withEngine(async (client) => {
+      const c = client.db('p').collection<AnyDoc>('texts');
+      // listing the trigrams of 60k values takes far longer than 40 ms; the read itself does not
+      const found = await c.find({ t: { $regex: 'number 4242 of', $options: 'i' } }, { maxTimeMS: 40 }).toArray();
+      expect(found.map((d) => d._id)).to.deep.equal([4242]);
+    });
+  });
+
   it('keeps documents, updates, deletes and indexes across a restart', async () => {
     await withEngine(async (client) => {
       const c = client.db('p').collection<AnyDoc>('c');

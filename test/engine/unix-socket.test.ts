@@ -53,4 +53,24 @@ describe('engine: Unix domain socket beside TCP', function () {
     }
     expect(existsSync(dirname(path))).to.equal(false);
   });
+
+  it('a stop that has to terminate the engine thread leaves the data directory to the next start in the same process', async () => {
+    const dataDir = join(dir, 'data');
+    const first = await startEngineThread({ host: '127.0.0.1', dataDir, ignoreStop: true, stopWaitMs: 100 });
+    const client = await MongoClient.connect(first.socketUri);
+    try {
+      await client.db('s').collection<{ _id: number }>('c').insertOne({ _id: 1 });
+    } finally {
+      await client.close();
+      await first.stop();
+    }
+    const second = await startEngineThread({ host: '127.0.0.1', dataDir });
+    const again = await MongoClient.connect(second.socketUri);
+    try {
+      expect(await again.db('s').collection<{ _id: number }>('c').findOne({ _id: 1 })).to.deep.equal({ _id: 1 });
+    } finally {
+      await again.close();
+      await second.stop();
+    }
+  });
 });

@@ -10,16 +10,41 @@ import { isPlainObject, type Doc } from '../bson/types.js';
  */
 export interface DocumentBatch {
   json: string;
-  /** `[index of the document, ...keys]` of each value JSON cannot carry */
-  paths: Array<Array<string | number>>;
+  /**
+   * `[index of the document, ...keys]` of each value JSON cannot carry, as one JSON text (parsed
+   * natively: a BSON array per path cost more to decode than the documents' own JSON); snapshots
+   * written before keep them as a BSON array of paths, which is still read.
+   */
+  paths: string | Path[];
   values: unknown[];
+  /**
+   * JSON text of `[string, ...paths]` for each string found more than once in the batch (longer
+   * than V8's JSON.parse shares by itself): decoding puts one copy of it at each path.
+   */
+  strings?: string;
 }
 
+/** JSON.parse gives equal strings of up to 10 characters one copy; longer ones get one each. */
+const SHARED_BY_PARSE = 10;
+/** Longer strings are seldom repeated (text, slugs): not worth a look-up each. */
+const SHARED_AT_MOST = 64;
+
+type Path = Array<string | number>;
+
 export function encodeBatch(docs: readonly Doc[]): DocumentBatch {
-  const paths: DocumentBatch['paths'] = [];
+  const paths: Path[] = [];
   const values: unknown[] = [];
-  const path: Array<string | number> = [];
+  const path: Path = [];
+  const strings = new Map<string, Path[]>();
   const visit = (value: unknown): void => {
+    if (typeof value === 'string') {
+      if (value.length > SHARED_BY_PARSE && value.length <= SHARED_AT_MOST) {
+        const at = strings.get(value);
+        if (at) at.push(path.slice());
+        else strings.set(value, [path.slice()]);
+      }
+      return;
+    }
     if (value === null || typeof value !== 'object') {
       if (typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0))) {
         paths.push(path.slice());
@@ -51,15 +76,39 @@ export function encodeBatch(docs: readonly Doc[]): DocumentBatch {
     visit(doc);
     path.pop();
   });
-  return { json: JSON.stringify(docs), paths, values };
+  const repeated: Array<[string, ...Path[]]> = [];
+  for (const [value, at] of strings) if (at.length > 1) repeated.push([value, ...at]);
+  const batch: DocumentBatch = { json: JSON.stringify(docs), paths: JSON.stringify(paths), values };
+  if (repeated.length > 0) batch.strings = JSON.stringify(repeated);
+  return batch;
 }
 
 export function decodeBatch(batch: DocumentBatch): Doc[] {
   const docs = JSON.parse(batch.json) as Doc[];
-  batch.paths.forEach((path, i) => {
-    let target: unknown = docs;
-    for (let k = 0; k < path.length - 1; k++) target = (target as Record<string | number, unknown>)[path[k] as string];
-    (target as Record<string | number, unknown>)[path[path.length - 1] as string] = batch.values[i];
+  const paths = typeof batch.paths === 'string' ? (JSON.parse(batch.paths) as Path[]) : batch.paths;
+  // equal dates share one Date (96 bytes each; `createdAt`, `updatedAt` and `publishedAt` are often
+  // equal): stored documents are never modified in place, and copies made to modify one clone dates
+  const dates = new Map<number, Date>();
+  paths.forEach((path, i) => {
+    let value = batch.values[i];
+    if (value instanceof Date) {
+      const time = value.getTime();
+      const same = dates.get(time);
+      if (same) value = same;
+      else dates.set(time, value);
+    }
+    put(docs, path, value);
   });
+  if (batch.strings) {
+    // equal strings share one copy (the documents' own copies are left to the GC)
+    for (const [value, ...at] of JSON.parse(batch.strings) as Array<[string, ...Path[]]>)
+      for (const path of at) put(docs, path, value);
+  }
   return docs;
+}
+
+function put(docs: Doc[], path: Path, value: unknown): void {
+  let target: unknown = docs;
+  for (let k = 0; k < path.length - 1; k++) target = (target as Record<string | number, unknown>)[path[k] as string];
+  (target as Record<string | number, unknown>)[path[path.length - 1] as string] = value;
 }

@@ -1,3 +1,4 @@
+import { BSON } from 'bson';
 import { closeSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Doc } from '../bson/types.js';
@@ -51,8 +52,8 @@ const DEFAULT_COMPACT_AT_BYTES = 32 * 1024 * 1024;
 const COMPACT_AT_STOP_BYTES = 4 * 1024 * 1024;
 const SNAPSHOT_CHUNK_BYTES = 4 * 1024 * 1024;
 const DOCS_PER_BATCH = 256;
-/** Keeps a batch record (its JSON, up to 3 bytes a char, plus the values JSON cannot carry) under 16 MiB. */
-const MAX_BATCH_JSON_CHARS = 4 * 1024 * 1024;
+/** A batch record larger than this is split (a record must stay under 16 MiB; see records.ts). */
+const MAX_BATCH_BYTES = 12 * 1024 * 1024;
 
 /** A journal append or sync that failed: the command's changes were not made durable. */
 export class JournalWriteError extends Error {
@@ -111,7 +112,8 @@ export class Journal {
    */
   append(changes: Change[]): void {
     if (changes.length === 0) return;
-    const buf = changes.length === 1 ? encodeRecord(changes[0]) : Buffer.concat(changes.map(encodeRecord));
+    const buf =
+      changes.length === 1 ? encodeRecord(changes[0]) : Buffer.concat(journalRecords(changes).map(encodeRecord));
     const at = this.current.size;
     try {
       writeAll(this.current.fd, buf, at);
@@ -239,15 +241,46 @@ function createJournal(dir: string, generation: number): OpenJournal {
 }
 
 /**
- * Snapshot records for documents of one collection: one batch, split while its JSON is too large
- * for a record; a document too large for any batch is a plain `put`.
+ * Records for documents of one collection: one batch, split while it is too large for a record;
+ * a document too large for any batch is a plain `put`.
  */
 function docRecords(db: string, coll: string, docs: Doc[]): StoredRecord[] {
   const batch = encodeBatch(docs);
-  if (batch.json.length <= MAX_BATCH_JSON_CHARS) return [{ op: 'docs', db, coll, ...batch }];
+  // an upper bound of the encoded size: up to 3 UTF-8 bytes per character of the JSON texts
+  const texts = batch.json.length + batch.paths.length + (batch.strings?.length ?? 0);
+  if (texts * 3 + BSON.calculateObjectSize({ values: batch.values }) <= MAX_BATCH_BYTES)
+    return [{ op: 'docs', db, coll, ...batch }];
   if (docs.length === 1) return [{ op: 'put', db, coll, doc: docs[0] as Doc }];
   const half = docs.length >> 1;
   return [...docRecords(db, coll, docs.slice(0, half)), ...docRecords(db, coll, docs.slice(half))];
+}
+
+/**
+ * The records of one command's changes: consecutive documents put into one collection go as
+ * document batches (as in snapshots: decoded natively at start-up, and one record rather than one
+ * per document), anything else as the change itself.
+ */
+function journalRecords(changes: Change[]): StoredRecord[] {
+  const out: StoredRecord[] = [];
+  let i = 0;
+  while (i < changes.length) {
+    const first = changes[i];
+    if (first.op !== 'put') {
+      out.push(first);
+      i++;
+      continue;
+    }
+    const docs: Doc[] = [];
+    for (let c: Change | undefined = first; c?.op === 'put' && c.db === first.db && c.coll === first.coll;) {
+      docs.push(c.doc);
+      c = changes[++i];
+    }
+    if (docs.length === 1) out.push(first);
+    else
+      for (let k = 0; k < docs.length; k += DOCS_PER_BATCH)
+        out.push(...docRecords(first.db, first.coll, docs.slice(k, k + DOCS_PER_BATCH)));
+  }
+  return out;
 }
 
 interface CapturedCollection {

@@ -14,6 +14,7 @@ const LEAF_MAX = 512;
 const LEAF_FILL = 448;
 
 interface Leaf {
+  /** the keys of the entries, `width` values each, one after the other */
   keys: unknown[];
   docs: Doc[];
 }
@@ -22,7 +23,9 @@ interface Leaf {
  * The entries of an index, `(key, document)` pairs sorted by key and then by the document's
  * `_id`, with ranks: the position of any key is found in O(log n), so the number of entries in a
  * key range is two look-ups, never a walk. Leaves of at most 512 entries held in parallel arrays
- * (two pointers per entry), and a Fenwick tree over the leaf sizes for positions.
+ * (two pointers per entry; the key of a compound index as its values laid out in the leaf's key
+ * array, not as an array of its own, which cost 72 bytes more per entry), and a Fenwick tree over
+ * the leaf sizes for positions.
  *
  * Written here rather than taken from npm: the B-tree packages (sorted-btree, js-sdsl) have no
  * rank/position queries, and functional-red-black-tree allocates nodes on every insert.
@@ -32,9 +35,14 @@ export class KeyList {
   private fenwick: number[] = [0];
   private total = 0;
 
+  /**
+   * `width`: 1 when each key is a bare value (a single-field index), else the number of values
+   * of each key (an array of that length).
+   */
   constructor(
     private readonly compareKey: KeyCompare,
     private readonly compareId: (a: unknown, b: unknown) => number,
+    private readonly width = 1,
   ) {}
 
   get size(): number {
@@ -44,42 +52,59 @@ export class KeyList {
   /** Replaces every entry by `entries`, which must already be in order. */
   load(keys: unknown[], docs: Doc[]): void {
     this.leaves = [];
+    const w = this.width;
     for (let i = 0; i < keys.length; i += LEAF_FILL) {
-      this.leaves.push({ keys: keys.slice(i, i + LEAF_FILL), docs: docs.slice(i, i + LEAF_FILL) });
+      const end = Math.min(keys.length, i + LEAF_FILL);
+      const flat = w === 1 ? keys.slice(i, end) : new Array<unknown>((end - i) * w);
+      if (w > 1)
+        for (let k = i; k < end; k++) for (let f = 0; f < w; f++) flat[(k - i) * w + f] = (keys[k] as unknown[])[f];
+      this.leaves.push({ keys: flat, docs: docs.slice(i, end) });
     }
     this.total = keys.length;
     this.rebuild();
   }
 
+  /** The key of entry `i` of a leaf (a new array for a compound key). */
+  private keyAt(leaf: Leaf, i: number): unknown {
+    const w = this.width;
+    return w === 1 ? leaf.keys[i] : leaf.keys.slice(i * w, i * w + w);
+  }
+
+  /** A key as stored in a leaf's key array. */
+  private stored(key: unknown): unknown[] {
+    return this.width === 1 ? [key] : (key as unknown[]);
+  }
+
   insert(key: unknown, doc: Doc): void {
     if (this.leaves.length === 0) {
-      this.leaves.push({ keys: [key], docs: [doc] });
+      this.leaves.push({ keys: this.stored(key).slice(), docs: [doc] });
       this.total = 1;
       this.rebuild();
       return;
     }
     // entries usually arrive in key order (counter ids, timestamps): append without a search
     const lastLeaf = this.leaves[this.leaves.length - 1];
-    const last = lastLeaf.keys.length - 1;
-    const appending = this.compareEntry(lastLeaf.keys[last], lastLeaf.docs[last], key, doc) < 0;
-    if (appending && lastLeaf.keys.length >= LEAF_MAX) {
+    const last = lastLeaf.docs.length - 1;
+    const appending = this.compareEntry(this.keyAt(lastLeaf, last), lastLeaf.docs[last], key, doc) < 0;
+    if (appending && lastLeaf.docs.length >= LEAF_MAX) {
       // a full last leaf stays full (appends never come back to it): the entry starts a new leaf
-      this.leaves.push({ keys: [key], docs: [doc] });
+      this.leaves.push({ keys: this.stored(key).slice(), docs: [doc] });
       this.total++;
       this.rebuild();
       return;
     }
     const li = appending ? this.leaves.length - 1 : this.leafFor(key, doc);
     const leaf = this.leaves[li];
-    const at = appending ? leaf.keys.length : this.offsetIn(leaf, key, doc);
-    leaf.keys.splice(at, 0, key);
+    const at = appending ? leaf.docs.length : this.offsetIn(leaf, key, doc);
+    const w = this.width;
+    leaf.keys.splice(at * w, 0, ...this.stored(key));
     leaf.docs.splice(at, 0, doc);
     this.total++;
-    if (leaf.keys.length > LEAF_MAX) {
+    if (leaf.docs.length > LEAF_MAX) {
       // both halves copied: arrays grown one element at a time keep spare capacity otherwise
-      const half = leaf.keys.length >>> 1;
-      const right = { keys: leaf.keys.slice(half), docs: leaf.docs.slice(half) };
-      this.leaves.splice(li, 1, { keys: leaf.keys.slice(0, half), docs: leaf.docs.slice(0, half) }, right);
+      const half = leaf.docs.length >>> 1;
+      const right = { keys: leaf.keys.slice(half * w), docs: leaf.docs.slice(half) };
+      this.leaves.splice(li, 1, { keys: leaf.keys.slice(0, half * w), docs: leaf.docs.slice(0, half) }, right);
       this.rebuild();
     } else this.bump(li, 1);
   }
@@ -90,10 +115,10 @@ export class KeyList {
     if (!found) return false;
     const [li, at] = found;
     const leaf = this.leaves[li];
-    leaf.keys.splice(at, 1);
+    leaf.keys.splice(at * this.width, this.width);
     leaf.docs.splice(at, 1);
     this.total--;
-    if (leaf.keys.length === 0) {
+    if (leaf.docs.length === 0) {
       this.leaves.splice(li, 1);
       this.rebuild();
     } else this.bump(li, -1);
@@ -121,17 +146,17 @@ export class KeyList {
     let hi = this.leaves.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const keys = this.leaves[mid].keys;
-      if (before(keys[keys.length - 1])) lo = mid + 1;
+      const leaf = this.leaves[mid];
+      if (before(this.keyAt(leaf, leaf.docs.length - 1))) lo = mid + 1;
       else hi = mid;
     }
     if (lo === this.leaves.length) return this.total;
-    const keys = this.leaves[lo].keys;
+    const leaf = this.leaves[lo];
     let a = 0;
-    let b = keys.length;
+    let b = leaf.docs.length;
     while (a < b) {
       const mid = (a + b) >>> 1;
-      if (before(keys[mid])) a = mid + 1;
+      if (before(this.keyAt(leaf, mid))) a = mid + 1;
       else b = mid;
     }
     return this.prefix(lo) + a;
@@ -147,8 +172,8 @@ export class KeyList {
       let [li, at] = this.locate(from);
       for (let n = to - from; n > 0;) {
         const leaf = this.leaves[li];
-        const end = Math.min(leaf.keys.length, at + n);
-        for (let i = at; i < end; i++) if (!visit(leaf.keys[i], leaf.docs[i])) return;
+        const end = Math.min(leaf.docs.length, at + n);
+        for (let i = at; i < end; i++) if (!visit(this.keyAt(leaf, i), leaf.docs[i])) return;
         n -= end - at;
         li++;
         at = 0;
@@ -158,10 +183,10 @@ export class KeyList {
       for (let n = to - from; n > 0;) {
         const leaf = this.leaves[li];
         const end = Math.max(-1, at - n);
-        for (let i = at; i > end; i--) if (!visit(leaf.keys[i], leaf.docs[i])) return;
+        for (let i = at; i > end; i--) if (!visit(this.keyAt(leaf, i), leaf.docs[i])) return;
         n -= at - end;
         li--;
-        if (li >= 0) at = this.leaves[li].keys.length - 1;
+        if (li >= 0) at = this.leaves[li].docs.length - 1;
       }
     }
   }
@@ -173,8 +198,8 @@ export class KeyList {
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const leaf = this.leaves[mid];
-      const last = leaf.keys.length - 1;
-      if (this.compareEntry(leaf.keys[last], leaf.docs[last], key, doc) < 0) lo = mid + 1;
+      const last = leaf.docs.length - 1;
+      if (this.compareEntry(this.keyAt(leaf, last), leaf.docs[last], key, doc) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -183,10 +208,10 @@ export class KeyList {
   /** The first position in a leaf whose entry is not before (key, doc). */
   private offsetIn(leaf: Leaf, key: unknown, doc: Doc): number {
     let a = 0;
-    let b = leaf.keys.length;
+    let b = leaf.docs.length;
     while (a < b) {
       const mid = (a + b) >>> 1;
-      if (this.compareEntry(leaf.keys[mid], leaf.docs[mid], key, doc) < 0) a = mid + 1;
+      if (this.compareEntry(this.keyAt(leaf, mid), leaf.docs[mid], key, doc) < 0) a = mid + 1;
       else b = mid;
     }
     return a;
@@ -196,12 +221,13 @@ export class KeyList {
     if (this.leaves.length === 0) return undefined;
     // entries usually arrive in key order (counter ids, timestamps): append without a search
     const lastLeaf = this.leaves[this.leaves.length - 1];
-    const last = lastLeaf.keys.length - 1;
-    const appending = this.compareEntry(lastLeaf.keys[last], lastLeaf.docs[last], key, doc) < 0;
+    const last = lastLeaf.docs.length - 1;
+    const appending = this.compareEntry(this.keyAt(lastLeaf, last), lastLeaf.docs[last], key, doc) < 0;
     const li = appending ? this.leaves.length - 1 : this.leafFor(key, doc);
     const leaf = this.leaves[li];
-    const at = appending ? leaf.keys.length : this.offsetIn(leaf, key, doc);
-    if (at >= leaf.keys.length || this.compareEntry(leaf.keys[at], leaf.docs[at], key, doc) !== 0) return undefined;
+    const at = appending ? leaf.docs.length : this.offsetIn(leaf, key, doc);
+    if (at >= leaf.docs.length || this.compareEntry(this.keyAt(leaf, at), leaf.docs[at], key, doc) !== 0)
+      return undefined;
     return [li, at];
   }
 
@@ -239,7 +265,7 @@ export class KeyList {
     const n = this.leaves.length;
     const tree = new Array<number>(n + 1).fill(0);
     for (let i = 1; i <= n; i++) {
-      tree[i] += this.leaves[i - 1].keys.length;
+      tree[i] += this.leaves[i - 1].docs.length;
       const parent = i + (i & -i);
       if (parent <= n) tree[parent] += tree[i];
     }

@@ -52,3 +52,16 @@ export function lockDataDir(dir: string): () => void {
   }
   throw new DataDirLockedError(`could not lock data directory ${dir}`);
 }
+
+/**
+ * Removes `DIR/LOCK` when it names `pid`: for a process whose engine (a worker thread) was
+ * terminated before it could release its lock, so the next start in the same process is not refused.
+ */
+export function releaseLockHeldBy(dir: string, pid: number): void {
+  const path = join(dir, 'LOCK');
+  try {
+    if (Number.parseInt(readFileSync(path, 'utf8'), 10) === pid) unlinkSync(path);
+  } catch {
+    /* no lock left */
+  }
+}

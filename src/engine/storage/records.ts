@@ -1,5 +1,7 @@
-import { BSON } from 'bson';
+import { Binary, BSON } from 'bson';
+import { fstatSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
+import { isPlainObject } from '../bson/types.js';
 import type { Change } from './catalog.js';
 import type { DocumentBatch } from './document-batch.js';
 
@@ -43,7 +45,26 @@ export function encodeRecord(record: StoredRecord): Buffer {
 }
 
 export function decodeBody(body: Uint8Array): StoredRecord {
-  return BSON.deserialize(body, DESERIALIZE) as unknown as StoredRecord;
+  const record = BSON.deserialize(body, DESERIALIZE) as unknown as StoredRecord;
+  detachBinaries(record);
+  return record;
+}
+
+/**
+ * The BSON decoder makes each binary value a view of the bytes it decodes: a stored document
+ * would keep the whole record, chunk or file read alive. Each gets its own copy instead.
+ */
+function detachBinaries(value: unknown): void {
+  if (value instanceof Binary) {
+    value.buffer = Buffer.from(value.buffer);
+  } else if (Array.isArray(value)) {
+    for (const v of value) if (v !== null && typeof v === 'object') detachBinaries(v);
+  } else if (isPlainObject(value)) {
+    for (const k in value) {
+      const v = value[k];
+      if (v !== null && typeof v === 'object') detachBinaries(v);
+    }
+  }
 }
 
 /** The length of the intact record at `offset` (head, CRC and BSON framing check out), or 0. */
@@ -56,6 +77,64 @@ export function intactRecordAt(buf: Buffer, offset: number): number {
   if (buf.readInt32LE(start) !== length || buf[start + length - 1] !== 0) return 0;
   if (crc32(buf.subarray(start, start + length)) !== buf.readUInt32LE(offset + 4)) return 0;
   return RECORD_HEAD_BYTES + length;
+}
+
+const READ_CHUNK_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Reads the records of an open file a few MB at a time (a start-up never holds a whole snapshot
+ * in memory), or, once `whole()` was called (damage to look past or repair), from all its bytes.
+ */
+export class RecordReader {
+  readonly size: number;
+  private chunk: Buffer = Buffer.alloc(0);
+  private chunkStart = 0;
+  private all: Buffer | undefined;
+
+  constructor(private readonly fd: number) {
+    this.size = fstatSync(fd).size;
+  }
+
+  /** The intact record at `offset` (see intactRecordAt): its body and its length with the head; undefined if none. */
+  recordAt(offset: number): { body: Buffer; length: number } | undefined {
+    let buf = this.all;
+    let at = offset;
+    if (!buf) {
+      this.cover(offset, RECORD_HEAD_BYTES);
+      if (offset + RECORD_HEAD_BYTES <= this.size) {
+        const length = this.chunk.readUInt32LE(offset - this.chunkStart);
+        if (length <= MAX_RECORD_BYTES) this.cover(offset, RECORD_HEAD_BYTES + length);
+      }
+      buf = this.chunk;
+      at = offset - this.chunkStart;
+    }
+    const length = intactRecordAt(buf, at);
+    return length === 0 ? undefined : { body: buf.subarray(at + RECORD_HEAD_BYTES, at + length), length };
+  }
+
+  /** Every byte of the file. */
+  whole(): Buffer {
+    if (!this.all) this.all = this.read(0, this.size);
+    return this.all;
+  }
+
+  /** Makes the chunk hold the bytes [offset, offset + bytes) (as far as the file goes). */
+  private cover(offset: number, bytes: number): void {
+    const end = Math.min(this.size, offset + bytes);
+    if (offset >= this.chunkStart && end <= this.chunkStart + this.chunk.length) return;
+    this.chunk = this.read(offset, Math.min(this.size, offset + Math.max(bytes, READ_CHUNK_BYTES)) - offset);
+    this.chunkStart = offset;
+  }
+
+  private read(offset: number, bytes: number): Buffer {
+    const buf = Buffer.allocUnsafeSlow(bytes);
+    for (let done = 0; done < bytes;) {
+      const n = readSync(this.fd, buf, done, bytes - done, offset + done);
+      if (n === 0) throw new Error(`the file ended ${bytes - done} bytes early (changed while read)`);
+      done += n;
+    }
+    return buf;
+  }
 }
 
 /** Where the next intact record after `from` starts, if any: damage is followed by good records, a torn tail is not. */

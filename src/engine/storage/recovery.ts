@@ -1,13 +1,4 @@
-import {
-  existsSync,
-  ftruncateSync,
-  openSync,
-  closeSync,
-  fdatasyncSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-} from 'node:fs';
+import { existsSync, ftruncateSync, openSync, closeSync, fdatasyncSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineLog } from '../events.js';
 import type { Catalog, Change } from './catalog.js';
@@ -23,14 +14,7 @@ import {
   type JournalFile,
 } from './data-files.js';
 import { decodeBatch } from './document-batch.js';
-import {
-  decodeBody,
-  intactRecordAt,
-  nextIntactRecord,
-  RECORD_HEAD_BYTES,
-  type DocsRecord,
-  type StoredRecord,
-} from './records.js';
+import { decodeBody, nextIntactRecord, RecordReader, type DocsRecord, type StoredRecord } from './records.js';
 
 /** A damaged data file: start-up stops (nothing is changed) unless started with `repair`. */
 export class DataDamagedError extends Error {
@@ -135,37 +119,42 @@ function loadFile(
   onRecord: (record: StoredRecord, index: number) => void,
 ): number {
   const full = join(dir, file);
-  const buf = readFileSync(full);
-  const bad: BadRange[] = [];
-  let offset = 0;
-  let index = 0;
-  let end = 0;
-  while (offset < buf.length) {
-    const size = intactRecordAt(buf, offset);
-    let reason = 'length or checksum does not match';
-    if (size > 0) {
-      try {
-        const record = decodeBody(buf.subarray(offset + RECORD_HEAD_BYTES, offset + size));
-        onRecord(record, index++);
-        offset += size;
-        end = offset;
-        continue;
-      } catch (err) {
-        reason = `cannot be applied: ${(err as Error).message}`;
+  const fd = openSync(full, 'r');
+  try {
+    const reader = new RecordReader(fd);
+    const bad: BadRange[] = [];
+    let offset = 0;
+    let index = 0;
+    let end = 0;
+    while (offset < reader.size) {
+      const record = reader.recordAt(offset);
+      let reason = 'length or checksum does not match';
+      if (record) {
+        try {
+          onRecord(decodeBody(record.body), index++);
+          offset += record.length;
+          end = offset;
+          continue;
+        } catch (err) {
+          reason = `cannot be applied: ${(err as Error).message}`;
+        }
       }
+      const buf = reader.whole();
+      const resumeAt = nextIntactRecord(buf, offset + 1);
+      if (resumeAt === undefined && kind === 'journal') {
+        tornTail(full, file, buf.length, offset, opts);
+        return offset;
+      }
+      const range = { offset, end: resumeAt ?? buf.length, reason };
+      if (!opts.repair) throw damaged(dir, file, range, resumeAt);
+      bad.push(range);
+      offset = range.end;
     }
-    const resumeAt = nextIntactRecord(buf, offset + 1);
-    if (resumeAt === undefined && kind === 'journal') {
-      tornTail(full, file, buf.length, offset, opts);
-      return offset;
-    }
-    const range = { offset, end: resumeAt ?? buf.length, reason };
-    if (!opts.repair) throw damaged(dir, file, range, resumeAt);
-    bad.push(range);
-    offset = range.end;
+    if (bad.length > 0) return repairFile(dir, file, reader.whole(), bad, opts);
+    return end;
+  } finally {
+    closeSync(fd);
   }
-  if (bad.length > 0) return repairFile(dir, file, buf, bad, opts);
-  return end;
 }
 
 function damaged(dir: string, file: string, range: BadRange, resumeAt: number | undefined): DataDamagedError {

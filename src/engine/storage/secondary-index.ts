@@ -57,7 +57,7 @@ export class SecondaryIndex {
   }
 
   private emptyList(): KeyList {
-    return new KeyList(this.compareKey, (a, b) => compareValues(a, b));
+    return new KeyList(this.compareKey, (a, b) => compareValues(a, b), this.fields.length);
   }
 
   /** The entries, sorted by key then `_id` (an index left to build is built now). */
