@@ -43,7 +43,6 @@ export async function withLifecycles(
 ): Promise<number> {
   const { lifecycles } = ctx;
   const { action, uid, params } = hooked;
-  if (!lifecycles) return write(params);
   const after = `after${action}`;
   const states = lifecycles.listens(`before${action}`, uid)
     ? await lifecycles.run(`before${action}`, uid, { params })
