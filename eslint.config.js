@@ -33,8 +33,16 @@ const layerZones = LAYERS.flatMap((targets, level) =>
 
 export default tseslint.config(
   {
-    // test/fixtures/strapi-project is a user's Strapi project (CommonJS Strapi code), read as data
-    ignores: ['dist/**', 'node_modules/**', '.data/**', 'public/**', 'coverage/**', 'test/fixtures/strapi-project/**'],
+    // test/fixtures/strapi-project and lifecycles-project are users' Strapi projects (CommonJS Strapi code), read as data
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.data/**',
+      'public/**',
+      'coverage/**',
+      'test/fixtures/strapi-project/**',
+      'test/fixtures/lifecycles-project/**',
+    ],
   },
   ...tseslint.configs.recommended,
   {

@@ -5,7 +5,13 @@ import { allowAll, type Authenticator } from './access/ability.js';
 import { ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
 import { buildAppRegistry, customFieldTypes, SchemaError } from './content-types/index.js';
 import { selectDatabase, type DatabaseHandle } from './database/select-database.js';
-import { createStrapiApp, loadLifecycle, type StrapiApp } from './lifecycle/index.js';
+import {
+  createDbLifecycles,
+  createStrapiApp,
+  loadLifecycle,
+  loadModelLifecycles,
+  type StrapiApp,
+} from './lifecycle/index.js';
 import { createLogger, type Logger } from './logger.js';
 import { listen } from './listen.js';
 import { buildMiddlewares } from './middlewares/index.js';
@@ -84,6 +90,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     customFields: customFieldTypes(config),
   });
   for (const notice of notices) logger[notice.level](notice.message);
+  const dbLifecycles = createDbLifecycles(registry, await loadModelLifecycles(config.appDir, registry));
 
   // config/middlewares is resolved before the database starts: an entry that cannot be honoured stops here
   const app = express();
@@ -123,6 +130,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     logger,
     i18n,
     authenticate: (req) => authenticate(req),
+    lifecycles: dbLifecycles,
   };
 
   for (const handler of middlewares.handlers) app.use(handler);
@@ -217,6 +225,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         logger,
         registry,
         service: context,
+        dbLifecycles,
         enabledPlugins: plugins.map((p) => p.name),
         knownPlugins: BUILT_IN_PLUGINS.map((p) => p.name),
         pluginService: (plugin, name) => pluginServices.get(plugin)?.get(name),

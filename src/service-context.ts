@@ -15,6 +15,31 @@ export interface I18nSettings {
   locales: Locale[];
 }
 
+/** What one write's before- and after-hooks share: each subscriber's `event.state`. */
+export type LifecycleStates = Map<unknown, Record<string, unknown>>;
+
+/** The properties of a lifecycle event besides action, model and state. */
+export interface LifecycleEventProperties {
+  params: Record<string, unknown>;
+  result?: unknown;
+}
+
+/**
+ * The app's database lifecycle hooks (Strapi v4's `strapi.db.lifecycles`: its content-types'
+ * `lifecycles` files and what register/bootstrap subscribed), as the write path runs them.
+ */
+export interface DbLifecycles {
+  /** whether any hook listens to `action` (`beforeCreate`, `afterDelete`...) of `uid` */
+  listens(action: string, uid: string): boolean;
+  /** runs every hook of `action` on `uid` in order, awaiting each; answers the states to hand the after-hook */
+  run(
+    action: string,
+    uid: string,
+    properties: LifecycleEventProperties,
+    states?: LifecycleStates,
+  ): Promise<LifecycleStates>;
+}
+
 /** Everything a request handler or an operation needs, built once by createServer (no globals). */
 export interface ServiceContext {
   config: ServiceConfig;
@@ -25,4 +50,6 @@ export interface ServiceContext {
   /** null when the i18n plugin is off */
   i18n: I18nSettings | null;
   authenticate: Authenticator;
+  /** the hooks every write runs (none unless the app has some) */
+  lifecycles: DbLifecycles;
 }

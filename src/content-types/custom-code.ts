@@ -43,17 +43,12 @@ function listed(appDir: string, files: string[]): string {
 
 /**
  * The code a Strapi v4 project carries next to its schemas, which this service does not run:
- * one start-up line per kind (lifecycle hooks, custom routes/controllers/services/policies/
+ * one start-up line per kind (custom routes/controllers/services/policies/
  * middlewares of the apis, plugin extension code, local plugins).
  */
 export function customCodeNotices(srcDir: string): SchemaNotice[] {
   const appDir = dirname(srcDir);
   const apis = listDir(join(srcDir, 'api')).map((api) => join(srcDir, 'api', api));
-  const lifecycles = apis.flatMap((api) =>
-    listDir(join(api, 'content-types')).flatMap((name) =>
-      codeFiles(join(api, 'content-types', name)).filter((file) => /\/lifecycles\.[cm]?[jt]s$/.test(file)),
-    ),
-  );
   const apiCode = apis
     .flatMap((api) => API_CODE_FOLDERS.flatMap((folder) => codeFiles(join(api, folder))))
     .filter((file) => !isGeneratedCoreFile(file));
@@ -69,7 +64,6 @@ export function customCodeNotices(srcDir: string): SchemaNotice[] {
   const info = (files: string[], what: string) => {
     if (files.length > 0) notices.push({ level: 'info', message: `${what}: ${listed(appDir, files)}` });
   };
-  info(lifecycles, 'content-type lifecycle hooks are not run here (not supported yet)');
   info(
     [...apiCode, ...globalCode],
     'custom routes, controllers, services, policies and middlewares are not run here (not supported yet); the default content API applies',

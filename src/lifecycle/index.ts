@@ -1,3 +1,5 @@
 export { loadLifecycle, type AppLifecycle } from './load-lifecycle.js';
 export { createStrapiApp, type StrapiApp, type LifecycleHost } from './strapi-app.js';
 export { UnsupportedStrapiApi } from './unsupported.js';
+export { createDbLifecycles, type DbLifecyclesProvider } from './db-lifecycles.js';
+export { loadModelLifecycles } from './model-lifecycles.js';

@@ -12,6 +12,7 @@ import type { Component, ContentType, Registry } from '../content-types/index.js
 import type { Logger } from '../logger.js';
 import type { ServiceContext } from '../service-context.js';
 import { createCoreService } from './core-service.js';
+import type { DbLifecyclesProvider } from './db-lifecycles.js';
 import { createStrapiStore, type StrapiStore } from './core-store.js';
 import { createEntityService, type EntityService } from './entity-service.js';
 import { createQueryEngine, type QueryEngine } from './query-engine.js';
@@ -24,6 +25,8 @@ export interface LifecycleHost {
   registry: Registry;
   /** the running service, for the entity service and the query engine */
   service: ServiceContext;
+  /** `strapi.db.lifecycles`: the hooks the service's writes run */
+  dbLifecycles: DbLifecyclesProvider;
   /** the built-in plugins that are on */
   enabledPlugins: readonly string[];
   /** the built-in plugins Content Service has, on or off */
@@ -87,7 +90,7 @@ export interface StrapiApp {
   contentType(uid: string): StrapiContentType | undefined;
   getModel(uid: string): StrapiContentType | undefined;
   entityService: EntityService;
-  db: { query(uid: string): QueryEngine };
+  db: { query(uid: string): QueryEngine; lifecycles: Pick<DbLifecyclesProvider, 'subscribe' | 'clear'> };
   query(uid: string): QueryEngine;
   store: StrapiStore;
 }
@@ -177,7 +180,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), query(uid), store(scope)';
+  'plugin(name), service(uid), config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), db.lifecycles, query(uid), store(scope)';
 const PLUGIN_API = 'service(name), services, config(path), contentType(name), contentTypes';
 
 export function createStrapiApp(host: LifecycleHost): StrapiApp {
@@ -265,7 +268,18 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       'strapi.entityService',
       'findMany, findOne, count, create, update, delete',
     ),
-    db: strictObject({ query }, 'strapi.db', 'query(uid)'),
+    db: strictObject(
+      {
+        query,
+        lifecycles: strictObject(
+          { subscribe: host.dbLifecycles.subscribe, clear: host.dbLifecycles.clear },
+          'strapi.db.lifecycles',
+          'subscribe(subscriber), clear()',
+        ),
+      },
+      'strapi.db',
+      'query(uid), lifecycles',
+    ),
     query,
     store: createStrapiStore(host.service.connection),
   };

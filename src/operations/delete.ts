@@ -1,17 +1,21 @@
-import { deleteEntry, loadEntry, writableContentType } from '../write/index.js';
+import { deleteEntry, loadEntry, withLifecycles, writableContentType } from '../write/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 import { answerEntry } from './write-answer.js';
 
-/** Deletes a loaded entry and every reference to it; answers the entry as it was. */
+/** Deletes a loaded entry and every reference to it, between its delete hooks; answers the entry as it was. */
 export async function deleteLoaded(
   ctx: OperationContext,
   uid: string,
   id: number,
   query: RawQuery,
 ): Promise<EntryResponse> {
-  const answer = await answerEntry(ctx, uid, id, query);
-  await deleteEntry(ctx.models, ctx.registry, uid, id);
-  return answer;
+  let answer: EntryResponse | undefined;
+  await withLifecycles(ctx, { action: 'Delete', uid, params: { where: { id } }, id }, async () => {
+    answer = await answerEntry(ctx, uid, id, query);
+    await deleteEntry(ctx.models, ctx.registry, uid, id);
+    return id;
+  });
+  return answer!;
 }
 
 /** DELETE /api/<plural>/:id: answers the deleted entry. */

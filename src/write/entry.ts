@@ -18,6 +18,7 @@ import { applyInverseOps, planInverseWrites, type InversePlan } from './relation
 import { NEXT_REVISION, StaleEntry, atRevision, retryWhileStale } from './revision.js';
 import { inTransaction, type WriteScope } from './scope.js';
 import { storedDatetime } from './stored-formats.js';
+import { hookedData, withLifecycles } from './lifecycle-hooks.js';
 import { planSharedWrites } from './shared-attributes.js';
 
 export interface CreateOptions {
@@ -148,12 +149,23 @@ async function afterWrite(
   await verifyReferences(ctx.models, ctx.registry, contentType.uid, id, plan.targets, inverse.ops.length > 0);
 }
 
-/** Validates `data`, checks the database, then creates the entry; answers its id. */
-export async function createEntry(
+/** Runs the beforeCreate hooks, validates `data`, checks the database, creates the entry, runs the afterCreate hooks; answers its id. */
+export function createEntry(
   ctx: WriteContext,
   contentType: ContentType,
   data: WriteData,
   options: CreateOptions = {},
+): Promise<number> {
+  return withLifecycles(ctx, { action: 'Create', uid: contentType.uid, params: { data } }, (params) =>
+    insertEntry(ctx, contentType, hookedData(params), options),
+  );
+}
+
+async function insertEntry(
+  ctx: WriteContext,
+  contentType: ContentType,
+  data: WriteData,
+  options: CreateOptions,
 ): Promise<number> {
   const publishErrors: string[] = [];
   const locale = contentType.localized ? resolveLocale(ctx, options.locale ?? data.locale) : null;
@@ -228,11 +240,24 @@ function onceStamp(ctx: ServiceContext): () => Promise<number> {
 }
 
 /**
- * Validates `data` and updates an existing entry (only the attributes it names). When the write
+ * Between the update hooks, validates `data` and updates an existing entry (only the attributes it names). When the write
  * was computed from what the entry stored and the entry changed meanwhile, it starts again from a
  * fresh read; an entry deleted meanwhile is a 404.
  */
 export async function updateEntry(
+  ctx: WriteContext,
+  contentType: ContentType,
+  entry: StoredEntry,
+  data: WriteData,
+): Promise<void> {
+  const params = { where: { id: entry._id }, data };
+  await withLifecycles(ctx, { action: 'Update', uid: contentType.uid, params, id: entry._id }, async (hooked) => {
+    await changeEntry(ctx, contentType, entry, hookedData(hooked));
+    return entry._id;
+  });
+}
+
+async function changeEntry(
   ctx: WriteContext,
   contentType: ContentType,
   entry: StoredEntry,

@@ -9,3 +9,4 @@ export { withoutIds } from './shared-attributes.js';
 export { LocaleTakenError, SingleEntryTaken } from './checks.js';
 export { allowsMime, mediaKind, notAllowedMessage } from './media-types.js';
 export { issue, messages, pathLabel } from './messages.js';
+export { withLifecycles } from './lifecycle-hooks.js';

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { ValidationError } from '../../src/errors/index.js';
+import { createDbLifecycles } from '../../src/lifecycle/db-lifecycles.js';
 import { createEntityService, type EntityService } from '../../src/lifecycle/entity-service.js';
 import { createQueryEngine } from '../../src/lifecycle/query-engine.js';
 import { createStrapiApp, type StrapiApp } from '../../src/lifecycle/strapi-app.js';
@@ -21,6 +22,7 @@ describe('lifecycle: strapi.entityService and strapi.db.query', () => {
       logger: service.context.logger,
       registry: service.context.registry,
       service: service.context,
+      dbLifecycles: createDbLifecycles(service.context.registry, new Map()),
       enabledPlugins: ['graphql'],
       knownPlugins: ['graphql', 'i18n'],
       pluginService: () => undefined,

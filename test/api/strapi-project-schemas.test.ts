@@ -71,7 +71,7 @@ describe('a Strapi v4 project: schemas as real projects write them', () => {
           info.filter((m) => pattern.test(m)),
           String(pattern),
         ).to.have.length(1);
-      one(/lifecycle hooks are not run.*profile\/lifecycles\.js/);
+      expect(info.join('\n')).to.not.include('lifecycles.js'); // run, see below
       one(/strapi-server\) is not run.*extensions\/users-permissions\/strapi-server\.js/);
       // the customised controller is listed; Strapi's generated router and service are not
       const custom = info.find((m) => m.includes('custom routes, controllers'));
@@ -98,7 +98,7 @@ describe('a Strapi v4 project: schemas as real projects write them', () => {
         .set(auth())
         .send({
           data: {
-            handle: 'dana',
+            handle: '  dana ',
             color: '#00ff88',
             tags: ['x-files', 'fbi'],
             rating: '4',
@@ -108,7 +108,8 @@ describe('a Strapi v4 project: schemas as real projects write them', () => {
         });
       expect(created.status, JSON.stringify(created.body)).to.equal(200);
       profileId = created.body.data.id as number;
-      expect(created.body.data.attributes).to.include({ color: '#00ff88', rating: 4 });
+      // the content-type's lifecycles.js trimmed the handle before it was stored
+      expect(created.body.data.attributes).to.include({ handle: 'dana', color: '#00ff88', rating: 4 });
       expect(created.body.data.attributes.tags).to.deep.equal(['x-files', 'fbi']);
       expect(created.body.data.attributes.mood).to.deep.equal({ calm: true, level: 3 });
       const attribute = service.context.registry.attribute('api::profile.profile', 'color');

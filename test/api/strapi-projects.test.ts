@@ -271,17 +271,17 @@ describe('the app lifecycle file: failures name the file, the phase and what was
     throw new Error('the service started');
   }
 
-  it('an API the service has not (strapi.db.lifecycles, strapi.admin) in bootstrap', async () => {
+  it('an API the service has not (strapi.db.connection, strapi.admin) in bootstrap', async () => {
     const message = await startFailure({
       'src/index.js': `module.exports = {
   async bootstrap({ strapi }) {
-    strapi.db.lifecycles.subscribe({ models: ['plugin::users-permissions.user'] });
+    strapi.db.connection.raw('select 1');
   },
 };
 `,
     });
     expect(message).to.match(
-      /^src\/index\.js: bootstrap\(\) failed: strapi\.db\.lifecycles is not supported by Content Service: it offers query\(uid\) \(src\/index\.js:3:\d+\)$/,
+      /^src\/index\.js: bootstrap\(\) failed: strapi\.db\.connection is not supported by Content Service: it offers query\(uid\), lifecycles \(src\/index\.js:3:\d+\)$/,
     );
     expect(
       await startFailure({

@@ -46,6 +46,7 @@ function graphqlService(ctx: ServiceContext, gql: GraphQLConfig): ServiceContext
     logger: ctx.logger,
     i18n: ctx.i18n,
     authenticate: ctx.authenticate,
+    lifecycles: ctx.lifecycles,
   };
 }
 

@@ -1,0 +1,126 @@
+/**
+ * `strapi.db.lifecycles` of Strapi v4: the content-types' `lifecycles` files run first, then each
+ * subscriber in the order it subscribed. An object subscriber (`{ models?, beforeCreate(event)... }`)
+ * hears the actions it names, of its `models` or of all; a function hears every event. Each
+ * subscriber keeps its own `event.state` from the before- to the after-hook of one call.
+ */
+import { AppError } from '../errors/index.js';
+import type { ContentType, Registry } from '../content-types/index.js';
+import type { DbLifecycles, LifecycleEventProperties } from '../service-context.js';
+
+export type LifecycleEvent = LifecycleEventProperties & {
+  action: string;
+  model: LifecycleModel;
+  state: Record<string, unknown>;
+};
+type Hook = (event: LifecycleEvent) => unknown;
+export type HookObject = { models?: string[] } & Record<string, unknown>;
+export type Subscriber = Hook | HookObject;
+
+/** The model an event names, as Strapi's database metadata describes it. */
+export interface LifecycleModel {
+  uid: string;
+  singularName: string;
+  tableName: string;
+  collectionName: string;
+  attributes: ContentType['attributes'];
+  lifecycles: HookObject;
+}
+
+/**
+ * The status of each error class of `@strapi/utils` `errors` (the app's own copy of the package,
+ * so they are known by name): thrown by a hook, they answer as Strapi's error middleware does.
+ */
+const STRAPI_ERROR_STATUS: Record<string, number> = {
+  ApplicationError: 400,
+  ValidationError: 400,
+  PaginationError: 400,
+  NotFoundError: 404,
+  ForbiddenError: 403,
+  UnauthorizedError: 401,
+  PolicyError: 403,
+  PayloadTooLargeError: 413,
+  RateLimitError: 429,
+  NotImplementedError: 501,
+};
+
+/** A hook's `@strapi/utils` error as the service's own; anything else stays as it is (a 500, logged). */
+function asAppError(err: unknown): unknown {
+  if (!(err instanceof Error) || err instanceof AppError) return err;
+  const status = STRAPI_ERROR_STATUS[err.name];
+  const details = (err as { details?: unknown }).details;
+  if (status === undefined || typeof details !== 'object' || details === null) return err;
+  return new AppError(status, err.name, err.message, details as Record<string, unknown>);
+}
+
+export interface DbLifecyclesProvider extends DbLifecycles {
+  /** adds a subscriber; answers the function that removes it */
+  subscribe(subscriber: Subscriber): () => void;
+  /** removes every subscriber, the content-types' files included (as Strapi's `clear`) */
+  clear(): void;
+}
+
+function isSubscriber(value: unknown): value is Subscriber {
+  return typeof value === 'function' || (typeof value === 'object' && value !== null && !Array.isArray(value));
+}
+
+export function createDbLifecycles(
+  registry: Registry,
+  fileHooks: ReadonlyMap<string, HookObject>,
+): DbLifecyclesProvider {
+  // the content-types' files act as one subscriber, as Strapi's models subscriber
+  const filesSubscriber: Hook = async (event) => {
+    const hook = fileHooks.get(event.model.uid)?.[event.action];
+    if (typeof hook === 'function') await (hook as Hook)(event);
+  };
+  let subscribers: Subscriber[] = [filesSubscriber];
+
+  const hears = (subscriber: Subscriber, action: string, uid: string): boolean => {
+    if (subscriber === filesSubscriber) return typeof fileHooks.get(uid)?.[action] === 'function';
+    if (typeof subscriber === 'function') return true;
+    return typeof subscriber[action] === 'function' && (!subscriber.models || subscriber.models.includes(uid));
+  };
+
+  const model = (uid: string): LifecycleModel => {
+    const schema = registry.contentType(uid);
+    const singularName = schema?.singularName ?? uid;
+    const collectionName = schema?.collectionName ?? uid;
+    return {
+      uid,
+      singularName,
+      tableName: collectionName,
+      collectionName,
+      attributes: schema?.attributes ?? {},
+      lifecycles: fileHooks.get(uid) ?? {},
+    };
+  };
+
+  return {
+    subscribe(subscriber) {
+      if (!isSubscriber(subscriber))
+        throw new TypeError('strapi.db.lifecycles.subscribe: invalid subscriber, expected a function or an object');
+      subscribers.push(subscriber);
+      return () => {
+        subscribers = subscribers.filter((s) => s !== subscriber);
+      };
+    },
+    clear() {
+      subscribers = [];
+    },
+    listens: (action, uid) => subscribers.some((s) => hears(s, action, uid)),
+    async run(action, uid, properties, states = new Map()) {
+      for (const subscriber of [...subscribers]) {
+        if (!hears(subscriber, action, uid)) continue;
+        const event: LifecycleEvent = { action, model: model(uid), state: states.get(subscriber) ?? {}, ...properties };
+        try {
+          if (typeof subscriber === 'function') await subscriber(event);
+          else await (subscriber[action] as Hook).call(subscriber, event);
+        } catch (err) {
+          throw asAppError(err);
+        }
+        states.set(subscriber, event.state);
+      }
+      return states;
+    },
+  };
+}
