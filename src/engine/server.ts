@@ -55,6 +55,7 @@ export class EngineServer {
   private background: Work<void> | undefined;
   private readonly servers: Server[] = [];
   private ttlTimer: NodeJS.Timeout | undefined;
+  private indexBuild: NodeJS.Immediate | undefined;
   readonly state: ServerState;
 
   constructor(private readonly opts: EngineServerOptions) {
@@ -91,6 +92,7 @@ export class EngineServer {
     const port = typeof addr === 'object' && addr ? addr.port : this.opts.port;
     this.state.port = port;
     this.maybeCompact();
+    this.buildDeferredIndexes();
     if (this.opts.ttlIntervalMs > 0) {
       this.ttlTimer = setInterval(() => this.expire(), this.opts.ttlIntervalMs);
       this.ttlTimer.unref();
@@ -110,6 +112,37 @@ export class EngineServer {
       start(server);
     });
     return server;
+  }
+
+  /**
+   * Builds the indexes a start on persisted data left to build, one per turn of the event loop:
+   * commands run between two builds, and the first reads after a restart do not pay for them (a
+   * read that needs one before its turn builds it itself).
+   */
+  private buildDeferredIndexes(): void {
+    const deferred = this.catalog
+      .databases()
+      .flatMap((db) => this.catalog.collections(db))
+      .flatMap((coll) => coll.indexes.filter((index) => index.deferred));
+    if (deferred.length === 0) return;
+    const started = performance.now();
+    const next = (): void => {
+      const index = deferred.shift();
+      if (!index) {
+        this.indexBuild = undefined;
+        const ms = Math.round(performance.now() - started);
+        this.opts.log({
+          level: 'info',
+          event: 'indexes.built',
+          message: `indexes of the loaded data built in ${ms} ms`,
+          details: { ms },
+        });
+        return;
+      }
+      index.build();
+      this.indexBuild = setImmediate(next);
+    };
+    this.indexBuild = setImmediate(next);
   }
 
   /**
@@ -254,6 +287,7 @@ export class EngineServer {
 
   async stop(): Promise<void> {
     clearInterval(this.ttlTimer);
+    clearImmediate(this.indexBuild);
     this.cursors.stop();
     for (const conn of this.connections) conn.socket.destroy();
     await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
-import { startEngine } from '../../src/engine/index.js';
+import { startEngine, type EngineEvent } from '../../src/engine/index.js';
 import type { AnyDoc } from './helpers/server.js';
 
 const CHILD = fileURLToPath(new URL('./helpers/writer-child.ts', import.meta.url));
@@ -47,6 +47,24 @@ describe('engine: persistence', function () {
       const explained = await c.find({ k: 7 }).explain('executionStats');
       expect(explained.executionStats.totalDocsExamined).to.equal(N / 1000);
     });
+  });
+
+  it('builds the indexes left to build after a restart in the background, without a read asking', async () => {
+    await withEngine(async (client) => {
+      const c = client.db('p').collection<AnyDoc>('warm');
+      await c.createIndex({ k: 1 });
+      await c.insertMany(Array.from({ length: 5_000 }, (_, i) => ({ _id: i, k: i % 50 })));
+    });
+    const events: EngineEvent[] = [];
+    const engine = await startEngine({ dataDir: dir, log: (event) => events.push(event) });
+    try {
+      for (let waited = 0; waited < 5_000 && !events.some((e) => e.event === 'indexes.built'); waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      const built = events.find((e) => e.event === 'indexes.built');
+      expect(built?.details?.ms).to.be.a('number');
+    } finally {
+      await engine.stop();
+    }
   });
 
   it('builds the trigram lists of a field after a restart without charging them to the first substring read', async () => {

@@ -83,6 +83,16 @@ export class SecondaryIndex {
     this.multikeyPositions.clear();
   }
 
+  /** Whether the index is left to build (see defer). */
+  get deferred(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /** Builds an index left to build now (see defer); nothing for one already built. */
+  build(): void {
+    if (this.pending) this.buildPending();
+  }
+
   private buildPending(): void {
     const source = this.pending as () => Iterable<Doc>;
     this.pending = undefined;
