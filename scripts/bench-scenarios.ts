@@ -298,6 +298,8 @@ try {
     type: 'full-access',
   });
   const previous = keptData();
+  if (previous)
+    console.log(`start-up on ${previous.stored} articles (persisted, kept): ${(first.ms / 1000).toFixed(2)} s`);
   const { stored, loadFile } = previous ?? (await loadData(first.url, accessKey));
 
   // a persisted engine is restarted on the data (start-up time); an in-memory one would lose it

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { EngineEvent } from '../engine/index.js';
-import { releaseLockHeldBy } from '../engine/storage/lock.js';
+import { processAlive, releaseLockHeldBy } from '../engine/storage/lock.js';
 import type { Logger } from '../logger.js';
 
 export interface EngineThread {
@@ -69,6 +69,26 @@ function tsxEsmApi(): string {
  */
 const STOP_WAIT_MS = 60_000;
 
+const SOCKET_DIR_PREFIX = 'content-service-engine-';
+
+/**
+ * A private directory for the engine's socket, named after this process, after removing those of
+ * processes that are gone (killed before they could remove theirs).
+ */
+function createSocketDir(): string {
+  const pidInName = new RegExp(`^${SOCKET_DIR_PREFIX}(\\d+)-`);
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(pidInName.exec(name)?.[1]);
+    if (!(pid > 0) || processAlive(pid)) continue;
+    try {
+      rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    } catch {
+      // another user's: left to them
+    }
+  }
+  return mkdtempSync(join(tmpdir(), `${SOCKET_DIR_PREFIX}${process.pid}-`));
+}
+
 /**
  * Starts the embedded engine in a worker thread of this process; resolves once it listens. The
  * engine's events (recovery, compaction, journal failures) go to `logger`, tagged `engine`.
@@ -78,7 +98,7 @@ export function startEngineThread(
 ): Promise<EngineThread> {
   const { logger, stopWaitMs = STOP_WAIT_MS, ...data } = options;
   // Windows listens on named pipes, not on socket files: TCP there
-  const socketDir = process.platform === 'win32' ? undefined : mkdtempSync(join(tmpdir(), 'content-service-engine-'));
+  const socketDir = process.platform === 'win32' ? undefined : createSocketDir();
   const removeSocketDir = () => {
     if (socketDir) rmSync(socketDir, { recursive: true, force: true });
   };

@@ -33,6 +33,9 @@ export interface EngineServerOptions {
 /** How long a command runs before it gives the event loop back to other connections' commands. */
 const SLICE_MS = 5;
 
+/** How long no command may have arrived before an index left to build at start-up is built. */
+const IDLE_BEFORE_INDEX_BUILD_MS = 250;
+
 interface Connection {
   socket: Socket;
   /** requests received and not answered yet, in order (one runs at a time per connection) */
@@ -55,7 +58,9 @@ export class EngineServer {
   private background: Work<void> | undefined;
   private readonly servers: Server[] = [];
   private ttlTimer: NodeJS.Timeout | undefined;
-  private indexBuild: NodeJS.Immediate | undefined;
+  private indexBuild: NodeJS.Timeout | undefined;
+  /** when the last command arrived (see buildDeferredIndexes) */
+  private lastCommandAt = 0;
   readonly state: ServerState;
 
   constructor(private readonly opts: EngineServerOptions) {
@@ -115,9 +120,10 @@ export class EngineServer {
   }
 
   /**
-   * Builds the indexes a start on persisted data left to build, one per turn of the event loop:
-   * commands run between two builds, and the first reads after a restart do not pay for them (a
-   * read that needs one before its turn builds it itself).
+   * Builds the indexes a start on persisted data left to build, one at a time while no command
+   * has arrived for IDLE_BEFORE_INDEX_BUILD_MS: the first reads after a restart do not pay for
+   * them, and a client's burst of commands (the service's own start-up) is not held up behind
+   * them. A read that needs one before its turn builds it itself.
    */
   private buildDeferredIndexes(): void {
     const deferred = this.catalog
@@ -125,24 +131,31 @@ export class EngineServer {
       .flatMap((db) => this.catalog.collections(db))
       .flatMap((coll) => coll.indexes.filter((index) => index.deferred));
     if (deferred.length === 0) return;
-    const started = performance.now();
+    let buildMs = 0;
     const next = (): void => {
+      const idleFor = performance.now() - this.lastCommandAt;
+      if (idleFor < IDLE_BEFORE_INDEX_BUILD_MS) {
+        this.indexBuild = setTimeout(next, IDLE_BEFORE_INDEX_BUILD_MS - idleFor).unref();
+        return;
+      }
       const index = deferred.shift();
       if (!index) {
         this.indexBuild = undefined;
-        const ms = Math.round(performance.now() - started);
+        const ms = Math.round(buildMs);
         this.opts.log({
           level: 'info',
           event: 'indexes.built',
-          message: `indexes of the loaded data built in ${ms} ms`,
+          message: `indexes of the loaded data built (${ms} ms of work)`,
           details: { ms },
         });
         return;
       }
+      const started = performance.now();
       index.build();
-      this.indexBuild = setImmediate(next);
+      buildMs += performance.now() - started;
+      this.indexBuild = setTimeout(next, 0).unref();
     };
-    this.indexBuild = setImmediate(next);
+    this.indexBuild = setTimeout(next, 0).unref();
   }
 
   /**
@@ -174,6 +187,7 @@ export class EngineServer {
     readMessages(
       socket,
       (req) => {
+        this.lastCommandAt = performance.now();
         conn.queue.push(req);
         this.next(conn);
       },
@@ -287,7 +301,7 @@ export class EngineServer {
 
   async stop(): Promise<void> {
     clearInterval(this.ttlTimer);
-    clearImmediate(this.indexBuild);
+    clearTimeout(this.indexBuild);
     this.cursors.stop();
     for (const conn of this.connections) conn.socket.destroy();
     await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
-import { startEngine, type EngineEvent } from '../../src/engine/index.js';
+import { startEngine, type EngineEvent, type EngineOptions } from '../../src/engine/index.js';
 import type { AnyDoc } from './helpers/server.js';
 
 const CHILD = fileURLToPath(new URL('./helpers/writer-child.ts', import.meta.url));
@@ -20,8 +20,11 @@ describe('engine: persistence', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function withEngine<T>(fn: (client: MongoClient) => Promise<T>, ttlIntervalMs?: number): Promise<T> {
-    const engine = await startEngine({ dataDir: dir, ttlIntervalMs });
+  async function withEngine<T>(
+    fn: (client: MongoClient) => Promise<T>,
+    options: Omit<EngineOptions, 'dataDir'> = {},
+  ): Promise<T> {
+    const engine = await startEngine({ dataDir: dir, ...options });
     const client = await MongoClient.connect(engine.uri);
     try {
       return await fn(client);
@@ -56,15 +59,14 @@ describe('engine: persistence', function () {
       await c.insertMany(Array.from({ length: 5_000 }, (_, i) => ({ _id: i, k: i % 50 })));
     });
     const events: EngineEvent[] = [];
-    const engine = await startEngine({ dataDir: dir, log: (event) => events.push(event) });
-    try {
-      for (let waited = 0; waited < 5_000 && !events.some((e) => e.event === 'indexes.built'); waited += 20)
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      const built = events.find((e) => e.event === 'indexes.built');
-      expect(built?.details?.ms).to.be.a('number');
-    } finally {
-      await engine.stop();
-    }
+    await withEngine(
+      async () => {
+        for (let waited = 0; waited < 5_000 && !events.some((e) => e.event === 'indexes.built'); waited += 20)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+      },
+      { log: (event) => events.push(event) },
+    );
+    expect(events.find((e) => e.event === 'indexes.built')?.details?.ms).to.be.a('number');
   });
 
   it('builds the trigram lists of a field after a restart without charging them to the first substring read', async () => {
@@ -136,19 +138,25 @@ describe('engine: persistence', function () {
   });
 
   it('journals the deletions of the TTL monitor', async () => {
-    await withEngine(async (client) => {
-      const c = client.db('p').collection<AnyDoc>('sessions');
-      await c.createIndex({ at: 1 }, { expireAfterSeconds: 1 });
-      await c.insertMany([
-        { _id: 1, at: new Date(Date.now() - 60_000) },
-        { _id: 2, at: new Date(Date.now() + 60_000) },
-      ]);
-      while ((await c.countDocuments({})) > 1) await new Promise((r) => setTimeout(r, 20));
-    }, 20);
-    await withEngine(async (client) => {
-      const ids = (await client.db('p').collection<AnyDoc>('sessions').find({}).toArray()).map((d) => d._id);
-      expect(ids).to.deep.equal([2]);
-    }, 0);
+    await withEngine(
+      async (client) => {
+        const c = client.db('p').collection<AnyDoc>('sessions');
+        await c.createIndex({ at: 1 }, { expireAfterSeconds: 1 });
+        await c.insertMany([
+          { _id: 1, at: new Date(Date.now() - 60_000) },
+          { _id: 2, at: new Date(Date.now() + 60_000) },
+        ]);
+        while ((await c.countDocuments({})) > 1) await new Promise((r) => setTimeout(r, 20));
+      },
+      { ttlIntervalMs: 20 },
+    );
+    await withEngine(
+      async (client) => {
+        const ids = (await client.db('p').collection<AnyDoc>('sessions').find({}).toArray()).map((d) => d._id);
+        expect(ids).to.deep.equal([2]);
+      },
+      { ttlIntervalMs: 0 },
+    );
   });
 
   it('refuses a second engine on a locked data directory', async () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -71,6 +72,20 @@ describe('engine: Unix domain socket beside TCP', function () {
     } finally {
       await again.close();
       await second.stop();
+    }
+  });
+
+  it('removes the socket directories of engine threads whose process is gone', async () => {
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const left = join(tmpdir(), `content-service-engine-${gone}-x1`);
+    mkdirSync(left);
+    writeFileSync(join(left, 'engine.sock'), '');
+    const engine = await startEngineThread({ host: '127.0.0.1' });
+    try {
+      expect(existsSync(left)).to.equal(false);
+      expect(decodeURIComponent(engine.socketUri)).to.include(`content-service-engine-${process.pid}-`);
+    } finally {
+      await engine.stop();
     }
   });
 });

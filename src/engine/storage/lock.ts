@@ -5,7 +5,8 @@ export class DataDirLockedError extends Error {
   override readonly name = 'DataDirLockedError';
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, owned by another user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -40,7 +41,7 @@ export function lockDataDir(dir: string): () => void {
       } catch {
         /* vanished meanwhile */
       }
-      if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
+      if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
         throw new DataDirLockedError(`data directory ${dir} is in use by process ${pid} (${path})`);
       }
       try {
