@@ -33,7 +33,7 @@ const layerZones = LAYERS.flatMap((targets, level) =>
 
 export default tseslint.config(
   {
-    // test/fixtures/strapi-project and lifecycles-project are users' Strapi projects (CommonJS Strapi code), read as data
+    // test/fixtures/strapi-project, lifecycles-project and middlewares-project are users' Strapi projects (CommonJS Strapi code), read as data
     ignores: [
       'dist/**',
       'node_modules/**',
@@ -42,6 +42,7 @@ export default tseslint.config(
       'coverage/**',
       'test/fixtures/strapi-project/**',
       'test/fixtures/lifecycles-project/**',
+      'test/fixtures/middlewares-project/**',
     ],
   },
   ...tseslint.configs.recommended,

@@ -84,21 +84,24 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   for (const plugin of plugins) plugin.checkConfig?.(config);
   const i18n = i18nSettings(config);
 
-  const pluginTypes = plugins.flatMap((p) => p.contentTypes?.(config) ?? []);
-  const { registry, notices } = buildAppRegistry(config.appDir, pluginTypes, {
-    i18n: i18n !== null,
-    customFields: customFieldTypes(config),
-  });
-  for (const notice of notices) logger[notice.level](notice.message);
-  const dbLifecycles = createDbLifecycles(registry, await loadModelLifecycles(config.appDir, registry));
-
-  // config/middlewares is resolved before the database starts: an entry that cannot be honoured stops here
+  // config/middlewares is resolved before the database starts: an entry that cannot be honoured stops here;
+  // the app's middleware files it loads are code that runs, not code the schemas' notices list
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // Strapi sends none; hashing every body costs throughput
   if (config.server.proxy) app.set('trust proxy', true);
   const graphql = plugins.some((p) => p.name === 'graphql') ? graphqlConfig(config).endpoint : null;
-  const middlewares = buildMiddlewares({ app, config, logger, graphqlEndpoint: graphql });
+  const middlewares = await buildMiddlewares({ app, config, logger, graphqlEndpoint: graphql });
+
+  const pluginTypes = plugins.flatMap((p) => p.contentTypes?.(config) ?? []);
+  const { registry, notices } = buildAppRegistry(
+    config.appDir,
+    pluginTypes,
+    { i18n: i18n !== null, customFields: customFieldTypes(config) },
+    new Set(middlewares.custom.map((m) => m.file)),
+  );
+  for (const notice of notices) logger[notice.level](notice.message);
+  const dbLifecycles = createDbLifecycles(registry, await loadModelLifecycles(config.appDir, registry));
 
   const database: DatabaseHandle = options.databaseUri
     ? { uri: options.databaseUri, description: 'MongoDB (given URI)', stop: async () => {} }
@@ -219,25 +222,27 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       await database.stop();
     },
   };
-  const strapi: StrapiApp | undefined = lifecycle
-    ? createStrapiApp({
-        config,
-        logger,
-        registry,
-        service: context,
-        dbLifecycles,
-        enabledPlugins: plugins.map((p) => p.name),
-        knownPlugins: BUILT_IN_PLUGINS.map((p) => p.name),
-        pluginService: (plugin, name) => pluginServices.get(plugin)?.get(name),
-        pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
-      })
-    : undefined;
+  // the app's lifecycle functions and its own middlewares' factories are given `{ strapi }`
+  const strapi: StrapiApp | undefined =
+    lifecycle || middlewares.custom.length > 0
+      ? createStrapiApp({
+          config,
+          logger,
+          registry,
+          service: context,
+          dbLifecycles,
+          enabledPlugins: plugins.map((p) => p.name),
+          knownPlugins: BUILT_IN_PLUGINS.map((p) => p.name),
+          pluginService: (plugin, name) => pluginServices.get(plugin)?.get(name),
+          pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
+        })
+      : undefined;
   try {
-    if (lifecycle && strapi) {
-      globalThis.strapi = strapi;
-      await lifecycle.run('register', strapi);
-    }
+    if (strapi) globalThis.strapi = strapi;
+    if (lifecycle && strapi) await lifecycle.run('register', strapi);
     await options.register?.({ app: service });
+    // where Strapi v4 calls the middlewares' factories: after register, before any bootstrap
+    if (strapi) for (const middleware of middlewares.custom) await middleware.start(strapi);
     for (const plugin of plugins) {
       try {
         await plugin.bootstrap?.(context);

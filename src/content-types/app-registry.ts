@@ -8,15 +8,16 @@ import { schemaKeyTypos } from './schema-key-typos.js';
 
 /**
  * The registry of an app: its schemas, Strapi's `admin::user`, the enabled plugins' content-types with the app's
- * extensions applied, and what start-up should log about them (ignored code, unknown custom
- * fields, relations read differently).
+ * extensions applied, and what start-up should log about them (ignored code other than
+ * `runningCode`, unknown custom fields, relations read differently).
  */
 export function buildAppRegistry(
   appDir: string,
   pluginTypes: ContentTypeSource[],
   options: RegistryOptions,
+  runningCode: ReadonlySet<string> = new Set(),
 ): { registry: Registry; notices: SchemaNotice[] } {
-  const loaded = loadSchemas(appDir);
+  const loaded = loadSchemas(appDir, runningCode);
   const notices = [...loaded.notices, ...schemaKeyTypos(appDir, [...loaded.contentTypes, ...loaded.components])];
   // extensions apply to the built-in plugins' types and to the project's local plugins' alike
   const types = applyExtensions([adminUserType(), ...pluginTypes, ...loaded.contentTypes], loaded.extensions, notices);

@@ -44,14 +44,15 @@ function listed(appDir: string, files: string[]): string {
 /**
  * The code a Strapi v4 project carries next to its schemas, which this service does not run:
  * one start-up line per kind (custom routes/controllers/services/policies/
- * middlewares of the apis, plugin extension code, local plugins).
+ * middlewares of the apis, plugin extension code, local plugins). `running`: files the service
+ * does run (an api's middleware named in `config/middlewares`).
  */
-export function customCodeNotices(srcDir: string): SchemaNotice[] {
+export function customCodeNotices(srcDir: string, running: ReadonlySet<string> = new Set()): SchemaNotice[] {
   const appDir = dirname(srcDir);
   const apis = listDir(join(srcDir, 'api')).map((api) => join(srcDir, 'api', api));
   const apiCode = apis
     .flatMap((api) => API_CODE_FOLDERS.flatMap((folder) => codeFiles(join(api, folder))))
-    .filter((file) => !isGeneratedCoreFile(file));
+    .filter((file) => !running.has(file) && !isGeneratedCoreFile(file));
   const globalCode = codeFiles(join(srcDir, 'policies'));
   const extensionServers = listDir(join(srcDir, 'extensions')).flatMap((plugin) =>
     listDir(join(srcDir, 'extensions', plugin))

@@ -121,7 +121,7 @@ function loadLocalPluginTypes(pluginsDir: string): ContentTypeSource[] {
 }
 
 /** A Strapi v4 project: `src/api/<api>/content-types/<name>/schema.json`, `src/components/<category>/<name>.json`. */
-function loadStrapiLayout(srcDir: string): LoadedSchemas {
+function loadStrapiLayout(srcDir: string, running: ReadonlySet<string>): LoadedSchemas {
   const contentTypes: ContentTypeSource[] = [];
   const apiDir = join(srcDir, 'api');
   for (const api of listDir(apiDir)) {
@@ -136,15 +136,18 @@ function loadStrapiLayout(srcDir: string): LoadedSchemas {
     contentTypes: [...loadLocalPluginTypes(join(srcDir, 'plugins')), ...contentTypes],
     components: loadComponents(join(srcDir, 'components')),
     extensions: loadExtensions(join(srcDir, 'extensions')),
-    notices: customCodeNotices(srcDir),
+    notices: customCodeNotices(srcDir, running),
   };
 }
 
-/** Reads every schema of an app directory (either layout). Errors name the file. */
-export function loadSchemas(appDir: string): LoadedSchemas {
+/**
+ * Reads every schema of an app directory (either layout). Errors name the file. `running`: the
+ * app's code files the service runs, left out of the "not run" notices.
+ */
+export function loadSchemas(appDir: string, running: ReadonlySet<string> = new Set()): LoadedSchemas {
   const schemasDir = join(appDir, 'schemas');
   if (existsSync(schemasDir)) return loadAppLayout(schemasDir);
   const srcDir = join(appDir, 'src');
-  if (existsSync(join(srcDir, 'api'))) return loadStrapiLayout(srcDir);
+  if (existsSync(join(srcDir, 'api'))) return loadStrapiLayout(srcDir, running);
   throw new SchemaError(relative(process.cwd(), appDir) || '.', 'no schemas/ (or Strapi src/api/) directory found');
 }

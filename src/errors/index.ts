@@ -3,3 +3,4 @@ export { BodySyntaxError } from './body-syntax.js';
 export * from './errors.js';
 export { invariant } from './invariant.js';
 export { ConflictError } from './conflict.js';
+export { fromStrapiUtilsError } from './strapi-utils.js';

@@ -4,7 +4,7 @@
  * hears the actions it names, of its `models` or of all; a function hears every event. Each
  * subscriber keeps its own `event.state` from the before- to the after-hook of one call.
  */
-import { AppError } from '../errors/index.js';
+import { fromStrapiUtilsError } from '../errors/index.js';
 import type { ContentType, Registry } from '../content-types/index.js';
 import type { DbLifecycles, LifecycleEventProperties } from '../service-context.js';
 
@@ -25,32 +25,6 @@ export interface LifecycleModel {
   collectionName: string;
   attributes: ContentType['attributes'];
   lifecycles: HookObject;
-}
-
-/**
- * The status of each error class of `@strapi/utils` `errors` (the app's own copy of the package,
- * so they are known by name): thrown by a hook, they answer as Strapi's error middleware does.
- */
-const STRAPI_ERROR_STATUS: Record<string, number> = {
-  ApplicationError: 400,
-  ValidationError: 400,
-  PaginationError: 400,
-  NotFoundError: 404,
-  ForbiddenError: 403,
-  UnauthorizedError: 401,
-  PolicyError: 403,
-  PayloadTooLargeError: 413,
-  RateLimitError: 429,
-  NotImplementedError: 501,
-};
-
-/** A hook's `@strapi/utils` error as the service's own; anything else stays as it is (a 500, logged). */
-function asAppError(err: unknown): unknown {
-  if (!(err instanceof Error) || err instanceof AppError) return err;
-  const status = STRAPI_ERROR_STATUS[err.name];
-  const details = (err as { details?: unknown }).details;
-  if (status === undefined || typeof details !== 'object' || details === null) return err;
-  return new AppError(status, err.name, err.message, details as Record<string, unknown>);
 }
 
 export interface DbLifecyclesProvider extends DbLifecycles {
@@ -116,7 +90,7 @@ export function createDbLifecycles(
           if (typeof subscriber === 'function') await subscriber(event);
           else await (subscriber[action] as Hook).call(subscriber, event);
         } catch (err) {
-          throw asAppError(err);
+          throw fromStrapiUtilsError(err);
         }
         states.set(subscriber, event.state);
       }

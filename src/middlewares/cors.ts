@@ -1,20 +1,11 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import corsPackage from 'cors';
 import { ConfigError } from '../config/index.js';
+import { createKoaContext, type KoaContext } from './koa-context.js';
 import type { MiddlewareFactory } from './types.js';
 
-type OriginSetting = string | string[] | ((ctx: OriginContext) => unknown);
-
-/** The part of Koa's `ctx` an `origin(ctx)` function of a Strapi app reads. */
-interface OriginContext {
-  get(name: string): string;
-  method: string;
-  url: string;
-  path: string;
-  headers: Request['headers'];
-  header: Request['headers'];
-  request: { method: string; url: string; path: string; headers: Request['headers']; header: Request['headers'] };
-}
+/** An `origin(ctx)` function of a Strapi app gets Koa's `ctx` of the request. */
+type OriginSetting = string | string[] | ((ctx: KoaContext) => unknown);
 
 /** Strapi v4's `strapi::cors` defaults. */
 const DEFAULTS = {
@@ -30,22 +21,19 @@ function list(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function originContext(req: Request): OriginContext {
-  const request = { method: req.method, url: req.url, path: req.path, headers: req.headers, header: req.headers };
-  return { ...request, get: (name) => req.get(name) ?? '', request };
-}
-
 /**
  * The `Access-Control-Allow-Origin` Strapi answers, or false for an origin it refuses: a list (or a
  * comma-separated string) allows its members; a single string is answered as it is; a function gets
  * the request context; a request without `Origin` gets `*`.
  */
-function allowedOrigin(setting: OriginSetting, req: Request): string | false | Promise<string | false> {
+function allowedOrigin(setting: OriginSetting, req: Request, res: Response): string | false | Promise<string | false> {
   const requestOrigin = req.get('Origin');
   if (!requestOrigin) return '*';
   // only an app's origin function makes the answer wait
   if (typeof setting === 'function')
-    return Promise.resolve(setting(originContext(req))).then((origins) => allowedAmong(origins, requestOrigin));
+    return Promise.resolve(setting(createKoaContext(req, res, { body: undefined, explicitStatus: false }))).then(
+      (origins) => allowedAmong(origins, requestOrigin),
+    );
   return allowedAmong(setting, requestOrigin);
 }
 
@@ -111,7 +99,7 @@ export const cors: MiddlewareFactory = (config, { logger, config: service }) => 
       next();
       return;
     }
-    const allowed = allowedOrigin(origin as OriginSetting, req);
+    const allowed = allowedOrigin(origin as OriginSetting, req, res);
     if (allowed instanceof Promise) allowed.then(answer(req, res, next), next);
     else answer(req, res, next)(allowed);
   };

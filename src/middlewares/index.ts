@@ -1,14 +1,17 @@
 /**
  * Strapi v4's `config/middlewares`: each `strapi::<name>` entry becomes Express handlers, in the
- * configured order. Custom middlewares (the app's own, `global::…`, `api::…`, `plugin::…`, or a
- * `resolve` path) stop start-up: they may be guards, so they are never skipped silently.
+ * configured order; the app's own middlewares (`global::…`, `api::…`, `{ resolve }`) run as Koa
+ * middlewares at their place (`custom.ts`). An entry that cannot run (a `plugin::…` one, a missing
+ * file) stops start-up: middlewares may be guards, so they are never skipped silently.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ConfigError, type MiddlewareEntry } from '../config/index.js';
 import { body } from './body.js';
 import { compression } from './compression.js';
+import { isAppMiddleware, loadCustomMiddleware, type CustomMiddleware } from './custom.js';
 import { cors } from './cors.js';
 import { errors } from './errors.js';
+import { handOffToKoa } from './koa-bridge.js';
 import { favicon } from './favicon.js';
 import { ip } from './ip.js';
 import { logger } from './logger.js';
@@ -20,6 +23,7 @@ import { responses } from './responses.js';
 import { security } from './security.js';
 import { session } from './session.js';
 import type { MiddlewareContext, MiddlewareFactory, MiddlewareHandlers } from './types.js';
+import { errorMiddleware } from '../rest/error-middleware.js';
 
 export type { MiddlewareContext } from './types.js';
 
@@ -50,25 +54,21 @@ export interface AppMiddlewares {
   fallback: RequestHandler[];
   /** the 404 and the error handler */
   closing: Array<RequestHandler | ErrorRequestHandler>;
+  /** the app's own middlewares, to start once the app registered */
+  custom: CustomMiddleware[];
 }
 
-function factoryOf(file: string, entry: MiddlewareEntry): MiddlewareFactory {
-  const builtIn = entry.name.startsWith('strapi::')
-    ? STRAPI_MIDDLEWARES[entry.name.slice('strapi::'.length)]
-    : undefined;
+/** A `strapi::<name>` entry's factory; undefined for the app's own middlewares. */
+function builtInFactory(file: string, entry: MiddlewareEntry): MiddlewareFactory | undefined {
+  if (isAppMiddleware(entry)) return undefined;
+  const builtIn = STRAPI_MIDDLEWARES[entry.name.slice('strapi::'.length)];
   if (builtIn) return builtIn;
-  if (entry.name.startsWith('strapi::'))
-    throw new ConfigError(
-      file,
-      undefined,
-      `unknown middleware "${entry.name}"; Strapi v4's are ${Object.keys(STRAPI_MIDDLEWARES)
-        .map((n) => `strapi::${n}`)
-        .join(', ')}`,
-    );
   throw new ConfigError(
     file,
     undefined,
-    `middleware "${entry.name}" is a custom middleware, and custom middlewares are not supported yet by Content Service: remove it from the list to start (check first that the API does not rely on it, e.g. as a guard)`,
+    `unknown middleware "${entry.name}"; Strapi v4's are ${Object.keys(STRAPI_MIDDLEWARES)
+      .map((n) => `strapi::${n}`)
+      .join(', ')}`,
   );
 }
 
@@ -92,9 +92,22 @@ function build(
 }
 
 /** Resolves `config/middlewares` into Express handlers; any entry that cannot be honoured stops start-up. */
-export function buildMiddlewares(context: MiddlewareContext): AppMiddlewares {
+export async function buildMiddlewares(context: MiddlewareContext): Promise<AppMiddlewares> {
   const { file, entries } = context.config.middlewares;
-  const factories = entries.map((entry) => ({ entry, factory: factoryOf(file, entry) }));
+  const errorAnswers = errorMiddleware(context.logger, context.graphqlEndpoint);
+  const resolved: Array<{ entry: MiddlewareEntry; factory: MiddlewareFactory } | CustomMiddleware> = [];
+  for (const entry of entries) {
+    const factory = builtInFactory(file, entry);
+    resolved.push(
+      factory
+        ? { entry, factory }
+        : await loadCustomMiddleware(file, entry, {
+            appDir: context.config.appDir,
+            logger: context.logger,
+            errors: errorAnswers,
+          }),
+    );
+  }
   const missing = REQUIRED.filter((name) => !entries.some((entry) => entry.name === name));
   if (missing.length > 0)
     throw new ConfigError(
@@ -102,12 +115,19 @@ export function buildMiddlewares(context: MiddlewareContext): AppMiddlewares {
       undefined,
       `misses required middlewares (Strapi v4 needs them too): add ${missing.join(', ')}`,
     );
-  const out: AppMiddlewares = { handlers: [], fallback: [], closing: [] };
-  for (const { entry, factory } of factories) {
-    const made = build(file, entry, factory, context);
+  const out: AppMiddlewares = { handlers: [], fallback: [], closing: [], custom: [] };
+  for (const item of resolved) {
+    if ('start' in item) {
+      out.handlers.push(item.handler);
+      out.custom.push(item);
+      continue;
+    }
+    const made = build(file, item.entry, item.factory, context);
     out.handlers.push(...(made.handlers ?? []));
     out.fallback.push(...(made.fallback ?? []));
     out.closing.push(...(made.closing ?? []));
   }
+  // an error downstream of an app's middleware goes back to its `await next()` first
+  if (out.custom.length > 0) out.closing.unshift(handOffToKoa);
   return out;
 }

@@ -260,19 +260,29 @@ describe('config/middlewares: entries that stop start-up', () => {
     "'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::query', 'strapi::body', 'strapi::favicon', 'strapi::public'";
   const cases: Array<[string, string, RegExp]> = [
     [
-      'a global:: middleware',
+      'a global:: middleware without its file',
       `module.exports = [${REQUIRED}, 'global::cache'];`,
-      /^config\/middlewares\.js: middleware "global::cache" is a custom middleware, and custom middlewares are not supported yet by Content Service: remove it/,
+      /^config\/middlewares\.js: middleware "global::cache" is not found: no file src\/middlewares\/cache\.\{ts,js\}$/,
     ],
     [
-      'a resolved middleware',
+      'a resolved middleware that is no file and no package',
       `module.exports = [${REQUIRED}, { resolve: './src/middlewares/guard.js', config: {} }];`,
-      /middleware "\.\/src\/middlewares\/guard\.js" is a custom middleware/,
+      /middleware "\.\/src\/middlewares\/guard\.js" is neither a file of the app \(from .*\) nor an installed package$/,
     ],
     [
-      'an api:: middleware',
+      'an api:: middleware without its file',
       `module.exports = [${REQUIRED}, 'api::article.cache'];`,
-      /"api::article\.cache" is a custom middleware/,
+      /"api::article\.cache" is not found: no file src\/api\/article\/middlewares\/cache\.\{ts,js\}$/,
+    ],
+    [
+      "a plugin's middleware",
+      `module.exports = [${REQUIRED}, 'plugin::sentry.errors'];`,
+      /"plugin::sentry\.errors" is a plugin's middleware, and Content Service does not run plugins' code: remove it/,
+    ],
+    [
+      'a name of no known form',
+      `module.exports = [${REQUIRED}, 'my-middleware'];`,
+      /middleware "my-middleware" is unknown: name strapi::<name>, global::<name>/,
     ],
     [
       'an unknown strapi:: name',
@@ -295,4 +305,22 @@ describe('config/middlewares: entries that stop start-up', () => {
       expect(await startFailure({ 'config/middlewares.js': text })).to.match(message);
     });
   }
+
+  it('stops on a middleware whose factory throws, naming its file', async () => {
+    const message = await startFailure({
+      'config/middlewares.js': `module.exports = [${REQUIRED}, { name: 'global::keyed', config: {} }];`,
+      'src/middlewares/keyed.js': "module.exports = () => { throw new Error('KEY is not set'); };",
+    });
+    expect(message).to.equal(
+      'src/middlewares/keyed.js: the middleware factory of "global::keyed" failed: KEY is not set',
+    );
+  });
+
+  it('stops on a middleware module that exports no factory, naming its file', async () => {
+    const message = await startFailure({
+      'config/middlewares.js': `module.exports = [${REQUIRED}, 'global::plain'];`,
+      'src/middlewares/plain.js': 'module.exports = { enabled: true };',
+    });
+    expect(message).to.match(/^src\/middlewares\/plain\.js: must export a middleware factory \(config, \{ strapi \}\)/);
+  });
 });

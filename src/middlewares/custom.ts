@@ -1,0 +1,135 @@
+/**
+ * The app's own middlewares in `config/middlewares`, as Strapi v4 finds them: `global::<name>`
+ * (`src/middlewares/<name>`), `api::<api>.<name>` (`src/api/<api>/middlewares/<name>`), and
+ * `{ resolve }` (a path from the app directory, or an installed package). Each module exports a
+ * factory `(config, { strapi }) => (ctx, next) => …`: loaded at start-up, called once the app
+ * registered (where Strapi calls it), and run as a Koa middleware at its place in the list.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { isAbsolute, join, relative } from 'node:path';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ConfigError, importAppModule, missingModuleMessage, type MiddlewareEntry } from '../config/index.js';
+import type { StrapiApp } from '../lifecycle/index.js';
+import type { Logger } from '../logger.js';
+import { koaHandler, type KoaMiddleware } from './koa-bridge.js';
+
+/** One of the app's middlewares, loaded; `start` gives it its config and `{ strapi }`. */
+export interface CustomMiddleware {
+  name: string;
+  /** the module's absolute path */
+  file: string;
+  /** the Express handler at the entry's place in the list */
+  handler: RequestHandler;
+  /** calls the module's factory; a factory that throws stops start-up naming the file */
+  start(strapi: StrapiApp): Promise<void>;
+}
+
+type Factory = (config: Record<string, unknown>, context: { strapi: StrapiApp }) => unknown;
+
+/** TypeScript first, as the app's other modules. */
+const EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs'];
+const FACTORY_SHAPE = 'a middleware factory (config, { strapi }) => async (ctx, next) => { … }';
+
+function isFile(path: string): boolean {
+  return existsSync(path) && statSync(path).isFile();
+}
+
+function withExtension(base: string): string | undefined {
+  return EXTENSIONS.map((ext) => `${base}${ext}`).find(isFile);
+}
+
+/** A `{ resolve }` path: the file itself, with an extension, or a folder's index. */
+function resolvedPath(appDir: string, spec: string): string | undefined {
+  const base = isAbsolute(spec) ? spec : join(appDir, spec);
+  return isFile(base) ? base : (withExtension(base) ?? withExtension(join(base, 'index')));
+}
+
+/** A `{ resolve }` package installed in the app (Strapi requires it from its own place in the app's node_modules). */
+function packagePath(appDir: string, spec: string): string | undefined {
+  try {
+    return createRequire(join(appDir, 'package.json')).resolve(spec);
+  } catch {
+    return undefined;
+  }
+}
+
+const NAMED = /^(global|api|plugin)::(.+)$/;
+
+/** An entry naming one of the app's own middlewares rather than a `strapi::` one. */
+export function isAppMiddleware(entry: MiddlewareEntry): boolean {
+  return entry.resolved || !entry.name.startsWith('strapi::');
+}
+
+/** The module file of an entry; an entry that names no module of the app stops start-up in one line. */
+function moduleFile(file: string, entry: MiddlewareEntry, appDir: string): string {
+  const { name } = entry;
+  const stop = (message: string) => new ConfigError(file, undefined, `middleware "${name}" ${message}`);
+  if (entry.resolved) {
+    const found = resolvedPath(appDir, name) ?? packagePath(appDir, name);
+    if (!found) throw stop(`is neither a file of the app (from ${appDir}) nor an installed package`);
+    return found;
+  }
+  const [, kind, rest = ''] = NAMED.exec(name) ?? [];
+  if (kind === 'plugin')
+    throw stop(
+      "is a plugin's middleware, and Content Service does not run plugins' code: remove it from the list to start (check first that the API does not rely on it, e.g. as a guard)",
+    );
+  if (kind === 'global') {
+    const found = withExtension(join(appDir, 'src', 'middlewares', rest));
+    if (!found) throw stop(`is not found: no file src/middlewares/${rest}.{ts,js}`);
+    return found;
+  }
+  const [api, middleware] = rest.split('.');
+  if (kind === 'api' && api && middleware) {
+    const found = withExtension(join(appDir, 'src', 'api', api, 'middlewares', middleware));
+    if (!found) throw stop(`is not found: no file src/api/${api}/middlewares/${middleware}.{ts,js}`);
+    return found;
+  }
+  throw stop(
+    'is unknown: name strapi::<name>, global::<name> (src/middlewares/<name>), api::<api>.<name> (src/api/<api>/middlewares/<name>), or give { resolve: "<path or package>" }',
+  );
+}
+
+function isFactory(value: unknown): value is Factory {
+  return typeof value === 'function';
+}
+
+function isKoaMiddleware(value: unknown): value is KoaMiddleware {
+  return typeof value === 'function';
+}
+
+/**
+ * Loads an entry's module (before the database starts, so a missing or broken file stops start-up
+ * first); its handler passes requests to the Koa middleware its factory makes at `start`.
+ */
+export async function loadCustomMiddleware(
+  file: string,
+  entry: MiddlewareEntry,
+  context: { appDir: string; logger: Logger; errors: ErrorRequestHandler },
+): Promise<CustomMiddleware> {
+  const path = moduleFile(file, entry, context.appDir);
+  const shown = relative(context.appDir, path).startsWith('..') ? path : relative(context.appDir, path);
+  const factory = await importAppModule(path, shown);
+  if (!isFactory(factory)) throw new ConfigError(shown, undefined, `must export ${FACTORY_SHAPE}`);
+  let middleware: KoaMiddleware | null | undefined;
+  return {
+    name: entry.name,
+    file: path,
+    handler: koaHandler(entry.name, () => middleware, context.errors, context.logger),
+    async start(strapi) {
+      let made: unknown;
+      try {
+        made = await factory(entry.config, { strapi });
+      } catch (err) {
+        const missing = missingModuleMessage(err);
+        const message = missing ?? `failed: ${err instanceof Error ? err.message : String(err)}`;
+        throw new ConfigError(shown, undefined, `the middleware factory of "${entry.name}" ${message}`);
+      }
+      // a factory that gives nothing is skipped, as Strapi does
+      if (made === undefined || made === null) middleware = null;
+      else if (isKoaMiddleware(made)) middleware = made;
+      else throw new ConfigError(shown, undefined, `must export ${FACTORY_SHAPE}; its factory returned ${typeof made}`);
+    },
+  };
+}

@@ -1,0 +1,416 @@
+/**
+ * A Koa-like `ctx` over Express's `req` and `res`, for the app's own middlewares: what Strapi v4
+ * apps commonly read and write (`ctx.request`, `ctx.response`, their shortcuts, `ctx.state`,
+ * `ctx.throw`, `ctx.redirect`, `ctx.cookies`, Strapi's `ctx.badRequest`… helpers). Headers and the
+ * status live on `res`; the body lives in the `KoaAnswer` until the bridge writes it.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
+import createError from 'http-errors';
+import camelCase from 'lodash/camelCase.js';
+import { contentType } from 'mime-types';
+import { requestAuth } from '../operations/request-context.js';
+
+/** What a Koa response holds that Express keeps nowhere: the body and whether a status was chosen. */
+export interface KoaAnswer {
+  body: unknown;
+  /** a status or a body was set (Strapi's error middleware answers 404 otherwise) */
+  explicitStatus: boolean;
+}
+
+type HeaderValue = string | number | readonly string[];
+/** `ctx.throw(status, message, properties)`, as http-errors takes them */
+type ThrowArgument = string | Error | Record<string, unknown>;
+type ErrorHelper = (message?: string, details?: Record<string, unknown>) => void;
+
+export interface KoaRequest {
+  method: string;
+  url: string;
+  readonly originalUrl: string;
+  path: string;
+  query: Record<string, unknown>;
+  readonly querystring: string;
+  readonly header: Request['headers'];
+  readonly headers: Request['headers'];
+  body: unknown;
+  readonly ip: string;
+  readonly ips: string[];
+  readonly host: string;
+  readonly hostname: string;
+  readonly protocol: string;
+  readonly secure: boolean;
+  readonly origin: string;
+  readonly href: string;
+  get(name: string): string;
+  is(...types: string[]): string | false | null;
+  accepts(...types: string[]): string | false | string[];
+}
+
+export interface KoaResponse {
+  status: number;
+  readonly message: string;
+  body: unknown;
+  type: string;
+  readonly header: Record<string, HeaderValue | undefined>;
+  readonly headers: Record<string, HeaderValue | undefined>;
+  readonly headerSent: boolean;
+  get(name: string): HeaderValue | '';
+  set(name: string | Record<string, HeaderValue>, value?: HeaderValue): void;
+  append(name: string, value: HeaderValue): void;
+  remove(name: string): void;
+  redirect(url: string, alt?: string): void;
+}
+
+export interface CookieOptions {
+  maxAge?: number;
+  expires?: Date;
+  path?: string;
+  domain?: string;
+  secure?: boolean;
+  httpOnly?: boolean;
+  sameSite?: boolean | 'lax' | 'strict' | 'none';
+}
+
+export interface KoaContext
+  extends Omit<KoaRequest, 'body' | 'header' | 'headers'>, Omit<KoaResponse, 'header' | 'headers' | 'get'> {
+  readonly req: Request;
+  readonly res: Response;
+  readonly request: KoaRequest;
+  readonly response: KoaResponse;
+  readonly header: Request['headers'];
+  readonly headers: Request['headers'];
+  /** shared by every middleware of the request */
+  state: Record<string, unknown>;
+  cookies: {
+    get(name: string): string | undefined;
+    set(name: string, value: string | null, options?: CookieOptions): void;
+  };
+  throw(first?: number | ThrowArgument, ...rest: ThrowArgument[]): never;
+  assert(value: unknown, status?: number, message?: string): void;
+  send(data: unknown, status?: number): void;
+  created(data: unknown): void;
+  deleted(data?: unknown): void;
+  badRequest: ErrorHelper;
+  unauthorized: ErrorHelper;
+  forbidden: ErrorHelper;
+  notFound: ErrorHelper;
+}
+
+const EMPTY_STATUSES = new Set([204, 205, 304]);
+const REDIRECT_STATUSES = new Set([300, 301, 302, 303, 305, 307, 308]);
+
+/** Koa's content types of a body set without one: text or HTML for a string, bytes for a Buffer, JSON for the rest. */
+function typeOfBody(value: unknown): string {
+  if (typeof value === 'string') return /^\s*</.test(value) ? 'html' : 'text';
+  if (Buffer.isBuffer(value) || isStream(value)) return 'bin';
+  return 'json';
+}
+
+export function isStream(value: unknown): value is NodeJS.ReadableStream {
+  return typeof (value as { pipe?: unknown } | null)?.pipe === 'function';
+}
+
+/** The cookies of the request (`Cookie` header); values are URI-decoded as Koa's `cookies` does. */
+function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at < 0 || part.slice(0, at).trim() !== name) continue;
+    const raw = part.slice(at + 1).trim();
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return undefined;
+}
+
+/** Requests a `strapi::body` parser has seen: there Koa's `ctx.request.body` is `{}` when no body was parsed. */
+const bodyRead = new WeakSet<Request>();
+
+export const noteBodyRead: RequestHandler = (req, _res, next) => {
+  bodyRead.add(req);
+  next();
+};
+
+function requestBody(req: Request): unknown {
+  const holder = req as { body?: unknown };
+  if (holder.body === undefined && bodyRead.has(req)) holder.body = {};
+  return holder.body;
+}
+
+/** Express's `req.query` is parsed anew on every read: pinned once, so an edit reaches the routes. */
+function pinnedQuery(req: Request): Record<string, unknown> {
+  const own = Object.getOwnPropertyDescriptor(req, 'query');
+  if (own && 'value' in own) return own.value as Record<string, unknown>;
+  const value = { ...(req.query as Record<string, unknown>) };
+  setQuery(req, value);
+  return value;
+}
+
+function setQuery(req: Request, value: Record<string, unknown>): void {
+  Object.defineProperty(req, 'query', { value, writable: true, configurable: true, enumerable: true });
+}
+
+/**
+ * `ctx.state`, one per request: `user` is the user the route authenticated (so it is there after
+ * `await next()`, as in Strapi) unless a middleware sets its own.
+ */
+function requestState(req: Request): Record<string, unknown> {
+  let own: { user: unknown } | undefined;
+  return Object.defineProperty({}, 'user', {
+    enumerable: true,
+    configurable: true,
+    get: () => (own ? own.user : requestAuth(req).user),
+    set: (user: unknown) => {
+      own = { user };
+    },
+  });
+}
+
+/** Strapi's response helper of each 4xx and 5xx status, by name: `badRequest` → 400, `notFound` → 404… */
+const ERROR_HELPERS: ReadonlyArray<readonly [string, number]> = Object.keys(STATUS_CODES)
+  .map(Number)
+  .filter((code) => code >= 400 && code <= 599)
+  .map((code) => [camelCase(STATUS_CODES[code]), code] as const);
+
+/**
+ * `ctx.badRequest(message, details)` and the others: the status and Strapi's error body
+ * `{ data: null, error: { status, name, message, details } }`.
+ */
+function errorHelpers(answer: (status: number, body: unknown) => void): Record<string, ErrorHelper> {
+  const helpers: Record<string, ErrorHelper> = {};
+  for (const [name, code] of ERROR_HELPERS)
+    helpers[name] = (message, details = {}) => {
+      const err = createError(code, message ?? STATUS_CODES[code] ?? '');
+      answer(code, { data: null, error: { status: code, name: err.name, message: err.message, details } });
+    };
+  return helpers;
+}
+
+/** The Koa-like context of one request; `answer` holds its body until it is written. */
+export function createKoaContext(req: Request, res: Response, answer: KoaAnswer): KoaContext {
+  let url: string | undefined;
+  const currentUrl = () => url ?? req.originalUrl;
+  const setHeader = (name: string, value: HeaderValue) => {
+    if (res.headersSent) return;
+    res.setHeader(name, Array.isArray(value) ? value.map(String) : String(value));
+  };
+  const setStatus = (code: number) => {
+    if (!Number.isInteger(code) || code < 100 || code > 999) throw new TypeError(`invalid status code: ${code}`);
+    if (res.headersSent) return;
+    answer.explicitStatus = true;
+    res.statusCode = code;
+    if (EMPTY_STATUSES.has(code)) answer.body = null;
+  };
+  const setBody = (value: unknown) => {
+    answer.body = value;
+    // an answer already streamed keeps its headers
+    if (res.headersSent) return;
+    if (value === null || value === undefined) {
+      if (!EMPTY_STATUSES.has(res.statusCode)) setStatus(204);
+      for (const name of ['Content-Type', 'Content-Length', 'Transfer-Encoding']) res.removeHeader(name);
+      return;
+    }
+    if (!answer.explicitStatus) setStatus(200);
+    res.removeHeader('Content-Length');
+    const type = typeOfBody(value);
+    if (type === 'json' || !res.hasHeader('Content-Type')) setType(type);
+  };
+  const setType = (type: string) => {
+    const full = contentType(type);
+    if (full) setHeader('Content-Type', full);
+    else res.removeHeader('Content-Type');
+  };
+  const getHeader = (name: string): HeaderValue | '' => {
+    const value = res.getHeader(name);
+    return value === undefined ? '' : value;
+  };
+  const redirect = (to: string, alt?: string) => {
+    const target = to === 'back' ? (req.get('Referrer') ?? alt ?? '/') : to;
+    setHeader('Location', encodeURI(target));
+    if (!REDIRECT_STATUSES.has(res.statusCode) || !answer.explicitStatus) setStatus(302);
+    setBody(`Redirecting to ${target}.`);
+  };
+  const pathOf = () => currentUrl().split('?')[0] ?? '/';
+  const querystringOf = () => {
+    const at = currentUrl().indexOf('?');
+    return at < 0 ? '' : currentUrl().slice(at + 1);
+  };
+
+  const request: KoaRequest = {
+    get method() {
+      return req.method;
+    },
+    set method(value) {
+      req.method = value;
+    },
+    get url() {
+      return currentUrl();
+    },
+    set url(value) {
+      url = value;
+      req.url = value;
+    },
+    get originalUrl() {
+      return req.originalUrl;
+    },
+    get path() {
+      return pathOf();
+    },
+    set path(value) {
+      const query = querystringOf();
+      request.url = query ? `${value}?${query}` : value;
+    },
+    get query() {
+      return pinnedQuery(req);
+    },
+    set query(value) {
+      setQuery(req, value);
+    },
+    get querystring() {
+      return querystringOf();
+    },
+    get header() {
+      return req.headers;
+    },
+    get headers() {
+      return req.headers;
+    },
+    get body() {
+      return requestBody(req);
+    },
+    set body(value) {
+      (req as { body?: unknown }).body = value;
+    },
+    get ip() {
+      return req.ip ?? req.socket.remoteAddress ?? '';
+    },
+    get ips() {
+      return req.ips;
+    },
+    get host() {
+      return req.get('host') ?? '';
+    },
+    get hostname() {
+      return req.hostname;
+    },
+    get protocol() {
+      return req.protocol;
+    },
+    get secure() {
+      return req.secure;
+    },
+    get origin() {
+      return `${req.protocol}://${request.host}`;
+    },
+    get href() {
+      return `${request.origin}${currentUrl()}`;
+    },
+    get: (name) => {
+      const lower = name.toLowerCase();
+      const value = lower === 'referer' || lower === 'referrer' ? req.headers.referer : req.headers[lower];
+      return Array.isArray(value) ? value.join(', ') : (value ?? '');
+    },
+    is: (...types) => req.is(types),
+    accepts: (...types) => (types.length === 0 ? req.accepts() : req.accepts(types)),
+  };
+
+  const response: KoaResponse = {
+    get status() {
+      return answer.explicitStatus ? res.statusCode : 404;
+    },
+    set status(code) {
+      setStatus(code);
+    },
+    get message() {
+      return res.statusMessage || STATUS_CODES[response.status] || '';
+    },
+    get body() {
+      return answer.body;
+    },
+    set body(value) {
+      setBody(value);
+    },
+    get type() {
+      const value = res.getHeader('Content-Type');
+      return typeof value === 'string' ? (value.split(';')[0] ?? '') : '';
+    },
+    set type(value) {
+      setType(value);
+    },
+    get header() {
+      return res.getHeaders();
+    },
+    get headers() {
+      return res.getHeaders();
+    },
+    get headerSent() {
+      return res.headersSent;
+    },
+    get: getHeader,
+    set(name, value) {
+      if (typeof name === 'string') {
+        if (value !== undefined) setHeader(name, value);
+        return;
+      }
+      for (const [key, each] of Object.entries(name)) setHeader(key, each);
+    },
+    append(name, value) {
+      if (!res.headersSent) res.appendHeader(name, Array.isArray(value) ? value.map(String) : String(value));
+    },
+    remove(name) {
+      if (!res.headersSent) res.removeHeader(name);
+    },
+    redirect,
+  };
+
+  const answerWith = (status: number, body: unknown) => {
+    setStatus(status);
+    setBody(body);
+  };
+  const ctx = {
+    req,
+    res,
+    request,
+    response,
+    state: requestState(req),
+    cookies: {
+      get: (name: string) => readCookie(req.headers.cookie, name),
+      set(name: string, value: string | null, options: CookieOptions = {}) {
+        if (res.headersSent) return;
+        const settings = { httpOnly: true, path: '/', ...options };
+        if (value === null) res.clearCookie(name, settings);
+        else res.cookie(name, value, settings);
+      },
+    },
+    throw(first?: number | ThrowArgument, ...rest: ThrowArgument[]): never {
+      if (first === undefined) throw createError(...rest);
+      // one call per overload of http-errors (a status first, or not)
+      throw typeof first === 'number' ? createError(first, ...rest) : createError(first, ...rest);
+    },
+    assert(value: unknown, status = 500, message?: string) {
+      if (!value) throw createError(status, message ?? STATUS_CODES[status] ?? '');
+    },
+    send(data: unknown, status = 200) {
+      answerWith(status, data);
+    },
+    created(data: unknown) {
+      answerWith(201, data);
+    },
+    deleted(data?: unknown) {
+      if (data === undefined || data === null) setStatus(204);
+      else answerWith(200, data);
+    },
+    ...errorHelpers(answerWith),
+  };
+  // the shortcuts (`ctx.status`, `ctx.body`, `ctx.query`…) are the request's and the response's own
+  // accessors, as Koa delegates them: `body` is the response's, `get` and the headers the request's
+  const shortcuts = [
+    ...Object.entries(Object.getOwnPropertyDescriptors(request)).filter(([key]) => key !== 'body'),
+    ...Object.entries(Object.getOwnPropertyDescriptors(response)),
+  ];
+  for (const [key, descriptor] of shortcuts) if (!(key in ctx)) Object.defineProperty(ctx, key, descriptor);
+  // the accessors above are defined at run time, which the object literal's type cannot say
+  return ctx as unknown as KoaContext;
+}
