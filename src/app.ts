@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import express, { Router, type Express } from 'express';
 import mongoose from 'mongoose';
 import { allowAll, type Authenticator } from './access/ability.js';
@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } fro
 import { buildAppRegistry, customFieldTypes, SchemaError } from './content-types/index.js';
 import { selectDatabase, type DatabaseHandle } from './database/select-database.js';
 import {
+  createAppServer,
   createDbLifecycles,
   createStrapiApp,
   loadLifecycle,
@@ -37,6 +38,13 @@ function pluginStartFailure(plugin: string, err: unknown, lifecycleFile: string 
   if (err instanceof ExtensionError && lifecycleFile)
     return new ConfigError(lifecycleFile, undefined, `the ${plugin} plugin failed on what it registered: ${message}`);
   return new ConfigError(`plugin ${plugin}`, undefined, `cannot start on this app: ${message}`);
+}
+
+/** `config/server` `app.keys` (Strapi's Koa keys), as `strapi.server.app.keys` shows them. */
+function serverKeys(config: ServiceConfig): string[] {
+  const server = config.tree.server as { app?: { keys?: unknown } } | undefined;
+  const keys = server?.app?.keys;
+  return Array.isArray(keys) ? keys.map(String) : [];
 }
 
 export interface CreateServerOptions {
@@ -136,10 +144,35 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     lifecycles: dbLifecycles,
   };
 
+  // the app's code (src/index, its middlewares' factories) reaches `strapi.server`: its Koa
+  // middlewares and routes get their places in the chain, used once the code adds any
+  const httpServer = createHttpServer(app);
+  const appServer =
+    lifecycle || middlewares.custom.length > 0
+      ? createAppServer({
+          httpServer,
+          apiPrefix: config.api.rest.prefix,
+          proxy: { get: () => Boolean(app.get('trust proxy')), set: (on) => app.set('trust proxy', on) },
+          keys: serverKeys(config),
+          source: lifecycle?.file ?? config.middlewares.file,
+          endpoint: {
+            appDir: config.appDir,
+            authenticate: (req) => context.authenticate(req),
+            strapi: () => {
+              if (!strapi) throw new Error('strapi.server was used before the strapi object existed');
+              return strapi;
+            },
+          },
+          errors: middlewares.errors,
+          logger,
+        })
+      : undefined;
+  if (appServer) app.use(appServer.first);
   for (const handler of middlewares.handlers) app.use(handler);
   // whatever config/middlewares says: a path that cannot be decoded and a body nested too deep
   // stop here, before a route or a parser of its own recurses into them
   app.use(pathGuard, bodyDepthGuard);
+  if (appServer) app.use(appServer.later, appServer.routes);
 
   const api = Router();
   api.use(async (req, _res, next) => {
@@ -185,7 +218,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     async start(on = {}) {
       const port = on.port ?? config.server.port;
       const host = on.host ?? config.server.host;
-      server = await listen(app, port, host);
+      server = await listen(httpServer, port, host);
       const address = server.address();
       const bound = typeof address === 'object' && address ? address.port : port;
       return { port: bound, host, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}` };
@@ -235,12 +268,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
           knownPlugins: BUILT_IN_PLUGINS.map((p) => p.name),
           pluginService: (plugin, name) => pluginServices.get(plugin)?.get(name),
           pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
+          server: appServer?.server,
         })
       : undefined;
   try {
     if (strapi) globalThis.strapi = strapi;
     if (lifecycle && strapi) await lifecycle.run('register', strapi);
     await options.register?.({ app: service });
+    appServer?.registered();
     // where Strapi v4 calls the middlewares' factories: after register, before any bootstrap
     if (strapi) for (const middleware of middlewares.custom) await middleware.start(strapi);
     for (const plugin of plugins) {
@@ -252,6 +287,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     }
     if (lifecycle && strapi) await lifecycle.run('bootstrap', strapi);
     await options.bootstrap?.({ app: service });
+    await appServer?.settle();
   } catch (err) {
     await closeDatabase();
     throw err;

@@ -3,3 +3,4 @@ export { createStrapiApp, type StrapiApp, type LifecycleHost } from './strapi-ap
 export { UnsupportedStrapiApi } from './unsupported.js';
 export { createDbLifecycles, type DbLifecyclesProvider } from './db-lifecycles.js';
 export { loadModelLifecycles } from './model-lifecycles.js';
+export { createAppServer, type StrapiServer } from './strapi-server.js';

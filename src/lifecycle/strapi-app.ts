@@ -16,6 +16,7 @@ import type { DbLifecyclesProvider } from './db-lifecycles.js';
 import { createStrapiStore, type StrapiStore } from './core-store.js';
 import { createEntityService, type EntityService } from './entity-service.js';
 import { createQueryEngine, type QueryEngine } from './query-engine.js';
+import type { StrapiServer } from './strapi-server.js';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 
 /** What the running service lends the `strapi` object. */
@@ -35,6 +36,8 @@ export interface LifecycleHost {
   pluginService(plugin: string, name: string): unknown;
   /** every service a plugin registered, by name */
   pluginServices(plugin: string): Record<string, unknown>;
+  /** `strapi.server`: the app's routes and Koa middlewares, the HTTP server (absent: the API throws) */
+  server?: StrapiServer;
 }
 
 type LogMethod = (message: string, ...rest: unknown[]) => void;
@@ -93,6 +96,7 @@ export interface StrapiApp {
   db: { query(uid: string): QueryEngine; lifecycles: Pick<DbLifecyclesProvider, 'subscribe' | 'clear'> };
   query(uid: string): QueryEngine;
   store: StrapiStore;
+  server?: StrapiServer;
 }
 
 declare global {
@@ -180,7 +184,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), db.lifecycles, query(uid), store(scope)';
+  'plugin(name), service(uid), config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), db.lifecycles, query(uid), store(scope), server';
 const PLUGIN_API = 'service(name), services, config(path), contentType(name), contentTypes';
 
 export function createStrapiApp(host: LifecycleHost): StrapiApp {
@@ -282,6 +286,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     ),
     query,
     store: createStrapiStore(host.service.connection),
+    ...(host.server ? { server: host.server } : {}),
   };
   return strictObject(app, 'strapi', APP_API);
 }
