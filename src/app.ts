@@ -109,7 +109,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     new Set(middlewares.custom.map((m) => m.file)),
   );
   for (const notice of notices) logger[notice.level](notice.message);
-  const dbLifecycles = createDbLifecycles(registry, await loadModelLifecycles(config.appDir, registry));
+  const modelHooks = await loadModelLifecycles(config.appDir, registry);
+  const dbLifecycles = createDbLifecycles(registry, modelHooks);
+  // the app's code (src/index, lifecycles files, its middlewares) reaches the `strapi` object
+  const hasAppCode = lifecycle !== undefined || modelHooks.size > 0 || middlewares.custom.length > 0;
 
   const database: DatabaseHandle = options.databaseUri
     ? { uri: options.databaseUri, description: 'MongoDB (given URI)', stop: async () => {} }
@@ -147,26 +150,25 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   // the app's code (src/index, its middlewares' factories) reaches `strapi.server`: its Koa
   // middlewares and routes get their places in the chain, used once the code adds any
   const httpServer = createHttpServer(app);
-  const appServer =
-    lifecycle || middlewares.custom.length > 0
-      ? createAppServer({
-          httpServer,
-          apiPrefix: config.api.rest.prefix,
-          proxy: { get: () => Boolean(app.get('trust proxy')), set: (on) => app.set('trust proxy', on) },
-          keys: serverKeys(config),
-          source: lifecycle?.file ?? config.middlewares.file,
-          endpoint: {
-            appDir: config.appDir,
-            authenticate: (req) => context.authenticate(req),
-            strapi: () => {
-              if (!strapi) throw new Error('strapi.server was used before the strapi object existed');
-              return strapi;
-            },
+  const appServer = hasAppCode
+    ? createAppServer({
+        httpServer,
+        apiPrefix: config.api.rest.prefix,
+        proxy: { get: () => Boolean(app.get('trust proxy')), set: (on) => app.set('trust proxy', on) },
+        keys: serverKeys(config),
+        source: lifecycle?.file ?? config.middlewares.file,
+        endpoint: {
+          appDir: config.appDir,
+          authenticate: (req) => context.authenticate(req),
+          strapi: () => {
+            if (!strapi) throw new Error('strapi.server was used before the strapi object existed');
+            return strapi;
           },
-          errors: middlewares.errors,
-          logger,
-        })
-      : undefined;
+        },
+        errors: middlewares.errors,
+        logger,
+      })
+    : undefined;
   if (appServer) app.use(appServer.first);
   for (const handler of middlewares.handlers) app.use(handler);
   // whatever config/middlewares says: a path that cannot be decoded and a body nested too deep
@@ -256,21 +258,20 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     },
   };
   // the app's lifecycle functions and its own middlewares' factories are given `{ strapi }`
-  const strapi: StrapiApp | undefined =
-    lifecycle || middlewares.custom.length > 0
-      ? createStrapiApp({
-          config,
-          logger,
-          registry,
-          service: context,
-          dbLifecycles,
-          enabledPlugins: plugins.map((p) => p.name),
-          knownPlugins: BUILT_IN_PLUGINS.map((p) => p.name),
-          pluginService: (plugin, name) => pluginServices.get(plugin)?.get(name),
-          pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
-          server: appServer?.server,
-        })
-      : undefined;
+  const strapi: StrapiApp | undefined = hasAppCode
+    ? createStrapiApp({
+        config,
+        logger,
+        registry,
+        service: context,
+        dbLifecycles,
+        enabledPlugins: plugins.map((p) => p.name),
+        knownPlugins: BUILT_IN_PLUGINS.map((p) => p.name),
+        pluginService: (plugin, name) => pluginServices.get(plugin)?.get(name),
+        pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
+        server: appServer?.server,
+      })
+    : undefined;
   try {
     if (strapi) globalThis.strapi = strapi;
     if (lifecycle && strapi) await lifecycle.run('register', strapi);

@@ -227,7 +227,6 @@ describe('configuration: Strapi v4 config files', () => {
       'admin.transfer',
       'cron-tasks',
       'database.connection',
-      'plugins.email',
       'plugins.graphql.config.apolloServer.introspection',
       'plugins.upload.config.provider',
       'server.app',
