@@ -6,7 +6,9 @@ import { ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } fro
 import { buildAppRegistry, customFieldTypes, SchemaError } from './content-types/index.js';
 import { selectDatabase, type DatabaseHandle } from './database/select-database.js';
 import {
+  configuredCronTasks,
   createAppServer,
+  createCronService,
   createDbLifecycles,
   createStrapiApp,
   loadLifecycle,
@@ -112,7 +114,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const modelHooks = await loadModelLifecycles(config.appDir, registry);
   const dbLifecycles = createDbLifecycles(registry, modelHooks);
   // the app's code (src/index, lifecycles files, its middlewares) reaches the `strapi` object
-  const hasAppCode = lifecycle !== undefined || modelHooks.size > 0 || middlewares.custom.length > 0;
+  const cronTasks = configuredCronTasks(config);
+  const hasAppCode =
+    lifecycle !== undefined ||
+    modelHooks.size > 0 ||
+    middlewares.custom.length > 0 ||
+    Object.keys(cronTasks).length > 0;
 
   const database: DatabaseHandle = options.databaseUri
     ? { uri: options.databaseUri, description: 'MongoDB (given URI)', stop: async () => {} }
@@ -212,6 +219,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   for (const handler of middlewares.fallback) app.use(handler);
   for (const handler of middlewares.closing) app.use(handler);
 
+  const cron = hasAppCode ? createCronService(() => strapi, logger) : undefined;
   let server: Server | undefined;
   const service: ContentService = {
     app,
@@ -236,6 +244,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       };
     },
     async stop() {
+      cron?.destroy();
       if (strapi) await lifecycle?.run('destroy', strapi);
       if (server) {
         const s = server;
@@ -270,6 +279,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         pluginService: (plugin, name) => pluginServices.get(plugin)?.get(name),
         pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
         server: appServer?.server,
+        cron,
       })
     : undefined;
   try {
@@ -289,6 +299,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     if (lifecycle && strapi) await lifecycle.run('bootstrap', strapi);
     await options.bootstrap?.({ app: service });
     await appServer?.settle();
+    // config/server cron tasks, then the jobs start (Strapi's order: after bootstrap)
+    cron?.add(cronTasks).start();
   } catch (err) {
     await closeDatabase();
     throw err;

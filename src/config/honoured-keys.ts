@@ -9,7 +9,14 @@ import { nearMiss } from './near-miss.js';
 export type KeyTree = true | ((value: unknown) => boolean) | { readonly [key: string]: KeyTree };
 
 export const HONOURED_KEYS: Readonly<Record<string, KeyTree>> = {
-  server: { host: true, port: true, url: true, proxy: true, dirs: { public: true } },
+  server: {
+    host: true,
+    port: true,
+    url: true,
+    proxy: true,
+    dirs: { public: true },
+    cron: { enabled: true, tasks: true },
+  },
   admin: { apiToken: { salt: true } },
   database: { uri: true, dataDir: true },
   api: {

@@ -4,3 +4,4 @@ export { UnsupportedStrapiApi } from './unsupported.js';
 export { createDbLifecycles, type DbLifecyclesProvider } from './db-lifecycles.js';
 export { loadModelLifecycles } from './model-lifecycles.js';
 export { createAppServer, type StrapiServer } from './strapi-server.js';
+export { configuredCronTasks, createCronService, type CronService } from './cron.js';

@@ -17,6 +17,7 @@ import { createStrapiStore, type StrapiStore } from './core-store.js';
 import { createEntityService, type EntityService } from './entity-service.js';
 import { createQueryEngine, type QueryEngine } from './query-engine.js';
 import type { StrapiServer } from './strapi-server.js';
+import type { CronService } from './cron.js';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 
 /** What the running service lends the `strapi` object. */
@@ -38,6 +39,8 @@ export interface LifecycleHost {
   pluginServices(plugin: string): Record<string, unknown>;
   /** `strapi.server`: the app's routes and Koa middlewares, the HTTP server (absent: the API throws) */
   server?: StrapiServer;
+  /** `strapi.cron` (absent: the API throws) */
+  cron?: CronService;
 }
 
 type LogMethod = (message: string, ...rest: unknown[]) => void;
@@ -97,6 +100,7 @@ export interface StrapiApp {
   query(uid: string): QueryEngine;
   store: StrapiStore;
   server?: StrapiServer;
+  cron?: CronService;
 }
 
 declare global {
@@ -184,7 +188,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), db.lifecycles, query(uid), store(scope), server';
+  'plugin(name), service(uid), config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), db.lifecycles, query(uid), store(scope), server, cron';
 const PLUGIN_API = 'service(name), services, config(path), contentType(name), contentTypes';
 
 export function createStrapiApp(host: LifecycleHost): StrapiApp {
@@ -287,6 +291,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     query,
     store: createStrapiStore(host.service.connection),
     ...(host.server ? { server: host.server } : {}),
+    ...(host.cron ? { cron: host.cron } : {}),
   };
   return strictObject(app, 'strapi', APP_API);
 }

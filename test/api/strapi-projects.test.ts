@@ -249,7 +249,6 @@ describe('a Strapi v4 JavaScript (CommonJS) project with a REST prefix, provider
       'plugins.upload.config.providerOptions.cloud_name',
       'plugins.upload.config.actionOptions',
       'server.app',
-      'server.cron',
     ]);
     const res = await request(service.app).get('/v1/articles').expect(200);
     expect(String(res.headers['content-security-policy'])).to.include("img-src 'self' data: blob: res.cloudinary.com");

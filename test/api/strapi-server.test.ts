@@ -112,6 +112,20 @@ describe("a Strapi v4 project's strapi.server", () => {
     expect(service.app.get('trust proxy')).to.equal(true);
   });
 
+  it('runs the config/server cron tasks once bootstrap is over, and not a job removed with strapi.cron.remove', async () => {
+    const settings = service.context.connection.collection<{ key: string; value: unknown }>(
+      'strapi_core_store_settings',
+    );
+    let ticks: unknown = null;
+    for (let tries = 0; tries < 40 && !ticks; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      ticks = (await settings.findOne({ key: 'cron_ticks_count' }))?.value ?? null;
+    }
+    expect(ticks).to.be.a('number').at.least(1);
+    expect(await settings.findOne({ key: 'cron_removed_ran' })).to.equal(null);
+    expect(globalThis.strapi?.cron?.jobs).to.have.length(1);
+  });
+
   it('gives bootstrap the HTTP server the service then listens on', async () => {
     const { url } = await service.start({ port: 0, host: '127.0.0.1' });
     // what socket.io and ws attach to

@@ -230,7 +230,6 @@ describe('configuration: Strapi v4 config files', () => {
       'plugins.graphql.config.apolloServer.introspection',
       'plugins.upload.config.provider',
       'server.app',
-      'server.cron',
       'server.webhooks',
     ]);
   });
