@@ -16,6 +16,7 @@ import type { DbLifecyclesProvider } from './db-lifecycles.js';
 import { createStrapiStore, type StrapiStore } from './core-store.js';
 import { createEntityService, type EntityService } from './entity-service.js';
 import { createQueryEngine, type QueryEngine } from './query-engine.js';
+import { NO_LIFECYCLES } from './read-hooks.js';
 import type { StrapiServer } from './strapi-server.js';
 import type { CronService } from './cron.js';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
@@ -194,7 +195,10 @@ const PLUGIN_API = 'service(name), services, config(path), contentType(name), co
 export function createStrapiApp(host: LifecycleHost): StrapiApp {
   const { registry } = host;
   const entityService = createEntityService(host.service);
-  const query = (uid: string): QueryEngine => createQueryEngine(entityService, uid);
+  // what a `*Many` action does runs no per-entry hooks, and the query engine runs its read hooks itself
+  const silent = createEntityService({ ...host.service, lifecycles: NO_LIFECYCLES });
+  const query = (uid: string): QueryEngine =>
+    createQueryEngine({ entities: entityService, silent, lifecycles: host.service.lifecycles }, uid);
   const allContentTypes = (): Record<string, StrapiContentType> =>
     Object.fromEntries(registry.listContentTypes().map((ct) => [ct.uid, describe(ct)]));
 
