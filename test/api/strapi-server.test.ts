@@ -108,6 +108,11 @@ describe("a Strapi v4 project's strapi.server", () => {
     expect(res.body.data.attributes.title).to.equal('Two');
   });
 
+  it("takes GraphQL extensions given to the extension service's use passed around unbound", async () => {
+    const res = await api().post('/graphql').send({ query: '{ serverProjectHello }' }).expect(200);
+    expect(res.body).to.deep.equal({ data: { serverProjectHello: 'hello' } });
+  });
+
   it('turns on trust proxy when bootstrap sets strapi.server.app.proxy', () => {
     expect(service.app.get('trust proxy')).to.equal(true);
   });
