@@ -39,27 +39,40 @@ export function entityParams(params: Params): Params {
   return mapKeys(params, TO_QUERY, true);
 }
 
+/** Runs `run` between the before- and after-hooks of `action`, with the params the before-hooks leave. */
+async function aroundHooks<T>(
+  lifecycles: DbLifecycles,
+  action: string,
+  uid: string,
+  params: Params,
+  run: (params: Params) => Promise<T>,
+): Promise<T> {
+  const before = `before${action}`;
+  const after = `after${action}`;
+  const event = { params };
+  const states = lifecycles.listens(before, uid) ? await lifecycles.run(before, uid, event) : undefined;
+  const result = await run(event.params);
+  if (lifecycles.listens(after, uid)) await lifecycles.run(after, uid, { params: event.params, result }, states);
+  return result;
+}
+
 /**
  * Runs `read` (given entity service parameters) between the action's before- and after-hooks;
  * without any hook for it, just the read.
  */
-export async function withReadHooks<T>(
+export function withReadHooks<T>(
   lifecycles: DbLifecycles,
   action: ReadAction,
   uid: string,
   params: Params,
   read: (params: Params) => Promise<T>,
 ): Promise<T> {
-  const before = `before${action}`;
-  const after = `after${action}`;
-  if (!lifecycles.listens(before, uid) && !lifecycles.listens(after, uid)) return read(params);
-  const event = { params: queryParams(params) };
-  const states = lifecycles.listens(before, uid) ? await lifecycles.run(before, uid, event) : undefined;
-  // what the hooks left, plus what the query engine has no words for (locale, publicationState)
+  if (!lifecycles.listens(`before${action}`, uid) && !lifecycles.listens(`after${action}`, uid)) return read(params);
+  // what the hooks leave, plus what the query engine has no words for (locale, publicationState)
   const untouched = Object.fromEntries(Object.entries(params).filter(([key]) => !TO_QUERY.some(([k]) => k === key)));
-  const result = await read({ ...untouched, ...entityParams(event.params) });
-  if (lifecycles.listens(after, uid)) await lifecycles.run(after, uid, { params: event.params, result }, states);
-  return result;
+  return aroundHooks(lifecycles, action, uid, queryParams(params), (query) =>
+    read({ ...untouched, ...entityParams(query) }),
+  );
 }
 
 /** No hooks: for the reads and writes a `*Many` action makes, which Strapi runs without per-entry hooks. */
@@ -72,18 +85,12 @@ export const NO_LIFECYCLES: DbLifecycles = {
  * Runs a `*Many` write (`CreateMany`, `UpdateMany`, `DeleteMany`) between its before- and
  * after-hooks; the after-hook sees `{ count }` (and `ids` for CreateMany) as `event.result`.
  */
-export async function withManyHooks<T>(
+export function withManyHooks<T>(
   lifecycles: DbLifecycles,
   action: 'CreateMany' | 'UpdateMany' | 'DeleteMany',
   uid: string,
   params: Params,
   write: (params: Params) => Promise<T>,
 ): Promise<T> {
-  const before = `before${action}`;
-  const after = `after${action}`;
-  const event = { params };
-  const states = lifecycles.listens(before, uid) ? await lifecycles.run(before, uid, event) : undefined;
-  const result = await write(event.params);
-  if (lifecycles.listens(after, uid)) await lifecycles.run(after, uid, { params: event.params, result }, states);
-  return result;
+  return aroundHooks(lifecycles, action, uid, params, write);
 }
