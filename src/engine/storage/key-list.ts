@@ -55,7 +55,6 @@ export class KeyList {
     const w = this.width;
     for (let i = 0; i < order.length; i += LEAF_FILL) {
       const end = Math.min(order.length, i + LEAF_FILL);
-      // filled by push: packed arrays, as the leaves' own inserts and splices keep them
       const leafKeys: unknown[] = [];
       const leafDocs: Doc[] = [];
       for (let k = i; k < end; k++) {
@@ -64,7 +63,8 @@ export class KeyList {
         if (w === 1) leafKeys.push(keys[at]);
         else for (let f = 0; f < w; f++) leafKeys.push((keys[at] as unknown[])[f]);
       }
-      this.leaves.push({ keys: leafKeys, docs: leafDocs });
+      // copies of their exact length: arrays grown by push keep up to half again as much room
+      this.leaves.push({ keys: leafKeys.slice(), docs: leafDocs.slice() });
     }
     this.total = order.length;
     this.rebuild();
