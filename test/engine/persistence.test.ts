@@ -66,7 +66,9 @@ describe('engine: persistence', function () {
       },
       { log: (event) => events.push(event) },
     );
-    expect(events.find((e) => e.event === 'indexes.built')?.details?.ms).to.be.a('number');
+    const built = events.find((e) => e.event === 'indexes.built');
+    expect(built?.details?.ms).to.be.a('number');
+    expect(built?.details?.gcMs).to.be.a('number'); // the builds' garbage collected after the last
   });
 
   it('answers through indexes built by sorting after a restart as through indexes kept up by each write', async () => {
