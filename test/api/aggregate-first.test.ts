@@ -21,8 +21,10 @@ describe('Models.aggregateFirst: one-document reads without a cursor', () => {
     const appDir = await writeTempApp({ api: { note: NOTE }, config: { permissions: { public: [`${UID}.findOne`] } } });
     service = await createTestService({ appDir });
     const at = new Date('2024-05-06T07:08:09.010Z');
-    await service.context.models
-      .collection(UID)
+    await service.context.connection
+      .getClient()
+      .db()
+      .collection<{ _id: number }>('notes')
       .insertMany(
         Array.from({ length: 150 }, (_, i) => ({
           _id: i + 1,
