@@ -33,7 +33,7 @@ const layerZones = LAYERS.flatMap((targets, level) =>
 
 export default tseslint.config(
   {
-    // test/fixtures/strapi-project, lifecycles-project and middlewares-project are users' Strapi projects (CommonJS Strapi code), read as data
+    // test/fixtures/strapi-project, lifecycles-project, middlewares-project and server-project are users' Strapi projects (CommonJS Strapi code), read as data
     ignores: [
       'dist/**',
       'node_modules/**',
@@ -43,6 +43,7 @@ export default tseslint.config(
       'test/fixtures/strapi-project/**',
       'test/fixtures/lifecycles-project/**',
       'test/fixtures/middlewares-project/**',
+      'test/fixtures/server-project/**',
     ],
   },
   ...tseslint.configs.recommended,

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import express, { Router, type Express } from 'express';
 import mongoose from 'mongoose';
 import { allowAll, type Authenticator } from './access/ability.js';
@@ -6,6 +6,9 @@ import { ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } fro
 import { buildAppRegistry, customFieldTypes, SchemaError } from './content-types/index.js';
 import { selectDatabase, type DatabaseHandle } from './database/select-database.js';
 import {
+  configuredCronTasks,
+  createAppServer,
+  createCronService,
   createDbLifecycles,
   createStrapiApp,
   loadLifecycle,
@@ -37,6 +40,13 @@ function pluginStartFailure(plugin: string, err: unknown, lifecycleFile: string 
   if (err instanceof ExtensionError && lifecycleFile)
     return new ConfigError(lifecycleFile, undefined, `the ${plugin} plugin failed on what it registered: ${message}`);
   return new ConfigError(`plugin ${plugin}`, undefined, `cannot start on this app: ${message}`);
+}
+
+/** `config/server` `app.keys` (Strapi's Koa keys), as `strapi.server.app.keys` shows them. */
+function serverKeys(config: ServiceConfig): string[] {
+  const server = config.tree.server as { app?: { keys?: unknown } } | undefined;
+  const keys = server?.app?.keys;
+  return Array.isArray(keys) ? keys.map(String) : [];
 }
 
 export interface CreateServerOptions {
@@ -101,7 +111,15 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     new Set(middlewares.custom.map((m) => m.file)),
   );
   for (const notice of notices) logger[notice.level](notice.message);
-  const dbLifecycles = createDbLifecycles(registry, await loadModelLifecycles(config.appDir, registry));
+  const modelHooks = await loadModelLifecycles(config.appDir, registry, (message) => logger.warn(message));
+  const dbLifecycles = createDbLifecycles(registry, modelHooks);
+  // the app's code (src/index, lifecycles files, its middlewares) reaches the `strapi` object
+  const cronTasks = configuredCronTasks(config);
+  const hasAppCode =
+    lifecycle !== undefined ||
+    modelHooks.size > 0 ||
+    middlewares.custom.length > 0 ||
+    Object.keys(cronTasks).length > 0;
 
   const database: DatabaseHandle = options.databaseUri
     ? { uri: options.databaseUri, description: 'MongoDB (given URI)', stop: async () => {} }
@@ -136,10 +154,34 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     lifecycles: dbLifecycles,
   };
 
+  // the app's code (src/index, its middlewares' factories) reaches `strapi.server`: its Koa
+  // middlewares and routes get their places in the chain, used once the code adds any
+  const httpServer = createHttpServer(app);
+  const appServer = hasAppCode
+    ? createAppServer({
+        httpServer,
+        apiPrefix: config.api.rest.prefix,
+        proxy: { get: () => Boolean(app.get('trust proxy')), set: (on) => app.set('trust proxy', on) },
+        keys: serverKeys(config),
+        source: lifecycle?.file ?? config.middlewares.file,
+        endpoint: {
+          appDir: config.appDir,
+          authenticate: (req) => context.authenticate(req),
+          strapi: () => {
+            if (!strapi) throw new Error('strapi.server was used before the strapi object existed');
+            return strapi;
+          },
+        },
+        errors: middlewares.errors,
+        logger,
+      })
+    : undefined;
+  if (appServer) app.use(appServer.first);
   for (const handler of middlewares.handlers) app.use(handler);
   // whatever config/middlewares says: a path that cannot be decoded and a body nested too deep
   // stop here, before a route or a parser of its own recurses into them
   app.use(pathGuard, bodyDepthGuard);
+  if (appServer) app.use(appServer.later, appServer.routes);
 
   const api = Router();
   api.use(async (req, _res, next) => {
@@ -177,6 +219,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   for (const handler of middlewares.fallback) app.use(handler);
   for (const handler of middlewares.closing) app.use(handler);
 
+  const cron = hasAppCode ? createCronService(() => strapi, logger) : undefined;
   let server: Server | undefined;
   const service: ContentService = {
     app,
@@ -185,7 +228,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     async start(on = {}) {
       const port = on.port ?? config.server.port;
       const host = on.host ?? config.server.host;
-      server = await listen(app, port, host);
+      server = await listen(httpServer, port, host);
       const address = server.address();
       const bound = typeof address === 'object' && address ? address.port : port;
       return { port: bound, host, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}` };
@@ -201,6 +244,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       };
     },
     async stop() {
+      cron?.destroy();
       if (strapi) await lifecycle?.run('destroy', strapi);
       if (server) {
         const s = server;
@@ -223,24 +267,26 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     },
   };
   // the app's lifecycle functions and its own middlewares' factories are given `{ strapi }`
-  const strapi: StrapiApp | undefined =
-    lifecycle || middlewares.custom.length > 0
-      ? createStrapiApp({
-          config,
-          logger,
-          registry,
-          service: context,
-          dbLifecycles,
-          enabledPlugins: plugins.map((p) => p.name),
-          knownPlugins: BUILT_IN_PLUGINS.map((p) => p.name),
-          pluginService: (plugin, name) => pluginServices.get(plugin)?.get(name),
-          pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
-        })
-      : undefined;
+  const strapi: StrapiApp | undefined = hasAppCode
+    ? createStrapiApp({
+        config,
+        logger,
+        registry,
+        service: context,
+        dbLifecycles,
+        enabledPlugins: plugins.map((p) => p.name),
+        knownPlugins: BUILT_IN_PLUGINS.map((p) => p.name),
+        pluginService: (plugin, name) => pluginServices.get(plugin)?.get(name),
+        pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
+        server: appServer?.server,
+        cron,
+      })
+    : undefined;
   try {
     if (strapi) globalThis.strapi = strapi;
     if (lifecycle && strapi) await lifecycle.run('register', strapi);
     await options.register?.({ app: service });
+    appServer?.registered();
     // where Strapi v4 calls the middlewares' factories: after register, before any bootstrap
     if (strapi) for (const middleware of middlewares.custom) await middleware.start(strapi);
     for (const plugin of plugins) {
@@ -252,6 +298,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     }
     if (lifecycle && strapi) await lifecycle.run('bootstrap', strapi);
     await options.bootstrap?.({ app: service });
+    await appServer?.settle();
+    // config/server cron tasks, then the jobs start (Strapi's order: after bootstrap)
+    cron?.add(cronTasks).start();
   } catch (err) {
     await closeDatabase();
     throw err;

@@ -40,12 +40,13 @@ export class ListenError extends Error {
 }
 
 /**
- * An HTTP server listening on `host`:`port`. Express 5's `app.listen` hands a failed listen to its
- * callback, which reads as success; a plain server's `error` event does not.
+ * An HTTP server listening on `host`:`port` (a new one for a request handler, or the one given).
+ * Express 5's `app.listen` hands a failed listen to its callback, which reads as success; a plain
+ * server's `error` event does not.
  */
-export function listen(handler: RequestListener, port: number, host: string): Promise<Server> {
+export function listen(handler: RequestListener | Server, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer(handler);
+    const server = typeof handler === 'function' ? createServer(handler) : handler;
     const failed = (err: NodeJS.ErrnoException) => reject(new ListenError(host, port, err.code, err));
     server.once('error', failed);
     server.listen(port, host, () => {

@@ -3,13 +3,20 @@ import { nearMiss } from './near-miss.js';
 /**
  * Which configuration keys Content Service uses, file by file. Everything else an app's `config/`
  * holds (Strapi features the service does not have: the admin panel, an SQL `connection`, cron,
- * webhooks, e-mail and upload providers, …) is accepted and reported once at start-up as ignored.
+ * webhooks, upload providers, …) is accepted and reported once at start-up as ignored.
  * `true` marks a key whose whole value is used; a function, a key used only with such values.
  */
 export type KeyTree = true | ((value: unknown) => boolean) | { readonly [key: string]: KeyTree };
 
 export const HONOURED_KEYS: Readonly<Record<string, KeyTree>> = {
-  server: { host: true, port: true, url: true, proxy: true, dirs: { public: true } },
+  server: {
+    host: true,
+    port: true,
+    url: true,
+    proxy: true,
+    dirs: { public: true },
+    cron: { enabled: true, tasks: true },
+  },
   admin: { apiToken: { salt: true } },
   database: { uri: true, dataDir: true },
   api: {
@@ -54,6 +61,7 @@ export const HONOURED_KEYS: Readonly<Record<string, KeyTree>> = {
         apolloServer: { tracing: true },
       },
     },
+    email: { enabled: true, config: { provider: true, providerOptions: true, settings: true } },
     upload: {
       enabled: true,
       config: {

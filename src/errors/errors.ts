@@ -42,6 +42,13 @@ export class ForbiddenError extends AppError {
   }
 }
 
+/** A route's policy answered something else than true (or nothing), as Strapi's PolicyError. */
+export class PolicyError extends AppError {
+  constructor(message = 'Policy Failed', details: ErrorDetails = {}) {
+    super(403, 'PolicyError', message, details);
+  }
+}
+
 export class UnauthorizedError extends AppError {
   constructor(message = 'Unauthorized', details: ErrorDetails = {}) {
     super(401, 'UnauthorizedError', message, details);

@@ -3,10 +3,11 @@
  * use to remember things between starts (the official v4 templates' bootstrap keeps "has the seed
  * run" there). Keys are composed as Strapi composes them (`<type>_<name>_<key>`) and kept, with the
  * environment and tag, in Strapi's collection name; values are stored as given (JSON-like values).
+ * A key Strapi's plugins write at their first start (the users-permissions advanced settings)
+ * answers Strapi's default until the app writes it.
  */
 import type { Connection } from 'mongoose';
-
-export const CORE_STORE_COLLECTION = 'strapi_core_store_settings';
+import { CORE_STORE_COLLECTION, CORE_STORE_DEFAULTS } from '../plugins/users-permissions/index.js';
 
 export interface StoreScope {
   environment?: string;
@@ -49,8 +50,11 @@ export function createCoreStore(connection: Connection, scope: StoreScope): Core
   const settings = () => connection.collection<StoreDocument>(CORE_STORE_COLLECTION);
   return {
     async get(params = {}) {
-      const found = await settings().findOne(filterOf({ ...scope, ...params }));
-      return found ? found.value : null;
+      const filter = filterOf({ ...scope, ...params });
+      const found = await settings().findOne(filter);
+      if (found) return found.value;
+      const fallback = filter.environment === null && filter.tag === null ? CORE_STORE_DEFAULTS[filter.key] : undefined;
+      return fallback === undefined ? null : structuredClone(fallback);
     },
     async set({ value, ...params }) {
       const filter = filterOf({ ...scope, ...params });

@@ -7,6 +7,7 @@
 import { create, remove, update, type OperationContext } from '../operations/index.js';
 import { readEntries, readEntry, UNRESTRICTED, type PlainEntry } from '../query/index.js';
 import type { ServiceContext } from '../service-context.js';
+import { withReadHooks } from './read-hooks.js';
 import { UnsupportedStrapiApi } from './unsupported.js';
 
 type Params = Record<string, unknown>;
@@ -58,36 +59,45 @@ export function createEntityService(service: ServiceContext): EntityService {
       throw new UnsupportedStrapiApi(`strapi.entityService on "${uid}"`, 'it is not a content-type of this app');
     return contentType;
   };
-  const findOne: EntityService['findOne'] = async (uid, id, params = {}) => {
+  const readOne = async (uid: string, id: number | string, params: Params) => {
     known(uid);
     if (!/^[1-9]\d{0,14}$/.test(entryId(id))) return null;
     return readEntry(ctx, uid, { _id: Number(id) }, readQuery(params, false), { style: 'plain' });
   };
+  // the database lifecycles' read actions, as Strapi's entity service reads through its query engine
+  const findOne: EntityService['findOne'] = (uid, id, params = {}) =>
+    withReadHooks(service.lifecycles, 'FindOne', uid, { ...params, filters: { id } }, ({ filters: _id, ...read }) =>
+      readOne(uid, id, read),
+    );
   return {
-    async findMany(uid, params = {}) {
-      if (known(uid).kind === 'singleType')
-        return readEntry(ctx, uid, {}, readQuery(params, false), { style: 'plain' });
-      return (await readEntries(ctx, uid, readQuery(params, true), { style: 'plain' })).entries;
+    findMany(uid, params = {}) {
+      return withReadHooks(service.lifecycles, 'FindMany', uid, params, async (read) => {
+        if (known(uid).kind === 'singleType')
+          return readEntry(ctx, uid, {}, readQuery(read, false), { style: 'plain' });
+        return (await readEntries(ctx, uid, readQuery(read, true), { style: 'plain' })).entries;
+      });
     },
     findOne,
-    async count(uid, params = {}) {
-      known(uid);
-      const query = { ...readQuery(params, false), pagination: { start: 0, limit: 1, withCount: true } };
-      return (await readEntries(ctx, uid, query)).pagination.total ?? 0;
+    count(uid, params = {}) {
+      return withReadHooks(service.lifecycles, 'Count', uid, params, async (read) => {
+        known(uid);
+        const query = { ...readQuery(read, false), pagination: { start: 0, limit: 1, withCount: true } };
+        return (await readEntries(ctx, uid, query)).pagination.total ?? 0;
+      });
     },
     async create(uid, { data, ...params }) {
       // a draft unless publishedAt is given, as Strapi's entity service creates them
       const body = { data: known(uid).draftAndPublish ? { publishedAt: null, ...data } : data };
       const created = await create(ctx, uid, body, typeof params.locale === 'string' ? { locale: params.locale } : {});
-      return created.data ? findOne(uid, created.data.id, params) : null;
+      return created.data ? readOne(uid, created.data.id, params) : null;
     },
     async update(uid, id, { data, ...params }) {
       known(uid);
       await update(ctx, uid, entryId(id), { data }, {});
-      return findOne(uid, id, params);
+      return readOne(uid, id, params);
     },
     async delete(uid, id, params = {}) {
-      const before = await findOne(uid, id, params);
+      const before = await readOne(uid, id, params);
       if (before) await remove(ctx, uid, entryId(id), {});
       return before;
     },

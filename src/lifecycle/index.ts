@@ -3,3 +3,5 @@ export { createStrapiApp, type StrapiApp, type LifecycleHost } from './strapi-ap
 export { UnsupportedStrapiApi } from './unsupported.js';
 export { createDbLifecycles, type DbLifecyclesProvider } from './db-lifecycles.js';
 export { loadModelLifecycles } from './model-lifecycles.js';
+export { createAppServer, type StrapiServer } from './strapi-server.js';
+export { configuredCronTasks, createCronService, type CronService } from './cron.js';

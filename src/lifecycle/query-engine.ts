@@ -1,10 +1,14 @@
 /**
  * `strapi.db.query(uid)` (also `strapi.query(uid)`) of Strapi v4, on the entity service: `where`
  * (the filters language), `select`, `populate`, `orderBy`, `limit`, `offset`; single-entry writes
- * pick the first entry `where` matches.
+ * pick the first entry `where` matches. Its database lifecycle events are Strapi's: the read
+ * actions around reads, the per-entry hooks around `create`/`update`/`delete`, and only
+ * `beforeDeleteMany`/`afterDeleteMany` (…`CreateMany`, …`UpdateMany`) around the `*Many` actions.
  */
 import type { PlainEntry } from '../query/index.js';
+import type { DbLifecycles } from '../service-context.js';
 import type { EntityService } from './entity-service.js';
+import { entityParams, withManyHooks, withReadHooks } from './read-hooks.js';
 
 type Params = Record<string, unknown>;
 
@@ -13,50 +17,69 @@ export interface QueryEngine {
   findMany(params?: Params): Promise<PlainEntry[]>;
   count(params?: Params): Promise<number>;
   create(params: Params & { data: Record<string, unknown> }): Promise<PlainEntry | null>;
+  createMany(params: Params & { data: Array<Record<string, unknown>> }): Promise<{ count: number; ids: number[] }>;
   update(params: Params & { data: Record<string, unknown> }): Promise<PlainEntry | null>;
+  updateMany(params: Params & { data: Record<string, unknown> }): Promise<{ count: number }>;
   delete(params?: Params): Promise<PlainEntry | null>;
   deleteMany(params?: Params): Promise<{ count: number }>;
 }
 
-/** Query Engine parameters → entity service parameters. */
-function entityParams(params: Params): Params {
-  const { where, select, populate, orderBy, limit, offset } = params;
-  const out: Params = {};
-  for (const [key, value] of Object.entries({
-    filters: where,
-    fields: select,
-    populate,
-    sort: orderBy,
-    limit,
-    start: offset,
-  }))
-    if (value !== undefined) out[key] = value;
-  return out;
+/** The entity services a query engine uses: one running the per-entry hooks, one running none. */
+export interface QueryEngineHost {
+  entities: EntityService;
+  silent: EntityService;
+  lifecycles: DbLifecycles;
 }
 
-export function createQueryEngine(entities: EntityService, uid: string): QueryEngine {
-  const findMany = async (params: Params = {}): Promise<PlainEntry[]> => {
-    const found = await entities.findMany(uid, entityParams(params));
+export function createQueryEngine(host: QueryEngineHost, uid: string): QueryEngine {
+  const { entities, silent, lifecycles } = host;
+  const rawMany = async (params: Params): Promise<PlainEntry[]> => {
+    const found = await silent.findMany(uid, params);
     return Array.isArray(found) ? found : found ? [found] : [];
   };
-  const first = async (params: Params = {}) => (await findMany({ ...params, limit: 1 }))[0] ?? null;
+  const first = async (params: Params = {}) => (await rawMany({ ...entityParams(params), limit: 1 }))[0] ?? null;
+  const matching = (params: Params = {}) => rawMany(entityParams({ where: params.where }));
   return {
-    findOne: first,
-    findMany,
-    count: (params = {}) => entities.count(uid, entityParams(params)),
+    findOne: (params = {}) =>
+      withReadHooks(
+        lifecycles,
+        'FindOne',
+        uid,
+        entityParams(params),
+        async (read) => (await rawMany({ ...read, limit: 1 }))[0] ?? null,
+      ),
+    findMany: (params = {}) => withReadHooks(lifecycles, 'FindMany', uid, entityParams(params), rawMany),
+    count: (params = {}) =>
+      withReadHooks(lifecycles, 'Count', uid, entityParams(params), (read) => silent.count(uid, read)),
     create: ({ data, ...params }) => entities.create(uid, { ...entityParams(params), data }),
+    createMany: (params) =>
+      withManyHooks(lifecycles, 'CreateMany', uid, params, async ({ data }) => {
+        const ids: number[] = [];
+        for (const item of Array.isArray(data) ? data : []) {
+          const created = await silent.create(uid, { data: item as Record<string, unknown> });
+          if (created) ids.push(created.id);
+        }
+        return { count: ids.length, ids };
+      }),
     async update({ data, where, ...params }) {
       const target = await first({ where });
       return target ? entities.update(uid, target.id, { ...entityParams(params), data }) : null;
     },
+    updateMany: (params) =>
+      withManyHooks(lifecycles, 'UpdateMany', uid, params, async ({ where, data }) => {
+        const targets = await matching({ where });
+        for (const target of targets) await silent.update(uid, target.id, { data: data as Record<string, unknown> });
+        return { count: targets.length };
+      }),
     async delete(params = {}) {
       const target = await first({ where: params.where });
       return target ? entities.delete(uid, target.id, entityParams(params)) : null;
     },
-    async deleteMany(params = {}) {
-      const targets = await findMany({ where: params.where });
-      for (const target of targets) await entities.delete(uid, target.id);
-      return { count: targets.length };
-    },
+    deleteMany: (params = {}) =>
+      withManyHooks(lifecycles, 'DeleteMany', uid, params, async ({ where }) => {
+        const targets = await matching({ where });
+        for (const target of targets) await silent.delete(uid, target.id);
+        return { count: targets.length };
+      }),
   };
 }

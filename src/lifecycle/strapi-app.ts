@@ -16,6 +16,9 @@ import type { DbLifecyclesProvider } from './db-lifecycles.js';
 import { createStrapiStore, type StrapiStore } from './core-store.js';
 import { createEntityService, type EntityService } from './entity-service.js';
 import { createQueryEngine, type QueryEngine } from './query-engine.js';
+import { NO_LIFECYCLES } from './read-hooks.js';
+import type { StrapiServer } from './strapi-server.js';
+import type { CronService } from './cron.js';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 
 /** What the running service lends the `strapi` object. */
@@ -35,6 +38,10 @@ export interface LifecycleHost {
   pluginService(plugin: string, name: string): unknown;
   /** every service a plugin registered, by name */
   pluginServices(plugin: string): Record<string, unknown>;
+  /** `strapi.server`: the app's routes and Koa middlewares, the HTTP server (absent: the API throws) */
+  server?: StrapiServer;
+  /** `strapi.cron` (absent: the API throws) */
+  cron?: CronService;
 }
 
 type LogMethod = (message: string, ...rest: unknown[]) => void;
@@ -93,6 +100,8 @@ export interface StrapiApp {
   db: { query(uid: string): QueryEngine; lifecycles: Pick<DbLifecyclesProvider, 'subscribe' | 'clear'> };
   query(uid: string): QueryEngine;
   store: StrapiStore;
+  server?: StrapiServer;
+  cron?: CronService;
 }
 
 declare global {
@@ -180,13 +189,16 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), db.lifecycles, query(uid), store(scope)';
+  'plugin(name), service(uid), config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), db.lifecycles, query(uid), store(scope), server, cron';
 const PLUGIN_API = 'service(name), services, config(path), contentType(name), contentTypes';
 
 export function createStrapiApp(host: LifecycleHost): StrapiApp {
   const { registry } = host;
   const entityService = createEntityService(host.service);
-  const query = (uid: string): QueryEngine => createQueryEngine(entityService, uid);
+  // what a `*Many` action does runs no per-entry hooks, and the query engine runs its read hooks itself
+  const silent = createEntityService({ ...host.service, lifecycles: NO_LIFECYCLES });
+  const query = (uid: string): QueryEngine =>
+    createQueryEngine({ entities: entityService, silent, lifecycles: host.service.lifecycles }, uid);
   const allContentTypes = (): Record<string, StrapiContentType> =>
     Object.fromEntries(registry.listContentTypes().map((ct) => [ct.uid, describe(ct)]));
 
@@ -282,6 +294,8 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     ),
     query,
     store: createStrapiStore(host.service.connection),
+    ...(host.server ? { server: host.server } : {}),
+    ...(host.cron ? { cron: host.cron } : {}),
   };
   return strictObject(app, 'strapi', APP_API);
 }

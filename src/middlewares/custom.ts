@@ -10,7 +10,6 @@ import { createRequire } from 'node:module';
 import { isAbsolute, join, relative } from 'node:path';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ConfigError, importAppModule, missingModuleMessage, type MiddlewareEntry } from '../config/index.js';
-import type { StrapiApp } from '../lifecycle/index.js';
 import type { Logger } from '../logger.js';
 import { koaHandler, type KoaMiddleware } from './koa-bridge.js';
 
@@ -21,11 +20,12 @@ export interface CustomMiddleware {
   file: string;
   /** the Express handler at the entry's place in the list */
   handler: RequestHandler;
-  /** calls the module's factory; a factory that throws stops start-up naming the file */
-  start(strapi: StrapiApp): Promise<void>;
+  /** calls the module's factory with the app's `strapi` object; a factory that throws stops start-up naming the file */
+  start(strapi: unknown): Promise<void>;
 }
 
-type Factory = (config: Record<string, unknown>, context: { strapi: StrapiApp }) => unknown;
+/** `strapi` is the lifecycle layer's object, passed through untouched */
+type Factory = (config: Record<string, unknown>, context: { strapi: unknown }) => unknown;
 
 /** TypeScript first, as the app's other modules. */
 const EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs'];
@@ -99,6 +99,50 @@ function isKoaMiddleware(value: unknown): value is KoaMiddleware {
   return typeof value === 'function';
 }
 
+/** One of the app's middleware modules, loaded: its path, the name messages show, and its factory. */
+export interface LoadedMiddleware {
+  path: string;
+  shown: string;
+  factory: Factory;
+}
+
+/**
+ * Loads the module an entry names (`global::`, `api::`, `{ resolve }`); a missing or broken file, or
+ * one that exports no factory, stops start-up naming it.
+ */
+export async function loadMiddlewareFactory(
+  file: string,
+  entry: MiddlewareEntry,
+  appDir: string,
+): Promise<LoadedMiddleware> {
+  const path = moduleFile(file, entry, appDir);
+  const shown = relative(appDir, path).startsWith('..') ? path : relative(appDir, path);
+  const factory = await importAppModule(path, shown);
+  if (!isFactory(factory)) throw new ConfigError(shown, undefined, `must export ${FACTORY_SHAPE}`);
+  return { path, shown, factory };
+}
+
+/** Calls a middleware's factory with its config and `{ strapi }`: its Koa middleware, or null when it gives none. */
+export async function startMiddleware(
+  loaded: LoadedMiddleware,
+  name: string,
+  config: Record<string, unknown>,
+  strapi: unknown,
+): Promise<KoaMiddleware | null> {
+  let made: unknown;
+  try {
+    made = await loaded.factory(config, { strapi });
+  } catch (err) {
+    const missing = missingModuleMessage(err);
+    const message = missing ?? `failed: ${err instanceof Error ? err.message : String(err)}`;
+    throw new ConfigError(loaded.shown, undefined, `the middleware factory of "${name}" ${message}`);
+  }
+  // a factory that gives nothing is skipped, as Strapi does
+  if (made === undefined || made === null) return null;
+  if (isKoaMiddleware(made)) return made;
+  throw new ConfigError(loaded.shown, undefined, `must export ${FACTORY_SHAPE}; its factory returned ${typeof made}`);
+}
+
 /**
  * Loads an entry's module (before the database starts, so a missing or broken file stops start-up
  * first); its handler passes requests to the Koa middleware its factory makes at `start`.
@@ -108,28 +152,14 @@ export async function loadCustomMiddleware(
   entry: MiddlewareEntry,
   context: { appDir: string; logger: Logger; errors: ErrorRequestHandler },
 ): Promise<CustomMiddleware> {
-  const path = moduleFile(file, entry, context.appDir);
-  const shown = relative(context.appDir, path).startsWith('..') ? path : relative(context.appDir, path);
-  const factory = await importAppModule(path, shown);
-  if (!isFactory(factory)) throw new ConfigError(shown, undefined, `must export ${FACTORY_SHAPE}`);
+  const loaded = await loadMiddlewareFactory(file, entry, context.appDir);
   let middleware: KoaMiddleware | null | undefined;
   return {
     name: entry.name,
-    file: path,
+    file: loaded.path,
     handler: koaHandler(entry.name, () => middleware, context.errors, context.logger),
     async start(strapi) {
-      let made: unknown;
-      try {
-        made = await factory(entry.config, { strapi });
-      } catch (err) {
-        const missing = missingModuleMessage(err);
-        const message = missing ?? `failed: ${err instanceof Error ? err.message : String(err)}`;
-        throw new ConfigError(shown, undefined, `the middleware factory of "${entry.name}" ${message}`);
-      }
-      // a factory that gives nothing is skipped, as Strapi does
-      if (made === undefined || made === null) middleware = null;
-      else if (isKoaMiddleware(made)) middleware = made;
-      else throw new ConfigError(shown, undefined, `must export ${FACTORY_SHAPE}; its factory returned ${typeof made}`);
+      middleware = await startMiddleware(loaded, entry.name, entry.config, strapi);
     },
   };
 }

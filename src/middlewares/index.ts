@@ -56,6 +56,8 @@ export interface AppMiddlewares {
   closing: Array<RequestHandler | ErrorRequestHandler>;
   /** the app's own middlewares, to start once the app registered */
   custom: CustomMiddleware[];
+  /** answers an error as `strapi::errors` does (for the app's Koa middlewares and routes) */
+  errors: ErrorRequestHandler;
 }
 
 /** A `strapi::<name>` entry's factory; undefined for the app's own middlewares. */
@@ -115,7 +117,7 @@ export async function buildMiddlewares(context: MiddlewareContext): Promise<AppM
       undefined,
       `misses required middlewares (Strapi v4 needs them too): add ${missing.join(', ')}`,
     );
-  const out: AppMiddlewares = { handlers: [], fallback: [], closing: [], custom: [] };
+  const out: AppMiddlewares = { handlers: [], fallback: [], closing: [], custom: [], errors: errorAnswers };
   for (const item of resolved) {
     if ('start' in item) {
       out.handlers.push(item.handler);
@@ -127,7 +129,7 @@ export async function buildMiddlewares(context: MiddlewareContext): Promise<AppM
     out.fallback.push(...(made.fallback ?? []));
     out.closing.push(...(made.closing ?? []));
   }
-  // an error downstream of an app's middleware goes back to its `await next()` first
-  if (out.custom.length > 0) out.closing.unshift(handOffToKoa);
+  // an error downstream of an app's Koa middleware (here or added by its code) goes back to its `await next()` first
+  out.closing.unshift(handOffToKoa);
   return out;
 }

@@ -15,7 +15,8 @@ import { NotFoundError, fromStrapiUtilsError, isAppError } from '../errors/index
 import type { Logger } from '../logger.js';
 import { createKoaContext, isStream, type KoaAnswer, type KoaContext } from './koa-context.js';
 
-export type KoaNext = () => Promise<void>;
+// what `next()` resolves to is whatever the rest of the chain returned (Strapi reads a handler's returned body)
+export type KoaNext = () => Promise<unknown>;
 export type KoaMiddleware = (ctx: KoaContext, next: KoaNext) => unknown;
 
 /** A `next()` waiting for the handlers downstream to answer. */

@@ -81,6 +81,8 @@ export interface KoaContext
   readonly headers: Request['headers'];
   /** shared by every middleware of the request */
   state: Record<string, unknown>;
+  /** the path parameters of the app's route that matched (`/:id`), set by its router */
+  params: Record<string, string>;
   cookies: {
     get(name: string): string | undefined;
     set(name: string, value: string | null, options?: CookieOptions): void;
@@ -375,6 +377,7 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
     request,
     response,
     state: requestState(req),
+    params: {},
     cookies: {
       get: (name: string) => readCookie(req.headers.cookie, name),
       set(name: string, value: string | null, options: CookieOptions = {}) {

@@ -1,4 +1,5 @@
 import type { ServiceConfig } from '../config/index.js';
+import { emailPlugin } from './email/index.js';
 import { graphqlPlugin } from './graphql/index.js';
 import { i18nPlugin } from './i18n/index.js';
 import type { Plugin } from './types.js';
@@ -8,7 +9,13 @@ import { usersPermissionsPlugin } from './users-permissions/index.js';
 export type { Plugin, PluginRegisterContext } from './types.js';
 
 /** Every plugin Content Service has, in registration order. */
-export const BUILT_IN_PLUGINS: readonly Plugin[] = [i18nPlugin, uploadPlugin, usersPermissionsPlugin, graphqlPlugin];
+export const BUILT_IN_PLUGINS: readonly Plugin[] = [
+  i18nPlugin,
+  uploadPlugin,
+  emailPlugin,
+  usersPermissionsPlugin,
+  graphqlPlugin,
+];
 
 /** The built-in plugins the configuration turns on, in registration order. */
 export function enabledPlugins(config: ServiceConfig): Plugin[] {

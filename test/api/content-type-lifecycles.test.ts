@@ -33,8 +33,11 @@ describe('content-type lifecycle hooks of a Strapi v4 project', () => {
     globalThis.lifecycleEvents = [];
   });
 
-  it('loads the lifecycles files without the "not run" line', () => {
-    expect(lines.map((l) => l.msg ?? '').join('\n')).to.not.include('lifecycle');
+  it('loads the lifecycles files without the "not run" line; warns that REST and GraphQL reads run no find hooks', () => {
+    const messages = lines.map((l) => l.msg ?? '');
+    expect(messages.filter((m) => m.includes('lifecycle'))).to.deep.equal([
+      'src/api/article/content-types/article/lifecycles.js: beforeFindMany, afterFindMany, afterFindOne, beforeCount run for strapi.entityService and strapi.db.query reads only; REST and GraphQL reads do not run them yet',
+    ]);
   });
 
   it('beforeCreate sets a field that is stored and answered; afterCreate sees the entry and the state', async () => {
@@ -187,5 +190,41 @@ describe('content-type lifecycle hooks of a Strapi v4 project', () => {
         .filter((e) => e.hook !== 'every event')
         .map((e) => e.hook),
     ).to.deep.equal(['beforeCreate', 'afterCreate', 'beforeUpdate', 'afterUpdate']);
+  });
+
+  it('strapi.entityService and strapi.db.query reads run the find and count hooks, which may change params and results', async () => {
+    const strapi = globalThis.strapi!;
+    await strapi.entityService.create('api::article.article', { data: { title: 'hidden' } });
+    const visible = await strapi.entityService.create('api::article.article', { data: { title: 'Shown' } });
+    globalThis.lifecycleEvents = [];
+    const listed = await strapi.entityService.findMany('api::article.article', { fields: ['title'] });
+    const titles = (Array.isArray(listed) ? listed : []).map((a) => a.title);
+    expect(titles).to.include('Shown').and.not.include('hidden');
+    expect(recorded('beforeFindMany')).to.have.length(1);
+    expect(recorded('afterFindMany')[0]?.count).to.equal(titles.length);
+    const one = await strapi.db.query('api::article.article').findOne({ where: { id: visible!.id } });
+    expect(one).to.include({ title: 'Shown', decorated: true });
+    expect(await strapi.db.query('api::article.article').count({ where: { title: 'Shown' } })).to.equal(1);
+    expect(recorded('beforeCount')[0]?.where).to.deep.equal({ title: 'Shown' });
+    // REST reads do not run them (yet): the hidden entry is answered there
+    const rest = await api().get('/api/articles?filters[title][$eq]=hidden').expect(200);
+    expect(rest.body.data).to.have.length(1);
+  });
+
+  it('db.query().deleteMany runs beforeDeleteMany/afterDeleteMany once and no per-entry hooks, as Strapi', async () => {
+    const strapi = globalThis.strapi!;
+    await strapi.entityService.create('api::article.article', { data: { title: 'Bulk' } });
+    await strapi.entityService.create('api::article.article', { data: { title: 'Bulk' } });
+    globalThis.lifecycleEvents = [];
+    const result = await strapi.db.query('api::article.article').deleteMany({ where: { title: 'Bulk' } });
+    expect(result).to.deep.equal({ count: 2 });
+    expect(
+      recorded()
+        .filter((e) => e.hook !== 'every event')
+        .map((e) => e.hook),
+    ).to.deep.equal(['beforeDeleteMany', 'afterDeleteMany']);
+    expect(recorded('beforeDeleteMany')[0]?.where).to.deep.equal({ title: 'Bulk' });
+    expect(recorded('afterDeleteMany')[0]?.result).to.deep.equal({ count: 2 });
+    expect(await articles().countDocuments({ title: 'Bulk' })).to.equal(0);
   });
 });

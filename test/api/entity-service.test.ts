@@ -82,7 +82,10 @@ describe('lifecycle: strapi.entityService and strapi.db.query', () => {
   });
 
   it('db.query: where, select, orderBy, limit/offset, and writes on the first match', async () => {
-    const tags = createQueryEngine(entities, 'api::tag.tag');
+    const tags = createQueryEngine(
+      { entities, silent: entities, lifecycles: service.context.lifecycles },
+      'api::tag.tag',
+    );
     const found = await tags.findOne({ where: { name: 'JavaScript' }, select: ['name'] });
     expect(found).to.deep.equal({ id: 1, name: 'JavaScript' });
     const ordered = await tags.findMany({ select: ['name'], orderBy: { name: 'desc' }, limit: 2, offset: 0 });

@@ -105,7 +105,7 @@ describe('configuration and schema typos', () => {
           attributes: { title: { type: 'string', requried: true }, body: { type: 'text', columnType: 'longtext' } },
         },
       },
-      config: { server: { prot: 1337, cron: { enabled: false } }, api: { rest: { defaultLimt: 10 } } },
+      config: { server: { prot: 1337, webhooks: { populateRelations: false } }, api: { rest: { defaultLimt: 10 } } },
     });
     const { logger, lines } = capturingLogger();
     const service = await createTestService({ appDir, logger });
@@ -117,7 +117,7 @@ describe('configuration and schema typos', () => {
       'schemas/api/note.json (attribute "title"): unknown key "requried" is ignored; did you mean "required"?',
     ]);
     const listed = lines.find((l) => Array.isArray(l.ignored))?.ignored;
-    expect(listed).to.deep.equal(['server.cron']);
+    expect(listed).to.deep.equal(['server.webhooks']);
   });
 });
 

@@ -245,12 +245,10 @@ describe('a Strapi v4 JavaScript (CommonJS) project with a REST prefix, provider
       'admin.auth',
       'cron-tasks',
       'database.connection',
-      'plugins.email',
       'plugins.upload.config.provider',
       'plugins.upload.config.providerOptions.cloud_name',
       'plugins.upload.config.actionOptions',
       'server.app',
-      'server.cron',
     ]);
     const res = await request(service.app).get('/v1/articles').expect(200);
     expect(String(res.headers['content-security-policy'])).to.include("img-src 'self' data: blob: res.cloudinary.com");
@@ -312,7 +310,7 @@ describe('the app lifecycle file: failures name the file, the phase and what was
         'src/index.js': "module.exports = { register({ strapi }) { strapi.plugin('sentry').service('sentry'); } };",
       }),
     ).to.match(
-      /^src\/index\.js: register\(\) failed: strapi\.plugin\('sentry'\) is not supported by Content Service: its plugins are i18n, upload, users-permissions, graphql/,
+      /^src\/index\.js: register\(\) failed: strapi\.plugin\('sentry'\) is not supported by Content Service: its plugins are i18n, upload, email, users-permissions, graphql/,
     );
     expect(
       await startFailure({

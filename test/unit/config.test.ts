@@ -227,11 +227,9 @@ describe('configuration: Strapi v4 config files', () => {
       'admin.transfer',
       'cron-tasks',
       'database.connection',
-      'plugins.email',
       'plugins.graphql.config.apolloServer.introspection',
       'plugins.upload.config.provider',
       'server.app',
-      'server.cron',
       'server.webhooks',
     ]);
   });

@@ -222,11 +222,12 @@ export class ExtensionService {
     return control;
   }
 
-  use(extension: Extension | ExtensionFactory): this {
+  /** a bound function, as Strapi's: apps pass it around (`extensions.forEach(extensionService.use)`) */
+  readonly use = (extension: Extension | ExtensionFactory): ExtensionService => {
     this.extensions.push(extension);
     this.version++;
     return this;
-  }
+  };
 
   // --- read by the schema builder ---
 

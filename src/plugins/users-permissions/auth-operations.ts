@@ -1,5 +1,6 @@
 import type { RequestAuth } from '../../access/ability.js';
 import { ApplicationError, UnauthorizedError, ValidationError } from '../../errors/index.js';
+import { advancedSettings } from './advanced-settings.js';
 import { issueJwt } from './jwt.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { findRole } from './roles.js';
@@ -36,15 +37,28 @@ function session(rt: UsersPermissionsRuntime, user: UserDoc): AuthSession {
   return { jwt: issueJwt(rt.secrets.jwtSecret, user._id, rt.settings.jwt.expiresIn), user: sanitizeUser(rt.ctx, user) };
 }
 
-/** Register (REST and GraphQL): only username, email, password and the configured allowed fields are read. */
+let warnedConfirmation = false;
+
+/**
+ * Register (REST and GraphQL): only username, email, password and the configured allowed fields are
+ * read; the store's advanced settings may close it (`allow_register`) or name the new user's role.
+ */
 export async function register(rt: UsersPermissionsRuntime, input: unknown): Promise<AuthSession> {
   const { ctx, settings } = rt;
   const body = bodyObject(input);
   const fields = checkFields(body, { email: rules('email'), username: rules('username'), password: rules('password') });
   const email = (fields.email ?? '').toLowerCase();
   const username = fields.username ?? '';
+  const advanced = await advancedSettings(ctx);
+  if (!advanced.allow_register) throw new ApplicationError('Register action is currently disabled');
+  if (advanced.email_confirmation && !warnedConfirmation) {
+    warnedConfirmation = true;
+    ctx.logger.warn(
+      'users-permissions advanced setting email_confirmation is on, which Content Service does not honour yet: registered users are confirmed at once',
+    );
+  }
   if (await usernameOrEmailTaken(ctx, { username, email })) throw new ApplicationError(TAKEN);
-  const role = await findRole(ctx, { type: 'authenticated' });
+  const role = await findRole(ctx, { type: advanced.default_role });
   if (!role) throw new ApplicationError('Impossible to find the default role');
   const user = await createUser(ctx, {
     username,

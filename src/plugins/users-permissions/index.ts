@@ -81,3 +81,4 @@ export const usersPermissionsPlugin: Plugin = {
     await seedRoles(ctx);
   },
 };
+export { CORE_STORE_COLLECTION, CORE_STORE_DEFAULTS } from './advanced-settings.js';

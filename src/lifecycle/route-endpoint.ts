@@ -1,0 +1,188 @@
+/**
+ * One route the app added through `strapi.server`, made into a Koa middleware as Strapi v4 composes
+ * an endpoint: the route info in `ctx.state.route`, authentication and authorization (`route-auth.ts`),
+ * the route's policies, its middlewares, then its handler(s), whose returned value becomes the body
+ * when they set none. Named policies and middlewares are the app's files, loaded here.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Request } from 'express';
+import compose from 'koa-compose';
+import type { RequestAuth } from '../access/ability.js';
+import { ConfigError, importAppModule, type MiddlewareEntry } from '../config/index.js';
+import { PolicyError } from '../errors/index.js';
+import { loadMiddlewareFactory, startMiddleware } from '../middlewares/custom.js';
+import type { KoaMiddleware } from '../middlewares/koa-bridge.js';
+import type { KoaContext } from '../middlewares/koa-context.js';
+import { setRequestAuth } from '../operations/request-context.js';
+import { verifyRouteAuth, type RouteApi, type RouteAuthConfig } from './route-auth.js';
+import type { StrapiApp } from './strapi-app.js';
+
+/** A policy as a route names it: a function, `'global::name'`, `'api::api.name'`, or `{ name, config }`. */
+export type PolicyEntry = string | PolicyFunction | { name: string; config?: Record<string, unknown> };
+/** A route middleware: a Koa middleware, a name as in `config/middlewares`, or `{ name | resolve, config }`. */
+export type RouteMiddlewareEntry =
+  string | KoaMiddleware | { name?: string; resolve?: string; config?: Record<string, unknown> };
+
+type PolicyFunction = (
+  context: PolicyContext,
+  config: Record<string, unknown>,
+  extra: { strapi: StrapiApp },
+) => unknown;
+/** What a policy is given: the request's context, plus `type` ('koa') and `is(type)`. */
+type PolicyContext = KoaContext & { readonly type: 'koa'; is(type: string): boolean };
+
+export interface AppRoute {
+  method: string;
+  path: string;
+  handler: unknown;
+  config?: { auth?: RouteAuthConfig; policies?: PolicyEntry[]; middlewares?: RouteMiddlewareEntry[]; prefix?: string };
+  info?: Record<string, unknown>;
+}
+
+/** What composing an endpoint needs from the running service. */
+export interface EndpointHost {
+  appDir: string;
+  authenticate(req: Request): Promise<RequestAuth>;
+  strapi(): StrapiApp;
+}
+
+const CODE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs'];
+const POLICY_NAME = /^(global|api)::(.+)$/;
+
+/** The file of a named policy: `global::name` in src/policies, `api::api.name` in that api's policies. */
+function policyFile(appDir: string, name: string): { file: string | undefined; looked: string } {
+  const [, kind, rest = ''] = POLICY_NAME.exec(name.includes('::') ? name : `global::${name}`) ?? [];
+  if (kind === 'global') {
+    const base = join(appDir, 'src', 'policies', rest);
+    return { file: CODE_EXTENSIONS.map((e) => base + e).find(existsSync), looked: `src/policies/${rest}.{ts,js}` };
+  }
+  const [api, policy] = rest.split('.');
+  if (kind === 'api' && api && policy) {
+    const base = join(appDir, 'src', 'api', api, 'policies', policy);
+    return {
+      file: CODE_EXTENSIONS.map((e) => base + e).find(existsSync),
+      looked: `src/api/${api}/policies/${policy}.{ts,js}`,
+    };
+  }
+  return { file: undefined, looked: '' };
+}
+
+async function resolvePolicy(
+  host: EndpointHost,
+  entry: PolicyEntry,
+): Promise<{ handler: PolicyFunction; config: Record<string, unknown> }> {
+  if (typeof entry === 'function') return { handler: entry, config: {} };
+  const name = typeof entry === 'string' ? entry : entry.name;
+  const config = typeof entry === 'object' ? (entry.config ?? {}) : {};
+  const { file, looked } = policyFile(host.appDir, name);
+  if (!looked)
+    throw new Error(
+      `policy "${name}" cannot be run here: name one of the app's policies (global::<name> or api::<api>.<name>) or give a function`,
+    );
+  if (!file) throw new Error(`policy "${name}" is not found: no file ${looked}`);
+  const exported = await importAppModule(file, looked);
+  // a policy module is the function itself, or Strapi's `createPolicy({ handler })`
+  const handler =
+    typeof exported === 'function' ? exported : (exported as { handler?: unknown } | null | undefined)?.handler;
+  if (typeof handler !== 'function')
+    throw new Error(`policy "${name}" (${looked}) must export a function (policyContext, config, { strapi })`);
+  return { handler: handler as PolicyFunction, config };
+}
+
+function middlewareEntry(entry: Exclude<RouteMiddlewareEntry, KoaMiddleware>): MiddlewareEntry {
+  if (typeof entry === 'string') return { name: entry, resolved: false, config: {} };
+  if (entry.name) return { name: entry.name, resolved: false, config: entry.config ?? {} };
+  if (entry.resolve) return { name: entry.resolve, resolved: true, config: entry.config ?? {} };
+  throw new Error('a route middleware must be a function, a name, or { name | resolve, config }');
+}
+
+async function resolveMiddleware(
+  host: EndpointHost,
+  entry: RouteMiddlewareEntry,
+  where: string,
+): Promise<KoaMiddleware> {
+  if (typeof entry === 'function') return entry;
+  const named = middlewareEntry(entry);
+  const loaded = await loadMiddlewareFactory(where, named, host.appDir);
+  return (await startMiddleware(loaded, named.name, named.config, host.strapi())) ?? ((_ctx, next) => next());
+}
+
+function policyContext(ctx: KoaContext): PolicyContext {
+  // the request's own context underneath, so what a policy reads is live (Strapi copies it)
+  return Object.assign(Object.create(ctx) as KoaContext, {
+    type: 'koa' as const,
+    is: (type: string) => type === 'koa',
+  });
+}
+
+function authentication(host: EndpointHost, route: AppRoute, api: RouteApi): KoaMiddleware {
+  const config = route.config?.auth;
+  return async (ctx, next) => {
+    if (config === false) return next();
+    if (api !== 'content-api') return ctx.unauthorized('Missing or invalid credentials');
+    // a bad or expired credential throws the 401 every content-API route answers
+    const auth = await host.authenticate(ctx.req);
+    setRequestAuth(ctx.req, auth);
+    ctx.state.isAuthenticated = true;
+    ctx.state.auth = { strategy: { name: auth.strategy }, credentials: auth.user ?? auth.token ?? null };
+    const verdict = verifyRouteAuth(auth, config);
+    if (verdict === 'unauthorized') return ctx.unauthorized();
+    if (verdict === 'forbidden') return ctx.forbidden();
+    return next();
+  };
+}
+
+/** A route's handler(s) as Koa middlewares; a controller name or anything else not a function throws. */
+export function routeHandlers(route: AppRoute): KoaMiddleware[] {
+  const list = Array.isArray(route.handler) ? route.handler : [route.handler];
+  return list.map((handler) => {
+    if (typeof handler === 'function') return handler as KoaMiddleware;
+    throw new Error(
+      typeof handler === 'string'
+        ? `its handler "${handler}" names a controller action, and Content Service does not run the app's controllers: give the route a function (ctx) => { … }`
+        : 'its handler must be a function (ctx) => { … } or an array of them',
+    );
+  });
+}
+
+/** The whole endpoint of a route; a policy or middleware that cannot be found stops start-up. */
+export async function composeEndpoint(
+  host: EndpointHost,
+  route: AppRoute,
+  api: RouteApi,
+  where: string,
+): Promise<KoaMiddleware> {
+  const label = `route ${route.method} ${route.path}`;
+  try {
+    const action = routeHandlers(route);
+    const policies = await Promise.all((route.config?.policies ?? []).map((entry) => resolvePolicy(host, entry)));
+    const middlewares: KoaMiddleware[] = [];
+    for (const entry of route.config?.middlewares ?? []) middlewares.push(await resolveMiddleware(host, entry, where));
+    const info = { ...route, config: route.config ?? {}, info: { ...route.info, type: api } };
+    return compose<KoaContext>([
+      (ctx, next) => {
+        ctx.state.route = info;
+        return next();
+      },
+      authentication(host, route, api),
+      async (ctx, next) => {
+        const context = policyContext(ctx);
+        for (const { handler, config } of policies) {
+          const result = await handler(context, config, { strapi: host.strapi() });
+          if (result !== true && result !== undefined) throw new PolicyError();
+        }
+        return next();
+      },
+      ...middlewares,
+      async (ctx, next) => {
+        const value = await next();
+        if ((ctx.body === undefined || ctx.body === null) && value !== undefined && value !== null) ctx.body = value;
+      },
+      ...action,
+    ]);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ConfigError(where, undefined, `${label}: ${err.message}`);
+    throw new ConfigError(where, undefined, `${label}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Strapi v4's e-mail plugin: `strapi.plugin('email').service('email')` (also
+ * `strapi.plugins.email.services.email`) with `send(options)`, `sendTemplatedEmail(options,
+ * template, data)` and `getProviderSettings()`, sending through the provider the app installed
+ * (`provider.ts`). Without it: outside production the message is written to the log (a warning at
+ * start-up names the package to install); in production a provider that is not installed stops
+ * start-up, and Strapi's default `sendmail` (which needs a mail server on the machine) warns on each
+ * message that it was not sent.
+ */
+import template from 'lodash/template.js';
+import { ConfigError, type ServiceConfig } from '../../config/index.js';
+import type { Logger } from '../../logger.js';
+import type { Plugin } from '../types.js';
+import {
+  emailSettings,
+  loadEmailProvider,
+  providerPackages,
+  type EmailOptions,
+  type EmailProvider,
+} from './provider.js';
+
+export interface EmailService {
+  send(options: EmailOptions): Promise<unknown>;
+  sendTemplatedEmail(
+    options: EmailOptions,
+    emailTemplate: { subject?: string; text?: string; html?: string },
+    data?: Record<string, unknown>,
+  ): Promise<unknown>;
+  getProviderSettings(): {
+    provider: string;
+    providerOptions: Record<string, unknown>;
+    settings: Record<string, unknown>;
+  };
+}
+
+const TEMPLATED = ['subject', 'text', 'html'] as const;
+
+/** Messages written to the log instead of sent (development, tests). */
+function logTransport(config: ServiceConfig, logger: Logger, defaults: Record<string, unknown>): EmailProvider {
+  return {
+    async send(options) {
+      const message = { from: defaults.defaultFrom, replyTo: defaults.defaultReplyTo, ...options };
+      if (config.env === 'production')
+        logger.warn(
+          `e-mail to ${String(options.to)} not sent: no e-mail provider is installed (config/plugins email.config.provider)`,
+        );
+      else logger.info({ mail: message }, 'e-mail (written to the log: no e-mail provider is installed)');
+      return undefined;
+    },
+  };
+}
+
+function providerOf(config: ServiceConfig, logger: Logger): EmailProvider {
+  const settings = emailSettings(config);
+  const loaded = loadEmailProvider(config, settings);
+  if (loaded) return loaded;
+  const install = providerPackages(settings.provider)[0] ?? settings.provider;
+  const file = config.fileOf('plugins', 'email.config.provider');
+  if (settings.provider !== 'sendmail') {
+    const missing = `the e-mail provider "${settings.provider}" is not installed: run "npm install ${install}" in the app directory`;
+    if (config.env === 'production') throw new ConfigError(file, 'email.config.provider', missing);
+    logger.warn(`${file}: ${missing}; until then e-mails are written to the log`);
+  }
+  return logTransport(config, logger, settings.settings);
+}
+
+export function createEmailService(config: ServiceConfig, logger: Logger): EmailService {
+  const provider = providerOf(config, logger);
+  return {
+    send: (options) => provider.send(options),
+    async sendTemplatedEmail(options = {}, emailTemplate = {}, data = {}) {
+      const missing = TEMPLATED.filter((key) => !Object.hasOwn(emailTemplate, key));
+      if (missing.length > 0)
+        throw new Error(`Following attributes are missing from your email template : ${missing.join(', ')}`);
+      const compiled: Record<string, string> = {};
+      for (const key of TEMPLATED) {
+        const text = emailTemplate[key];
+        if (text) compiled[key] = template(text)(data);
+      }
+      return provider.send({ ...options, ...compiled });
+    },
+    getProviderSettings: () => emailSettings(config),
+  };
+}
+
+export const emailPlugin: Plugin = {
+  name: 'email',
+  checkConfig(config) {
+    emailSettings(config);
+  },
+  register(ctx) {
+    ctx.setService('email', createEmailService(ctx.config, ctx.logger));
+  },
+};

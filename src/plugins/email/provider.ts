@@ -1,0 +1,78 @@
+/**
+ * The e-mail provider a Strapi v4 app configures (`plugins.email.config.provider`), loaded from the
+ * app's own dependencies as Strapi loads it: `@strapi/provider-email-<name>`, else the package
+ * `<name>` itself; `init(providerOptions, settings)` gives the object whose `send(options)` mails.
+ */
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { ConfigError, type ServiceConfig } from '../../config/index.js';
+
+/** What a message may carry (the provider reads what it supports). */
+export type EmailOptions = Record<string, unknown> & { to?: unknown; subject?: unknown };
+
+export interface EmailProvider {
+  send(options: EmailOptions): Promise<unknown>;
+}
+
+export interface EmailSettings {
+  /** as configured: `sendmail` (Strapi's default), `nodemailer`, `sendgrid`, a package name... */
+  provider: string;
+  providerOptions: Record<string, unknown>;
+  settings: Record<string, unknown>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** `plugins.email.config`, with Strapi's defaults; a value of the wrong shape stops start-up. */
+export function emailSettings(config: ServiceConfig): EmailSettings {
+  const raw = config.plugins.email?.config ?? {};
+  const file = config.fileOf('plugins', 'email.config');
+  const { provider = 'sendmail', providerOptions = {}, settings = {} } = raw;
+  if (typeof provider !== 'string' || provider === '')
+    throw new ConfigError(file, 'email.config.provider', 'must be the name of an e-mail provider package');
+  if (!isRecord(providerOptions)) throw new ConfigError(file, 'email.config.providerOptions', 'must be an object');
+  if (!isRecord(settings)) throw new ConfigError(file, 'email.config.settings', 'must be an object');
+  return {
+    provider,
+    providerOptions,
+    settings: { defaultFrom: 'Strapi <no-reply@strapi.io>', ...settings },
+  };
+}
+
+/** The package names Strapi tries for a provider name, in its order. */
+export function providerPackages(provider: string): string[] {
+  const name = provider.toLowerCase();
+  return [`@strapi/provider-email-${name}`, name];
+}
+
+/** The provider the app installed; undefined when none of its package names is installed in the app. */
+export function loadEmailProvider(config: ServiceConfig, settings: EmailSettings): EmailProvider | undefined {
+  const appRequire = createRequire(join(config.appDir, 'package.json'));
+  const found = providerPackages(settings.provider)
+    .map((name) => {
+      try {
+        return appRequire.resolve(name);
+      } catch {
+        return undefined;
+      }
+    })
+    .find((path) => path !== undefined);
+  if (found === undefined) return undefined;
+  const file = config.fileOf('plugins', 'email.config.provider');
+  const loaded: unknown = appRequire(found);
+  const module = isRecord(loaded) && isRecord(loaded.default) ? loaded.default : loaded;
+  const init = isRecord(module) ? module.init : undefined;
+  if (typeof init !== 'function')
+    throw new ConfigError(
+      file,
+      'email.config.provider',
+      `${found} is not an e-mail provider (it has no init function)`,
+    );
+  const provider: unknown = init(settings.providerOptions, settings.settings);
+  const send = isRecord(provider) ? provider.send : undefined;
+  if (typeof send !== 'function')
+    throw new ConfigError(file, 'email.config.provider', `${found}: init() gave no send(options) function`);
+  return { send: async (options) => Reflect.apply(send, provider, [options]) as unknown };
+}
