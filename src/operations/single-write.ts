@@ -4,6 +4,7 @@ import {
   createEntry,
   entries,
   readDataPayload,
+  dataObject,
   resolveLocale,
   SingleEntryTaken,
   updateEntry,
@@ -34,7 +35,7 @@ export async function upsertSingle(
   query: RawQuery,
 ): Promise<EntryResponse> {
   const contentType = writableContentType(ctx, uid);
-  const data = readDataPayload(body);
+  const data = dataObject(readDataPayload(body));
   await checkAnswerQuery(ctx, uid, query);
   const id = await writeSingle(ctx, contentType, query, data);
   return answerEntry(ctx, uid, id, query);

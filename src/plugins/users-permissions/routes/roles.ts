@@ -72,7 +72,11 @@ export function roleRoutes(rt: UsersPermissionsRuntime): Router {
     authorize(req, ROLE_ACTIONS.updateRole);
     const role = await requireRole(ctx, req.params.id);
     const body = bodyObject(req.body);
-    const { name, description } = checkFields(body, { name: [{ kind: 'min', n: 3 }], description: [] }, false);
+    const { name, description } = checkFields(
+      body,
+      { name: [{ kind: 'min', n: 3 }], description: [] },
+      { required: false },
+    );
     const set: Record<string, unknown> = {};
     if (name !== undefined) set.name = name;
     if (description !== undefined) set.description = description;

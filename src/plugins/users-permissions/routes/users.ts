@@ -72,7 +72,7 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
         username: USER_FIELD_RULES.username ?? [],
         password: USER_FIELD_RULES.password ?? [],
       },
-      false,
+      { required: false },
     );
     // The app's own user attributes (an extension's scalars, relations, media) go through the write path.
     const data: Record<string, unknown> = { ...updatableExtraFields(ctx, body) };
