@@ -28,7 +28,7 @@ function sanitizedItems(list: unknown[]): unknown[] {
   return list.map((item) => {
     if (Array.isArray(item)) return sanitizedItems(item);
     if (isPlainObject(item)) return Object.fromEntries(Object.entries(item).filter(([key]) => key !== 'id'));
-    return typeof item === 'string' ? { ...item } : {};
+    return typeof item === 'string' ? Object.fromEntries(item.split('').map((char, i) => [String(i), char])) : {};
   });
 }
 

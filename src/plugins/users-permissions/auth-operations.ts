@@ -140,12 +140,8 @@ export async function changePassword(
   input: unknown,
 ): Promise<AuthSession> {
   if (!auth.user) throw new UnauthorizedError('You must be authenticated to reset your password');
-  const {
-    currentPassword = '',
-    password = '',
-    passwordConfirmation = '',
-    // in the order Strapi reports them
-  } = checkFields(
+  // the rules in the order Strapi reports them
+  const { currentPassword = '', password = '' } = checkFields(
     bodyObject(input),
     {
       passwordConfirmation: [REQUIRED, { kind: 'sameAs', field: 'password', message: 'Passwords do not match' }],
