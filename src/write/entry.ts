@@ -1,7 +1,7 @@
 // Writing one entry: validate everything, check the database, then write; links to other entries
 // settle after the write (claims.ts, integrity.ts). docs/ARCHITECTURE.md, "Write path".
 import mongoose from 'mongoose';
-import type { ContentType } from '../content-types/index.js';
+import { entryIdFromPath, type ContentType } from '../content-types/index.js';
 import { NotFoundError, ValidationError, type AppError } from '../errors/index.js';
 import type { QueryAccess } from '../query/access.js';
 import type { ServiceContext } from '../service-context.js';
@@ -41,8 +41,8 @@ export async function loadEntry(
   contentType: ContentType,
   rawId: string | number,
 ): Promise<StoredEntry> {
-  const id = typeof rawId === 'number' ? rawId : /^[1-9]\d*$/.test(rawId) ? Number(rawId) : Number.NaN;
-  if (!Number.isSafeInteger(id)) throw new NotFoundError();
+  const id = typeof rawId === 'number' ? rawId : entryIdFromPath(rawId);
+  if (id === undefined) throw new NotFoundError();
   const entry = await entries(ctx.models, contentType.uid).findOne({ _id: id });
   if (!entry) throw new NotFoundError();
   return entry;

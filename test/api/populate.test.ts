@@ -136,8 +136,23 @@ describe('REST populate', () => {
     });
   });
 
+  it('splits list items on commas; `*` among names populates nothing, a dotted path stops at it (Strapi 4.26)', async () => {
+    const populated = async (query: string) =>
+      Object.keys((await get(`/api/articles/1?fields[0]=title&${query}`)).data.attributes).sort();
+    expect(await populated('populate[0]=author,tags')).to.deep.equal(['author', 'tags', 'title']);
+    expect(await populated('populate[0]=author&populate[1]=%20tags')).to.deep.equal(['author', 'tags', 'title']);
+    expect(await populated('populate=*,author')).to.deep.equal(['author', 'title']);
+    expect(await populated('populate=author,*')).to.deep.equal(['author', 'title']);
+    const author = (await get('/api/articles/1?fields[0]=title&populate=author.*')).data.attributes.author;
+    expect(Object.keys(author.data.attributes)).to.not.include.members(['profile', 'articles', 'address']);
+  });
+
   it('rejects malformed populate values with a 400', async () => {
     for (const query of [
+      // Strapi answers a whole `*` item of the list form with a 500
+      'populate[0]=*',
+      'populate[0]=author&populate[1]=*',
+      'populate[author][populate][0]=*',
       'populate[author][fields][0]=nope',
       'populate[author][publicationState]=draft',
       'populate[tags][pagination][page]=x',

@@ -82,6 +82,22 @@ describe('REST sort', () => {
     });
   });
 
+  it('empty items sort on nothing, text after a second colon is ignored (Strapi 4.26)', async () => {
+    const titles = async (path: string) =>
+      ((await get(path)).body.data as { attributes: { title: string } }[]).map((e) => e.attributes.title);
+    const byTitleDesc = await titles('/api/articles?sort=title:desc&fields[0]=title&pagination[pageSize]=3');
+    expect(byTitleDesc).to.deep.equal(['Écrire du bon code', 'ÉTÉ à Paris', 'the lowercase title']);
+    for (const path of [
+      '/api/articles?sort[0]=&sort[1]=title:desc',
+      '/api/articles?sort=,title:desc,',
+      '/api/articles?sort=title:desc:x',
+      '/api/articles?sort=%20title:desc%20',
+    ])
+      expect(await titles(`${path}&fields[0]=title&pagination[pageSize]=3`), path).to.deep.equal(byTitleDesc);
+    const unsorted = await titles('/api/articles?fields[0]=title&pagination[pageSize]=3');
+    expect(await titles('/api/articles?sort[0]=&fields[0]=title&pagination[pageSize]=3')).to.deep.equal(unsorted);
+  });
+
   describe('rejected input', () => {
     for (const [path, message] of [
       ['/api/articles?sort=title:sideways', undefined],
@@ -92,7 +108,9 @@ describe('REST sort', () => {
       // the object form: Strapi reads the direction as an attribute of the relation (or component)
       ['/api/articles?sort[author]=asc', 'Invalid parameter asc'],
       ['/api/articles?sort[seo]=desc', 'Invalid parameter desc'],
-      ['/api/articles?sort=title:asc:desc', undefined],
+      ['/api/articles?sort=:desc', undefined],
+      // the field keeps the spaces inside the item
+      ['/api/articles?sort=title%20:desc', 'Invalid parameter title '],
     ] as const) {
       it(`${path} → 400`, async () => {
         const res = await get(path);

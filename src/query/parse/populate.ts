@@ -306,12 +306,18 @@ function normalize(raw: unknown, param: string): '*' | Map<string, PopulateReque
   const requests = new Map<string, PopulateRequest>();
   if (raw === undefined || raw === '' || raw === false || raw === 'false') return requests;
   if (raw === '*' || raw === true || raw === 'true') return '*';
-  const list = typeof raw === 'string' ? raw.split(',') : asList(raw);
+  // Strapi splits the string and each item of the list on commas; a `*` among the names populates
+  // nothing, and a whole item `*` of the list form is refused (Strapi: 500)
+  const fromString = typeof raw === 'string';
+  const list = fromString ? [raw] : asList(raw);
   if (list) {
     for (const item of list) {
-      if (typeof item !== 'string') throw new ValidationError(`Invalid parameter ${param}`, {});
-      if (item.trim() === '*') return '*';
-      if (item.trim() !== '') addPath(requests, item.trim().split('.'), true);
+      if (typeof item !== 'string' || (!fromString && item.trim() === '*'))
+        throw new ValidationError(`Invalid parameter ${param}`, {});
+      for (const piece of item.split(',')) {
+        const name = piece.trim();
+        if (name !== '' && name !== '*') addPath(requests, name.split('.'), true);
+      }
     }
     return requests;
   }
@@ -326,7 +332,10 @@ function normalize(raw: unknown, param: string): '*' | Map<string, PopulateReque
   return requests;
 }
 
-function addPath(requests: Map<string, PopulateRequest>, path: string[], leaf: PopulateRequest): void {
+/** Adds a dotted path; it stops before a `*` segment (`author.*` populates the author only, as in Strapi). */
+function addPath(requests: Map<string, PopulateRequest>, dotted: string[], leaf: PopulateRequest): void {
+  const star = dotted.indexOf('*');
+  const path = star === -1 ? dotted : dotted.slice(0, star);
   const [head, ...rest] = path;
   if (head === undefined || head === '') return;
   const request = rest.length === 0 ? leaf : { populate: [rest.join('.')] };
@@ -336,6 +345,10 @@ function addPath(requests: Map<string, PopulateRequest>, path: string[], leaf: P
     return;
   }
   if (request === true) return;
+  if (existing.populate === '*' || request.populate === '*') {
+    requests.set(head, { ...existing, ...request, populate: '*' });
+    return;
+  }
   const populate = [...nestedList(existing.populate), ...nestedList(request.populate)];
   requests.set(head, { ...existing, ...request, populate });
 }
