@@ -15,6 +15,7 @@ import {
   type Schema,
 } from '../../content-types/index.js';
 import { attributeOrder, isWriteOnly, SCALAR_GRAPHQL_TYPES } from './attribute-types.js';
+import { ForbiddenError } from '../../errors/index.js';
 import { pageLimits, type GraphQLContext } from './context.js';
 import { componentPage } from './component-lists.js';
 import { populatedValue } from './selection.js';
@@ -120,11 +121,12 @@ function outputField(
       const target = relation ? ctx.names.get(relation.target) : undefined;
       const targetType = relation ? ctx.registry.contentType(relation.target) : undefined;
       if (!relation || !target || !targetType || !ctx.extension.isTypeEnabled(relation.target)) return null;
-      if (!relation.multiple) return { type: entityResponseName(target), resolve: readPopulated(name) };
+      const resolve = relation.media ? readPopulated(name) : readRelation(name, relation.target);
+      if (!relation.multiple) return { type: entityResponseName(target), resolve };
       return {
         type: relationResponseCollectionName(target),
         args: listArgs(filtersInputName(target), targetType.draftAndPublish),
-        resolve: readPopulated(name),
+        resolve,
       };
     }
     case 'component': {
@@ -152,6 +154,18 @@ function outputField(
 function readPopulated(name: string) {
   return (parent: unknown, _args: unknown, _context: unknown, info: GraphQLResolveInfo) =>
     populatedValue(parent, name, info.path.key);
+}
+
+/**
+ * A relation field: a caller who may not `find` its target gets a FORBIDDEN error on the field
+ * (null there, the rest of the answer kept), as Strapi's association resolver answers it; the
+ * populate left it out.
+ */
+function readRelation(name: string, target: string) {
+  return (parent: unknown, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => {
+    if (!context.auth.ability.can(`${target}.find`)) throw new ForbiddenError('Forbidden access');
+    return populatedValue(parent, name, info.path.key);
+  };
 }
 
 function addDynamicZones(ctx: TypeBuildContext, owner: string, schema: Schema): void {

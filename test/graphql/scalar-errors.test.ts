@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import { seedPublication } from '../helpers/seed.js';
+import { createTestService, type TestService } from '../helpers/server.js';
+import { gql, registerUser } from './helpers.js';
+
+/**
+ * Scalar literals that cannot be parsed are validation errors (400, GRAPHQL_VALIDATION_FAILED,
+ * with the literal's location), worded as Strapi 4.26 words them (graphql-scalars for Date,
+ * DateTime and Long; Strapi's own Time and I18NLocaleCode); a relation the caller may not read is
+ * a FORBIDDEN error on that field only. Answers recorded from the reference Strapi 4.26.2.
+ */
+describe('GraphQL: scalar literal errors and forbidden relations (Strapi 4.26 answers)', () => {
+  let service: TestService;
+  before(async () => {
+    service = await createTestService();
+    await seedPublication(service.context);
+  });
+  after(() => service.close());
+
+  const validationFailed = (message: string, column: number) => ({
+    status: 400,
+    body: {
+      errors: [{ message, locations: [{ line: 1, column }], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }],
+    },
+  });
+
+  for (const [query, message, column] of [
+    [
+      '{ events(filters: { startTime: { gt: "12:00" } }) { data { id } } }',
+      'Expected value of type "Time", found "12:00"; Invalid time format, expected HH:mm:ss.SSS',
+      38,
+    ],
+    [
+      '{ events(filters: { startTime: { eq: 12 } }) { data { id } } }',
+      'Expected value of type "Time", found 12; Time cannot represent non string type',
+      38,
+    ],
+    [
+      '{ events(filters: { day: { eq: "2024-3-6" } }) { data { id } } }',
+      'Date cannot represent an invalid date-string 2024-3-6.',
+      32,
+    ],
+    [
+      '{ events(filters: { day: { eq: "2024-02-30" } }) { data { id } } }',
+      'Date cannot represent an invalid date-string 2024-02-30.',
+      32,
+    ],
+    [
+      '{ events(filters: { startsAt: { gt: "2024-03-06" } }) { data { id } } }',
+      'DateTime cannot represent an invalid date-time-string 2024-03-06.',
+      37,
+    ],
+    [
+      '{ events(filters: { budget: { gt: "abc" } }) { data { id } } }',
+      'Expected value of type "Long", found "abc"; Cannot convert abc to a BigInt',
+      35,
+    ],
+    [
+      '{ articles(locale: 5) { data { id } } }',
+      'Expected value of type "I18NLocaleCode", found 5; Locale cannot represent non string type',
+      20,
+    ],
+  ] as const) {
+    it(query, async () => {
+      expect(await gql(service, query)).to.deep.equal(validationFailed(message, column));
+    });
+  }
+
+  it('valid literals still filter: a time, a date, a date-time and a long', async () => {
+    const ids = async (query: string) =>
+      ((await gql(service, query)).body.data?.events as { data: { id: string }[] }).data.map((e) => e.id);
+    expect(await ids('{ events(filters: { startTime: { eq: "10:00:00" } }, sort: "id") { data { id } } }')).to.be.an(
+      'array',
+    );
+    expect(await ids('{ events(filters: { day: { eq: "2024-03-06" } }) { data { id } } }')).to.have.length.greaterThan(
+      0,
+    );
+    expect(
+      await ids(
+        '{ events(filters: { startsAt: { gt: "2000-01-01T00:00:00Z" }, budget: { gte: "1" } }) { data { id } } }',
+      ),
+    ).to.have.length.greaterThan(0);
+  });
+
+  it('a relation to a type the caller may not read is FORBIDDEN on that field, the rest answered', async () => {
+    const jwt = await registerUser(service, 'scalarsuser');
+    const res = await gql(
+      service,
+      '{ usersPermissionsUsers { data { id attributes { username role { data { id } } } } } }',
+      undefined,
+      jwt,
+    );
+    expect(res.body.data).to.deep.equal({
+      usersPermissionsUsers: { data: [{ id: '1', attributes: { username: 'scalarsuser', role: null } }] },
+    });
+    expect(res.body.errors).to.deep.equal([
+      {
+        message: 'Forbidden access',
+        extensions: { code: 'FORBIDDEN', error: { name: 'ForbiddenError', message: 'Forbidden access', details: {} } },
+      },
+    ]);
+  });
+});
