@@ -17,6 +17,7 @@ import {
 } from '../operators.js';
 import { asList, isPlainObject, nestedDeeperThan } from '../qs-values.js';
 import { anyNode, type ConditionNode, type ConditionOperator, type FilterNode } from './tree.js';
+import { acceptsNumberText } from './number-text.js';
 
 /**
  * Reads the qs value of `filters` against the content-types into a FilterNode tree (Strapi's
@@ -192,8 +193,9 @@ function parseValue(value: unknown, field: Field): FilterNode {
 }
 
 /**
- * Types stored as strings, where text operators apply (numbers and BSON dates reject them, as
- * PostgreSQL does); `json` is compared as its JSON text, as Strapi stores it.
+ * Types stored as strings, where text operators apply; `json` is compared as its JSON text, as
+ * Strapi stores it. Numbers and booleans take them on their SQLite text (number-text.ts); BSON
+ * dates reject them.
  */
 const TEXT_TYPES = new Set<CastType>([
   'string',
@@ -256,7 +258,7 @@ function singleCondition(field: Field, operator: ValueOperator, raw: unknown): C
       return { ...base, value: castValue(field.type, value, field.key) };
     }
     case 'text': {
-      if (!TEXT_TYPES.has(field.type))
+      if (!TEXT_TYPES.has(field.type) && !acceptsNumberText(field.type, operator))
         throw new ValidationError(`Operator ${operator} is not supported on ${field.key}`, {});
       const value = scalar(raw, field, operator);
       if (value === null) throw new ValidationError(`Invalid value for ${operator} on ${field.key}`, {});
