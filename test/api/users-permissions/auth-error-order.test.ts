@@ -117,6 +117,24 @@ describe('users-permissions: the order of auth errors', () => {
     });
   });
 
+  it('OAuth connect and callback: no provider is enabled; the local callback is the login', async () => {
+    for (const path of ['/api/connect/github', '/api/connect/foo', '/api/auth/github/callback']) {
+      const res = await request(service.app).get(path);
+      expect([res.status, res.body], path).to.deep.equal([
+        400,
+        failure('This provider is disabled', undefined, 'ApplicationError'),
+      ]);
+    }
+    const local = await request(service.app).get('/api/auth/local/callback');
+    expect([local.status, local.body]).to.deep.equal([
+      400,
+      failure('2 errors occurred', [
+        issue(['identifier'], 'identifier is a required field'),
+        issue(['password'], 'password is a required field'),
+      ]),
+    ]);
+  });
+
   it('GraphQL register and resetPassword report the same first error', async () => {
     const gql = async (query: string) => (await request(service.app).post('/graphql').send({ query })).body;
     const registered = await gql(
