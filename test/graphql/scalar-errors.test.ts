@@ -82,6 +82,29 @@ describe('GraphQL: scalar literal errors and forbidden relations (Strapi 4.26 an
     ).to.have.length.greaterThan(0);
   });
 
+  it('a nested relation’s bad sort or filters fails that field only, once per parent', async () => {
+    const res = await gql(
+      service,
+      '{ authors(pagination: { limit: 2 }) { data { id attributes { name articles(sort: "nope") { data { id } } profile { data { id } } } } } }',
+    );
+    expect(res.body.data).to.deep.equal({
+      authors: {
+        data: [
+          { id: '1', attributes: { name: 'Alice Martin', articles: null, profile: { data: { id: '1' } } } },
+          { id: '2', attributes: { name: 'bob dupont', articles: null, profile: { data: { id: '2' } } } },
+        ],
+      },
+    });
+    const invalid = {
+      message: 'Invalid parameter nope',
+      extensions: {
+        code: 'BAD_USER_INPUT',
+        error: { name: 'ValidationError', message: 'Invalid parameter nope', details: {} },
+      },
+    };
+    expect(res.body.errors).to.deep.equal([invalid, invalid]);
+  });
+
   it('a relation to a type the caller may not read is FORBIDDEN on that field, the rest answered', async () => {
     const jwt = await registerUser(service, 'scalarsuser');
     const res = await gql(

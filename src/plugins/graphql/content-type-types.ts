@@ -16,7 +16,7 @@ import {
 } from '../../content-types/index.js';
 import { attributeOrder, isWriteOnly, SCALAR_GRAPHQL_TYPES } from './attribute-types.js';
 import { ForbiddenError } from '../../errors/index.js';
-import { pageLimits, type GraphQLContext } from './context.js';
+import { fieldError, pageLimits, type GraphQLContext } from './context.js';
 import { componentPage } from './component-lists.js';
 import { populatedValue } from './selection.js';
 import type { ExtensionService } from './extension.js';
@@ -159,11 +159,13 @@ function readPopulated(name: string) {
 /**
  * A relation field: a caller who may not `find` its target gets a FORBIDDEN error on the field
  * (null there, the rest of the answer kept), as Strapi's association resolver answers it; the
- * populate left it out.
+ * populate left it out. Arguments refused while the selection was read fail here the same way.
  */
 function readRelation(name: string, target: string) {
   return (parent: unknown, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => {
     if (!context.auth.ability.can(`${target}.find`)) throw new ForbiddenError('Forbidden access');
+    const refused = fieldError(context, info.fieldNodes[0]);
+    if (refused) throw refused;
     return populatedValue(parent, name, info.path.key);
   };
 }
