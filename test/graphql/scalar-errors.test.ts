@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
+import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { gql, registerUser } from './helpers.js';
 
 /**
@@ -65,6 +66,61 @@ describe('GraphQL: scalar literal errors and forbidden relations (Strapi 4.26 an
       expect(await gql(service, query)).to.deep.equal(validationFailed(message, column));
     });
   }
+
+  it('a dynamic zone input names its components by __typename, as Strapi reads it', async () => {
+    const { accessKey } = await createApiToken(service.context, { name: 'dz-input', type: 'full-access' });
+    const created = await gql(
+      service,
+      'mutation { createArticle(data: { title: "dz", blocks: [{ __typename: "ComponentBlocksQuote", text: "q" }, { __typename: "ComponentBlocksCta", label: "L", url: "/u" }] }) { data { attributes { blocks { __typename ... on ComponentBlocksQuote { text } ... on ComponentBlocksCta { label url style } } } } } }',
+      undefined,
+      accessKey,
+    );
+    expect(created.body).to.deep.equal({
+      data: {
+        createArticle: {
+          data: {
+            attributes: {
+              blocks: [
+                { __typename: 'ComponentBlocksQuote', text: 'q' },
+                { __typename: 'ComponentBlocksCta', label: 'L', url: '/u', style: 'primary' },
+              ],
+            },
+          },
+        },
+      },
+    });
+    const refused = await gql(
+      service,
+      'mutation { createArticle(data: { title: "x", blocks: [{ __component: "blocks.quote" }] }) { data { id } } }',
+      undefined,
+      accessKey,
+    );
+    expect(refused).to.deep.equal(
+      validationFailed(
+        'Expected value of type "ArticleBlocksDynamicZoneInput!", found {__component: "blocks.quote"}; Component not found. expected one of: ComponentBlocksQuote, ComponentBlocksRichText, ComponentBlocksCta',
+        55,
+      ),
+    );
+  });
+
+  it('login with another provider than local: no provider is enabled', async () => {
+    const res = await gql(
+      service,
+      'mutation { login(input: { identifier: "alice", password: "x", provider: "github" }) { jwt } }',
+    );
+    expect(res.body).to.deep.equal({
+      data: null,
+      errors: [
+        {
+          message: 'This provider is disabled',
+          extensions: {
+            code: 'STRAPI_APPLICATION_ERROR',
+            error: { name: 'ApplicationError', message: 'This provider is disabled', details: {} },
+          },
+        },
+      ],
+    });
+  });
 
   it('valid literals still filter: a time, a date, a date-time and a long', async () => {
     const ids = async (query: string) =>

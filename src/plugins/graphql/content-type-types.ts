@@ -170,6 +170,16 @@ function readRelation(name: string, target: string) {
   };
 }
 
+/** Every component's GraphQL type name → its uid (a dynamic zone's input may name any of them, as in Strapi). */
+function componentTypeNames(ctx: TypeBuildContext): Map<string, string> {
+  const byName = new Map<string, string>();
+  for (const component of ctx.registry.listComponents()) {
+    const typeName = ctx.names.get(component.uid);
+    if (typeName) byName.set(typeName, component.uid);
+  }
+  return byName;
+}
+
 function addDynamicZones(ctx: TypeBuildContext, owner: string, schema: Schema): void {
   for (const [name, attribute] of Object.entries(schema.attributes)) {
     if (attribute.type !== 'dynamiczone') continue;
@@ -186,7 +196,7 @@ function addDynamicZones(ctx: TypeBuildContext, owner: string, schema: Schema): 
           ? (byComponent.get(value.__component) ?? ERROR_TYPE)
           : ERROR_TYPE,
     });
-    ctx.sc.add(dynamicZoneInputScalar(dynamicZoneInputName(owner, name)));
+    ctx.sc.add(dynamicZoneInputScalar(dynamicZoneInputName(owner, name), componentTypeNames(ctx), members));
   }
 }
 

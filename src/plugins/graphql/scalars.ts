@@ -146,13 +146,29 @@ export const UploadScalar = new GraphQLScalarType({
   },
 });
 
-/** A dynamic zone's input: JSON objects carrying `__component`. */
-export function dynamicZoneInputScalar(name: string): GraphQLScalarType {
+/**
+ * A dynamic zone's input, as Strapi reads it: each item names its component by GraphQL type in
+ * `__typename` (any component of the app), and becomes `{ __component: uid, ...fields }`. Another
+ * name is a plain error, which validation reports as `Expected value of type …; Component not
+ * found. expected one of: <the zone's component types>`; a literal that is no object is refused.
+ */
+export function dynamicZoneInputScalar(
+  name: string,
+  componentsByTypeName: ReadonlyMap<string, string>,
+  zoneTypeNames: readonly string[],
+): GraphQLScalarType {
+  const parseItem = (value: unknown): unknown => {
+    const item = value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+    const { __typename: typename, ...fields } = item as Record<string, unknown>;
+    const uid = typeof typename === 'string' ? componentsByTypeName.get(typename) : undefined;
+    if (!uid) throw new Error(`Component not found. expected one of: ${zoneTypeNames.join(', ')}`);
+    return { __component: uid, ...fields };
+  };
   return new GraphQLScalarType({
     name,
     serialize: (value) => value,
-    parseValue: (value) => value,
-    parseLiteral: (ast, variables) => literalValue(ast, variables),
+    parseValue: parseItem,
+    parseLiteral: (ast, variables) => (ast.kind === Kind.OBJECT ? parseItem(literalValue(ast, variables)) : undefined),
   });
 }
 

@@ -209,7 +209,13 @@ function mutationFields(registry: Registry): Record<string, RootField> {
       type: 'UsersPermissionsLoginPayload!',
       args: { input: 'UsersPermissionsLoginInput!' },
       action: null,
-      resolve: (_p, args, ctx) => session(login(runtime(ctx), plain(args.input))),
+      resolve: (_p, args, ctx) => {
+        const input = plain(args.input);
+        // no OAuth provider is enabled here, as the REST callback answers
+        if (isRecord(input) && input.provider !== undefined && input.provider !== 'local')
+          throw new ApplicationError('This provider is disabled');
+        return session(login(runtime(ctx), input));
+      },
     },
     register: {
       description: 'Register a user',
