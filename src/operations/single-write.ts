@@ -35,8 +35,8 @@ export async function upsertSingle(
   query: RawQuery,
 ): Promise<EntryResponse> {
   const contentType = writableContentType(ctx, uid);
-  const data = dataObject(readDataPayload(body));
   await checkAnswerQuery(ctx, uid, query);
+  const data = dataObject(readDataPayload(body));
   const id = await writeSingle(ctx, contentType, query, data);
   return answerEntry(ctx, uid, id, query);
 }

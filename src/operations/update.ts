@@ -11,9 +11,10 @@ export async function update(
   query: RawQuery,
 ): Promise<EntryResponse> {
   const contentType = writableContentType(ctx, uid);
+  // Strapi validates the query, then reads the body, then looks the entry up
+  await checkAnswerQuery(ctx, uid, query);
   const data = readDataPayload(body);
   const entry = await loadEntry(ctx, contentType, id);
-  await checkAnswerQuery(ctx, uid, query);
   await updateEntry(ctx, contentType, entry, dataObject(data));
   return answerEntry(ctx, uid, entry._id, query);
 }

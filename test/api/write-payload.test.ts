@@ -57,6 +57,20 @@ describe('REST writes: the data payload and missing relation targets', () => {
     ]);
   });
 
+  it('the query is checked first: a bad fields parameter before the payload and the lookup', async () => {
+    const invalid = { status: 400, name: 'ValidationError', message: 'Invalid parameter nope', details: {} };
+    const before = await client.count(NOTE);
+    for (const res of [
+      await client.post('/api/notes?fields[0]=nope', { data: 'x' }),
+      await client.put('/api/notes/999999?fields[0]=nope', { data: { title: 'x' } }),
+      await client.put(`/api/notes/${noteId}?fields[0]=nope`, { data: 'x' }),
+      await client.del('/api/notes/999999?fields[0]=nope'),
+      await client.del(`/api/notes/${noteId}?fields[0]=nope`),
+    ])
+      expect([res.status, res.body.error]).to.deep.equal([400, invalid]);
+    expect(await client.count(NOTE)).to.equal(before);
+  });
+
   it('a relation to a missing entry names it in details.errors with an empty path', async () => {
     const message = '1 relation(s) of type api::tag.tag associated with this entity do not exist';
     const res = await client.post('/api/articles', { data: { title: 'x', tags: [999] } });
