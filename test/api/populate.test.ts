@@ -147,6 +147,35 @@ describe('REST populate', () => {
     expect(Object.keys(author.data.attributes)).to.not.include.members(['profile', 'articles', 'address']);
   });
 
+  it('a dynamic zone’s fields, filters and sort are checked against the zone itself (only id), as Strapi 4.26', async () => {
+    const blocks = async (query: string) =>
+      (await get(`/api/articles/3?fields[0]=title&${query}`)).data.attributes.blocks as Record<string, unknown>[];
+    expect(await blocks('populate[blocks][fields][0]=id')).to.deep.equal([
+      { id: 2, __component: 'blocks.quote' },
+      { id: 3, __component: 'blocks.rich-text' },
+      { id: 1, __component: 'blocks.cta' },
+    ]);
+    expect(await blocks('populate[blocks][filters][id]=2&populate[blocks][fields][0]=id')).to.deep.equal([
+      { id: 2, __component: 'blocks.quote' },
+    ]);
+    const all = await blocks('populate[blocks]=*');
+    expect((await blocks('populate[blocks][filters][id][$gt]=1')).map((b) => b.__component)).to.deep.equal([
+      'blocks.quote',
+      'blocks.rich-text',
+    ]);
+    // sort is checked, not applied; `*` keeps every field
+    expect(await blocks('populate[blocks][sort]=id:desc')).to.deep.equal(all);
+    expect(await blocks('populate[blocks][fields][0]=*')).to.deep.equal(all);
+    for (const query of [
+      'populate[blocks][fields][0]=text',
+      'populate[blocks][filters][text]=x',
+      'populate[blocks][sort]=text',
+    ]) {
+      const res = await request(service.app).get(`/api/articles/3?${query}`);
+      expect([res.status, res.body.error?.message], query).to.deep.equal([400, 'Invalid parameter text']);
+    }
+  });
+
   it('rejects malformed populate values with a 400', async () => {
     for (const query of [
       // Strapi answers a whole `*` item of the list form with a 500
