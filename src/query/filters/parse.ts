@@ -67,9 +67,12 @@ function parseEntity(ctx: ParseContext, schema: Schema, value: unknown, scope: E
       const items = asList(nested);
       if (!items) throw new ValidationError(`Invalid parameter ${key}: expected an array`, {});
       const parsed = items.map((item) => parseEntity(ctx, schema, item, scope));
-      children.push(key === '$and' ? and(parsed) : { kind: 'or', children: parsed });
+      // an empty group is no condition (Strapi's query builder drops it), `$or` included
+      children.push(key === '$and' || parsed.length === 0 ? and(parsed) : { kind: 'or', children: parsed });
     } else if (key === '$not') {
-      children.push({ kind: 'not', child: parseEntity(ctx, schema, nested, scope) });
+      const child = parseEntity(ctx, schema, nested, scope);
+      // the negation of no condition is no condition, as Strapi's query builder drops it
+      if (!(child.kind === 'and' && child.children.length === 0)) children.push({ kind: 'not', child });
     } else if (scope.operatorsOnId && isValueOperator(key)) {
       const idPath = `${scope.prefix}${schema.modelType === 'component' ? 'id' : '_id'}`;
       children.push(parseValue({ [key]: nested }, { path: idPath, type: 'id', key: 'id' }));
@@ -184,7 +187,7 @@ function parseValue(value: unknown, field: Field): FilterNode {
       const items = asList(nested);
       if (!items) throw new ValidationError(`Invalid parameter ${key}: expected an array`, {});
       const parsed = items.map((item) => parseValue(item, field));
-      children.push(key === '$and' ? and(parsed) : { kind: 'or', children: parsed });
+      children.push(key === '$and' || parsed.length === 0 ? and(parsed) : { kind: 'or', children: parsed });
     } else {
       throw invalidParameter(isLogicalOperator(key) || looksLikeOperator(key) ? key : `${field.key}.${key}`);
     }
