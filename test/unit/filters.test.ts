@@ -231,10 +231,15 @@ describe('compileFilters: operators, casting, deep filters', () => {
       );
       expect(await find('filters[summary][$not][$null]=true')).to.deep.equal(where((r) => r.summary != null));
     });
-    it('$or and $and at the attribute level', async () => {
-      expect(await find('filters[kind][$or][0][$eq]=news&filters[kind][$or][1][$eq]=opinion')).to.deep.equal(
-        where((r) => r.kind === 'news' || r.kind === 'opinion'),
-      );
+    it('$or and $and at the attribute level are refused (Strapi 4.26: 500 "Undefined attribute level operator")', async () => {
+      for (const [query, key] of [
+        ['filters[kind][$or][0][$eq]=news&filters[kind][$or][1][$eq]=opinion', '$or'],
+        ['filters[kind][$and][0][$ne]=news', '$and'],
+        ['filters[author][id][$or][0][$eq]=1', '$or'],
+      ]) {
+        const error = await rejected(query);
+        expect([error.status, error.message], query).to.deep.equal([400, `Undefined attribute level operator ${key}`]);
+      }
     });
   });
 

@@ -184,10 +184,8 @@ function parseValue(value: unknown, field: Field): FilterNode {
           : { kind: 'not', child: parseValue(nested, field) },
       );
     } else if (key === '$and' || key === '$or') {
-      const items = asList(nested);
-      if (!items) throw new ValidationError(`Invalid parameter ${key}: expected an array`, {});
-      const parsed = items.map((item) => parseValue(item, field));
-      children.push(key === '$and' || parsed.length === 0 ? and(parsed) : { kind: 'or', children: parsed });
+      // Strapi has no attribute-level group (its query builder fails on it: a 500)
+      throw new ValidationError(`Undefined attribute level operator ${key}`, {});
     } else {
       throw invalidParameter(isLogicalOperator(key) || looksLikeOperator(key) ? key : `${field.key}.${key}`);
     }
