@@ -70,6 +70,9 @@ function parseEntity(ctx: ParseContext, schema: Schema, value: unknown, scope: E
       // an empty group is no condition (Strapi's query builder drops it), `$or` included
       children.push(key === '$and' || parsed.length === 0 ? and(parsed) : { kind: 'or', children: parsed });
     } else if (key === '$not') {
+      // Strapi's query builder fails on a `$not` inside a relation or a component (a 500)
+      if (scope.operatorsOnId)
+        throw new ValidationError('Invalid parameter $not: not allowed inside a relation or a component', {});
       const child = parseEntity(ctx, schema, nested, scope);
       // the negation of no condition is no condition, as Strapi's query builder drops it
       if (!(child.kind === 'and' && child.children.length === 0)) children.push({ kind: 'not', child });
