@@ -146,7 +146,6 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     setRequestAuth(req, await context.authenticate(req));
     next();
   });
-  const pluginRouter = Router();
   const rootRouter = Router();
   const pluginServices = new Map<string, Map<string, unknown>>();
   try {
@@ -155,7 +154,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       pluginServices.set(plugin.name, services);
       await plugin.register?.({
         ...context,
-        router: pluginRouter,
+        // the API router itself: a router of their own would cost every later /api request the
+        // trip in and out of it (Express leaves a router that matched nothing on the next tick)
+        router: api,
         rootRouter,
         setAuthenticator: (fn) => {
           authenticate = fn;
@@ -169,7 +170,6 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     await closeDatabase();
     throw err;
   }
-  api.use(pluginRouter);
   api.use(contentRoutes(context));
   app.use(config.api.rest.prefix, api);
   app.use(rootRouter);

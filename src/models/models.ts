@@ -1,3 +1,5 @@
+import { Long } from 'bson';
+import type { Document as BsonDocument, Collection as DriverCollection } from 'mongodb';
 import type { Collection, Connection, Document } from 'mongoose';
 import type { Registry } from '../content-types/index.js';
 import { IdCounters } from './counters.js';
@@ -13,6 +15,7 @@ export class Models {
    */
   transactions = false;
   private readonly models = new Map<string, ContentModel>();
+  private readonly driverCollections = new Map<string, DriverCollection>();
 
   constructor(
     readonly connection: Connection,
@@ -37,6 +40,47 @@ export class Models {
   /** The native driver collection (reads run as aggregations on it). */
   collection(uid: string): Collection<Document> {
     return this.model(uid).collection as unknown as Collection<Document>;
+  }
+
+  /**
+   * The first document an aggregation on `uid`'s collection yields, for reads of one document (a
+   * `$limit: 1`, a `$count`): one `aggregate` command whose first batch is read from the reply,
+   * without the driver's cursor object around it (its set-up, iteration and close are a good part
+   * of the HTTP thread's time on a one-entry GET). Sent as the collection's own aggregations are:
+   * its read preference and read concern. A cursor the server left open is closed.
+   */
+  async aggregateFirst(uid: string, pipeline: BsonDocument[], maxTimeMS?: number): Promise<BsonDocument | undefined> {
+    const db = this.connection.db;
+    if (!db) throw new Error('the database connection is not open');
+    const collection = this.driverCollection(uid, db);
+    const readConcern = collection.readConcern?.toJSON();
+    const reply = await db.command(
+      {
+        aggregate: collection.collectionName,
+        pipeline,
+        cursor: {},
+        ...(maxTimeMS === undefined ? {} : { maxTimeMS }),
+        ...(readConcern === undefined ? {} : { readConcern }),
+      },
+      { readPreference: collection.readPreference },
+    );
+    const cursor = reply.cursor as { id: number | Long; firstBatch: BsonDocument[] };
+    if (Number(cursor.id) !== 0)
+      await db.command({
+        killCursors: collection.collectionName,
+        cursors: [typeof cursor.id === 'number' ? Long.fromNumber(cursor.id) : cursor.id],
+      });
+    return cursor.firstBatch[0];
+  }
+
+  /** The driver's own collection object (Mongoose's wrapper has no read preference nor read concern of its own). */
+  private driverCollection(uid: string, db: NonNullable<Connection['db']>): DriverCollection {
+    let collection = this.driverCollections.get(uid);
+    if (!collection) {
+      collection = db.collection(this.model(uid).collection.collectionName);
+      this.driverCollections.set(uid, collection);
+    }
+    return collection;
   }
 
   /** Creates collections and indexes and learns whether transactions exist; safe to call on every start. */

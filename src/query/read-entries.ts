@@ -182,7 +182,7 @@ export async function readEntry(
     ...populateStages(planContext(ctx), selection.populate),
     { $project: projection(selection) },
   ];
-  const [doc] = await aggregate(ctx, uid, pipeline);
+  const doc = await aggregateFirst(ctx, uid, pipeline);
   return doc ? formatEntry({ registry: ctx.registry, style: options.style ?? 'envelope' }, doc, selection) : null;
 }
 
@@ -244,7 +244,13 @@ async function aggregate(ctx: ReadContext, uid: string, pipeline: PipelineStage[
     .toArray();
 }
 
+/** `aggregate` for a pipeline that yields at most one document: one command, no cursor. */
+async function aggregateFirst(ctx: ReadContext, uid: string, pipeline: PipelineStage[]): Promise<Doc | undefined> {
+  const budget = ctx.config.api.rest.timeBudgetMs;
+  return ctx.models.aggregateFirst(uid, pipeline, budget > 0 ? budget : undefined);
+}
+
 async function count(ctx: ReadContext, uid: string, filtering: PipelineStage[]): Promise<number> {
-  const [row] = await aggregate(ctx, uid, [...filtering, { $count: 'n' }]);
+  const row = await aggregateFirst(ctx, uid, [...filtering, { $count: 'n' }]);
   return row && typeof row.n === 'number' ? row.n : 0;
 }

@@ -66,7 +66,77 @@ describe('engine: persistence', function () {
       },
       { log: (event) => events.push(event) },
     );
-    expect(events.find((e) => e.event === 'indexes.built')?.details?.ms).to.be.a('number');
+    const built = events.find((e) => e.event === 'indexes.built');
+    expect(built?.details?.ms).to.be.a('number');
+    expect(built?.details?.gcMs).to.be.a('number'); // the builds' garbage collected after the last
+  });
+
+  it('answers through indexes built by sorting after a restart as through indexes kept up by each write', async () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const docs = Array.from({ length: 4_000 }, (_, i) => ({
+      _id: (i * 7919) % 4_001,
+      g: Math.floor(next() * 5),
+      v: next() < 0.1 ? null : next() < 0.2 ? `s${Math.floor(next() * 30)}` : Math.floor(next() * 40) + next(),
+      tags: next() < 0.2 ? [] : [Math.floor(next() * 6), Math.floor(next() * 6) + 3],
+      ...(next() < 0.7 ? { u: `u${i}` } : {}),
+    }));
+    const indexes: Array<Record<string, 1 | -1>> = [{ g: 1, v: -1 }, { tags: 1, g: 1 }, { v: 1 }, { g: -1, tags: -1 }];
+    const filters = [
+      {},
+      { g: 2 },
+      { g: { $gte: 1, $lt: 4 }, v: { $gt: 10 } },
+      { v: null },
+      { tags: 4 },
+      { tags: { $in: [0, 8] }, g: { $ne: 3 } },
+    ];
+    const answers = async (client: MongoClient, name: string) => {
+      const c = client.db('p').collection<AnyDoc>(name);
+      const out: unknown[] = [];
+      for (const filter of filters)
+        for (const key of indexes) {
+          out.push(await c.countDocuments(filter, { hint: key }));
+          out.push((await c.find(filter).sort(key).hint(key).limit(40).toArray()).map((d) => d._id));
+        }
+      out.push(
+        await c
+          .find({ u: { $gte: 'u3' } })
+          .sort({ u: -1 })
+          .hint({ u: 1 })
+          .limit(20)
+          .toArray(),
+      );
+      return out;
+    };
+    let maintained: unknown[] = [];
+    await withEngine(async (client) => {
+      // built by sorting over stored documents (createIndex after the inserts) ...
+      const sorted = client.db('p').collection<AnyDoc>('sorted');
+      await sorted.insertMany(docs.map((d) => ({ ...d })));
+      for (const key of indexes) await sorted.createIndex(key);
+      await sorted.createIndex({ u: 1 }, { unique: true, sparse: true });
+      // ... and kept up by each insert (indexes created first)
+      const kept = client.db('p').collection<AnyDoc>('kept');
+      for (const key of indexes) await kept.createIndex(key);
+      await kept.createIndex({ u: 1 }, { unique: true, sparse: true });
+      for (let i = 0; i < docs.length; i += 500) await kept.insertMany(docs.slice(i, i + 500).map((d) => ({ ...d })));
+      maintained = await answers(client, 'kept');
+      expect(await answers(client, 'sorted')).to.deep.equal(maintained);
+      const dup = await sorted.createIndex({ g: 1, tags: 1 }, { unique: true }).catch((err: unknown) => err);
+      expect(dup).to.include({ code: 11000 });
+      expect((dup as { keyValue: unknown }).keyValue).to.have.keys('g', 'tags');
+    });
+    // after a restart every index of both is built by sorting when first read
+    await withEngine(async (client) => {
+      expect(await answers(client, 'kept')).to.deep.equal(maintained);
+      expect(await answers(client, 'sorted')).to.deep.equal(maintained);
+      const err = await client
+        .db('p')
+        .collection<AnyDoc>('sorted')
+        .insertOne({ _id: 9_999, u: 'u5' })
+        .catch((e: unknown) => e);
+      expect(err).to.include({ code: 11000 });
+    });
   });
 
   it('builds the trigram lists of a field after a restart without charging them to the first substring read', async () => {

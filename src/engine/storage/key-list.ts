@@ -49,18 +49,24 @@ export class KeyList {
     return this.total;
   }
 
-  /** Replaces every entry by `entries`, which must already be in order. */
-  load(keys: unknown[], docs: Doc[]): void {
+  /** Replaces every entry by those of `keys` and `docs` taken in the positions of `order` (already sorted). */
+  load(keys: readonly unknown[], docs: readonly Doc[], order: readonly number[]): void {
     this.leaves = [];
     const w = this.width;
-    for (let i = 0; i < keys.length; i += LEAF_FILL) {
-      const end = Math.min(keys.length, i + LEAF_FILL);
-      const flat = w === 1 ? keys.slice(i, end) : new Array<unknown>((end - i) * w);
-      if (w > 1)
-        for (let k = i; k < end; k++) for (let f = 0; f < w; f++) flat[(k - i) * w + f] = (keys[k] as unknown[])[f];
-      this.leaves.push({ keys: flat, docs: docs.slice(i, end) });
+    for (let i = 0; i < order.length; i += LEAF_FILL) {
+      const end = Math.min(order.length, i + LEAF_FILL);
+      const leafKeys: unknown[] = [];
+      const leafDocs: Doc[] = [];
+      for (let k = i; k < end; k++) {
+        const at = order[k];
+        leafDocs.push(docs[at]);
+        if (w === 1) leafKeys.push(keys[at]);
+        else for (let f = 0; f < w; f++) leafKeys.push((keys[at] as unknown[])[f]);
+      }
+      // copies of their exact length: arrays grown by push keep up to half again as much room
+      this.leaves.push({ keys: leafKeys.slice(), docs: leafDocs.slice() });
     }
-    this.total = keys.length;
+    this.total = order.length;
     this.rebuild();
   }
 

@@ -102,26 +102,31 @@ export class SecondaryIndex {
   /**
    * Builds the entries of `docs` at once, by sorting (far cheaper than one insert each). With
    * `enforceUnique`, answers the key of a duplicate instead for a unique index (nothing is built).
+   * The keys and their documents are kept in two arrays and a permutation of positions is sorted:
+   * an object per entry would be garbage the size of the index, promoted before the sort ends.
    */
   fill(docs: Iterable<Doc>, enforceUnique: boolean): { values: unknown[] } | undefined {
-    const pairs: Array<{ key: unknown; doc: Doc }> = [];
+    const keys: unknown[] = [];
+    const owners: Doc[] = [];
     for (const doc of docs) {
       this.note(doc);
-      for (const key of this.keysOf(doc)) pairs.push({ key, doc });
+      for (const key of this.keysOf(doc)) {
+        keys.push(key);
+        owners.push(doc);
+      }
     }
-    pairs.sort((a, b) => this.compareKey(a.key, b.key) || compareValues(a.doc._id, b.doc._id));
+    const order = new Array<number>(keys.length);
+    for (let i = 0; i < order.length; i++) order[i] = i;
+    order.sort((a, b) => this.compareKey(keys[a], keys[b]) || compareValues(owners[a]._id, owners[b]._id));
     if (enforceUnique && this.unique) {
-      for (let i = 1; i < pairs.length; i++) {
-        const [a, b] = [pairs[i - 1], pairs[i]];
-        if (this.compareKey(a.key, b.key) === 0 && compareValues(a.doc._id, b.doc._id) !== 0) {
-          return { values: this.fields.length === 1 ? [b.key] : (b.key as unknown[]) };
+      for (let i = 1; i < order.length; i++) {
+        const [a, b] = [order[i - 1], order[i]];
+        if (this.compareKey(keys[a], keys[b]) === 0 && compareValues(owners[a]._id, owners[b]._id) !== 0) {
+          return { values: this.fields.length === 1 ? [keys[b]] : (keys[b] as unknown[]) };
         }
       }
     }
-    this.list.load(
-      pairs.map((p) => p.key),
-      pairs.map((p) => p.doc),
-    );
+    this.list.load(keys, owners, order);
     return undefined;
   }
 
