@@ -10,3 +10,4 @@ export { isPrivate, isScalar } from './attributes.js';
 export { SchemaError } from './schema-error.js';
 export { loadSchemas, type LoadedSchemas } from './load.js';
 export { pluginCollectionType, type ContentTypeSource, type ComponentSource } from './normalize.js';
+export { entryIdFromPath } from './entry-id.js';

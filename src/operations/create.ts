@@ -1,4 +1,4 @@
-import { createEntry, readDataPayload, writableContentType } from '../write/index.js';
+import { createEntry, dataObject, readDataPayload, writableContentType } from '../write/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 import { answerEntry, checkAnswerQuery } from './write-answer.js';
 
@@ -15,8 +15,9 @@ export async function create(
   query: RawQuery,
 ): Promise<EntryResponse> {
   const contentType = writableContentType(ctx, uid);
-  const data = readDataPayload(body);
+  // Strapi validates the query before it reads the body
   await checkAnswerQuery(ctx, uid, query);
+  const data = dataObject(readDataPayload(body));
   const id = await createEntry(ctx, contentType, data, { locale: queryLocale(query) });
   return answerEntry(ctx, uid, id, query);
 }

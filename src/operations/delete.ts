@@ -1,6 +1,6 @@
 import { deleteEntry, loadEntry, withLifecycles, writableContentType } from '../write/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
-import { answerEntry } from './write-answer.js';
+import { answerEntry, checkAnswerQuery } from './write-answer.js';
 
 /** Deletes a loaded entry and every reference to it, between its delete hooks; answers the entry as it was. */
 export async function deleteLoaded(
@@ -21,6 +21,8 @@ export async function deleteLoaded(
 /** DELETE /api/<plural>/:id: answers the deleted entry. */
 export async function remove(ctx: OperationContext, uid: string, id: string, query: RawQuery): Promise<EntryResponse> {
   const contentType = writableContentType(ctx, uid);
+  // Strapi validates the query before it looks the entry up
+  await checkAnswerQuery(ctx, uid, query);
   const entry = await loadEntry(ctx, contentType, id);
   return deleteLoaded(ctx, uid, entry._id, query);
 }

@@ -1,12 +1,27 @@
 import { NotFoundError } from '../errors/index.js';
 import { localeMatch } from '../query/parse/locale.js';
-import { readEntry } from '../query/index.js';
+import { readEntries, readEntry } from '../query/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 
-/** GET /api/<singular>: the single type's entry (in the asked or default locale when localized), 404 when it does not exist yet. */
+/**
+ * GET /api/<singular>: the single type's entry (in the asked or default locale when localized),
+ * 404 when it does not exist yet, or when it does not match the request's `filters` (Strapi
+ * applies them to a single type's find).
+ */
 export async function findSingle(ctx: OperationContext, uid: string, query: RawQuery): Promise<EntryResponse> {
   const schema = ctx.registry.contentType(uid);
   if (!schema) throw new NotFoundError();
+  if (query.filters !== undefined) {
+    const { filters, locale, publicationState } = query;
+    const window = { start: 0, limit: 1 };
+    const matching = await readEntries(
+      ctx,
+      uid,
+      { filters, locale, publicationState, fields: ['id'] },
+      { style: 'plain', window },
+    );
+    if (matching.entries.length === 0) throw new NotFoundError();
+  }
   const entry = await readEntry(ctx, uid, localeMatch(schema, ctx.i18n, query.locale), query);
   if (!entry) throw new NotFoundError();
   return { data: entry, meta: {} };

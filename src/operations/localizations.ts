@@ -68,7 +68,11 @@ async function sourceEntry(
   contentType: ContentType,
   sourceId: string | null,
 ): Promise<StoredEntry> {
-  if (sourceId !== null) return loadEntry(ctx, contentType, sourceId);
+  // Strapi's i18n route words its 404 so
+  if (sourceId !== null)
+    return loadEntry(ctx, contentType, sourceId).catch((error: unknown) => {
+      throw error instanceof NotFoundError ? new NotFoundError('Entity not found') : error;
+    });
   const entry = await entries(ctx.models, contentType.uid).findOne({}, { sort: { _id: 1 } });
   if (!entry) throw new NotFoundError();
   return entry;

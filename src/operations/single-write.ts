@@ -4,6 +4,7 @@ import {
   createEntry,
   entries,
   readDataPayload,
+  dataObject,
   resolveLocale,
   SingleEntryTaken,
   updateEntry,
@@ -34,8 +35,8 @@ export async function upsertSingle(
   query: RawQuery,
 ): Promise<EntryResponse> {
   const contentType = writableContentType(ctx, uid);
-  const data = readDataPayload(body);
   await checkAnswerQuery(ctx, uid, query);
+  const data = dataObject(readDataPayload(body));
   const id = await writeSingle(ctx, contentType, query, data);
   return answerEntry(ctx, uid, id, query);
 }

@@ -1,4 +1,4 @@
-import { loadEntry, readDataPayload, updateEntry, writableContentType } from '../write/index.js';
+import { dataObject, loadEntry, readDataPayload, updateEntry, writableContentType } from '../write/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 import { answerEntry, checkAnswerQuery } from './write-answer.js';
 
@@ -11,9 +11,10 @@ export async function update(
   query: RawQuery,
 ): Promise<EntryResponse> {
   const contentType = writableContentType(ctx, uid);
+  // Strapi validates the query, then reads the body, then looks the entry up
+  await checkAnswerQuery(ctx, uid, query);
   const data = readDataPayload(body);
   const entry = await loadEntry(ctx, contentType, id);
-  await checkAnswerQuery(ctx, uid, query);
-  await updateEntry(ctx, contentType, entry, data);
+  await updateEntry(ctx, contentType, entry, dataObject(data));
   return answerEntry(ctx, uid, entry._id, query);
 }

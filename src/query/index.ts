@@ -2,6 +2,7 @@
 export {
   readEntries,
   readEntry,
+  validateUnused,
   type ReadContext,
   type ReadQuery,
   type ReadEntriesOptions,

@@ -187,7 +187,7 @@ export async function readEntry(
 }
 
 /** Strapi validates `filters` and `sort` on every read, also where they do not apply (findOne): a bad one is still a 400. */
-function validateUnused(ctx: ReadContext, uid: string, rawQuery: ReadQuery): void {
+export function validateUnused(ctx: Pick<ReadContext, 'registry' | 'access'>, uid: string, rawQuery: ReadQuery): void {
   const query = { registry: ctx.registry, uid, access: ctx.access };
   if (rawQuery.filters !== undefined) compileFilters({ ...query, filters: rawQuery.filters });
   if (rawQuery.sort !== undefined) compileSort({ ...query, sort: rawQuery.sort });

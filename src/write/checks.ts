@@ -55,7 +55,7 @@ export async function assertWritable(
   const issues = [...plan.issues, ...unique, ...whole];
   if (issues.length > 0) throw ValidationError.fromIssues(issues);
   const missing = againstDatabase ? await missingTargets(models, plan) : null;
-  if (missing) throw new ValidationError(missing);
+  if (missing) throw ValidationError.forPath([], missing);
   const wrongTypes = await mediaTypeIssues(models, plan.media);
   if (wrongTypes.length > 0) throw ValidationError.fromIssues(wrongTypes);
 }

@@ -1,8 +1,8 @@
 // Writing one entry: validate everything, check the database, then write; links to other entries
 // settle after the write (claims.ts, integrity.ts). docs/ARCHITECTURE.md, "Write path".
 import mongoose from 'mongoose';
-import type { ContentType } from '../content-types/index.js';
-import { NotFoundError, ValidationError, type AppError } from '../errors/index.js';
+import { entryIdFromPath, type ContentType } from '../content-types/index.js';
+import { ApplicationError, NotFoundError, ValidationError, type AppError } from '../errors/index.js';
 import type { QueryAccess } from '../query/access.js';
 import type { ServiceContext } from '../service-context.js';
 import { buildWrite, type StoredObject, type WritePlan } from './build.js';
@@ -41,20 +41,20 @@ export async function loadEntry(
   contentType: ContentType,
   rawId: string | number,
 ): Promise<StoredEntry> {
-  const id = typeof rawId === 'number' ? rawId : /^[1-9]\d*$/.test(rawId) ? Number(rawId) : Number.NaN;
-  if (!Number.isSafeInteger(id)) throw new NotFoundError();
+  const id = typeof rawId === 'number' ? rawId : entryIdFromPath(rawId);
+  if (id === undefined) throw new NotFoundError();
   const entry = await entries(ctx.models, contentType.uid).findOne({ _id: id });
   if (!entry) throw new NotFoundError();
   return entry;
 }
 
-/** A configured locale code, default when absent; unknown → 400 as Strapi's i18n plugin. */
+/** A configured locale code, default when absent; unknown → 400 ApplicationError as Strapi's i18n plugin. */
 export function resolveLocale(ctx: ServiceContext, requested: unknown): string {
   const i18n = ctx.i18n;
-  if (!i18n) throw new ValidationError("This locale doesn't exist");
+  if (!i18n) throw new ApplicationError("This locale doesn't exist");
   if (requested === undefined || requested === null || requested === '') return i18n.defaultLocale;
   if (typeof requested !== 'string' || !i18n.locales.some((l) => l.code === requested))
-    throw new ValidationError("This locale doesn't exist");
+    throw new ApplicationError("This locale doesn't exist");
   return requested;
 }
 

@@ -1,5 +1,5 @@
 // The write path shared by REST (and GraphQL mutations): payload → validation → checks → write.
-export { readDataPayload, isPlainObject, type WriteData } from './payload.js';
+export { readDataPayload, dataObject, isPlainObject, type WriteData } from './payload.js';
 export { createEntry, updateEntry, loadEntry, resolveLocale, type CreateOptions, type WriteContext } from './entry.js';
 export { deleteEntry, removeReferences } from './references.js';
 export { writableContentType } from './content-type.js';

@@ -90,8 +90,18 @@ describe('REST fields', () => {
     await expect400('/api/articles?fields[0]=author', 'Invalid parameter author');
     await expect400('/api/articles?fields[0]=nope', 'Invalid parameter nope');
     await expect400('/api/articles?fields=');
-    await expect400('/api/articles?fields=title,slug');
+    await expect400('/api/articles?fields=title,slug', 'Invalid parameter title,slug');
     await expect400('/api/articles?fields[title]=1');
+  });
+
+  it('trims each name; an empty one is Strapi’s `Invalid parameter ` (at any level)', async () => {
+    const res = await get('/api/articles/1?fields[0]=%20title%20');
+    expect(res.body.data.attributes).to.deep.equal({ title: 'Getting Started with Strapi' });
+    await expect400('/api/articles?fields[0]=title&fields[1]=', 'Invalid parameter ');
+    await expect400('/api/articles?fields[0]=%20', 'Invalid parameter ');
+    await expect400('/api/articles/1?fields[0]=', 'Invalid parameter ');
+    await expect400('/api/articles?populate[author][fields]=', 'Invalid parameter ');
+    await expect400('/api/articles?populate[author][fields][0]=', 'Invalid parameter ');
   });
 
   it('applies fields inside populate, components included', async () => {

@@ -24,6 +24,29 @@ describe('REST filters', () => {
     if (message) expect(res.body.error.message).to.equal(message);
   };
 
+  it('text operators on numbers and booleans match their SQLite text, as Strapi 4.26 on SQLite answers', async () => {
+    for (const [path, expected] of [
+      ['/api/articles?filters[readingTime][$startsWith]=1', [1, 4, 6, 11, 13, 16, 18, 21, 23, 28, 29, 35]],
+      ['/api/articles?filters[id][$endsWith]=0', [10, 20, 30, 40]],
+      ['/api/articles?filters[views][$contains]=123', [1, 10]],
+      ['/api/articles?filters[price][$contains]=13', [1]],
+      ['/api/events?filters[ticketPrice][$startsWith]=1', [3]],
+      ['/api/authors?filters[rank][$endsWith]=3', [1]],
+      // a float column's whole values keep a fraction (1.0), booleans are 1 / 0
+      ['/api/tags?filters[weight][$contains]=.&filters[weight][$lt]=1.5', [3, 6, 7, 8]],
+      ['/api/articles?filters[featured][$contains]=t', []],
+    ] as const) {
+      const res = await get(`${path}&pagination[pageSize]=100`);
+      expect([res.status, ids(res.body)], path).to.deep.equal([200, expected]);
+    }
+    const featured = await get('/api/articles?filters[featured]=true&pagination[pageSize]=100');
+    const featuredText = await get('/api/articles?filters[featured][$contains]=1&pagination[pageSize]=100');
+    expect(ids(featuredText.body)).to.deep.equal(ids(featured.body));
+    // NULL matches nothing, negated or not
+    const notContains = await get('/api/articles?filters[readingTime][$notContains]=1&pagination[pageSize]=100');
+    expect(ids(notContains.body)).to.deep.equal([2, 3, 7, 9, 14, 15, 17, 22, 24, 25, 27, 31, 32, 34, 36, 39]);
+  });
+
   describe('recorded Strapi answers', () => {
     for (const [id, name, plural, query, expected] of FILTER_SORT_CASES) {
       if (!query.includes('filters')) continue;

@@ -27,7 +27,7 @@ describe('REST find, findOne, single type', () => {
     const res = await get('/api/authors/1');
     expect(res.body).to.deep.equal({ data: { id: 1, attributes: res.body.data.attributes }, meta: {} });
     expect(res.body.data.attributes).to.not.have.property('secretCode');
-    for (const id of ['999', 'abc', '1.5', '0', '-1', '01']) {
+    for (const id of ['999', 'abc', '1.5', '0', '-1', '0x1', '1e100']) {
       const missing = await get(`/api/articles/${id}`);
       expect(missing.status, id).to.equal(404);
       expect(missing.body).to.deep.equal({
@@ -36,6 +36,20 @@ describe('REST find, findOne, single type', () => {
       });
     }
     expect((await get('/api/articles/5')).status).to.equal(404);
+  });
+
+  it('reads an id as Strapi on SQLite compares it: any number literal of a whole number names it', async () => {
+    for (const [path, id] of [
+      ['01', 1],
+      ['+1', 1],
+      ['1.0', 1],
+      ['10e-1', 1],
+      ['%201%20', 1],
+      ['1e1', 10],
+    ] as const) {
+      const res = await get(`/api/articles/${path}?fields[0]=title`);
+      expect([res.status, res.body.data?.id], path).to.deep.equal([200, id]);
+    }
   });
 
   it('ignores filters and sort on findOne but still rejects bad ones', async () => {

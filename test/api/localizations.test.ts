@@ -73,7 +73,8 @@ describe('i18n: POST /api/<plural>/:id/localizations', () => {
     expect(
       (await client.post('/api/articles/2/localizations', { locale: 'de', title: 'x' })).body.error.message,
     ).to.equal('locale is invalid');
-    expect((await client.post('/api/articles/99999/localizations', { locale: 'fr', title: 'x' })).status).to.equal(404);
+    const missing = await client.post('/api/articles/99999/localizations', { locale: 'fr', title: 'x' });
+    expect([missing.status, missing.body.error.message]).to.deep.equal([404, 'Entity not found']);
     const invalid = await client.post('/api/articles/6/localizations', { locale: 'fr', title: 'x', tags: [999] });
     expect(invalid.status).to.equal(400);
     expect(await client.count(ARTICLE)).to.equal(before);

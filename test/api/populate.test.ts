@@ -136,8 +136,52 @@ describe('REST populate', () => {
     });
   });
 
+  it('splits list items on commas; `*` among names populates nothing, a dotted path stops at it (Strapi 4.26)', async () => {
+    const populated = async (query: string) =>
+      Object.keys((await get(`/api/articles/1?fields[0]=title&${query}`)).data.attributes).sort();
+    expect(await populated('populate[0]=author,tags')).to.deep.equal(['author', 'tags', 'title']);
+    expect(await populated('populate[0]=author&populate[1]=%20tags')).to.deep.equal(['author', 'tags', 'title']);
+    expect(await populated('populate=*,author')).to.deep.equal(['author', 'title']);
+    expect(await populated('populate=author,*')).to.deep.equal(['author', 'title']);
+    const author = (await get('/api/articles/1?fields[0]=title&populate=author.*')).data.attributes.author;
+    expect(Object.keys(author.data.attributes)).to.not.include.members(['profile', 'articles', 'address']);
+  });
+
+  it('a dynamic zone’s fields, filters and sort are checked against the zone itself (only id), as Strapi 4.26', async () => {
+    const blocks = async (query: string) =>
+      (await get(`/api/articles/3?fields[0]=title&${query}`)).data.attributes.blocks as Record<string, unknown>[];
+    expect(await blocks('populate[blocks][fields][0]=id')).to.deep.equal([
+      { id: 2, __component: 'blocks.quote' },
+      { id: 3, __component: 'blocks.rich-text' },
+      { id: 1, __component: 'blocks.cta' },
+    ]);
+    expect(await blocks('populate[blocks][filters][id]=2&populate[blocks][fields][0]=id')).to.deep.equal([
+      { id: 2, __component: 'blocks.quote' },
+    ]);
+    const all = await blocks('populate[blocks]=*');
+    expect((await blocks('populate[blocks][filters][id][$gt]=1')).map((b) => b.__component)).to.deep.equal([
+      'blocks.quote',
+      'blocks.rich-text',
+    ]);
+    // sort is checked, not applied; `*` keeps every field
+    expect(await blocks('populate[blocks][sort]=id:desc')).to.deep.equal(all);
+    expect(await blocks('populate[blocks][fields][0]=*')).to.deep.equal(all);
+    for (const query of [
+      'populate[blocks][fields][0]=text',
+      'populate[blocks][filters][text]=x',
+      'populate[blocks][sort]=text',
+    ]) {
+      const res = await request(service.app).get(`/api/articles/3?${query}`);
+      expect([res.status, res.body.error?.message], query).to.deep.equal([400, 'Invalid parameter text']);
+    }
+  });
+
   it('rejects malformed populate values with a 400', async () => {
     for (const query of [
+      // Strapi answers a whole `*` item of the list form with a 500
+      'populate[0]=*',
+      'populate[0]=author&populate[1]=*',
+      'populate[author][populate][0]=*',
       'populate[author][fields][0]=nope',
       'populate[author][publicationState]=draft',
       'populate[tags][pagination][page]=x',

@@ -53,6 +53,20 @@ describe('REST single types: PUT and DELETE /api/<singular>', () => {
     expect((await client.stored(HOMEPAGE, 1))?.title).to.equal('Welcome to The Publication');
   });
 
+  it('GET applies filters: an entry that does not match them is a 404 (Strapi 4.26)', async () => {
+    const matching = await client.get(
+      '/api/homepage?filters[title][$eq]=Welcome%20to%20The%20Publication&fields[0]=title',
+    );
+    expect([matching.status, matching.body.data]).to.deep.equal([
+      200,
+      { id: 1, attributes: { title: 'Welcome to The Publication' } },
+    ]);
+    const missing = await client.get('/api/homepage?filters[title][$eq]=nope');
+    expect([missing.status, missing.body.error.name]).to.deep.equal([404, 'NotFoundError']);
+    const through = await client.get('/api/homepage?filters[featuredArticles][id][$eq]=999');
+    expect(through.status).to.equal(404);
+  });
+
   it('a PUT without data is a 400', async () => {
     const res = await client.put('/api/homepage', { title: 'x' });
     expect(res.status).to.equal(400);

@@ -374,4 +374,17 @@ describe('GraphQL queries', () => {
     const res = await gql(service, '{ __type(name: "ArticleEntityResponseCollection") { fields { name } } }');
     expect(at(res.body, 'data.__type.fields')).to.deep.equal([{ name: 'data' }, { name: 'meta' }]);
   });
+
+  it('an empty or, and or a not of nothing is no condition (Strapi 4.26)', async () => {
+    const total = async (filters: string) =>
+      at(
+        (await gql(service, `{ articles(filters: ${filters}) { meta { pagination { total } } } }`)).body,
+        'data.articles.meta.pagination.total',
+      );
+    const all = await total('{}');
+    expect(all).to.equal(34);
+    for (const filters of ['{ or: [] }', '{ and: [] }', '{ not: { or: [] } }'])
+      expect(await total(filters), filters).to.equal(all);
+    expect(await total('{ or: [], kind: { eq: "news" } }')).to.equal(await total('{ kind: { eq: "news" } }'));
+  });
 });

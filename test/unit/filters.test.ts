@@ -231,10 +231,25 @@ describe('compileFilters: operators, casting, deep filters', () => {
       );
       expect(await find('filters[summary][$not][$null]=true')).to.deep.equal(where((r) => r.summary != null));
     });
-    it('$or and $and at the attribute level', async () => {
-      expect(await find('filters[kind][$or][0][$eq]=news&filters[kind][$or][1][$eq]=opinion')).to.deep.equal(
-        where((r) => r.kind === 'news' || r.kind === 'opinion'),
-      );
+    it('$not inside a relation or a component is refused (Strapi 4.26: 500)', async () => {
+      for (const query of [
+        'filters[author][$not][name][$eq]=Alice%20Martin',
+        'filters[seo][$not][metaTitle][$null]=true',
+        'filters[tags][$not][name]=Paris',
+      ])
+        expect((await rejected(query)).status, query).to.equal(400);
+      // at the top level it is served
+      expect(await find('filters[$not][author][name]=Grace%20Hopper')).to.be.an('array').that.is.not.empty;
+    });
+    it('$or and $and at the attribute level are refused (Strapi 4.26: 500 "Undefined attribute level operator")', async () => {
+      for (const [query, key] of [
+        ['filters[kind][$or][0][$eq]=news&filters[kind][$or][1][$eq]=opinion', '$or'],
+        ['filters[kind][$and][0][$ne]=news', '$and'],
+        ['filters[author][id][$or][0][$eq]=1', '$or'],
+      ]) {
+        const error = await rejected(query);
+        expect([error.status, error.message], query).to.deep.equal([400, `Undefined attribute level operator ${key}`]);
+      }
     });
   });
 
@@ -356,7 +371,8 @@ describe('compileFilters: operators, casting, deep filters', () => {
         'filters[$or]=x',
         'filters[$or][0]=x',
         'filters[seo]=x',
-        'filters[readingTime][$contains]=1',
+        'filters[readingTime][$eqi]=1',
+        'filters[scheduledAt][$contains]=2024',
       ]) {
         const error = await rejected(query);
         expect(error.status, query).to.equal(400);

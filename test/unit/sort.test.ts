@@ -79,7 +79,6 @@ describe('compileSort', () => {
     };
     it('an invalid direction (case 267)', () => {
       rejected('title:sideways');
-      rejected('title:asc:desc');
       rejected({ title: 'up' });
     });
     it("unknown, private and password fields, with Strapi's message", () => {
@@ -93,10 +92,14 @@ describe('compileSort', () => {
       rejected('blocks.id');
       rejected('title.length');
       rejected('seo');
-      rejected('title,');
+      rejected(':desc');
       rejected('.title');
       rejected([['title']]);
       rejected(5);
+    });
+    it('empty items and text after a second colon are ignored, as Strapi 4.26 reads them', () => {
+      expect(compile('title,', ARTICLE).sort).to.deep.equal({ title: 1, _id: 1 });
+      expect(compile('title:desc:x', ARTICLE).sort).to.deep.equal({ title: -1, _id: 1 });
     });
     it('a relation whose target the caller cannot read', () => {
       const noAuthors: QueryAccess = { canRead: (uid) => uid !== 'api::author.author' };

@@ -15,7 +15,8 @@ import {
   type Schema,
 } from '../../content-types/index.js';
 import { attributeOrder, isWriteOnly, SCALAR_GRAPHQL_TYPES } from './attribute-types.js';
-import { pageLimits, type GraphQLContext } from './context.js';
+import { ForbiddenError } from '../../errors/index.js';
+import { fieldError, pageLimits, type GraphQLContext } from './context.js';
 import { componentPage } from './component-lists.js';
 import { populatedValue } from './selection.js';
 import type { ExtensionService } from './extension.js';
@@ -120,11 +121,12 @@ function outputField(
       const target = relation ? ctx.names.get(relation.target) : undefined;
       const targetType = relation ? ctx.registry.contentType(relation.target) : undefined;
       if (!relation || !target || !targetType || !ctx.extension.isTypeEnabled(relation.target)) return null;
-      if (!relation.multiple) return { type: entityResponseName(target), resolve: readPopulated(name) };
+      const resolve = relation.media ? readPopulated(name) : readRelation(name, relation.target);
+      if (!relation.multiple) return { type: entityResponseName(target), resolve };
       return {
         type: relationResponseCollectionName(target),
         args: listArgs(filtersInputName(target), targetType.draftAndPublish),
-        resolve: readPopulated(name),
+        resolve,
       };
     }
     case 'component': {
@@ -154,6 +156,30 @@ function readPopulated(name: string) {
     populatedValue(parent, name, info.path.key);
 }
 
+/**
+ * A relation field: a caller who may not `find` its target gets a FORBIDDEN error on the field
+ * (null there, the rest of the answer kept), as Strapi's association resolver answers it; the
+ * populate left it out. Arguments refused while the selection was read fail here the same way.
+ */
+function readRelation(name: string, target: string) {
+  return (parent: unknown, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => {
+    if (!context.auth.ability.can(`${target}.find`)) throw new ForbiddenError('Forbidden access');
+    const refused = fieldError(context, info.fieldNodes[0]);
+    if (refused) throw refused;
+    return populatedValue(parent, name, info.path.key);
+  };
+}
+
+/** Every component's GraphQL type name → its uid (a dynamic zone's input may name any of them, as in Strapi). */
+function componentTypeNames(ctx: TypeBuildContext): Map<string, string> {
+  const byName = new Map<string, string>();
+  for (const component of ctx.registry.listComponents()) {
+    const typeName = ctx.names.get(component.uid);
+    if (typeName) byName.set(typeName, component.uid);
+  }
+  return byName;
+}
+
 function addDynamicZones(ctx: TypeBuildContext, owner: string, schema: Schema): void {
   for (const [name, attribute] of Object.entries(schema.attributes)) {
     if (attribute.type !== 'dynamiczone') continue;
@@ -170,7 +196,7 @@ function addDynamicZones(ctx: TypeBuildContext, owner: string, schema: Schema): 
           ? (byComponent.get(value.__component) ?? ERROR_TYPE)
           : ERROR_TYPE,
     });
-    ctx.sc.add(dynamicZoneInputScalar(dynamicZoneInputName(owner, name)));
+    ctx.sc.add(dynamicZoneInputScalar(dynamicZoneInputName(owner, name), componentTypeNames(ctx), members));
   }
 }
 

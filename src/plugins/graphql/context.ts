@@ -1,5 +1,6 @@
 /** What every resolver receives, built once per request by the HTTP handler. */
 import type { Request } from 'express';
+import type { FieldNode } from 'graphql';
 import type { RequestAuth } from '../../access/ability.js';
 import type { OperationContext } from '../../operations/index.js';
 import type { ServiceContext } from '../../service-context.js';
@@ -13,7 +14,17 @@ export type GraphQLContext = {
   req: Request;
   /** Strapi's `ctx.state`, which resolvers of Strapi apps read (`context.state.user`) */
   state: { user?: RequestAuth['user']; auth: { strategy: { name: string }; credentials?: unknown } };
+  /**
+   * Errors of nested relation fields found while a top-level resolver read its selection (a bad
+   * `sort` or `filters` argument): the field's own resolver throws it, so only that field is null.
+   */
+  fieldErrors?: WeakMap<FieldNode, Error>;
 };
+
+/** The error a nested field's arguments met, if any. */
+export function fieldError(ctx: GraphQLContext, node: FieldNode | undefined): Error | undefined {
+  return node ? ctx.fieldErrors?.get(node) : undefined;
+}
 
 /** A resolver context for a request. */
 export function graphqlContext(service: ServiceContext, auth: RequestAuth, req: Request): GraphQLContext {

@@ -27,6 +27,9 @@ export function errorCode(error: AppError): string {
 export function formatResolverError(error: GraphQLError, logger: Logger): GraphQLError {
   const cause = error.originalError;
   if (!cause || cause instanceof GraphQLError) return error;
+  // a scalar's parse error met by validation (Strapi's Time, Locale) is already the client's answer
+  const code = error.extensions.code;
+  if (code === VALIDATION_FAILED || code === PARSE_FAILED) return error;
   const original = databaseRefusal(cause) ?? cause;
   if (isAppError(original)) {
     // Strapi's answers carry neither `locations` nor `path` on resolver errors

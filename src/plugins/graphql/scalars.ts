@@ -1,9 +1,12 @@
 /**
- * Strapi v4's custom scalars: DateTime, Date, Time, Long, JSON, I18NLocaleCode, Upload.
- * Values are passed to the write path / query engine as the REST API receives them (strings,
- * numbers), which validates them with Strapi's messages; output is what the query engine formats.
+ * Strapi v4's custom scalars: DateTime, Date, Time, Long, JSON, I18NLocaleCode, Upload. Literals
+ * are parsed as Strapi parses them (a bad one is a validation error with Strapi's message); values
+ * are passed to the write path / query engine as the REST API receives them (strings, numbers);
+ * output is what the query engine formats.
  */
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { GraphQLDate, GraphQLDateTime, GraphQLLong } from 'graphql-scalars';
+import { storedTime } from '../../write/stored-formats.js';
 
 function literalValue(ast: ValueNode, variables: Record<string, unknown> | null | undefined): unknown {
   switch (ast.kind) {
@@ -26,43 +29,64 @@ function literalValue(ast: ValueNode, variables: Record<string, unknown> | null 
   }
 }
 
-function stringScalar(name: string, description: string, pattern: RegExp): GraphQLScalarType {
-  const check = (value: unknown): string => {
-    const text = value instanceof Date ? value.toISOString() : value;
-    if (typeof text !== 'string' || !pattern.test(text))
-      throw new GraphQLError(`${name} cannot represent value: ${JSON.stringify(value)}`);
-    return text;
-  };
-  return new GraphQLScalarType({
-    name,
-    description,
-    serialize: (value) => (value instanceof Date ? value.toISOString() : value),
-    parseValue: check,
-    parseLiteral: (ast) => {
-      if (ast.kind !== Kind.STRING)
-        throw new GraphQLError(`${name} cannot represent a non string value`, { nodes: ast });
-      return check(ast.value);
-    },
-  });
+/**
+ * Strapi takes DateTime, Date and Long from graphql-scalars (1.22, its version): their parsing,
+ * and so their messages and error locations, are that library's. Parsed values are handed on as
+ * the REST path reads them (ISO strings, `YYYY-MM-DD`, numbers or decimal strings); output is
+ * what the query engine formats.
+ */
+function asIsoString(value: unknown): unknown {
+  return value instanceof Date ? value.toISOString() : value;
 }
 
-export const DateTimeScalar = stringScalar(
-  'DateTime',
-  'A date-time string at UTC, such as 2007-12-03T10:15:30Z, compliant with the `date-time` format outlined in section 5.6 of the RFC 3339 profile of the ISO 8601 standard for representation of dates and times using the Gregorian calendar.',
-  /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/,
-);
+/** Strapi's cast of a parsed Date: the date part of its ISO string. */
+function asDateString(value: unknown): unknown {
+  return value instanceof Date ? value.toISOString().split('T')[0] : value;
+}
 
-export const DateScalar = stringScalar(
-  'Date',
-  'A date string, such as 2007-12-03, compliant with the `full-date` format outlined in section 5.6 of the RFC 3339 profile of the ISO 8601 standard for representation of dates and times using the Gregorian calendar.',
-  /^\d{4}-\d{2}-\d{2}$/,
-);
+/** A BigInt as the query engine takes whole numbers: a number when it is safe, else its decimal string. */
+function asLong(value: unknown): unknown {
+  if (typeof value !== 'bigint') return value;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : value.toString();
+}
 
-export const TimeScalar = stringScalar(
-  'Time',
-  'A time string with format HH:mm:ss.SSS',
-  /^\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/,
-);
+export const DateTimeScalar = new GraphQLScalarType({
+  name: 'DateTime',
+  description: GraphQLDateTime.description,
+  serialize: (value) => asIsoString(value),
+  parseValue: (value) => asIsoString(GraphQLDateTime.parseValue(value)),
+  parseLiteral: (ast, variables) => asIsoString(GraphQLDateTime.parseLiteral(ast, variables)),
+});
+
+export const DateScalar = new GraphQLScalarType({
+  name: 'Date',
+  description: GraphQLDate.description,
+  serialize: (value) => asIsoString(value),
+  parseValue: (value) => asDateString(GraphQLDate.parseValue(value)),
+  parseLiteral: (ast, variables) => asDateString(GraphQLDate.parseLiteral(ast, variables)),
+});
+
+/**
+ * Strapi's own Time scalar: its parse errors are plain errors, which GraphQL validation reports as
+ * `Expected value of type "Time", found …; <message>`.
+ */
+function parseTime(value: unknown): string {
+  const time = storedTime(value);
+  if (!time.ok) throw new Error(time.message);
+  return String(time.value);
+}
+
+export const TimeScalar = new GraphQLScalarType({
+  name: 'Time',
+  description: 'A time string with format HH:mm:ss.SSS',
+  serialize: (value) => value,
+  parseValue: parseTime,
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING) throw new Error('Time cannot represent non string type');
+    return parseTime(ast.value);
+  },
+});
 
 /** Whole numbers beyond 32 bits: a number when it is a safe integer, else its decimal string. */
 function longValue(value: unknown): number | string {
@@ -82,12 +106,8 @@ export const LongScalar = new GraphQLScalarType({
   name: 'Long',
   description: 'The `BigInt` scalar type represents non-fractional signed whole numeric values.',
   serialize: (value) => (value !== null && typeof value === 'object' ? longValue(String(value)) : longValue(value)),
-  parseValue: longValue,
-  parseLiteral: (ast) => {
-    if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING)
-      throw new GraphQLError('Long cannot represent a non-integer value', { nodes: ast });
-    return longValue(ast.value);
-  },
+  parseValue: (value) => asLong(GraphQLLong.parseValue(value)),
+  parseLiteral: (ast, variables) => asLong(GraphQLLong.parseLiteral(ast, variables)),
 });
 
 export const JSONScalar = new GraphQLScalarType({
@@ -108,7 +128,8 @@ export const I18NLocaleCodeScalar = new GraphQLScalarType({
     return value;
   },
   parseLiteral: (ast) => {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError('I18NLocaleCode must be a string', { nodes: ast });
+    // a plain error, as Strapi's: validation reports it as `Expected value of type …; <message>`
+    if (ast.kind !== Kind.STRING) throw new Error('Locale cannot represent non string type');
     return ast.value;
   },
 });
@@ -125,13 +146,29 @@ export const UploadScalar = new GraphQLScalarType({
   },
 });
 
-/** A dynamic zone's input: JSON objects carrying `__component`. */
-export function dynamicZoneInputScalar(name: string): GraphQLScalarType {
+/**
+ * A dynamic zone's input, as Strapi reads it: each item names its component by GraphQL type in
+ * `__typename` (any component of the app), and becomes `{ __component: uid, ...fields }`. Another
+ * name is a plain error, which validation reports as `Expected value of type …; Component not
+ * found. expected one of: <the zone's component types>`; a literal that is no object is refused.
+ */
+export function dynamicZoneInputScalar(
+  name: string,
+  componentsByTypeName: ReadonlyMap<string, string>,
+  zoneTypeNames: readonly string[],
+): GraphQLScalarType {
+  const parseItem = (value: unknown): unknown => {
+    const item = value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+    const { __typename: typename, ...fields } = item as Record<string, unknown>;
+    const uid = typeof typename === 'string' ? componentsByTypeName.get(typename) : undefined;
+    if (!uid) throw new Error(`Component not found. expected one of: ${zoneTypeNames.join(', ')}`);
+    return { __component: uid, ...fields };
+  };
   return new GraphQLScalarType({
     name,
     serialize: (value) => value,
-    parseValue: (value) => value,
-    parseLiteral: (ast, variables) => literalValue(ast, variables),
+    parseValue: parseItem,
+    parseLiteral: (ast, variables) => (ast.kind === Kind.OBJECT ? parseItem(literalValue(ast, variables)) : undefined),
   });
 }
 

@@ -26,7 +26,8 @@ import { graphqlWindow, type GraphQLPageLimits } from './pagination.js';
 import { typeName } from './naming.js';
 import { plain } from './values.js';
 import { UNRESTRICTED, type QueryAccess } from '../../query/access.js';
-import { POPULATE_ATTRIBUTE } from '../../query/index.js';
+import { POPULATE_ATTRIBUTE, validateUnused } from '../../query/index.js';
+import { isAppError } from '../../errors/index.js';
 import { operationContext, pageLimits, type GraphQLContext } from './context.js';
 
 interface Walk {
@@ -36,6 +37,8 @@ interface Walk {
   access: QueryAccess;
   /** page limits of nested lists (GraphQL's defaultLimit, maxLimit ∧ amountLimit) */
   limits: GraphQLPageLimits;
+  /** where a relation field whose arguments are refused records its error (see GraphQLContext) */
+  fieldErrors?: WeakMap<FieldNode, Error>;
 }
 
 /** The fields selected on `type` by these nodes' sub-selections, fragments flattened, grouped by field name. */
@@ -192,10 +195,17 @@ function attributeSpec(
     const related = relatedUid && readable ? walk.registry.schema(relatedUid) : undefined;
     const multiple = schema.relations[name]?.multiple === true;
     if (!related) return null;
-    return {
-      ...relationArgs(walk, related, argsOf(walk, type, first), multiple),
-      ...responseQuery(walk, related, target, fieldNodes),
-    };
+    let args: RawQuery;
+    try {
+      args = relationArgs(walk, related, argsOf(walk, type, first), multiple);
+      validateUnused(walk, related.uid, args);
+    } catch (error) {
+      // Strapi resolves each relation field on its own: bad arguments fail that field only
+      if (!walk.fieldErrors || !isAppError(error)) throw error;
+      for (const node of fieldNodes) walk.fieldErrors.set(node, error);
+      return null;
+    }
+    return { ...args, ...responseQuery(walk, related, target, fieldNodes) };
   }
   if (attribute.type === 'component') {
     const component = walk.registry.schema(attribute.component);
@@ -299,7 +309,14 @@ export function selectionQuery(
   schema: Schema,
   ctx: GraphQLContext,
 ): RawQuery {
-  const walk: Walk = { info, registry, limits: pageLimits(ctx), access: operationContext(ctx).access };
+  ctx.fieldErrors ??= new WeakMap();
+  const walk: Walk = {
+    info,
+    registry,
+    limits: pageLimits(ctx),
+    access: operationContext(ctx).access,
+    fieldErrors: ctx.fieldErrors,
+  };
   return responseQuery(walk, schema, getNamedType(info.returnType), info.fieldNodes);
 }
 

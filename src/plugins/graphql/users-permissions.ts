@@ -87,12 +87,13 @@ async function meOf(ctx: GraphQLContext, user: Record<string, unknown>): Promise
   };
 }
 
-async function session(
-  ctx: GraphQLContext,
-  promise: Promise<{ jwt: string; user: Record<string, unknown> }>,
-): Promise<unknown> {
+/**
+ * `{ jwt, user }` of login, register, password changes and e-mail confirmation: Strapi answers the
+ * user as read without its role, so `user.role` is null there (only `me` resolves it).
+ */
+async function session(promise: Promise<{ jwt: string; user: Record<string, unknown> }>): Promise<unknown> {
   const { jwt, user } = await promise;
-  return { jwt, user: await meOf(ctx, user) };
+  return { jwt, user: { ...user, role: null } };
 }
 
 const ok = { ok: true };
@@ -146,7 +147,7 @@ function mutationFields(registry: Registry): Record<string, RootField> {
       type: 'UsersPermissionsLoginPayload',
       args: { currentPassword: 'String!', password: 'String!', passwordConfirmation: 'String!' },
       action: null,
-      resolve: (_p, args, ctx) => session(ctx, changePassword(runtime(ctx), ctx.auth, plain(args))),
+      resolve: (_p, args, ctx) => session(changePassword(runtime(ctx), ctx.auth, plain(args))),
     },
     createUsersPermissionsRole: {
       description: 'Create a new role',
@@ -195,7 +196,7 @@ function mutationFields(registry: Registry): Record<string, RootField> {
       type: 'UsersPermissionsLoginPayload',
       args: { confirmation: 'String!' },
       action: null,
-      resolve: (_p, args, ctx) => session(ctx, confirmEmailSession(runtime(ctx), plain(args))),
+      resolve: (_p, args, ctx) => session(confirmEmailSession(runtime(ctx), plain(args))),
     },
     forgotPassword: {
       description: 'Request a reset password token',
@@ -208,21 +209,27 @@ function mutationFields(registry: Registry): Record<string, RootField> {
       type: 'UsersPermissionsLoginPayload!',
       args: { input: 'UsersPermissionsLoginInput!' },
       action: null,
-      resolve: (_p, args, ctx) => session(ctx, login(runtime(ctx), plain(args.input))),
+      resolve: (_p, args, ctx) => {
+        const input = plain(args.input);
+        // no OAuth provider is enabled here, as the REST callback answers
+        if (isRecord(input) && input.provider !== undefined && input.provider !== 'local')
+          throw new ApplicationError('This provider is disabled');
+        return session(login(runtime(ctx), input));
+      },
     },
     register: {
       description: 'Register a user',
       type: 'UsersPermissionsLoginPayload!',
       args: { input: 'UsersPermissionsRegisterInput!' },
       action: null,
-      resolve: (_p, args, ctx) => session(ctx, register(runtime(ctx), plain(args.input))),
+      resolve: (_p, args, ctx) => session(register(runtime(ctx), plain(args.input))),
     },
     resetPassword: {
       description: 'Reset user password. Confirm with a code (resetToken from forgotPassword)',
       type: 'UsersPermissionsLoginPayload',
       args: { password: 'String!', passwordConfirmation: 'String!', code: 'String!' },
       action: null,
-      resolve: (_p, args, ctx) => session(ctx, resetPassword(runtime(ctx), plain(args))),
+      resolve: (_p, args, ctx) => session(resetPassword(runtime(ctx), plain(args))),
     },
     updateUsersPermissionsRole: {
       description: 'Update an existing role',

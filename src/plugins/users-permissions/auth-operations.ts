@@ -30,8 +30,10 @@ export interface AuthSession {
 }
 
 const TAKEN = 'Email or Username are already taken';
-const NO_RULES = [] as const;
-const rules = (name: string) => USER_FIELD_RULES[name] ?? [...NO_RULES];
+const REQUIRED = { kind: 'required' } as const;
+/** The user content-type's own checks, which Strapi runs when it writes the user, after the controller's. */
+const passwordRules = USER_FIELD_RULES.password ?? [];
+const usernameRules = USER_FIELD_RULES.username ?? [];
 
 function session(rt: UsersPermissionsRuntime, user: UserDoc): AuthSession {
   return { jwt: issueJwt(rt.secrets.jwtSecret, user._id, rt.settings.jwt.expiresIn), user: sanitizeUser(rt.ctx, user) };
@@ -46,7 +48,13 @@ let warnedConfirmation = false;
 export async function register(rt: UsersPermissionsRuntime, input: unknown): Promise<AuthSession> {
   const { ctx, settings } = rt;
   const body = bodyObject(input);
-  const fields = checkFields(body, { email: rules('email'), username: rules('username'), password: rules('password') });
+  // Strapi checks presence and the e-mail's form, then whether the name is taken, and only then
+  // the lengths (when it writes the user), so each stage's errors are reported alone.
+  const fields = checkFields(body, {
+    email: [REQUIRED, { kind: 'email' }],
+    username: [REQUIRED],
+    password: [REQUIRED],
+  });
   const email = (fields.email ?? '').toLowerCase();
   const username = fields.username ?? '';
   const advanced = await advancedSettings(ctx);
@@ -58,6 +66,7 @@ export async function register(rt: UsersPermissionsRuntime, input: unknown): Pro
     );
   }
   if (await usernameOrEmailTaken(ctx, { username, email })) throw new ApplicationError(TAKEN);
+  checkFields(body, { username: usernameRules, password: passwordRules });
   const role = await findRole(ctx, { type: advanced.default_role });
   if (!role) throw new ApplicationError('Impossible to find the default role');
   const user = await createUser(ctx, {
@@ -89,7 +98,7 @@ export async function login(rt: UsersPermissionsRuntime, input: unknown): Promis
 /** Sends a reset link when the address belongs to a user; the answer is the same either way. */
 export async function forgotPassword(rt: UsersPermissionsRuntime, input: unknown): Promise<{ ok: true }> {
   const { ctx, settings } = rt;
-  const { email = '' } = checkFields(bodyObject(input), { email: [{ kind: 'required' }, { kind: 'email' }] });
+  const { email = '' } = checkFields(bodyObject(input), { email: [REQUIRED, { kind: 'email' }] }, { noUnknown: true });
   const user = await findUserByIdentifier(ctx, email);
   if (user && user.email === email.toLowerCase() && user.blocked !== true) {
     const { code, stored } = newResetCode();
@@ -122,14 +131,15 @@ export async function resetPassword(rt: UsersPermissionsRuntime, input: unknown)
     password = '',
     passwordConfirmation = '',
     // in the order Strapi reports them (yup sorts the fields, passwordConfirmation refers to password)
-  } = checkFields(bodyObject(input), {
-    passwordConfirmation: [{ kind: 'required' }],
-    password: rules('password'),
-    code: [{ kind: 'required' }],
-  });
+  } = checkFields(
+    bodyObject(input),
+    { passwordConfirmation: [REQUIRED], password: [REQUIRED], code: [REQUIRED] },
+    { noUnknown: true },
+  );
   if (password !== passwordConfirmation) throw new ValidationError('Passwords do not match');
   const found = await findUserByResetCode(rt.ctx, code);
   if (!found) throw new ValidationError('Incorrect code provided');
+  checkFields({ password }, { password: passwordRules });
   const user = await updateUser(rt.ctx, found._id, {
     resetPasswordToken: null,
     password: await hashPassword(password),
@@ -144,24 +154,23 @@ export async function changePassword(
   input: unknown,
 ): Promise<AuthSession> {
   if (!auth.user) throw new UnauthorizedError('You must be authenticated to reset your password');
-  const {
-    currentPassword = '',
-    password = '',
-    passwordConfirmation = '',
-    // in the order Strapi reports them
-  } = checkFields(bodyObject(input), {
-    passwordConfirmation: [{ kind: 'required' }],
-    password: rules('password'),
-    currentPassword: [{ kind: 'required' }],
-  });
-  if (password !== passwordConfirmation)
-    throw ValidationError.forPath(['passwordConfirmation'], 'Passwords do not match');
+  // the rules in the order Strapi reports them
+  const { currentPassword = '', password = '' } = checkFields(
+    bodyObject(input),
+    {
+      passwordConfirmation: [REQUIRED, { kind: 'sameAs', field: 'password', message: 'Passwords do not match' }],
+      password: [REQUIRED],
+      currentPassword: [REQUIRED],
+    },
+    { noUnknown: true },
+  );
   const current = await findUserById(rt.ctx, auth.user.id);
   if (!current) throw new UnauthorizedError('Invalid credentials');
   if (!(await verifyPassword(currentPassword, current.password)))
     throw new ValidationError('The provided current password is invalid');
   if (currentPassword === password)
     throw new ValidationError('Your new password must be different than your current password');
+  checkFields({ password }, { password: passwordRules });
   const user = await updateUser(rt.ctx, current._id, { password: await hashPassword(password) });
   if (!user) throw new UnauthorizedError('Invalid credentials');
   return session(rt, user);

@@ -47,12 +47,21 @@ function servedActions(ctx: ServiceContext): string[] {
 }
 
 export function permissionCatalogue(ctx: ServiceContext): PermissionTree {
+  return rolePermissionTree(ctx, []);
+}
+
+/**
+ * A role's permissions as `GET /users-permissions/roles/:id` answers them: the whole catalogue,
+ * each action `enabled` when the role has it (and the role's other actions, enabled).
+ */
+export function rolePermissionTree(ctx: ServiceContext, enabled: readonly string[]): PermissionTree {
+  const granted = new Set(enabled);
   const tree: PermissionTree = {};
-  for (const action of servedActions(ctx)) {
+  for (const action of [...servedActions(ctx), ...enabled]) {
     const [type, controller, name] = splitThree(action);
     if (!type || !controller || !name) continue;
     const controllers = (tree[type] ??= { controllers: {} }).controllers;
-    (controllers[controller] ??= {})[name] = { enabled: false, policy: '' };
+    (controllers[controller] ??= {})[name] = { enabled: granted.has(action), policy: '' };
   }
   return tree;
 }

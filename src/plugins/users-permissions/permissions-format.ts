@@ -8,18 +8,6 @@ export type PermissionTree = Record<
 
 const ACTION = /^(api|plugin|admin)::[\w-]+\.[\w-]+\.[\w-]+$/;
 
-/** Actions → Strapi's tree (only the enabled actions are listed). */
-export function toPermissionTree(actions: readonly string[]): PermissionTree {
-  const tree: PermissionTree = {};
-  for (const action of [...actions].sort()) {
-    const [type, controller, name] = splitThree(action);
-    if (!type || !controller || !name) continue;
-    const controllers = (tree[type] ??= { controllers: {} }).controllers;
-    (controllers[controller] ??= {})[name] = { enabled: true, policy: '' };
-  }
-  return tree;
-}
-
 /** `type::name.controller.action` → its three parts (none when it is not an action). */
 export function splitThree(action: string): [string, string, string] | [] {
   const m = /^(.+::[^.]+)\.([^.]+)\.([^.]+)$/.exec(action);

@@ -1,7 +1,7 @@
 import { isPrivate, isScalar, USER_UID } from '../../content-types/index.js';
 import { ValidationError } from '../../errors/index.js';
 import type { OperationContext, RawQuery } from '../../operations/index.js';
-import { readEntries, readEntry, type PlainEntry } from '../../query/index.js';
+import { readEntries, readEntry, validateUnused, type PlainEntry } from '../../query/index.js';
 import { collectionOf } from './collections.js';
 
 const invalid = (name: string) => new ValidationError(`Invalid parameter ${name}`);
@@ -12,6 +12,16 @@ function nonNegativeInteger(name: string, value: unknown): number | undefined {
   if (!Number.isInteger(n)) throw invalid(name);
   return n;
 }
+
+/** `limit` as Strapi's users route reads it: `-1` and `0` mean no limit. */
+function usersLimit(value: unknown): number {
+  if (value === '-1') return Number.MAX_SAFE_INTEGER;
+  const limit = nonNegativeInteger('limit', value);
+  return limit === undefined || limit === 0 ? Number.MAX_SAFE_INTEGER : limit;
+}
+
+/** Top-level keys Strapi's users list does not read as the shared read path would (pagination is `start`/`limit` only). */
+const USERS_WINDOW_KEYS = ['pagination', 'start', 'limit', 'page', 'pageSize'];
 
 /** Strapi's users routes refuse a populate naming a private attribute (the shared parser leaves it out). */
 function refusePrivatePopulate(ctx: OperationContext, raw: unknown): void {
@@ -34,16 +44,14 @@ function refusePrivatePopulate(ctx: OperationContext, raw: unknown): void {
 /**
  * `GET /api/users`: Strapi v4 answers a bare array of flat users. The shared read path runs it
  * (fields, populate of any relation or media the caller may read, filters and sort; private
- * attributes are refused there); `start`/`limit` are top-level and unbounded by default, and
- * `pagination[...]` is ignored, as in Strapi.
+ * attributes are refused there); `start`/`limit` are top-level and unbounded by default (`limit`
+ * -1 or 0 too), and `pagination[...]`, `page` and `pageSize` are ignored, as in Strapi.
  */
 export async function findUsers(ctx: OperationContext, query: RawQuery): Promise<Record<string, unknown>[]> {
   const start = nonNegativeInteger('start', query.start) ?? 0;
-  const limit = nonNegativeInteger('limit', query.limit) ?? Number.MAX_SAFE_INTEGER;
+  const limit = usersLimit(query.limit);
   refusePrivatePopulate(ctx, query.populate);
-  const rest = Object.fromEntries(
-    Object.entries(query).filter(([key]) => !['pagination', 'start', 'limit'].includes(key)),
-  );
+  const rest = Object.fromEntries(Object.entries(query).filter(([key]) => !USERS_WINDOW_KEYS.includes(key)));
   const { entries } = await readEntries(ctx, USER_UID, rest, { style: 'plain', window: { start, limit } });
   return entries;
 }
@@ -56,13 +64,15 @@ export async function findUser(ctx: OperationContext, id: number, query: RawQuer
 
 /**
  * `GET /api/users/count`: Strapi v4 passes the query string as a `where`, so only plain equality on
- * readable scalar attributes is accepted here (`?confirmed=true`); anything else (`filters[...]`,
- * which Strapi answers with a 500) is a 400.
+ * readable scalar attributes is accepted here (`?confirmed=true`); anything else is a 400. Strapi
+ * validates `filters` first (naming a bad attribute, as on the list) and answers valid ones with a
+ * 500 (it passes them to the database as a column): a 400 here.
  */
 export async function countUsers(ctx: OperationContext, query: RawQuery): Promise<number> {
   const ct = ctx.registry.contentType(USER_UID);
   const match: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) {
+    if (name === 'filters') validateUnused(ctx, USER_UID, { filters: value });
     const attribute = ct?.attributes[name];
     if (!attribute || isPrivate(attribute) || !isScalar(attribute) || typeof value !== 'string') throw invalid(name);
     if (attribute.type === 'boolean') {

@@ -17,10 +17,23 @@ type Rule =
   | { kind: 'min'; n: number }
   | { kind: 'maxBytes'; n: number }
   /** any type (checked elsewhere), not among the strings answered */
-  | { kind: 'anyType' };
+  | { kind: 'anyType' }
+  /** yup's `oneOf([ref(field)], message)`: the value must equal another field's */
+  | { kind: 'sameAs'; field: string; message: string };
+
+export interface CheckOptions {
+  /** a missing required field is an issue (false: partial updates) */
+  required?: boolean;
+  /** yup's `noUnknown()`: keys without rules are one issue on the whole body, reported last */
+  noUnknown?: boolean;
+}
 
 /** yup-like checks with Strapi's messages ("x is a required field", "x must be at least 6 characters"). */
-export function checkFields(body: Body, rules: Record<string, Rule[]>, required = true): Record<string, string> {
+export function checkFields(
+  body: Body,
+  rules: Record<string, Rule[]>,
+  { required = true, noUnknown = false }: CheckOptions = {},
+): Record<string, string> {
   const issues: ValidationIssue[] = [];
   const out: Record<string, string> = {};
   for (const [field, fieldRules] of Object.entries(rules)) {
@@ -39,13 +52,22 @@ export function checkFields(body: Body, rules: Record<string, Rule[]>, required 
       (r) =>
         (r.kind === 'email' && !EMAIL.test(value)) ||
         (r.kind === 'min' && value.length < r.n) ||
-        (r.kind === 'maxBytes' && Buffer.byteLength(value, 'utf8') > r.n),
+        (r.kind === 'maxBytes' && Buffer.byteLength(value, 'utf8') > r.n) ||
+        (r.kind === 'sameAs' && value !== body[r.field]),
     );
     if (failed?.kind === 'email') issue(`${field} must be a valid email`);
     else if (failed?.kind === 'min') issue(`${field} must be at least ${failed.n} characters`);
     else if (failed?.kind === 'maxBytes') issue(`${field} must be less than ${failed.n} bytes`);
+    else if (failed?.kind === 'sameAs') issue(failed.message);
     else out[field] = value;
   }
+  const unknown = noUnknown ? Object.keys(body).filter((key) => !Object.hasOwn(rules, key)) : [];
+  if (unknown.length > 0)
+    issues.push({
+      path: [],
+      message: `this field has unspecified keys: ${unknown.join(', ')}`,
+      name: 'ValidationError',
+    });
   if (issues.length > 0) throw ValidationError.fromIssues(issues);
   return out;
 }

@@ -1,6 +1,7 @@
 import { ValidationError } from '../../errors/index.js';
 import { matchesNullRow } from './negate.js';
 import { jsonTextExpression } from './json-text.js';
+import { isNumberTextCondition, numberTextExpression } from './number-text.js';
 import { relationJoin } from './relation-join.js';
 import { anyNode, type ConditionNode, type FilterNode, type RelationNode } from './tree.js';
 
@@ -71,7 +72,7 @@ function toQuery(node: FilterNode, scope: QueryScope): Query {
     case 'element': {
       if (holdsJsonText(node.child))
         throw new ValidationError(
-          'Text operators on a json attribute inside a repeatable component are not supported',
+          'Text operators on a json, number or boolean attribute inside a repeatable component are not supported',
           {},
         );
       const some = { [node.path]: { $elemMatch: toQuery(node.child, scope) } };
@@ -138,8 +139,13 @@ export function inPlaceRelationQuery(node: RelationNode): Query | undefined {
 }
 
 /** Conditions on JSON text need `$expr`, which MongoDB does not accept inside `$elemMatch`. */
+/** Conditions compiled to `$expr` (json and number text), which cannot run inside `$elemMatch`. */
 function holdsJsonText(node: FilterNode): boolean {
-  return anyNode(node, (item) => item.kind === 'condition' && item.type === 'json' && item.op !== 'null');
+  return anyNode(
+    node,
+    (item) =>
+      item.kind === 'condition' && ((item.type === 'json' && item.op !== 'null') || isNumberTextCondition(item)),
+  );
 }
 
 function isMatch(stage: PipelineStage): stage is { $match: Query } {
@@ -187,6 +193,7 @@ const NEGATED_COMPARISON = { lt: '$gte', lte: '$gt', gt: '$lte', gte: '$lt' } as
 export function conditionQuery(node: ConditionNode): Query {
   const { path, value, negated } = node;
   if (node.type === 'json' && node.op !== 'null') return { $expr: jsonTextCondition(node) };
+  if (isNumberTextCondition(node)) return { $expr: numberTextCondition(node) };
   switch (node.op) {
     case 'null':
       if (node.type === 'json' || node.type === 'blocks') return jsonNullQuery(path, value === true);
@@ -246,6 +253,18 @@ function jsonTextCondition(node: ConditionNode): Query {
   return {
     $let: {
       vars: { json: jsonTextExpression(`$${node.path}`) },
+      in: { $cond: [{ $eq: [text, null] }, false, node.negated ? { $not: [matches] } : matches] },
+    },
+  };
+}
+
+/** A text operator on a number or boolean column, matched against its SQLite text (number-text.ts). */
+function numberTextCondition(node: ConditionNode): Query {
+  const text = '$$text';
+  const matches = textMatch(node, text);
+  return {
+    $let: {
+      vars: { text: numberTextExpression(node.type, `$${node.path}`) },
       in: { $cond: [{ $eq: [text, null] }, false, node.negated ? { $not: [matches] } : matches] },
     },
   };

@@ -1,5 +1,6 @@
 import { Decimal128, Long } from 'mongodb';
 import { textPattern } from './compile.js';
+import { isNumberTextCondition, numberText } from './number-text.js';
 import { matchesNullRow } from './negate.js';
 import type { ConditionNode, FilterNode } from './tree.js';
 
@@ -34,7 +35,12 @@ export function matchesFilter(node: FilterNode, doc: Doc): boolean {
 }
 
 function matchesCondition(node: ConditionNode, stored: unknown): boolean {
-  const value = node.type === 'json' && node.op !== 'null' ? jsonText(stored) : comparable(stored);
+  const value =
+    node.type === 'json' && node.op !== 'null'
+      ? jsonText(stored)
+      : isNumberTextCondition(node)
+        ? numberText(node.type, comparable(stored))
+        : comparable(stored);
   if (node.op === 'null') return (value === null) === (node.value === true);
   if (value === null) return false;
   const positive = positiveMatch(node, value);

@@ -17,6 +17,7 @@ import {
 } from '../operators.js';
 import { asList, isPlainObject, nestedDeeperThan } from '../qs-values.js';
 import { anyNode, type ConditionNode, type ConditionOperator, type FilterNode } from './tree.js';
+import { acceptsNumberText } from './number-text.js';
 
 /**
  * Reads the qs value of `filters` against the content-types into a FilterNode tree (Strapi's
@@ -66,9 +67,15 @@ function parseEntity(ctx: ParseContext, schema: Schema, value: unknown, scope: E
       const items = asList(nested);
       if (!items) throw new ValidationError(`Invalid parameter ${key}: expected an array`, {});
       const parsed = items.map((item) => parseEntity(ctx, schema, item, scope));
-      children.push(key === '$and' ? and(parsed) : { kind: 'or', children: parsed });
+      // an empty group is no condition (Strapi's query builder drops it), `$or` included
+      children.push(key === '$and' || parsed.length === 0 ? and(parsed) : { kind: 'or', children: parsed });
     } else if (key === '$not') {
-      children.push({ kind: 'not', child: parseEntity(ctx, schema, nested, scope) });
+      // Strapi's query builder fails on a `$not` inside a relation or a component (a 500)
+      if (scope.operatorsOnId)
+        throw new ValidationError('Invalid parameter $not: not allowed inside a relation or a component', {});
+      const child = parseEntity(ctx, schema, nested, scope);
+      // the negation of no condition is no condition, as Strapi's query builder drops it
+      if (!(child.kind === 'and' && child.children.length === 0)) children.push({ kind: 'not', child });
     } else if (scope.operatorsOnId && isValueOperator(key)) {
       const idPath = `${scope.prefix}${schema.modelType === 'component' ? 'id' : '_id'}`;
       children.push(parseValue({ [key]: nested }, { path: idPath, type: 'id', key: 'id' }));
@@ -180,10 +187,8 @@ function parseValue(value: unknown, field: Field): FilterNode {
           : { kind: 'not', child: parseValue(nested, field) },
       );
     } else if (key === '$and' || key === '$or') {
-      const items = asList(nested);
-      if (!items) throw new ValidationError(`Invalid parameter ${key}: expected an array`, {});
-      const parsed = items.map((item) => parseValue(item, field));
-      children.push(key === '$and' ? and(parsed) : { kind: 'or', children: parsed });
+      // Strapi has no attribute-level group (its query builder fails on it: a 500)
+      throw new ValidationError(`Undefined attribute level operator ${key}`, {});
     } else {
       throw invalidParameter(isLogicalOperator(key) || looksLikeOperator(key) ? key : `${field.key}.${key}`);
     }
@@ -192,8 +197,9 @@ function parseValue(value: unknown, field: Field): FilterNode {
 }
 
 /**
- * Types stored as strings, where text operators apply (numbers and BSON dates reject them, as
- * PostgreSQL does); `json` is compared as its JSON text, as Strapi stores it.
+ * Types stored as strings, where text operators apply; `json` is compared as its JSON text, as
+ * Strapi stores it. Numbers and booleans take them on their SQLite text (number-text.ts); BSON
+ * dates reject them.
  */
 const TEXT_TYPES = new Set<CastType>([
   'string',
@@ -256,7 +262,7 @@ function singleCondition(field: Field, operator: ValueOperator, raw: unknown): C
       return { ...base, value: castValue(field.type, value, field.key) };
     }
     case 'text': {
-      if (!TEXT_TYPES.has(field.type))
+      if (!TEXT_TYPES.has(field.type) && !acceptsNumberText(field.type, operator))
         throw new ValidationError(`Operator ${operator} is not supported on ${field.key}`, {});
       const value = scalar(raw, field, operator);
       if (value === null) throw new ValidationError(`Invalid value for ${operator} on ${field.key}`, {});

@@ -19,9 +19,10 @@ export function defaultFields(schema: Schema): readonly string[] {
 }
 
 /**
- * `fields` as Strapi 4.26 reads it: `fields=title`, `fields[0]=title&fields[1]=slug`, `*`.
- * The comma form, the object form, an empty value, a private, unknown or non-scalar attribute are
- * 400s naming the parameter. `id` is always returned, so naming it is accepted.
+ * `fields` as Strapi 4.26 reads it: `fields=title`, `fields[0]=title&fields[1]=slug`, `*`. Each
+ * name is trimmed first. The comma form, the object form, an empty name, a private, unknown or
+ * non-scalar attribute are 400s naming what was asked (`Invalid parameter ` for an empty name, as
+ * Strapi words it). `id` is always returned, so naming it is accepted.
  */
 export function parseFields(schema: Schema, raw: unknown): readonly string[] {
   if (raw === undefined) return defaultFields(schema);
@@ -29,16 +30,17 @@ export function parseFields(schema: Schema, raw: unknown): readonly string[] {
   if (!items) throw new ValidationError('Invalid parameter fields', {});
   const selected = new Set<string>();
   for (const item of items) {
-    if (typeof item !== 'string' || item === '') throw new ValidationError('Invalid parameter fields', {});
-    if (item === '*') {
-      for (const name of defaultFields(schema)) selected.add(name);
+    if (typeof item !== 'string') throw new ValidationError('Invalid parameter fields', {});
+    const name = item.trim();
+    if (name === '*') {
+      for (const field of defaultFields(schema)) selected.add(field);
       continue;
     }
-    if (item === 'id') continue;
-    const attribute = Object.hasOwn(schema.attributes, item) ? schema.attributes[item] : undefined;
+    if (name === 'id') continue;
+    const attribute = Object.hasOwn(schema.attributes, name) ? schema.attributes[name] : undefined;
     if (!attribute || isPrivate(attribute) || !isScalar(attribute))
-      throw new ValidationError(`Invalid parameter ${item}`, {});
-    selected.add(item);
+      throw new ValidationError(`Invalid parameter ${name}`, {});
+    selected.add(name);
   }
   return [...selected];
 }

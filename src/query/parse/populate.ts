@@ -144,11 +144,16 @@ function zoneSelections(
   const raw = spec.on;
   // an `on` that is not an object lists no component (Strapi reads its entries)
   const on = raw === undefined || raw === null ? raw : isPlainObject(raw) ? raw : {};
+  const idOnly = on === undefined || on === null ? zoneOptions(spec) : false;
   for (const uid of uids) {
     const component = ctx.registry.component(uid);
     if (!component) continue;
     if (on === undefined || on === null) {
-      components[uid] = componentSelection(ctx, component, { populate: spec.populate }, state, param);
+      const selection = componentSelection(ctx, component, { populate: spec.populate }, state, param);
+      const filter = spec.filters === undefined ? null : componentFilter(ctx, component, spec.filters);
+      if (filter && anyNode(filter, (node) => node.kind === 'condition' && node.path !== 'id'))
+        throw new ValidationError(`Invalid parameter ${firstConditionKey(filter)}`, {});
+      components[uid] = { ...selection, ...(idOnly ? { fields: [], populate: {} } : {}), filter };
       continue;
     }
     if (!Object.hasOwn(on, uid)) continue;
@@ -157,6 +162,35 @@ function zoneSelections(
     components[uid] = componentSelection(ctx, component, fragmentSpec, state, `${param}[on][${uid}]`);
   }
   return components;
+}
+
+/**
+ * `fields` and `sort` of a dynamic zone's populate without `on`: Strapi checks them against the
+ * zone itself, whose only attribute is `id` (anything else is `Invalid parameter <name>`); `sort`
+ * is then not applied. True when `fields` keeps the items to their id (and `__component`).
+ */
+function zoneOptions(spec: Record<string, unknown>): boolean {
+  for (const key of spec.sort === undefined ? [] : parseSort(spec.sort)) {
+    const [name = ''] = key.path;
+    if (name !== 'id' || key.path.length > 1) throw new ValidationError(`Invalid parameter ${name}`, {});
+  }
+  if (spec.fields === undefined) return false;
+  const items = typeof spec.fields === 'string' ? [spec.fields] : (asList(spec.fields) ?? []);
+  const names = items.map((item) => (typeof item === 'string' ? item.trim() : ''));
+  for (const name of names)
+    if (name !== 'id' && name !== '*') throw new ValidationError(`Invalid parameter ${name}`, {});
+  return !names.includes('*');
+}
+
+/** The attribute a filter's first condition names (a component's filter: its path). */
+function firstConditionKey(node: FilterNode): string {
+  let key = '';
+  anyNode(node, (item) => {
+    if (item.kind !== 'condition') return false;
+    key = item.path;
+    return true;
+  });
+  return key;
 }
 
 /** `populate[x][count]`, read as Strapi reads it (a boolean, or `true/t/1`, `false/f/0`; empty: not asked). */
@@ -306,12 +340,18 @@ function normalize(raw: unknown, param: string): '*' | Map<string, PopulateReque
   const requests = new Map<string, PopulateRequest>();
   if (raw === undefined || raw === '' || raw === false || raw === 'false') return requests;
   if (raw === '*' || raw === true || raw === 'true') return '*';
-  const list = typeof raw === 'string' ? raw.split(',') : asList(raw);
+  // Strapi splits the string and each item of the list on commas; a `*` among the names populates
+  // nothing, and a whole item `*` of the list form is refused (Strapi: 500)
+  const fromString = typeof raw === 'string';
+  const list = fromString ? [raw] : asList(raw);
   if (list) {
     for (const item of list) {
-      if (typeof item !== 'string') throw new ValidationError(`Invalid parameter ${param}`, {});
-      if (item.trim() === '*') return '*';
-      if (item.trim() !== '') addPath(requests, item.trim().split('.'), true);
+      if (typeof item !== 'string' || (!fromString && item.trim() === '*'))
+        throw new ValidationError(`Invalid parameter ${param}`, {});
+      for (const piece of item.split(',')) {
+        const name = piece.trim();
+        if (name !== '' && name !== '*') addPath(requests, name.split('.'), true);
+      }
     }
     return requests;
   }
@@ -326,7 +366,10 @@ function normalize(raw: unknown, param: string): '*' | Map<string, PopulateReque
   return requests;
 }
 
-function addPath(requests: Map<string, PopulateRequest>, path: string[], leaf: PopulateRequest): void {
+/** Adds a dotted path; it stops before a `*` segment (`author.*` populates the author only, as in Strapi). */
+function addPath(requests: Map<string, PopulateRequest>, dotted: string[], leaf: PopulateRequest): void {
+  const star = dotted.indexOf('*');
+  const path = star === -1 ? dotted : dotted.slice(0, star);
   const [head, ...rest] = path;
   if (head === undefined || head === '') return;
   const request = rest.length === 0 ? leaf : { populate: [rest.join('.')] };
@@ -336,6 +379,10 @@ function addPath(requests: Map<string, PopulateRequest>, path: string[], leaf: P
     return;
   }
   if (request === true) return;
+  if (existing.populate === '*' || request.populate === '*') {
+    requests.set(head, { ...existing, ...request, populate: '*' });
+    return;
+  }
   const populate = [...nestedList(existing.populate), ...nestedList(request.populate)];
   requests.set(head, { ...existing, ...request, populate });
 }

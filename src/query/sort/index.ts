@@ -25,8 +25,9 @@ export interface CompiledSort {
 /**
  * Strapi v4's `sort` as MongoDB stages. Fields of the entry and of its components sort in place;
  * a field through a relation (`author.name`, any depth) is fetched by a `$lookup` first. Through a
- * to-many relation the entry sorts by its smallest value ascending and its largest descending
- * (MongoDB's order for arrays). Strings sort in code-point order, nulls first ascending, last
+ * to-many relation the entry comes once per related entry, at each one's value (and once, as
+ * NULL, without any), as Strapi's SQL join answers it; the page counts those rows, the total
+ * does not. Strings sort in code-point order, nulls first ascending, last
  * descending, as Strapi's recorded answers. Throws ValidationError on any bad key or direction.
  */
 export function compileSort(input: SortInput): CompiledSort {
@@ -105,6 +106,8 @@ function sortField(
       });
       const single = !relation.multiple && !throughArray;
       lookups.push({ $addFields: { [temp]: single ? { $arrayElemAt: [`$${temp}.value`, 0] } : `$${temp}.value` } });
+      // Strapi sorts on a join: an entry comes once per related entry (once, as NULL, without any)
+      if (!single) lookups.push({ $unwind: { path: `$${temp}`, preserveNullAndEmptyArrays: true } });
       return temp;
     }
     default:

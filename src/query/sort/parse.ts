@@ -23,16 +23,21 @@ export function parseSort(sort: unknown): SortKey[] {
 }
 
 function parseSortItem(item: unknown): SortKey[] {
-  if (typeof item === 'string') return item.split(',').map((part) => parseSortString(part));
+  if (typeof item === 'string') return item.split(',').flatMap((part) => parseSortString(part));
   if (isPlainObject(item)) return parseSortObject(item, []);
   throw new ValidationError('Invalid sort parameter: expected a string, an array or an object', {});
 }
 
-function parseSortString(text: string): SortKey {
-  const parts = text.trim().split(':');
-  const [field = '', direction, ...extra] = parts;
-  if (field.trim() === '' || extra.length > 0) throw new ValidationError(`Invalid sort parameter ${text}`, {});
-  return { path: splitPath(field.trim()), direction: parseDirection(direction ?? 'asc', field.trim()) };
+/**
+ * One `field[:direction]` as Strapi reads it: the item is trimmed, an empty one sorts on nothing,
+ * the field keeps inner spaces (`title :desc` names `title `), text after a second `:` is ignored.
+ */
+function parseSortString(text: string): SortKey[] {
+  const trimmed = text.trim();
+  if (trimmed === '') return [];
+  const [field = '', direction = 'asc'] = trimmed.split(':');
+  if (field === '') throw new ValidationError(`Invalid sort parameter ${text}`, {});
+  return [{ path: splitPath(field), direction: parseDirection(direction, field) }];
 }
 
 function parseSortObject(object: Record<string, unknown>, prefix: string[]): SortKey[] {

@@ -69,6 +69,23 @@ describe('users-permissions: roles and permissions', () => {
     expect(one.body.role.permissions['plugin::users-permissions'].controllers.auth.changePassword.enabled).to.equal(
       true,
     );
+    // every action of the catalogue is listed, the public role's own disabled (as Strapi 4.26 lists them)
+    const publicRole = res.body.roles.find((r: { type: string }) => r.type === 'public');
+    const listed = await request(service.app)
+      .get(`/api/users-permissions/roles/${publicRole.id}`)
+      .set(bearer(adminJwt));
+    expect(listed.body.role.permissions['api::article'].controllers.article).to.deep.equal({
+      find: { enabled: true, policy: '' },
+      findOne: { enabled: true, policy: '' },
+      create: { enabled: false, policy: '' },
+      update: { enabled: false, policy: '' },
+      delete: { enabled: false, policy: '' },
+      createLocalization: { enabled: false, policy: '' },
+    });
+    expect(listed.body.role.permissions['plugin::users-permissions'].controllers.auth.changePassword).to.deep.equal({
+      enabled: false,
+      policy: '',
+    });
   });
 
   it('public callers may not manage roles', async () => {

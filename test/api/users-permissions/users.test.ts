@@ -146,9 +146,30 @@ describe('users-permissions: /api/users', () => {
 
   it('refuses bad start/limit and private fields', async () => {
     expect((await get('/api/users?start=abc')).status).to.equal(400);
-    expect((await get('/api/users?limit=-1')).status).to.equal(400);
+    expect((await get('/api/users?limit=-2')).status).to.equal(400);
     expect((await get('/api/users?fields[0]=password')).status).to.equal(400);
     expect((await get('/api/users?populate=password')).status).to.equal(400);
+  });
+
+  it('limit -1 or 0 lists every user; page and pageSize are ignored (Strapi 4.26)', async () => {
+    const all = ((await get('/api/users?fields[0]=username')).body as { username: string }[]).map((u) => u.username);
+    for (const query of ['limit=-1', 'limit=0', 'page=2&pageSize=1']) {
+      const res = await get(`/api/users?${query}&fields[0]=username`);
+      expect([res.status, (res.body as { username: string }[]).map((u) => u.username)], query).to.deep.equal([
+        200,
+        all,
+      ]);
+    }
+  });
+
+  it('/users/count names the attribute a bad filter names, as the list does', async () => {
+    for (const [query, message] of [
+      ['filters[nope]=1', 'Invalid parameter nope'],
+      ['filters[password][$null]=false', 'Invalid parameter password'],
+    ]) {
+      const res = await get(`/api/users/count?${query}`);
+      expect([res.status, res.body.error?.message], query).to.deep.equal([400, message]);
+    }
   });
 
   for (const query of [

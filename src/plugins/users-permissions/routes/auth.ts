@@ -1,5 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { AUTH_ACTIONS } from '../../../access/actions.js';
+import { ApplicationError } from '../../../errors/index.js';
 import {
   changePassword,
   confirmEmail,
@@ -12,7 +13,9 @@ import {
 import { rateLimit } from '../rate-limit.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 
-/** `/auth/local`, `/auth/local/register`, `/auth/forgot-password`, `/auth/reset-password`, `/auth/change-password`, the e-mail confirmation routes. */
+const PROVIDER_DISABLED = 'This provider is disabled';
+
+/** `/auth/local`, `/auth/local/register`, `/auth/forgot-password`, `/auth/reset-password`, `/auth/change-password`, the e-mail confirmation routes, the (disabled) OAuth connect and callback. */
 export function authRoutes(rt: UsersPermissionsRuntime): Router {
   const router = Router();
   const limited: RequestHandler[] = rt.settings.ratelimit.enabled ? [rateLimit(rt.settings.ratelimit)] : [];
@@ -46,6 +49,16 @@ export function authRoutes(rt: UsersPermissionsRuntime): Router {
   router.post('/auth/send-email-confirmation', ...limited, async (req, res) => {
     authorize(req, AUTH_ACTIONS.sendEmailConfirmation);
     res.json(await sendEmailConfirmation(rt, req.body));
+  });
+  // No OAuth provider is enabled here: Strapi answers a connect or a callback of any provider so;
+  // the `local` callback is the login.
+  router.get('/connect/:provider', () => {
+    throw new ApplicationError(PROVIDER_DISABLED);
+  });
+  router.get('/auth/:provider/callback', ...limited, async (req, res) => {
+    authorize(req, AUTH_ACTIONS.callback);
+    if (req.params.provider !== 'local') throw new ApplicationError(PROVIDER_DISABLED);
+    res.json(await login(rt, req.body ?? {}));
   });
   return router;
 }

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { PERMISSIONS_ACTION, ROLE_ACTIONS } from '../../../access/actions.js';
 import { ApplicationError, ValidationError } from '../../../errors/index.js';
-import { permissionCatalogue } from '../permission-catalogue.js';
-import { fromPermissionInput, toPermissionTree } from '../permissions-format.js';
+import { permissionCatalogue, rolePermissionTree } from '../permission-catalogue.js';
+import { fromPermissionInput } from '../permissions-format.js';
 import {
   countUsersByRole,
   createRole,
@@ -45,7 +45,7 @@ export function roleRoutes(rt: UsersPermissionsRuntime): Router {
   router.get('/users-permissions/roles/:id', async (req, res) => {
     authorize(req, ROLE_ACTIONS.findOne);
     const role = await requireRole(ctx, req.params.id);
-    res.json({ role: { ...formatRole(role), permissions: toPermissionTree(await roleActions(ctx, role._id)) } });
+    res.json({ role: { ...formatRole(role), permissions: rolePermissionTree(ctx, await roleActions(ctx, role._id)) } });
   });
 
   router.post('/users-permissions/roles', async (req, res) => {
@@ -72,7 +72,11 @@ export function roleRoutes(rt: UsersPermissionsRuntime): Router {
     authorize(req, ROLE_ACTIONS.updateRole);
     const role = await requireRole(ctx, req.params.id);
     const body = bodyObject(req.body);
-    const { name, description } = checkFields(body, { name: [{ kind: 'min', n: 3 }], description: [] }, false);
+    const { name, description } = checkFields(
+      body,
+      { name: [{ kind: 'min', n: 3 }], description: [] },
+      { required: false },
+    );
     const set: Record<string, unknown> = {};
     if (name !== undefined) set.name = name;
     if (description !== undefined) set.description = description;

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { USER_ACTIONS } from '../../../access/actions.js';
-import { USER_UID } from '../../../content-types/index.js';
+import { entryIdFromPath, USER_UID } from '../../../content-types/index.js';
 import { ApplicationError, NotFoundError, UnauthorizedError, ValidationError } from '../../../errors/index.js';
 import { operationContext, rawQuery } from '../../../operations/request-context.js';
 import { deleteEntry, issue, loadEntry, updateEntry, writableContentType } from '../../../write/index.js';
@@ -14,8 +14,8 @@ import { bodyObject, checkFields, USER_FIELD_RULES } from '../validation.js';
 import { takenField } from '../indexes.js';
 
 function userId(raw: unknown): number {
-  const id = typeof raw === 'string' && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id)) throw new NotFoundError('User not found');
+  const id = typeof raw === 'string' ? entryIdFromPath(raw) : undefined;
+  if (id === undefined) throw new NotFoundError('User not found');
   return id;
 }
 
@@ -72,7 +72,7 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
         username: USER_FIELD_RULES.username ?? [],
         password: USER_FIELD_RULES.password ?? [],
       },
-      false,
+      { required: false },
     );
     // The app's own user attributes (an extension's scalars, relations, media) go through the write path.
     const data: Record<string, unknown> = { ...updatableExtraFields(ctx, body) };
