@@ -33,7 +33,7 @@ const layerZones = LAYERS.flatMap((targets, level) =>
 
 export default tseslint.config(
   {
-    // test/fixtures/strapi-project, lifecycles-project, middlewares-project and server-project are users' Strapi projects (CommonJS Strapi code), read as data
+    // test/fixtures/strapi-project, lifecycles-project, middlewares-project, server-project and core-routers-project are users' Strapi projects (CommonJS Strapi code), read as data
     ignores: [
       'dist/**',
       'node_modules/**',
@@ -44,6 +44,7 @@ export default tseslint.config(
       'test/fixtures/lifecycles-project/**',
       'test/fixtures/middlewares-project/**',
       'test/fixtures/server-project/**',
+      'test/fixtures/core-routers-project/**',
     ],
   },
   ...tseslint.configs.recommended,

@@ -1,4 +1,5 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
+import { relative } from 'node:path';
 import express, { Router, type Express } from 'express';
 import mongoose from 'mongoose';
 import { allowAll, type Authenticator } from './access/ability.js';
@@ -11,6 +12,7 @@ import {
   createCronService,
   createDbLifecycles,
   createStrapiApp,
+  loadCoreRouters,
   loadLifecycle,
   loadModelLifecycles,
   type StrapiApp,
@@ -103,12 +105,18 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const graphql = plugins.some((p) => p.name === 'graphql') ? graphqlConfig(config).endpoint : null;
   const middlewares = await buildMiddlewares({ app, config, logger, graphqlEndpoint: graphql });
 
+  const coreRouters = await loadCoreRouters(config.appDir, (message) => logger.warn(message));
+  for (const { file, unrun } of coreRouters)
+    if (unrun.length > 0)
+      logger.warn(
+        `${relative(config.appDir, file)}: the policies and route middlewares of ${unrun.join(', ')} are not run here (not supported yet); the permission check applies`,
+      );
   const pluginTypes = plugins.flatMap((p) => p.contentTypes?.(config) ?? []);
   const { registry, notices } = buildAppRegistry(
     config.appDir,
     pluginTypes,
     { i18n: i18n !== null, customFields: customFieldTypes(config) },
-    new Set(middlewares.custom.map((m) => m.file)),
+    new Set([...middlewares.custom.map((m) => m.file), ...coreRouters.map((r) => r.file)]),
   );
   for (const notice of notices) logger[notice.level](notice.message);
   const modelHooks = await loadModelLifecycles(config.appDir, registry, (message) => logger.warn(message));
@@ -212,7 +220,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     await closeDatabase();
     throw err;
   }
-  api.use(contentRoutes(context));
+  const coreRouteSettings = new Map(coreRouters.map((r) => [r.uid, r.settings]));
+  api.use(contentRoutes(context, (uid) => coreRouteSettings.get(uid)));
   app.use(config.api.rest.prefix, api);
   app.use(rootRouter);
   app.get(HEALTH_PATH, healthCheck(connection));

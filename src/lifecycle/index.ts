@@ -5,3 +5,4 @@ export { createDbLifecycles, type DbLifecyclesProvider } from './db-lifecycles.j
 export { loadModelLifecycles } from './model-lifecycles.js';
 export { createAppServer, type StrapiServer } from './strapi-server.js';
 export { configuredCronTasks, createCronService, type CronService } from './cron.js';
+export { loadCoreRouters } from './core-routers.js';
