@@ -79,7 +79,8 @@ function settingsOf(options: CoreRouterOptions): { settings: CoreRouteSettings; 
   return {
     settings: {
       serves: (action) => (served as readonly string[]).includes(action),
-      isPublic: (action) => config[action]?.auth === false,
+      // a policy or middleware not run here may be the action's guard: without it, no opening up
+      isPublic: (action) => config[action]?.auth === false && !(unrun as readonly string[]).includes(action),
     },
     unrun,
   };

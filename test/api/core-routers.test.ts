@@ -24,7 +24,7 @@ describe("a Strapi v4 project's createCoreRouter route files", () => {
       .send({ username: 'ada', email: 'ada@example.com', password: 'Password123!' })
       .expect(200);
     jwt = registered.body.jwt;
-    for (const name of ['articles', 'notes', 'tags'])
+    for (const name of ['articles', 'notes', 'tags', 'memos'])
       await service.context.connection
         .collection<{ _id: number; title: string }>(name)
         .insertOne({ _id: 1, title: 'One' });
@@ -73,6 +73,14 @@ describe("a Strapi v4 project's createCoreRouter route files", () => {
     );
     await api().get('/api/tags').expect(403);
     await api().get('/api/tags').set('Authorization', `Bearer ${jwt}`).expect(200);
+  });
+
+  it('does not open an action with auth: false whose policies it does not run', async () => {
+    const res = await api().get('/api/memos/1').expect(403);
+    expect(res.body.error).to.include({ status: 403, name: 'ForbiddenError' });
+    expect(lines.map((l) => l.msg ?? '')).to.include(
+      'src/api/memo/routes/memo.js: the policies and route middlewares of findOne are not run here (not supported yet); the permission check applies',
+    );
   });
 
   it('lists the custom route file as not run, and no createCoreRouter file', async () => {

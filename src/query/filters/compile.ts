@@ -70,7 +70,7 @@ function toQuery(node: FilterNode, scope: QueryScope): Query {
     case 'condition':
       return conditionQuery(node);
     case 'element': {
-      if (holdsJsonText(node.child))
+      if (holdsExprCondition(node.child))
         throw new ValidationError(
           'Text operators on a json, number or boolean attribute inside a repeatable component are not supported',
           {},
@@ -138,9 +138,8 @@ export function inPlaceRelationQuery(node: RelationNode): Query | undefined {
   return undefined;
 }
 
-/** Conditions on JSON text need `$expr`, which MongoDB does not accept inside `$elemMatch`. */
-/** Conditions compiled to `$expr` (json and number text), which cannot run inside `$elemMatch`. */
-function holdsJsonText(node: FilterNode): boolean {
+/** Conditions compiled to `$expr` (json and number text), which MongoDB does not accept inside `$elemMatch`. */
+function holdsExprCondition(node: FilterNode): boolean {
   return anyNode(
     node,
     (item) =>
