@@ -174,13 +174,15 @@ describe('REST create: POST /api/<plural>', () => {
   });
 
   describe('i18n', () => {
-    it('creates in the default locale, in ?locale= or data.locale; an unknown locale is a 400', async () => {
+    it('creates in the default locale or data.locale, never ?locale= (Strapi 4.26); an unknown locale is a 400', async () => {
       const en = await client.post('/api/articles', { data: { title: 'default' } });
       expect(en.body.data.attributes.locale).to.equal('en');
       expect((await client.stored(ARTICLE, en.body.data.id))?.localeGroup).to.equal(en.body.data.id);
-      const fr = await client.post('/api/articles?locale=fr', { data: { title: 'query' } });
-      expect(fr.body.data.attributes.locale).to.equal('fr');
-      const data = await client.post('/api/articles', { data: { title: 'data', locale: 'fr' } });
+      const query = await client.post('/api/articles?locale=fr', { data: { title: 'query' } });
+      expect(query.body.data.attributes.locale).to.equal('en');
+      const unknownQuery = await client.post('/api/articles?locale=de', { data: { title: 'query' } });
+      expect([unknownQuery.status, unknownQuery.body.data?.attributes.locale]).to.deep.equal([200, 'en']);
+      const data = await client.post('/api/articles?locale=en', { data: { title: 'data', locale: 'fr' } });
       expect(data.body.data.attributes.locale).to.equal('fr');
       const before = await client.count(ARTICLE);
       const bad = await client.post('/api/articles', { data: { title: 'x', locale: 'de' } });
