@@ -239,7 +239,7 @@ describe('GraphQL mutations and permissions', () => {
         accessKey,
       );
     const bad = await create('username: ""');
-    expect(bad.body.errors?.[0]?.extensions?.error?.details?.errors).to.deep.equal(
+    expect(at(bad.body, 'errors.0.extensions.error.details.errors')).to.deep.equal(
       [
         ['email', 'email is a required field'],
         ['username', 'username must be at least 1 characters'],
