@@ -3,7 +3,14 @@ import { USER_ACTIONS } from '../../../access/actions.js';
 import { entryIdFromPath, USER_UID } from '../../../content-types/index.js';
 import { ApplicationError, NotFoundError, UnauthorizedError, ValidationError } from '../../../errors/index.js';
 import { operationContext, rawQuery } from '../../../operations/request-context.js';
-import { deleteEntry, issue, loadEntry, updateEntry, writableContentType } from '../../../write/index.js';
+import {
+  deleteEntry,
+  issue,
+  loadEntry,
+  updateEntry,
+  withLifecycles,
+  writableContentType,
+} from '../../../write/index.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { updatableExtraFields } from '../user-fields.js';
 import { userWithRole } from '../user-answer.js';
@@ -109,8 +116,13 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
     const id = userId(req.params.id);
     const user = await findUserById(ctx, id);
     if (!user) throw new NotFoundError('User not found');
-    // entries that link the user (a relation to plugin::users-permissions.user) stop pointing at it
-    await deleteEntry(ctx.models, ctx.registry, USER_UID, id);
+    // entries that link the user (a relation to plugin::users-permissions.user) stop pointing at it;
+    // the delete hooks see the id as the path gives it, as Strapi's
+    const params = { where: { id: req.params.id } };
+    await withLifecycles(ctx, { action: 'Delete', uid: USER_UID, params, id }, async () => {
+      await deleteEntry(ctx.models, ctx.registry, USER_UID, id);
+      return id;
+    });
     res.json(sanitizeUser(ctx, user));
   });
 
