@@ -51,6 +51,7 @@ describe('lifecycle hooks of the plugins’ content-types', function () {
   let uploads: string;
   let jwt: string;
   const api = () => request(service.app);
+  const stored = (name: string) => service.context.connection.collection<{ _id: number }>(name);
   const events = (action?: string) =>
     (globalThis.lifecycleEvents ?? []).filter((e) => !e.hook.includes('Find') && (!action || e.hook === action));
 
@@ -114,9 +115,7 @@ describe('lifecycle hooks of the plugins’ content-types', function () {
       { hook: 'beforeDelete', model: 'plugin::users-permissions.user', where: { id: String(id) }, result: undefined },
     ]);
     expect(events('afterDelete')[0]?.result).to.deep.equal({ id });
-    expect(
-      await service.context.models.collection('plugin::users-permissions.user').countDocuments({ _id: id }),
-    ).to.equal(0);
+    expect(await stored('up_users').countDocuments({ _id: id })).to.equal(0);
   });
 
   it('GET /api/users/:id runs the user findOne hooks: an after-hook adds a field', async () => {
@@ -148,6 +147,6 @@ describe('lifecycle hooks of the plugins’ content-types', function () {
     );
     expect(events('beforeDelete')[0]?.where).to.deep.equal({ id });
     expect(events('afterDelete')[0]?.result).to.deep.equal({ id });
-    expect(await service.context.models.collection('plugin::upload.file').countDocuments({ _id: id })).to.equal(0);
+    expect(await stored('files').countDocuments({ _id: id })).to.equal(0);
   });
 });
