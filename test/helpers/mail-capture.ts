@@ -9,7 +9,7 @@ export type SentMail = Record<string, unknown> & { to?: string; subject?: string
 
 /** `plugins.email` of a service that sends through the memory provider. */
 export const MEMORY_EMAIL_PLUGIN = {
-  email: { config: { provider: MEMORY_PROVIDER, providerOptions: { tag: 'memory' }, settings: {} } },
+  email: { enabled: true, config: { provider: MEMORY_PROVIDER, providerOptions: { tag: 'memory' }, settings: {} } },
 };
 
 /** Every message the memory provider was given (shared by the services of this process; clear it first). */
