@@ -35,6 +35,9 @@ describe('users-permissions e-mail flows', () => {
           ...MEMORY_EMAIL_PLUGIN,
           'users-permissions': { enabled: true, config: { ratelimit: { enabled: false } } },
         },
+        permissions: {
+          authenticated: ['plugin::users-permissions.user.create', 'plugin::users-permissions.user.update'],
+        },
       },
     });
     await advanced({});
@@ -158,5 +161,38 @@ describe('users-permissions e-mail flows', () => {
     expect(sent).to.deep.equal([]);
     const redirect = await api().get('/api/auth/email-confirmation?confirmation=abc').expect(400);
     expect(redirect.body.error.message).to.equal('Invalid token');
+  });
+
+  it('unique_email false: /api/users creates and updates users sharing an address (as given on update); true refuses it', async () => {
+    await advanced({ email_confirmation: false, unique_email: false });
+    const { body } = await api()
+      .post('/api/auth/local/register')
+      .send({ username: 'owner', email: 'owner@example.com', password: 'secret123' })
+      .expect(200);
+    const auth = { Authorization: `Bearer ${body.jwt as string}` };
+    const user = { password: 'secret123', role: 1 };
+    const second = await api()
+      .post('/api/users')
+      .set(auth)
+      .send({ ...user, username: 'second', email: 'Owner@example.com' })
+      .expect(201);
+    expect(second.body).to.include({ username: 'second', email: 'owner@example.com' });
+    const renamed = await api()
+      .put(`/api/users/${second.body.id}`)
+      .set(auth)
+      .send({ email: 'Plain@Example.com' })
+      .expect(200);
+    expect(renamed.body.email).to.equal('Plain@Example.com');
+    await api().put(`/api/users/${second.body.id}`).set(auth).send({ email: 'owner@example.com' }).expect(200);
+    const users = service.context.connection.collection<{ _id: number; email: string }>('up_users');
+    expect(await users.countDocuments({ email: 'owner@example.com' })).to.equal(2);
+
+    await advanced({ email_confirmation: false, unique_email: true });
+    const refused = await api()
+      .post('/api/users')
+      .set(auth)
+      .send({ ...user, username: 'third', email: 'owner@example.com' })
+      .expect(400);
+    expect(refused.body.error).to.include({ name: 'ApplicationError', message: 'Email already taken' });
   });
 });

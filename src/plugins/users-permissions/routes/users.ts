@@ -15,6 +15,8 @@ import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { updatableExtraFields } from '../user-fields.js';
 import { userWithRole } from '../user-answer.js';
 import { createUserByRequest } from '../user-create.js';
+import { advancedSettings } from '../advanced-settings.js';
+import { allowSharedEmails } from '../indexes.js';
 import { countUsers, findUser, findUsers } from '../user-query.js';
 import { findUserById, sanitizeUser, usernameOrEmailTaken } from '../users.js';
 import { bodyObject, checkFields, USER_FIELD_RULES } from '../validation.js';
@@ -89,9 +91,15 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
       data.username = fields.username;
     }
     if (fields.email !== undefined) {
-      const email = fields.email.toLowerCase();
-      if (await usernameOrEmailTaken(ctx, { email }, id)) throw new ApplicationError('Email already taken');
-      data.email = email;
+      // Strapi checks and lower-cases the address only with `unique_email` on
+      if ((await advancedSettings(ctx)).unique_email) {
+        const email = fields.email.toLowerCase();
+        if (await usernameOrEmailTaken(ctx, { email }, id)) throw new ApplicationError('Email already taken');
+        data.email = email;
+      } else {
+        await allowSharedEmails(ctx);
+        data.email = fields.email;
+      }
     }
     if (fields.password !== undefined) data.password = fields.password;
     if (Object.keys(data).length > 0) {
