@@ -57,7 +57,7 @@ export const i18nPlugin: Plugin = {
   ],
   register(context) {
     const { router, i18n } = context;
-    router.use(localizationRoutes(context));
+    localizationRoutes(context, router);
     router.get('/i18n/locales', (req, res) => {
       if (!requestAuth(req).ability.can(LIST_LOCALES_ACTION)) throw new ForbiddenError();
       const list = (i18n?.locales ?? []).map((locale, index) => ({

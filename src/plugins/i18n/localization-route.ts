@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { ForbiddenError } from '../../errors/index.js';
 import { createLocalization } from '../../operations/localizations.js';
 import { operationContext, rawQuery, requestAuth } from '../../operations/request-context.js';
@@ -8,8 +8,7 @@ import type { ServiceContext } from '../../service-context.js';
  * `POST /api/<plural>/:id/localizations` for every localized collection type and
  * `POST /api/<singular>/localizations` for localized single types (permission `<uid>.createLocalization`).
  */
-export function localizationRoutes(service: ServiceContext): Router {
-  const router = Router();
+export function localizationRoutes(service: ServiceContext, router: Router): void {
   for (const contentType of service.registry.listContentTypes()) {
     if (contentType.namespace !== 'api' || !contentType.localized) continue;
     const uid = contentType.uid;
@@ -23,5 +22,4 @@ export function localizationRoutes(service: ServiceContext): Router {
         .json(await createLocalization(operationContext(service, req), uid, sourceId, req.body, rawQuery(req)));
     });
   }
-  return router;
 }

@@ -80,7 +80,7 @@ export const uploadPlugin: Plugin = {
     }
     const runtime: UploadRuntime = { settings, provider: localProvider(settings.directory) };
     runtimes.set(ctx.models, runtime);
-    ctx.router.use(uploadRoutes(ctx, runtime));
+    uploadRoutes(ctx, runtime, ctx.router);
     const serve = runtime.provider.serve;
     if (serve) ctx.rootRouter.use(serve.path, serve.handler);
   },

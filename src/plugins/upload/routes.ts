@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Router, type Request } from 'express';
+import type { Request, Router } from 'express';
 import { ForbiddenError, NotFoundError } from '../../errors/index.js';
 import { operationContext, rawQuery, requestAuth } from '../../operations/request-context.js';
 import type { ServiceContext } from '../../service-context.js';
@@ -63,8 +63,7 @@ async function readUploadBody(req: Request, rt: UploadRuntime, dir: string): Pro
   return { fields, files: body.files.filter((file) => file.field === 'files') };
 }
 
-export function uploadRoutes(service: ServiceContext, rt: UploadRuntime): Router {
-  const router = Router();
+export function uploadRoutes(service: ServiceContext, rt: UploadRuntime, router: Router): void {
   router.post('/upload', async (req, res) => {
     requireAction(req, UPLOAD_ACTIONS.upload);
     const ctx = operationContext(service, req);
@@ -98,5 +97,4 @@ export function uploadRoutes(service: ServiceContext, rt: UploadRuntime): Router
     if (!removed) throw new NotFoundError('file.notFound');
     res.status(200).json(removed);
   });
-  return router;
 }

@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
 import { createApiTokenWithSalt, listApiTokens, revokeApiToken, type CreateApiTokenInput } from './api-tokens.js';
@@ -72,11 +71,9 @@ export const usersPermissionsPlugin: Plugin = {
     runtimes.set(ctx.models, runtime);
     ctx.setAuthenticator(createAuthenticator(ctx, { jwt, apiTokenSalt: secrets.apiTokenSalt, permissions }));
     ctx.setService('jwt', createJwtService(secrets.jwtSecret, settings.jwt.expiresIn));
-    const router = Router();
-    router.use(authRoutes(runtime));
-    router.use(userRoutes(runtime));
-    router.use(roleRoutes(runtime));
-    ctx.router.use(router);
+    authRoutes(runtime, ctx.router);
+    userRoutes(runtime, ctx.router);
+    roleRoutes(runtime, ctx.router);
   },
   async bootstrap(ctx) {
     await ensureUniqueIndexes(ctx);

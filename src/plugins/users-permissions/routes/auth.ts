@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
 import { AUTH_ACTIONS } from '../../../access/actions.js';
 import { ApplicationError } from '../../../errors/index.js';
 import {
@@ -17,8 +17,7 @@ import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 const PROVIDER_DISABLED = 'This provider is disabled';
 
 /** `/auth/local`, `/auth/local/register`, `/auth/forgot-password`, `/auth/reset-password`, `/auth/change-password`, the e-mail confirmation routes, the (disabled) OAuth connect and callback. */
-export function authRoutes(rt: UsersPermissionsRuntime): Router {
-  const router = Router();
+export function authRoutes(rt: UsersPermissionsRuntime, router: Router): void {
   const limited: RequestHandler[] = rt.settings.ratelimit.enabled ? [rateLimit(rt.settings.ratelimit)] : [];
 
   router.post('/auth/local/register', ...limited, async (req, res) => {
@@ -61,5 +60,4 @@ export function authRoutes(rt: UsersPermissionsRuntime): Router {
     if (req.params.provider !== 'local') throw new ApplicationError(PROVIDER_DISABLED);
     res.json(await login(rt, req.body ?? {}));
   });
-  return router;
 }

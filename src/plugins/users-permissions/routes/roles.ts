@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { PERMISSIONS_ACTION, ROLE_ACTIONS } from '../../../access/actions.js';
 import { ApplicationError, ValidationError } from '../../../errors/index.js';
 import { permissionCatalogue, rolePermissionTree } from '../permission-catalogue.js';
@@ -27,9 +27,8 @@ const snakeCase = (name: string) =>
     .replace(/^_|_$/g, '');
 
 /** `/users-permissions/roles[/:id]`, answering as Strapi v4 (`{ roles }`, `{ role }`, `{ ok: true }`). */
-export function roleRoutes(rt: UsersPermissionsRuntime): Router {
+export function roleRoutes(rt: UsersPermissionsRuntime, router: Router): void {
   const { ctx } = rt;
-  const router = Router();
 
   router.get('/users-permissions/permissions', (req, res) => {
     authorize(req, PERMISSIONS_ACTION);
@@ -93,6 +92,4 @@ export function roleRoutes(rt: UsersPermissionsRuntime): Router {
     rt.permissions.invalidate();
     res.json({ ok: true });
   });
-
-  return router;
 }

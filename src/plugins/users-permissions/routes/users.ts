@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { USER_ACTIONS } from '../../../access/actions.js';
 import { entryIdFromPath, USER_UID } from '../../../content-types/index.js';
 import { ApplicationError, NotFoundError, UnauthorizedError, ValidationError } from '../../../errors/index.js';
@@ -29,9 +29,8 @@ function userId(raw: unknown): number {
 }
 
 /** `/users/me`, `/users` (list, create), `/users/count`, `/users/:id` (Strapi v4: plain user objects, no envelope). */
-export function userRoutes(rt: UsersPermissionsRuntime): Router {
+export function userRoutes(rt: UsersPermissionsRuntime, router: Router): void {
   const { ctx } = rt;
-  const router = Router();
 
   router.get('/users/me', async (req, res) => {
     const auth = authorize(req, USER_ACTIONS.me);
@@ -133,6 +132,4 @@ export function userRoutes(rt: UsersPermissionsRuntime): Router {
     });
     res.json(sanitizeUser(ctx, user));
   });
-
-  return router;
 }
