@@ -151,14 +151,20 @@ async function readEntriesHooked(
   return { entries, pagination: paginationMeta(tree.pagination, total) };
 }
 
-/** The read tree of what a before-hook left (the app's words: no permission applies). */
-function hookedTree(
+/**
+ * The read tree of what a before-hook left: its filters and sort are the app's words (no
+ * permission applies to them); what is answered (fields, populate) stays within the caller's
+ * permissions, as Strapi sanitizes the answer after the hooks.
+ */
+async function hookedTree(
   ctx: ReadContext,
   schema: ContentType,
   rawQuery: ReadQuery,
   params: Record<string, unknown>,
 ): Promise<ReadTree> {
-  return parseFind({ ...ctx, access: UNRESTRICTED }, schema, queryOfParams(rawQuery, params));
+  const query = queryOfParams(rawQuery, params);
+  const tree = await parseFind({ ...ctx, access: UNRESTRICTED }, schema, query);
+  return { ...tree, selection: parseSelection(ctx, schema, query, tree.publicationState) };
 }
 
 /**
@@ -282,9 +288,9 @@ export async function readEntry(
   }
   const where = options.where === undefined ? {} : { where: options.where };
   const one = await runBeforeRead(lifecycles, 'FindOne', uid, { ...where, ...selectionParams(selectionOf(rawQuery)) });
-  // what a hook changed is the app's: read without the caller's permissions
+  // a hook's filters are the app's (no permission applies); what is answered stays the caller's
   const access = one.changed ? UNRESTRICTED : ctx.access;
-  if (one.changed) selection = parseSelection({ ...ctx, access }, schema, queryOfParams(rawQuery, one.params), state);
+  if (one.changed) selection = parseSelection(ctx, schema, queryOfParams(rawQuery, one.params), state);
   const filters = one.params.where;
   const filterStages =
     filters === undefined || filters === null

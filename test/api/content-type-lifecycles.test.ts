@@ -294,6 +294,23 @@ describe('content-type lifecycle hooks of a Strapi v4 project', () => {
       ]);
     });
 
+    it("a before-hook's where may filter on what the caller may not read; the answer stays within the caller's permissions", async () => {
+      const strapi = globalThis.strapi!;
+      const owner = await api()
+        .post('/api/auth/local/register')
+        .send({ username: 'note-owner', email: 'note-owner@example.com', password: 'Password123!' })
+        .expect(200);
+      const mine = await strapi.entityService.create('api::note.note', {
+        data: { body: 'kept', owner: owner.body.user.id },
+      });
+      await strapi.entityService.create('api::note.note', { data: { body: 'not mine' } });
+      // the public may not filter on users itself
+      await api().get('/api/notes?filters[owner][username]=note-owner').expect(400);
+      const res = await api().get('/api/notes?filters[body]=MINE&populate=owner').expect(200);
+      expect(res.body.data.map((n: { id: number }) => n.id)).to.deep.equal([mine!.id]);
+      expect(res.body.data[0].attributes).not.to.have.property('owner');
+    });
+
     it('a single type: findOne hooks with its filters as where; afterFindOne adds a field', async () => {
       await api()
         .put('/api/homepage')
