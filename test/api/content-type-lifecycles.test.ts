@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { fileURLToPath } from 'node:url';
 import { capturingLogger } from '../helpers/log-capture.js';
-import { createTestService, type TestService } from '../helpers/server.js';
+import { createCommandCountingService, createTestService, type TestService } from '../helpers/server.js';
 
 const LIFECYCLES_PROJECT = fileURLToPath(new URL('../fixtures/lifecycles-project', import.meta.url));
 
@@ -340,5 +340,31 @@ describe('content-type lifecycle hooks of a Strapi v4 project', () => {
     expect(recorded('beforeDeleteMany')[0]?.where).to.deep.equal({ title: 'Bulk' });
     expect(recorded('afterDeleteMany')[0]?.result).to.deep.equal({ count: 2 });
     expect(await articles().countDocuments({ title: 'Bulk' })).to.equal(0);
+  });
+
+  it('reads with hooks cost the commands of reads without: one for the page (populate included), one for the total, one for an entry', async () => {
+    const previous = globalThis.strapi;
+    const counting = await createCommandCountingService({ appDir: LIFECYCLES_PROJECT });
+    try {
+      const strapi = globalThis.strapi!;
+      const article = await strapi.entityService.create('api::article.article', { data: { title: 'Counted' } });
+      for (let i = 0; i < 5; i++)
+        await strapi.entityService.create('api::note.note', { data: { body: `n${i}`, article: article!.id } });
+      counting.commands.length = 0;
+      const app = () => request(counting.service.app);
+      const notes = await app().get('/api/notes?populate=article').expect(200);
+      expect(notes.body.data).to.have.length(5);
+      expect(counting.commands).to.deep.equal(['aggregate', 'aggregate']);
+      counting.commands.length = 0;
+      await app().get('/api/articles').expect(200);
+      expect(counting.commands).to.deep.equal(['aggregate', 'aggregate']);
+      counting.commands.length = 0;
+      await app().get(`/api/articles/${article!.id}`).expect(200);
+      expect(counting.commands).to.deep.equal(['aggregate']);
+    } finally {
+      await counting.service.close();
+      // the other tests use the first service's strapi object
+      globalThis.strapi = previous;
+    }
   });
 });
