@@ -105,7 +105,7 @@ function isObject(value: unknown): value is MethodBag {
 }
 
 /** The app's methods over `base`, as Strapi's factories merge them. */
-function overBase(base: MethodBag, cfg: CoreConfig, strapi: StrapiApp): MethodBag {
+function overBase(base: MethodBag, cfg: CoreConfig, strapi: StrapiApp | undefined): MethodBag {
   const own = typeof cfg === 'function' ? cfg({ strapi }) : (cfg ?? {});
   if (!isObject(own)) throw new TypeError('the cfg of a core controller or service must give an object');
   for (const name of Object.keys(base)) if (own[name] === undefined) own[name] = base[name];
@@ -126,8 +126,8 @@ export interface AppCode {
   /** the app's service of `uid`, or the core service of a content-type; undefined: neither */
   service(uid: string): unknown;
   serviceUids(): string[];
-  /** whether `uid` has a controller or service file of the app's (its REST routes then ask `restAction`) */
-  hasOwnCode(uid: string): boolean;
+  /** whether `uid` has a controller or service of the app's that is more than a generated one (its REST routes then ask `restAction`) */
+  customises(uid: string): boolean;
   /** whether `uid` has a service file of the app's */
   ownService(uid: string): boolean;
   /**
@@ -178,8 +178,9 @@ export function createAppCode(loaded: LoadedAppCode, host: AppCodeHost): AppCode
   };
   /** An app module made into its instance; a core factory for a uid that is no content-type is refused. */
   const instance = (module: AppModule, kind: Kind, base: (uid: string) => MethodBag): unknown => {
-    const strapi = requireStrapi(`the ${kind} ${module.uid}`);
     const record = coreFactoryRecord(module.exported);
+    // a generated module needs no `strapi` object: the core one serves an app with no code of its own
+    const strapi = isGenerated(module.exported) ? undefined : requireStrapi(`the ${kind} ${module.uid}`);
     if (record) {
       if (!registry.contentType(record.uid))
         throw new Error(
@@ -188,7 +189,7 @@ export function createAppCode(loaded: LoadedAppCode, host: AppCodeHost): AppCode
       return overBase(base(record.uid), record.cfg, strapi);
     }
     return typeof module.exported === 'function'
-      ? (module.exported as (args: { strapi: StrapiApp }) => unknown)({ strapi })
+      ? (module.exported as (args: { strapi: StrapiApp | undefined }) => unknown)({ strapi })
       : module.exported;
   };
 
@@ -216,7 +217,8 @@ export function createAppCode(loaded: LoadedAppCode, host: AppCodeHost): AppCode
       return made;
     },
     serviceUids: () => [...new Set([...apiContentTypes().map((ct) => ct.uid), ...serviceModules.keys()])].sort(),
-    hasOwnCode: (uid) => controllerModules.has(uid) || serviceModules.has(uid),
+    customises: (uid) =>
+      [controllerModules.get(uid), serviceModules.get(uid)].some((m) => m !== undefined && !isGenerated(m.exported)),
     ownService: (uid) => serviceModules.has(uid),
     controllerHandler(name, api) {
       const [, apiName, controllerName, action] = HANDLER_NAME.exec(name) ?? [

@@ -5,6 +5,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { fileURLToPath } from 'node:url';
+import { createAppCode, loadAppCode } from '../../src/lifecycle/app-controllers.js';
+import type { KoaContext } from '../../src/middlewares/koa-context.js';
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { capturingLogger, type LogLine } from '../helpers/log-capture.js';
 import { createTestService, type TestService } from '../helpers/server.js';
@@ -210,6 +212,27 @@ describe("a Strapi v4 project's controllers and services", () => {
     expect(res.body.permissions['api::hello'].controllers.hello).to.deep.equal({
       index: { enabled: false, policy: '' },
     });
+  });
+
+  it('gives route handlers named by a string as Koa middlewares (controllerHandler)', async () => {
+    const strapi = globalThis.strapi;
+    const code = createAppCode(await loadAppCode(PROJECT, () => {}), {
+      service: service.context,
+      strapi: () => strapi,
+    });
+    const run = async (name: string, api: string, ctx: Record<string, unknown>) => {
+      const handler = code.controllerHandler(name, api);
+      if (!handler) throw new Error(`no handler ${name}`);
+      return handler(ctx as unknown as KoaContext, async () => undefined);
+    };
+    expect(await run('article.featured', 'article', { query: { limit: '1' } })).to.deep.equal({ data: ['Gamma'] });
+    const found = (await run('api::note.note.find', 'other', { query: {} })) as { data: unknown[] };
+    expect(found.data).to.have.length(1);
+    const hello: Record<string, unknown> = { query: {} };
+    await run('api::hello.hello.index', 'article', hello);
+    expect(hello.body).to.deep.equal({ hello: 'world', averageRating: 3.25 });
+    for (const unknown of ['article.nope', 'nothing.find', 'plugin::users-permissions.auth.callback', 'find'])
+      expect(code.controllerHandler(unknown, 'article'), unknown).to.equal(undefined);
   });
 
   it('no longer names the controllers and services as not run', () => {
