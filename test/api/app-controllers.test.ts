@@ -169,6 +169,26 @@ describe("a Strapi v4 project's controllers and services", () => {
     expect(res.body).to.deep.equal({ hello: 'Ada', averageRating: 3.25 });
   });
 
+  it("refuses, as REST does, a client's filter through a relation the caller may not read, also where the service takes part", async () => {
+    for (const query of ['filters[category][name]=Hidden', 'sort=category.name']) {
+      const res = await api().get(`/api/reviews?${query}`).expect(400);
+      expect(res.body.error).to.include({ status: 400, name: 'ValidationError' });
+    }
+  });
+
+  it('runs Strapi steps when a helper is overridden: flat entries transformed into the same envelope', async () => {
+    const res = await api().get('/api/writers?filters[name]=Ada').expect(200);
+    expect(res.body).to.deep.equal({
+      data: [
+        {
+          id: 10,
+          attributes: { name: 'Ada', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' },
+        },
+      ],
+      meta: { pagination: { page: 1, pageSize: 25, pageCount: 1, total: 1 }, via: 'transformResponse' },
+    });
+  });
+
   it('ran a custom service method from bootstrap', async () => {
     const res = await api().get('/api/writers?sort=name').expect(200);
     expect(res.body.data.map((w: { attributes: { name: string } }) => w.attributes.name)).to.deep.equal([
@@ -184,6 +204,15 @@ describe("a Strapi v4 project's controllers and services", () => {
     const res = await api().get('/api/page').expect(200);
     expect(res.body.data.attributes.heading).to.equal('Welcome');
     expect(res.body.meta).to.deep.equal({ singleType: true });
+    // update goes through the app's createOrUpdate, the body's id and timestamps left out
+    const put = await api()
+      .put('/api/page')
+      .send({ data: { heading: 'hello', id: 7, createdAt: '2000-01-01T00:00:00.000Z' } })
+      .expect(200);
+    expect(put.body.data).to.include({ id: 1 });
+    expect(put.body.data.attributes.heading).to.equal('HELLO');
+    expect(put.body.data.attributes.createdAt).not.to.equal('2000-01-01T00:00:00.000Z');
+    expect(await service.context.connection.collection('pages').countDocuments()).to.equal(1);
   });
 
   it('answers untouched content-types as before (generated controller and service)', async () => {
