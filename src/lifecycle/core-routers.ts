@@ -2,7 +2,8 @@
  * The app's `src/api/<api>/routes/*` files made with `factories.createCoreRouter(uid, { only,
  * except, config })` of Strapi v4: which core actions of a content-type are served and which are
  * public (`config.<action>.auth: false`). While the files load, `require('@strapi/strapi')` gives
- * them the factories of strapi-factories.ts, whose router keeps its options readable. Files exporting anything else (custom routes) are left to the "not run" notice.
+ * them the factories of strapi-factories.ts, whose router keeps its options readable. Files
+ * exporting anything else (custom routes) are left to the "not run" notice.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
