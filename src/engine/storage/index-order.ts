@@ -1,12 +1,10 @@
 import type { Doc } from '../bson/types.js';
 
 /*
- * An index's order kept in a snapshot, so that a start loads each index instead of sorting it:
- * for each entry in index order, the position of its document in the collection's natural order,
- * as little-endian int32s.
- * Loading takes it only if it is a permutation of the entries as loaded with each entry before the
- * next (n - 1 comparisons instead of a sort's n log n): then it is the sorted order itself,
- * whatever the journals replayed after the snapshot changed. Otherwise the index is sorted.
+ * An index's order kept in a snapshot, so that a start's index builds do not sort (n - 1
+ * comparisons instead of n log n): for each entry in index order, the position of its document in the collection's natural order,
+ * as little-endian int32s. A build starts its sort from it (see keptEntryOrder): the answer is
+ * always the sort's, whatever the journals replayed after the snapshot changed.
  */
 
 /** An order too large for one record (16 MiB) is not kept: such an index is sorted at start-up. */
@@ -32,30 +30,32 @@ export function decodePositions(bytes: Uint8Array): Int32Array {
 }
 
 /**
- * The sorted order of the entries from kept positions, or undefined when they do not give it.
+ * The entries in the order a snapshot kept, as far as it still places them, then those it does not
+ * place in natural order: where sorting starts. V8's sort (TimSort) finds the runs, so a kept
+ * order that still holds costs n - 1 comparisons and one that journals replayed after the snapshot
+ * changed in a few places little more (a deletion shifts the positions after it: a sort then).
  * `firstEntry[p]`: the first entry of the document at natural position p (its entries run to
- * `firstEntry[p + 1]`: one more item than documents); `compare`: the index's order of two entries.
- * A document with several entries (multikey) appears once per entry: its entries in their own
- * order, one per appearance.
+ * `firstEntry[p + 1]`: one more item than documents). A document with several entries (multikey)
+ * appears once per entry: its entries in their own order (`compare`), one per appearance.
  */
-export function orderFromPositions(
+export function keptEntryOrder(
   positions: Int32Array,
   firstEntry: readonly number[],
   compare: (a: number, b: number) => number,
-): number[] | undefined {
+): number[] {
   const docs = firstEntry.length - 1;
   const entries = firstEntry[docs] ?? 0;
-  if (positions.length !== entries) return undefined;
   const seen = new Int32Array(docs);
+  const placed = new Uint8Array(entries);
   const own = new Map<number, number[]>();
-  const order = new Array<number>(entries);
-  for (let i = 0; i < entries; i++) {
+  const order: number[] = [];
+  for (let i = 0; i < positions.length; i++) {
     const p = positions[i];
-    if (!(p >= 0 && p < docs)) return undefined;
+    if (!(p >= 0 && p < docs)) continue;
     const first = firstEntry[p];
     const count = firstEntry[p + 1] - first;
     const nth = seen[p]++;
-    if (nth >= count) return undefined;
+    if (nth >= count) continue;
     let entry = first;
     if (count > 1) {
       let sorted = own.get(p);
@@ -65,9 +65,15 @@ export function orderFromPositions(
       }
       entry = sorted[nth];
     }
-    // as many appearances as entries for every document (none has more, and they add up): a permutation
-    order[i] = entry;
-    if (i > 0 && compare(order[i - 1], entry) >= 0) return undefined;
+    placed[entry] = 1;
+    order.push(entry);
   }
+  for (let entry = 0; entry < entries; entry++) if (placed[entry] === 0) order.push(entry);
   return order;
+}
+
+/** Whether `order` is sorted (each entry before the next). */
+export function inOrder(order: readonly number[], compare: (a: number, b: number) => number): boolean {
+  for (let i = 1; i < order.length; i++) if (compare(order[i - 1], order[i]) >= 0) return false;
+  return true;
 }

@@ -3,7 +3,7 @@ import { pathValues } from '../bson/path.js';
 import { isPlainObject, type Doc } from '../bson/types.js';
 import { commandError } from '../errors.js';
 import { keyComparator } from './index-keys.js';
-import { orderFromPositions } from './index-order.js';
+import { inOrder, keptEntryOrder } from './index-order.js';
 import { KeyList } from './key-list.js';
 import { unbudgeted } from '../work.js';
 
@@ -108,7 +108,7 @@ export class SecondaryIndex {
     this.keptOrder = positions;
   }
 
-  /** Whether the last build took the order a snapshot kept (no sort). */
+  /** Whether the last build found the order a snapshot kept still sorted (no sort). */
   get builtFromKeptOrder(): boolean {
     return this.orderWasKept;
   }
@@ -122,8 +122,8 @@ export class SecondaryIndex {
   }
 
   /**
-   * Builds the entries of `docs` at once, by sorting (far cheaper than one insert each) unless a
-   * kept order checks out. With `enforceUnique`, answers the key of a duplicate instead for a
+   * Builds the entries of `docs` at once, by sorting (far cheaper than one insert each), from the
+   * order a snapshot kept when there is one (see index-order.ts). With `enforceUnique`, answers the key of a duplicate instead for a
    * unique index (nothing is built). The keys and their documents are kept in two arrays and a
    * permutation of positions is sorted: an object per entry would be garbage the size of the
    * index, promoted before the sort ends.
@@ -133,7 +133,7 @@ export class SecondaryIndex {
     this.keptOrder = undefined;
     const keys: unknown[] = [];
     const owners: Doc[] = [];
-    /** with a kept order to check: the first entry of each document, then the number of entries */
+    /** with a kept order: the first entry of each document, then the number of entries */
     const firstEntry: number[] = [];
     for (const doc of docs) {
       this.note(doc);
@@ -146,13 +146,14 @@ export class SecondaryIndex {
     firstEntry.push(keys.length);
     const compare = (a: number, b: number) =>
       this.compareKey(keys[a], keys[b]) || compareValues(owners[a]._id, owners[b]._id);
-    let order = kept ? orderFromPositions(kept, firstEntry, compare) : undefined;
-    this.orderWasKept = order !== undefined;
-    if (!order) {
+    let order: number[];
+    if (kept) order = keptEntryOrder(kept, firstEntry, compare);
+    else {
       order = new Array<number>(keys.length);
       for (let i = 0; i < order.length; i++) order[i] = i;
-      order.sort(compare);
     }
+    this.orderWasKept = kept !== undefined && inOrder(order, compare);
+    if (!this.orderWasKept) order.sort(compare);
     if (enforceUnique && this.unique) {
       for (let i = 1; i < order.length; i++) {
         const [a, b] = [order[i - 1], order[i]];
