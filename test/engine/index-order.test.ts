@@ -100,31 +100,39 @@ describe('engine: index order kept in the snapshot (loaded instead of sorted)', 
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   async function withEngine(
-    fn: (client: MongoClient) => Promise<void>,
+    fn: (client: MongoClient, events: EngineEvent[]) => Promise<void>,
     opts: EngineOptions = {},
-  ): Promise<EngineEvent[]> {
+  ): Promise<void> {
     const events: EngineEvent[] = [];
     const engine = await startEngine({ dataDir: dir, log: (e) => events.push(e), ...opts });
     const client = await MongoClient.connect(engine.uri);
     try {
-      await fn(client);
+      await fn(client, events);
     } finally {
       await client.close();
       await engine.stop();
     }
-    return events;
   }
 
-  /** Stores the documents and indexes, then has a compaction write them to the snapshot. */
+  /** Stores the documents and indexes, then has a compaction write them all to the snapshot. */
   async function storeWithSnapshot(): Promise<void> {
     await withEngine(
-      async (client) => {
+      async (client, events) => {
         const c = client.db('p').collection<AnyDoc>('items');
         const docs = generated(3_000);
         // some indexes kept up by each insert, the others built over stored documents
         for (const spec of INDEXES.slice(0, 3)) await c.createIndex(spec.key, spec);
         for (let i = 0; i < docs.length; i += 500) await c.insertMany(docs.slice(i, i + 500));
         for (const spec of INDEXES.slice(3)) await c.createIndex(spec.key, spec);
+        // every write starts a compaction unless one is running: the second to finish from now
+        // on started after the last index was created
+        const finished = () => events.filter((e) => e.event === 'compaction.finished').length;
+        const target = finished() + 2;
+        for (let n = 0; finished() < target; n++) {
+          if (n > 500) throw new Error('no compaction finished');
+          await client.db('p').collection<AnyDoc>('ping').insertOne({ n });
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
       },
       { compactAtBytes: 1 },
     );
