@@ -1,10 +1,11 @@
 import type { Doc } from '../bson/types.js';
 
 /*
- * An index's order kept in a snapshot, so that a start's index builds do not sort (n - 1
- * comparisons instead of n log n): for each entry in index order, the position of its document in the collection's natural order,
- * as little-endian int32s. A build starts its sort from it (see keptEntryOrder): the answer is
- * always the sort's, whatever the journals replayed after the snapshot changed.
+ * An index's order kept in a snapshot, so that a start's index builds need n - 1 comparisons
+ * instead of a sort's n log n: for each entry in index order, the position of its document in
+ * the collection's natural order, as little-endian int32s. A build starts its sort from it (see
+ * keptEntryOrder): the answer is always the sort's, whatever the journals replayed after the
+ * snapshot changed.
  */
 
 /** An order too large for one record (16 MiB) is not kept: such an index is sorted at start-up. */

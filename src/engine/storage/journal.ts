@@ -168,8 +168,8 @@ export class Journal {
           this.crash('snapshot-partial');
           if (checkpoint()) yield;
         }
-        // indexes after the documents: loading builds each index once over all of them, in the
-        // order kept here when there is one (no sort)
+        // indexes after the documents: loading builds each index once over all of them, its sort
+        // starting from the order kept here
         const positionOf = new Map(coll.docs.map((doc, i) => [doc, i]));
         for (const { spec, owners } of coll.indexes) {
           writer.add({ op: 'createIndex', db: coll.db, coll: coll.name, spec });
