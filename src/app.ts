@@ -11,8 +11,11 @@ import {
   createAppServer,
   createCronService,
   createDbLifecycles,
+  createAppCode,
   createStrapiApp,
+  loadAppCode,
   loadCoreRouters,
+  restActions,
   loadLifecycle,
   loadModelLifecycles,
   type StrapiApp,
@@ -25,7 +28,7 @@ import { BUILT_IN_PLUGINS, enabledPlugins, type Plugin } from './plugins/index.j
 import { graphqlConfig } from './plugins/graphql/config.js';
 import { ExtensionError } from './plugins/graphql/index.js';
 import { i18nSettings } from './plugins/i18n/index.js';
-import { contentRoutes } from './rest/content-routes.js';
+import { DEFAULT_SETTINGS, contentRoutes } from './rest/content-routes.js';
 import { bodyDepthGuard } from './rest/body-depth-guard.js';
 import { HEALTH_PATH, healthCheck } from './rest/health.js';
 import { pathGuard } from './rest/path-guard.js';
@@ -111,12 +114,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       logger.warn(
         `${relative(config.appDir, file)}: the policies and route middlewares of ${unrun.join(', ')} are not run here (not supported yet); the permission check applies`,
       );
+  const appCodeFiles = await loadAppCode(config.appDir, (message) => logger.warn(message));
   const pluginTypes = plugins.flatMap((p) => p.contentTypes?.(config) ?? []);
   const { registry, notices } = buildAppRegistry(
     config.appDir,
     pluginTypes,
     { i18n: i18n !== null, customFields: customFieldTypes(config) },
-    new Set([...middlewares.custom.map((m) => m.file), ...coreRouters.map((r) => r.file)]),
+    new Set([...middlewares.custom.map((m) => m.file), ...coreRouters.map((r) => r.file), ...appCodeFiles.files]),
   );
   for (const notice of notices) logger[notice.level](notice.message);
   const modelHooks = await loadModelLifecycles(config.appDir, registry);
@@ -127,7 +131,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     lifecycle !== undefined ||
     modelHooks.size > 0 ||
     middlewares.custom.length > 0 ||
-    Object.keys(cronTasks).length > 0;
+    Object.keys(cronTasks).length > 0 ||
+    appCodeFiles.customised;
 
   const database: DatabaseHandle = options.databaseUri
     ? { uri: options.databaseUri, description: 'MongoDB (given URI)', stop: async () => {} }
@@ -161,6 +166,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     authenticate: (req) => authenticate(req),
     lifecycles: dbLifecycles,
   };
+  // the app's controllers and services, made with the `strapi` object once it exists
+  const code = createAppCode(appCodeFiles, { service: context, strapi: () => strapi });
+  context.appControllerActions = () => code.customActions();
 
   // the app's code (src/index, its middlewares' factories) reaches `strapi.server`: its Koa
   // middlewares and routes get their places in the chain, used once the code adds any
@@ -221,7 +229,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     throw err;
   }
   const coreRouteSettings = new Map(coreRouters.map((r) => [r.uid, r.settings]));
-  api.use(contentRoutes(context, (uid) => coreRouteSettings.get(uid)));
+  const restActionOptions = { code, errors: middlewares.errors, logger };
+  api.use(
+    contentRoutes(context, (uid) => {
+      const settings = coreRouteSettings.get(uid);
+      const appAction = restActions(restActionOptions, uid);
+      return appAction ? { ...(settings ?? DEFAULT_SETTINGS), appAction } : settings;
+    }),
+  );
   app.use(config.api.rest.prefix, api);
   app.use(rootRouter);
   app.get(HEALTH_PATH, healthCheck(connection));
@@ -289,12 +304,15 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
         server: appServer?.server,
         cron,
+        code,
       })
     : undefined;
   try {
     if (strapi) globalThis.strapi = strapi;
     if (lifecycle && strapi) await lifecycle.run('register', strapi);
     await options.register?.({ app: service });
+    // where Strapi instantiates the controllers its routes name: after register
+    code.instantiate();
     appServer?.registered();
     // where Strapi v4 calls the middlewares' factories: after register, before any bootstrap
     if (strapi) for (const middleware of middlewares.custom) await middleware.start(strapi);

@@ -3,7 +3,7 @@ import { dirname, join, relative } from 'node:path';
 import type { SchemaNotice } from './notices.js';
 
 const CODE_FILE = /\.(js|cjs|mjs|ts)$/;
-const API_CODE_FOLDERS = ['routes', 'controllers', 'services', 'policies', 'middlewares'];
+const API_CODE_FOLDERS = ['routes', 'policies', 'middlewares'];
 const LISTED = 8;
 
 function listDir(dir: string): string[] {
@@ -43,9 +43,9 @@ function listed(appDir: string, files: string[]): string {
 
 /**
  * The code a Strapi v4 project carries next to its schemas, which this service does not run:
- * one start-up line per kind (custom routes/controllers/services/policies/
- * middlewares of the apis, plugin extension code, local plugins). `running`: files the service
- * does run (an api's middleware named in `config/middlewares`).
+ * one start-up line per kind (custom routes/policies/middlewares of the apis, plugin extension
+ * code, local plugins). `running`: files the service does run (an api's middleware named in
+ * `config/middlewares`, its createCoreRouter files, its controllers and services).
  */
 export function customCodeNotices(srcDir: string, running: ReadonlySet<string> = new Set()): SchemaNotice[] {
   const appDir = dirname(srcDir);
@@ -67,7 +67,7 @@ export function customCodeNotices(srcDir: string, running: ReadonlySet<string> =
   };
   info(
     [...apiCode, ...globalCode],
-    'custom routes, controllers, services, policies and middlewares are not run here (not supported yet); the default content API applies',
+    'custom routes, policies and middlewares are not run here (not supported yet); the default content API applies',
   );
   info(extensionServers, 'plugin extension code (strapi-server) is not run here; its content-type schemas are read');
   info(localPlugins, 'local plugins: their content-types are read, their code is not run here (not supported yet)');

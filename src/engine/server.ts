@@ -139,7 +139,9 @@ export class EngineServer {
       .flatMap((db) => this.catalog.collections(db))
       .flatMap((coll) => coll.indexes.filter((index) => index.deferred));
     if (deferred.length === 0) return;
+    const built = deferred.length;
     let buildMs = 0;
+    let kept = 0;
     let idleBefore = IDLE_BEFORE_FIRST_INDEX_BUILD_MS;
     this.lastCommandAt = performance.now();
     const next = (): void => {
@@ -161,14 +163,15 @@ export class EngineServer {
         this.opts.log({
           level: 'info',
           event: 'indexes.built',
-          message: `indexes of the loaded data built (${ms} ms of work, then ${gcMs} ms of garbage collection)`,
-          details: { ms, gcMs },
+          message: `indexes of the loaded data built (${ms} ms of work, ${kept} of ${built} in the order the snapshot kept, then ${gcMs} ms of garbage collection)`,
+          details: { ms, gcMs, built, kept },
         });
         return;
       }
       const started = performance.now();
       index.build();
       buildMs += performance.now() - started;
+      if (index.builtFromKeptOrder) kept++;
       this.indexBuild = setTimeout(next, 0).unref();
     };
     this.indexBuild = setTimeout(next, 0).unref();

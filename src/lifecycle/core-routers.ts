@@ -2,37 +2,17 @@
  * The app's `src/api/<api>/routes/*` files made with `factories.createCoreRouter(uid, { only,
  * except, config })` of Strapi v4: which core actions of a content-type are served and which are
  * public (`config.<action>.auth: false`). While the files load, `require('@strapi/strapi')` gives
- * them the factories below, whose router keeps its options readable (Strapi's own keeps them in a
- * closure). Files exporting anything else (custom routes) are left to the "not run" notice.
+ * them the factories of strapi-factories.ts, whose router keeps its options readable. Files
+ * exporting anything else (custom routes) are left to the "not run" notice.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import Module from 'node:module';
 import { join, relative } from 'node:path';
 import { importAppModule } from '../config/index.js';
 import type { CoreRouteSettings } from '../rest/content-routes.js';
+import { coreRouterRecord, withStrapiFactories, type CoreRouterOptions } from './strapi-factories.js';
 
 const CORE_ACTIONS = ['find', 'findOne', 'create', 'update', 'delete'] as const;
 const ROUTE_FILE = /\.(js|cjs|ts)$/;
-const CORE_ROUTER = Symbol('createCoreRouter');
-
-interface ActionConfig {
-  auth?: unknown;
-  policies?: unknown[];
-  middlewares?: unknown[];
-}
-
-interface CoreRouterOptions {
-  prefix?: string;
-  only?: string[];
-  except?: string[];
-  config?: Record<string, ActionConfig | undefined>;
-}
-
-interface CoreRouterResult {
-  [CORE_ROUTER]: { uid: string; options: CoreRouterOptions };
-  type: string;
-  prefix: string | undefined;
-}
 
 /** What a loaded file says about one content-type's core routes. */
 export interface LoadedCoreRouter {
@@ -41,30 +21,6 @@ export interface LoadedCoreRouter {
   settings: CoreRouteSettings;
   /** actions whose policies or route middlewares are not run here */
   unrun: string[];
-}
-
-const factories = {
-  createCoreRouter(uid: string, options: CoreRouterOptions = {}): CoreRouterResult {
-    return { [CORE_ROUTER]: { uid, options }, type: 'content-api', prefix: options.prefix };
-  },
-};
-
-function isCoreRouter(value: unknown): value is CoreRouterResult {
-  return typeof value === 'object' && value !== null && CORE_ROUTER in value;
-}
-
-/** Runs `load` with `require('@strapi/strapi')` answered by the factories above. */
-async function withStrapiFactories<T>(load: () => Promise<T>): Promise<T> {
-  const original = Module._load;
-  Module._load = function (request, parent, isMain) {
-    if (request === '@strapi/strapi') return { factories, default: { factories } };
-    return original.call(this, request, parent, isMain);
-  };
-  try {
-    return await load();
-  } finally {
-    Module._load = original;
-  }
 }
 
 function settingsOf(options: CoreRouterOptions): { settings: CoreRouteSettings; unrun: string[] } {
@@ -114,8 +70,9 @@ export async function loadCoreRouters(appDir: string, warn: (message: string) =>
         warn(`${err instanceof Error ? err.message : String(err)}; its routes are not read`);
         continue;
       }
-      if (!isCoreRouter(exported)) continue;
-      const { uid, options } = exported[CORE_ROUTER];
+      const record = coreRouterRecord(exported);
+      if (!record) continue;
+      const { uid, options } = record;
       routers.push({ file, uid, ...settingsOf(options) });
     }
     return routers;

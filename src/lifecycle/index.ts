@@ -6,3 +6,5 @@ export { loadModelLifecycles } from './model-lifecycles.js';
 export { createAppServer, type StrapiServer } from './strapi-server.js';
 export { configuredCronTasks, createCronService, type CronService } from './cron.js';
 export { loadCoreRouters } from './core-routers.js';
+export { createAppCode, loadAppCode, type AppCode } from './app-controllers.js';
+export { restActions } from './rest-actions.js';

@@ -140,7 +140,7 @@ export function routeHandlers(route: AppRoute): KoaMiddleware[] {
     if (typeof handler === 'function') return handler as KoaMiddleware;
     throw new Error(
       typeof handler === 'string'
-        ? `its handler "${handler}" names a controller action, and Content Service does not run the app's controllers: give the route a function (ctx) => { … }`
+        ? `its handler "${handler}" names a controller action, which a route handler cannot do here yet: give the route a function (ctx) => strapi.controller('api::<api>.<controller>').<action>(ctx)`
         : 'its handler must be a function (ctx) => { … } or an array of them',
     );
   });

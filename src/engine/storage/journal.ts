@@ -1,4 +1,4 @@
-import { BSON } from 'bson';
+import { Binary, BSON } from 'bson';
 import { closeSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Doc } from '../bson/types.js';
@@ -7,6 +7,7 @@ import type { Catalog, Change } from './catalog.js';
 import { fsyncDir, journalFile, listJournals, SNAPSHOT_FILE, SNAPSHOT_TMP_FILE, writeAll } from './data-files.js';
 import { lockDataDir } from './lock.js';
 import { encodeBatch } from './document-batch.js';
+import { encodePositions } from './index-order.js';
 import { encodeRecord, type StoredRecord } from './records.js';
 import { recover, type RecoveryOptions } from './recovery.js';
 import type { IndexSpec } from './secondary-index.js';
@@ -167,8 +168,22 @@ export class Journal {
           this.crash('snapshot-partial');
           if (checkpoint()) yield;
         }
-        // indexes after the documents: loading builds each index once over all of them
-        for (const spec of coll.indexes) writer.add({ op: 'createIndex', db: coll.db, coll: coll.name, spec });
+        // indexes after the documents: loading builds each index once over all of them, its sort
+        // starting from the order kept here
+        const positionOf = new Map(coll.docs.map((doc, i) => [doc, i]));
+        for (const { spec, owners } of coll.indexes) {
+          writer.add({ op: 'createIndex', db: coll.db, coll: coll.name, spec });
+          const positions = owners && encodePositions(owners, positionOf);
+          if (positions)
+            writer.add({
+              op: 'indexOrder',
+              db: coll.db,
+              coll: coll.name,
+              index: spec.name,
+              positions: new Binary(positions),
+            });
+          if (checkpoint()) yield;
+        }
       }
       writer.flush();
       fsyncSync(tmpFd);
@@ -287,7 +302,8 @@ interface CapturedCollection {
   db: string;
   name: string;
   options: Doc;
-  indexes: IndexSpec[];
+  /** each index with its documents in index order, when it can be kept (see index-order.ts) */
+  indexes: Array<{ spec: IndexSpec; owners: Doc[] | undefined }>;
   docs: Doc[];
 }
 
@@ -299,7 +315,7 @@ function capture(catalog: Catalog): CapturedCollection[] {
         db,
         name: coll.name,
         options: coll.options,
-        indexes: coll.indexes.slice(1).map((ix) => ix.spec),
+        indexes: coll.indexes.slice(1).map((ix) => ({ spec: ix.spec, owners: ix.ownersInOrder() })),
         docs: [...coll.all()],
       });
     }

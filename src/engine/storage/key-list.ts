@@ -70,6 +70,13 @@ export class KeyList {
     this.rebuild();
   }
 
+  /** The documents of the entries, in entry order. */
+  owners(): Doc[] {
+    const out: Doc[] = [];
+    for (const leaf of this.leaves) for (const doc of leaf.docs) out.push(doc);
+    return out;
+  }
+
   /** The key of entry `i` of a leaf (a new array for a compound key). */
   private keyAt(leaf: Leaf, i: number): unknown {
     const w = this.width;

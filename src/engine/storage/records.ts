@@ -9,7 +9,7 @@ import type { DocumentBatch } from './document-batch.js';
  * The record framing shared by snapshot and journal files:
  *   uint32 LE length of the BSON body | uint32 LE CRC-32 of the body | BSON body
  * A body is a `Change` (post-image), the `meta` record that opens every file of format 2, or (in
- * snapshots) a batch of documents.
+ * snapshots) a batch of documents or an index's order.
  */
 
 /** First record of a snapshot or journal file: the generation it belongs to (see journal.ts). */
@@ -26,7 +26,16 @@ export interface DocsRecord extends DocumentBatch {
   coll: string;
 }
 
-export type StoredRecord = Change | MetaRecord | DocsRecord;
+/** Snapshot records: the order of an index over the documents before it (see index-order.ts). */
+export interface IndexOrderRecord {
+  op: 'indexOrder';
+  db: string;
+  coll: string;
+  index: string;
+  positions: Binary;
+}
+
+export type StoredRecord = Change | MetaRecord | DocsRecord | IndexOrderRecord;
 
 export const RECORD_HEAD_BYTES = 8;
 const MAX_RECORD_BYTES = 48_000_000;

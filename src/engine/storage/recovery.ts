@@ -14,7 +14,15 @@ import {
   type JournalFile,
 } from './data-files.js';
 import { decodeBatch } from './document-batch.js';
-import { decodeBody, nextIntactRecord, RecordReader, type DocsRecord, type StoredRecord } from './records.js';
+import { decodePositions } from './index-order.js';
+import {
+  decodeBody,
+  nextIntactRecord,
+  RecordReader,
+  type DocsRecord,
+  type IndexOrderRecord,
+  type StoredRecord,
+} from './records.js';
 
 /** A damaged data file: start-up stops (nothing is changed) unless started with `repair`. */
 export class DataDamagedError extends Error {
@@ -228,7 +236,11 @@ class BulkLoader {
 
   constructor(private readonly catalog: Catalog) {}
 
-  apply(record: Change | DocsRecord): void {
+  apply(record: Change | DocsRecord | IndexOrderRecord): void {
+    if (record.op === 'indexOrder') {
+      this.collection(record.db, record.coll).index(record.index)?.keepOrder(decodePositions(record.positions.buffer));
+      return;
+    }
     if (record.op === 'docs') {
       this.collection(record.db, record.coll).load(decodeBatch(record));
       return;

@@ -3,6 +3,7 @@ import { pathValues } from '../bson/path.js';
 import { isPlainObject, type Doc } from '../bson/types.js';
 import { commandError } from '../errors.js';
 import { keyComparator } from './index-keys.js';
+import { inOrder, keptEntryOrder } from './index-order.js';
 import { KeyList } from './key-list.js';
 import { unbudgeted } from '../work.js';
 
@@ -30,6 +31,9 @@ export class SecondaryIndex {
   private readonly multikeyPositions = new Set<number>();
   /** set while the index is not built: the documents to build it from when it is first read */
   private pending: (() => Iterable<Doc>) | undefined;
+  /** the order a snapshot kept for the next build (index-order.ts), checked before it is used */
+  private keptOrder: Int32Array | undefined;
+  private orderWasKept = false;
 
   /** each field's path split on dots; null for a top-level field */
   private readonly paths: Array<string[] | null>;
@@ -99,25 +103,57 @@ export class SecondaryIndex {
     unbudgeted(() => this.fill(source(), false));
   }
 
+  /** Gives the next build the order a snapshot kept (see index-order.ts). */
+  keepOrder(positions: Int32Array): void {
+    this.keptOrder = positions;
+  }
+
+  /** Whether the last build found the order a snapshot kept still sorted (no sort). */
+  get builtFromKeptOrder(): boolean {
+    return this.orderWasKept;
+  }
+
   /**
-   * Builds the entries of `docs` at once, by sorting (far cheaper than one insert each). With
-   * `enforceUnique`, answers the key of a duplicate instead for a unique index (nothing is built).
-   * The keys and their documents are kept in two arrays and a permutation of positions is sorted:
-   * an object per entry would be garbage the size of the index, promoted before the sort ends.
+   * The documents of the entries in index order, for a snapshot to keep (see index-order.ts);
+   * undefined while the index is left to build.
+   */
+  ownersInOrder(): Doc[] | undefined {
+    return this.pending ? undefined : this.list.owners();
+  }
+
+  /**
+   * Builds the entries of `docs` at once, by sorting (far cheaper than one insert each), from the
+   * order a snapshot kept when there is one (see index-order.ts). With `enforceUnique`, answers the key of a duplicate instead for a
+   * unique index (nothing is built). The keys and their documents are kept in two arrays and a
+   * permutation of positions is sorted: an object per entry would be garbage the size of the
+   * index, promoted before the sort ends.
    */
   fill(docs: Iterable<Doc>, enforceUnique: boolean): { values: unknown[] } | undefined {
+    const kept = this.keptOrder;
+    this.keptOrder = undefined;
     const keys: unknown[] = [];
     const owners: Doc[] = [];
+    /** with a kept order: the first entry of each document, then the number of entries */
+    const firstEntry: number[] = [];
     for (const doc of docs) {
       this.note(doc);
+      if (kept) firstEntry.push(keys.length);
       for (const key of this.keysOf(doc)) {
         keys.push(key);
         owners.push(doc);
       }
     }
-    const order = new Array<number>(keys.length);
-    for (let i = 0; i < order.length; i++) order[i] = i;
-    order.sort((a, b) => this.compareKey(keys[a], keys[b]) || compareValues(owners[a]._id, owners[b]._id));
+    firstEntry.push(keys.length);
+    const compare = (a: number, b: number) =>
+      this.compareKey(keys[a], keys[b]) || compareValues(owners[a]._id, owners[b]._id);
+    let order: number[];
+    if (kept) order = keptEntryOrder(kept, firstEntry, compare);
+    else {
+      order = new Array<number>(keys.length);
+      for (let i = 0; i < order.length; i++) order[i] = i;
+    }
+    this.orderWasKept = kept !== undefined && inOrder(order, compare);
+    if (!this.orderWasKept) order.sort(compare);
     if (enforceUnique && this.unique) {
       for (let i = 1; i < order.length; i++) {
         const [a, b] = [order[i - 1], order[i]];
