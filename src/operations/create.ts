@@ -7,7 +7,11 @@ export function queryLocale(query: RawQuery): string | undefined {
   return typeof query.locale === 'string' ? query.locale : undefined;
 }
 
-/** POST /api/<plural> with `{ data }`; answers the created entry read back with the request's query. */
+/**
+ * POST /api/<plural> with `{ data }`; answers the created entry read back with the request's query.
+ * The entry's locale is `data.locale` (default locale otherwise): as Strapi 4.26's i18n, a create
+ * does not read `?locale=` (single types do, see single-write.ts).
+ */
 export async function create(
   ctx: OperationContext,
   uid: string,
@@ -18,6 +22,6 @@ export async function create(
   // Strapi validates the query before it reads the body
   await checkAnswerQuery(ctx, uid, query);
   const data = dataObject(readDataPayload(body));
-  const id = await createEntry(ctx, contentType, data, { locale: queryLocale(query) });
+  const id = await createEntry(ctx, contentType, data, {});
   return answerEntry(ctx, uid, id, query);
 }

@@ -8,6 +8,9 @@ import type { EntryResponse, OperationContext, RawQuery } from './context.js';
  * GET /api/<plural>/:id. An id that names no whole number (`abc`, `1.5`), a missing entry and
  * a draft read without `publicationState=preview` (Strapi answers it: docs/strapi-deviations.md)
  * are 404s. `locale` is ignored. The app's findOne hooks see `where: { id }`, as Strapi's.
+ * Strapi's findOne never reads `publicationState` (any value, even `draft` or an object,
+ * answers): here it only says whether a draft shows, so anything but `preview` reads as `live`,
+ * never a 400.
  */
 export function findOne(ctx: OperationContext, uid: string, id: string, query: RawQuery): Promise<EntryResponse> {
   return readOne(ctx, uid, id, query, ctx.lifecycles);
@@ -27,7 +30,14 @@ async function readOne(
 ): Promise<EntryResponse> {
   const entryId = entryIdFromPath(id);
   if (entryId === undefined) throw new NotFoundError();
-  const entry = await readEntry(ctx, uid, { _id: entryId }, query, { lifecycles, where: { id } });
+  const publicationState = query.publicationState === 'preview' ? 'preview' : undefined;
+  const entry = await readEntry(
+    ctx,
+    uid,
+    { _id: entryId },
+    { ...query, publicationState },
+    { lifecycles, where: { id } },
+  );
   if (!entry) throw new NotFoundError();
   return { data: entry, meta: {} };
 }

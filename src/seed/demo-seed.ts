@@ -56,7 +56,12 @@ export async function seedDemoContent(service: ContentService): Promise<number> 
         {},
       );
     } else {
-      await operations.create(ctx, uidOf(op.contentType), { data: op.body }, op.locale ? { locale: op.locale } : {});
+      await operations.create(
+        ctx,
+        uidOf(op.contentType),
+        { data: op.locale ? { ...op.body, locale: op.locale } : op.body },
+        {},
+      );
     }
   }
   return seed.operations.length;

@@ -19,6 +19,7 @@ import { isPlainObject, type WriteData } from './payload.js';
 import {
   applyRelationInput,
   parseRelationInput,
+  unreadableRelation,
   referencedIds,
   strictOnCreate,
   type RelationInput,
@@ -111,6 +112,8 @@ export interface WritePlan {
   newComponents: NewComponent[];
   /** target uid → ids that must exist */
   targets: Map<string, Set<number>>;
+  /** target uid → how many id values no entry can have (`"abc"`) were given: Strapi looks them up, missing */
+  unmatched: Map<string, number>;
   unique: UniqueCheck[];
   inverse: InverseWrite[];
   passwords: PendingPassword[];
@@ -565,7 +568,12 @@ function buildRelation(
   if (!relation || relation.localizations) return;
   const parsed = parseRelationInput(value, relation.multiple, at);
   if (!parsed.ok) {
-    walk.plan.issues.push(...parsed.issues);
+    const unreadable = unreadableRelation(value);
+    if (unreadable?.kind === 'unknown') {
+      addTargets(walk, relation.target, unreadable.valid);
+      walk.plan.unmatched.set(relation.target, (walk.plan.unmatched.get(relation.target) ?? 0) + unreadable.ids.length);
+    } else if (unreadable?.kind === 'invalidLists') walk.plan.storeError ??= 'Invalid relations';
+    else walk.plan.issues.push(...parsed.issues);
     return;
   }
   addTargets(walk, relation.target, referencedIds(parsed.input));
@@ -694,6 +702,7 @@ export function buildWrite(
     pull: {},
     newComponents: [],
     targets: new Map(),
+    unmatched: new Map(),
     unique: [],
     inverse: [],
     passwords: [],

@@ -11,11 +11,11 @@ import { mediaTypeIssues } from './media-types.js';
 
 /** Strapi v4.26's message for relations to missing entries. */
 async function missingTargets(models: Models, plan: WritePlan): Promise<string | null> {
-  for (const [uid, ids] of plan.targets) {
-    const wanted = [...ids];
-    const found = await entries(models, uid).countDocuments({ _id: { $in: wanted } });
-    if (found !== wanted.length)
-      return `${wanted.length - found} relation(s) of type ${uid} associated with this entity do not exist`;
+  for (const uid of new Set([...plan.targets.keys(), ...plan.unmatched.keys()])) {
+    const wanted = [...(plan.targets.get(uid) ?? [])];
+    const found = wanted.length > 0 ? await entries(models, uid).countDocuments({ _id: { $in: wanted } }) : 0;
+    const missing = wanted.length - found + (plan.unmatched.get(uid) ?? 0);
+    if (missing > 0) return `${missing} relation(s) of type ${uid} associated with this entity do not exist`;
   }
   return null;
 }
@@ -50,12 +50,11 @@ export async function assertWritable(
 ): Promise<void> {
   // yup runs every test (abortEarly: false), the async unique tests included
   const unique = againstDatabase ? await uniqueIssues(models, contentType, plan, entryId) : [];
-  // the check of the whole entry (its relations store) reports after its fields
-  const whole = plan.storeError === null ? [] : [issue([], plan.storeError)];
-  const issues = [...plan.issues, ...unique, ...whole];
+  // the check of the whole entry (its relations store, then its relations exist) reports after its fields
+  const missing = plan.storeError === null && againstDatabase ? await missingTargets(models, plan) : null;
+  const whole = plan.storeError ?? missing;
+  const issues = [...plan.issues, ...unique, ...(whole === null ? [] : [issue([], whole)])];
   if (issues.length > 0) throw ValidationError.fromIssues(issues);
-  const missing = againstDatabase ? await missingTargets(models, plan) : null;
-  if (missing) throw ValidationError.forPath([], missing);
   const wrongTypes = await mediaTypeIssues(models, plan.media);
   if (wrongTypes.length > 0) throw ValidationError.fromIssues(wrongTypes);
 }

@@ -140,6 +140,41 @@ export function parseRelationInput(value: unknown, multiple: boolean, path: stri
   return { ok: true, input: { kind: 'set', ids } };
 }
 
+/**
+ * Why a relation input Strapi accepts the shape of failed to parse here, when it is one of these:
+ * `unknown` lists its id values no entry can have (`"abc"`, `1.5`, `0`: Strapi looks them up and
+ * reports them missing), `invalidLists` a `connect`/`disconnect`/`set` that is no list (Strapi's
+ * "Invalid relations"). Null for any other malformed input.
+ */
+export type UnreadableRelation =
+  { kind: 'unknown'; ids: (string | number)[]; valid: number[] } | { kind: 'invalidLists' };
+
+const isIdValue = (value: unknown): value is string | number => typeof value === 'string' || typeof value === 'number';
+
+export function unreadableRelation(value: unknown): UnreadableRelation | null {
+  const lists: unknown[] = [];
+  if (isPlainObject(value) && PATCH_KEYS.some((key) => key in value)) {
+    for (const key of ['connect', 'disconnect', 'set']) {
+      const list = value[key];
+      if (list === undefined || list === null) continue;
+      if (!Array.isArray(list)) return isIdValue(list) ? { kind: 'invalidLists' } : null;
+      lists.push(...list);
+    }
+  } else {
+    lists.push(...(Array.isArray(value) ? value : [value]));
+  }
+  const ids: (string | number)[] = [];
+  const valid: number[] = [];
+  for (const entry of lists) {
+    const raw = isPlainObject(entry) ? entry.id : entry;
+    if (!isIdValue(raw)) return null;
+    const id = toId(raw);
+    if (id !== undefined) valid.push(id);
+    else if (!ids.includes(raw)) ids.push(raw);
+  }
+  return ids.length > 0 ? { kind: 'unknown', ids, valid } : null;
+}
+
 /** The ids after applying an input, or the message of Strapi's InvalidRelationError (a 400). */
 export type RelationOutcome = { ok: true; ids: number[] } | { ok: false; message: string };
 

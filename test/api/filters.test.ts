@@ -47,6 +47,33 @@ describe('REST filters', () => {
     expect(ids(notContains.body)).to.deep.equal([2, 3, 7, 9, 14, 15, 17, 22, 24, 25, 27, 31, 32, 34, 36, 39]);
   });
 
+  it('$eqi never matches a number, boolean or date-time column ($nei: every non-null value), as Strapi 4.26 answers', async () => {
+    const all = await get('/api/articles?pagination[pageSize]=100');
+    const withReadingTime = await get('/api/articles?filters[readingTime][$notNull]=true&pagination[pageSize]=100');
+    for (const field of ['id', 'views', 'featured', 'readingTime', 'createdAt']) {
+      const eqi = await get(`/api/articles?filters[${field}][$eqi]=1&pagination[pageSize]=100`);
+      expect([eqi.status, ids(eqi.body)], field).to.deep.equal([200, []]);
+    }
+    const nei = await get('/api/articles?filters[readingTime][$nei]=5&pagination[pageSize]=100');
+    expect(ids(nei.body)).to.deep.equal(ids(withReadingTime.body));
+    const neiId = await get('/api/articles?filters[id][$nei]=1&pagination[pageSize]=100');
+    expect(ids(neiId.body)).to.deep.equal(ids(all.body));
+  });
+
+  it('text operators on a date-time match its SQLite text, milliseconds since the epoch', async () => {
+    const all = await get('/api/articles?pagination[pageSize]=100');
+    const created = new Date(all.body.data[0].attributes.createdAt).getTime();
+    for (const [path, expected] of [
+      ['filters[createdAt][$contains]=-', []],
+      ['filters[createdAt][$startsWith]=2024', []],
+      [`filters[createdAt][$startsWith]=${String(created).slice(0, 2)}`, ids(all.body)],
+      ['filters[createdAt][$notContains]=-', ids(all.body)],
+    ] as const) {
+      const res = await get(`/api/articles?${path}&pagination[pageSize]=100`);
+      expect([res.status, ids(res.body)], path).to.deep.equal([200, expected]);
+    }
+  });
+
   describe('recorded Strapi answers', () => {
     for (const [id, name, plural, query, expected] of FILTER_SORT_CASES) {
       if (!query.includes('filters')) continue;

@@ -31,11 +31,18 @@ describe('REST locale', () => {
       actions: ['plugin::i18n.locales.listLocales'],
     });
     const listed = await get('/api/i18n/locales').set('Authorization', `Bearer ${accessKey}`);
+    const stamp = listed.body[0]?.createdAt;
+    expect(new Date(stamp).toISOString()).to.equal(stamp);
+    // Strapi's keys in Strapi's order, the timestamps of the locale rows included
+    expect(listed.body.map((locale: object) => Object.keys(locale))).to.deep.equal([
+      ['id', 'name', 'code', 'createdAt', 'updatedAt', 'isDefault'],
+      ['id', 'name', 'code', 'createdAt', 'updatedAt', 'isDefault'],
+    ]);
     expect([listed.status, listed.body]).to.deep.equal([
       200,
       [
-        { id: 1, name: 'English (en)', code: 'en', isDefault: true },
-        { id: 2, name: 'French (fr)', code: 'fr', isDefault: false },
+        { id: 1, name: 'English (en)', code: 'en', createdAt: stamp, updatedAt: stamp, isDefault: true },
+        { id: 2, name: 'French (fr)', code: 'fr', createdAt: stamp, updatedAt: stamp, isDefault: false },
       ],
     ]);
   });

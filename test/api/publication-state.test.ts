@@ -35,6 +35,15 @@ describe('REST publicationState', () => {
     expect(preview.body.data).to.deep.equal({ id: 5, attributes: { publishedAt: null } });
   });
 
+  it('by id, any value but preview reads as live (Strapi 4.26 findOne never reads it): no 400', async () => {
+    for (const value of ['draft', '', 'LIVE', 'x[a]=b']) {
+      const query = value.includes('[') ? 'publicationState[a]=b' : `publicationState=${value}`;
+      const published = await get(`/api/articles/1?${query}&fields[0]=title`);
+      expect([published.status, published.body.data?.id], query).to.deep.equal([200, 1]);
+      expect((await get(`/api/articles/5?${query}`)).status, query).to.equal(404);
+    }
+  });
+
   it('leaves drafts out of populated relations unless the request or that level asks for preview', async () => {
     const live = await get('/api/authors/5?populate[articles][fields][0]=title&fields[0]=name');
     expect(ids(live.body.data.attributes.articles)).to.deep.equal([40]);

@@ -82,6 +82,22 @@ describe('REST sort', () => {
     });
   });
 
+  it('a json attribute sorts on its JSON text (as Strapi stores it), nulls first ascending', async () => {
+    const all = await get('/api/articles?fields[0]=metadata&pagination[pageSize]=100');
+    const entries = all.body.data as { id: number; attributes: { metadata: unknown } }[];
+    const text = (value: unknown) => (value === null ? '' : `\u0001${JSON.stringify(value)}`);
+    const ascending = [...entries]
+      .sort((a, b) => {
+        const [x, y] = [text(a.attributes.metadata), text(b.attributes.metadata)];
+        return x < y ? -1 : x > y ? 1 : a.id - b.id;
+      })
+      .map((entry) => entry.id);
+    expect(new Set(entries.map((entry) => JSON.stringify(entry.attributes.metadata))).size).to.be.greaterThan(3);
+    expect(await ids('/api/articles?sort=metadata,id&pagination[pageSize]=100')).to.deep.equal(ascending);
+    const descending = await ids('/api/articles?sort[0]=metadata:desc&sort[1]=id:desc&pagination[pageSize]=100');
+    expect(descending).to.deep.equal([...ascending].reverse());
+  });
+
   it('empty items sort on nothing, text after a second colon is ignored (Strapi 4.26)', async () => {
     const titles = async (path: string) =>
       ((await get(path)).body.data as { attributes: { title: string } }[]).map((e) => e.attributes.title);

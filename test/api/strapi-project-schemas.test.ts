@@ -316,7 +316,8 @@ describe('a Strapi v4 project: schemas as real projects write them', () => {
         .set(auth())
         .send({ fullName: 'Dana K. Scully', avatar: fileIds[1], role: 1, confirmed: false });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(res.body).to.include({ fullName: 'Dana K. Scully', confirmed: true });
+      // role and confirmed are written too, as Strapi 4.26's user update writes them
+      expect(res.body).to.include({ fullName: 'Dana K. Scully', confirmed: false });
       const tooLong = await api()
         .put(`/api/users/${userId}`)
         .set(auth())

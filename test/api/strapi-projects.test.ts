@@ -294,7 +294,7 @@ describe('the app lifecycle file: failures name the file, the phase and what was
     const message = await startFailure({
       'src/index.js': `module.exports = {
   async bootstrap({ strapi }) {
-    await strapi.entityService.create('api::category.category', { data: { name: 42, nope: true, articles: [9999] } });
+    await strapi.entityService.create('api::category.category', { data: { name: 42, nope: true } });
   },
 };
 `,

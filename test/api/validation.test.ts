@@ -141,7 +141,7 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
     const en = await client.post('/api/articles', { data: { title: 'Same', slug: 'same-slug' } });
     expect(en.status).to.equal(200);
     await rejected('articles', { title: 'Same', slug: 'same-slug' }, 'api::article.article');
-    const fr = await client.post('/api/articles?locale=fr', { data: { title: 'Same', slug: 'same-slug' } });
+    const fr = await client.post('/api/articles', { data: { title: 'Same', slug: 'same-slug', locale: 'fr' } });
     expect(fr.status, JSON.stringify(fr.body)).to.equal(400);
     expect(fr.body.error.details.errors).to.deep.equal([
       { path: ['slug'], message: 'This attribute must be unique', name: 'ValidationError' },

@@ -229,6 +229,37 @@ describe('GraphQL mutations and permissions', () => {
     ]);
   });
 
+  it("createUsersPermissionsUser runs POST /api/users' checks and answers (Strapi 4.26 runs that controller)", async () => {
+    const { accessKey } = await createApiToken(service.context, { name: 'gql-users', type: 'full-access' });
+    const create = (data: string) =>
+      gql(
+        service,
+        `mutation { createUsersPermissionsUser(data: { ${data} }) { data { id attributes { username email } } } }`,
+        undefined,
+        accessKey,
+      );
+    const bad = await create('username: ""');
+    expect(at(bad.body, 'errors.0.extensions.error.details.errors')).to.deep.equal(
+      [
+        ['email', 'email is a required field'],
+        ['username', 'username must be at least 1 characters'],
+        ['username', 'username is a required field'],
+        ['password', 'password is a required field'],
+        ['role', 'role is a required field'],
+      ].map(([path, message]) => ({ path: [path], message, name: 'ValidationError' })),
+    );
+    const made = await create('username: "gqlmade", email: "Made@x.io", password: "secret1", role: "1"');
+    expect(at(made.body, 'data.createUsersPermissionsUser.data.attributes')).to.deep.equal({
+      username: 'gqlmade',
+      email: 'made@x.io',
+    });
+    const taken = await create('username: "gqlmade2", email: "made@x.io", password: "secret1", role: "1"');
+    expect([taken.body.errors?.[0]?.message, taken.body.errors?.[0]?.extensions?.code]).to.deep.equal([
+      'Email already taken',
+      'STRAPI_APPLICATION_ERROR',
+    ]);
+  });
+
   it('updates and deletes the single type', async () => {
     const res = await gql(
       service,

@@ -32,7 +32,7 @@ import {
 import { deleteReadQuery, emptiedAfterDelete } from './deleted-answer.js';
 import { graphqlPaginationMeta, graphqlWindow, type GraphQLWindow } from './pagination.js';
 import { selectedPaginationFields, selectionQuery } from './selection.js';
-import { plain } from './values.js';
+import { isRecord, plain } from './values.js';
 
 type Args = Record<string, unknown>;
 type ArgMap = Record<string, { type: string; defaultValue?: unknown } | string>;
@@ -159,6 +159,10 @@ export function shadowMutations(
     return typeof args.locale === 'string' ? { ...query, locale: args.locale } : query;
   };
   const body = (args: Args) => ({ data: plain(args.data) });
+  const localizedBody = (args: Args) =>
+    typeof args.locale === 'string' && isRecord(args.data)
+      ? { data: plain({ ...args.data, locale: args.locale }) }
+      : body(args);
   if (ct.kind === 'singleType') {
     if (extension.isActionEnabled(uid, 'update')) {
       fields[updateMutationName(type)] = {
@@ -188,8 +192,9 @@ export function shadowMutations(
       type: entityResponseName(type),
       args: { data: `${inputName(type)}!`, ...locale },
       action: `${uid}.create`,
+      // the `locale` argument is the new entry's locale (REST's create reads only `data.locale`)
       resolve: (_p, args, ctx, info) =>
-        operations.create(operationContext(ctx), uid, body(args), answerQuery(args, info, ctx)),
+        operations.create(operationContext(ctx), uid, localizedBody(args), answerQuery(args, info, ctx)),
     };
   }
   if (extension.isActionEnabled(uid, 'update')) {

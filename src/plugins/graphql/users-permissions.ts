@@ -9,6 +9,7 @@ import * as operations from '../../operations/index.js';
 import {
   changePassword,
   confirmEmailSession,
+  createUserByRequest,
   forgotPassword,
   login,
   register,
@@ -171,8 +172,11 @@ function mutationFields(registry: Registry): Record<string, RootField> {
       type: 'UsersPermissionsUserEntityResponse!',
       args: { data: 'UsersPermissionsUserInput!' },
       action: 'plugin::users-permissions.user.create',
-      resolve: (_p, args, ctx, info) =>
-        operations.create(operationContext(ctx), USER_UID, { data: plain(args.data) }, answer(info, ctx)),
+      // Strapi runs the REST controller (POST /api/users): its checks, its default role rules
+      resolve: async (_p, args, ctx, info) => {
+        const user = await createUserByRequest(operationContext(ctx), plain(args.data));
+        return operations.findWritten(operationContext(ctx), USER_UID, String(user.id), answer(info, ctx));
+      },
     },
     deleteUsersPermissionsRole: {
       description: 'Delete an existing role',

@@ -58,12 +58,16 @@ export const i18nPlugin: Plugin = {
   register(context) {
     const { router, i18n } = context;
     localizationRoutes(context, router);
+    // Strapi stamps a locale row when it is created; these come from the config, read at start-up
+    const loadedAt = new Date().toISOString();
     router.get('/i18n/locales', (req, res) => {
       if (!requestAuth(req).ability.can(LIST_LOCALES_ACTION)) throw new ForbiddenError();
       const list = (i18n?.locales ?? []).map((locale, index) => ({
         id: index + 1,
         name: locale.name,
         code: locale.code,
+        createdAt: loadedAt,
+        updatedAt: loadedAt,
         isDefault: locale.code === i18n?.defaultLocale,
       }));
       res.json(list);

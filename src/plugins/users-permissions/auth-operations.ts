@@ -176,7 +176,7 @@ export async function changePassword(
   auth: RequestAuth,
   input: unknown,
 ): Promise<AuthSession> {
-  if (!auth.user) throw new UnauthorizedError('You must be authenticated to reset your password');
+  if (!auth.user) throw new ApplicationError('You must be authenticated to reset your password');
   // the rules in the order Strapi reports them
   const { currentPassword = '', password = '' } = checkFields(
     bodyObject(input),

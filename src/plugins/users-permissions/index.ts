@@ -35,6 +35,7 @@ export function usersPermissionsRuntime(ctx: ServiceContext): UsersPermissionsRu
   return runtimes.get(ctx.models);
 }
 export { issueJwt } from './jwt.js';
+export { createUserByRequest } from './user-create.js';
 
 async function salt(ctx: ServiceContext): Promise<string> {
   const settings = usersPermissionsSettings(ctx.config);

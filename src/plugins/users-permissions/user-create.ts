@@ -29,8 +29,8 @@ export async function createUserByRequest(
   const body = bodyObject(input);
   const { email = '' } = checkFields(body, {
     email: [{ kind: 'required' }, { kind: 'email' }],
-    username: [{ kind: 'required' }],
-    password: [{ kind: 'required' }],
+    username: [{ kind: 'min', n: 1 }, { kind: 'required' }],
+    password: [{ kind: 'min', n: 1 }, { kind: 'required' }],
     role: [{ kind: 'required' }, { kind: 'anyType' }],
   });
   assertRoleNamed(body.role);

@@ -1,5 +1,7 @@
 import { isPrivate, USER_UID } from '../../content-types/index.js';
 import type { ServiceContext } from '../../service-context.js';
+import { ValidationError, type ValidationIssue } from '../../errors/index.js';
+import { isPlainObject, issue } from '../../write/index.js';
 import type { Body } from './validation.js';
 
 /** Never settable by a client through register or update (CVE-2023-39345: mass assignment). */
@@ -49,4 +51,36 @@ export function updatableExtraFields(ctx: ServiceContext, body: Body): Record<st
   return Object.fromEntries(
     Object.entries(body).filter(([name, value]) => value !== undefined && clientWritable(ctx, name)),
   );
+}
+
+/** What a user manager (`PUT /api/users/:id`, `plugin::users-permissions.user.update`) sets besides them: the role and the account flags. */
+const MANAGED = ['role', 'confirmed', 'blocked'] as const;
+
+/**
+ * The role of an update, checked as Strapi 4.26's update schema does before the write: an id, or
+ * an object (null included) with `connect` and `disconnect` lists that does not only remove it.
+ * An id naming no role is the write path's relation check.
+ */
+function checkRoleShape(role: unknown): void {
+  if (role === undefined || (typeof role !== 'object' && role !== null)) return;
+  if (!isPlainObject(role))
+    throw ValidationError.forPath(
+      ['role'],
+      `role must be a \`object\` type, but the final value was: \`${JSON.stringify(role)}\`.`,
+    );
+  const lists = role;
+  const issues: ValidationIssue[] = [];
+  for (const name of ['connect', 'disconnect']) {
+    if (lists[name] === undefined) issues.push(issue(['role', name], `role.${name} is a required field`));
+    else if (!Array.isArray(lists[name])) issues.push(issue(['role', name], `role.${name} must be a \`array\` type`));
+  }
+  const { connect, disconnect } = lists;
+  if (Array.isArray(connect) && Array.isArray(disconnect) && connect.length === 0 && disconnect.length > 0)
+    issues.push(issue(['role', 'disconnect'], 'Cannot remove role'));
+  if (issues.length > 0) throw ValidationError.fromIssues(issues);
+}
+
+export function managedFields(body: Body): Record<string, unknown> {
+  checkRoleShape(body.role);
+  return Object.fromEntries(MANAGED.filter((name) => body[name] !== undefined).map((name) => [name, body[name]]));
 }

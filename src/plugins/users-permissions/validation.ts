@@ -40,7 +40,12 @@ export function checkFields(
     const value = body[field];
     const issue = (message: string) => issues.push({ path: [field], message, name: 'ValidationError' });
     if (value === undefined || value === null || value === '') {
-      if (required && fieldRules.some((r) => r.kind === 'required')) issue(`${field} is a required field`);
+      const requiredAt = fieldRules.findIndex((r) => r.kind === 'required');
+      // yup runs every test in order: an empty text also fails a `min` declared before `required`
+      if (value === '' && requiredAt > 0)
+        for (const rule of fieldRules.slice(0, requiredAt))
+          if (rule.kind === 'min' && rule.n > 0) issue(`${field} must be at least ${rule.n} characters`);
+      if (required && requiredAt >= 0) issue(`${field} is a required field`);
       continue;
     }
     if (fieldRules.some((r) => r.kind === 'anyType')) continue;

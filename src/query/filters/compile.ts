@@ -1,7 +1,7 @@
 import { ValidationError } from '../../errors/index.js';
 import { matchesNullRow } from './negate.js';
 import { jsonTextExpression } from './json-text.js';
-import { isNumberTextCondition, numberTextExpression } from './number-text.js';
+import { isNumberTextCondition, neverMatchesNumberText, numberTextExpression } from './number-text.js';
 import { relationJoin } from './relation-join.js';
 import { anyNode, type ConditionNode, type FilterNode, type RelationNode } from './tree.js';
 
@@ -260,7 +260,7 @@ function jsonTextCondition(node: ConditionNode): Query {
 /** A text operator on a number or boolean column, matched against its SQLite text (number-text.ts). */
 function numberTextCondition(node: ConditionNode): Query {
   const text = '$$text';
-  const matches = textMatch(node, text);
+  const matches = neverMatchesNumberText(node) ? false : textMatch(node, text);
   return {
     $let: {
       vars: { text: numberTextExpression(node.type, `$${node.path}`) },

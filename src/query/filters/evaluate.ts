@@ -1,6 +1,6 @@
 import { Decimal128, Long } from 'mongodb';
 import { textPattern } from './compile.js';
-import { isNumberTextCondition, numberText } from './number-text.js';
+import { isNumberTextCondition, neverMatchesNumberText, numberText } from './number-text.js';
 import { matchesNullRow } from './negate.js';
 import type { ConditionNode, FilterNode } from './tree.js';
 
@@ -43,7 +43,7 @@ function matchesCondition(node: ConditionNode, stored: unknown): boolean {
         : comparable(stored);
   if (node.op === 'null') return (value === null) === (node.value === true);
   if (value === null) return false;
-  const positive = positiveMatch(node, value);
+  const positive = isNumberTextCondition(node) && neverMatchesNumberText(node) ? false : positiveMatch(node, value);
   return node.negated ? !positive : positive;
 }
 

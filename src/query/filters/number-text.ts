@@ -1,14 +1,25 @@
 // Strapi 4.26 on SQLite (as recorded) runs text operators (`$contains`, `$startsWith`, ... and
 // their `i` / `not` forms) on number and boolean columns too: SQL LIKE reads the column's text.
 // That text is SQLite's: integers in decimal, a `float` column (REAL) always with a fraction
-// (`1.0`), a `decimal` column (NUMERIC) a whole value without one, booleans `1` / `0`; NULL
-// matches nothing, negated or not. `$eqi` / `$nei` stay refused on them.
+// (`1.0`), a `decimal` column (NUMERIC) a whole value without one, booleans `1` / `0`, a
+// `datetime` its milliseconds since the epoch (how Strapi's SQLite client stores a date-time);
+// NULL matches nothing, negated or not. `$eqi` never matches such a column (so `$nei` matches
+// every non-null value), as recorded.
 import type { CastType } from '../cast-value.js';
 import type { ConditionNode } from './tree.js';
 
 type Query = Record<string, unknown>;
 
-const NUMBER_TEXT_TYPES = new Set<CastType>(['id', 'integer', 'biginteger', 'float', 'decimal', 'boolean']);
+const NUMBER_TEXT_TYPES = new Set<CastType>([
+  'id',
+  'integer',
+  'biginteger',
+  'float',
+  'decimal',
+  'boolean',
+  'datetime',
+  'timestamp',
+]);
 
 export function isNumberTextCondition(node: ConditionNode): boolean {
   return (
@@ -16,25 +27,29 @@ export function isNumberTextCondition(node: ConditionNode): boolean {
   );
 }
 
-/** Whether text operators apply to a column of this type (besides the types stored as text); `$eqi` does not. */
-export function acceptsNumberText(type: CastType, operator: string): boolean {
-  return NUMBER_TEXT_TYPES.has(type) && operator !== '$eqi' && operator !== '$nei';
+/** Whether text operators apply to a column of this type (besides the types stored as text). */
+export function acceptsNumberText(type: CastType): boolean {
+  return NUMBER_TEXT_TYPES.has(type);
 }
+
+/** `$eqi` / `$nei` on such a column: the positive form matches no value. */
+export function neverMatchesNumberText(node: ConditionNode): boolean {
+  return node.op === 'eqi';
+}
+
+/** The aggregation expression of a stored value's SQLite text, by column type (decimal text otherwise). */
+const TEXT_EXPRESSIONS: Partial<Record<CastType, (field: string) => Query>> = {
+  boolean: (field) => ({ $cond: [field, '1', '0'] }),
+  datetime: (field) => ({ $toString: { $toLong: field } }),
+  timestamp: (field) => ({ $toString: { $toLong: field } }),
+  float: (field) => ({
+    $cond: [{ $eq: [{ $mod: [field, 1] }, 0] }, { $concat: [{ $toString: field }, '.0'] }, { $toString: field }],
+  }),
+};
 
 /** The aggregation expression of a stored value's SQLite text (null for null). */
 export function numberTextExpression(type: CastType, field: string): Query {
-  const text =
-    type === 'boolean'
-      ? { $cond: [field, '1', '0'] }
-      : type === 'float'
-        ? {
-            $cond: [
-              { $eq: [{ $mod: [field, 1] }, 0] },
-              { $concat: [{ $toString: field }, '.0'] },
-              { $toString: field },
-            ],
-          }
-        : { $toString: field };
+  const text = (TEXT_EXPRESSIONS[type] ?? ((f: string) => ({ $toString: f })))(field);
   return { $cond: [{ $eq: [{ $ifNull: [field, null] }, null] }, null, text] };
 }
 
@@ -42,6 +57,7 @@ export function numberTextExpression(type: CastType, field: string): Query {
 export function numberText(type: CastType, value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'boolean') return value ? '1' : '0';
+  if (value instanceof Date) return String(value.getTime());
   if (type === 'float' && typeof value === 'number' && Number.isInteger(value)) return `${value}.0`;
   return String(value);
 }

@@ -198,8 +198,7 @@ function parseValue(value: unknown, field: Field): FilterNode {
 
 /**
  * Types stored as strings, where text operators apply; `json` is compared as its JSON text, as
- * Strapi stores it. Numbers and booleans take them on their SQLite text (number-text.ts); BSON
- * dates reject them.
+ * Strapi stores it. Numbers, booleans and date-times take them on their SQLite text (number-text.ts).
  */
 const TEXT_TYPES = new Set<CastType>([
   'string',
@@ -262,7 +261,7 @@ function singleCondition(field: Field, operator: ValueOperator, raw: unknown): C
       return { ...base, value: castValue(field.type, value, field.key) };
     }
     case 'text': {
-      if (!TEXT_TYPES.has(field.type) && !acceptsNumberText(field.type, operator))
+      if (!TEXT_TYPES.has(field.type) && !acceptsNumberText(field.type))
         throw new ValidationError(`Operator ${operator} is not supported on ${field.key}`, {});
       const value = scalar(raw, field, operator);
       if (value === null) throw new ValidationError(`Invalid value for ${operator} on ${field.key}`, {});

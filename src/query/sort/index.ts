@@ -2,6 +2,7 @@ import { isPrivate, type Component, type ContentType, type Registry } from '../.
 import { ValidationError } from '../../errors/index.js';
 import type { QueryAccess } from '../access.js';
 import { TempFields, type PipelineStage } from '../filters/compile.js';
+import { jsonTextExpression } from '../filters/json-text.js';
 import { relationJoin } from '../filters/relation-join.js';
 import { parseSort, type SortKey } from './parse.js';
 
@@ -28,7 +29,7 @@ export interface CompiledSort {
  * to-many relation the entry comes once per related entry, at each one's value (and once, as
  * NULL, without any), as Strapi's SQL join answers it; the page counts those rows, the total
  * does not. Strings sort in code-point order, nulls first ascending, last
- * descending, as Strapi's recorded answers. Throws ValidationError on any bad key or direction.
+ * descending, as Strapi's recorded answers; a `json` attribute sorts on its JSON text. Throws ValidationError on any bad key or direction.
  */
 export function compileSort(input: SortInput): CompiledSort {
   const schema = input.registry.contentType(input.uid);
@@ -108,6 +109,14 @@ function sortField(
       lookups.push({ $addFields: { [temp]: single ? { $arrayElemAt: [`$${temp}.value`, 0] } : `$${temp}.value` } });
       // Strapi sorts on a join: an entry comes once per related entry (once, as NULL, without any)
       if (!single) lookups.push({ $unwind: { path: `$${temp}`, preserveNullAndEmptyArrays: true } });
+      return temp;
+    }
+    case 'json': {
+      if (rest.length > 0) throw invalidParameter(`${name}.${rest.join('.')}`);
+      if (throughArray) return `${prefix}${name}`;
+      // Strapi stores JSON as text and sorts on that text
+      const temp = temps.create();
+      lookups.push({ $addFields: { [temp]: jsonTextExpression(`$${prefix}${name}`) } });
       return temp;
     }
     default:

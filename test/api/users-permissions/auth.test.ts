@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import jsonwebtoken from 'jsonwebtoken';
 import request from 'supertest';
 import { USER_UID } from '../../../src/content-types/index.js';
+import { createApiToken } from '../../../src/plugins/users-permissions/index.js';
 import { MEMORY_EMAIL_PLUGIN, sentMails } from '../../helpers/mail-capture.js';
 import { createTestService, type TestService } from '../../helpers/server.js';
 import { bearer, login, registerSeedUsers } from './helpers.js';
@@ -258,6 +259,17 @@ describe('users-permissions: register, login, JWT', () => {
         .post('/api/auth/change-password')
         .send({ currentPassword: 'x', password: 'second-pass', passwordConfirmation: 'second-pass' });
       expect(anonymous.status).to.equal(403);
+      // a caller with no user (an API token) is told so as Strapi 4.26 answers it
+      const { accessKey } = await createApiToken(service.context, { name: 'no-user', type: 'full-access' });
+      const token = await request(service.app)
+        .post('/api/auth/change-password')
+        .set('Authorization', `Bearer ${accessKey}`)
+        .send({ currentPassword: 'x', password: 'second-pass', passwordConfirmation: 'second-pass' });
+      expect([token.status, token.body.error?.name, token.body.error?.message]).to.deep.equal([
+        400,
+        'ApplicationError',
+        'You must be authenticated to reset your password',
+      ]);
     });
 
     it('forgot-password answers ok for any address and reset-password takes the code once', async () => {

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { createApiToken } from '../../../src/plugins/users-permissions/index.js';
+import { USER_UID } from '../../../src/content-types/index.js';
+import { collectionOf } from '../../../src/plugins/users-permissions/collections.js';
 import { createTestService, type TestService } from '../../helpers/server.js';
 import { bearer, login, registerSeedUsers } from './helpers.js';
 
@@ -235,10 +237,11 @@ describe('users-permissions: /api/users', () => {
       expect(res.status).to.equal(403);
     });
 
-    it('PUT takes username, email, password and ignores role, confirmed, blocked, provider, tokens', async () => {
-      const res = await request(admin.app).put('/api/users/2').set(bearer(adminJwt)).send({
+    it('PUT takes username, email, password, role, confirmed and blocked (as Strapi 4.26); never provider or tokens', async () => {
+      const put = (body: object) => request(admin.app).put('/api/users/2').set(bearer(adminJwt)).send(body);
+      const res = await put({
         username: 'bobby',
-        role: 99,
+        role: 2,
         blocked: true,
         confirmed: false,
         provider: 'github',
@@ -246,9 +249,36 @@ describe('users-permissions: /api/users', () => {
         password: 'newpass1',
       });
       expect(res.status).to.equal(200);
-      expect(res.body).to.include({ id: 2, username: 'bobby', blocked: false, confirmed: true, provider: 'local' });
+      expect(res.body).to.include({ id: 2, username: 'bobby', blocked: true, confirmed: false, provider: 'local' });
       expect(res.body).to.not.have.any.keys('password', 'resetPasswordToken', 'role');
+      const stored = await collectionOf(admin.context, USER_UID).findOne({ _id: 2 });
+      expect([stored?.role, stored?.resetPasswordToken ?? null]).to.deep.equal([2, null]);
+      // a blocked user cannot log in; unblocked again, the new password works
+      expect((await put({ blocked: false, role: { connect: [{ id: 1 }], disconnect: [] } })).status).to.equal(200);
       await login(admin.app, 'bobby', 'newpass1');
+    });
+
+    it("PUT checks role, confirmed and blocked with Strapi 4.26's answers, changing nothing", async () => {
+      const put = (body: object) => request(admin.app).put('/api/users/2').set(bearer(adminJwt)).send(body);
+      const error = (res: request.Response) => [res.status, res.body.error?.message, res.body.error?.details.errors];
+      const one = (path: string[], message: string) => [400, message, [{ path, message, name: 'ValidationError' }]];
+      expect(error(await put({ role: 999 }))).to.deep.equal(
+        one([], '1 relation(s) of type plugin::users-permissions.role associated with this entity do not exist'),
+      );
+      expect(error(await put({ blocked: 'maybe' }))).to.deep.equal(
+        one(['blocked'], 'blocked must be a `boolean` type, but the final value was: `"maybe"`.'),
+      );
+      expect(error(await put({ role: null }))).to.deep.equal(
+        one(['role'], 'role must be a `object` type, but the final value was: `null`.'),
+      );
+      expect(error(await put({ role: { connect: [{ id: 2 }] } }))).to.deep.equal(
+        one(['role', 'disconnect'], 'role.disconnect is a required field'),
+      );
+      expect(error(await put({ role: { connect: [], disconnect: [{ id: 1 }] } }))).to.deep.equal(
+        one(['role', 'disconnect'], 'Cannot remove role'),
+      );
+      const stored = await collectionOf(admin.context, USER_UID).findOne({ _id: 2 });
+      expect([stored?.role, stored?.blocked]).to.deep.equal([1, false]);
     });
 
     it('PUT refuses a taken username and a bad e-mail', async () => {

@@ -12,7 +12,7 @@ import {
   writableContentType,
 } from '../../../write/index.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
-import { updatableExtraFields } from '../user-fields.js';
+import { managedFields, updatableExtraFields } from '../user-fields.js';
 import { userWithRole } from '../user-answer.js';
 import { createUserByRequest } from '../user-create.js';
 import { advancedSettings } from '../advanced-settings.js';
@@ -21,6 +21,7 @@ import { countUsers, findUser, findUsers } from '../user-query.js';
 import { findUserById, sanitizeUser, usernameOrEmailTaken } from '../users.js';
 import { bodyObject, checkFields, USER_FIELD_RULES } from '../validation.js';
 import { takenField } from '../indexes.js';
+import { UNRESTRICTED } from '../../../query/index.js';
 
 function userId(raw: unknown): number {
   const id = typeof raw === 'string' ? entryIdFromPath(raw) : undefined;
@@ -72,7 +73,8 @@ export function userRoutes(rt: UsersPermissionsRuntime, router: Router): void {
     const empty = ['email', 'username', 'password'].filter((name) => body[name] === '');
     if (empty.length > 0)
       throw ValidationError.fromIssues(empty.map((name) => issue([name], `${name} must be at least 1 characters`)));
-    // Only what a client may set; role, confirmed, blocked, provider and tokens are ignored (CVE-2023-39345).
+    // Besides the app's own attributes, what a user manager sets (as Strapi 4.26 writes them); the
+    // provider and the tokens stay out of reach.
     const fields = checkFields(
       body,
       {
@@ -83,7 +85,7 @@ export function userRoutes(rt: UsersPermissionsRuntime, router: Router): void {
       { required: false },
     );
     // The app's own user attributes (an extension's scalars, relations, media) go through the write path.
-    const data: Record<string, unknown> = { ...updatableExtraFields(ctx, body) };
+    const data: Record<string, unknown> = { ...updatableExtraFields(ctx, body), ...managedFields(body) };
     if (fields.username !== undefined) {
       if (await usernameOrEmailTaken(ctx, { username: fields.username }, id))
         throw new ApplicationError('Username already taken');
@@ -103,15 +105,19 @@ export function userRoutes(rt: UsersPermissionsRuntime, router: Router): void {
     if (fields.password !== undefined) data.password = fields.password;
     if (Object.keys(data).length > 0) {
       const contentType = writableContentType(ctx, USER_UID);
-      await updateEntry(operationContext(ctx, req), contentType, await loadEntry(ctx, contentType, id), data).catch(
-        (error: unknown) => {
-          // taken by another request between the check and the write (unique indexes)
-          const taken = takenField(error);
-          if (taken === 'username') throw new ApplicationError('Username already taken');
-          if (taken === 'email') throw new ApplicationError('Email already taken');
-          throw error;
-        },
-      );
+      // Strapi writes the body through its entity service: no relation is dropped for the caller's read rights
+      await updateEntry(
+        { ...ctx, access: UNRESTRICTED },
+        contentType,
+        await loadEntry(ctx, contentType, id),
+        data,
+      ).catch((error: unknown) => {
+        // taken by another request between the check and the write (unique indexes)
+        const taken = takenField(error);
+        if (taken === 'username') throw new ApplicationError('Username already taken');
+        if (taken === 'email') throw new ApplicationError('Email already taken');
+        throw error;
+      });
     }
     const user = await findUserById(ctx, id);
     if (!user) throw new NotFoundError('User not found');
