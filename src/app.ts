@@ -1,6 +1,5 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { relative } from 'node:path';
-import express, { Router, type Express } from 'express';
+import express, { Router, type Express, type Request } from 'express';
 import mongoose from 'mongoose';
 import { allowAll, type Authenticator } from './access/ability.js';
 import { ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
@@ -12,9 +11,11 @@ import {
   createCronService,
   createDbLifecycles,
   createStrapiApp,
-  loadCoreRouters,
+  createContentApiRoutes,
+  loadRouteFiles,
   loadLifecycle,
   loadModelLifecycles,
+  type ContentApiRoutes,
   type StrapiApp,
 } from './lifecycle/index.js';
 import { createLogger, type Logger } from './logger.js';
@@ -105,25 +106,20 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const graphql = plugins.some((p) => p.name === 'graphql') ? graphqlConfig(config).endpoint : null;
   const middlewares = await buildMiddlewares({ app, config, logger, graphqlEndpoint: graphql });
 
-  const coreRouters = await loadCoreRouters(config.appDir, (message) => logger.warn(message));
-  for (const { file, unrun } of coreRouters)
-    if (unrun.length > 0)
-      logger.warn(
-        `${relative(config.appDir, file)}: the policies and route middlewares of ${unrun.join(', ')} are not run here (not supported yet); the permission check applies`,
-      );
+  const routeFiles = await loadRouteFiles(config.appDir, (message) => logger.warn(message));
   const pluginTypes = plugins.flatMap((p) => p.contentTypes?.(config) ?? []);
   const { registry, notices } = buildAppRegistry(
     config.appDir,
     pluginTypes,
     { i18n: i18n !== null, customFields: customFieldTypes(config) },
-    new Set([...middlewares.custom.map((m) => m.file), ...coreRouters.map((r) => r.file)]),
+    new Set([...middlewares.custom.map((m) => m.file), ...routeFiles.map((r) => r.file)]),
   );
   for (const notice of notices) logger[notice.level](notice.message);
   const modelHooks = await loadModelLifecycles(config.appDir, registry, (message) => logger.warn(message));
   const dbLifecycles = createDbLifecycles(registry, modelHooks);
   // the app's code (src/index, lifecycles files, its middlewares) reaches the `strapi` object
   const cronTasks = configuredCronTasks(config);
-  const hasAppCode =
+  let hasAppCode =
     lifecycle !== undefined ||
     modelHooks.size > 0 ||
     middlewares.custom.length > 0 ||
@@ -162,6 +158,31 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     lifecycles: dbLifecycles,
   };
 
+  // routes, policies and middlewares of the app's code are given `{ strapi }`
+  const endpoint = {
+    appDir: config.appDir,
+    authenticate: (req: Request) => context.authenticate(req),
+    strapi: () => {
+      if (!strapi) throw new Error('an app route was composed before the strapi object existed');
+      return strapi;
+    },
+  };
+  let contentApiRoutes: ContentApiRoutes;
+  try {
+    contentApiRoutes = createContentApiRoutes({
+      files: routeFiles,
+      service: context,
+      apiPrefix: config.api.rest.prefix,
+      endpoint,
+      errors: middlewares.errors,
+      logger,
+    });
+  } catch (err) {
+    await closeDatabase();
+    throw err;
+  }
+  if (contentApiRoutes.handler) hasAppCode = true;
+
   // the app's code (src/index, its middlewares' factories) reaches `strapi.server`: its Koa
   // middlewares and routes get their places in the chain, used once the code adds any
   const httpServer = createHttpServer(app);
@@ -172,14 +193,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         proxy: { get: () => Boolean(app.get('trust proxy')), set: (on) => app.set('trust proxy', on) },
         keys: serverKeys(config),
         source: lifecycle?.file ?? config.middlewares.file,
-        endpoint: {
-          appDir: config.appDir,
-          authenticate: (req) => context.authenticate(req),
-          strapi: () => {
-            if (!strapi) throw new Error('strapi.server was used before the strapi object existed');
-            return strapi;
-          },
-        },
+        endpoint,
         errors: middlewares.errors,
         logger,
       })
@@ -220,8 +234,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     await closeDatabase();
     throw err;
   }
-  const coreRouteSettings = new Map(coreRouters.map((r) => [r.uid, r.settings]));
-  api.use(contentRoutes(context, (uid) => coreRouteSettings.get(uid)));
+  api.use(contentRoutes(context, (uid) => contentApiRoutes.coreSettings(uid)));
+  // the route files' routes first: Strapi serves the apis' routes before the plugins'
+  if (contentApiRoutes.handler) app.use(contentApiRoutes.handler);
   app.use(config.api.rest.prefix, api);
   app.use(rootRouter);
   app.get(HEALTH_PATH, healthCheck(connection));
@@ -298,6 +313,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     appServer?.registered();
     // where Strapi v4 calls the middlewares' factories: after register, before any bootstrap
     if (strapi) for (const middleware of middlewares.custom) await middleware.start(strapi);
+    // Strapi composes the apis' routes here too: their middlewares' factories run after register
+    await contentApiRoutes.compose();
     for (const plugin of plugins) {
       try {
         await plugin.bootstrap?.(context);

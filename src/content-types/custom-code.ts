@@ -3,7 +3,8 @@ import { dirname, join, relative } from 'node:path';
 import type { SchemaNotice } from './notices.js';
 
 const CODE_FILE = /\.(js|cjs|mjs|ts)$/;
-const API_CODE_FOLDERS = ['routes', 'controllers', 'services', 'policies', 'middlewares'];
+// routes files are read (lifecycle/route-files.ts) and the policies they name are run
+const API_CODE_FOLDERS = ['controllers', 'services', 'middlewares'];
 const LISTED = 8;
 
 function listDir(dir: string): string[] {
@@ -43,9 +44,9 @@ function listed(appDir: string, files: string[]): string {
 
 /**
  * The code a Strapi v4 project carries next to its schemas, which this service does not run:
- * one start-up line per kind (custom routes/controllers/services/policies/
- * middlewares of the apis, plugin extension code, local plugins). `running`: files the service
- * does run (an api's middleware named in `config/middlewares`).
+ * one start-up line per kind (custom controllers/services/middlewares of the apis, plugin
+ * extension code, local plugins). `running`: files the service does run (an api's middleware
+ * named in `config/middlewares`, the route files).
  */
 export function customCodeNotices(srcDir: string, running: ReadonlySet<string> = new Set()): SchemaNotice[] {
   const appDir = dirname(srcDir);
@@ -53,7 +54,6 @@ export function customCodeNotices(srcDir: string, running: ReadonlySet<string> =
   const apiCode = apis
     .flatMap((api) => API_CODE_FOLDERS.flatMap((folder) => codeFiles(join(api, folder))))
     .filter((file) => !running.has(file) && !isGeneratedCoreFile(file));
-  const globalCode = codeFiles(join(srcDir, 'policies'));
   const extensionServers = listDir(join(srcDir, 'extensions')).flatMap((plugin) =>
     listDir(join(srcDir, 'extensions', plugin))
       .filter((entry) => /^strapi-server\.[cm]?[jt]s$/.test(entry))
@@ -66,8 +66,8 @@ export function customCodeNotices(srcDir: string, running: ReadonlySet<string> =
     if (files.length > 0) notices.push({ level: 'info', message: `${what}: ${listed(appDir, files)}` });
   };
   info(
-    [...apiCode, ...globalCode],
-    'custom routes, controllers, services, policies and middlewares are not run here (not supported yet); the default content API applies',
+    apiCode,
+    'custom controllers, services and middlewares are not run here (not supported yet); the default content API applies',
   );
   info(extensionServers, 'plugin extension code (strapi-server) is not run here; its content-type schemas are read');
   info(localPlugins, 'local plugins: their content-types are read, their code is not run here (not supported yet)');

@@ -5,4 +5,5 @@ export { createDbLifecycles, type DbLifecyclesProvider } from './db-lifecycles.j
 export { loadModelLifecycles } from './model-lifecycles.js';
 export { createAppServer, type StrapiServer } from './strapi-server.js';
 export { configuredCronTasks, createCronService, type CronService } from './cron.js';
-export { loadCoreRouters } from './core-routers.js';
+export { loadRouteFiles } from './route-files.js';
+export { createContentApiRoutes, type ContentApiRoutes } from './content-api-routes.js';

@@ -96,9 +96,10 @@ describe("a Strapi v4 project's strapi.server", () => {
     expect(passed.body).to.deep.equal({ id: '4', tag: 'route' });
     expect(passed.headers['x-tag']).to.equal('route');
     const noHeader = await api().get('/api/guarded/4').expect(403);
+    // Strapi's authorization step answers the policy's PolicyError as its own refusal
     expect(noHeader.body).to.deep.equal({
       data: null,
-      error: { status: 403, name: 'PolicyError', message: 'Policy Failed', details: {} },
+      error: { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} },
     });
     await api().get('/api/guarded/3').set('x-allow', 'yes').expect(403);
   });
