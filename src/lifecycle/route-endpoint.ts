@@ -4,12 +4,11 @@
  * the route's policies, its middlewares, then its handler(s), whose returned value becomes the body
  * when they set none. Named policies and middlewares are the app's files, loaded here.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Request } from 'express';
 import compose from 'koa-compose';
 import type { RequestAuth } from '../access/ability.js';
-import { ConfigError, importAppModule, type MiddlewareEntry } from '../config/index.js';
+import { ConfigError, importAppModule, namedModuleFile, type MiddlewareEntry } from '../config/index.js';
 import { AppError, fromStrapiUtilsError, PolicyError } from '../errors/index.js';
 import { loadMiddlewareFactory, startMiddleware } from '../middlewares/custom.js';
 import type { KoaMiddleware } from '../middlewares/koa-bridge.js';
@@ -49,7 +48,6 @@ export interface EndpointHost {
   controllerHandler?(name: string, api: string | undefined): KoaMiddleware | undefined;
 }
 
-const CODE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs'];
 const POLICY_NAME = /^(global|api)::(.+)$/;
 const REFUSALS = new Set(['ForbiddenError', 'PolicyError']);
 
@@ -71,14 +69,12 @@ function policyFile(
   }
   const [, kind, rest = ''] = POLICY_NAME.exec(name) ?? [];
   if (kind === 'global') {
-    const base = join(appDir, 'src', 'policies', rest);
-    return { file: CODE_EXTENSIONS.map((e) => base + e).find(existsSync), looked: `src/policies/${rest}.{ts,js}` };
+    return { file: namedModuleFile(join(appDir, 'src', 'policies'), rest), looked: `src/policies/${rest}.{ts,js}` };
   }
   const [api, policy] = rest.split('.');
   if (kind === 'api' && api && policy) {
-    const base = join(appDir, 'src', 'api', api, 'policies', policy);
     return {
-      file: CODE_EXTENSIONS.map((e) => base + e).find(existsSync),
+      file: namedModuleFile(join(appDir, 'src', 'api', api, 'policies'), policy),
       looked: `src/api/${api}/policies/${policy}.{ts,js}`,
     };
   }

@@ -5,7 +5,7 @@
  * `export default`, TypeScript). While the files load, `require('@strapi/strapi')` gives them the
  * factories below, whose router keeps its options readable (Strapi's own keeps them in a closure).
  * A file exporting a function is not called (Strapi v4 serves no route from it): it is named in a
- * warning. A router's `type` is not read: Strapi serves every api's routes in the content API.
+ * warning; one with no `routes` (an empty file) is passed over, as Strapi does. A router's `type` is not read: Strapi serves every api's routes in the content API.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import Module from 'node:module';
@@ -115,6 +115,8 @@ export async function loadRouteFiles(appDir: string, warn: (message: string) => 
         continue;
       }
       const router = asRouter(exported);
+      // Strapi passes over a router without routes (an empty or commented-out file)
+      if (router && router.routes === undefined) continue;
       if (!router || !Array.isArray(router.routes))
         throw new ConfigError(label, undefined, 'a route file exports createCoreRouter(...) or { routes: [...] }');
       if (router.prefix !== undefined && typeof router.prefix !== 'string')

@@ -121,7 +121,7 @@ describe("a Strapi v4 project's route files", () => {
     await api().get('/api/late').expect(404);
   });
 
-  it('runs a policy with its config, and a route middleware that changes the answer', async () => {
+  it('runs a policy with its config (a file Strapi names in kebab-case), and a route middleware that changes the answer', async () => {
     expect((await api().get('/api/checked?v=abc').expect(200)).body).to.deep.equal({ v: 'abc' });
     await api().get('/api/checked?v=other').expect(403);
     expect((await api().get('/api/wrapped-posts').expect(200)).body).to.deep.equal({ wrapped: true, count: 1 });
@@ -168,6 +168,13 @@ describe("a Strapi v4 project's route files", () => {
     const warned = lines.filter((l) => l.level === WARN).map((l) => l.msg ?? '');
     expect(warned).to.include(
       'src/api/post/routes/factory.js exports a function: Strapi v4 does not call it, so its routes are not served (export the router object)',
+    );
+  });
+
+  it("leaves out, with a warning, a route naming an action of the app's own controller", async () => {
+    await api().get('/api/tags-latest').expect(404);
+    expect(lines.map((l) => l.msg ?? '')).to.include(
+      "src/api/tag/routes/custom-tag.js: GET /tags-latest name actions of the app's own controllers, which are not run here (not supported yet): not served",
     );
   });
 
