@@ -33,7 +33,7 @@ const layerZones = LAYERS.flatMap((targets, level) =>
 
 export default tseslint.config(
   {
-    // test/fixtures/strapi-project, lifecycles-project, middlewares-project, server-project and core-routers-project are users' Strapi projects (CommonJS Strapi code), read as data
+    // test/fixtures/strapi-project, lifecycles-project, middlewares-project, server-project, core-routers-project and controllers-project are users' Strapi projects (CommonJS Strapi code), read as data
     ignores: [
       'dist/**',
       'node_modules/**',
@@ -45,6 +45,7 @@ export default tseslint.config(
       'test/fixtures/middlewares-project/**',
       'test/fixtures/server-project/**',
       'test/fixtures/core-routers-project/**',
+      'test/fixtures/controllers-project/**',
     ],
   },
   ...tseslint.configs.recommended,

@@ -1,5 +1,5 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
-import express, { Router, type Express, type Request } from 'express';
+import express, { Router, type Express } from 'express';
 import mongoose from 'mongoose';
 import { allowAll, type Authenticator } from './access/ability.js';
 import { ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
@@ -10,12 +10,16 @@ import {
   createAppServer,
   createCronService,
   createDbLifecycles,
+  createAppCode,
   createStrapiApp,
   createContentApiRoutes,
+  loadAppCode,
   loadRouteFiles,
+  restActions,
   loadLifecycle,
   loadModelLifecycles,
   type ContentApiRoutes,
+  type EndpointHost,
   type StrapiApp,
 } from './lifecycle/index.js';
 import { createLogger, type Logger } from './logger.js';
@@ -26,7 +30,7 @@ import { BUILT_IN_PLUGINS, enabledPlugins, type Plugin } from './plugins/index.j
 import { graphqlConfig } from './plugins/graphql/config.js';
 import { ExtensionError } from './plugins/graphql/index.js';
 import { i18nSettings } from './plugins/i18n/index.js';
-import { contentRoutes } from './rest/content-routes.js';
+import { DEFAULT_SETTINGS, contentRoutes } from './rest/content-routes.js';
 import { bodyDepthGuard } from './rest/body-depth-guard.js';
 import { HEALTH_PATH, healthCheck } from './rest/health.js';
 import { pathGuard } from './rest/path-guard.js';
@@ -107,12 +111,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const middlewares = await buildMiddlewares({ app, config, logger, graphqlEndpoint: graphql });
 
   const routeFiles = await loadRouteFiles(config.appDir, (message) => logger.warn(message));
+  const appCodeFiles = await loadAppCode(config.appDir, (message) => logger.warn(message));
   const pluginTypes = plugins.flatMap((p) => p.contentTypes?.(config) ?? []);
   const { registry, notices } = buildAppRegistry(
     config.appDir,
     pluginTypes,
     { i18n: i18n !== null, customFields: customFieldTypes(config) },
-    new Set([...middlewares.custom.map((m) => m.file), ...routeFiles.map((r) => r.file)]),
+    new Set([...middlewares.custom.map((m) => m.file), ...routeFiles.map((r) => r.file), ...appCodeFiles.files]),
   );
   for (const notice of notices) logger[notice.level](notice.message);
   const modelHooks = await loadModelLifecycles(config.appDir, registry, (message) => logger.warn(message));
@@ -123,7 +128,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     lifecycle !== undefined ||
     modelHooks.size > 0 ||
     middlewares.custom.length > 0 ||
-    Object.keys(cronTasks).length > 0;
+    Object.keys(cronTasks).length > 0 ||
+    appCodeFiles.customised;
 
   const database: DatabaseHandle = options.databaseUri
     ? { uri: options.databaseUri, description: 'MongoDB (given URI)', stop: async () => {} }
@@ -157,15 +163,16 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     authenticate: (req) => authenticate(req),
     lifecycles: dbLifecycles,
   };
-
-  // routes, policies and middlewares of the app's code are given `{ strapi }`
-  const endpoint = {
+  // routes, policies and middlewares of the app's code are given `{ strapi }`; a handler named
+  // by a string is an action of the app's controllers (or of a content-type's core controller)
+  const endpoint: EndpointHost = {
     appDir: config.appDir,
-    authenticate: (req: Request) => context.authenticate(req),
+    authenticate: (req) => context.authenticate(req),
     strapi: () => {
       if (!strapi) throw new Error('an app route was composed before the strapi object existed');
       return strapi;
     },
+    controllerHandler: (name, api) => code?.controllerHandler(name, api ?? ''),
   };
   let contentApiRoutes: ContentApiRoutes;
   try {
@@ -182,6 +189,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     throw err;
   }
   if (contentApiRoutes.handler) hasAppCode = true;
+  // the app's controllers and services, made with the `strapi` object once it exists
+  const code = hasAppCode ? createAppCode(appCodeFiles, { service: context, strapi: () => strapi }) : undefined;
+  if (code) context.appControllerActions = () => code.customActions();
 
   // the app's code (src/index, its middlewares' factories) reaches `strapi.server`: its Koa
   // middlewares and routes get their places in the chain, used once the code adds any
@@ -234,7 +244,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     await closeDatabase();
     throw err;
   }
-  api.use(contentRoutes(context, (uid) => contentApiRoutes.coreSettings(uid)));
+  const restActionOptions = code && { code, errors: middlewares.errors, logger };
+  api.use(
+    contentRoutes(context, (uid) => {
+      const settings = contentApiRoutes.coreSettings(uid);
+      const appAction = restActionOptions && restActions(restActionOptions, uid);
+      return appAction ? { ...(settings ?? DEFAULT_SETTINGS), appAction } : settings;
+    }),
+  );
   // the route files' routes first: Strapi serves the apis' routes before the plugins'
   if (contentApiRoutes.handler) app.use(contentApiRoutes.handler);
   app.use(config.api.rest.prefix, api);
@@ -304,12 +321,15 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
         server: appServer?.server,
         cron,
+        code,
       })
     : undefined;
   try {
     if (strapi) globalThis.strapi = strapi;
     if (lifecycle && strapi) await lifecycle.run('register', strapi);
     await options.register?.({ app: service });
+    // where Strapi instantiates the controllers its routes name: after register
+    code?.instantiate();
     appServer?.registered();
     // where Strapi v4 calls the middlewares' factories: after register, before any bootstrap
     if (strapi) for (const middleware of middlewares.custom) await middleware.start(strapi);

@@ -52,4 +52,6 @@ export interface ServiceContext {
   authenticate: Authenticator;
   /** the hooks every write runs (none unless the app has some) */
   lifecycles: DbLifecycles;
+  /** the users-permissions actions of the app's own controller actions (`api::<api>.<controller>.<action>`) */
+  appControllerActions?(): string[];
 }

@@ -12,8 +12,6 @@
  *   `auth.scope`, no prefix) is left to the REST routes (`rest/content-routes.ts`), which serve it
  *   without going through Koa: the requests it matches first pass straight on.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import Router from '@koa/router';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ConfigError } from '../config/index.js';
@@ -114,44 +112,6 @@ function servedActions(options: { only?: string[]; except?: string[] }, routes: 
   );
 }
 
-/** A core action run as a route's handler: its result is the answer (200). */
-function coreActionMiddleware(core: CoreRoute): KoaMiddleware {
-  return async (ctx) => {
-    const result = await core.handler(ctx.req, String(ctx.params.id));
-    ctx.status = 200;
-    ctx.body = result;
-  };
-}
-
-const CODE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs'];
-
-/** The parts of a string handler: `api::<api>.<controller>.<action>` or `<controller>.<action>` of `api`. */
-function handlerParts(name: string, api: string | undefined): { api: string; controller: string; action: string } {
-  const at = name.lastIndexOf('.');
-  const controller = name.slice(0, at);
-  const action = name.slice(at + 1);
-  const [, ownApi, ownController] = /^api::([^.]+)\.(.+)$/.exec(controller) ?? [];
-  return ownApi && ownController
-    ? { api: ownApi, controller: ownController, action }
-    : { api: api ?? '', controller, action };
-}
-
-/**
- * The core action a string handler names (`'<controller>.<action>'` in its api, or
- * `'api::<api>.<controller>.<action>'`), when the controller is a content-type's.
- */
-export function coreActionHandler(
-  service: ServiceContext,
-  name: string,
-  api: string | undefined,
-): KoaMiddleware | undefined {
-  const parts = handlerParts(name, api);
-  const ct = service.registry.contentType(`api::${parts.api}.${parts.controller}`);
-  const action = parts.action;
-  const core = ct?.namespace === 'api' ? coreRoutes(service, ct).find((r) => r.action === action) : undefined;
-  return core && coreActionMiddleware(core);
-}
-
 export function createContentApiRoutes(options: ContentApiRoutesOptions): ContentApiRoutes {
   const { service } = options;
   const settings = new Map<string, CoreRouteSettings>();
@@ -197,37 +157,15 @@ export function createContentApiRoutes(options: ContentApiRoutesOptions): Conten
         if (first === undefined || first.stack[0] === passOn) next();
         else chain(req, res, next);
       };
-  const host: EndpointHost = {
-    ...options.endpoint,
-    controllerHandler: options.endpoint.controllerHandler ?? ((name, api) => coreActionHandler(service, name, api)),
-  };
-  // without the app's controllers, a route naming one of their own actions is left out, not an error
-  const appControllerAction = (route: AppRoute): boolean => {
-    if (options.endpoint.controllerHandler || typeof route.handler !== 'string') return false;
-    const apiName = typeof route.info?.apiName === 'string' ? route.info.apiName : undefined;
-    if (host.controllerHandler?.(route.handler.trim(), apiName)) return false;
-    const parts = handlerParts(route.handler.trim(), apiName);
-    const base = join(options.endpoint.appDir, 'src', 'api', parts.api, 'controllers', parts.controller);
-    return CODE_EXTENSIONS.some((ext) => existsSync(base + ext));
-  };
   return {
     coreSettings: (uid) => settings.get(uid),
     handler,
     async compose() {
-      const notRun = new Map<string, string[]>();
       for (const item of placed) {
         const path = `${options.apiPrefix}${item.path}`;
-        if (appControllerAction(item.route)) {
-          notRun.set(item.label, [...(notRun.get(item.label) ?? []), `${item.route.method} ${item.route.path}`]);
-          continue;
-        }
         if (item.plain) router[item.method](path, passOn);
-        else router[item.method](path, await composeEndpoint(host, item.route, 'content-api', item.label));
+        else router[item.method](path, await composeEndpoint(options.endpoint, item.route, 'content-api', item.label));
       }
-      for (const [label, routes] of notRun)
-        options.logger.warn(
-          `${label}: ${routes.join(', ')} name actions of the app's own controllers, which are not run here (not supported yet): not served`,
-        );
     },
   };
 }

@@ -3,34 +3,19 @@
  * every file of its routes folder, in name order. A file is a `factories.createCoreRouter(uid,
  * { prefix, only, except, config })` result or a router `{ prefix, routes: [...] }` (CommonJS,
  * `export default`, TypeScript). While the files load, `require('@strapi/strapi')` gives them the
- * factories below, whose router keeps its options readable (Strapi's own keeps them in a closure).
+ * factories of strapi-factories.ts, whose router keeps its options readable.
  * A file exporting a function is not called (Strapi v4 serves no route from it): it is named in a
  * warning; one with no `routes` (an empty file) is passed over, as Strapi does. A router's `type` is not read: Strapi serves every api's routes in the content API.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import Module from 'node:module';
 import { join, relative } from 'node:path';
 import { ConfigError, importAppModule } from '../config/index.js';
 import type { AppRoute } from './route-endpoint.js';
+import { coreRouterRecord, withStrapiFactories, type CoreRouterOptions } from './strapi-factories.js';
 
 const ROUTE_FILE = /\.(js|cjs|ts)$/;
-const CORE_ROUTER = Symbol('createCoreRouter');
-
 /** `config.<action>` of a core router: the route config Strapi merges into that action's route. */
 export type CoreActionConfig = NonNullable<AppRoute['config']>;
-
-export interface CoreRouterOptions {
-  prefix?: string;
-  only?: string[];
-  except?: string[];
-  config?: Record<string, CoreActionConfig | undefined>;
-}
-
-interface CoreRouterResult {
-  [CORE_ROUTER]: { uid: string; options: CoreRouterOptions };
-  type: string;
-  prefix: string | undefined;
-}
 
 interface FileBase {
   /** absolute path */
@@ -45,30 +30,6 @@ interface FileBase {
 export type RouteFile =
   | (FileBase & { kind: 'core'; uid: string; options: CoreRouterOptions })
   | (FileBase & { kind: 'custom'; prefix: string | undefined; routes: AppRoute[] });
-
-const factories = {
-  createCoreRouter(uid: string, options: CoreRouterOptions = {}): CoreRouterResult {
-    return { [CORE_ROUTER]: { uid, options }, type: 'content-api', prefix: options.prefix };
-  },
-};
-
-function isCoreRouter(value: unknown): value is CoreRouterResult {
-  return typeof value === 'object' && value !== null && CORE_ROUTER in value;
-}
-
-/** Runs `load` with `require('@strapi/strapi')` answered by the factories above. */
-async function withStrapiFactories<T>(load: () => Promise<T>): Promise<T> {
-  const original = Module._load;
-  Module._load = function (request, parent, isMain) {
-    if (request === '@strapi/strapi') return { factories, default: { factories } };
-    return original.call(this, request, parent, isMain);
-  };
-  try {
-    return await load();
-  } finally {
-    Module._load = original;
-  }
-}
 
 /** The route files in Strapi's order: api folders by name, then each one's files by name. */
 function routeFilePaths(apiDir: string): Array<{ api: string; file: string }> {
@@ -103,9 +64,9 @@ export async function loadRouteFiles(appDir: string, warn: (message: string) => 
     for (const { api, file } of routeFilePaths(apiDir)) {
       const label = relative(appDir, file);
       const exported = await importAppModule(file, label);
-      if (isCoreRouter(exported)) {
-        const { uid, options } = exported[CORE_ROUTER];
-        files.push({ file, label, api, kind: 'core', uid, options });
+      const core = coreRouterRecord(exported);
+      if (core) {
+        files.push({ file, label, api, kind: 'core', uid: core.uid, options: core.options });
         continue;
       }
       if (typeof exported === 'function') {

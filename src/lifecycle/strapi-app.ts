@@ -11,7 +11,8 @@ import type { ServiceConfig } from '../config/index.js';
 import type { Component, ContentType, Registry } from '../content-types/index.js';
 import type { Logger } from '../logger.js';
 import type { ServiceContext } from '../service-context.js';
-import { createCoreService } from './core-service.js';
+import { createAppCode, type AppCode } from './app-controllers.js';
+import type { MethodBag } from './core-controller.js';
 import type { DbLifecyclesProvider } from './db-lifecycles.js';
 import { createStrapiStore, type StrapiStore } from './core-store.js';
 import { createEntityService, type EntityService } from './entity-service.js';
@@ -42,6 +43,8 @@ export interface LifecycleHost {
   server?: StrapiServer;
   /** `strapi.cron` (absent: the API throws) */
   cron?: CronService;
+  /** the app's controllers and services (absent: the core ones of the content-types) */
+  code?: AppCode;
 }
 
 type LogMethod = (message: string, ...rest: unknown[]) => void;
@@ -91,6 +94,9 @@ export interface StrapiApp {
   };
   plugin(name: string): StrapiPlugin | undefined;
   service(uid: string): unknown;
+  readonly services: Record<string, unknown>;
+  controller(uid: string): MethodBag;
+  readonly controllers: Record<string, MethodBag>;
   readonly plugins: Record<string, StrapiPlugin>;
   readonly contentTypes: Record<string, StrapiContentType>;
   readonly components: Record<string, StrapiContentType>;
@@ -189,11 +195,21 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), db.lifecycles, query(uid), store(scope), server, cron';
+  'plugin(name), service(uid), services, controller(uid), controllers, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), db.lifecycles, query(uid), store(scope), server, cron';
 const PLUGIN_API = 'service(name), services, config(path), contentType(name), contentTypes';
+
+/** `{ uid: value }` whose values are made when read, as Strapi's `strapi.controllers` and `strapi.services`. */
+function lazyMap<T>(entries: ReadonlyArray<readonly [string, () => T]>): Record<string, T> {
+  const map: Record<string, T> = {};
+  for (const [uid, get] of entries) Object.defineProperty(map, uid, { enumerable: true, get });
+  return map;
+}
+
+const NO_APP_CODE = { controllers: [], services: [], files: [], customised: false };
 
 export function createStrapiApp(host: LifecycleHost): StrapiApp {
   const { registry } = host;
+  const code = host.code ?? createAppCode(NO_APP_CODE, { service: host.service, strapi: () => app });
   const entityService = createEntityService(host.service);
   // what a `*Many` action does runs no per-entry hooks, and the query engine runs its read hooks itself
   const silent = createEntityService({ ...host.service, lifecycles: NO_LIFECYCLES });
@@ -242,12 +258,20 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       throw new UnsupportedStrapiApi(`strapi.plugin('${name}')`, `its plugins are ${host.knownPlugins.join(', ')}`);
     },
     service(uid) {
-      if (uid.startsWith('api::') && registry.contentType(uid))
+      if (uid.startsWith('api::')) {
+        const found = code.service(uid);
+        if (found === undefined)
+          throw new UnsupportedStrapiApi(
+            `strapi.service('${uid}')`,
+            "it offers the app's services and the core services of content-types ('api::<api>.<name>') and plugin services such as 'plugin::graphql.extension'",
+          );
+        if (code.ownService(uid) || typeof found !== 'object' || found === null) return found;
         return strictObject(
-          createCoreService(host.service, entityService, uid),
+          found,
           `strapi.service('${uid}')`,
-          "the core service's find, findOne, create, update, delete (the app's own service methods are not loaded)",
+          "the core service's find, findOne, create, update, delete (the app has no service file of its own for it)",
         );
+      }
       const match = /^plugin::([\w-]+)\.([\w-]+)$/.exec(uid);
       if (!match)
         throw new UnsupportedStrapiApi(
@@ -257,6 +281,28 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       const plugin = app.plugin(match[1] ?? '');
       if (!plugin) throw new UnsupportedStrapiApi(`strapi.service('${uid}')`, `the plugin ${match[1]} is turned off`);
       return plugin.service(match[2] ?? '');
+    },
+    get services() {
+      return lazyMap([
+        ...code.serviceUids().map((uid) => [uid, () => app.service(uid)] as const),
+        ...host.enabledPlugins.flatMap((plugin) =>
+          Object.keys(host.pluginServices(plugin)).map(
+            (name) => [`plugin::${plugin}.${name}`, () => host.pluginService(plugin, name)] as const,
+          ),
+        ),
+      ]);
+    },
+    controller(uid) {
+      const found = uid.startsWith('api::') ? code.controller(uid) : undefined;
+      if (!found)
+        throw new UnsupportedStrapiApi(
+          `strapi.controller('${uid}')`,
+          "it offers the app's controllers and the core controllers of content-types ('api::<api>.<name>')",
+        );
+      return found;
+    },
+    get controllers() {
+      return lazyMap(code.controllerUids().map((uid) => [uid, () => app.controller(uid)] as const));
     },
     get plugins() {
       return Object.fromEntries(host.enabledPlugins.map((name) => [name, pluginObject(name)]));

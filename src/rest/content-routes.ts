@@ -15,9 +15,11 @@ export interface CoreRouteSettings {
   serves(action: string): boolean;
   /** `config.<action>.auth: false`: anyone may call it, with no permission check */
   isPublic(action: string): boolean;
+  /** the app's controller action to run instead of the direct operation (its code takes part in it), asked per request */
+  appAction?(action: string): RequestHandler | undefined;
 }
 
-const DEFAULT_SETTINGS: CoreRouteSettings = { serves: () => true, isPublic: () => false };
+export const DEFAULT_SETTINGS: CoreRouteSettings = { serves: () => true, isPublic: () => false };
 
 /** Checks `<uid>.<action>` against the caller's ability: 403 (or 401 for a public caller when Strapi does so). */
 export function requirePermission(req: Request, uid: string, action: string): void {
@@ -26,9 +28,12 @@ export function requirePermission(req: Request, uid: string, action: string): vo
   throw new ForbiddenError();
 }
 
-function route(uid: string, action: string, isPublic: boolean, handler: CoreActionHandler): RequestHandler {
-  return async (req, res) => {
+function route(uid: string, action: string, settings: CoreRouteSettings, handler: CoreActionHandler): RequestHandler {
+  const isPublic = settings.isPublic(action);
+  return async (req, res, next) => {
     if (!isPublic) requirePermission(req, uid, action);
+    const own = settings.appAction?.(action);
+    if (own) return own(req, res, next);
     const result = await handler(req, String(req.params.id));
     res.status(200).json(result);
   };
@@ -51,7 +56,7 @@ function mountPath(router: Router, path: string, uid: string, settings: CoreRout
   const served = routes.filter((r) => r.path === path && settings.serves(r.action));
   if (served.length === 0) return;
   const chain = router.route(path);
-  for (const r of served) chain[r.method](route(uid, r.action, settings.isPublic(r.action), r.handler));
+  for (const r of served) chain[r.method](route(uid, r.action, settings, r.handler));
   chain.all(methodNotAllowed);
 }
 

@@ -171,11 +171,12 @@ describe("a Strapi v4 project's route files", () => {
     );
   });
 
-  it("leaves out, with a warning, a route naming an action of the app's own controller", async () => {
-    await api().get('/api/tags-latest').expect(404);
-    expect(lines.map((l) => l.msg ?? '')).to.include(
-      "src/api/tag/routes/custom-tag.js: GET /tags-latest name actions of the app's own controllers, which are not run here (not supported yet): not served",
-    );
+  it("runs an action of the app's own controller named by a route", async () => {
+    expect((await api().get('/api/tags-latest').expect(200)).body).to.deep.equal({ latest: true });
+    // its permission api::tag.tag.latest: the authenticated role has it, the public one not
+    await api().get('/api/tags/latest/guarded').expect(403);
+    const res = await api().get('/api/tags/latest/guarded').set('Authorization', `Bearer ${jwt}`).expect(200);
+    expect(res.body).to.deep.equal({ latest: true });
   });
 
   it('lists no route file or policy among the code not run', async () => {

@@ -33,8 +33,12 @@ function servedActions(ctx: ServiceContext): string[] {
       if (contentType.localized) names.push('createLocalization');
       return names.map((name) => `${contentType.uid}.${name}`);
     });
+  // the app's own controller actions, each after its api's core ones (a stable sort by api name)
+  const withApp = [...api, ...(ctx.appControllerActions?.() ?? [])].sort((a, b) =>
+    apiName(a).localeCompare(apiName(b)),
+  );
   return [
-    ...api,
+    ...withApp,
     ...(ctx.registry.contentType(UPLOAD_FILE_UID)
       ? [UPLOAD_ACTIONS.find, UPLOAD_ACTIONS.findOne, UPLOAD_ACTIONS.destroy, UPLOAD_ACTIONS.upload]
       : []),

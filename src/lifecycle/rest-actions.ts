@@ -1,0 +1,58 @@
+/**
+ * A core REST route running the app's controller action (its controller or service takes part in
+ * it), as Strapi v4's router runs a handler: over the request's Koa-like context, with the route's
+ * `ctx.params`, `ctx.state.route` and `ctx.state.auth`; a returned value becomes the body unless
+ * the action set one; what the action throws answers as Strapi's error middleware does.
+ */
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from '../logger.js';
+import { koaHandler, type KoaMiddleware } from '../middlewares/koa-bridge.js';
+import { requestAuth } from '../operations/request-context.js';
+import type { AppCode } from './app-controllers.js';
+
+export interface RestActionOptions {
+  code: AppCode;
+  errors: ErrorRequestHandler;
+  logger: Logger;
+}
+
+function endpoint(uid: string, action: string, handler: KoaMiddleware): KoaMiddleware {
+  const [apiName] = uid.replace(/^api::/, '').split('.');
+  return async (ctx) => {
+    const auth = requestAuth(ctx.req);
+    // the core routes' only parameter is `:id`
+    ctx.params = Object.fromEntries(Object.entries(ctx.req.params).map(([key, value]) => [key, String(value)]));
+    ctx.state.route = { handler: `${uid}.${action}`, config: {}, info: { apiName, type: 'content-api' } };
+    ctx.state.isAuthenticated = true;
+    ctx.state.auth = { strategy: { name: auth.strategy }, credentials: auth.user ?? auth.token ?? null };
+    // the end of the route's chain: nothing after the handler
+    const value = await handler(ctx, async () => undefined);
+    if ((ctx.body === undefined || ctx.body === null) && value !== undefined && value !== null) ctx.body = value;
+  };
+}
+
+/**
+ * The `appAction` of a content-type's core routes: the app's action when its code takes part in
+ * it, else undefined (the route's direct operation). undefined for a content-type with no code of
+ * the app's, so its routes ask nothing per request.
+ */
+export function restActions(
+  options: RestActionOptions,
+  uid: string,
+): ((action: string) => RequestHandler | undefined) | undefined {
+  const { code } = options;
+  if (!code.hasOwnCode(uid)) return undefined;
+  const handlers = new Map<string, RequestHandler>();
+  return (action) => {
+    const handler = code.restAction(uid, action);
+    if (!handler) return undefined;
+    let route = handlers.get(action);
+    if (!route) {
+      // the handler looks the action up on each call: one made once serves every request
+      const middleware = endpoint(uid, action, handler);
+      route = koaHandler(`${uid}.${action}`, () => middleware, options.errors, options.logger);
+      handlers.set(action, route);
+    }
+    return route;
+  };
+}
