@@ -21,18 +21,15 @@ import { koaHandler, type KoaMiddleware } from '../middlewares/koa-bridge.js';
 import type { KoaContext } from '../middlewares/koa-context.js';
 import { coreRoutes, type CoreRoute, type CoreRouteSettings } from '../rest/content-routes.js';
 import type { ServiceContext } from '../service-context.js';
-import { composeEndpoint, type AppRoute, type EndpointHost } from './route-endpoint.js';
+import {
+  composeEndpoint,
+  ROUTE_METHODS,
+  routerMethod,
+  type AppRoute,
+  type EndpointHost,
+  type RouterMethod,
+} from './route-endpoint.js';
 import type { CoreActionConfig, RouteFile } from './route-files.js';
-
-type RouterMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'all';
-const METHODS: Readonly<Record<string, RouterMethod>> = {
-  GET: 'get',
-  POST: 'post',
-  PUT: 'put',
-  PATCH: 'patch',
-  DELETE: 'delete',
-  ALL: 'all',
-};
 
 /** One route of a file, where Strapi places it. */
 interface PlacedRoute {
@@ -71,9 +68,8 @@ function methodOf(label: string, route: AppRoute): RouterMethod {
   const where = `route ${String(route?.method)} ${String(route?.path)}`;
   if (route === null || typeof route !== 'object')
     throw new ConfigError(label, undefined, 'a route must be { method, path, handler }');
-  const method = METHODS[String(route.method).trim().toUpperCase()];
-  if (!method || !Object.hasOwn(METHODS, String(route.method).trim().toUpperCase()))
-    throw new ConfigError(label, undefined, `${where}: method must be one of ${Object.keys(METHODS).join(', ')}`);
+  const method = routerMethod(route.method);
+  if (!method) throw new ConfigError(label, undefined, `${where}: method must be one of ${ROUTE_METHODS.join(', ')}`);
   if (typeof route.path !== 'string' || !route.path.startsWith('/'))
     throw new ConfigError(label, undefined, `${where}: path must be a string starting with "/"`);
   return method;

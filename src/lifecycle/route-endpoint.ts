@@ -39,6 +39,25 @@ export interface AppRoute {
   info?: Record<string, unknown>;
 }
 
+export type RouterMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'all';
+/** The methods a Strapi route may name, and the router's method for each. */
+const METHODS: Readonly<Record<string, RouterMethod>> = {
+  GET: 'get',
+  POST: 'post',
+  PUT: 'put',
+  PATCH: 'patch',
+  DELETE: 'delete',
+  ALL: 'all',
+};
+
+/** The router method of a route's `method` (any case); undefined when Strapi accepts no such method. */
+export function routerMethod(method: unknown): RouterMethod | undefined {
+  const key = String(method).trim().toUpperCase();
+  return Object.hasOwn(METHODS, key) ? METHODS[key] : undefined;
+}
+
+export const ROUTE_METHODS = Object.keys(METHODS);
+
 /** What composing an endpoint needs from the running service. */
 export interface EndpointHost {
   appDir: string;

@@ -214,6 +214,15 @@ describe('a route file naming what the app does not have', () => {
     expect(message).to.include('route GET /x: policy "global::nope" is not found: no file src/policies/nope.{ts,js}');
   });
 
+  it('stops start-up on a route whose method Strapi does not take', async () => {
+    const message = await startFailure(
+      project("module.exports = { routes: [{ method: 'FETCH', path: '/z', handler: () => 1 }] };"),
+    );
+    expect(message).to.include(
+      'src/api/note/routes/broken.js: route FETCH /z: method must be one of GET, POST, PUT, PATCH, DELETE, ALL',
+    );
+  });
+
   it('stops start-up on a handler naming no controller action', async () => {
     const message = await startFailure(
       project("module.exports = { routes: [{ method: 'GET', path: '/y', handler: 'note.nothing' }] };"),
