@@ -4,7 +4,7 @@
  * the route's policies, its middlewares, then its handler(s), whose returned value becomes the body
  * when they set none. Named policies and middlewares are the app's files, loaded here.
  */
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Request } from 'express';
 import compose from 'koa-compose';
 import type { RequestAuth } from '../access/ability.js';
@@ -170,23 +170,35 @@ function authentication(host: EndpointHost, route: AppRoute, api: RouteApi): Koa
  * A route's handler(s) as Koa middlewares: functions, or a controller action named by a string
  * (`'<controller>.<action>'`, `'api::<api>.<controller>.<action>'`) that `controllerHandler` knows.
  */
-export function routeHandlers(route: AppRoute, host?: Pick<EndpointHost, 'controllerHandler'>): KoaMiddleware[] {
+export function routeHandlers(
+  route: AppRoute,
+  host?: Pick<EndpointHost, 'appDir' | 'controllerHandler'>,
+): KoaMiddleware[] {
   if (typeof route.handler === 'string') {
     const name = route.handler.trim();
     const api = typeof route.info?.apiName === 'string' ? route.info.apiName : undefined;
     const handler = host?.controllerHandler?.(name, api);
     if (handler) return [handler];
-    throw new Error(
-      host?.controllerHandler
-        ? `handler not found "${name}": no such controller action${api ? ` in api ${api}` : ''}`
-        : `its handler "${name}" names a controller action: give the route a function (ctx) => { … }`,
-    );
+    if (!host?.controllerHandler)
+      throw new Error(`its handler "${name}" names a controller action: give the route a function (ctx) => { … }`);
+    throw new Error(`handler not found "${name}": ${missingActionReason(host.appDir, name, api)}`);
   }
   const list = Array.isArray(route.handler) ? route.handler : [route.handler];
   return list.map((handler) => {
     if (typeof handler === 'function') return handler as KoaMiddleware;
     throw new Error('its handler must be a function (ctx) => { … }, an array of them, or a controller action name');
   });
+}
+
+/** Why a string handler names nothing: no such controller, or a controller file that did not load. */
+function missingActionReason(appDir: string, name: string, api: string | undefined): string {
+  const controllerName = name.slice(0, name.lastIndexOf('.'));
+  const [, ownApi, ownController] = /^api::([^.]+)\.(.+)$/.exec(controllerName) ?? [undefined, api, controllerName];
+  const file =
+    ownApi && ownController && namedModuleFile(join(appDir, 'src', 'api', ownApi, 'controllers'), ownController);
+  return file
+    ? `its controller ${relative(appDir, file)} did not load (see the warning naming it)`
+    : `no such controller action${ownApi ? ` in api ${ownApi}` : ''}`;
 }
 
 /**

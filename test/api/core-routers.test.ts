@@ -3,7 +3,7 @@
 // in Strapi's order, their permissions, and start-up errors naming what is missing.
 import { expect } from 'chai';
 import request from 'supertest';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -186,10 +186,14 @@ describe("a Strapi v4 project's route files", () => {
 });
 
 describe('a route file naming what the app does not have', () => {
-  const project = (routeFile: string) => {
+  const project = (routeFile: string, controller?: string) => {
     const dir = mkdtempSync(join(tmpdir(), 'route-files-'));
     cpSync(PROJECT, dir, { recursive: true });
     writeFileSync(join(dir, 'src', 'api', 'note', 'routes', 'broken.js'), routeFile);
+    if (controller) {
+      mkdirSync(join(dir, 'src', 'api', 'note', 'controllers'));
+      writeFileSync(join(dir, 'src', 'api', 'note', 'controllers', 'mailer.js'), controller);
+    }
     return dir;
   };
   const startFailure = async (appDir: string) => {
@@ -228,6 +232,18 @@ describe('a route file naming what the app does not have', () => {
       project("module.exports = { routes: [{ method: 'GET', path: '/y', handler: 'note.nothing' }] };"),
     );
     expect(message).to.include('src/api/note/routes/broken.js');
-    expect(message).to.include('route GET /y: handler not found "note.nothing"');
+    expect(message).to.include('route GET /y: handler not found "note.nothing": no such controller action in api note');
+  });
+
+  it('says so when the controller a handler names did not load', async () => {
+    const message = await startFailure(
+      project(
+        "module.exports = { routes: [{ method: 'POST', path: '/send', handler: 'mailer.send' }] };",
+        "require('a-package-not-installed'); module.exports = { send: () => 1 };",
+      ),
+    );
+    expect(message).to.include(
+      'route POST /send: handler not found "mailer.send": its controller src/api/note/controllers/mailer.js did not load',
+    );
   });
 });
