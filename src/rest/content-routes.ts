@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { ContentType } from '../content-types/index.js';
 import { ForbiddenError } from '../errors/index.js';
 import * as operations from '../operations/index.js';
@@ -6,8 +6,7 @@ import type { ServiceContext } from '../service-context.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { operationContext, rawQuery, requestAuth } from '../operations/request-context.js';
 
-/** A core action: its result is the answer's body (200); `id` is the path's `:id`. */
-export type CoreActionHandler = (req: Request, id: string) => Promise<unknown>;
+type Handler = (req: Request, res: Response) => Promise<unknown>;
 
 /** What the app's `createCoreRouter(uid, { only, except, config })` says about a content-type's core actions. */
 export interface CoreRouteSettings {
@@ -28,13 +27,13 @@ export function requirePermission(req: Request, uid: string, action: string): vo
   throw new ForbiddenError();
 }
 
-function route(uid: string, action: string, settings: CoreRouteSettings, handler: CoreActionHandler): RequestHandler {
+function route(uid: string, action: string, settings: CoreRouteSettings, handler: Handler): RequestHandler {
   const isPublic = settings.isPublic(action);
   return async (req, res, next) => {
     if (!isPublic) requirePermission(req, uid, action);
     const own = settings.appAction?.(action);
     if (own) return own(req, res, next);
-    const result = await handler(req, String(req.params.id));
+    const result = await handler(req, res);
     res.status(200).json(result);
   };
 }
@@ -45,7 +44,7 @@ export interface CoreRoute {
   /** under the REST prefix: `/articles`, `/articles/:id`, `/homepage` */
   path: string;
   action: string;
-  handler: CoreActionHandler;
+  handler: Handler;
 }
 
 /**
@@ -64,6 +63,7 @@ function mountPath(router: Router, path: string, uid: string, settings: CoreRout
 export function coreRoutes(service: ServiceContext, ct: ContentType): CoreRoute[] {
   const uid = ct.uid;
   const ctx = (req: Request) => operationContext(service, req);
+  const id = (req: Request) => String(req.params.id);
   if (ct.kind === 'collectionType') {
     const list = `/${ct.pluralName}`;
     const one = `/${ct.pluralName}/:id`;
@@ -73,7 +73,7 @@ export function coreRoutes(service: ServiceContext, ct: ContentType): CoreRoute[
         method: 'get',
         path: one,
         action: 'findOne',
-        handler: (req, id) => operations.findOne(ctx(req), uid, id, rawQuery(req)),
+        handler: (req) => operations.findOne(ctx(req), uid, id(req), rawQuery(req)),
       },
       {
         method: 'post',
@@ -85,13 +85,13 @@ export function coreRoutes(service: ServiceContext, ct: ContentType): CoreRoute[
         method: 'put',
         path: one,
         action: 'update',
-        handler: (req, id) => operations.update(ctx(req), uid, id, req.body, rawQuery(req)),
+        handler: (req) => operations.update(ctx(req), uid, id(req), req.body, rawQuery(req)),
       },
       {
         method: 'delete',
         path: one,
         action: 'delete',
-        handler: (req, id) => operations.remove(ctx(req), uid, id, rawQuery(req)),
+        handler: (req) => operations.remove(ctx(req), uid, id(req), rawQuery(req)),
       },
     ];
   }
