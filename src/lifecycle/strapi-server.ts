@@ -101,10 +101,13 @@ function checkRoute(route: AppRoute): RouterMethod {
   if (!method) throw new RouteError(route, `method must be one of ${ROUTE_METHODS.join(', ')}`);
   if (typeof route.path !== 'string' || !route.path.startsWith('/'))
     throw new RouteError(route, 'path must be a string starting with "/"');
-  try {
-    routeHandlers(route);
-  } catch (err) {
-    throw new RouteError(route, err instanceof Error ? err.message : String(err));
+  // a controller action named by a string is looked up once the routes are composed
+  if (typeof route.handler !== 'string') {
+    try {
+      routeHandlers(route);
+    } catch (err) {
+      throw new RouteError(route, err instanceof Error ? err.message : String(err));
+    }
   }
   return method;
 }
