@@ -172,7 +172,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       if (!strapi) throw new Error('an app route was composed before the strapi object existed');
       return strapi;
     },
-    controllerHandler: (name, api) => code?.controllerHandler(name, api ?? ''),
+    controllerHandler: (name, api) => code.controllerHandler(name, api ?? ''),
   };
   let contentApiRoutes: ContentApiRoutes;
   try {
@@ -190,8 +190,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   }
   if (contentApiRoutes.handler) hasAppCode = true;
   // the app's controllers and services, made with the `strapi` object once it exists
-  const code = hasAppCode ? createAppCode(appCodeFiles, { service: context, strapi: () => strapi }) : undefined;
-  if (code) context.appControllerActions = () => code.customActions();
+  const code = createAppCode(appCodeFiles, { service: context, strapi: () => strapi });
+  context.appControllerActions = () => code.customActions();
 
   // the app's code (src/index, its middlewares' factories) reaches `strapi.server`: its Koa
   // middlewares and routes get their places in the chain, used once the code adds any
@@ -244,11 +244,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     await closeDatabase();
     throw err;
   }
-  const restActionOptions = code && { code, errors: middlewares.errors, logger };
+  const restActionOptions = { code, errors: middlewares.errors, logger };
   api.use(
     contentRoutes(context, (uid) => {
       const settings = contentApiRoutes.coreSettings(uid);
-      const appAction = restActionOptions && restActions(restActionOptions, uid);
+      const appAction = restActions(restActionOptions, uid);
       return appAction ? { ...(settings ?? DEFAULT_SETTINGS), appAction } : settings;
     }),
   );
@@ -329,7 +329,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     if (lifecycle && strapi) await lifecycle.run('register', strapi);
     await options.register?.({ app: service });
     // where Strapi instantiates the controllers its routes name: after register
-    code?.instantiate();
+    code.instantiate();
     appServer?.registered();
     // where Strapi v4 calls the middlewares' factories: after register, before any bootstrap
     if (strapi) for (const middleware of middlewares.custom) await middleware.start(strapi);

@@ -12,11 +12,16 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { importAppModule } from '../config/index.js';
+import { ConfigError, importAppModule } from '../config/index.js';
 import type { KoaMiddleware } from '../middlewares/koa-bridge.js';
-import type { KoaContext } from '../middlewares/koa-context.js';
 import type { ServiceContext } from '../service-context.js';
-import { CONTROLLER_HELPERS, coreActionNames, createCoreController, type MethodBag } from './core-controller.js';
+import {
+  CONTROLLER_HELPERS,
+  callMethod,
+  coreActionNames,
+  createCoreController,
+  type MethodBag,
+} from './core-controller.js';
 import { createCoreService, type CoreService } from './core-service.js';
 import { createEntityService } from './entity-service.js';
 import { coreFactoryRecord, withStrapiFactories, type CoreConfig } from './strapi-factories.js';
@@ -105,7 +110,7 @@ function isObject(value: unknown): value is MethodBag {
 }
 
 /** The app's methods over `base`, as Strapi's factories merge them. */
-function overBase(base: MethodBag, cfg: CoreConfig, strapi: StrapiApp): MethodBag {
+function overBase(base: MethodBag, cfg: CoreConfig, strapi: StrapiApp | undefined): MethodBag {
   const own = typeof cfg === 'function' ? cfg({ strapi }) : (cfg ?? {});
   if (!isObject(own)) throw new TypeError('the cfg of a core controller or service must give an object');
   for (const name of Object.keys(base)) if (own[name] === undefined) own[name] = base[name];
@@ -126,8 +131,8 @@ export interface AppCode {
   /** the app's service of `uid`, or the core service of a content-type; undefined: neither */
   service(uid: string): unknown;
   serviceUids(): string[];
-  /** whether `uid` has a controller or service file of the app's (its REST routes then ask `restAction`) */
-  hasOwnCode(uid: string): boolean;
+  /** whether `uid` has a controller or service of the app's that is more than a generated one (its REST routes then ask `restAction`) */
+  customises(uid: string): boolean;
   /** whether `uid` has a service file of the app's */
   ownService(uid: string): boolean;
   /**
@@ -140,12 +145,20 @@ export interface AppCode {
   restAction(uid: string, action: string): KoaMiddleware | undefined;
   /** the users-permissions actions of the app's own controller actions (`api::<api>.<controller>.<action>`) */
   customActions(): string[];
-  /** instantiates every controller (as Strapi does when its routes are registered): a failing factory stops start-up */
+  /** instantiates every controller (as Strapi does when its routes are registered) and checks the services' uids: a failure stops start-up */
   instantiate(): void;
 }
 
 const HANDLER_NAME = /^api::([\w-]+)\.([\w-]+)\.([\w-]+)$/;
 const RELATIVE_NAME = /^([\w-]+)\.([\w-]+)$/;
+
+/** The controller and action a route handler's name gives: `api::<api>.<controller>.<action>`, or `<controller>.<action>` within `api`. */
+function handlerTarget(name: string, api: string): { uid: string; action: string } | undefined {
+  const full = HANDLER_NAME.exec(name);
+  if (full) return { uid: `api::${full[1]}.${full[2]}`, action: full[3] ?? '' };
+  const within = RELATIVE_NAME.exec(name);
+  return within && api ? { uid: `api::${api}.${within[1]}`, action: within[2] ?? '' } : undefined;
+}
 
 export function createAppCode(loaded: LoadedAppCode, host: AppCodeHost): AppCode {
   const { registry } = host.service;
@@ -176,20 +189,32 @@ export function createAppCode(loaded: LoadedAppCode, host: AppCodeHost): AppCode
     }
     return core;
   };
-  /** An app module made into its instance; a core factory for a uid that is no content-type is refused. */
-  const instance = (module: AppModule, kind: Kind, base: (uid: string) => MethodBag): unknown => {
-    const strapi = requireStrapi(`the ${kind} ${module.uid}`);
+  /** The core factory a module exported, if any; one naming no content-type stops start-up. */
+  const checkedRecord = (module: AppModule, kind: Kind) => {
     const record = coreFactoryRecord(module.exported);
-    if (record) {
-      if (!registry.contentType(record.uid))
-        throw new Error(
-          `${relative(host.service.config.appDir, module.file)}: create-core-${kind}('${record.uid}') names no content-type of this app`,
-        );
-      return overBase(base(record.uid), record.cfg, strapi);
+    if (record && !registry.contentType(record.uid))
+      throw new ConfigError(
+        relative(host.service.config.appDir, module.file),
+        undefined,
+        `create-core-${kind}('${record.uid}') names no content-type of this app`,
+      );
+    return record;
+  };
+  /** An app module made into its instance; a core factory for a uid that is no content-type, or a factory that throws, stops start-up. */
+  const instance = (module: AppModule, kind: Kind, base: (uid: string) => MethodBag): unknown => {
+    const shown = relative(host.service.config.appDir, module.file);
+    const record = checkedRecord(module, kind);
+    // a generated module needs no `strapi` object: the core one serves an app with no code of its own
+    const strapi = isGenerated(module.exported) ? undefined : requireStrapi(`the ${kind} ${module.uid}`);
+    try {
+      if (record) return overBase(base(record.uid), record.cfg, strapi);
+      return typeof module.exported === 'function'
+        ? (module.exported as (args: { strapi: StrapiApp | undefined }) => unknown)({ strapi })
+        : module.exported;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      throw new ConfigError(shown, undefined, `making the ${kind} failed: ${message}`);
     }
-    return typeof module.exported === 'function'
-      ? (module.exported as (args: { strapi: StrapiApp }) => unknown)({ strapi })
-      : module.exported;
   };
 
   const code: AppCode = {
@@ -216,23 +241,16 @@ export function createAppCode(loaded: LoadedAppCode, host: AppCodeHost): AppCode
       return made;
     },
     serviceUids: () => [...new Set([...apiContentTypes().map((ct) => ct.uid), ...serviceModules.keys()])].sort(),
-    hasOwnCode: (uid) => controllerModules.has(uid) || serviceModules.has(uid),
+    customises: (uid) =>
+      [controllerModules.get(uid), serviceModules.get(uid)].some((m) => m !== undefined && !isGenerated(m.exported)),
     ownService: (uid) => serviceModules.has(uid),
     controllerHandler(name, api) {
-      const [, apiName, controllerName, action] = HANDLER_NAME.exec(name) ?? [
-        undefined,
-        api,
-        ...(RELATIVE_NAME.exec(name)?.slice(1) ?? []),
-      ];
-      if (!apiName || !controllerName || !action) return undefined;
-      const uid = `api::${apiName}.${controllerName}`;
-      const controller = code.controller(uid);
-      if (typeof controller?.[action] !== 'function') return undefined;
-      // looked up on every call: `strapi.controller(uid)` may be extended later
-      return (ctx, next) => {
-        const current = code.controller(uid);
-        return Reflect.apply(current?.[action] as (ctx: KoaContext, next: unknown) => unknown, current, [ctx, next]);
-      };
+      const target = handlerTarget(name, api);
+      if (!target) return undefined;
+      const controller = code.controller(target.uid);
+      if (typeof controller?.[target.action] !== 'function') return undefined;
+      // read on every call: app code may replace an action on the controller object (in bootstrap)
+      return (ctx, next) => callMethod(controller, target.action, ctx, next);
     },
     restAction(uid, action) {
       const controller = code.controller(uid);
@@ -255,6 +273,8 @@ export function createAppCode(loaded: LoadedAppCode, host: AppCodeHost): AppCode
     },
     instantiate() {
       for (const uid of controllerModules.keys()) code.controller(uid);
+      // services are made when first asked for, as Strapi's; a wrong uid is told now
+      for (const module of serviceModules.values()) checkedRecord(module, 'service');
     },
   };
   return code;

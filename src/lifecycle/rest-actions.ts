@@ -41,7 +41,7 @@ export function restActions(
   uid: string,
 ): ((action: string) => RequestHandler | undefined) | undefined {
   const { code } = options;
-  if (!code.hasOwnCode(uid)) return undefined;
+  if (!code.customises(uid)) return undefined;
   const handlers = new Map<string, RequestHandler>();
   return (action) => {
     const handler = code.restAction(uid, action);

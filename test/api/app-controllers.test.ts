@@ -4,7 +4,12 @@
 // answered as before, and `strapi.service(uid)` custom methods from bootstrap.
 import { expect } from 'chai';
 import request from 'supertest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createAppCode, loadAppCode } from '../../src/lifecycle/app-controllers.js';
+import type { KoaContext } from '../../src/middlewares/koa-context.js';
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { capturingLogger, type LogLine } from '../helpers/log-capture.js';
 import { createTestService, type TestService } from '../helpers/server.js';
@@ -167,6 +172,26 @@ describe("a Strapi v4 project's controllers and services", () => {
     expect(res.body).to.deep.equal({ hello: 'Ada', averageRating: 3.25 });
   });
 
+  it("refuses, as REST does, a client's filter through a relation the caller may not read, also where the service takes part", async () => {
+    for (const query of ['filters[category][name]=Hidden', 'sort=category.name']) {
+      const res = await api().get(`/api/reviews?${query}`).expect(400);
+      expect(res.body.error).to.include({ status: 400, name: 'ValidationError' });
+    }
+  });
+
+  it('runs Strapi steps when a helper is overridden: flat entries transformed into the same envelope', async () => {
+    const res = await api().get('/api/writers?filters[name]=Ada').expect(200);
+    expect(res.body).to.deep.equal({
+      data: [
+        {
+          id: 10,
+          attributes: { name: 'Ada', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' },
+        },
+      ],
+      meta: { pagination: { page: 1, pageSize: 25, pageCount: 1, total: 1 }, via: 'transformResponse' },
+    });
+  });
+
   it('ran a custom service method from bootstrap', async () => {
     const res = await api().get('/api/writers?sort=name').expect(200);
     expect(res.body.data.map((w: { attributes: { name: string } }) => w.attributes.name)).to.deep.equal([
@@ -182,6 +207,15 @@ describe("a Strapi v4 project's controllers and services", () => {
     const res = await api().get('/api/page').expect(200);
     expect(res.body.data.attributes.heading).to.equal('Welcome');
     expect(res.body.meta).to.deep.equal({ singleType: true });
+    // update goes through the app's createOrUpdate, the body's id and timestamps left out
+    const put = await api()
+      .put('/api/page')
+      .send({ data: { heading: 'hello', id: 7, createdAt: '2000-01-01T00:00:00.000Z' } })
+      .expect(200);
+    expect(put.body.data).to.include({ id: 1 });
+    expect(put.body.data.attributes.heading).to.equal('HELLO');
+    expect(put.body.data.attributes.createdAt).not.to.equal('2000-01-01T00:00:00.000Z');
+    expect(await service.context.connection.collection('pages').countDocuments()).to.equal(1);
   });
 
   it('answers untouched content-types as before (generated controller and service)', async () => {
@@ -212,8 +246,70 @@ describe("a Strapi v4 project's controllers and services", () => {
     });
   });
 
+  it('gives route handlers named by a string as Koa middlewares (controllerHandler)', async () => {
+    const strapi = globalThis.strapi;
+    const code = createAppCode(await loadAppCode(PROJECT, () => {}), {
+      service: service.context,
+      strapi: () => strapi,
+    });
+    const run = async (name: string, api: string, ctx: Record<string, unknown>) => {
+      const handler = code.controllerHandler(name, api);
+      if (!handler) throw new Error(`no handler ${name}`);
+      return handler(ctx as unknown as KoaContext, async () => undefined);
+    };
+    expect(await run('article.featured', 'article', { query: { limit: '1' } })).to.deep.equal({ data: ['Gamma'] });
+    const found = (await run('api::note.note.find', 'other', { query: {} })) as { data: unknown[] };
+    expect(found.data).to.have.length(1);
+    const hello: Record<string, unknown> = { query: {} };
+    await run('api::hello.hello.index', 'article', hello);
+    expect(hello.body).to.deep.equal({ hello: 'world', averageRating: 3.25 });
+    for (const unknown of ['article.nope', 'nothing.find', 'plugin::users-permissions.auth.callback', 'find'])
+      expect(code.controllerHandler(unknown, 'article'), unknown).to.equal(undefined);
+  });
+
   it('no longer names the controllers and services as not run', () => {
     const notice = lines.map((l) => l.msg ?? '').find((m) => /not run here/.test(m));
     expect(notice).to.equal(undefined);
+  });
+});
+
+describe('controllers and services that cannot be made stop start-up naming the file', () => {
+  /** the message start-up fails with, for a project with one note content-type and `files` */
+  async function startUpError(files: Record<string, string>): Promise<string> {
+    const dir = mkdtempSync(join(tmpdir(), 'cs-controllers-'));
+    try {
+      const schemaDir = join(dir, 'src', 'api', 'note', 'content-types', 'note');
+      mkdirSync(schemaDir, { recursive: true });
+      const info = { singularName: 'note', pluralName: 'notes', displayName: 'Note' };
+      writeFileSync(join(schemaDir, 'schema.json'), JSON.stringify({ kind: 'collectionType', info, attributes: {} }));
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(join(dir, path, '..'), { recursive: true });
+        writeFileSync(join(dir, path), text);
+      }
+      const service = await createTestService({ appDir: dir }).catch((err: Error) => err);
+      if (!(service instanceof Error)) {
+        await service.close();
+        return 'started';
+      }
+      return service.message;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('a factory that throws', async () => {
+    const message = await startUpError({
+      'src/api/note/controllers/note.js': `module.exports = require('@strapi/strapi').factories.createCoreController('api::note.note', () => { throw new Error('no config'); });`,
+    });
+    expect(message).to.equal('src/api/note/controllers/note.js: making the controller failed: no config');
+  });
+
+  it('a core factory naming no content-type', async () => {
+    const message = await startUpError({
+      'src/api/note/services/note.js': `module.exports = require('@strapi/strapi').factories.createCoreService('api::nope.nope', {});`,
+    });
+    expect(message).to.equal(
+      "src/api/note/services/note.js: create-core-service('api::nope.nope') names no content-type of this app",
+    );
   });
 });
