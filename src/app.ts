@@ -120,7 +120,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     new Set([...middlewares.custom.map((m) => m.file), ...routeFiles.map((r) => r.file), ...appCodeFiles.files]),
   );
   for (const notice of notices) logger[notice.level](notice.message);
-  const modelHooks = await loadModelLifecycles(config.appDir, registry, (message) => logger.warn(message));
+  const modelHooks = await loadModelLifecycles(config.appDir, registry);
   const dbLifecycles = createDbLifecycles(registry, modelHooks);
   // the app's code (src/index, lifecycles files, its middlewares) reaches the `strapi` object
   const cronTasks = configuredCronTasks(config);

@@ -44,7 +44,6 @@ export const HONOURED_KEYS: Readonly<Record<string, KeyTree>> = {
         ratelimit: true,
         register: { allowedFields: true },
         resetPasswordUrl: true,
-        email: { send: true },
       },
     },
     graphql: {

@@ -10,7 +10,6 @@ import type { Registry } from '../content-types/index.js';
 import type { HookObject } from './db-lifecycles.js';
 
 const LIFECYCLES_FILE = /^lifecycles\.(js|cjs|mjs|ts)$/;
-const READ_HOOKS = ['beforeFindMany', 'afterFindMany', 'beforeFindOne', 'afterFindOne', 'beforeCount', 'afterCount'];
 
 function folders(dir: string): string[] {
   return existsSync(dir) && statSync(dir).isDirectory()
@@ -20,15 +19,8 @@ function folders(dir: string): string[] {
     : [];
 }
 
-/**
- * Each content-type's hooks by uid; a file that is no object of functions stops the start naming it.
- * `warn` hears, once per file, the read hooks REST and GraphQL reads do not run.
- */
-export async function loadModelLifecycles(
-  appDir: string,
-  registry: Registry,
-  warn: (message: string) => void = () => {},
-): Promise<Map<string, HookObject>> {
+/** Each content-type's hooks by uid; a file that is no object of functions stops the start naming it. */
+export async function loadModelLifecycles(appDir: string, registry: Registry): Promise<Map<string, HookObject>> {
   const apiDir = join(appDir, 'src', 'api');
   const hooks = new Map<string, HookObject>();
   for (const api of folders(apiDir))
@@ -51,11 +43,6 @@ export async function loadModelLifecycles(
         if (typeof value !== 'function') throw new ConfigError(display, key, 'must be a function');
         object[key] = value;
       }
-      const reads = READ_HOOKS.filter((hook) => hook in object);
-      if (reads.length > 0)
-        warn(
-          `${display}: ${reads.join(', ')} run for strapi.entityService and strapi.db.query reads only; REST and GraphQL reads do not run them yet`,
-        );
       hooks.set(uid, object);
     }
   return hooks;

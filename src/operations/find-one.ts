@@ -1,17 +1,33 @@
 import { entryIdFromPath } from '../content-types/index.js';
 import { NotFoundError } from '../errors/index.js';
 import { readEntry } from '../query/index.js';
+import type { DbLifecycles } from '../service-context.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 
 /**
  * GET /api/<plural>/:id. An id that names no whole number (`abc`, `1.5`), a missing entry and
  * a draft read without `publicationState=preview` (Strapi answers it: docs/strapi-deviations.md)
- * are 404s. `locale` is ignored.
+ * are 404s. `locale` is ignored. The app's findOne hooks see `where: { id }`, as Strapi's.
  */
-export async function findOne(ctx: OperationContext, uid: string, id: string, query: RawQuery): Promise<EntryResponse> {
+export function findOne(ctx: OperationContext, uid: string, id: string, query: RawQuery): Promise<EntryResponse> {
+  return readOne(ctx, uid, id, query, ctx.lifecycles);
+}
+
+/** A written entry read back for its write's answer, which ran its own hooks: no read hooks. */
+export function findWritten(ctx: OperationContext, uid: string, id: string, query: RawQuery): Promise<EntryResponse> {
+  return readOne(ctx, uid, id, query, undefined);
+}
+
+async function readOne(
+  ctx: OperationContext,
+  uid: string,
+  id: string,
+  query: RawQuery,
+  lifecycles: DbLifecycles | undefined,
+): Promise<EntryResponse> {
   const entryId = entryIdFromPath(id);
   if (entryId === undefined) throw new NotFoundError();
-  const entry = await readEntry(ctx, uid, { _id: entryId }, query);
+  const entry = await readEntry(ctx, uid, { _id: entryId }, query, { lifecycles, where: { id } });
   if (!entry) throw new NotFoundError();
   return { data: entry, meta: {} };
 }

@@ -11,6 +11,14 @@ import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 export async function findSingle(ctx: OperationContext, uid: string, query: RawQuery): Promise<EntryResponse> {
   const schema = ctx.registry.contentType(uid);
   if (!schema) throw new NotFoundError();
+  const lifecycles = ctx.lifecycles;
+  const match = localeMatch(schema, ctx.i18n, query.locale);
+  // with findOne hooks, the filters are the event's `where`, which the read applies
+  if (lifecycles.listens('beforeFindOne', uid) || lifecycles.listens('afterFindOne', uid)) {
+    const entry = await readEntry(ctx, uid, match, query, { lifecycles, where: query.filters });
+    if (!entry) throw new NotFoundError();
+    return { data: entry, meta: {} };
+  }
   if (query.filters !== undefined) {
     const { filters, locale, publicationState } = query;
     const window = { start: 0, limit: 1 };
@@ -22,7 +30,7 @@ export async function findSingle(ctx: OperationContext, uid: string, query: RawQ
     );
     if (matching.entries.length === 0) throw new NotFoundError();
   }
-  const entry = await readEntry(ctx, uid, localeMatch(schema, ctx.i18n, query.locale), query);
+  const entry = await readEntry(ctx, uid, match, query);
   if (!entry) throw new NotFoundError();
   return { data: entry, meta: {} };
 }

@@ -2,7 +2,7 @@
 // engine owners); writes: create.ts, update.ts, delete.ts, single.ts, localizations.ts.
 export type { OperationContext, RawQuery, FormattedEntry, EntryResponse, CollectionResponse } from './context.js';
 export { find } from './find.js';
-export { findOne } from './find-one.js';
+export { findOne, findWritten } from './find-one.js';
 export { create } from './create.js';
 export { update } from './update.js';
 export { remove } from './delete.js';

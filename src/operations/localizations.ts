@@ -15,7 +15,7 @@ import {
   type WriteData,
 } from '../write/index.js';
 import type { OperationContext, RawQuery } from './context.js';
-import { findOne } from './find-one.js';
+import { findWritten } from './find-one.js';
 import { checkAnswerQuery } from './write-answer.js';
 
 export type FlatEntry = { id: number } & Record<string, unknown>;
@@ -106,7 +106,7 @@ export async function createLocalization(
       throw error instanceof LocaleTakenError ? new ApplicationError('locale is already used') : error;
     },
   );
-  const answer = await findOne(ctx, uid, String(id), {
+  const answer = await findWritten(ctx, uid, String(id), {
     ...query,
     populate: 'localizations',
     publicationState: 'preview',

@@ -1,6 +1,6 @@
 import { readEntry } from '../query/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
-import { findOne } from './find-one.js';
+import { findWritten } from './find-one.js';
 
 /** A write answers its entry read back with the request's query, drafts included. */
 function answerQuery(query: RawQuery): RawQuery {
@@ -16,5 +16,5 @@ export async function checkAnswerQuery(ctx: OperationContext, uid: string, query
 }
 
 export function answerEntry(ctx: OperationContext, uid: string, id: number, query: RawQuery): Promise<EntryResponse> {
-  return findOne(ctx, uid, String(id), answerQuery(query));
+  return findWritten(ctx, uid, String(id), answerQuery(query));
 }

@@ -35,6 +35,20 @@ export function formatEntry(fmt: Formatter, doc: Doc, selection: EntrySelection)
   return fmt.style === 'envelope' ? { id: toId(doc._id), attributes } : { id: toId(doc._id), ...attributes };
 }
 
+/** `formatEntry` in the flat style. */
+export function formatPlainEntry(registry: Registry, doc: Doc, selection: EntrySelection): PlainEntry {
+  const schema = registry.schema(selection.uid);
+  const fmt: Formatter = { registry, style: 'plain' };
+  return { id: toId(doc._id), ...(schema ? formatLevel(fmt, schema, doc, doc, selection, true) : {}) };
+}
+
+/** `formatEntry` in Strapi's REST style. */
+export function formatEnvelopeEntry(registry: Registry, doc: Doc, selection: EntrySelection): EnvelopeEntry {
+  const schema = registry.schema(selection.uid);
+  const fmt: Formatter = { registry, style: 'envelope' };
+  return { id: toId(doc._id), attributes: schema ? formatLevel(fmt, schema, doc, doc, selection, true) : {} };
+}
+
 /** Fields and populated attributes of an entry (`holder` = the entry carrying the lookup outputs). */
 function formatLevel(
   fmt: Formatter,

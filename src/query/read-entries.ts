@@ -1,9 +1,16 @@
 import type { ContentType } from '../content-types/index.js';
 import { NotFoundError } from '../errors/index.js';
-import type { ServiceContext } from '../service-context.js';
-import type { QueryAccess } from './access.js';
+import type { DbLifecycles, ServiceContext } from '../service-context.js';
+import { UNRESTRICTED, type QueryAccess } from './access.js';
 import { compileFilters, compileFiltersPushedDown, type PipelineStage } from './filters/index.js';
-import { formatEntry, type EnvelopeEntry, type FormatStyle, type PlainEntry } from './format.js';
+import {
+  formatEntry,
+  formatEnvelopeEntry,
+  formatPlainEntry,
+  type EnvelopeEntry,
+  type FormatStyle,
+  type PlainEntry,
+} from './format.js';
 import { parseFields } from './parse/fields.js';
 import { localeFallback, localeFilters, localeMatch } from './parse/locale.js';
 import {
@@ -16,6 +23,17 @@ import {
 import { parsePopulate, type PopulateContext } from './parse/populate.js';
 import { PopulateGuard } from './parse/populate-limits.js';
 import { parsePublicationState, publicationMatch } from './parse/publication-state.js';
+import { envelopeOfPlain } from './plain-to-envelope.js';
+import {
+  countPaginationParams,
+  listensToRead,
+  paginationOfParams,
+  queryOfParams,
+  runAfterRead,
+  runBeforeRead,
+  selectionParams,
+  windowParams,
+} from './read-hooks.js';
 import { searchMatch } from './parse/search.js';
 import { populateStages, projection, type PlanContext } from './plan/populate-stages.js';
 import { relatedEntries } from './plan/related-entries.js';
@@ -35,6 +53,8 @@ export interface ReadEntriesOptions {
   style?: FormatStyle;
   /** a fixed window instead of the query's `pagination` (users-permissions reads top-level `start`/`limit`) */
   window?: { start: number; limit: number };
+  /** the app's read hooks to run around the read (`beforeFindMany`..., `beforeCount`...), as Strapi's query engine does */
+  lifecycles?: DbLifecycles;
 }
 
 export interface ReadEntriesResult<Entry> {
@@ -55,13 +75,13 @@ export async function readEntries(
   ctx: ReadContext,
   uid: string,
   rawQuery: ReadQuery,
-  options?: { style?: 'envelope' },
+  options?: { style?: 'envelope'; lifecycles?: DbLifecycles },
 ): Promise<ReadEntriesResult<EnvelopeEntry>>;
 export async function readEntries(
   ctx: ReadContext,
   uid: string,
   rawQuery: ReadQuery,
-  options: { style: 'plain'; window?: ReadEntriesOptions['window'] },
+  options: { style: 'plain'; window?: ReadEntriesOptions['window']; lifecycles?: DbLifecycles },
 ): Promise<ReadEntriesResult<PlainEntry>>;
 export async function readEntries(
   ctx: ReadContext,
@@ -72,6 +92,10 @@ export async function readEntries(
   const schema = requireContentType(ctx, uid);
   const tree = await parseFind(ctx, schema, rawQuery);
   if (options.window) tree.pagination = { style: 'offset', ...options.window, withCount: false };
+  const style = options.style ?? 'envelope';
+  const { lifecycles } = options;
+  if (lifecycles && (listensToRead(lifecycles, 'FindMany', uid) || listensToRead(lifecycles, 'Count', uid)))
+    return readEntriesHooked(ctx, schema, rawQuery, tree, style, lifecycles);
   const { filtering, pipeline } = planFind(ctx, tree);
   const [docs, total] = await Promise.all([
     aggregate(ctx, uid, pipeline),
@@ -82,6 +106,87 @@ export async function readEntries(
     entries: docs.map((doc) => formatEntry(fmt, doc, tree.selection)),
     pagination: paginationMeta(tree.pagination, total),
   };
+}
+
+/**
+ * `readEntries` with the app's read hooks: `beforeFindMany` → the page → `afterFindMany`, then
+ * (when the total is answered) `beforeCount` → the count → `afterCount`, as Strapi's core service
+ * reads a list. A before-hook's params are the read's; the request's own were checked with the
+ * caller's permissions first, what a hook adds is the app's and read unrestricted. The answer's
+ * `meta.pagination` is the request's, whatever window the hook read.
+ */
+async function readEntriesHooked(
+  ctx: ReadContext,
+  schema: ContentType,
+  rawQuery: ReadQuery,
+  tree: ReadTree,
+  style: FormatStyle,
+  lifecycles: DbLifecycles,
+): Promise<ReadEntriesResult<EnvelopeEntry | PlainEntry>> {
+  const uid = schema.uid;
+  const asked = selectionParams(rawQuery);
+  const find = await runBeforeRead(lifecycles, 'FindMany', uid, { ...asked, ...windowParams(tree.pagination) });
+  const readTree = find.changed ? await hookedTree(ctx, schema, rawQuery, find.params) : tree;
+  if (find.changed) readTree.pagination = paginationOfParams(find.params);
+  const docs = await aggregate(ctx, uid, planFind(ctx, readTree).pipeline);
+  const entries = await formatHooked(
+    ctx,
+    docs,
+    readTree.selection,
+    style,
+    lifecycles.listens('afterFindMany', uid)
+      ? (plain) => runAfterRead(lifecycles, 'FindMany', uid, find, plain)
+      : undefined,
+  );
+  let total: number | null = null;
+  if (tree.pagination.withCount) {
+    const counting = await runBeforeRead(lifecycles, 'Count', uid, {
+      ...asked,
+      ...countPaginationParams(tree.pagination),
+    });
+    const countTree = counting.changed ? await hookedTree(ctx, schema, rawQuery, counting.params) : tree;
+    total = await count(ctx, uid, planFind(ctx, countTree).filtering);
+    await runAfterRead(lifecycles, 'Count', uid, counting, total);
+  }
+  return { entries, pagination: paginationMeta(tree.pagination, total) };
+}
+
+/**
+ * The read tree of what a before-hook left: its filters and sort are the app's words (no
+ * permission applies to them); what is answered (fields, populate) stays within the caller's
+ * permissions, as Strapi sanitizes the answer after the hooks.
+ */
+async function hookedTree(
+  ctx: ReadContext,
+  schema: ContentType,
+  rawQuery: ReadQuery,
+  params: Record<string, unknown>,
+): Promise<ReadTree> {
+  const query = queryOfParams(rawQuery, params);
+  const tree = await parseFind({ ...ctx, access: UNRESTRICTED }, schema, query);
+  return { ...tree, selection: parseSelection(ctx, schema, query, tree.publicationState) };
+}
+
+/**
+ * Entries read by the aggregation in `style`; when `after` (the after-hooks) listens, handed to
+ * it flat first, and answered as it leaves them.
+ */
+async function formatHooked(
+  ctx: ReadContext,
+  docs: Doc[],
+  selection: EntrySelection,
+  style: FormatStyle,
+  after: ((plain: PlainEntry[]) => Promise<void>) | undefined,
+): Promise<Array<EnvelopeEntry | PlainEntry>> {
+  const { registry } = ctx;
+  if (!after) return docs.map((doc) => formatEntry({ registry, style }, doc, selection));
+  const plain = docs.map((doc) => formatPlainEntry(registry, doc, selection));
+  await after(plain);
+  if (style === 'plain') return plain;
+  return plain.map((entry, i) => {
+    const doc = docs[i];
+    return envelopeOfPlain(entry, selection, doc ? formatEnvelopeEntry(registry, doc, selection) : undefined);
+  });
 }
 
 /**
@@ -155,35 +260,84 @@ export async function readEntry(
   uid: string,
   match: Doc,
   rawQuery: ReadQuery,
-  options?: { style?: 'envelope' },
+  options?: { style?: 'envelope' } & EntryHooks,
 ): Promise<EnvelopeEntry | null>;
 export async function readEntry(
   ctx: ReadContext,
   uid: string,
   match: Doc,
   rawQuery: ReadQuery,
-  options: { style: 'plain' },
+  options: { style: 'plain' } & EntryHooks,
 ): Promise<PlainEntry | null>;
 export async function readEntry(
   ctx: ReadContext,
   uid: string,
   match: Doc,
   rawQuery: ReadQuery,
-  options: ReadEntriesOptions = {},
+  options: { style?: FormatStyle } & EntryHooks = {},
 ): Promise<EnvelopeEntry | PlainEntry | null> {
   const schema = requireContentType(ctx, uid);
   const state = parsePublicationState(rawQuery.publicationState);
-  const selection = parseSelection(ctx, schema, rawQuery, state);
+  let selection = parseSelection(ctx, schema, rawQuery, state);
   validateUnused(ctx, uid, rawQuery);
-  const pipeline: PipelineStage[] = [
+  const style = options.style ?? 'envelope';
+  const { lifecycles } = options;
+  if (!lifecycles || !listensToRead(lifecycles, 'FindOne', uid)) {
+    const doc = await aggregateFirst(ctx, uid, entryPipeline(ctx, schema, state, match, [], selection));
+    return doc ? formatEntry({ registry: ctx.registry, style }, doc, selection) : null;
+  }
+  const where = options.where === undefined ? {} : { where: options.where };
+  const one = await runBeforeRead(lifecycles, 'FindOne', uid, { ...where, ...selectionParams(selectionOf(rawQuery)) });
+  // a hook's filters are the app's (no permission applies); what is answered stays the caller's
+  const access = one.changed ? UNRESTRICTED : ctx.access;
+  if (one.changed) selection = parseSelection(ctx, schema, queryOfParams(rawQuery, one.params), state);
+  const filters = one.params.where;
+  const filterStages =
+    filters === undefined || filters === null
+      ? []
+      : await compileFiltersPushedDown(
+          { registry: ctx.registry, uid, access, filters },
+          relatedEntries((target, stages) => aggregate(ctx, target, stages)),
+        );
+  const doc = await aggregateFirst(ctx, uid, entryPipeline(ctx, schema, state, match, filterStages, selection));
+  const after = lifecycles.listens('afterFindOne', uid)
+    ? (plain: PlainEntry[]) => runAfterRead(lifecycles, 'FindOne', uid, one, plain[0] ?? null)
+    : undefined;
+  if (!doc) {
+    await after?.([]);
+    return null;
+  }
+  const [entry] = await formatHooked(ctx, [doc], selection, style, after);
+  return entry ?? null;
+}
+
+/** The hooks a read of one entry runs, and the `where` its event names (`{ id }`; a single type's filters). */
+export interface EntryHooks {
+  lifecycles?: DbLifecycles;
+  where?: unknown;
+}
+
+function selectionOf(rawQuery: ReadQuery): ReadQuery {
+  const { fields, populate } = rawQuery;
+  return { fields, populate };
+}
+
+function entryPipeline(
+  ctx: ReadContext,
+  schema: ContentType,
+  state: PublicationState,
+  match: Doc,
+  filterStages: PipelineStage[],
+  selection: EntrySelection,
+): PipelineStage[] {
+  return [
     { $match: { ...match, ...publicationMatch(schema.draftAndPublish, state) } },
+    ...filterStages,
     { $sort: { _id: 1 } },
     { $limit: 1 },
     ...populateStages(planContext(ctx), selection.populate),
     { $project: projection(selection) },
   ];
-  const doc = await aggregateFirst(ctx, uid, pipeline);
-  return doc ? formatEntry({ registry: ctx.registry, style: options.style ?? 'envelope' }, doc, selection) : null;
 }
 
 /** Strapi validates `filters` and `sort` on every read, also where they do not apply (findOne): a bad one is still a 400. */

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { fileURLToPath } from 'node:url';
 import { capturingLogger } from '../helpers/log-capture.js';
-import { createTestService, type TestService } from '../helpers/server.js';
+import { createCommandCountingService, createTestService, type TestService } from '../helpers/server.js';
 
 const LIFECYCLES_PROJECT = fileURLToPath(new URL('../fixtures/lifecycles-project', import.meta.url));
 
@@ -33,11 +33,9 @@ describe('content-type lifecycle hooks of a Strapi v4 project', () => {
     globalThis.lifecycleEvents = [];
   });
 
-  it('loads the lifecycles files without the "not run" line; warns that REST and GraphQL reads run no find hooks', () => {
+  it('loads the lifecycles files without a warning', () => {
     const messages = lines.map((l) => l.msg ?? '');
-    expect(messages.filter((m) => m.includes('lifecycle'))).to.deep.equal([
-      'src/api/article/content-types/article/lifecycles.js: beforeFindMany, afterFindMany, afterFindOne, beforeCount run for strapi.entityService and strapi.db.query reads only; REST and GraphQL reads do not run them yet',
-    ]);
+    expect(messages.filter((m) => m.includes('lifecycle'))).to.deep.equal([]);
   });
 
   it('beforeCreate sets a field that is stored and answered; afterCreate sees the entry and the state', async () => {
@@ -206,9 +204,125 @@ describe('content-type lifecycle hooks of a Strapi v4 project', () => {
     expect(one).to.include({ title: 'Shown', decorated: true });
     expect(await strapi.db.query('api::article.article').count({ where: { title: 'Shown' } })).to.equal(1);
     expect(recorded('beforeCount')[0]?.where).to.deep.equal({ title: 'Shown' });
-    // REST reads do not run them (yet): the hidden entry is answered there
-    const rest = await api().get('/api/articles?filters[title][$eq]=hidden').expect(200);
-    expect(rest.body.data).to.have.length(1);
+  });
+
+  describe('REST and GraphQL reads run the read hooks', () => {
+    let shown: number;
+    let hidden: number;
+    before(async () => {
+      const strapi = globalThis.strapi!;
+      await articles().deleteMany({});
+      hidden = (await strapi.entityService.create('api::article.article', { data: { title: 'hidden' } }))!.id;
+      shown = (await strapi.entityService.create('api::article.article', { data: { title: 'Shown' } }))!.id;
+      await strapi.entityService.create('api::article.article', { data: { title: 'Also shown' } });
+    });
+
+    it('GET /api/articles: beforeFindMany narrows the page, beforeCount the total; afterFindMany adds a field', async () => {
+      const res = await api().get('/api/articles?fields[0]=title&sort=title:desc').expect(200);
+      expect(res.body.data).to.deep.equal([
+        { id: shown, attributes: { title: 'Shown', listed: true } },
+        { id: shown + 1, attributes: { title: 'Also shown', listed: true } },
+      ]);
+      expect(res.body.meta.pagination).to.deep.equal({ page: 1, pageSize: 25, pageCount: 1, total: 2 });
+      // Strapi's order and params: findMany (query engine words), then the count with the page asked
+      expect(recorded().filter((e) => e.hook !== 'every event')).to.deep.equal([
+        {
+          hook: 'beforeFindMany',
+          params: { select: ['id', 'title'], orderBy: [{ title: 'desc' }], offset: 0, limit: 25 },
+        },
+        { hook: 'afterFindMany', count: 2 },
+        {
+          hook: 'beforeCount',
+          where: undefined,
+          params: { select: ['id', 'title'], orderBy: [{ title: 'desc' }], page: 1, pageSize: 25 },
+        },
+        { hook: 'afterCount', result: 2 },
+      ]);
+    });
+
+    it('the hooks see the request filters as where; a filtered-out entry stays out, and no total means no count', async () => {
+      const res = await api().get('/api/articles?filters[title][$eq]=hidden&pagination[withCount]=false').expect(200);
+      expect(res.body).to.deep.equal({ data: [], meta: { pagination: { page: 1, pageSize: 25 } } });
+      expect(recorded('beforeFindMany')[0]?.params).to.deep.include({ where: { title: { $eq: 'hidden' } } });
+      expect(recorded('beforeCount')).to.deep.equal([]);
+    });
+
+    it('GET /api/articles/:id: beforeFindOne may hide the entry (404), afterFindOne adds a field', async () => {
+      const one = await api().get(`/api/articles/${shown}`).expect(200);
+      expect(one.body.data.attributes).to.include({ title: 'Shown', decorated: true });
+      expect(recorded('beforeFindOne')).to.deep.equal([
+        { hook: 'beforeFindOne', params: { where: { id: String(shown) } } },
+      ]);
+      const gone = await api().get(`/api/articles/${hidden}`).expect(404);
+      expect(gone.body.error).to.include({ status: 404, name: 'NotFoundError' });
+    });
+
+    it('GraphQL lists, totals and single entries run them the same way', async () => {
+      const res = await api()
+        .post('/graphql')
+        .send({
+          query: `{ articles(sort: "title") { data { id attributes { title } } meta { pagination { total } } }
+                    article(id: ${hidden}) { data { id } } }`,
+        });
+      expect(res.body.errors).to.equal(undefined);
+      expect(
+        res.body.data.articles.data.map((a: { attributes: { title: string } }) => a.attributes.title),
+      ).to.deep.equal(['Also shown', 'Shown']);
+      expect(res.body.data.articles.meta.pagination.total).to.equal(2);
+      expect(res.body.data.article.data).to.equal(null);
+      expect(recorded('beforeFindMany')).to.have.length(1);
+      expect(recorded('beforeCount')).to.have.length(1);
+    });
+
+    it("a related entry's populate runs no hooks of its model; another model's reads run none of the article's", async () => {
+      const note = await api()
+        .post('/api/notes')
+        .send({ data: { body: 'about', article: hidden } })
+        .expect(200);
+      globalThis.lifecycleEvents = [];
+      const res = await api().get(`/api/notes/${note.body.data.id}?populate=article`).expect(200);
+      expect(res.body.data.attributes.article.data.attributes).to.deep.include({ title: 'hidden' });
+      expect(res.body.data.attributes.article.data.attributes).not.to.have.property('decorated');
+      await api().get('/api/notes').expect(200);
+      expect(recorded().map((e) => [e.hook, e.action, e.model])).to.deep.equal([
+        ['every event', 'beforeFindOne', 'api::note.note'],
+        ['every event', 'afterFindOne', 'api::note.note'],
+        ['every event', 'beforeFindMany', 'api::note.note'],
+        ['every event', 'afterFindMany', 'api::note.note'],
+        ['every event', 'beforeCount', 'api::note.note'],
+        ['every event', 'afterCount', 'api::note.note'],
+      ]);
+    });
+
+    it("a before-hook's where may filter on what the caller may not read; the answer stays within the caller's permissions", async () => {
+      const strapi = globalThis.strapi!;
+      const owner = await api()
+        .post('/api/auth/local/register')
+        .send({ username: 'note-owner', email: 'note-owner@example.com', password: 'Password123!' })
+        .expect(200);
+      const mine = await strapi.entityService.create('api::note.note', {
+        data: { body: 'kept', owner: owner.body.user.id },
+      });
+      await strapi.entityService.create('api::note.note', { data: { body: 'not mine' } });
+      // the public may not filter on users itself
+      await api().get('/api/notes?filters[owner][username]=note-owner').expect(400);
+      const res = await api().get('/api/notes?filters[body]=MINE&populate=owner').expect(200);
+      expect(res.body.data.map((n: { id: number }) => n.id)).to.deep.equal([mine!.id]);
+      expect(res.body.data[0].attributes).not.to.have.property('owner');
+    });
+
+    it('a single type: findOne hooks with its filters as where; afterFindOne adds a field', async () => {
+      await api()
+        .put('/api/homepage')
+        .send({ data: { title: 'The Site' } })
+        .expect(200);
+      globalThis.lifecycleEvents = [];
+      const res = await api().get('/api/homepage').expect(200);
+      expect(res.body.data.attributes).to.include({ title: 'The Site', greeting: 'Welcome to The Site' });
+      expect(recorded('homepage beforeFindOne')).to.deep.equal([{ hook: 'homepage beforeFindOne', params: {} }]);
+      await api().get('/api/homepage?filters[title]=Other').expect(404);
+      expect(recorded('homepage beforeFindOne')[1]?.params).to.deep.equal({ where: { title: 'Other' } });
+    });
   });
 
   it('db.query().deleteMany runs beforeDeleteMany/afterDeleteMany once and no per-entry hooks, as Strapi', async () => {
@@ -226,5 +340,31 @@ describe('content-type lifecycle hooks of a Strapi v4 project', () => {
     expect(recorded('beforeDeleteMany')[0]?.where).to.deep.equal({ title: 'Bulk' });
     expect(recorded('afterDeleteMany')[0]?.result).to.deep.equal({ count: 2 });
     expect(await articles().countDocuments({ title: 'Bulk' })).to.equal(0);
+  });
+
+  it('reads with hooks cost the commands of reads without: one for the page (populate included), one for the total, one for an entry', async () => {
+    const previous = globalThis.strapi;
+    const counting = await createCommandCountingService({ appDir: LIFECYCLES_PROJECT });
+    try {
+      const strapi = globalThis.strapi!;
+      const article = await strapi.entityService.create('api::article.article', { data: { title: 'Counted' } });
+      for (let i = 0; i < 5; i++)
+        await strapi.entityService.create('api::note.note', { data: { body: `n${i}`, article: article!.id } });
+      counting.commands.length = 0;
+      const app = () => request(counting.service.app);
+      const notes = await app().get('/api/notes?populate=article').expect(200);
+      expect(notes.body.data).to.have.length(5);
+      expect(counting.commands).to.deep.equal(['aggregate', 'aggregate']);
+      counting.commands.length = 0;
+      await app().get('/api/articles').expect(200);
+      expect(counting.commands).to.deep.equal(['aggregate', 'aggregate']);
+      counting.commands.length = 0;
+      await app().get(`/api/articles/${article!.id}`).expect(200);
+      expect(counting.commands).to.deep.equal(['aggregate']);
+    } finally {
+      await counting.service.close();
+      // the other tests use the first service's strapi object
+      globalThis.strapi = previous;
+    }
   });
 });

@@ -88,7 +88,7 @@ describe('production: secrets', () => {
       expect(logged).not.to.include('code=');
       expect(logged).not.to.include('reset-password?');
       expect(lines.filter((l) => l.level === WARN).map((l) => l.msg)).to.deep.equal([
-        "reset-password e-mail not sent: no mail transport configured (plugins['users-permissions'].config.email.send)",
+        'e-mail to alice@users.example.com not sent: no e-mail provider is installed (config/plugins email.config.provider)',
       ]);
     });
   });

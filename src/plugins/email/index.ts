@@ -10,6 +10,7 @@
 import template from 'lodash/template.js';
 import { ConfigError, type ServiceConfig } from '../../config/index.js';
 import type { Logger } from '../../logger.js';
+import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
 import {
   emailSettings,
@@ -83,12 +84,22 @@ export function createEmailService(config: ServiceConfig, logger: Logger): Email
   };
 }
 
+/** The e-mail service of each running service, keyed by its models (for the other plugins' mails). */
+const services = new WeakMap<object, EmailService>();
+
+/** The e-mail plugin's service of a running service; undefined when the plugin is off. */
+export function emailServiceOf(ctx: Pick<ServiceContext, 'models'>): EmailService | undefined {
+  return services.get(ctx.models);
+}
+
 export const emailPlugin: Plugin = {
   name: 'email',
   checkConfig(config) {
     emailSettings(config);
   },
   register(ctx) {
-    ctx.setService('email', createEmailService(ctx.config, ctx.logger));
+    const service = createEmailService(ctx.config, ctx.logger);
+    services.set(ctx.models, service);
+    ctx.setService('email', service);
   },
 };

@@ -230,7 +230,7 @@ export function shadowMutations(
           { ...data, locale: args.locale },
           {},
         );
-        return operations.findOne(opCtx, uid, String(created.id), {
+        return operations.findWritten(opCtx, uid, String(created.id), {
           ...selectionQuery(info, registry, ct, ctx),
           publicationState: 'preview',
         });

@@ -91,9 +91,10 @@ async function meOf(ctx: GraphQLContext, user: Record<string, unknown>): Promise
  * `{ jwt, user }` of login, register, password changes and e-mail confirmation: Strapi answers the
  * user as read without its role, so `user.role` is null there (only `me` resolves it).
  */
-async function session(promise: Promise<{ jwt: string; user: Record<string, unknown> }>): Promise<unknown> {
-  const { jwt, user } = await promise;
-  return { jwt, user: { ...user, role: null } };
+/** `{ jwt, user }`; a register awaiting e-mail confirmation has no jwt (null, as Strapi answers). */
+async function session(promise: Promise<{ jwt?: string; user: Record<string, unknown> }>): Promise<unknown> {
+  const answer = await promise;
+  return { jwt: 'jwt' in answer ? answer.jwt : null, user: { ...answer.user, role: null } };
 }
 
 const ok = { ok: true };

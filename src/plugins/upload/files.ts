@@ -13,7 +13,15 @@ import { readEntries, readEntry, type PlainEntry } from '../../query/index.js';
 import { parseFields } from '../../query/parse/fields.js';
 import { populatedNames } from '../../query/parse/populate.js';
 import type { ServiceContext } from '../../service-context.js';
-import { createEntry, deleteEntry, entries, loadEntry, updateEntry, type StoredEntry } from '../../write/index.js';
+import {
+  createEntry,
+  deleteEntry,
+  entries,
+  loadEntry,
+  updateEntry,
+  withLifecycles,
+  type StoredEntry,
+} from '../../write/index.js';
 import { assertAccepts, attachFiles, resolveAttachTarget, type AttachRequest } from './attach.js';
 import { checkedMimeType } from './content-type.js';
 import type { UploadSettings } from './config.js';
@@ -273,7 +281,11 @@ export async function storedFile(ctx: ServiceContext, id: string): Promise<Store
 async function removeFileById(rt: UploadRuntime, ctx: ServiceContext, id: number): Promise<void> {
   const record = await entries(ctx.models, UPLOAD_FILE_UID).findOne({ _id: id });
   if (!record) return;
-  await deleteEntry(ctx.models, ctx.registry, UPLOAD_FILE_UID, id);
+  // Strapi's upload service deletes the record through its query engine: the delete hooks run
+  await withLifecycles(ctx, { action: 'Delete', uid: UPLOAD_FILE_UID, params: { where: { id } }, id }, async () => {
+    await deleteEntry(ctx.models, ctx.registry, UPLOAD_FILE_UID, id);
+    return id;
+  });
   await deleteStored(rt, record);
 }
 

@@ -29,8 +29,8 @@ const DEFAULT_ADVANCED: AdvancedSettings = {
   default_role: 'authenticated',
 };
 
-/** What the core store answers for a key nobody wrote yet (Strapi writes these at its first start). */
-export const CORE_STORE_DEFAULTS: Readonly<Record<string, unknown>> = { [ADVANCED_KEY]: DEFAULT_ADVANCED };
+/** What the core store answers for the advanced settings until somebody writes them (Strapi writes them at its first start). */
+export const ADVANCED_STORE_DEFAULTS: Readonly<Record<string, unknown>> = { [ADVANCED_KEY]: DEFAULT_ADVANCED };
 
 /** The advanced settings as stored (environment and tag unset, as Strapi's plugin store keeps them), over the defaults. */
 export async function advancedSettings(ctx: Pick<ServiceContext, 'connection'>): Promise<AdvancedSettings> {

@@ -1,11 +1,12 @@
 import type { RequestAuth } from '../../access/ability.js';
 import { ApplicationError, UnauthorizedError, ValidationError } from '../../errors/index.js';
+import { emailServiceOf } from '../email/index.js';
 import { advancedSettings } from './advanced-settings.js';
+import { sendAuthMail, serverUrl, type MailSender } from './auth-mails.js';
 import { issueJwt } from './jwt.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { findRole } from './roles.js';
 import type { UsersPermissionsRuntime } from './runtime.js';
-import type { MailMessage } from './settings.js';
 import { takenField } from './indexes.js';
 import { allowedExtraFields } from './user-fields.js';
 import {
@@ -39,13 +40,40 @@ function session(rt: UsersPermissionsRuntime, user: UserDoc): AuthSession {
   return { jwt: issueJwt(rt.secrets.jwtSecret, user._id, rt.settings.jwt.expiresIn), user: sanitizeUser(rt.ctx, user) };
 }
 
-let warnedConfirmation = false;
+/** The e-mail plugin's `send`; without the plugin, Strapi's mails fail. */
+function mailer(rt: UsersPermissionsRuntime): MailSender {
+  return async (options) => {
+    const service = emailServiceOf(rt.ctx);
+    if (!service) throw new ApplicationError('The email plugin is disabled: users-permissions cannot send e-mails');
+    return service.send(options);
+  };
+}
+
+/**
+ * The confirmation mail (the store's `email_confirmation` template): a new token, stored as its
+ * SHA-256, and the link `<server>/api/auth/email-confirmation?confirmation=<token>` sent.
+ */
+async function sendConfirmation(rt: UsersPermissionsRuntime, user: UserDoc): Promise<void> {
+  const { ctx } = rt;
+  const { code, stored } = newResetCode();
+  await updateUser(ctx, user._id, { confirmationToken: stored });
+  await sendAuthMail(ctx, mailer(rt), 'email_confirmation', user.email, sanitizeUser(ctx, user), {
+    URL: `${serverUrl(ctx)}${ctx.config.api.rest.prefix}/auth/email-confirmation`,
+    CODE: code,
+  });
+}
 
 /**
  * Register (REST and GraphQL): only username, email, password and the configured allowed fields are
  * read; the store's advanced settings may close it (`allow_register`) or name the new user's role.
+ * With `email_confirmation` the user is created unconfirmed, gets the confirmation mail, and the
+ * answer is `{ user }` without a jwt (a failed mail is an ApplicationError with its message; the
+ * user stays, as in Strapi).
  */
-export async function register(rt: UsersPermissionsRuntime, input: unknown): Promise<AuthSession> {
+export async function register(
+  rt: UsersPermissionsRuntime,
+  input: unknown,
+): Promise<AuthSession | { user: AuthSession['user'] }> {
   const { ctx, settings } = rt;
   const body = bodyObject(input);
   // Strapi checks presence and the e-mail's form, then whether the name is taken, and only then
@@ -59,12 +87,6 @@ export async function register(rt: UsersPermissionsRuntime, input: unknown): Pro
   const username = fields.username ?? '';
   const advanced = await advancedSettings(ctx);
   if (!advanced.allow_register) throw new ApplicationError('Register action is currently disabled');
-  if (advanced.email_confirmation && !warnedConfirmation) {
-    warnedConfirmation = true;
-    ctx.logger.warn(
-      'users-permissions advanced setting email_confirmation is on, which Content Service does not honour yet: registered users are confirmed at once',
-    );
-  }
   if (await usernameOrEmailTaken(ctx, { username, email })) throw new ApplicationError(TAKEN);
   checkFields(body, { username: usernameRules, password: passwordRules });
   const role = await findRole(ctx, { type: advanced.default_role });
@@ -74,11 +96,18 @@ export async function register(rt: UsersPermissionsRuntime, input: unknown): Pro
     email,
     password: fields.password ?? '',
     role: role._id,
+    confirmed: !advanced.email_confirmation,
     extra: allowedExtraFields(ctx, settings.allowedFields, body),
   }).catch((err: unknown) => {
     throw takenField(err) ? new ApplicationError(TAKEN) : err;
   });
-  return session(rt, user);
+  if (!advanced.email_confirmation) return session(rt, user);
+  await sendConfirmation(rt, user).catch((err: unknown) => {
+    throw err instanceof ApplicationError
+      ? err
+      : new ApplicationError(err instanceof Error ? err.message : String(err));
+  });
+  return { user: sanitizeUser(ctx, user) };
 }
 
 /** Login with e-mail or username; one answer for an unknown identifier and a wrong password. */
@@ -91,38 +120,32 @@ export async function login(rt: UsersPermissionsRuntime, input: unknown): Promis
   // Always one bcrypt comparison, so timing does not tell whether the identifier exists.
   const ok = await verifyPassword(password, user?.password);
   if (!user || !ok) throw new ValidationError('Invalid identifier or password');
+  if (user.confirmed !== true && (await advancedSettings(rt.ctx)).email_confirmation)
+    throw new ApplicationError('Your account email is not confirmed');
   if (user.blocked === true) throw new ApplicationError('Your account has been blocked by an administrator');
   return session(rt, user);
 }
 
-/** Sends a reset link when the address belongs to a user; the answer is the same either way. */
+/**
+ * Sends a reset link (the store's `reset_password` template; `URL` is the advanced setting
+ * `email_reset_password`, else `resetPasswordUrl` of the plugin's config) when the address belongs
+ * to a user who is not blocked; the answer is the same either way.
+ */
 export async function forgotPassword(rt: UsersPermissionsRuntime, input: unknown): Promise<{ ok: true }> {
   const { ctx, settings } = rt;
   const { email = '' } = checkFields(bodyObject(input), { email: [REQUIRED, { kind: 'email' }] }, { noUnknown: true });
   const user = await findUserByIdentifier(ctx, email);
   if (user && user.email === email.toLowerCase() && user.blocked !== true) {
+    const advanced = await advancedSettings(ctx);
     const { code, stored } = newResetCode();
+    // stored before the mail is sent, as Strapi does, so a failed mail leaves a usable code
     await updateUser(ctx, user._id, { resetPasswordToken: stored });
-    const message = {
-      to: user.email,
-      subject: 'Reset password',
-      text: `We heard that you lost your password. Sorry about that!\n\nBut don't worry! You can use the following link to reset your password:\n${settings.resetPasswordUrl}?code=${code}\n\nThanks.`,
-    };
-    await deliver(rt, message, 'reset-password');
+    await sendAuthMail(ctx, mailer(rt), 'reset_password', user.email, sanitizeUser(ctx, user), {
+      URL: advanced.email_reset_password ?? settings.resetPasswordUrl,
+      TOKEN: code,
+    });
   }
   return { ok: true };
-}
-
-/** Sends a mail through the configured transport, or (outside production only) writes it to the log. */
-async function deliver(rt: UsersPermissionsRuntime, message: MailMessage, kind: string): Promise<void> {
-  const { ctx, settings } = rt;
-  if (settings.sendMail) await settings.sendMail(message);
-  // the link holds a code as good as the password: written to the log outside production only
-  else if (ctx.config.env === 'production')
-    ctx.logger.warn(
-      `${kind} e-mail not sent: no mail transport configured (plugins['users-permissions'].config.email.send)`,
-    );
-  else ctx.logger.info({ mail: message }, `${kind} e-mail (no mail transport configured)`);
 }
 
 export async function resetPassword(rt: UsersPermissionsRuntime, input: unknown): Promise<AuthSession> {
@@ -208,14 +231,6 @@ export async function sendEmailConfirmation(
   if (!user) return { email, sent: true };
   if (user.confirmed === true) throw new ApplicationError('Already confirmed');
   if (user.blocked === true) throw new ApplicationError('User blocked');
-  const { code, stored } = newResetCode();
-  await updateUser(ctx, user._id, { confirmationToken: stored });
-  const base = `${ctx.config.server.url ?? ''}${ctx.config.api.rest.prefix}/auth/email-confirmation`;
-  const message = {
-    to: user.email,
-    subject: 'Account confirmation',
-    text: `Thank you for registering!\n\nYou have to confirm your email address. Please click on the link below.\n\n${base}?confirmation=${code}\n\nThanks.`,
-  };
-  await deliver(rt, message, 'email-confirmation');
+  await sendConfirmation(rt, user);
   return { email: user.email, sent: true };
 }

@@ -11,6 +11,8 @@ import { authRoutes } from './routes/auth.js';
 import { roleRoutes } from './routes/roles.js';
 import { userRoutes } from './routes/users.js';
 import type { UsersPermissionsRuntime } from './runtime.js';
+import { ADVANCED_STORE_DEFAULTS } from './advanced-settings.js';
+import { AUTH_MAILS_STORE_DEFAULTS } from './auth-mails.js';
 import { createJwtService } from './jwt-service.js';
 import { checkProductionSecrets, resolveSecrets } from './secrets.js';
 import { usersPermissionsSettings } from './settings.js';
@@ -78,4 +80,10 @@ export const usersPermissionsPlugin: Plugin = {
     await seedRoles(ctx);
   },
 };
-export { CORE_STORE_COLLECTION, CORE_STORE_DEFAULTS } from './advanced-settings.js';
+export { CORE_STORE_COLLECTION } from './advanced-settings.js';
+
+/** What the core store answers for the plugin's keys nobody wrote yet (Strapi writes these at its first start). */
+export const CORE_STORE_DEFAULTS: Readonly<Record<string, unknown>> = {
+  ...ADVANCED_STORE_DEFAULTS,
+  ...AUTH_MAILS_STORE_DEFAULTS,
+};

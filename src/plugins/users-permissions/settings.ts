@@ -1,14 +1,6 @@
 import jsonwebtoken from 'jsonwebtoken';
 import { ConfigError, type ServiceConfig } from '../../config/index.js';
 
-/** An outgoing e-mail (reset-password links). */
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-}
-export type MailTransport = (message: MailMessage) => Promise<void> | void;
-
 /** `plugins['users-permissions'].config`, typed and defaulted (names as in Strapi v4). */
 export interface UsersPermissionsSettings {
   jwtSecret?: string;
@@ -16,10 +8,8 @@ export interface UsersPermissionsSettings {
   ratelimit: { enabled: boolean; max: number; intervalMs: number };
   /** extra user attributes register and update accept besides username, email, password */
   allowedFields: string[];
-  /** where reset-password links point */
+  /** where reset-password links point when the advanced setting `email_reset_password` is unset */
   resetPasswordUrl: string;
-  /** sends mail; default: the message is written to the log */
-  sendMail?: MailTransport;
 }
 
 /** A `jwt.expiresIn` jsonwebtoken signs with ("30d", "12h", seconds), checked by signing once. */
@@ -56,7 +46,6 @@ export function usersPermissionsSettings(config: ServiceConfig): UsersPermission
   const jwt = (raw.jwt ?? {}) as Record<string, unknown>;
   const rate = (raw.ratelimit ?? {}) as Record<string, unknown>;
   const register = (raw.register ?? {}) as Record<string, unknown>;
-  const email = (raw.email ?? {}) as Record<string, unknown>;
   const max = rate.max ?? 5;
   if (typeof max !== 'number' || !Number.isInteger(max) || max < 1)
     throw new ConfigError(
@@ -89,6 +78,5 @@ export function usersPermissionsSettings(config: ServiceConfig): UsersPermission
     allowedFields: allowed as string[],
     resetPasswordUrl:
       typeof raw.resetPasswordUrl === 'string' ? raw.resetPasswordUrl : 'http://localhost:1337/reset-password',
-    sendMail: typeof email.send === 'function' ? (email.send as MailTransport) : undefined,
   };
 }

@@ -1,6 +1,7 @@
 /**
  * `POST /api/users` (`plugin::users-permissions.user.create`), as Strapi v4.26's user controller:
- * email, username, password and role required; an e-mail in use is refused; then the user is
+ * email, username, password and role required; an e-mail in use is refused (unless the advanced
+ * setting `unique_email` is off); then the user is
  * created through the write path with the whole body (its own validation, `confirmed` and
  * `blocked` as given, password hashed), every failure there an ApplicationError with its message.
  * Answers the user with its role (user-answer.ts).
@@ -9,6 +10,8 @@ import { ApplicationError, ValidationError, isAppError } from '../../errors/inde
 import type { OperationContext } from '../../operations/index.js';
 import { USER_UID } from '../../content-types/index.js';
 import { createEntry, isPlainObject } from '../../write/index.js';
+import { advancedSettings } from './advanced-settings.js';
+import { allowSharedEmails } from './indexes.js';
 import { userWithRole } from './user-answer.js';
 import { findUserByEmail, findUserById } from './users.js';
 import { bodyObject, checkFields } from './validation.js';
@@ -31,7 +34,9 @@ export async function createUserByRequest(
     role: [{ kind: 'required' }, { kind: 'anyType' }],
   });
   assertRoleNamed(body.role);
-  if (await findUserByEmail(ctx, email)) throw new ApplicationError('Email already taken');
+  // `unique_email` off: another user may have the address (the index lets it)
+  if (!(await advancedSettings(ctx)).unique_email) await allowSharedEmails(ctx);
+  else if (await findUserByEmail(ctx, email)) throw new ApplicationError('Email already taken');
   const contentType = ctx.registry.contentType(USER_UID);
   if (!contentType) throw new ApplicationError('Users are not available');
   let id: number;

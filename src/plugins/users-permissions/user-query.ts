@@ -45,21 +45,26 @@ function refusePrivatePopulate(ctx: OperationContext, raw: unknown): void {
  * `GET /api/users`: Strapi v4 answers a bare array of flat users. The shared read path runs it
  * (fields, populate of any relation or media the caller may read, filters and sort; private
  * attributes are refused there); `start`/`limit` are top-level and unbounded by default (`limit`
- * -1 or 0 too), and `pagination[...]`, `page` and `pageSize` are ignored, as in Strapi.
+ * -1 or 0 too), and `pagination[...]`, `page` and `pageSize` are ignored, as in Strapi. The app's
+ * findMany hooks of the user model run around it.
  */
 export async function findUsers(ctx: OperationContext, query: RawQuery): Promise<Record<string, unknown>[]> {
   const start = nonNegativeInteger('start', query.start) ?? 0;
   const limit = usersLimit(query.limit);
   refusePrivatePopulate(ctx, query.populate);
   const rest = Object.fromEntries(Object.entries(query).filter(([key]) => !USERS_WINDOW_KEYS.includes(key)));
-  const { entries } = await readEntries(ctx, USER_UID, rest, { style: 'plain', window: { start, limit } });
+  const { entries } = await readEntries(ctx, USER_UID, rest, {
+    style: 'plain',
+    window: { start, limit },
+    lifecycles: ctx.lifecycles,
+  });
   return entries;
 }
 
-/** `GET /api/users/:id` and `/api/users/me`: one flat user with the request's fields and populate; null when none. */
+/** `GET /api/users/:id` and `/api/users/me`: one flat user with the request's fields and populate (findOne hooks run); null when none. */
 export async function findUser(ctx: OperationContext, id: number, query: RawQuery): Promise<PlainEntry | null> {
   refusePrivatePopulate(ctx, query.populate);
-  return readEntry(ctx, USER_UID, { _id: id }, query, { style: 'plain' });
+  return readEntry(ctx, USER_UID, { _id: id }, query, { style: 'plain', lifecycles: ctx.lifecycles, where: { id } });
 }
 
 /**

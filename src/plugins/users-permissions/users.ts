@@ -88,7 +88,14 @@ export async function usernameOrEmailTaken(
  */
 export async function createUser(
   ctx: ServiceContext,
-  input: { username: string; email: string; password: string; role: number; extra?: Record<string, unknown> },
+  input: {
+    username: string;
+    email: string;
+    password: string;
+    role: number;
+    confirmed: boolean;
+    extra?: Record<string, unknown>;
+  },
 ): Promise<UserDoc> {
   const id = await createEntry(ctx, writableContentType(ctx, USER_UID), {
     ...input.extra,
@@ -96,7 +103,7 @@ export async function createUser(
     email: input.email.toLowerCase(),
     provider: 'local',
     password: input.password,
-    confirmed: true,
+    confirmed: input.confirmed,
     blocked: false,
     role: input.role,
   });

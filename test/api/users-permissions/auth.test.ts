@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import jsonwebtoken from 'jsonwebtoken';
 import request from 'supertest';
 import { USER_UID } from '../../../src/content-types/index.js';
+import { MEMORY_EMAIL_PLUGIN, sentMails } from '../../helpers/mail-capture.js';
 import { createTestService, type TestService } from '../../helpers/server.js';
 import { bearer, login, registerSeedUsers } from './helpers.js';
 import { collectionOf } from '../../../src/plugins/users-permissions/collections.js';
@@ -260,21 +261,13 @@ describe('users-permissions: register, login, JWT', () => {
     });
 
     it('forgot-password answers ok for any address and reset-password takes the code once', async () => {
-      const sent: { to: string; text: string }[] = [];
+      const sent = sentMails();
+      sent.length = 0;
       const mailer = await createTestService({
         config: {
           plugins: {
-            'users-permissions': {
-              enabled: true,
-              config: {
-                ratelimit: { enabled: false },
-                email: {
-                  send: (m: { to: string; text: string }) => {
-                    sent.push(m);
-                  },
-                },
-              },
-            },
+            ...MEMORY_EMAIL_PLUGIN,
+            'users-permissions': { enabled: true, config: { ratelimit: { enabled: false } } },
           },
         },
       });
@@ -314,14 +307,13 @@ describe('users-permissions: register, login, JWT', () => {
     });
 
     it('e-mail confirmation: send-email-confirmation and email-confirmation as Strapi 4.26 answers them', async () => {
-      const sent: { to: string; subject: string; text: string }[] = [];
+      const sent = sentMails();
+      sent.length = 0;
       const mailer = await createTestService({
         config: {
           plugins: {
-            'users-permissions': {
-              enabled: true,
-              config: { ratelimit: { enabled: false }, email: { send: (m: (typeof sent)[number]) => sent.push(m) } },
-            },
+            ...MEMORY_EMAIL_PLUGIN,
+            'users-permissions': { enabled: true, config: { ratelimit: { enabled: false } } },
           },
         },
       });

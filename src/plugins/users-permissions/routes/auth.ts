@@ -10,6 +10,7 @@ import {
   resetPassword,
   sendEmailConfirmation,
 } from '../auth-operations.js';
+import { advancedSettings } from '../advanced-settings.js';
 import { rateLimit } from '../rate-limit.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 
@@ -43,7 +44,7 @@ export function authRoutes(rt: UsersPermissionsRuntime, router: Router): void {
     authorize(req, AUTH_ACTIONS.emailConfirmation);
     await confirmEmail(rt, req.query);
     // Strapi redirects to its `email_confirmation_redirection` setting, `/` when unset
-    res.redirect('/');
+    res.redirect((await advancedSettings(rt.ctx)).email_confirmation_redirection || '/');
   });
   router.post('/auth/send-email-confirmation', ...limited, async (req, res) => {
     authorize(req, AUTH_ACTIONS.sendEmailConfirmation);

@@ -3,11 +3,20 @@ import { USER_ACTIONS } from '../../../access/actions.js';
 import { entryIdFromPath, USER_UID } from '../../../content-types/index.js';
 import { ApplicationError, NotFoundError, UnauthorizedError, ValidationError } from '../../../errors/index.js';
 import { operationContext, rawQuery } from '../../../operations/request-context.js';
-import { deleteEntry, issue, loadEntry, updateEntry, writableContentType } from '../../../write/index.js';
+import {
+  deleteEntry,
+  issue,
+  loadEntry,
+  updateEntry,
+  withLifecycles,
+  writableContentType,
+} from '../../../write/index.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { updatableExtraFields } from '../user-fields.js';
 import { userWithRole } from '../user-answer.js';
 import { createUserByRequest } from '../user-create.js';
+import { advancedSettings } from '../advanced-settings.js';
+import { allowSharedEmails } from '../indexes.js';
 import { countUsers, findUser, findUsers } from '../user-query.js';
 import { findUserById, sanitizeUser, usernameOrEmailTaken } from '../users.js';
 import { bodyObject, checkFields, USER_FIELD_RULES } from '../validation.js';
@@ -81,9 +90,15 @@ export function userRoutes(rt: UsersPermissionsRuntime, router: Router): void {
       data.username = fields.username;
     }
     if (fields.email !== undefined) {
-      const email = fields.email.toLowerCase();
-      if (await usernameOrEmailTaken(ctx, { email }, id)) throw new ApplicationError('Email already taken');
-      data.email = email;
+      // Strapi checks and lower-cases the address only with `unique_email` on
+      if ((await advancedSettings(ctx)).unique_email) {
+        const email = fields.email.toLowerCase();
+        if (await usernameOrEmailTaken(ctx, { email }, id)) throw new ApplicationError('Email already taken');
+        data.email = email;
+      } else {
+        await allowSharedEmails(ctx);
+        data.email = fields.email;
+      }
     }
     if (fields.password !== undefined) data.password = fields.password;
     if (Object.keys(data).length > 0) {
@@ -108,8 +123,13 @@ export function userRoutes(rt: UsersPermissionsRuntime, router: Router): void {
     const id = userId(req.params.id);
     const user = await findUserById(ctx, id);
     if (!user) throw new NotFoundError('User not found');
-    // entries that link the user (a relation to plugin::users-permissions.user) stop pointing at it
-    await deleteEntry(ctx.models, ctx.registry, USER_UID, id);
+    // entries that link the user (a relation to plugin::users-permissions.user) stop pointing at it;
+    // the delete hooks see the id as the path gives it, as Strapi's
+    const params = { where: { id: req.params.id } };
+    await withLifecycles(ctx, { action: 'Delete', uid: USER_UID, params, id }, async () => {
+      await deleteEntry(ctx.models, ctx.registry, USER_UID, id);
+      return id;
+    });
     res.json(sanitizeUser(ctx, user));
   });
 }
