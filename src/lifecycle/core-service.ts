@@ -11,7 +11,6 @@ import { UNRESTRICTED, readEntries, readEntry, type PlainEntry } from '../query/
 import type { ServiceContext } from '../service-context.js';
 import { accessOf } from './caller-access.js';
 import type { EntityService } from './entity-service.js';
-import { withReadHooks } from './read-hooks.js';
 import { UnsupportedStrapiApi } from './unsupported.js';
 
 type Params = Record<string, unknown>;
@@ -52,7 +51,10 @@ export function createCoreService(service: ServiceContext, entities: EntityServi
       getFetchParams,
       find: (params = {}) =>
         accessOf(params)
-          ? readEntry(readContext(params), uid, {}, getFetchParams(params), { style: 'plain' })
+          ? readEntry(readContext(params), uid, {}, getFetchParams(params), {
+              style: 'plain',
+              lifecycles: service.lifecycles,
+            })
           : (entities.findMany(uid, getFetchParams(params)) as Promise<PlainEntry | null>),
       async createOrUpdate({ data, ...params }) {
         const entry = await single.find({ ...params, publicationState: 'preview' });
@@ -72,21 +74,18 @@ export function createCoreService(service: ServiceContext, entities: EntityServi
     async find(params = {}) {
       const { entries, pagination } = await readEntries(readContext(params), uid, getFetchParams(params), {
         style: 'plain',
+        lifecycles: service.lifecycles,
       });
       return { results: entries, pagination };
     },
     findOne(id, params = {}) {
       if (!accessOf(params)) return entities.findOne(uid, id, getFetchParams(params));
       if (!ENTRY_ID.test(String(id))) return Promise.resolve(null);
-      const read = getFetchParams(params);
-      return withReadHooks(
-        service.lifecycles,
-        'FindOne',
-        uid,
-        { ...read, filters: { id } },
-        ({ filters: _id, ...hooked }) =>
-          readEntry(readContext(params), uid, { _id: Number(id) }, hooked, { style: 'plain' }),
-      );
+      return readEntry(readContext(params), uid, { _id: Number(id) }, getFetchParams(params), {
+        style: 'plain',
+        lifecycles: service.lifecycles,
+        where: { id },
+      });
     },
     create: ({ data, ...params }) => entities.create(uid, { ...params, data: published(data) }),
     update: (id, params) => entities.update(uid, id, params),

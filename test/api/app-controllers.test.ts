@@ -4,15 +4,13 @@
 // answered as before, and `strapi.service(uid)` custom methods from bootstrap.
 import { expect } from 'chai';
 import request from 'supertest';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAppCode, loadAppCode } from '../../src/lifecycle/app-controllers.js';
 import type { KoaContext } from '../../src/middlewares/koa-context.js';
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { capturingLogger, type LogLine } from '../helpers/log-capture.js';
 import { createTestService, type TestService } from '../helpers/server.js';
+import { startUpError } from '../helpers/start-up-error.js';
 
 const PROJECT = fileURLToPath(new URL('../fixtures/controllers-project', import.meta.url));
 
@@ -274,29 +272,6 @@ describe("a Strapi v4 project's controllers and services", () => {
 });
 
 describe('controllers and services that cannot be made stop start-up naming the file', () => {
-  /** the message start-up fails with, for a project with one note content-type and `files` */
-  async function startUpError(files: Record<string, string>): Promise<string> {
-    const dir = mkdtempSync(join(tmpdir(), 'cs-controllers-'));
-    try {
-      const schemaDir = join(dir, 'src', 'api', 'note', 'content-types', 'note');
-      mkdirSync(schemaDir, { recursive: true });
-      const info = { singularName: 'note', pluralName: 'notes', displayName: 'Note' };
-      writeFileSync(join(schemaDir, 'schema.json'), JSON.stringify({ kind: 'collectionType', info, attributes: {} }));
-      for (const [path, text] of Object.entries(files)) {
-        mkdirSync(join(dir, path, '..'), { recursive: true });
-        writeFileSync(join(dir, path), text);
-      }
-      const service = await createTestService({ appDir: dir }).catch((err: Error) => err);
-      if (!(service instanceof Error)) {
-        await service.close();
-        return 'started';
-      }
-      return service.message;
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-
   it('a factory that throws', async () => {
     const message = await startUpError({
       'src/api/note/controllers/note.js': `module.exports = require('@strapi/strapi').factories.createCoreController('api::note.note', () => { throw new Error('no config'); });`,

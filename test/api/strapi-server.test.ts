@@ -3,33 +3,15 @@
 // ctx.params, and Koa middlewares added with use() in register and in bootstrap.
 import { expect } from 'chai';
 import request from 'supertest';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestService, type TestService } from '../helpers/server.js';
+import { startUpError } from '../helpers/start-up-error.js';
 
 const SERVER_PROJECT = fileURLToPath(new URL('../fixtures/server-project', import.meta.url));
 
 /** A one-file project whose src/index.js register() is `body`; the start-up error it gives. */
-async function startUpError(body: string): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'cs-server-'));
-  try {
-    const schemaDir = join(dir, 'src', 'api', 'note', 'content-types', 'note');
-    mkdirSync(schemaDir, { recursive: true });
-    const info = { singularName: 'note', pluralName: 'notes', displayName: 'Note' };
-    writeFileSync(join(schemaDir, 'schema.json'), JSON.stringify({ kind: 'collectionType', info, attributes: {} }));
-    writeFileSync(join(dir, 'src', 'index.js'), `module.exports = { register({ strapi }) { ${body} } };\n`);
-    const service = await createTestService({ appDir: dir }).catch((err: Error) => err);
-    if (!(service instanceof Error)) {
-      await service.close();
-      return 'started';
-    }
-    return service.message;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const registerError = (body: string): Promise<string> =>
+  startUpError({ 'src/index.js': `module.exports = { register({ strapi }) { ${body} } };\n` });
 
 describe("a Strapi v4 project's strapi.server", () => {
   let service: TestService;
@@ -149,12 +131,12 @@ describe("a Strapi v4 project's strapi.server", () => {
 
 describe('strapi.server routes that cannot be served stop start-up in one line', () => {
   it('names a handler that is no controller action (a route outside an api names its controller by uid)', async () => {
-    const message = await startUpError(`strapi.server.routes([{ method: 'GET', path: '/x', handler: 'note.find' }]);`);
+    const message = await registerError(`strapi.server.routes([{ method: 'GET', path: '/x', handler: 'note.find' }]);`);
     expect(message).to.equal('src/index.js: route GET /x: handler not found "note.find": no such controller action');
   });
 
   it('names a policy file that does not exist', async () => {
-    const message = await startUpError(
+    const message = await registerError(
       `strapi.server.routes([{ method: 'GET', path: '/x', handler: () => 1, config: { policies: ['global::nope'] } }]);`,
     );
     expect(message).to.equal(
@@ -163,7 +145,7 @@ describe('strapi.server routes that cannot be served stop start-up in one line',
   });
 
   it('refuses the admin API, which this service does not have', async () => {
-    const message = await startUpError(`strapi.server.api('admin').routes([]);`);
+    const message = await registerError(`strapi.server.api('admin').routes([]);`);
     expect(message).to.include(
       "strapi.server.api('admin') is not supported by Content Service: the admin panel is not part of this service",
     );
