@@ -1,5 +1,4 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { relative } from 'node:path';
 import express, { Router, type Express } from 'express';
 import mongoose from 'mongoose';
 import { allowAll, type Authenticator } from './access/ability.js';
@@ -13,11 +12,14 @@ import {
   createDbLifecycles,
   createAppCode,
   createStrapiApp,
+  createContentApiRoutes,
   loadAppCode,
-  loadCoreRouters,
+  loadRouteFiles,
   restActions,
   loadLifecycle,
   loadModelLifecycles,
+  type ContentApiRoutes,
+  type EndpointHost,
   type StrapiApp,
 } from './lifecycle/index.js';
 import { createLogger, type Logger } from './logger.js';
@@ -108,26 +110,21 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const graphql = plugins.some((p) => p.name === 'graphql') ? graphqlConfig(config).endpoint : null;
   const middlewares = await buildMiddlewares({ app, config, logger, graphqlEndpoint: graphql });
 
-  const coreRouters = await loadCoreRouters(config.appDir, (message) => logger.warn(message));
-  for (const { file, unrun } of coreRouters)
-    if (unrun.length > 0)
-      logger.warn(
-        `${relative(config.appDir, file)}: the policies and route middlewares of ${unrun.join(', ')} are not run here (not supported yet); the permission check applies`,
-      );
+  const routeFiles = await loadRouteFiles(config.appDir, (message) => logger.warn(message));
   const appCodeFiles = await loadAppCode(config.appDir, (message) => logger.warn(message));
   const pluginTypes = plugins.flatMap((p) => p.contentTypes?.(config) ?? []);
   const { registry, notices } = buildAppRegistry(
     config.appDir,
     pluginTypes,
     { i18n: i18n !== null, customFields: customFieldTypes(config) },
-    new Set([...middlewares.custom.map((m) => m.file), ...coreRouters.map((r) => r.file), ...appCodeFiles.files]),
+    new Set([...middlewares.custom.map((m) => m.file), ...routeFiles.map((r) => r.file), ...appCodeFiles.files]),
   );
   for (const notice of notices) logger[notice.level](notice.message);
   const modelHooks = await loadModelLifecycles(config.appDir, registry);
   const dbLifecycles = createDbLifecycles(registry, modelHooks);
   // the app's code (src/index, lifecycles files, its middlewares) reaches the `strapi` object
   const cronTasks = configuredCronTasks(config);
-  const hasAppCode =
+  let hasAppCode =
     lifecycle !== undefined ||
     modelHooks.size > 0 ||
     middlewares.custom.length > 0 ||
@@ -166,6 +163,32 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     authenticate: (req) => authenticate(req),
     lifecycles: dbLifecycles,
   };
+  // routes, policies and middlewares of the app's code are given `{ strapi }`; a handler named
+  // by a string is an action of the app's controllers (or of a content-type's core controller)
+  const endpoint: EndpointHost = {
+    appDir: config.appDir,
+    authenticate: (req) => context.authenticate(req),
+    strapi: () => {
+      if (!strapi) throw new Error('an app route was composed before the strapi object existed');
+      return strapi;
+    },
+    controllerHandler: (name, api) => code.controllerHandler(name, api ?? ''),
+  };
+  let contentApiRoutes: ContentApiRoutes;
+  try {
+    contentApiRoutes = createContentApiRoutes({
+      files: routeFiles,
+      service: context,
+      apiPrefix: config.api.rest.prefix,
+      endpoint,
+      errors: middlewares.errors,
+      logger,
+    });
+  } catch (err) {
+    await closeDatabase();
+    throw err;
+  }
+  if (contentApiRoutes.handler) hasAppCode = true;
   // the app's controllers and services, made with the `strapi` object once it exists
   const code = createAppCode(appCodeFiles, { service: context, strapi: () => strapi });
   context.appControllerActions = () => code.customActions();
@@ -180,14 +203,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         proxy: { get: () => Boolean(app.get('trust proxy')), set: (on) => app.set('trust proxy', on) },
         keys: serverKeys(config),
         source: lifecycle?.file ?? config.middlewares.file,
-        endpoint: {
-          appDir: config.appDir,
-          authenticate: (req) => context.authenticate(req),
-          strapi: () => {
-            if (!strapi) throw new Error('strapi.server was used before the strapi object existed');
-            return strapi;
-          },
-        },
+        endpoint,
         errors: middlewares.errors,
         logger,
       })
@@ -228,15 +244,16 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     await closeDatabase();
     throw err;
   }
-  const coreRouteSettings = new Map(coreRouters.map((r) => [r.uid, r.settings]));
   const restActionOptions = { code, errors: middlewares.errors, logger };
   api.use(
     contentRoutes(context, (uid) => {
-      const settings = coreRouteSettings.get(uid);
+      const settings = contentApiRoutes.coreSettings(uid);
       const appAction = restActions(restActionOptions, uid);
       return appAction ? { ...(settings ?? DEFAULT_SETTINGS), appAction } : settings;
     }),
   );
+  // the route files' routes first: Strapi serves the apis' routes before the plugins'
+  if (contentApiRoutes.handler) app.use(contentApiRoutes.handler);
   app.use(config.api.rest.prefix, api);
   app.use(rootRouter);
   app.get(HEALTH_PATH, healthCheck(connection));
@@ -316,6 +333,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     appServer?.registered();
     // where Strapi v4 calls the middlewares' factories: after register, before any bootstrap
     if (strapi) for (const middleware of middlewares.custom) await middleware.start(strapi);
+    // Strapi composes the apis' routes here too: their middlewares' factories run after register
+    await contentApiRoutes.compose();
     for (const plugin of plugins) {
       try {
         await plugin.bootstrap?.(context);

@@ -6,3 +6,4 @@ export { env } from './env-helper.js';
 export { loadConfig } from './load-config.js';
 export { importAppModule, missingModuleMessage } from './load-module.js';
 export { nearMiss } from './near-miss.js';
+export { namedModuleFile } from './named-module.js';

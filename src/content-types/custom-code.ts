@@ -3,7 +3,9 @@ import { dirname, join, relative } from 'node:path';
 import type { SchemaNotice } from './notices.js';
 
 const CODE_FILE = /\.(js|cjs|mjs|ts)$/;
-const API_CODE_FOLDERS = ['routes', 'policies', 'middlewares'];
+// the route files are read (lifecycle/route-files.ts), the controllers and services run
+// (lifecycle/app-controllers.ts), and the policies and middlewares run where something names them
+const API_CODE_FOLDERS = ['middlewares'];
 const LISTED = 8;
 
 function listDir(dir: string): string[] {
@@ -43,9 +45,9 @@ function listed(appDir: string, files: string[]): string {
 
 /**
  * The code a Strapi v4 project carries next to its schemas, which this service does not run:
- * one start-up line per kind (custom routes/policies/middlewares of the apis, plugin extension
- * code, local plugins). `running`: files the service does run (an api's middleware named in
- * `config/middlewares`, its createCoreRouter files, its controllers and services).
+ * one start-up line per kind (middlewares of the apis that nothing names, plugin extension code,
+ * local plugins). `running`: files the service does run (an api's middleware named in
+ * `config/middlewares`, the route files, the controllers and services).
  */
 export function customCodeNotices(srcDir: string, running: ReadonlySet<string> = new Set()): SchemaNotice[] {
   const appDir = dirname(srcDir);
@@ -53,7 +55,6 @@ export function customCodeNotices(srcDir: string, running: ReadonlySet<string> =
   const apiCode = apis
     .flatMap((api) => API_CODE_FOLDERS.flatMap((folder) => codeFiles(join(api, folder))))
     .filter((file) => !running.has(file) && !isGeneratedCoreFile(file));
-  const globalCode = codeFiles(join(srcDir, 'policies'));
   const extensionServers = listDir(join(srcDir, 'extensions')).flatMap((plugin) =>
     listDir(join(srcDir, 'extensions', plugin))
       .filter((entry) => /^strapi-server\.[cm]?[jt]s$/.test(entry))
@@ -65,10 +66,7 @@ export function customCodeNotices(srcDir: string, running: ReadonlySet<string> =
   const info = (files: string[], what: string) => {
     if (files.length > 0) notices.push({ level: 'info', message: `${what}: ${listed(appDir, files)}` });
   };
-  info(
-    [...apiCode, ...globalCode],
-    'custom routes, policies and middlewares are not run here (not supported yet); the default content API applies',
-  );
+  info(apiCode, 'middlewares of the apis that config/middlewares does not name run only where a route names them');
   info(extensionServers, 'plugin extension code (strapi-server) is not run here; its content-type schemas are read');
   info(localPlugins, 'local plugins: their content-types are read, their code is not run here (not supported yet)');
   return notices;

@@ -14,10 +14,14 @@ declare module '@koa/router' {
   interface Layer {
     path: string;
     methods: string[];
+    /** the layer's middlewares */
+    stack: unknown[];
   }
   interface Match {
     /** a layer matched the path and the method */
     route: boolean;
+    /** the layers that match the path and the method, in the order they were added */
+    pathAndMethod: Layer[];
   }
   class Router<C = unknown> {
     constructor(options?: { prefix?: string });

@@ -4,13 +4,12 @@
  * the route's policies, its middlewares, then its handler(s), whose returned value becomes the body
  * when they set none. Named policies and middlewares are the app's files, loaded here.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Request } from 'express';
 import compose from 'koa-compose';
 import type { RequestAuth } from '../access/ability.js';
-import { ConfigError, importAppModule, type MiddlewareEntry } from '../config/index.js';
-import { PolicyError } from '../errors/index.js';
+import { ConfigError, importAppModule, namedModuleFile, type MiddlewareEntry } from '../config/index.js';
+import { AppError, fromStrapiUtilsError, PolicyError } from '../errors/index.js';
 import { loadMiddlewareFactory, startMiddleware } from '../middlewares/custom.js';
 import type { KoaMiddleware } from '../middlewares/koa-bridge.js';
 import type { KoaContext } from '../middlewares/koa-context.js';
@@ -40,28 +39,61 @@ export interface AppRoute {
   info?: Record<string, unknown>;
 }
 
+export type RouterMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'all';
+/** The methods a Strapi route may name, and the router's method for each. */
+const METHODS: Readonly<Record<string, RouterMethod>> = {
+  GET: 'get',
+  POST: 'post',
+  PUT: 'put',
+  PATCH: 'patch',
+  DELETE: 'delete',
+  ALL: 'all',
+};
+
+/** The router method of a route's `method` (any case); undefined when Strapi accepts no such method. */
+export function routerMethod(method: unknown): RouterMethod | undefined {
+  const key = String(method).trim().toUpperCase();
+  return Object.hasOwn(METHODS, key) ? METHODS[key] : undefined;
+}
+
+export const ROUTE_METHODS = Object.keys(METHODS);
+
 /** What composing an endpoint needs from the running service. */
 export interface EndpointHost {
   appDir: string;
   authenticate(req: Request): Promise<RequestAuth>;
   strapi(): StrapiApp;
+  /** a string handler (`'article.find'`, `'api::article.article.find'`) of a route of `api`; undefined: unknown */
+  controllerHandler?(name: string, api: string | undefined): KoaMiddleware | undefined;
 }
 
-const CODE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs'];
 const POLICY_NAME = /^(global|api)::(.+)$/;
+const REFUSALS = new Set(['ForbiddenError', 'PolicyError']);
 
-/** The file of a named policy: `global::name` in src/policies, `api::api.name` in that api's policies. */
-function policyFile(appDir: string, name: string): { file: string | undefined; looked: string } {
-  const [, kind, rest = ''] = POLICY_NAME.exec(name.includes('::') ? name : `global::${name}`) ?? [];
+/**
+ * The file of a named policy: `global::name` in src/policies, `api::api.name` in that api's
+ * policies; a bare `name` is the route's api's own policy (as Strapi looks it up), else a global one.
+ */
+function policyFile(
+  appDir: string,
+  name: string,
+  routeApi: string | undefined,
+): { file: string | undefined; looked: string } {
+  if (!name.includes('::')) {
+    const local = routeApi === undefined ? undefined : policyFile(appDir, `api::${routeApi}.${name}`, routeApi);
+    const global = policyFile(appDir, `global::${name}`, routeApi);
+    return local?.file
+      ? local
+      : { file: global.file, looked: [local?.looked, global.looked].filter(Boolean).join(' or ') };
+  }
+  const [, kind, rest = ''] = POLICY_NAME.exec(name) ?? [];
   if (kind === 'global') {
-    const base = join(appDir, 'src', 'policies', rest);
-    return { file: CODE_EXTENSIONS.map((e) => base + e).find(existsSync), looked: `src/policies/${rest}.{ts,js}` };
+    return { file: namedModuleFile(join(appDir, 'src', 'policies'), rest), looked: `src/policies/${rest}.{ts,js}` };
   }
   const [api, policy] = rest.split('.');
   if (kind === 'api' && api && policy) {
-    const base = join(appDir, 'src', 'api', api, 'policies', policy);
     return {
-      file: CODE_EXTENSIONS.map((e) => base + e).find(existsSync),
+      file: namedModuleFile(join(appDir, 'src', 'api', api, 'policies'), policy),
       looked: `src/api/${api}/policies/${policy}.{ts,js}`,
     };
   }
@@ -71,11 +103,12 @@ function policyFile(appDir: string, name: string): { file: string | undefined; l
 async function resolvePolicy(
   host: EndpointHost,
   entry: PolicyEntry,
+  api: string | undefined,
 ): Promise<{ handler: PolicyFunction; config: Record<string, unknown> }> {
   if (typeof entry === 'function') return { handler: entry, config: {} };
   const name = typeof entry === 'string' ? entry : entry.name;
   const config = typeof entry === 'object' ? (entry.config ?? {}) : {};
-  const { file, looked } = policyFile(host.appDir, name);
+  const { file, looked } = policyFile(host.appDir, name, api);
   if (!looked)
     throw new Error(
       `policy "${name}" cannot be run here: name one of the app's policies (global::<name> or api::<api>.<name>) or give a function`,
@@ -133,17 +166,56 @@ function authentication(host: EndpointHost, route: AppRoute, api: RouteApi): Koa
   };
 }
 
-/** A route's handler(s) as Koa middlewares; a controller name or anything else not a function throws. */
-export function routeHandlers(route: AppRoute): KoaMiddleware[] {
+/**
+ * A route's handler(s) as Koa middlewares: functions, or a controller action named by a string
+ * (`'<controller>.<action>'`, `'api::<api>.<controller>.<action>'`) that `controllerHandler` knows.
+ */
+export function routeHandlers(
+  route: AppRoute,
+  host?: Pick<EndpointHost, 'appDir' | 'controllerHandler'>,
+): KoaMiddleware[] {
+  if (typeof route.handler === 'string') {
+    const name = route.handler.trim();
+    const api = typeof route.info?.apiName === 'string' ? route.info.apiName : undefined;
+    const handler = host?.controllerHandler?.(name, api);
+    if (handler) return [handler];
+    if (!host?.controllerHandler)
+      throw new Error(`its handler "${name}" names a controller action: give the route a function (ctx) => { … }`);
+    throw new Error(`handler not found "${name}": ${missingActionReason(host.appDir, name, api)}`);
+  }
   const list = Array.isArray(route.handler) ? route.handler : [route.handler];
   return list.map((handler) => {
     if (typeof handler === 'function') return handler as KoaMiddleware;
-    throw new Error(
-      typeof handler === 'string'
-        ? `its handler "${handler}" names a controller action, which a route handler cannot do here yet: give the route a function (ctx) => strapi.controller('api::<api>.<controller>').<action>(ctx)`
-        : 'its handler must be a function (ctx) => { … } or an array of them',
-    );
+    throw new Error('its handler must be a function (ctx) => { … }, an array of them, or a controller action name');
   });
+}
+
+/** Why a string handler names nothing: no such controller, or a controller file that did not load. */
+function missingActionReason(appDir: string, name: string, api: string | undefined): string {
+  const controllerName = name.slice(0, name.lastIndexOf('.'));
+  const [, ownApi, ownController] = /^api::([^.]+)\.(.+)$/.exec(controllerName) ?? [undefined, api, controllerName];
+  const file =
+    ownApi && ownController && namedModuleFile(join(appDir, 'src', 'api', ownApi, 'controllers'), ownController);
+  return file
+    ? `its controller ${relative(appDir, file)} did not load (see the warning naming it)`
+    : `no such controller action${ownApi ? ` in api ${ownApi}` : ''}`;
+}
+
+/**
+ * Strapi's authorization step runs the rest of the endpoint inside it: an Unauthorized or
+ * Forbidden error from a policy (a refusal is a PolicyError), a middleware or the handler is
+ * answered as its own refusal, a bare 401 or 403 (`Unauthorized`, `Forbidden`).
+ */
+async function refusalsAnswered(ctx: KoaContext, next: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return await next();
+  } catch (err) {
+    const error = fromStrapiUtilsError(err);
+    if (!(error instanceof AppError)) throw err;
+    if (error.status === 401 && error.name === 'UnauthorizedError') return ctx.unauthorized();
+    if (error.status === 403 && REFUSALS.has(error.name)) return ctx.forbidden();
+    throw err;
+  }
 }
 
 /** The whole endpoint of a route; a policy or middleware that cannot be found stops start-up. */
@@ -155,8 +227,11 @@ export async function composeEndpoint(
 ): Promise<KoaMiddleware> {
   const label = `route ${route.method} ${route.path}`;
   try {
-    const action = routeHandlers(route);
-    const policies = await Promise.all((route.config?.policies ?? []).map((entry) => resolvePolicy(host, entry)));
+    const action = routeHandlers(route, host);
+    const apiName = typeof route.info?.apiName === 'string' ? route.info.apiName : undefined;
+    const policies = await Promise.all(
+      (route.config?.policies ?? []).map((entry) => resolvePolicy(host, entry, apiName)),
+    );
     const middlewares: KoaMiddleware[] = [];
     for (const entry of route.config?.middlewares ?? []) middlewares.push(await resolveMiddleware(host, entry, where));
     const info = { ...route, config: route.config ?? {}, info: { ...route.info, type: api } };
@@ -166,6 +241,7 @@ export async function composeEndpoint(
         return next();
       },
       authentication(host, route, api),
+      refusalsAnswered,
       async (ctx, next) => {
         const context = policyContext(ctx);
         for (const { handler, config } of policies) {

@@ -1,10 +1,11 @@
 /**
  * Strapi v4's `factories` (`createCoreRouter`, `createCoreController`, `createCoreService`), as
  * `require('@strapi/strapi')` answers them while the app's api code loads. Each one records what
- * it was given (Strapi's own keep it in a closure): the route reader (core-routers.ts) and the
+ * it was given (Strapi's own keep it in a closure): the route reader (route-files.ts) and the
  * controller and service registry (app-controllers.ts) build from the records once the service runs.
  */
 import Module from 'node:module';
+import type { AppRoute } from './route-endpoint.js';
 
 const CORE_ROUTER = Symbol('createCoreRouter');
 const CORE_FACTORY = Symbol('createCoreController / createCoreService');
@@ -13,7 +14,8 @@ export interface CoreRouterOptions {
   prefix?: string;
   only?: string[];
   except?: string[];
-  config?: Record<string, { auth?: unknown; policies?: unknown[]; middlewares?: unknown[] } | undefined>;
+  /** per action: the route config Strapi merges into that action's route */
+  config?: Record<string, AppRoute['config']>;
 }
 
 export interface CoreRouterRecord {

@@ -18,20 +18,17 @@ import compose from 'koa-compose';
 import type { Logger } from '../logger.js';
 import { koaHandler, type KoaMiddleware } from '../middlewares/koa-bridge.js';
 import type { KoaContext } from '../middlewares/koa-context.js';
-import { composeEndpoint, routeHandlers, type AppRoute, type EndpointHost } from './route-endpoint.js';
+import {
+  composeEndpoint,
+  ROUTE_METHODS,
+  routeHandlers,
+  routerMethod,
+  type AppRoute,
+  type EndpointHost,
+  type RouterMethod,
+} from './route-endpoint.js';
 import type { RouteApi } from './route-auth.js';
 import { strictObject, UnsupportedStrapiApi } from './unsupported.js';
-
-type RouterMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'all';
-/** The methods a Strapi route may name, and the router's method for each. */
-const METHODS: Readonly<Record<string, RouterMethod>> = {
-  GET: 'get',
-  POST: 'post',
-  PUT: 'put',
-  PATCH: 'patch',
-  DELETE: 'delete',
-  ALL: 'all',
-};
 
 /** `routes({ type, prefix, routes })`: a group of routes for one API. */
 export interface RouteGroup {
@@ -100,16 +97,17 @@ class RouteError extends Error {
 
 function checkRoute(route: AppRoute): RouterMethod {
   if (route === null || typeof route !== 'object') throw new RouteError(route, 'must be { method, path, handler }');
-  const method = Object.hasOwn(METHODS, String(route.method).trim().toUpperCase())
-    ? METHODS[String(route.method).trim().toUpperCase()]
-    : undefined;
-  if (!method) throw new RouteError(route, `method must be one of ${Object.keys(METHODS).join(', ')}`);
+  const method = routerMethod(route.method);
+  if (!method) throw new RouteError(route, `method must be one of ${ROUTE_METHODS.join(', ')}`);
   if (typeof route.path !== 'string' || !route.path.startsWith('/'))
     throw new RouteError(route, 'path must be a string starting with "/"');
-  try {
-    routeHandlers(route);
-  } catch (err) {
-    throw new RouteError(route, err instanceof Error ? err.message : String(err));
+  // a controller action named by a string is looked up once the routes are composed
+  if (typeof route.handler !== 'string') {
+    try {
+      routeHandlers(route);
+    } catch (err) {
+      throw new RouteError(route, err instanceof Error ? err.message : String(err));
+    }
   }
   return method;
 }

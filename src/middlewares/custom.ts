@@ -9,7 +9,13 @@ import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, relative } from 'node:path';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { ConfigError, importAppModule, missingModuleMessage, type MiddlewareEntry } from '../config/index.js';
+import {
+  ConfigError,
+  importAppModule,
+  missingModuleMessage,
+  namedModuleFile,
+  type MiddlewareEntry,
+} from '../config/index.js';
 import type { Logger } from '../logger.js';
 import { koaHandler, type KoaMiddleware } from './koa-bridge.js';
 
@@ -76,13 +82,13 @@ function moduleFile(file: string, entry: MiddlewareEntry, appDir: string): strin
       "is a plugin's middleware, and Content Service does not run plugins' code: remove it from the list to start (check first that the API does not rely on it, e.g. as a guard)",
     );
   if (kind === 'global') {
-    const found = withExtension(join(appDir, 'src', 'middlewares', rest));
+    const found = namedModuleFile(join(appDir, 'src', 'middlewares'), rest);
     if (!found) throw stop(`is not found: no file src/middlewares/${rest}.{ts,js}`);
     return found;
   }
   const [api, middleware] = rest.split('.');
   if (kind === 'api' && api && middleware) {
-    const found = withExtension(join(appDir, 'src', 'api', api, 'middlewares', middleware));
+    const found = namedModuleFile(join(appDir, 'src', 'api', api, 'middlewares'), middleware);
     if (!found) throw stop(`is not found: no file src/api/${api}/middlewares/${middleware}.{ts,js}`);
     return found;
   }

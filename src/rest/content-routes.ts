@@ -1,4 +1,5 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { ContentType } from '../content-types/index.js';
 import { ForbiddenError } from '../errors/index.js';
 import * as operations from '../operations/index.js';
 import type { ServiceContext } from '../service-context.js';
@@ -37,9 +38,11 @@ function route(uid: string, action: string, settings: CoreRouteSettings, handler
   };
 }
 
-type Method = 'get' | 'post' | 'put' | 'delete';
-interface CoreRoute {
-  method: Method;
+/** One core route of a content-type, as Strapi's `createCoreRouter` lists them. */
+export interface CoreRoute {
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** under the REST prefix: `/articles`, `/articles/:id`, `/homepage` */
+  path: string;
   action: string;
   handler: Handler;
 }
@@ -49,11 +52,65 @@ interface CoreRoute {
  * (an unknown route), one with some left is answered 405 for the others.
  */
 function mountPath(router: Router, path: string, uid: string, settings: CoreRouteSettings, routes: CoreRoute[]): void {
-  const served = routes.filter((r) => settings.serves(r.action));
+  const served = routes.filter((r) => r.path === path && settings.serves(r.action));
   if (served.length === 0) return;
   const chain = router.route(path);
   for (const r of served) chain[r.method](route(uid, r.action, settings, r.handler));
   chain.all(methodNotAllowed);
+}
+
+/** The core routes of an api content-type, in Strapi's order: find, findOne, create, update, delete. */
+export function coreRoutes(service: ServiceContext, ct: ContentType): CoreRoute[] {
+  const uid = ct.uid;
+  const ctx = (req: Request) => operationContext(service, req);
+  const id = (req: Request) => String(req.params.id);
+  if (ct.kind === 'collectionType') {
+    const list = `/${ct.pluralName}`;
+    const one = `/${ct.pluralName}/:id`;
+    return [
+      { method: 'get', path: list, action: 'find', handler: (req) => operations.find(ctx(req), uid, rawQuery(req)) },
+      {
+        method: 'get',
+        path: one,
+        action: 'findOne',
+        handler: (req) => operations.findOne(ctx(req), uid, id(req), rawQuery(req)),
+      },
+      {
+        method: 'post',
+        path: list,
+        action: 'create',
+        handler: (req) => operations.create(ctx(req), uid, req.body, rawQuery(req)),
+      },
+      {
+        method: 'put',
+        path: one,
+        action: 'update',
+        handler: (req) => operations.update(ctx(req), uid, id(req), req.body, rawQuery(req)),
+      },
+      {
+        method: 'delete',
+        path: one,
+        action: 'delete',
+        handler: (req) => operations.remove(ctx(req), uid, id(req), rawQuery(req)),
+      },
+    ];
+  }
+  const path = `/${ct.singularName}`;
+  return [
+    { method: 'get', path, action: 'find', handler: (req) => operations.findSingle(ctx(req), uid, rawQuery(req)) },
+    {
+      method: 'put',
+      path,
+      action: 'update',
+      handler: (req) => operations.upsertSingle(ctx(req), uid, req.body, rawQuery(req)),
+    },
+    {
+      method: 'delete',
+      path,
+      action: 'delete',
+      handler: (req) => operations.deleteSingle(ctx(req), uid, rawQuery(req)),
+    },
+  ];
 }
 
 /**
@@ -67,47 +124,9 @@ export function contentRoutes(
   const router = Router();
   for (const ct of service.registry.listContentTypes()) {
     if (ct.namespace !== 'api') continue;
-    const uid = ct.uid;
-    const settings = settingsOf(uid) ?? DEFAULT_SETTINGS;
-    const ctx = (req: Request) => operationContext(service, req);
-    const id = (req: Request) => String(req.params.id);
-    if (ct.kind === 'collectionType') {
-      mountPath(router, `/${ct.pluralName}`, uid, settings, [
-        { method: 'get', action: 'find', handler: (req) => operations.find(ctx(req), uid, rawQuery(req)) },
-        {
-          method: 'post',
-          action: 'create',
-          handler: (req) => operations.create(ctx(req), uid, req.body, rawQuery(req)),
-        },
-      ]);
-      mountPath(router, `/${ct.pluralName}/:id`, uid, settings, [
-        {
-          method: 'get',
-          action: 'findOne',
-          handler: (req) => operations.findOne(ctx(req), uid, id(req), rawQuery(req)),
-        },
-        {
-          method: 'put',
-          action: 'update',
-          handler: (req) => operations.update(ctx(req), uid, id(req), req.body, rawQuery(req)),
-        },
-        {
-          method: 'delete',
-          action: 'delete',
-          handler: (req) => operations.remove(ctx(req), uid, id(req), rawQuery(req)),
-        },
-      ]);
-    } else {
-      mountPath(router, `/${ct.singularName}`, uid, settings, [
-        { method: 'get', action: 'find', handler: (req) => operations.findSingle(ctx(req), uid, rawQuery(req)) },
-        {
-          method: 'put',
-          action: 'update',
-          handler: (req) => operations.upsertSingle(ctx(req), uid, req.body, rawQuery(req)),
-        },
-        { method: 'delete', action: 'delete', handler: (req) => operations.deleteSingle(ctx(req), uid, rawQuery(req)) },
-      ]);
-    }
+    const settings = settingsOf(ct.uid) ?? DEFAULT_SETTINGS;
+    const routes = coreRoutes(service, ct);
+    for (const path of new Set(routes.map((r) => r.path))) mountPath(router, path, ct.uid, settings, routes);
   }
   return router;
 }

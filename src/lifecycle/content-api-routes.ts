@@ -1,0 +1,167 @@
+/**
+ * The routes of the app's route files (`route-files.ts`), served as Strapi v4 serves them in the
+ * content API, under the REST prefix:
+ * - in Strapi's order: the files in turn, and within a file the routes with their own
+ *   `config.prefix` first (they are not under the file's `prefix`), then the others; the first
+ *   route that matches a request answers it (`GET /articles/:slug` of `01-custom.js` comes before
+ *   the core `GET /articles/:id` of `article.js`);
+ * - each composed by `route-endpoint.ts`: authentication with the route's `config.auth` (a string
+ *   handler's permission is `api::<api>.<controller>.<action>` unless `auth` says otherwise),
+ *   policies, middlewares, then the handler;
+ * - a core route of `createCoreRouter` with nothing of that (no policies, no middlewares, no
+ *   `auth.scope`, no prefix) is left to the REST routes (`rest/content-routes.ts`), which serve it
+ *   without going through Koa: the requests it matches first pass straight on.
+ */
+import Router from '@koa/router';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ConfigError } from '../config/index.js';
+import type { ContentType } from '../content-types/index.js';
+import type { Logger } from '../logger.js';
+import { koaHandler, type KoaMiddleware } from '../middlewares/koa-bridge.js';
+import type { KoaContext } from '../middlewares/koa-context.js';
+import { coreRoutes, type CoreRoute, type CoreRouteSettings } from '../rest/content-routes.js';
+import type { ServiceContext } from '../service-context.js';
+import {
+  composeEndpoint,
+  ROUTE_METHODS,
+  routerMethod,
+  type AppRoute,
+  type EndpointHost,
+  type RouterMethod,
+} from './route-endpoint.js';
+import type { CoreActionConfig, RouteFile } from './route-files.js';
+
+/** One route of a file, where Strapi places it. */
+interface PlacedRoute {
+  label: string;
+  route: AppRoute;
+  method: RouterMethod;
+  /** under the REST prefix, the file's prefix applied */
+  path: string;
+  /** a core route the REST routes serve as they are */
+  plain: boolean;
+}
+
+export interface ContentApiRoutesOptions {
+  files: RouteFile[];
+  service: ServiceContext;
+  apiPrefix: string;
+  endpoint: EndpointHost;
+  errors: ErrorRequestHandler;
+  logger: Logger;
+}
+
+export interface ContentApiRoutes {
+  /** what the REST routes serve of a content-type's core actions, when a route file says */
+  coreSettings(uid: string): CoreRouteSettings | undefined;
+  /** the handler in front of the REST routes; undefined when every route is a plain core route */
+  handler: RequestHandler | undefined;
+  /** composes the endpoints (after the app's register); an unknown policy, middleware or handler throws */
+  compose(): Promise<void>;
+}
+
+function hasScope(auth: CoreActionConfig['auth']): boolean {
+  return typeof auth === 'object' && auth !== null && auth.scope !== undefined;
+}
+
+function methodOf(label: string, route: AppRoute): RouterMethod {
+  const where = `route ${String(route?.method)} ${String(route?.path)}`;
+  if (route === null || typeof route !== 'object')
+    throw new ConfigError(label, undefined, 'a route must be { method, path, handler }');
+  const method = routerMethod(route.method);
+  if (!method) throw new ConfigError(label, undefined, `${where}: method must be one of ${ROUTE_METHODS.join(', ')}`);
+  if (typeof route.path !== 'string' || !route.path.startsWith('/'))
+    throw new ConfigError(label, undefined, `${where}: path must be a string starting with "/"`);
+  return method;
+}
+
+/** A string handler's permission, as Strapi gives it: `api::<api>.<handler>` unless `auth` is set. */
+function withDefaultScope(route: AppRoute, api: string): AppRoute {
+  const config = route.config ?? {};
+  if (typeof route.handler !== 'string' || config.auth === false || hasScope(config.auth)) return route;
+  const prefix = `api::${api}.`;
+  const handler = route.handler.trim();
+  const scope = [handler.startsWith(prefix) ? handler : `${prefix}${handler}`];
+  return { ...route, config: { ...config, auth: { ...(config.auth ?? {}), scope } } };
+}
+
+/** A file's routes in Strapi's order: those with their own `config.prefix` first, then the others. */
+function placeFile(label: string, api: string, prefix: string | undefined, routes: AppRoute[]): PlacedRoute[] {
+  const own = (route: AppRoute) => route.config !== undefined && Object.hasOwn(route.config, 'prefix');
+  return [...routes.filter(own), ...routes.filter((route) => !own(route))].map((route) => {
+    const method = methodOf(label, route);
+    const info = { ...route.info, apiName: api };
+    return {
+      label,
+      route: withDefaultScope({ ...route, info }, api),
+      method,
+      path: `${own(route) ? '' : (prefix ?? '')}${route.path}`,
+      plain: false,
+    };
+  });
+}
+
+function servedActions(options: { only?: string[]; except?: string[] }, routes: CoreRoute[]): CoreRoute[] {
+  return routes.filter(
+    (r) =>
+      !(options.except ?? []).includes(r.action) && (options.only === undefined || options.only.includes(r.action)),
+  );
+}
+
+export function createContentApiRoutes(options: ContentApiRoutesOptions): ContentApiRoutes {
+  const { service } = options;
+  const settings = new Map<string, CoreRouteSettings>();
+  const placed: PlacedRoute[] = [];
+  for (const file of options.files) {
+    if (file.kind === 'custom') {
+      placed.push(...placeFile(file.label, file.api, file.prefix, file.routes));
+      continue;
+    }
+    const ct: ContentType | undefined = service.registry.contentType(file.uid);
+    if (!ct || ct.namespace !== 'api')
+      throw new ConfigError(file.label, undefined, `createCoreRouter('${file.uid}'): no such content-type`);
+    const served = servedActions(file.options, coreRoutes(service, ct));
+    const config = (action: string): CoreActionConfig => file.options.config?.[action] ?? {};
+    const routes = served.map((core) => ({
+      method: core.method.toUpperCase(),
+      path: core.path,
+      handler: `${ct.uid}.${core.action}`,
+      config: config(core.action),
+    }));
+    const actionOf = (r: PlacedRoute) => String(r.route.handler).slice(ct.uid.length + 1);
+    const fileRoutes = placeFile(file.label, file.api, file.options.prefix, routes).map((r) => {
+      const { policies = [], middlewares = [], auth } = config(actionOf(r));
+      const plain = r.path === r.route.path && policies.length === 0 && middlewares.length === 0 && !hasScope(auth);
+      return { ...r, plain };
+    });
+    const plainActions = new Set(fileRoutes.filter((r) => r.plain).map(actionOf));
+    settings.set(ct.uid, {
+      serves: (action) => plainActions.has(action),
+      isPublic: (action) => config(action).auth === false,
+    });
+    placed.push(...fileRoutes);
+  }
+
+  const router = new Router<KoaContext>();
+  const passOn: KoaMiddleware = (_ctx, next) => next();
+  const dispatch = router.routes();
+  const chain = koaHandler("the app's routes", () => dispatch, options.errors, options.logger);
+  const handler: RequestHandler | undefined = placed.every((r) => r.plain)
+    ? undefined
+    : (req, res, next) => {
+        const first = router.match(req.path, req.method).pathAndMethod[0];
+        if (first === undefined || first.stack[0] === passOn) next();
+        else chain(req, res, next);
+      };
+  return {
+    coreSettings: (uid) => settings.get(uid),
+    handler,
+    async compose() {
+      for (const item of placed) {
+        const path = `${options.apiPrefix}${item.path}`;
+        if (item.plain) router[item.method](path, passOn);
+        else router[item.method](path, await composeEndpoint(options.endpoint, item.route, 'content-api', item.label));
+      }
+    },
+  };
+}
