@@ -317,7 +317,6 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         dbLifecycles,
         enabledPlugins: plugins.map((p) => p.name),
         knownPlugins: BUILT_IN_PLUGINS.map((p) => p.name),
-        pluginService: (plugin, name) => pluginServices.get(plugin)?.get(name),
         pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
         server: appServer?.server,
         cron,

@@ -21,6 +21,7 @@ import { NO_LIFECYCLES } from './read-hooks.js';
 import type { StrapiServer } from './strapi-server.js';
 import type { CronService } from './cron.js';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
+import { createUsersService } from './users-service.js';
 
 /** What the running service lends the `strapi` object. */
 export interface LifecycleHost {
@@ -35,8 +36,6 @@ export interface LifecycleHost {
   enabledPlugins: readonly string[];
   /** the built-in plugins Content Service has, on or off */
   knownPlugins: readonly string[];
-  /** a service a plugin registered (`extension` of `graphql`), or undefined */
-  pluginService(plugin: string, name: string): unknown;
   /** every service a plugin registered, by name */
   pluginServices(plugin: string): Record<string, unknown>;
   /** `strapi.server`: the app's routes and Koa middlewares, the HTTP server (absent: the API throws) */
@@ -215,6 +214,16 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   const silent = createEntityService({ ...host.service, lifecycles: NO_LIFECYCLES });
   const query = (uid: string): QueryEngine =>
     createQueryEngine({ entities: entityService, silent, lifecycles: host.service.lifecycles }, uid);
+  // plugin services defined on the entity service and the query engine, as Strapi defines them
+  const usersService = strictObject(
+    createUsersService(entityService, query),
+    "strapi.plugin('users-permissions').service('user')",
+    'add, edit, fetch, fetchAll, fetchAuthenticatedUser, count, remove, validatePassword',
+  );
+  const servicesOf = (plugin: string): Record<string, unknown> => ({
+    ...(plugin === 'users-permissions' ? { user: usersService } : {}),
+    ...host.pluginServices(plugin),
+  });
   const allContentTypes = (): Record<string, StrapiContentType> =>
     Object.fromEntries(registry.listContentTypes().map((ct) => [ct.uid, describe(ct)]));
 
@@ -222,13 +231,13 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     strictObject<StrapiPlugin>(
       {
         service(serviceName) {
-          const service = host.pluginService(name, serviceName);
+          const service = servicesOf(name)[serviceName];
           if (service === undefined)
             throw new UnsupportedStrapiApi(`strapi.plugin('${name}').service('${serviceName}')`);
           return service;
         },
         get services() {
-          return host.pluginServices(name);
+          return servicesOf(name);
         },
         config: (path, defaultValue) => get(host.config.plugins[name]?.config ?? {}, path, defaultValue) as unknown,
         contentType(ctName) {
@@ -286,8 +295,8 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       return lazyMap([
         ...code.serviceUids().map((uid) => [uid, () => app.service(uid)] as const),
         ...host.enabledPlugins.flatMap((plugin) =>
-          Object.keys(host.pluginServices(plugin)).map(
-            (name) => [`plugin::${plugin}.${name}`, () => host.pluginService(plugin, name)] as const,
+          Object.entries(servicesOf(plugin)).map(
+            ([name, service]) => [`plugin::${plugin}.${name}`, () => service] as const,
           ),
         ),
       ]);

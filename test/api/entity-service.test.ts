@@ -25,7 +25,6 @@ describe('lifecycle: strapi.entityService and strapi.db.query', () => {
       dbLifecycles: createDbLifecycles(service.context.registry, new Map()),
       enabledPlugins: ['graphql'],
       knownPlugins: ['graphql', 'i18n'],
-      pluginService: () => undefined,
       pluginServices: () => ({}),
     });
   });

@@ -1,0 +1,97 @@
+// `strapi.plugin('users-permissions').service('user')` (and `strapi.plugins[...].services.user`) as
+// a project's own routes call it: users written through the entity service (validated, password
+// hashed, hooks run), read, counted, removed; an unknown method named in its error.
+import { expect } from 'chai';
+import request from 'supertest';
+import { createTestService, type TestService } from '../helpers/server.js';
+import { writeTempApp } from '../helpers/temp-app.js';
+
+const INDEX = `module.exports = {
+  register({ strapi }) {
+    const users = () => strapi.plugins['users-permissions'].services.user;
+    const route = (method, path, handler) => ({ method, path, handler, config: { auth: false } });
+    strapi.server.routes([
+      route('POST', '/api/svc/users', async (ctx) => users().add(ctx.request.body)),
+      route('GET', '/api/svc/users', async () => ({
+        all: await users().fetchAll({ fields: ['username'], sort: 'username' }),
+        count: await users().count({ blocked: false }),
+      })),
+      route('GET', '/api/svc/users/:id', async (ctx) => {
+        const user = await strapi.plugin('users-permissions').service('user').fetch(ctx.params.id);
+        const me = await users().fetchAuthenticatedUser(ctx.params.id);
+        return { username: user.username, role: me.role ? me.role.type : null };
+      }),
+      route('POST', '/api/svc/check', async (ctx) => ({
+        valid: await users().validatePassword(ctx.request.body.password, ctx.request.body.hash),
+      })),
+      route('PUT', '/api/svc/users/:id', async (ctx) => users().edit(ctx.params.id, ctx.request.body)),
+      route('DELETE', '/api/svc/users/:id', async (ctx) => users().remove({ id: Number(ctx.params.id) })),
+      route('GET', '/api/svc/unknown', async () => {
+        try {
+          return users().sendSomething();
+        } catch (err) {
+          return { message: err.message };
+        }
+      }),
+    ]);
+  },
+};
+`;
+
+describe("users-permissions' user service for an app's own code", () => {
+  let service: TestService;
+  const api = () => request(service.app);
+  before(async () => {
+    service = await createTestService({ appDir: await writeTempApp({ files: { 'src/index.js': INDEX } }) });
+  });
+  after(() => service.close());
+
+  it('adds, reads, counts, edits and removes users through the entity service', async () => {
+    const { body: ann } = await api()
+      .post('/api/svc/users')
+      .send({ username: 'ann', email: 'ann@example.com', password: 'secret-pass-1', provider: 'local' })
+      .expect(200);
+    expect(ann).to.include({ username: 'ann', email: 'ann@example.com' });
+    expect(ann).to.have.property('role', null);
+    await api()
+      .post('/api/svc/users')
+      .send({ username: 'bob', email: 'bob@example.com', password: 'secret-pass-2', blocked: true })
+      .expect(200);
+
+    const { body: list } = await api().get('/api/svc/users').expect(200);
+    expect(list.all.map((u: { username: string }) => u.username)).to.deep.equal(['ann', 'bob']);
+    expect(list.count).to.equal(1);
+
+    const { body: read } = await api().get(`/api/svc/users/${ann.id}`).expect(200);
+    expect(read).to.deep.equal({ username: 'ann', role: null });
+    const stored = await service.context.connection
+      .collection<{ _id: number; password: string }>('up_users')
+      .findOne({ _id: ann.id });
+    expect(stored?.password).to.match(/^\$2[ab]\$10\$/);
+    const check = async (password: string) =>
+      (await api().post('/api/svc/check').send({ password, hash: stored?.password }).expect(200)).body.valid;
+    expect(await check('secret-pass-1')).to.equal(true);
+    expect(await check('nope')).to.equal(false);
+
+    const { body: edited } = await api().put(`/api/svc/users/${ann.id}`).send({ username: 'anna' }).expect(200);
+    expect(edited).to.include({ id: ann.id, username: 'anna' });
+
+    await api().delete(`/api/svc/users/${ann.id}`).expect(200);
+    const { body: after } = await api().get('/api/svc/users').expect(200);
+    expect(after.all.map((u: { username: string }) => u.username)).to.deep.equal(['bob']);
+  });
+
+  it('refuses bad data as the entity service does, and changes nothing', async () => {
+    const { body } = await api().post('/api/svc/users').send({ username: 'x', email: 'not-an-email' }).expect(400);
+    expect(body.error.name).to.equal('ValidationError');
+    const { body: list } = await api().get('/api/svc/users').expect(200);
+    expect(list.all.map((u: { username: string }) => u.username)).to.not.include('x');
+  });
+
+  it('names a method it does not offer', async () => {
+    const { body } = await api().get('/api/svc/unknown').expect(200);
+    expect(body.message).to.match(
+      /^strapi\.plugin\('users-permissions'\)\.service\('user'\)\.sendSomething is not supported by Content Service: it offers add, edit, fetch, fetchAll/,
+    );
+  });
+});
