@@ -5,7 +5,7 @@
  * same validation as REST (bad data throws the same ValidationError).
  */
 import { create, remove, update, type OperationContext } from '../operations/index.js';
-import { readEntries, readEntry, UNRESTRICTED, type PlainEntry } from '../query/index.js';
+import { APP_CODE, readEntries, readEntry, type PlainEntry } from '../query/index.js';
 import type { ServiceContext } from '../service-context.js';
 import { withReadHooks } from './read-hooks.js';
 import { UnsupportedStrapiApi } from './unsupported.js';
@@ -51,7 +51,7 @@ export function createEntityService(service: ServiceContext): EntityService {
         rest: { ...service.config.api.rest, defaultLimit: Number.MAX_SAFE_INTEGER, maxLimit: -1, withCount: false },
       },
     },
-    access: UNRESTRICTED,
+    access: APP_CODE,
   };
   const known = (uid: string) => {
     const contentType = ctx.registry.contentType(uid);

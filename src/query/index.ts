@@ -10,5 +10,5 @@ export {
 } from './read-entries.js';
 export { formatScalar, type FormatStyle, type EnvelopeEntry, type PlainEntry } from './format.js';
 export type { ReadTree, EntrySelection, PopulateMap, Pagination, PublicationState } from './read-tree.js';
-export { UNRESTRICTED, type QueryAccess } from './access.js';
+export { APP_CODE, UNRESTRICTED, type QueryAccess } from './access.js';
 export { POPULATE_ATTRIBUTE } from './parse/populate.js';

@@ -366,7 +366,7 @@ function parseSelection(
   };
   return {
     uid: schema.uid,
-    fields: parseFields(schema, rawQuery.fields),
+    fields: parseFields(schema, rawQuery.fields, ctx.access.readsPrivate),
     populate: parsePopulate(populateContext, schema, rawQuery.populate, state),
   };
 }

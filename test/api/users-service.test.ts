@@ -3,6 +3,7 @@
 // hashed, hooks run), read, counted, removed; an unknown method named in its error.
 import { expect } from 'chai';
 import request from 'supertest';
+import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 import { writeTempApp } from '../helpers/temp-app.js';
 
@@ -19,11 +20,17 @@ const INDEX = `module.exports = {
       route('GET', '/api/svc/users/:id', async (ctx) => {
         const user = await strapi.plugin('users-permissions').service('user').fetch(ctx.params.id);
         const me = await users().fetchAuthenticatedUser(ctx.params.id);
-        return { username: user.username, role: me.role ? me.role.type : null };
+        const byToken = await strapi
+          .query('plugin::users-permissions.user')
+          .findOne({ where: { resetPasswordToken: 'reset-1' }, select: ['username'] });
+        return {
+          username: user.username,
+          role: me.role ? me.role.type : null,
+          valid: await users().validatePassword('secret-pass-1', user.password),
+          wrong: await users().validatePassword('nope', me.password),
+          byToken: byToken && byToken.username,
+        };
       }),
-      route('POST', '/api/svc/check', async (ctx) => ({
-        valid: await users().validatePassword(ctx.request.body.password, ctx.request.body.hash),
-      })),
       route('PUT', '/api/svc/users/:id', async (ctx) => users().edit(ctx.params.id, ctx.request.body)),
       route('DELETE', '/api/svc/users/:id', async (ctx) => users().remove({ id: Number(ctx.params.id) })),
       route('GET', '/api/svc/unknown', async () => {
@@ -62,16 +69,14 @@ describe("users-permissions' user service for an app's own code", () => {
     expect(list.all.map((u: { username: string }) => u.username)).to.deep.equal(['ann', 'bob']);
     expect(list.count).to.equal(1);
 
+    await api().put(`/api/svc/users/${ann.id}`).send({ resetPasswordToken: 'reset-1' }).expect(200);
+    // the app's own reads see private attributes (the password hash, tokens), as Strapi's do
     const { body: read } = await api().get(`/api/svc/users/${ann.id}`).expect(200);
-    expect(read).to.deep.equal({ username: 'ann', role: null });
+    expect(read).to.deep.equal({ username: 'ann', role: null, valid: true, wrong: false, byToken: 'ann' });
     const stored = await service.context.connection
       .collection<{ _id: number; password: string }>('up_users')
       .findOne({ _id: ann.id });
     expect(stored?.password).to.match(/^\$2[ab]\$10\$/);
-    const check = async (password: string) =>
-      (await api().post('/api/svc/check').send({ password, hash: stored?.password }).expect(200)).body.valid;
-    expect(await check('secret-pass-1')).to.equal(true);
-    expect(await check('nope')).to.equal(false);
 
     const { body: edited } = await api().put(`/api/svc/users/${ann.id}`).send({ username: 'anna' }).expect(200);
     expect(edited).to.include({ id: ann.id, username: 'anna' });
@@ -79,6 +84,16 @@ describe("users-permissions' user service for an app's own code", () => {
     await api().delete(`/api/svc/users/${ann.id}`).expect(200);
     const { body: after } = await api().get('/api/svc/users').expect(200);
     expect(after.all.map((u: { username: string }) => u.username)).to.deep.equal(['bob']);
+  });
+
+  it('keeps private attributes from clients: REST neither answers nor filters on them', async () => {
+    const { accessKey } = await createApiToken(service.context, { name: 'admin', type: 'full-access' });
+    const auth = { Authorization: `Bearer ${accessKey}` };
+    const { body } = await api().get('/api/users?filters[resetPasswordToken]=reset-1').set(auth).expect(400);
+    expect(body.error.message).to.equal('Invalid parameter resetPasswordToken');
+    const { body: users } = await api().get('/api/users').set(auth).expect(200);
+    expect(users).to.have.length.greaterThan(0);
+    for (const user of users) expect(user).to.not.have.any.keys('password', 'resetPasswordToken', 'confirmationToken');
   });
 
   it('refuses bad data as the entity service does, and changes nothing', async () => {

@@ -100,7 +100,7 @@ function parseAttribute(
     return parseValue(value, { path: `${prefix}${schema.modelType === 'component' ? 'id' : '_id'}`, type: 'id', key });
   }
   const attribute: Attribute | undefined = Object.hasOwn(schema.attributes, key) ? schema.attributes[key] : undefined;
-  if (!attribute || isPrivate(attribute)) throw invalidParameter(key);
+  if (!attribute || (isPrivate(attribute) && !ctx.access.readsPrivate)) throw invalidParameter(key);
   const path = `${prefix}${key}`;
   switch (attribute.type) {
     case 'media':

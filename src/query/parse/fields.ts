@@ -3,17 +3,22 @@ import { ValidationError } from '../../errors/index.js';
 import { asList } from '../qs-values.js';
 
 const defaults = new WeakMap<Schema, readonly string[]>();
+const defaultsWithPrivate = new WeakMap<Schema, readonly string[]>();
 
-/** Every scalar attribute a client may read (Strapi's default selection, `*`); computed once per schema. */
-export function defaultFields(schema: Schema): readonly string[] {
-  let names = defaults.get(schema);
+/**
+ * Every scalar attribute a client may read (Strapi's default selection, `*`), private ones too for
+ * the app's own code (`withPrivate`); computed once per schema.
+ */
+export function defaultFields(schema: Schema, withPrivate = false): readonly string[] {
+  const cache = withPrivate ? defaultsWithPrivate : defaults;
+  let names = cache.get(schema);
   if (!names) {
     names = Object.freeze(
       Object.entries(schema.attributes)
-        .filter(([, attribute]) => isScalar(attribute) && !isPrivate(attribute))
+        .filter(([, attribute]) => isScalar(attribute) && (withPrivate || !isPrivate(attribute)))
         .map(([name]) => name),
     );
-    defaults.set(schema, names);
+    cache.set(schema, names);
   }
   return names;
 }
@@ -24,8 +29,8 @@ export function defaultFields(schema: Schema): readonly string[] {
  * non-scalar attribute are 400s naming what was asked (`Invalid parameter ` for an empty name, as
  * Strapi words it). `id` is always returned, so naming it is accepted.
  */
-export function parseFields(schema: Schema, raw: unknown): readonly string[] {
-  if (raw === undefined) return defaultFields(schema);
+export function parseFields(schema: Schema, raw: unknown, withPrivate = false): readonly string[] {
+  if (raw === undefined) return defaultFields(schema, withPrivate);
   const items = typeof raw === 'string' ? [raw] : asList(raw);
   if (!items) throw new ValidationError('Invalid parameter fields', {});
   const selected = new Set<string>();
@@ -33,12 +38,12 @@ export function parseFields(schema: Schema, raw: unknown): readonly string[] {
     if (typeof item !== 'string') throw new ValidationError('Invalid parameter fields', {});
     const name = item.trim();
     if (name === '*') {
-      for (const field of defaultFields(schema)) selected.add(field);
+      for (const field of defaultFields(schema, withPrivate)) selected.add(field);
       continue;
     }
     if (name === 'id') continue;
     const attribute = Object.hasOwn(schema.attributes, name) ? schema.attributes[name] : undefined;
-    if (!attribute || isPrivate(attribute) || !isScalar(attribute))
+    if (!attribute || (isPrivate(attribute) && !withPrivate) || !isScalar(attribute))
       throw new ValidationError(`Invalid parameter ${name}`, {});
     selected.add(name);
   }

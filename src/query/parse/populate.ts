@@ -216,7 +216,7 @@ function populateRelation(
   const count = parseCount(spec.count, param);
   const selection: EntrySelection = {
     uid: target.uid,
-    fields: parseFields(target, spec.fields),
+    fields: parseFields(target, spec.fields, ctx.access.readsPrivate),
     populate: parsePopulate(ctx, target, spec.populate, publicationState, `${param}[populate]`),
   };
   const query = { registry: ctx.registry, uid: target.uid, access: ctx.access };
@@ -294,7 +294,7 @@ function componentSelection(
 ): ComponentSelection {
   return {
     uid: component.uid,
-    fields: parseFields(component, spec.fields),
+    fields: parseFields(component, spec.fields, ctx.access.readsPrivate),
     populate: parsePopulate(ctx, component, spec.populate, state, `${param}[populate]`),
     filter: componentFilter(ctx, component, spec.filters),
     sort: spec.sort === undefined ? null : componentSort(component, spec.sort),
