@@ -22,7 +22,7 @@ const INDEX = `module.exports = {
         const me = await users().fetchAuthenticatedUser(ctx.params.id);
         const byToken = await strapi
           .query('plugin::users-permissions.user')
-          .findOne({ where: { resetPasswordToken: 'reset-1' }, select: ['username'] });
+          .findOne({ where: { resetPasswordToken: 'reset-1' }, select: ['username'], orderBy: { resetPasswordToken: 'asc' } });
         return {
           username: user.username,
           role: me.role ? me.role.type : null,
@@ -91,6 +91,8 @@ describe("users-permissions' user service for an app's own code", () => {
     const auth = { Authorization: `Bearer ${accessKey}` };
     const { body } = await api().get('/api/users?filters[resetPasswordToken]=reset-1').set(auth).expect(400);
     expect(body.error.message).to.equal('Invalid parameter resetPasswordToken');
+    const sorted = await api().get('/api/users?sort=resetPasswordToken').set(auth).expect(400);
+    expect(sorted.body.error.message).to.equal('Invalid parameter resetPasswordToken');
     const { body: users } = await api().get('/api/users').set(auth).expect(200);
     expect(users).to.have.length.greaterThan(0);
     for (const user of users) expect(user).to.not.have.any.keys('password', 'resetPasswordToken', 'confirmationToken');

@@ -64,7 +64,7 @@ function sortField(
     return `${prefix}${schema.modelType === 'component' ? 'id' : '_id'}`;
   }
   const attribute = Object.hasOwn(schema.attributes, name) ? schema.attributes[name] : undefined;
-  if (!attribute || isPrivate(attribute)) throw invalidParameter(name);
+  if (!attribute || (isPrivate(attribute) && !input.access.readsPrivate)) throw invalidParameter(name);
   switch (attribute.type) {
     case 'media':
     case 'dynamiczone':
