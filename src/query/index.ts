@@ -12,3 +12,4 @@ export { formatScalar, type FormatStyle, type EnvelopeEntry, type PlainEntry } f
 export type { ReadTree, EntrySelection, PopulateMap, Pagination, PublicationState } from './read-tree.js';
 export { APP_CODE, UNRESTRICTED, type QueryAccess } from './access.js';
 export { POPULATE_ATTRIBUTE } from './parse/populate.js';
+export { listensToRead, runAfterRead, runBeforeRead } from './read-hooks.js';

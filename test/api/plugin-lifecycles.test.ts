@@ -29,6 +29,15 @@ module.exports = {
         ]),
       ),
     });
+    // a count hook may narrow GET /api/users/count (the query string is its where)
+    strapi.db.lifecycles.subscribe({
+      models: ['plugin::users-permissions.user'],
+      beforeCount(event) {
+        record(event);
+        event.params.where = { ...event.params.where, username: 'admin' };
+      },
+      afterCount: (event) => record(event),
+    });
     // a hook may add a field to a user read by GET /api/users/:id
     strapi.db.lifecycles.subscribe({
       models: ['plugin::users-permissions.user'],
@@ -40,7 +49,8 @@ module.exports = {
 };
 function record(event) {
   globalThis.lifecycleEvents = globalThis.lifecycleEvents || [];
-  const result = event.result && !Array.isArray(event.result) ? { id: event.result.id } : event.result;
+  const result =
+    event.result && typeof event.result === 'object' && !Array.isArray(event.result) ? { id: event.result.id } : event.result;
   globalThis.lifecycleEvents.push({ hook: event.action, model: event.model.uid, where: event.params.where, result });
 }
 `;
@@ -70,6 +80,7 @@ describe('lifecycle hooks of the plugins’ content-types', function () {
             'plugin::users-permissions.user.update',
             'plugin::users-permissions.user.destroy',
             'plugin::users-permissions.user.findOne',
+            'plugin::users-permissions.user.count',
             'plugin::upload.content-api.upload',
             'plugin::upload.content-api.destroy',
           ],
@@ -123,6 +134,26 @@ describe('lifecycle hooks of the plugins’ content-types', function () {
     expect(me.body).to.include({ id: 1, username: 'admin', badge: 'member' });
     expect((globalThis.lifecycleEvents ?? []).map((e) => e.hook)).to.deep.equal(['beforeFindOne', 'afterFindOne']);
     expect(globalThis.lifecycleEvents?.[0]?.where).to.deep.equal({ id: 1 });
+  });
+
+  it('GET /api/users/count runs the user count hooks: the query string is the where, a before-hook narrows it', async () => {
+    await api()
+      .post('/api/auth/local/register')
+      .send({ username: 'counted', email: 'counted@example.com', password: 'Password123!' })
+      .expect(200);
+    expect(await stored('up_users').countDocuments({})).to.be.greaterThan(1);
+    const { body } = await api().get('/api/users/count?confirmed=true').set(bearer(jwt)).expect(200);
+    expect(body).to.equal(1);
+    const counted = (globalThis.lifecycleEvents ?? []).filter((e) => e.hook.includes('Count'));
+    expect(counted).to.deep.equal([
+      { hook: 'beforeCount', model: 'plugin::users-permissions.user', where: { confirmed: 'true' }, result: undefined },
+      {
+        hook: 'afterCount',
+        model: 'plugin::users-permissions.user',
+        where: { confirmed: 'true', username: 'admin' },
+        result: 1,
+      },
+    ]);
   });
 
   it('an upload, its file info update and DELETE /api/upload/files/:id run the file hooks', async () => {

@@ -1,7 +1,16 @@
 import { isPrivate, isScalar, USER_UID } from '../../content-types/index.js';
 import { ValidationError } from '../../errors/index.js';
 import type { OperationContext, RawQuery } from '../../operations/index.js';
-import { readEntries, readEntry, validateUnused, type PlainEntry } from '../../query/index.js';
+import {
+  listensToRead,
+  readEntries,
+  readEntry,
+  runAfterRead,
+  runBeforeRead,
+  UNRESTRICTED,
+  validateUnused,
+  type PlainEntry,
+} from '../../query/index.js';
 import { collectionOf } from './collections.js';
 
 const invalid = (name: string) => new ValidationError(`Invalid parameter ${name}`);
@@ -71,7 +80,7 @@ export async function findUser(ctx: OperationContext, id: number, query: RawQuer
  * `GET /api/users/count`: Strapi v4 passes the query string as a `where`, so only plain equality on
  * readable scalar attributes is accepted here (`?confirmed=true`); anything else is a 400. Strapi
  * validates `filters` first (naming a bad attribute, as on the list) and answers valid ones with a
- * 500 (it passes them to the database as a column): a 400 here.
+ * 500 (it passes them to the database as a column): a 400 here. The user model's count hooks run around it.
  */
 export async function countUsers(ctx: OperationContext, query: RawQuery): Promise<number> {
   const ct = ctx.registry.contentType(USER_UID);
@@ -89,5 +98,19 @@ export async function countUsers(ctx: OperationContext, query: RawQuery): Promis
       throw invalid(name);
     }
   }
-  return collectionOf(ctx, USER_UID).countDocuments(match);
+  const lifecycles = ctx.lifecycles;
+  if (!lifecycles || !listensToRead(lifecycles, 'Count', USER_UID))
+    return collectionOf(ctx, USER_UID).countDocuments(match);
+  // the count hooks get the query string as Strapi's `where`; a where a before-hook changed is the app's
+  const hooked = await runBeforeRead(lifecycles, 'Count', USER_UID, { where: { ...query } });
+  const count = hooked.changed
+    ? ((
+        await readEntries({ ...ctx, access: UNRESTRICTED }, USER_UID, {
+          filters: hooked.params.where,
+          pagination: { start: 0, limit: 1, withCount: true },
+        })
+      ).pagination.total ?? 0)
+    : await collectionOf(ctx, USER_UID).countDocuments(match);
+  await runAfterRead(lifecycles, 'Count', USER_UID, hooked, count);
+  return count;
 }
