@@ -83,6 +83,8 @@ describe('lifecycle hooks of the plugins’ content-types', function () {
             'plugin::users-permissions.user.count',
             'plugin::upload.content-api.upload',
             'plugin::upload.content-api.destroy',
+            'plugin::upload.content-api.find',
+            'plugin::upload.content-api.findOne',
           ],
         },
       },
@@ -154,6 +156,28 @@ describe('lifecycle hooks of the plugins’ content-types', function () {
         result: 1,
       },
     ]);
+  });
+
+  it('GET /api/upload/files and /files/:id run the file read hooks', async () => {
+    const uploaded = await api()
+      .post('/api/upload')
+      .set(bearer(jwt))
+      .attach('files', Buffer.from('read me\n'), 'read.txt')
+      .expect(200);
+    const id = uploaded.body[0].id as number;
+    globalThis.lifecycleEvents = [];
+    await api().get('/api/upload/files').set(bearer(jwt)).expect(200);
+    await api().get(`/api/upload/files/${id}`).set(bearer(jwt)).expect(200);
+    const reads = (globalThis.lifecycleEvents ?? []).filter((e) => e.model === 'plugin::upload.file');
+    expect(reads.map((e) => e.hook)).to.deep.equal([
+      'beforeFindMany',
+      'afterFindMany',
+      'beforeFindOne',
+      'afterFindOne',
+    ]);
+    expect(reads[2]?.where).to.deep.equal({ id: String(id) });
+    expect(reads[3]?.result).to.deep.equal({ id });
+    await api().delete(`/api/upload/files/${id}`).set(bearer(jwt)).expect(200);
   });
 
   it('an upload, its file info update and DELETE /api/upload/files/:id run the file hooks', async () => {

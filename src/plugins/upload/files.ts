@@ -314,6 +314,7 @@ function nonNegativeInteger(name: string, value: unknown): number | undefined {
 /**
  * `GET /api/upload/files`: a bare array. `fields`, `filters`, `sort`, `populate` as for any
  * content-type; `start` and `limit` at the top level; `pagination[...]` is ignored, as Strapi does.
+ * The file model's findMany hooks run around it (no count: the answer has no total).
  */
 export async function findFiles(ctx: OperationContext, query: RawQuery): Promise<PlainEntry[]> {
   const start = nonNegativeInteger('start', query.start) ?? 0;
@@ -337,7 +338,7 @@ export async function findFiles(ctx: OperationContext, query: RawQuery): Promise
       populate,
       pagination: { start: String(start), limit: String(limit ?? NO_LIMIT), withCount: 'false' },
     },
-    { style: 'plain' },
+    { style: 'plain', lifecycles: ctx.lifecycles },
   );
   return related ? withRelated(ctx, files) : files;
 }
@@ -360,11 +361,20 @@ async function withRelated(ctx: OperationContext, files: PlainEntry[]): Promise<
   });
 }
 
-/** `GET /api/upload/files/:id`: the whole file (Strapi applies only `populate` here; `fields` is checked, not applied). */
+/**
+ * `GET /api/upload/files/:id`: the whole file (Strapi applies only `populate` here; `fields` is
+ * checked, not applied); the file model's findOne hooks run with the id as the path gives it.
+ */
 export async function findFile(ctx: OperationContext, id: string, query: RawQuery): Promise<PlainEntry> {
   if (query.fields !== undefined) parseFields(fileContentType(ctx), query.fields);
   const file = /^[1-9]\d{0,14}$/.test(id)
-    ? await readEntry(ctx, UPLOAD_FILE_UID, { _id: Number(id) }, { populate: query.populate }, { style: 'plain' })
+    ? await readEntry(
+        ctx,
+        UPLOAD_FILE_UID,
+        { _id: Number(id) },
+        { populate: query.populate },
+        { style: 'plain', lifecycles: ctx.lifecycles, where: { id } },
+      )
     : null;
   if (!file) throw new NotFoundError('file.notFound');
   if (!asksForRelated(query.populate)) return file;
