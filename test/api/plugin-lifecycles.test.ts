@@ -61,6 +61,15 @@ describe('lifecycle hooks of the plugins’ content-types', function () {
   let uploads: string;
   let jwt: string;
   const api = () => request(service.app);
+  /** uploads one text file as the admin; its id */
+  const uploadText = async (name: string, text: string): Promise<number> => {
+    const uploaded = await api()
+      .post('/api/upload')
+      .set(bearer(jwt))
+      .attach('files', Buffer.from(text), name)
+      .expect(200);
+    return uploaded.body[0].id as number;
+  };
   const stored = (name: string) => service.context.connection.collection<{ _id: number }>(name);
   const events = (action?: string) =>
     (globalThis.lifecycleEvents ?? []).filter((e) => !e.hook.includes('Find') && (!action || e.hook === action));
@@ -159,12 +168,7 @@ describe('lifecycle hooks of the plugins’ content-types', function () {
   });
 
   it('GET /api/upload/files and /files/:id run the file read hooks', async () => {
-    const uploaded = await api()
-      .post('/api/upload')
-      .set(bearer(jwt))
-      .attach('files', Buffer.from('read me\n'), 'read.txt')
-      .expect(200);
-    const id = uploaded.body[0].id as number;
+    const id = await uploadText('read.txt', 'read me\n');
     globalThis.lifecycleEvents = [];
     await api().get('/api/upload/files').set(bearer(jwt)).expect(200);
     await api().get(`/api/upload/files/${id}`).set(bearer(jwt)).expect(200);
@@ -181,12 +185,7 @@ describe('lifecycle hooks of the plugins’ content-types', function () {
   });
 
   it('an upload, its file info update and DELETE /api/upload/files/:id run the file hooks', async () => {
-    const uploaded = await api()
-      .post('/api/upload')
-      .set(bearer(jwt))
-      .attach('files', Buffer.from('some text\n'), 'notes.txt')
-      .expect(200);
-    const id = uploaded.body[0].id as number;
+    const id = await uploadText('notes.txt', 'some text\n');
     await api()
       .post(`/api/upload?id=${id}`)
       .set(bearer(jwt))
