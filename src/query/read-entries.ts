@@ -1,7 +1,7 @@
 import type { ContentType } from '../content-types/index.js';
 import { NotFoundError } from '../errors/index.js';
 import type { DbLifecycles, ServiceContext } from '../service-context.js';
-import { UNRESTRICTED, type QueryAccess } from './access.js';
+import { APP_CODE, type QueryAccess } from './access.js';
 import { compileFilters, compileFiltersPushedDown, type PipelineStage } from './filters/index.js';
 import {
   formatEntry,
@@ -153,7 +153,7 @@ async function readEntriesHooked(
 
 /**
  * The read tree of what a before-hook left: its filters and sort are the app's words (no
- * permission applies to them); what is answered (fields, populate) stays within the caller's
+ * permission applies to them, private attributes included); what is answered (fields, populate) stays within the caller's
  * permissions, as Strapi sanitizes the answer after the hooks.
  */
 async function hookedTree(
@@ -163,7 +163,7 @@ async function hookedTree(
   params: Record<string, unknown>,
 ): Promise<ReadTree> {
   const query = queryOfParams(rawQuery, params);
-  const tree = await parseFind({ ...ctx, access: UNRESTRICTED }, schema, query);
+  const tree = await parseFind({ ...ctx, access: APP_CODE }, schema, query);
   return { ...tree, selection: parseSelection(ctx, schema, query, tree.publicationState) };
 }
 
@@ -289,7 +289,7 @@ export async function readEntry(
   const where = options.where === undefined ? {} : { where: options.where };
   const one = await runBeforeRead(lifecycles, 'FindOne', uid, { ...where, ...selectionParams(selectionOf(rawQuery)) });
   // a hook's filters are the app's (no permission applies); what is answered stays the caller's
-  const access = one.changed ? UNRESTRICTED : ctx.access;
+  const access = one.changed ? APP_CODE : ctx.access;
   if (one.changed) selection = parseSelection(ctx, schema, queryOfParams(rawQuery, one.params), state);
   const filters = one.params.where;
   const filterStages =

@@ -34,7 +34,8 @@ module.exports = {
       models: ['plugin::users-permissions.user'],
       beforeCount(event) {
         record(event);
-        event.params.where = { ...event.params.where, username: 'admin' };
+        // the app's where may name private attributes
+        event.params.where = { ...event.params.where, username: 'admin', resetPasswordToken: null };
       },
       afterCount: (event) => record(event),
     });
@@ -161,7 +162,7 @@ describe('lifecycle hooks of the plugins’ content-types', function () {
       {
         hook: 'afterCount',
         model: 'plugin::users-permissions.user',
-        where: { confirmed: 'true', username: 'admin' },
+        where: { confirmed: 'true', username: 'admin', resetPasswordToken: null },
         result: 1,
       },
     ]);

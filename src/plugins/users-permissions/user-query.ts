@@ -7,7 +7,7 @@ import {
   readEntry,
   runAfterRead,
   runBeforeRead,
-  UNRESTRICTED,
+  APP_CODE,
   validateUnused,
   type PlainEntry,
 } from '../../query/index.js';
@@ -105,7 +105,7 @@ export async function countUsers(ctx: OperationContext, query: RawQuery): Promis
   const hooked = await runBeforeRead(lifecycles, 'Count', USER_UID, { where: { ...query } });
   const count = hooked.changed
     ? ((
-        await readEntries({ ...ctx, access: UNRESTRICTED }, USER_UID, {
+        await readEntries({ ...ctx, access: APP_CODE }, USER_UID, {
           filters: hooked.params.where,
           pagination: { start: 0, limit: 1, withCount: true },
         })
