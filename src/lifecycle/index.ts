@@ -1,5 +1,6 @@
 export { loadLifecycle, type AppLifecycle } from './load-lifecycle.js';
-export { createStrapiApp, type StrapiApp, type LifecycleHost } from './strapi-app.js';
+export { createStrapiApp, pluginHoldersOf, type StrapiApp, type LifecycleHost } from './strapi-app.js';
+export { applyPluginExtensions, loadPluginExtensions } from './plugin-extensions.js';
 export { UnsupportedStrapiApi } from './unsupported.js';
 export { createDbLifecycles, type DbLifecyclesProvider } from './db-lifecycles.js';
 export { loadModelLifecycles } from './model-lifecycles.js';

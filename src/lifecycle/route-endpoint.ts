@@ -65,7 +65,11 @@ export interface EndpointHost {
   strapi(): StrapiApp;
   /** a string handler (`'article.find'`, `'api::article.article.find'`) of a route of `api`; undefined: unknown */
   controllerHandler?(name: string, api: string | undefined): KoaMiddleware | undefined;
+  /** a plugin's middleware by its name (`plugin::users-permissions.rateLimit`) with its config; undefined: none such */
+  pluginMiddleware?(name: string, config: Record<string, unknown>): KoaMiddleware | undefined;
 }
+
+const PLUGIN_NAME = /^plugin::[\w-]+\.[\w-]+$/;
 
 const POLICY_NAME = /^(global|api)::(.+)$/;
 const REFUSALS = new Set(['ForbiddenError', 'PolicyError']);
@@ -137,6 +141,11 @@ async function resolveMiddleware(
 ): Promise<KoaMiddleware> {
   if (typeof entry === 'function') return entry;
   const named = middlewareEntry(entry);
+  if (!named.resolved && PLUGIN_NAME.test(named.name)) {
+    const middleware = host.pluginMiddleware?.(named.name, named.config);
+    if (!middleware) throw new Error(`middleware "${named.name}" is not found: no such plugin middleware`);
+    return middleware;
+  }
   const loaded = await loadMiddlewareFactory(where, named, host.appDir);
   return (await startMiddleware(loaded, named.name, named.config, host.strapi())) ?? ((_ctx, next) => next());
 }
