@@ -14,7 +14,10 @@ import {
   createStrapiApp,
   createContentApiRoutes,
   applyPluginExtensions,
+  loadLocalPlugins,
   loadPluginExtensions,
+  runLocalPluginHook,
+  hasAdminRoutes,
   pluginHoldersOf,
   loadAppCode,
   loadRouteFiles,
@@ -39,6 +42,12 @@ import { HEALTH_PATH, healthCheck } from './rest/health.js';
 import { pathGuard } from './rest/path-guard.js';
 import { setRequestAuth } from './operations/request-context.js';
 import type { ServiceContext } from './service-context.js';
+
+/** `plugin::<plugin>.<item>` split. */
+function pluginItem(name: string): { plugin: string; item: string } {
+  const [, plugin = '', item = ''] = /^plugin::([\w-]+)\.([\w-]+)$/.exec(name) ?? [];
+  return { plugin, item };
+}
 
 const ROUTER_METHODS = { GET: 'get', POST: 'post', PUT: 'put', DELETE: 'delete' } as const;
 const routerMethodOf = (method: PluginRoute['method']) => ROUTER_METHODS[method];
@@ -118,10 +127,15 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
 
   const routeFiles = await loadRouteFiles(config.appDir, (message) => logger.warn(message));
   const appCodeFiles = await loadAppCode(config.appDir, (message) => logger.warn(message));
-  const extensions = await loadPluginExtensions(
-    config.appDir,
-    plugins.map((p) => p.name),
+  const localPlugins = await loadLocalPlugins(
+    config,
+    BUILT_IN_PLUGINS.map((p) => p.name),
+    (message) => logger.warn(message),
   );
+  const extensions = await loadPluginExtensions(config.appDir, [
+    ...plugins.map((p) => p.name),
+    ...localPlugins.map((p) => p.name),
+  ]);
   const pluginTypes = plugins.flatMap((p) => p.contentTypes?.(config) ?? []);
   const { registry, notices } = buildAppRegistry(
     config.appDir,
@@ -132,6 +146,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       ...routeFiles.map((r) => r.file),
       ...appCodeFiles.files,
       ...extensions.map((e) => e.file),
+      ...localPlugins.map((p) => p.file),
     ]),
   );
   for (const notice of notices) logger[notice.level](notice.message);
@@ -145,9 +160,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     middlewares.custom.length > 0 ||
     Object.keys(cronTasks).length > 0 ||
     appCodeFiles.customised ||
-    extensions.length > 0;
-  // the app's extensions and register hook may change a plugin's routes: they are then served as app routes
-  const pluginRoutesPossible = lifecycle !== undefined || extensions.length > 0;
+    extensions.length > 0 ||
+    localPlugins.length > 0;
+  // the app's extensions and register hook may change a plugin's routes, and its own plugins have
+  // routes: they are served as app routes
+  const pluginRoutesPossible = lifecycle !== undefined || extensions.length > 0 || localPlugins.length > 0;
 
   const database: DatabaseHandle = options.databaseUri
     ? { uri: options.databaseUri, description: 'MongoDB (given URI)', stop: async () => {} }
@@ -192,8 +209,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     },
     controllerHandler: (name, api) => code.controllerHandler(name, api ?? ''),
     pluginMiddleware(name, middlewareConfig) {
-      const [, plugin = '', middleware = ''] = /^plugin::([\w-]+)\.([\w-]+)$/.exec(name) ?? [];
-      return strapi ? pluginHoldersOf(strapi).get(plugin)?.middleware(middleware, middlewareConfig) : undefined;
+      const { plugin, item } = pluginItem(name);
+      return strapi ? pluginHoldersOf(strapi).get(plugin)?.middleware(item, middlewareConfig) : undefined;
+    },
+    pluginPolicy(name) {
+      const { plugin, item } = pluginItem(name);
+      return strapi ? pluginHoldersOf(strapi).get(plugin)?.server.policies[item] : undefined;
     },
   };
   let contentApiRoutes: ContentApiRoutes;
@@ -332,6 +353,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     },
     async stop() {
       cron?.destroy();
+      if (strapi) await runLocalPluginHook(localPlugins, pluginHoldersOf(strapi), 'destroy', strapi);
       if (strapi) await lifecycle?.run('destroy', strapi);
       if (server) {
         const s = server;
@@ -365,6 +387,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         knownPlugins: BUILT_IN_PLUGINS.map((p) => p.name),
         pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
         pluginRoutes: (plugin) => pluginRoutes.get(plugin),
+        localPlugins,
         server: appServer?.server,
         cron,
         code,
@@ -374,6 +397,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     if (strapi) globalThis.strapi = strapi;
     // Strapi's plugin loader applies the extensions before any register hook
     if (strapi) await applyPluginExtensions(extensions, pluginHoldersOf(strapi));
+    // the app's own plugins register before the app, as Strapi's plugins do
+    if (strapi) await runLocalPluginHook(localPlugins, pluginHoldersOf(strapi), 'register', strapi);
     if (lifecycle && strapi) await lifecycle.run('register', strapi);
     await options.register?.({ app: service });
     // where Strapi instantiates the controllers its routes name: after register
@@ -391,6 +416,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
             controllerHandler: (name) => holder.handler(name),
           });
         }
+    const adminOnly = localPlugins.filter((p) => hasAdminRoutes(p.server)).map((p) => p.name);
+    if (adminOnly.length > 0)
+      logger.info(
+        `the admin routes of local plugins are not served (this service has no admin panel): ${adminOnly.join(', ')}`,
+      );
     // Strapi composes the apis' routes here too: their middlewares' factories run after register
     await contentApiRoutes.compose();
     for (const plugin of plugins) {
@@ -400,6 +430,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         throw pluginStartFailure(plugin.name, err, lifecycle?.file);
       }
     }
+    if (strapi) await runLocalPluginHook(localPlugins, pluginHoldersOf(strapi), 'bootstrap', strapi);
     if (lifecycle && strapi) await lifecycle.run('bootstrap', strapi);
     await options.bootstrap?.({ app: service });
     await appServer?.settle();

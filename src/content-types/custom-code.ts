@@ -62,7 +62,10 @@ export function customCodeNotices(srcDir: string, running: ReadonlySet<string> =
         .map((entry) => join(srcDir, 'extensions', plugin, entry)),
     )
     .filter((file) => !running.has(file));
-  const localPlugins = listDir(join(srcDir, 'plugins')).map((plugin) => join(srcDir, 'plugins', plugin));
+  const runningFiles = [...running];
+  const localPlugins = listDir(join(srcDir, 'plugins'))
+    .map((plugin) => join(srcDir, 'plugins', plugin))
+    .filter((dir) => !runningFiles.some((file) => file.startsWith(`${dir}/`)));
 
   const notices: SchemaNotice[] = [];
   const info = (files: string[], what: string) => {
@@ -70,6 +73,9 @@ export function customCodeNotices(srcDir: string, running: ReadonlySet<string> =
   };
   info(apiCode, 'middlewares of the apis that config/middlewares does not name run only where a route names them');
   info(extensionServers, 'extension code (strapi-server) of plugins this service does not have is not run');
-  info(localPlugins, 'local plugins: their content-types are read, their code is not run here (not supported yet)');
+  info(
+    localPlugins,
+    'local plugins that config/plugins does not declare (resolve) or that have no strapi-server: their content-types are read, no code of theirs runs',
+  );
   return notices;
 }

@@ -21,7 +21,8 @@ import type { StrapiApp } from './strapi-app.js';
 
 /** A plugin object as Strapi's plugin loader gives it to an extension. */
 export interface PluginServer {
-  routes: Record<string, { type?: string; prefix?: string; routes: AppRoute[] }>;
+  /** routers by name (only `type: 'content-api'` ones reach this service's API), or an array: admin routes */
+  routes: Record<string, PluginRouter> | AppRoute[];
   /** objects, or factories `({ strapi }) => object` */
   controllers: Record<string, unknown>;
   /** factories `({ strapi }) => object`, or objects */
@@ -34,6 +35,20 @@ export interface PluginServer {
   register?: unknown;
   bootstrap?: unknown;
   destroy?: unknown;
+}
+
+/** One router of a plugin: Strapi's `type` defaults to `'admin'`, its `prefix` to `/<plugin>`. */
+export interface PluginRouter {
+  type?: string;
+  prefix?: string;
+  routes: AppRoute[];
+}
+
+/** What a plugin's object started as: its content-API routes and the actions serving them, to tell whether the app changed them. */
+export interface PluginDefaults {
+  routes: AppRoute[];
+  /** `<controller>.<action>` → the plugin's own function */
+  actions: ReadonlyMap<string, unknown>;
 }
 
 /** What a built-in plugin declares. */
@@ -103,9 +118,9 @@ function koaMiddlewareFactory(handler: RequestHandler): () => KoaMiddleware {
     }).then(() => next());
 }
 
-/** Calls a function the app's code gave (a factory), whatever it declares. */
+/** Calls a function the app's code gave (a factory, a hook), whatever it declares. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- a factory of the app's, of any signature
-function call(fn: Function, ...args: unknown[]): unknown {
+export function callAppFunction(fn: Function, ...args: unknown[]): unknown {
   return Reflect.apply(fn, undefined, args) as unknown;
 }
 
@@ -128,14 +143,15 @@ function routeOf(route: PluginRoute): AppRoute {
 const routeKey = (route: AppRoute): string =>
   JSON.stringify([route.method, route.path, route.handler, route.config ?? {}]);
 
-export function createPluginHolder(declared: PluginDeclaration, strapi: () => StrapiApp | undefined): PluginHolder {
+/** A built-in plugin's object: its routes, the controller actions that run them, its services and middlewares. */
+export function builtInPluginServer(declared: PluginDeclaration): { server: PluginServer; defaults: PluginDefaults } {
   const controllers: Record<string, Record<string, unknown>> = {};
-  const defaults = new Map<string, unknown>();
+  const actions = new Map<string, unknown>();
   for (const route of declared.routes) {
     const [controller = '', action = ''] = route.handler.split('.');
     const made = controllerAction(route.run);
     (controllers[controller] ??= {})[action] ??= made;
-    if (!defaults.has(route.handler)) defaults.set(route.handler, controllers[controller][action]);
+    if (!actions.has(route.handler)) actions.set(route.handler, controllers[controller][action]);
   }
   // made when first read: the running services exist once the `strapi` object does
   let services: Record<string, unknown> | undefined;
@@ -158,50 +174,73 @@ export function createPluginHolder(declared: PluginDeclaration, strapi: () => St
     contentTypes: declared.contentTypes,
     config: declared.config,
   };
-  const declaredKeys = declared.routes.map((route) => routeKey(routeOf(route)));
+  return { server, defaults: { routes: declared.routes.map(routeOf), actions } };
+}
+
+/** The content-API routers of a plugin object. */
+function contentApiRouters(server: PluginServer): PluginRouter[] {
+  if (Array.isArray(server.routes)) return [];
+  return Object.values(server.routes).filter((router) => isObject(router) && router.type === 'content-api');
+}
+
+/** Whether a plugin object has routers this service does not serve (the admin's). */
+export function hasAdminRoutes(server: PluginServer): boolean {
+  const routers = Array.isArray(server.routes) ? [{ routes: server.routes }] : Object.values(server.routes);
+  return routers.some(
+    (router) => isObject(router) && router.type !== 'content-api' && (router.routes?.length ?? 0) > 0,
+  );
+}
+
+export function createPluginHolder(
+  name: string,
+  server: PluginServer,
+  defaults: PluginDefaults,
+  strapi: () => StrapiApp | undefined,
+): PluginHolder {
+  const declaredKeys = defaults.routes.map(routeKey);
   const instances = new Map<string, { from: unknown; made: unknown }>();
 
-  const instance = (kind: 'controllers' | 'services', name: string): unknown => {
-    const source = holder.server[kind][name];
+  const instance = (kind: 'controllers' | 'services', item: string): unknown => {
+    const source = holder.server[kind][item];
     if (source === undefined) return undefined;
-    const key = `${kind}:${name}`;
+    const key = `${kind}:${item}`;
     const known = instances.get(key);
     if (known && known.from === source) return known.made;
-    const made: unknown = typeof source === 'function' ? call(source, { strapi: strapi() }) : source;
+    const made: unknown = typeof source === 'function' ? callAppFunction(source, { strapi: strapi() }) : source;
     instances.set(key, { from: source, made });
     return made;
   };
-  const routesNow = (): AppRoute[] => holder.server.routes['content-api']?.routes ?? [];
+  const routesNow = (): AppRoute[] => contentApiRouters(holder.server).flatMap((router) => router.routes ?? []);
   const target = (handler: string): { bag: unknown; name: string } => {
-    const [controller = '', name = ''] = handler.trim().replace(`plugin::${declared.name}.`, '').split('.');
-    return { bag: instance('controllers', controller), name };
+    const [controller = '', action = ''] = handler.trim().replace(`plugin::${name}.`, '').split('.');
+    return { bag: instance('controllers', controller), name: action };
   };
   const action = (handler: unknown): unknown => {
     if (typeof handler !== 'string') return handler;
-    const { bag, name } = target(handler);
-    return isObject(bag) ? bag[name] : undefined;
+    const found = target(handler);
+    return isObject(found.bag) ? found.bag[found.name] : undefined;
   };
 
   const holder: PluginHolder = {
-    name: declared.name,
+    name,
     server,
-    controller(name) {
-      const made = instance('controllers', name);
+    controller(controller) {
+      const made = instance('controllers', controller);
       return isObject(made) ? (made as MethodBag) : undefined;
     },
     controllerNames: () => Object.keys(holder.server.controllers),
-    service: (name) => instance('services', name),
-    handler(name) {
-      const { bag, name: actionName } = target(name);
+    service: (service) => instance('services', service),
+    handler(handlerName) {
+      const { bag, name: actionName } = target(handlerName);
       if (!isObject(bag) || typeof bag[actionName] !== 'function') return undefined;
       // read on every call, as the app's own controllers' actions
       return (ctx, next) => callMethod(bag, actionName, ctx, next);
     },
     serviceNames: () => Object.keys(holder.server.services),
-    middleware(name, config) {
-      const factory = holder.server.middlewares[name];
+    middleware(middleware, config) {
+      const factory = holder.server.middlewares[middleware];
       if (typeof factory !== 'function') return undefined;
-      const made = call(factory, config, { strapi: strapi() });
+      const made = callAppFunction(factory, config, { strapi: strapi() });
       return typeof made === 'function' ? (made as KoaMiddleware) : undefined;
     },
     servedByObject() {
@@ -209,23 +248,25 @@ export function createPluginHolder(declared: PluginDeclaration, strapi: () => St
       if (routes.length !== declaredKeys.length) return true;
       return routes.some(
         (route, at) =>
-          routeKey(route) !== declaredKeys[at] || action(route.handler) !== defaults.get(String(route.handler)),
+          routeKey(route) !== declaredKeys[at] || action(route.handler) !== defaults.actions.get(String(route.handler)),
       );
     },
     contentApiRoutes() {
-      const group = holder.server.routes['content-api'];
-      return routesNow().map((route) => {
-        const prefix = route.config?.prefix ?? group?.prefix ?? `/${declared.name}`;
-        return { ...route, path: `${prefix}${route.path}` };
-      });
+      // Strapi: a router's prefix defaults to `/<plugin>`; a route's own `config.prefix` comes first
+      return contentApiRouters(holder.server).flatMap((router) =>
+        (router.routes ?? []).map((route) => {
+          const prefix = route.config?.prefix ?? (router.prefix || `/${name}`);
+          return { ...route, path: `${prefix}${route.path}` };
+        }),
+      );
     },
     addedActions() {
       const actions: string[] = [];
       for (const controller of holder.controllerNames()) {
         const bag = holder.controller(controller);
-        for (const [name, value] of Object.entries(bag ?? {}))
-          if (typeof value === 'function' && !defaults.has(`${controller}.${name}`))
-            actions.push(`plugin::${declared.name}.${controller}.${name}`);
+        for (const [actionName, value] of Object.entries(bag ?? {}))
+          if (typeof value === 'function' && !defaults.actions.has(`${controller}.${actionName}`))
+            actions.push(`plugin::${name}.${controller}.${actionName}`);
       }
       return actions;
     },

@@ -20,7 +20,8 @@ import { createQueryEngine, type QueryEngine } from './query-engine.js';
 import { NO_LIFECYCLES } from './read-hooks.js';
 import type { StrapiServer } from './strapi-server.js';
 import type { CronService } from './cron.js';
-import { createPluginHolder, type PluginHolder } from './plugin-objects.js';
+import { builtInPluginServer, createPluginHolder, type PluginHolder } from './plugin-objects.js';
+import type { LocalPlugin } from './local-plugins.js';
 import type { PluginRoute } from '../plugins/types.js';
 import type { RequestHandler } from 'express';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
@@ -41,6 +42,8 @@ export interface LifecycleHost {
   knownPlugins: readonly string[];
   /** every service a plugin registered, by name */
   pluginServices(plugin: string): Record<string, unknown>;
+  /** the app's own plugins (`config/plugins` entries with `resolve`), loaded */
+  localPlugins?: readonly LocalPlugin[];
   /** the content-API routes a plugin declared, and the middlewares they name */
   pluginRoutes?(
     plugin: string,
@@ -249,25 +252,27 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   const holders = new Map(
     host.enabledPlugins.map((name) => {
       const declared = host.pluginRoutes?.(name);
-      const holder = createPluginHolder(
-        {
-          name,
-          routes: declared?.routes ?? [],
-          middlewares: declared?.middlewares ?? {},
-          services: () => declaredServices(name),
-          config: { ...(host.config.plugins[name]?.config ?? {}) },
-          contentTypes: Object.fromEntries(
-            registry
-              .listContentTypes()
-              .filter((ct) => ct.uid.startsWith(`plugin::${name}.`))
-              .map((ct) => [ct.uid.slice(`plugin::${name}.`.length), { schema: describe(ct) }]),
-          ),
-        },
-        () => app,
-      );
-      return [name, holder] as const;
+      const { server, defaults } = builtInPluginServer({
+        name,
+        routes: declared?.routes ?? [],
+        middlewares: declared?.middlewares ?? {},
+        services: () => declaredServices(name),
+        config: { ...(host.config.plugins[name]?.config ?? {}) },
+        contentTypes: Object.fromEntries(
+          registry
+            .listContentTypes()
+            .filter((ct) => ct.uid.startsWith(`plugin::${name}.`))
+            .map((ct) => [ct.uid.slice(`plugin::${name}.`.length), { schema: describe(ct) }]),
+        ),
+      });
+      return [name, createPluginHolder(name, server, defaults, () => app)] as const;
     }),
   );
+  for (const local of host.localPlugins ?? [])
+    holders.set(
+      local.name,
+      createPluginHolder(local.name, local.server, { routes: [], actions: new Map() }, () => app),
+    );
   const holderOf = (name: string): PluginHolder => {
     const holder = holders.get(name);
     if (!holder) throw new UnsupportedStrapiApi(`strapi.plugin('${name}')`);
@@ -313,7 +318,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
           return holder.server.policies;
         },
         policy: (item) => named('policies', 'policy', item),
-        config: (path, defaultValue) => get(host.config.plugins[name]?.config ?? {}, path, defaultValue) as unknown,
+        config: (path, defaultValue) => get(holder.server.config, path, defaultValue) as unknown,
         contentType(ctName) {
           const ct = registry.contentType(`plugin::${name}.${ctName}`);
           return ct ? describe(ct) : undefined;
@@ -336,10 +341,13 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     log: logMethods(host.logger),
     dirs: dirsOf(host.config),
     plugin(name) {
-      if (host.enabledPlugins.includes(name)) return pluginObject(name);
+      if (holders.has(name)) return pluginObject(name);
       // Strapi answers undefined for a plugin that is off, so `if (strapi.plugin('graphql'))` works
       if (host.knownPlugins.includes(name)) return undefined;
-      throw new UnsupportedStrapiApi(`strapi.plugin('${name}')`, `its plugins are ${host.knownPlugins.join(', ')}`);
+      throw new UnsupportedStrapiApi(
+        `strapi.plugin('${name}')`,
+        `its plugins are ${[...host.knownPlugins, ...(host.localPlugins ?? []).map((p) => p.name)].join(', ')}`,
+      );
     },
     service(uid) {
       if (uid.startsWith('api::')) {
@@ -369,7 +377,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     get services() {
       return lazyMap([
         ...code.serviceUids().map((uid) => [uid, () => app.service(uid)] as const),
-        ...host.enabledPlugins.flatMap((plugin) =>
+        ...[...holders.keys()].flatMap((plugin) =>
           Object.entries(servicesOf(plugin)).map(
             ([name, service]) => [`plugin::${plugin}.${name}`, () => service] as const,
           ),
@@ -401,7 +409,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       ]);
     },
     get plugins() {
-      return Object.fromEntries(host.enabledPlugins.map((name) => [name, pluginObject(name)]));
+      return Object.fromEntries([...holders.keys()].map((name) => [name, pluginObject(name)]));
     },
     get contentTypes() {
       return allContentTypes();
