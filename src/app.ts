@@ -18,6 +18,7 @@ import {
   loadPluginExtensions,
   runLocalPluginHook,
   hasAdminRoutes,
+  localPluginTypes,
   pluginHoldersOf,
   loadAppCode,
   loadRouteFiles,
@@ -136,7 +137,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     ...plugins.map((p) => p.name),
     ...localPlugins.map((p) => p.name),
   ]);
-  const pluginTypes = plugins.flatMap((p) => p.contentTypes?.(config) ?? []);
+  const pluginTypes = [
+    ...plugins.flatMap((p) => p.contentTypes?.(config) ?? []),
+    ...localPlugins.flatMap(localPluginTypes),
+  ];
   const { registry, notices } = buildAppRegistry(
     config.appDir,
     pluginTypes,

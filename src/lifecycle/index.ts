@@ -1,7 +1,7 @@
 export { loadLifecycle, type AppLifecycle } from './load-lifecycle.js';
 export { createStrapiApp, pluginHoldersOf, type StrapiApp, type LifecycleHost } from './strapi-app.js';
 export { applyPluginExtensions, loadPluginExtensions } from './plugin-extensions.js';
-export { loadLocalPlugins, runLocalPluginHook } from './local-plugins.js';
+export { loadLocalPlugins, localPluginTypes, runLocalPluginHook } from './local-plugins.js';
 export { UnsupportedStrapiApi } from './unsupported.js';
 export { createDbLifecycles, type DbLifecyclesProvider } from './db-lifecycles.js';
 export { loadModelLifecycles } from './model-lifecycles.js';

@@ -11,6 +11,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import defaultsDeep from 'lodash/defaultsDeep.js';
 import { ConfigError, env, importAppModule, type ServiceConfig } from '../config/index.js';
+import type { ContentTypeSource } from '../content-types/index.js';
 import { callAppFunction, type PluginHolder, type PluginServer } from './plugin-objects.js';
 import type { StrapiApp } from './strapi-app.js';
 import { withStrapiFactories } from './strapi-factories.js';
@@ -136,4 +137,23 @@ export async function runLocalPluginHook(
       );
     }
   }
+}
+
+/** The content-types a local plugin's server code exports (`contentTypes: { <name>: { schema } }`), for the registry. */
+export function localPluginTypes(plugin: LocalPlugin): ContentTypeSource[] {
+  return Object.entries(plugin.server.contentTypes).flatMap(([key, value]) => {
+    const schema: unknown = isObject(value) ? value.schema : undefined;
+    if (!isObject(schema)) return [];
+    const info = record(schema.info);
+    const name = typeof info.singularName === 'string' ? info.singularName : key;
+    return [
+      {
+        uid: `plugin::${plugin.name}.${name}`,
+        // checked when the registry is built, as a schema read from a file
+        schema: schema as unknown as ContentTypeSource['schema'],
+        source: `${plugin.label} (contentTypes.${key})`,
+        namespace: 'plugin' as const,
+      },
+    ];
+  });
 }
