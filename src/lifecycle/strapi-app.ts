@@ -26,6 +26,7 @@ import type { PluginRoute } from '../plugins/types.js';
 import type { RequestHandler } from 'express';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 import { createUsersService } from './users-service.js';
+import { createAdminUserService } from './admin-user-service.js';
 
 /** What the running service lends the `strapi` object. */
 export interface LifecycleHost {
@@ -245,6 +246,11 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     "strapi.plugin('users-permissions').service('user')",
     'add, edit, fetch, fetchAll, fetchAuthenticatedUser, count, remove, validatePassword',
   );
+  const adminUsers = strictObject(
+    createAdminUserService(query),
+    "strapi.service('admin::user')",
+    'exists, create, findOne, findOneByEmail, update, count, deleteById, sanitizeUser',
+  );
   const declaredServices = (plugin: string): Record<string, unknown> => ({
     ...(plugin === 'users-permissions' ? { user: usersService } : {}),
     ...host.pluginServices(plugin),
@@ -364,11 +370,12 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
           "the core service's find, findOne, create, update, delete (the app has no service file of its own for it)",
         );
       }
+      if (uid === 'admin::user') return adminUsers;
       const match = /^plugin::([\w-]+)\.([\w-]+)$/.exec(uid);
       if (!match)
         throw new UnsupportedStrapiApi(
           `strapi.service('${uid}')`,
-          "it offers the core services of content-types ('api::<api>.<name>') and plugin services such as 'plugin::graphql.extension'",
+          "it offers the core services of content-types ('api::<api>.<name>'), plugin services such as 'plugin::graphql.extension', and 'admin::user'",
         );
       const plugin = app.plugin(match[1] ?? '');
       if (!plugin) throw new UnsupportedStrapiApi(`strapi.service('${uid}')`, `the plugin ${match[1]} is turned off`);
