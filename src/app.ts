@@ -1,5 +1,5 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
-import express, { Router, type Express } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import mongoose from 'mongoose';
 import { allowAll, type Authenticator } from './access/ability.js';
 import { ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
@@ -13,6 +13,13 @@ import {
   createAppCode,
   createStrapiApp,
   createContentApiRoutes,
+  applyPluginExtensions,
+  loadLocalPlugins,
+  loadPluginExtensions,
+  runLocalPluginHook,
+  hasAdminRoutes,
+  localPluginTypes,
+  pluginHoldersOf,
   loadAppCode,
   loadRouteFiles,
   restActions,
@@ -26,7 +33,7 @@ import { createLogger, type Logger } from './logger.js';
 import { listen } from './listen.js';
 import { buildMiddlewares } from './middlewares/index.js';
 import { Models } from './models/index.js';
-import { BUILT_IN_PLUGINS, enabledPlugins, type Plugin } from './plugins/index.js';
+import { BUILT_IN_PLUGINS, enabledPlugins, type Plugin, type PluginRoute } from './plugins/index.js';
 import { graphqlConfig } from './plugins/graphql/config.js';
 import { ExtensionError } from './plugins/graphql/index.js';
 import { i18nSettings } from './plugins/i18n/index.js';
@@ -36,6 +43,15 @@ import { HEALTH_PATH, healthCheck } from './rest/health.js';
 import { pathGuard } from './rest/path-guard.js';
 import { setRequestAuth } from './operations/request-context.js';
 import type { ServiceContext } from './service-context.js';
+
+/** `plugin::<plugin>.<item>` split. */
+function pluginItem(name: string): { plugin: string; item: string } {
+  const [, plugin = '', item = ''] = /^plugin::([\w-]+)\.([\w-]+)$/.exec(name) ?? [];
+  return { plugin, item };
+}
+
+const ROUTER_METHODS = { GET: 'get', POST: 'post', PUT: 'put', DELETE: 'delete' } as const;
+const routerMethodOf = (method: PluginRoute['method']) => ROUTER_METHODS[method];
 
 /**
  * A plugin's start-up work failed: on what the app's lifecycle file registered (a GraphQL
@@ -112,12 +128,30 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
 
   const routeFiles = await loadRouteFiles(config.appDir, (message) => logger.warn(message));
   const appCodeFiles = await loadAppCode(config.appDir, (message) => logger.warn(message));
-  const pluginTypes = plugins.flatMap((p) => p.contentTypes?.(config) ?? []);
+  const localPlugins = await loadLocalPlugins(
+    config,
+    BUILT_IN_PLUGINS.map((p) => p.name),
+    (message) => logger.warn(message),
+  );
+  const extensions = await loadPluginExtensions(config.appDir, [
+    ...plugins.map((p) => p.name),
+    ...localPlugins.map((p) => p.name),
+  ]);
+  const pluginTypes = [
+    ...plugins.flatMap((p) => p.contentTypes?.(config) ?? []),
+    ...localPlugins.flatMap(localPluginTypes),
+  ];
   const { registry, notices } = buildAppRegistry(
     config.appDir,
     pluginTypes,
     { i18n: i18n !== null, customFields: customFieldTypes(config) },
-    new Set([...middlewares.custom.map((m) => m.file), ...routeFiles.map((r) => r.file), ...appCodeFiles.files]),
+    new Set([
+      ...middlewares.custom.map((m) => m.file),
+      ...routeFiles.map((r) => r.file),
+      ...appCodeFiles.files,
+      ...extensions.map((e) => e.file),
+      ...localPlugins.map((p) => p.file),
+    ]),
   );
   for (const notice of notices) logger[notice.level](notice.message);
   const modelHooks = await loadModelLifecycles(config.appDir, registry);
@@ -129,7 +163,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     modelHooks.size > 0 ||
     middlewares.custom.length > 0 ||
     Object.keys(cronTasks).length > 0 ||
-    appCodeFiles.customised;
+    appCodeFiles.customised ||
+    extensions.length > 0 ||
+    localPlugins.length > 0;
+  // the app's extensions and register hook may change a plugin's routes, and its own plugins have
+  // routes: they are served as app routes
+  const pluginRoutesPossible = lifecycle !== undefined || extensions.length > 0 || localPlugins.length > 0;
 
   const database: DatabaseHandle = options.databaseUri
     ? { uri: options.databaseUri, description: 'MongoDB (given URI)', stop: async () => {} }
@@ -173,6 +212,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       return strapi;
     },
     controllerHandler: (name, api) => code.controllerHandler(name, api ?? ''),
+    pluginMiddleware(name, middlewareConfig) {
+      const { plugin, item } = pluginItem(name);
+      return strapi ? pluginHoldersOf(strapi).get(plugin)?.middleware(item, middlewareConfig) : undefined;
+    },
+    pluginPolicy(name) {
+      const { plugin, item } = pluginItem(name);
+      return strapi ? pluginHoldersOf(strapi).get(plugin)?.server.policies[item] : undefined;
+    },
   };
   let contentApiRoutes: ContentApiRoutes;
   try {
@@ -183,6 +230,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       endpoint,
       errors: middlewares.errors,
       logger,
+      pluginRoutesPossible,
     });
   } catch (err) {
     await closeDatabase();
@@ -191,7 +239,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   if (contentApiRoutes.handler) hasAppCode = true;
   // the app's controllers and services, made with the `strapi` object once it exists
   const code = createAppCode(appCodeFiles, { service: context, strapi: () => strapi });
-  context.appControllerActions = () => code.customActions();
+  context.appControllerActions = () => [
+    ...code.customActions(),
+    ...(strapi ? [...pluginHoldersOf(strapi).values()].flatMap((holder) => holder.addedActions()) : []),
+  ];
 
   // the app's code (src/index, its middlewares' factories) reaches `strapi.server`: its Koa
   // middlewares and routes get their places in the chain, used once the code adds any
@@ -222,6 +273,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   });
   const rootRouter = Router();
   const pluginServices = new Map<string, Map<string, unknown>>();
+  const pluginRoutes = new Map<
+    string,
+    { routes: PluginRoute[]; middlewares: Readonly<Record<string, RequestHandler>> }
+  >();
+  // plugins whose routes the app changed: their own direct routes step aside for the app's version
+  const servedByObject = new Set<string>();
   try {
     for (const plugin of plugins) {
       const services = new Map<string, unknown>();
@@ -237,6 +294,20 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         },
         setService: (name, service) => {
           services.set(name, service);
+        },
+        serveRoutes: (routes, routeMiddlewares = {}) => {
+          pluginRoutes.set(plugin.name, { routes, middlewares: routeMiddlewares });
+          const gate: RequestHandler[] = pluginRoutesPossible
+            ? [(_req, _res, next) => next(servedByObject.has(plugin.name) ? 'route' : undefined)]
+            : [];
+          for (const route of routes) {
+            const path = `${route.config?.prefix ?? `/${plugin.name}`}${route.path}`;
+            const guards = (route.config?.middlewares ?? []).flatMap((name) => {
+              const own = routeMiddlewares[name.slice(name.lastIndexOf('.') + 1)];
+              return own ? [own] : [];
+            });
+            api[routerMethodOf(route.method)](path, ...gate, ...guards, (req, res) => route.run(req, res));
+          }
         },
       });
     }
@@ -286,6 +357,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     },
     async stop() {
       cron?.destroy();
+      if (strapi) await runLocalPluginHook(localPlugins, pluginHoldersOf(strapi), 'destroy', strapi);
       if (strapi) await lifecycle?.run('destroy', strapi);
       if (server) {
         const s = server;
@@ -318,6 +390,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         enabledPlugins: plugins.map((p) => p.name),
         knownPlugins: BUILT_IN_PLUGINS.map((p) => p.name),
         pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
+        pluginRoutes: (plugin) => pluginRoutes.get(plugin),
+        localPlugins,
         server: appServer?.server,
         cron,
         code,
@@ -325,6 +399,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     : undefined;
   try {
     if (strapi) globalThis.strapi = strapi;
+    // Strapi's plugin loader applies the extensions before any register hook
+    if (strapi) await applyPluginExtensions(extensions, pluginHoldersOf(strapi));
+    // the app's own plugins register before the app, as Strapi's plugins do
+    if (strapi) await runLocalPluginHook(localPlugins, pluginHoldersOf(strapi), 'register', strapi);
     if (lifecycle && strapi) await lifecycle.run('register', strapi);
     await options.register?.({ app: service });
     // where Strapi instantiates the controllers its routes name: after register
@@ -332,6 +410,21 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     appServer?.registered();
     // where Strapi v4 calls the middlewares' factories: after register, before any bootstrap
     if (strapi) for (const middleware of middlewares.custom) await middleware.start(strapi);
+    // a plugin whose routes or actions the app changed is served as its object now says
+    if (strapi)
+      for (const holder of pluginHoldersOf(strapi).values())
+        if (pluginRoutesPossible && holder.servedByObject()) {
+          servedByObject.add(holder.name);
+          contentApiRoutes.addPluginRoutes(holder.name, holder.contentApiRoutes(), {
+            ...endpoint,
+            controllerHandler: (name) => holder.handler(name),
+          });
+        }
+    const adminOnly = localPlugins.filter((p) => hasAdminRoutes(p.server)).map((p) => p.name);
+    if (adminOnly.length > 0)
+      logger.info(
+        `the admin routes of local plugins are not served (this service has no admin panel): ${adminOnly.join(', ')}`,
+      );
     // Strapi composes the apis' routes here too: their middlewares' factories run after register
     await contentApiRoutes.compose();
     for (const plugin of plugins) {
@@ -341,6 +434,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         throw pluginStartFailure(plugin.name, err, lifecycle?.file);
       }
     }
+    if (strapi) await runLocalPluginHook(localPlugins, pluginHoldersOf(strapi), 'bootstrap', strapi);
     if (lifecycle && strapi) await lifecycle.run('bootstrap', strapi);
     await options.bootstrap?.({ app: service });
     await appServer?.settle();

@@ -67,7 +67,10 @@ function readPlugins(config: ConfigTree): Record<string, PluginConfig> {
       throw new ConfigError(file, `${name}.enabled`, 'must be a boolean');
     if (value.config !== undefined && !isObject(value.config))
       throw new ConfigError(file, `${name}.config`, 'must be an object');
+    if (value.resolve !== undefined && typeof value.resolve !== 'string')
+      throw new ConfigError(file, `${name}.resolve`, 'must be a path');
     plugins[name] = {
+      ...(typeof value.resolve === 'string' ? { resolve: value.resolve } : {}),
       enabled: value.enabled ?? true,
       // the app's keys win; the plugin's defaults fill in what it leaves out (Strapi's defaultsDeep)
       config: defaultsDeep({}, value.config ?? {}, plugins[name]?.config ?? {}) as Section,
@@ -155,6 +158,11 @@ function environmentOf(nodeEnv: string): ServiceConfig['env'] {
   return nodeEnv === 'production' || nodeEnv === 'test' ? nodeEnv : 'development';
 }
 
+function localPluginKey(plugins: Record<string, PluginConfig>, key: string): boolean {
+  const [section, name] = key.split('.');
+  return section === 'plugins' && name !== undefined && plugins[name]?.resolve !== undefined;
+}
+
 /**
  * The configuration of an app directory, read as Strapi v4 reads it: `.env` into the environment,
  * every file of `config/` (`.ts`, `.js`, `.json`) with `config/env/<NODE_ENV>/` merged over it;
@@ -190,7 +198,11 @@ export async function loadConfig(appDirInput: string, overrides: ConfigOverrides
       environment: nodeEnv,
       plugin: Object.fromEntries(Object.entries(plugins).map(([name, p]) => [name, p.config])),
     },
-    ignored: [...unused.ignored, ...(permissions ? [] : ['permissions'])],
+    // a local plugin's settings are its own to read
+    ignored: [
+      ...unused.ignored.filter((key) => !localPluginKey(plugins, key)),
+      ...(permissions ? [] : ['permissions']),
+    ],
     typos: unused.typos.map(({ path, suggestion }) => typoIn(tree, path, suggestion)),
     fileOf: tree.fileOf,
   };

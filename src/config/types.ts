@@ -10,6 +10,8 @@ export interface ConfigTypo {
 export interface PluginConfig {
   enabled: boolean;
   config: Record<string, unknown>;
+  /** a local plugin's folder (`./src/plugins/<name>`), relative to the app */
+  resolve?: string;
 }
 
 export interface ServiceConfig {

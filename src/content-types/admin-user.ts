@@ -4,7 +4,8 @@ import { ADMIN_USER_UID } from './uids.js';
 /**
  * Strapi's admin panel is not part of this service, but real schemas relate to its users
  * (`"target": "admin::user"`, e.g. an article's editor). `admin::user` exists so those schemas
- * load: a read-only stub with Strapi v4's attributes, no routes, not in GraphQL. Its entries are
+ * load: Strapi v4's attributes, no routes, not in GraphQL, written only by the app's own code
+ * (`strapi.service('admin::user')`, as projects seed their admin account). Its entries are
  * never readable through the content API (no role has `admin::user.find`), so such relations are
  * left out of responses and ignored in writes, as Strapi's content API does.
  */

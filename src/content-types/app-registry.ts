@@ -20,7 +20,10 @@ export function buildAppRegistry(
   const loaded = loadSchemas(appDir, runningCode);
   const notices = [...loaded.notices, ...schemaKeyTypos(appDir, [...loaded.contentTypes, ...loaded.components])];
   // extensions apply to the built-in plugins' types and to the project's local plugins' alike
-  const types = applyExtensions([adminUserType(), ...pluginTypes, ...loaded.contentTypes], loaded.extensions, notices);
+  // a local plugin's types as its server code exports them win over its schema files read from disk
+  const given = new Set(pluginTypes.map((type) => type.uid));
+  const fromDisk = loaded.contentTypes.filter((type) => !given.has(type.uid));
+  const types = applyExtensions([adminUserType(), ...pluginTypes, ...fromDisk], loaded.extensions, notices);
   const registry = Registry.build(types, loaded.components, options);
   return { registry, notices: [...notices, ...registry.notices] };
 }

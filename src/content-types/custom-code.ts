@@ -47,7 +47,7 @@ function listed(appDir: string, files: string[]): string {
  * The code a Strapi v4 project carries next to its schemas, which this service does not run:
  * one start-up line per kind (middlewares of the apis that nothing names, plugin extension code,
  * local plugins). `running`: files the service does run (an api's middleware named in
- * `config/middlewares`, the route files, the controllers and services).
+ * `config/middlewares`, the route files, the controllers and services, the extensions of its plugins).
  */
 export function customCodeNotices(srcDir: string, running: ReadonlySet<string> = new Set()): SchemaNotice[] {
   const appDir = dirname(srcDir);
@@ -55,19 +55,27 @@ export function customCodeNotices(srcDir: string, running: ReadonlySet<string> =
   const apiCode = apis
     .flatMap((api) => API_CODE_FOLDERS.flatMap((folder) => codeFiles(join(api, folder))))
     .filter((file) => !running.has(file) && !isGeneratedCoreFile(file));
-  const extensionServers = listDir(join(srcDir, 'extensions')).flatMap((plugin) =>
-    listDir(join(srcDir, 'extensions', plugin))
-      .filter((entry) => /^strapi-server\.[cm]?[jt]s$/.test(entry))
-      .map((entry) => join(srcDir, 'extensions', plugin, entry)),
-  );
-  const localPlugins = listDir(join(srcDir, 'plugins')).map((plugin) => join(srcDir, 'plugins', plugin));
+  const extensionServers = listDir(join(srcDir, 'extensions'))
+    .flatMap((plugin) =>
+      listDir(join(srcDir, 'extensions', plugin))
+        .filter((entry) => /^strapi-server\.[cm]?[jt]s$/.test(entry))
+        .map((entry) => join(srcDir, 'extensions', plugin, entry)),
+    )
+    .filter((file) => !running.has(file));
+  const runningFiles = [...running];
+  const localPlugins = listDir(join(srcDir, 'plugins'))
+    .map((plugin) => join(srcDir, 'plugins', plugin))
+    .filter((dir) => !runningFiles.some((file) => file.startsWith(`${dir}/`)));
 
   const notices: SchemaNotice[] = [];
   const info = (files: string[], what: string) => {
     if (files.length > 0) notices.push({ level: 'info', message: `${what}: ${listed(appDir, files)}` });
   };
   info(apiCode, 'middlewares of the apis that config/middlewares does not name run only where a route names them');
-  info(extensionServers, 'plugin extension code (strapi-server) is not run here; its content-type schemas are read');
-  info(localPlugins, 'local plugins: their content-types are read, their code is not run here (not supported yet)');
+  info(extensionServers, 'extension code (strapi-server) of plugins this service does not have is not run');
+  info(
+    localPlugins,
+    'local plugins that config/plugins does not declare (resolve) or that have no strapi-server: their content-types are read, no code of theirs runs',
+  );
   return notices;
 }

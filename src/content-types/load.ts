@@ -98,6 +98,13 @@ function loadExtensions(extensionsDir: string): ExtensionSource[] {
   return out;
 }
 
+/** A plugin's schema file may hold `{ schema: {...} }`, the content-type as its server code exports it. */
+function unwrapped(read: ContentTypeSchema | { schema: ContentTypeSchema }): ContentTypeSchema {
+  return 'schema' in read && typeof read.schema === 'object' && read.schema !== null && !('attributes' in read)
+    ? read.schema
+    : (read as ContentTypeSchema);
+}
+
 /**
  * Content-types of the project's local plugins (`src/plugins/<plugin>/server/content-types/<name>/
  * schema.json`, or `server/src/...` as the plugin SDK lays them out): uid `plugin::<plugin>.<singularName>`.
@@ -111,7 +118,7 @@ function loadLocalPluginTypes(pluginsDir: string): ContentTypeSource[] {
       for (const name of listDir(ctDir)) {
         const file = join(ctDir, name, 'schema.json');
         if (!existsSync(file)) continue;
-        const schema = readJson<ContentTypeSchema>(file);
+        const schema = unwrapped(readJson<ContentTypeSchema | { schema: ContentTypeSchema }>(file));
         const singular = typeof schema?.info?.singularName === 'string' ? schema.info.singularName : name;
         out.push({ uid: `plugin::${plugin}.${singular}`, schema, source: file, namespace: 'plugin' });
       }

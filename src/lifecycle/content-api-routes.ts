@@ -40,6 +40,8 @@ interface PlacedRoute {
   path: string;
   /** a core route the REST routes serve as they are */
   plain: boolean;
+  /** composes the route (a plugin's routes resolve their handlers in the plugin's controllers) */
+  endpoint?: EndpointHost;
 }
 
 export interface ContentApiRoutesOptions {
@@ -49,6 +51,8 @@ export interface ContentApiRoutesOptions {
   endpoint: EndpointHost;
   errors: ErrorRequestHandler;
   logger: Logger;
+  /** plugins' routes may be added before `compose` (the app changed them): the handler is then there from the start */
+  pluginRoutesPossible?: boolean;
 }
 
 export interface ContentApiRoutes {
@@ -56,6 +60,12 @@ export interface ContentApiRoutes {
   coreSettings(uid: string): CoreRouteSettings | undefined;
   /** the handler in front of the REST routes; undefined when every route is a plain core route */
   handler: RequestHandler | undefined;
+  /**
+   * A plugin's content-API routes (paths under the REST prefix), served after the apis' own as
+   * Strapi serves them; a string handler's permission is `plugin::<plugin>.<controller>.<action>`.
+   * Before `compose`; needs `pluginRoutesPossible`.
+   */
+  addPluginRoutes(plugin: string, routes: AppRoute[], endpoint: EndpointHost): void;
   /** composes the endpoints (after the app's register); an unknown policy, middleware or handler throws */
   compose(): Promise<void>;
 }
@@ -75,11 +85,10 @@ function methodOf(label: string, route: AppRoute): RouterMethod {
   return method;
 }
 
-/** A string handler's permission, as Strapi gives it: `api::<api>.<handler>` unless `auth` is set. */
-function withDefaultScope(route: AppRoute, api: string): AppRoute {
+/** A string handler's permission, as Strapi gives it: `api::<api>.<handler>` (`plugin::<plugin>.<handler>`) unless `auth` is set. */
+function withDefaultScope(route: AppRoute, prefix: string): AppRoute {
   const config = route.config ?? {};
   if (typeof route.handler !== 'string' || config.auth === false || hasScope(config.auth)) return route;
-  const prefix = `api::${api}.`;
   const handler = route.handler.trim();
   const scope = [handler.startsWith(prefix) ? handler : `${prefix}${handler}`];
   return { ...route, config: { ...config, auth: { ...(config.auth ?? {}), scope } } };
@@ -93,7 +102,7 @@ function placeFile(label: string, api: string, prefix: string | undefined, route
     const info = { ...route.info, apiName: api };
     return {
       label,
-      route: withDefaultScope({ ...route, info }, api),
+      route: withDefaultScope({ ...route, info }, `api::${api}.`),
       method,
       path: `${own(route) ? '' : (prefix ?? '')}${route.path}`,
       plain: false,
@@ -146,22 +155,43 @@ export function createContentApiRoutes(options: ContentApiRoutesOptions): Conten
   const passOn: KoaMiddleware = (_ctx, next) => next();
   const dispatch = router.routes();
   const chain = koaHandler("the app's routes", () => dispatch, options.errors, options.logger);
-  const handler: RequestHandler | undefined = placed.every((r) => r.plain)
-    ? undefined
-    : (req, res, next) => {
-        const first = router.match(req.path, req.method).pathAndMethod[0];
-        if (first === undefined || first.stack[0] === passOn) next();
-        else chain(req, res, next);
-      };
+  // set once composed: before, or when every route is a plain core route, requests pass straight on
+  let serving = false;
+  const handler: RequestHandler | undefined =
+    placed.every((r) => r.plain) && !options.pluginRoutesPossible
+      ? undefined
+      : (req, res, next) => {
+          if (!serving) return next();
+          const first = router.match(req.path, req.method).pathAndMethod[0];
+          if (first === undefined || first.stack[0] === passOn) next();
+          else chain(req, res, next);
+        };
   return {
     coreSettings: (uid) => settings.get(uid),
     handler,
+    addPluginRoutes(plugin, routes, endpoint) {
+      const label = `the ${plugin} plugin's routes`;
+      for (const route of routes)
+        placed.push({
+          label,
+          route: withDefaultScope({ ...route, info: { ...route.info, pluginName: plugin } }, `plugin::${plugin}.`),
+          method: methodOf(label, route),
+          path: route.path,
+          plain: false,
+          endpoint,
+        });
+    },
     async compose() {
       for (const item of placed) {
         const path = `${options.apiPrefix}${item.path}`;
         if (item.plain) router[item.method](path, passOn);
-        else router[item.method](path, await composeEndpoint(options.endpoint, item.route, 'content-api', item.label));
+        else
+          router[item.method](
+            path,
+            await composeEndpoint(item.endpoint ?? options.endpoint, item.route, 'content-api', item.label),
+          );
       }
+      serving = placed.some((item) => !item.plain);
     },
   };
 }

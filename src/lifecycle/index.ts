@@ -1,5 +1,7 @@
 export { loadLifecycle, type AppLifecycle } from './load-lifecycle.js';
-export { createStrapiApp, type StrapiApp, type LifecycleHost } from './strapi-app.js';
+export { createStrapiApp, pluginHoldersOf, type StrapiApp, type LifecycleHost } from './strapi-app.js';
+export { applyPluginExtensions, loadPluginExtensions } from './plugin-extensions.js';
+export { loadLocalPlugins, localPluginTypes, runLocalPluginHook } from './local-plugins.js';
 export { UnsupportedStrapiApi } from './unsupported.js';
 export { createDbLifecycles, type DbLifecyclesProvider } from './db-lifecycles.js';
 export { loadModelLifecycles } from './model-lifecycles.js';
@@ -10,3 +12,4 @@ export { loadRouteFiles } from './route-files.js';
 export { createContentApiRoutes, type ContentApiRoutes } from './content-api-routes.js';
 export { createAppCode, loadAppCode, type AppCode } from './app-controllers.js';
 export { restActions } from './rest-actions.js';
+export { hasAdminRoutes } from './plugin-objects.js';

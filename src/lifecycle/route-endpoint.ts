@@ -65,7 +65,13 @@ export interface EndpointHost {
   strapi(): StrapiApp;
   /** a string handler (`'article.find'`, `'api::article.article.find'`) of a route of `api`; undefined: unknown */
   controllerHandler?(name: string, api: string | undefined): KoaMiddleware | undefined;
+  /** a plugin's middleware by its name (`plugin::users-permissions.rateLimit`) with its config; undefined: none such */
+  pluginMiddleware?(name: string, config: Record<string, unknown>): KoaMiddleware | undefined;
+  /** a plugin's policy by its name (`plugin::<plugin>.<name>`): a function or `{ handler }`; undefined: none such */
+  pluginPolicy?(name: string): unknown;
 }
+
+const PLUGIN_NAME = /^plugin::[\w-]+\.[\w-]+$/;
 
 const POLICY_NAME = /^(global|api)::(.+)$/;
 const REFUSALS = new Set(['ForbiddenError', 'PolicyError']);
@@ -100,27 +106,42 @@ function policyFile(
   return { file: undefined, looked: '' };
 }
 
+/** A policy module's function: the function itself, or Strapi's `createPolicy({ handler })`. */
+function policyHandler(exported: unknown): PolicyFunction | undefined {
+  const handler =
+    typeof exported === 'function' ? exported : (exported as { handler?: unknown } | null | undefined)?.handler;
+  return typeof handler === 'function' ? (handler as PolicyFunction) : undefined;
+}
+
+/** `plugin::<plugin>.<name>`, or a bare name on a plugin's route (the plugin's own policy first, as Strapi looks it up). */
+function pluginPolicy(host: EndpointHost, name: string, plugin: string | undefined): PolicyFunction | undefined {
+  const full = PLUGIN_NAME.test(name) ? name : plugin && !name.includes('::') ? `plugin::${plugin}.${name}` : undefined;
+  if (!full) return undefined;
+  const found = policyHandler(host.pluginPolicy?.(full));
+  if (!found && full === name) throw new Error(`policy "${name}" is not found: no such plugin policy`);
+  return found;
+}
+
 async function resolvePolicy(
   host: EndpointHost,
   entry: PolicyEntry,
-  api: string | undefined,
+  owner: { api: string | undefined; plugin: string | undefined },
 ): Promise<{ handler: PolicyFunction; config: Record<string, unknown> }> {
   if (typeof entry === 'function') return { handler: entry, config: {} };
   const name = typeof entry === 'string' ? entry : entry.name;
   const config = typeof entry === 'object' ? (entry.config ?? {}) : {};
-  const { file, looked } = policyFile(host.appDir, name, api);
+  const ofPlugin = pluginPolicy(host, name, owner.plugin);
+  if (ofPlugin) return { handler: ofPlugin, config };
+  const { file, looked } = policyFile(host.appDir, name, owner.api);
   if (!looked)
     throw new Error(
       `policy "${name}" cannot be run here: name one of the app's policies (global::<name> or api::<api>.<name>) or give a function`,
     );
   if (!file) throw new Error(`policy "${name}" is not found: no file ${looked}`);
-  const exported = await importAppModule(file, looked);
-  // a policy module is the function itself, or Strapi's `createPolicy({ handler })`
-  const handler =
-    typeof exported === 'function' ? exported : (exported as { handler?: unknown } | null | undefined)?.handler;
-  if (typeof handler !== 'function')
+  const handler = policyHandler(await importAppModule(file, looked));
+  if (!handler)
     throw new Error(`policy "${name}" (${looked}) must export a function (policyContext, config, { strapi })`);
-  return { handler: handler as PolicyFunction, config };
+  return { handler, config };
 }
 
 function middlewareEntry(entry: Exclude<RouteMiddlewareEntry, KoaMiddleware>): MiddlewareEntry {
@@ -137,6 +158,11 @@ async function resolveMiddleware(
 ): Promise<KoaMiddleware> {
   if (typeof entry === 'function') return entry;
   const named = middlewareEntry(entry);
+  if (!named.resolved && PLUGIN_NAME.test(named.name)) {
+    const middleware = host.pluginMiddleware?.(named.name, named.config);
+    if (!middleware) throw new Error(`middleware "${named.name}" is not found: no such plugin middleware`);
+    return middleware;
+  }
   const loaded = await loadMiddlewareFactory(where, named, host.appDir);
   return (await startMiddleware(loaded, named.name, named.config, host.strapi())) ?? ((_ctx, next) => next());
 }
@@ -228,9 +254,12 @@ export async function composeEndpoint(
   const label = `route ${route.method} ${route.path}`;
   try {
     const action = routeHandlers(route, host);
-    const apiName = typeof route.info?.apiName === 'string' ? route.info.apiName : undefined;
+    const owner = {
+      api: typeof route.info?.apiName === 'string' ? route.info.apiName : undefined,
+      plugin: typeof route.info?.pluginName === 'string' ? route.info.pluginName : undefined,
+    };
     const policies = await Promise.all(
-      (route.config?.policies ?? []).map((entry) => resolvePolicy(host, entry, apiName)),
+      (route.config?.policies ?? []).map((entry) => resolvePolicy(host, entry, owner)),
     );
     const middlewares: KoaMiddleware[] = [];
     for (const entry of route.config?.middlewares ?? []) middlewares.push(await resolveMiddleware(host, entry, where));

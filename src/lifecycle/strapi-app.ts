@@ -20,8 +20,13 @@ import { createQueryEngine, type QueryEngine } from './query-engine.js';
 import { NO_LIFECYCLES } from './read-hooks.js';
 import type { StrapiServer } from './strapi-server.js';
 import type { CronService } from './cron.js';
+import { builtInPluginServer, createPluginHolder, type PluginHolder } from './plugin-objects.js';
+import type { LocalPlugin } from './local-plugins.js';
+import type { PluginRoute } from '../plugins/types.js';
+import type { RequestHandler } from 'express';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 import { createUsersService } from './users-service.js';
+import { createAdminUserService } from './admin-user-service.js';
 
 /** What the running service lends the `strapi` object. */
 export interface LifecycleHost {
@@ -38,6 +43,12 @@ export interface LifecycleHost {
   knownPlugins: readonly string[];
   /** every service a plugin registered, by name */
   pluginServices(plugin: string): Record<string, unknown>;
+  /** the app's own plugins (`config/plugins` entries with `resolve`), loaded */
+  localPlugins?: readonly LocalPlugin[];
+  /** the content-API routes a plugin declared, and the middlewares they name */
+  pluginRoutes?(
+    plugin: string,
+  ): { routes: PluginRoute[]; middlewares: Readonly<Record<string, RequestHandler>> } | undefined;
   /** `strapi.server`: the app's routes and Koa middlewares, the HTTP server (absent: the API throws) */
   server?: StrapiServer;
   /** `strapi.cron` (absent: the API throws) */
@@ -67,6 +78,14 @@ export interface StrapiConfig {
 export interface StrapiPlugin {
   service(name: string): unknown;
   readonly services: Record<string, unknown>;
+  controller(name: string): MethodBag | undefined;
+  readonly controllers: Record<string, MethodBag>;
+  /** the plugin's routes by router (`'content-api'`), which the app may change in its register hook */
+  readonly routes: PluginHolder['server']['routes'];
+  readonly middlewares: Record<string, unknown>;
+  middleware(name: string): unknown;
+  readonly policies: Record<string, unknown>;
+  policy(name: string): unknown;
   config(path: string, defaultValue?: unknown): unknown;
   contentType(name: string): StrapiContentType | undefined;
   readonly contentTypes: Record<string, StrapiContentType>;
@@ -195,7 +214,14 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 
 const APP_API =
   'plugin(name), service(uid), services, controller(uid), controllers, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), db.lifecycles, query(uid), store(scope), server, cron';
-const PLUGIN_API = 'service(name), services, config(path), contentType(name), contentTypes';
+const PLUGIN_API =
+  'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
+
+/** The plugin objects of a `strapi` object's built-in plugins (their extensions and routes are the service's to run). */
+const pluginHolders = new WeakMap<StrapiApp, ReadonlyMap<string, PluginHolder>>();
+export function pluginHoldersOf(app: StrapiApp): ReadonlyMap<string, PluginHolder> {
+  return pluginHolders.get(app) ?? new Map();
+}
 
 /** `{ uid: value }` whose values are made when read, as Strapi's `strapi.controllers` and `strapi.services`. */
 function lazyMap<T>(entries: ReadonlyArray<readonly [string, () => T]>): Record<string, T> {
@@ -220,18 +246,62 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     "strapi.plugin('users-permissions').service('user')",
     'add, edit, fetch, fetchAll, fetchAuthenticatedUser, count, remove, validatePassword',
   );
-  const servicesOf = (plugin: string): Record<string, unknown> => ({
+  const adminUsers = strictObject(
+    createAdminUserService(query),
+    "strapi.service('admin::user')",
+    'exists, create, findOne, findOneByEmail, update, count, deleteById, sanitizeUser',
+  );
+  const declaredServices = (plugin: string): Record<string, unknown> => ({
     ...(plugin === 'users-permissions' ? { user: usersService } : {}),
     ...host.pluginServices(plugin),
   });
+  const holders = new Map(
+    host.enabledPlugins.map((name) => {
+      const declared = host.pluginRoutes?.(name);
+      const { server, defaults } = builtInPluginServer({
+        name,
+        routes: declared?.routes ?? [],
+        middlewares: declared?.middlewares ?? {},
+        services: () => declaredServices(name),
+        config: { ...(host.config.plugins[name]?.config ?? {}) },
+        contentTypes: Object.fromEntries(
+          registry
+            .listContentTypes()
+            .filter((ct) => ct.uid.startsWith(`plugin::${name}.`))
+            .map((ct) => [ct.uid.slice(`plugin::${name}.`.length), { schema: describe(ct) }]),
+        ),
+      });
+      return [name, createPluginHolder(name, server, defaults, () => app)] as const;
+    }),
+  );
+  for (const local of host.localPlugins ?? [])
+    holders.set(
+      local.name,
+      createPluginHolder(local.name, local.server, { routes: [], actions: new Map() }, () => app),
+    );
+  const holderOf = (name: string): PluginHolder => {
+    const holder = holders.get(name);
+    if (!holder) throw new UnsupportedStrapiApi(`strapi.plugin('${name}')`);
+    return holder;
+  };
+  const servicesOf = (plugin: string): Record<string, unknown> => {
+    const holder = holderOf(plugin);
+    return lazyMap(holder.serviceNames().map((name) => [name, () => holder.service(name)] as const));
+  };
   const allContentTypes = (): Record<string, StrapiContentType> =>
     Object.fromEntries(registry.listContentTypes().map((ct) => [ct.uid, describe(ct)]));
 
-  const pluginObject = (name: string): StrapiPlugin =>
-    strictObject<StrapiPlugin>(
+  const pluginObject = (name: string): StrapiPlugin => {
+    const holder = holderOf(name);
+    const named = (kind: 'middlewares' | 'policies', one: string, item: string) => {
+      const found = holder.server[kind][item];
+      if (found === undefined) throw new UnsupportedStrapiApi(`strapi.plugin('${name}').${one}('${item}')`);
+      return found;
+    };
+    return strictObject<StrapiPlugin>(
       {
         service(serviceName) {
-          const service = servicesOf(name)[serviceName];
+          const service = holder.service(serviceName);
           if (service === undefined)
             throw new UnsupportedStrapiApi(`strapi.plugin('${name}').service('${serviceName}')`);
           return service;
@@ -239,7 +309,22 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
         get services() {
           return servicesOf(name);
         },
-        config: (path, defaultValue) => get(host.config.plugins[name]?.config ?? {}, path, defaultValue) as unknown,
+        controller: (controllerName) => holder.controller(controllerName),
+        get controllers() {
+          return lazyMap(holder.controllerNames().map((c) => [c, () => holder.controller(c) ?? {}] as const));
+        },
+        get routes() {
+          return holder.server.routes;
+        },
+        get middlewares() {
+          return holder.server.middlewares;
+        },
+        middleware: (item) => named('middlewares', 'middleware', item),
+        get policies() {
+          return holder.server.policies;
+        },
+        policy: (item) => named('policies', 'policy', item),
+        config: (path, defaultValue) => get(holder.server.config, path, defaultValue) as unknown,
         contentType(ctName) {
           const ct = registry.contentType(`plugin::${name}.${ctName}`);
           return ct ? describe(ct) : undefined;
@@ -255,16 +340,20 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       `strapi.plugin('${name}')`,
       PLUGIN_API,
     );
+  };
 
   const app: StrapiApp = {
     config: configObject(host.config.tree),
     log: logMethods(host.logger),
     dirs: dirsOf(host.config),
     plugin(name) {
-      if (host.enabledPlugins.includes(name)) return pluginObject(name);
+      if (holders.has(name)) return pluginObject(name);
       // Strapi answers undefined for a plugin that is off, so `if (strapi.plugin('graphql'))` works
       if (host.knownPlugins.includes(name)) return undefined;
-      throw new UnsupportedStrapiApi(`strapi.plugin('${name}')`, `its plugins are ${host.knownPlugins.join(', ')}`);
+      throw new UnsupportedStrapiApi(
+        `strapi.plugin('${name}')`,
+        `its plugins are ${[...host.knownPlugins, ...(host.localPlugins ?? []).map((p) => p.name)].join(', ')}`,
+      );
     },
     service(uid) {
       if (uid.startsWith('api::')) {
@@ -281,11 +370,12 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
           "the core service's find, findOne, create, update, delete (the app has no service file of its own for it)",
         );
       }
+      if (uid === 'admin::user') return adminUsers;
       const match = /^plugin::([\w-]+)\.([\w-]+)$/.exec(uid);
       if (!match)
         throw new UnsupportedStrapiApi(
           `strapi.service('${uid}')`,
-          "it offers the core services of content-types ('api::<api>.<name>') and plugin services such as 'plugin::graphql.extension'",
+          "it offers the core services of content-types ('api::<api>.<name>'), plugin services such as 'plugin::graphql.extension', and 'admin::user'",
         );
       const plugin = app.plugin(match[1] ?? '');
       if (!plugin) throw new UnsupportedStrapiApi(`strapi.service('${uid}')`, `the plugin ${match[1]} is turned off`);
@@ -294,7 +384,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     get services() {
       return lazyMap([
         ...code.serviceUids().map((uid) => [uid, () => app.service(uid)] as const),
-        ...host.enabledPlugins.flatMap((plugin) =>
+        ...[...holders.keys()].flatMap((plugin) =>
           Object.entries(servicesOf(plugin)).map(
             ([name, service]) => [`plugin::${plugin}.${name}`, () => service] as const,
           ),
@@ -302,19 +392,31 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       ]);
     },
     controller(uid) {
-      const found = uid.startsWith('api::') ? code.controller(uid) : undefined;
+      const plugin = /^plugin::([\w-]+)\.([\w-]+)$/.exec(uid);
+      const found = uid.startsWith('api::')
+        ? code.controller(uid)
+        : plugin && holders.has(plugin[1] ?? '')
+          ? holderOf(plugin[1] ?? '').controller(plugin[2] ?? '')
+          : undefined;
       if (!found)
         throw new UnsupportedStrapiApi(
           `strapi.controller('${uid}')`,
-          "it offers the app's controllers and the core controllers of content-types ('api::<api>.<name>')",
+          "it offers the app's controllers, the core controllers of content-types ('api::<api>.<name>') and the plugins' ('plugin::<plugin>.<name>')",
         );
       return found;
     },
     get controllers() {
-      return lazyMap(code.controllerUids().map((uid) => [uid, () => app.controller(uid)] as const));
+      return lazyMap([
+        ...code.controllerUids().map((uid) => [uid, () => app.controller(uid)] as const),
+        ...[...holders.values()].flatMap((holder) =>
+          holder
+            .controllerNames()
+            .map((c) => [`plugin::${holder.name}.${c}`, () => app.controller(`plugin::${holder.name}.${c}`)] as const),
+        ),
+      ]);
     },
     get plugins() {
-      return Object.fromEntries(host.enabledPlugins.map((name) => [name, pluginObject(name)]));
+      return Object.fromEntries([...holders.keys()].map((name) => [name, pluginObject(name)]));
     },
     get contentTypes() {
       return allContentTypes();
@@ -352,5 +454,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     ...(host.server ? { server: host.server } : {}),
     ...(host.cron ? { cron: host.cron } : {}),
   };
-  return strictObject(app, 'strapi', APP_API);
+  const strict = strictObject(app, 'strapi', APP_API);
+  pluginHolders.set(strict, holders);
+  return strict;
 }

@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import type { Authenticator } from '../access/ability.js';
 import type { ServiceConfig } from '../config/index.js';
 import type { ContentTypeSource } from '../content-types/index.js';
@@ -13,6 +13,32 @@ export interface PluginRegisterContext extends ServiceContext {
   rootRouter: Router;
   /** makes `app.plugin(<plugin name>).service(name)` return `service` (the programmatic API) */
   setService(name: string, service: unknown): void;
+  /**
+   * The plugin's content-API routes, as Strapi's plugin declares them (its `routes['content-api']`):
+   * served directly on the API router, and listed on the plugin object an app's extension and
+   * register hook may change (then served as the app left them).
+   */
+  serveRoutes(routes: PluginRoute[], middlewares?: Readonly<Record<string, RequestHandler>>): void;
+}
+
+/** One content-API route of a plugin, in Strapi's words, with the handler that serves it directly. */
+export interface PluginRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** below `/<plugin name>` unless `config.prefix` says otherwise ('' for the users-permissions auth and user routes) */
+  path: string;
+  /** `<controller>.<action>`: the plugin object's controller action that answers the route */
+  handler: string;
+  /** Strapi's route config: `prefix`, and `middlewares` by name (`plugin::<plugin>.<name>`, served from `serveRoutes`' map) */
+  config?: { prefix?: string; middlewares?: string[] };
+  /** answers the request (its own permission check included): on Express's response, or on a Koa context's */
+  run(req: Request, res: PluginAnswer): unknown;
+}
+
+/** What a plugin route's handler answers with: Express's response has it, and so does a Koa context's stand-in. */
+export interface PluginAnswer {
+  status(code: number): PluginAnswer;
+  json(body: unknown): unknown;
+  redirect(url: string): unknown;
 }
 
 /** A built-in plugin: its content-types, routes, authentication and start-up work. */

@@ -1,3 +1,4 @@
+import type { RequestHandler } from 'express';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
 import { createApiTokenWithSalt, listApiTokens, revokeApiToken, type CreateApiTokenInput } from './api-tokens.js';
@@ -6,6 +7,7 @@ import { usersPermissionsContentTypes } from './content-types.js';
 import { JwtVerifier } from './jwt.js';
 import { PermissionCache } from './permission-cache.js';
 import { ensureUniqueIndexes } from './indexes.js';
+import { rateLimit } from './rate-limit.js';
 import { seedRoles } from './roles.js';
 import { authRoutes } from './routes/auth.js';
 import { roleRoutes } from './routes/roles.js';
@@ -36,6 +38,8 @@ export function usersPermissionsRuntime(ctx: ServiceContext): UsersPermissionsRu
 }
 export { issueJwt } from './jwt.js';
 export { createUserByRequest } from './user-create.js';
+
+const passOn: RequestHandler = (_req, _res, next) => next();
 
 async function salt(ctx: ServiceContext): Promise<string> {
   const settings = usersPermissionsSettings(ctx.config);
@@ -72,9 +76,10 @@ export const usersPermissionsPlugin: Plugin = {
     runtimes.set(ctx.models, runtime);
     ctx.setAuthenticator(createAuthenticator(ctx, { jwt, apiTokenSalt: secrets.apiTokenSalt, permissions }));
     ctx.setService('jwt', createJwtService(secrets.jwtSecret, settings.jwt.expiresIn));
-    authRoutes(runtime, ctx.router);
-    userRoutes(runtime, ctx.router);
-    roleRoutes(runtime, ctx.router);
+    // Strapi's order: auth, user, role, permissions
+    ctx.serveRoutes([...authRoutes(runtime), ...userRoutes(runtime), ...roleRoutes(runtime)], {
+      rateLimit: settings.ratelimit.enabled ? rateLimit(settings.ratelimit) : passOn,
+    });
   },
   async bootstrap(ctx) {
     await ensureUniqueIndexes(ctx);

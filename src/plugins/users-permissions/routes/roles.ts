@@ -1,4 +1,3 @@
-import type { Router } from 'express';
 import { PERMISSIONS_ACTION, ROLE_ACTIONS } from '../../../access/actions.js';
 import { ApplicationError, ValidationError } from '../../../errors/index.js';
 import { permissionCatalogue, rolePermissionTree } from '../permission-catalogue.js';
@@ -18,6 +17,7 @@ import {
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { bodyObject, checkFields } from '../validation.js';
 import { isDuplicate } from '../indexes.js';
+import type { PluginRoute } from '../../types.js';
 
 const snakeCase = (name: string) =>
   name
@@ -27,27 +27,31 @@ const snakeCase = (name: string) =>
     .replace(/^_|_$/g, '');
 
 /** `/users-permissions/roles[/:id]`, answering as Strapi v4 (`{ roles }`, `{ role }`, `{ ok: true }`). */
-export function roleRoutes(rt: UsersPermissionsRuntime, router: Router): void {
+export function roleRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
   const { ctx } = rt;
+  const routes: PluginRoute[] = [];
+  // below `/users-permissions`, Strapi's prefix for a plugin's routes
+  const route = (method: PluginRoute['method'], path: string, handler: string, run: PluginRoute['run']) =>
+    routes.push({ method, path, handler, run });
 
-  router.get('/users-permissions/permissions', (req, res) => {
+  route('GET', '/permissions', 'permissions.getPermissions', (req, res) => {
     authorize(req, PERMISSIONS_ACTION);
     res.json({ permissions: permissionCatalogue(ctx) });
   });
 
-  router.get('/users-permissions/roles', async (req, res) => {
+  route('GET', '/roles', 'role.find', async (req, res) => {
     authorize(req, ROLE_ACTIONS.find);
     const [roles, counts] = await Promise.all([listRoles(ctx), countUsersByRole(ctx)]);
     res.json({ roles: roles.map((r) => ({ ...formatRole(r), nb_users: counts.get(r._id) ?? 0 })) });
   });
 
-  router.get('/users-permissions/roles/:id', async (req, res) => {
+  route('GET', '/roles/:id', 'role.findOne', async (req, res) => {
     authorize(req, ROLE_ACTIONS.findOne);
     const role = await requireRole(ctx, req.params.id);
     res.json({ role: { ...formatRole(role), permissions: rolePermissionTree(ctx, await roleActions(ctx, role._id)) } });
   });
 
-  router.post('/users-permissions/roles', async (req, res) => {
+  route('POST', '/roles', 'role.createRole', async (req, res) => {
     authorize(req, ROLE_ACTIONS.createRole);
     const body = bodyObject(req.body);
     const { name = '', description } = checkFields(body, {
@@ -67,9 +71,9 @@ export function roleRoutes(rt: UsersPermissionsRuntime, router: Router): void {
     res.json({ ok: true });
   });
 
-  router.put('/users-permissions/roles/:id', async (req, res) => {
+  route('PUT', '/roles/:role', 'role.updateRole', async (req, res) => {
     authorize(req, ROLE_ACTIONS.updateRole);
-    const role = await requireRole(ctx, req.params.id);
+    const role = await requireRole(ctx, req.params.role);
     const body = bodyObject(req.body);
     const { name, description } = checkFields(
       body,
@@ -85,11 +89,12 @@ export function roleRoutes(rt: UsersPermissionsRuntime, router: Router): void {
     res.json({ ok: true });
   });
 
-  router.delete('/users-permissions/roles/:id', async (req, res) => {
+  route('DELETE', '/roles/:role', 'role.deleteRole', async (req, res) => {
     authorize(req, ROLE_ACTIONS.deleteRole);
-    const role = await requireRole(ctx, req.params.id);
+    const role = await requireRole(ctx, req.params.role);
     await deleteRoleOfUsers(ctx, role);
     rt.permissions.invalidate();
     res.json({ ok: true });
   });
+  return routes;
 }

@@ -1,4 +1,3 @@
-import type { Router } from 'express';
 import { USER_ACTIONS } from '../../../access/actions.js';
 import { entryIdFromPath, USER_UID } from '../../../content-types/index.js';
 import { ApplicationError, NotFoundError, UnauthorizedError, ValidationError } from '../../../errors/index.js';
@@ -22,6 +21,7 @@ import { findUserById, sanitizeUser, usernameOrEmailTaken } from '../users.js';
 import { bodyObject, checkFields, USER_FIELD_RULES } from '../validation.js';
 import { takenField } from '../indexes.js';
 import { UNRESTRICTED } from '../../../query/index.js';
+import type { PluginRoute } from '../../types.js';
 
 function userId(raw: unknown): number {
   const id = typeof raw === 'string' ? entryIdFromPath(raw) : undefined;
@@ -30,10 +30,13 @@ function userId(raw: unknown): number {
 }
 
 /** `/users/me`, `/users` (list, create), `/users/count`, `/users/:id` (Strapi v4: plain user objects, no envelope). */
-export function userRoutes(rt: UsersPermissionsRuntime, router: Router): void {
+export function userRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
   const { ctx } = rt;
+  const routes: PluginRoute[] = [];
+  const route = (method: PluginRoute['method'], path: string, action: string, run: PluginRoute['run']) =>
+    routes.push({ method, path, handler: `user.${action}`, config: { prefix: '' }, run });
 
-  router.get('/users/me', async (req, res) => {
+  route('GET', '/users/me', 'me', async (req, res) => {
     const auth = authorize(req, USER_ACTIONS.me);
     if (!auth.user) throw new UnauthorizedError();
     const user = await findUser(operationContext(ctx, req), auth.user.id, rawQuery(req));
@@ -41,29 +44,29 @@ export function userRoutes(rt: UsersPermissionsRuntime, router: Router): void {
     res.json(user);
   });
 
-  router.get('/users/count', async (req, res) => {
+  route('GET', '/users/count', 'count', async (req, res) => {
     authorize(req, USER_ACTIONS.count);
     res.json(await countUsers(operationContext(ctx, req), rawQuery(req)));
   });
 
-  router.get('/users', async (req, res) => {
+  route('GET', '/users', 'find', async (req, res) => {
     authorize(req, USER_ACTIONS.find);
     res.json(await findUsers(operationContext(ctx, req), rawQuery(req)));
   });
 
-  router.post('/users', async (req, res) => {
+  route('POST', '/users', 'create', async (req, res) => {
     authorize(req, USER_ACTIONS.create);
     res.status(201).json(await createUserByRequest(operationContext(ctx, req), req.body));
   });
 
-  router.get('/users/:id', async (req, res) => {
+  route('GET', '/users/:id', 'findOne', async (req, res) => {
     authorize(req, USER_ACTIONS.findOne);
     const user = await findUser(operationContext(ctx, req), userId(req.params.id), rawQuery(req));
     if (!user) throw new NotFoundError('User not found');
     res.json(user);
   });
 
-  router.put('/users/:id', async (req, res) => {
+  route('PUT', '/users/:id', 'update', async (req, res) => {
     authorize(req, USER_ACTIONS.update);
     const id = userId(req.params.id);
     const body = bodyObject(req.body);
@@ -124,7 +127,7 @@ export function userRoutes(rt: UsersPermissionsRuntime, router: Router): void {
     res.json(await userWithRole(operationContext(ctx, req), user));
   });
 
-  router.delete('/users/:id', async (req, res) => {
+  route('DELETE', '/users/:id', 'destroy', async (req, res) => {
     authorize(req, USER_ACTIONS.destroy);
     const id = userId(req.params.id);
     const user = await findUserById(ctx, id);
@@ -138,4 +141,5 @@ export function userRoutes(rt: UsersPermissionsRuntime, router: Router): void {
     });
     res.json(sanitizeUser(ctx, user));
   });
+  return routes;
 }
