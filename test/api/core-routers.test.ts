@@ -43,6 +43,14 @@ describe("a Strapi v4 project's route files", () => {
     expect(await service.context.connection.collection('articles').countDocuments()).to.equal(1);
   });
 
+  it("answers another method on a custom route's own path 405 with Allow, as koa-router does", async () => {
+    const res = await api().post('/api/checked').expect(405);
+    expect(res.text).to.equal('Method Not Allowed');
+    expect(res.headers.allow).to.equal('HEAD, GET');
+    // a path no route has stays an unknown route
+    expect((await api().post('/api/nothing-here').expect(404)).body.error.name).to.equal('NotFoundError');
+  });
+
   it('serves an action with auth: false to anyone, with no permission check', async () => {
     const res = await api().get('/api/articles/1').expect(200);
     expect(res.body.data).to.deep.include({ id: 1, attributes: res.body.data.attributes });
