@@ -89,6 +89,16 @@ export function notePathMethods(req: object, methods: readonly string[]): void {
   pathMethods.set(req, [...new Set([...(pathMethods.get(req) ?? []), ...methods])]);
 }
 
+/**
+ * The public files' route (`GET /(.*)` on Strapi) as the last route a request meets: it serves any
+ * GET (an unknown file is a 404), and answers another method 405 with its own `Allow` unless an
+ * app route's path already did (koa-router's innermost `allowedMethods` decides).
+ */
+export function notePublicRoute(req: { method: string }): void {
+  if (req.method === 'GET' || req.method === 'HEAD') pathMethods.delete(req);
+  else if (!pathMethods.has(req)) pathMethods.set(req, ['HEAD', 'GET']);
+}
+
 export const notFound: RequestHandler = (req, res) => {
   const methods = pathMethods.get(req);
   if (methods && methods.length > 0) {
