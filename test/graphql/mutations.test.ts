@@ -278,8 +278,8 @@ describe('GraphQL mutations and permissions', () => {
       jwt,
     );
     expect(res.body.data).to.deep.equal({ updateHomepage: { data: null } });
-    expect(res.body.errors[0].extensions.code).to.equal('BAD_USER_INPUT');
-    expect(res.body.errors[0].message).to.match(/^title must be a `string` type/);
+    expect(res.body.errors?.[0]?.extensions?.code).to.equal('BAD_USER_INPUT');
+    expect(res.body.errors?.[0]?.message).to.match(/^title must be a `string` type/);
     const read = await gql(service, '{ homepage { data { attributes { title subtitle } } } }', undefined, jwt);
     expect(at(read.body, 'data.homepage.data.attributes.subtitle')).to.equal('from graphql');
     expect(at(read.body, 'data.homepage.data.attributes.title')).to.be.a('string');
