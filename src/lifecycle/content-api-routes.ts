@@ -20,6 +20,7 @@ import type { Logger } from '../logger.js';
 import { koaHandler, type KoaMiddleware } from '../middlewares/koa-bridge.js';
 import type { KoaContext } from '../middlewares/koa-context.js';
 import { coreRoutes, type CoreRoute, type CoreRouteSettings } from '../rest/content-routes.js';
+import { notePathMethods } from '../rest/error-middleware.js';
 import type { ServiceContext } from '../service-context.js';
 import {
   composeEndpoint,
@@ -162,7 +163,13 @@ export function createContentApiRoutes(options: ContentApiRoutesOptions): Conten
       ? undefined
       : (req, res, next) => {
           if (!serving) return next();
-          const first = router.match(req.path, req.method).pathAndMethod[0];
+          const match = router.match(req.path, req.method);
+          const first = match.pathAndMethod[0];
+          if (first === undefined && match.path.length > 0)
+            notePathMethods(
+              req,
+              match.path.flatMap((layer) => layer.methods),
+            );
           if (first === undefined || first.stack[0] === passOn) next();
           else chain(req, res, next);
         };

@@ -11,11 +11,12 @@
  * answers the same envelope (the same reads, permissions and errors) without the round trip
  * through flat entries.
  */
+import cloneDeep from 'lodash/cloneDeep.js';
 import { NotFoundError, ValidationError } from '../errors/index.js';
 import type { KoaContext } from '../middlewares/koa-context.js';
 import * as operations from '../operations/index.js';
 import { operationContext } from '../operations/request-context.js';
-import { UNRESTRICTED, validateUnused } from '../query/index.js';
+import { UNRESTRICTED, validateReadQuery } from '../query/index.js';
 import type { ServiceContext } from '../service-context.js';
 import { callerAccess, requestOf, withAccess } from './caller-access.js';
 import type { CoreService } from './core-service.js';
@@ -112,9 +113,10 @@ export function createCoreController(host: CoreControllerHost, uid: string): Cor
       transformResponse(registry, schema, data, meta),
     sanitizeOutput: async (data: unknown, ctx: Context) => sanitizeOutput(registry, schema, data, callerAccess(ctx)),
     sanitizeInput: async (data: unknown, ctx: Context) => sanitizeInput(schema, data, callerAccess(ctx)),
-    sanitizeQuery: async (ctx: Context) => withAccess({ ...queryOf(ctx) }, callerAccess(ctx)),
+    // a copy all the way down: an app editing what it gets never changes ctx.query
+    sanitizeQuery: async (ctx: Context) => withAccess(cloneDeep(queryOf(ctx)), callerAccess(ctx)),
     validateQuery: async (ctx: Context) => {
-      validateUnused({ registry, access: callerAccess(ctx) }, uid, queryOf(ctx));
+      validateReadQuery({ registry, config: host.service.config, access: callerAccess(ctx) }, uid, queryOf(ctx));
     },
     validateInput: async (data: unknown, ctx: Context) => validateInput(schema, data, callerAccess(ctx)),
   };

@@ -20,6 +20,8 @@ declare module '@koa/router' {
   interface Match {
     /** a layer matched the path and the method */
     route: boolean;
+    /** the layers that match the path, whatever their methods */
+    path: Layer[];
     /** the layers that match the path and the method, in the order they were added */
     pathAndMethod: Layer[];
   }

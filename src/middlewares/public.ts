@@ -1,12 +1,14 @@
 import type { RequestHandler } from 'express';
 import express from 'express';
+import { notePublicRoute } from '../rest/error-middleware.js';
 import { indexPage } from './index-page.js';
 import type { MiddlewareFactory } from './types.js';
 
 /**
  * `strapi::public`: GET requests no route answered are served from the app's `public/` directory
  * (`server.dirs.public`; cached `maxAge` ms, one minute; `/uploads/…` left to the upload plugin),
- * and `/` gets an index page. As in Strapi v4, `defaultIndex: false` turns all of it off.
+ * and `/` gets an index page; another method on a path no route has is 405. As in Strapi v4,
+ * `defaultIndex: false` turns all of it off.
  */
 export const publicFiles: MiddlewareFactory = (config, { config: service, graphqlEndpoint }) => {
   if (config.defaultIndex === false) return {};
@@ -19,5 +21,10 @@ export const publicFiles: MiddlewareFactory = (config, { config: service, graphq
     }
     serve(req, res, next);
   };
-  return { fallback: [files, indexPage(service, graphqlEndpoint)] };
+  // Strapi serves these files from a `GET /(.*)` route, which has every path
+  const getOnly: RequestHandler = (req, _res, next) => {
+    notePublicRoute(req);
+    next();
+  };
+  return { fallback: [files, indexPage(service, graphqlEndpoint), getOnly] };
 };

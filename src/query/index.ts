@@ -3,6 +3,7 @@ export {
   readEntries,
   readEntry,
   validateUnused,
+  validateReadQuery,
   type ReadContext,
   type ReadQuery,
   type ReadEntriesOptions,

@@ -347,8 +347,20 @@ export function validateUnused(ctx: Pick<ReadContext, 'registry' | 'access'>, ui
   if (rawQuery.sort !== undefined) compileSort({ ...query, sort: rawQuery.sort });
 }
 
+/**
+ * Checks every read parameter of a query without reading (Strapi's `validateQuery`): filters and
+ * sort at any depth, fields, populate with what it nests; a bad one throws the 400 the read would.
+ */
+export function validateReadQuery(ctx: SelectionContext, uid: string, rawQuery: ReadQuery): void {
+  validateUnused(ctx, uid, rawQuery);
+  const schema = ctx.registry.contentType(uid);
+  if (schema) parseSelection(ctx, schema, rawQuery, 'live');
+}
+
+type SelectionContext = Pick<ReadContext, 'registry' | 'access' | 'config'>;
+
 function parseSelection(
-  ctx: ReadContext,
+  ctx: SelectionContext,
   schema: ContentType,
   rawQuery: ReadQuery,
   state: PublicationState,
@@ -371,7 +383,7 @@ function parseSelection(
   };
 }
 
-function limits(ctx: ReadContext): PaginationLimits {
+function limits(ctx: SelectionContext): PaginationLimits {
   const rest = ctx.config.api.rest;
   return { defaultLimit: rest.defaultLimit, maxLimit: rest.maxLimit, withCount: rest.withCount };
 }

@@ -81,7 +81,35 @@ export function errorMiddleware(logger: Logger, graphqlEndpoint: string | null =
   };
 }
 
-export const notFound: RequestHandler = (_req, res) => {
+/** The methods of app routes whose path a request matched though none of its method did (koa-router's `allowedMethods`). */
+const pathMethods = new WeakMap<object, string[]>();
+
+/** Notes that the request's path is an app route's with other methods: answered 405 unless a later route serves it. */
+export function notePathMethods(req: object, methods: readonly string[]): void {
+  pathMethods.set(req, [...new Set([...(pathMethods.get(req) ?? []), ...methods])]);
+}
+
+/**
+ * The public files' route (`GET /(.*)` on Strapi) as the last route a request meets: it serves any
+ * GET (an unknown file is a 404), and answers another method 405 with its own `Allow` unless an
+ * app route's path already did (koa-router's innermost `allowedMethods` decides).
+ */
+export function notePublicRoute(req: { method: string }): void {
+  if (req.method === 'GET' || req.method === 'HEAD') pathMethods.delete(req);
+  else if (!pathMethods.has(req)) pathMethods.set(req, ['HEAD', 'GET']);
+}
+
+export const notFound: RequestHandler = (req, res) => {
+  const methods = pathMethods.get(req);
+  if (methods && methods.length > 0) {
+    res.setHeader(
+      'Allow',
+      (methods.includes('GET') && !methods.includes('HEAD') ? ['HEAD', ...methods] : methods).join(', '),
+    );
+    if (req.method === 'OPTIONS') res.status(200).type('text/plain').send('');
+    else res.status(405).type('text/plain').send('Method Not Allowed');
+    return;
+  }
   res.status(404).json(new NotFoundError().toBody());
 };
 

@@ -165,6 +165,17 @@ describe("a Strapi v4 project's controllers and services", () => {
     expect(res.body).to.deep.equal({ data: ['Gamma', 'Beta'] });
   });
 
+  it("validates a query's fields and populate at any depth (validateQuery) and sanitizes it into a deep copy", async () => {
+    const ok = await api().get('/api/articles-checked?filters[title][$eq]=Alpha&populate[writer][fields][0]=name');
+    expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
+    expect(ok.body).to.deep.equal({ title: 'Alpha' });
+    for (const query of ['fields[0]=nope', 'populate[writer][fields][0]=nope']) {
+      const res = await api().get(`/api/articles-checked?${query}`);
+      expect(res.status, query).to.equal(400);
+      expect(res.body.error.name, query).to.equal('ValidationError');
+    }
+  });
+
   it('runs a plain TypeScript controller module, its service calls and its ctx.body', async () => {
     const res = await api().get('/api/hello?name=Ada').expect(200);
     expect(res.body).to.deep.equal({ hello: 'Ada', averageRating: 3.25 });

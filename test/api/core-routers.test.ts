@@ -43,6 +43,17 @@ describe("a Strapi v4 project's route files", () => {
     expect(await service.context.connection.collection('articles').countDocuments()).to.equal(1);
   });
 
+  it("answers another method on a custom route's own path 405 with the route's Allow, as koa-router does", async () => {
+    expect((await api().post('/api/pings').expect(200)).body).to.deep.equal({ pong: true });
+    const res = await api().put('/api/pings').expect(405);
+    expect(res.text).to.equal('Method Not Allowed');
+    expect(res.headers.allow).to.equal('POST');
+    // a GET is the public files' (Strapi's `GET /(.*)`): an unknown file
+    expect((await api().get('/api/pings').expect(404)).body.error.name).to.equal('NotFoundError');
+    // a path no route has: the public files' route only
+    expect((await api().post('/api/nothing-here').expect(405)).headers.allow).to.equal('HEAD, GET');
+  });
+
   it('serves an action with auth: false to anyone, with no permission check', async () => {
     const res = await api().get('/api/articles/1').expect(200);
     expect(res.body.data).to.deep.include({ id: 1, attributes: res.body.data.attributes });

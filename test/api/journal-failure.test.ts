@@ -111,10 +111,15 @@ describe('embedded engine: a failed journal write (disk full) over HTTP', functi
     expect(read.status).to.equal(200);
     const listed = ((await read.json()) as { data: Array<{ id: number }> }).data.map((n) => n.id);
     expect(listed).to.deep.equal(acknowledged);
-    const logged = child
-      .output()
-      .split('\n')
-      .filter((line) => line.includes('"engine":"journal.write-failed"'));
+    const engineLines = () =>
+      child
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"engine":"journal.write-failed"'));
+    // the child's output arrives through a pipe: on a busy machine the line may still be on its way
+    for (let waited = 0; engineLines().length === 0 && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const logged = engineLines();
     expect(logged, 'the engine event reached the service log').to.have.length(1);
     expect(JSON.parse(logged[0] as string)).to.include({ level: 50 });
     child.process.kill('SIGKILL');

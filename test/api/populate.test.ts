@@ -98,6 +98,21 @@ describe('REST populate', () => {
     expect(ids(stored.data.attributes.speakers)).to.deep.equal([1, 4]);
     const sorted = await get('/api/articles/1?populate[tags][sort]=name%3Adesc&fields[0]=title');
     expect(ids(sorted.data.attributes.tags)).to.deep.equal([2, 6]);
+    // the attribute a populate sorts on is selected with the fields it asks for, as Strapi does
+    const sortedWithFields = await get(
+      '/api/articles/1?populate[tags][sort]=name%3Adesc&populate[tags][fields][0]=slug&fields[0]=title',
+    );
+    expect(sortedWithFields.data.attributes.tags.data).to.deep.equal([
+      { id: 2, attributes: { name: 'node.js', slug: 'node-js' } },
+      { id: 6, attributes: { name: 'Paris', slug: 'paris' } },
+    ]);
+    const links = await get(
+      '/api/articles/1?fields[0]=title&populate[links][sort]=url:desc&populate[links][fields][0]=label',
+    );
+    expect(links.data.attributes.links.map((link: Record<string, unknown>) => Object.keys(link))).to.deep.equal([
+      ['id', 'url', 'label'],
+      ['id', 'url', 'label'],
+    ]);
     const filtered = await get(
       '/api/articles?populate[tags][filters][id][$eq]=6&populate[tags][fields][0]=name&fields[0]=title&pagination[pageSize]=2',
     );

@@ -37,7 +37,9 @@ describe('GraphQL configuration', () => {
 
   it('serves the configured endpoint only', async () => {
     expect((await post('{ tags { data { id } } }')).status).to.equal(200);
-    expect((await request(service.app).post('/graphql').send({ query: '{ __typename }' })).status).to.equal(404);
+    // nothing serves /graphql: only the public files' GET route has the path (405 to a POST, as Strapi)
+    expect((await request(service.app).post('/graphql').send({ query: '{ __typename }' })).status).to.equal(405);
+    expect((await request(service.app).get('/graphql').set('Accept', 'application/json')).status).to.equal(404);
   });
 
   it('uses defaultLimit when no page size is asked, and caps sizes at min(maxLimit, amountLimit)', async () => {
@@ -76,10 +78,12 @@ describe('GraphQL configuration', () => {
 });
 
 describe('GraphQL configuration: disabled plugin and shadowCRUD off', () => {
-  it('answers 404 when the plugin is disabled', async () => {
+  it('serves no /graphql when the plugin is disabled', async () => {
     const service = await createTestService({ config: { plugins: { graphql: { enabled: false, config: {} } } } });
     try {
-      expect((await request(service.app).post('/graphql').send({ query: '{ __typename }' })).status).to.equal(404);
+      // only the public files' GET route has the path: 405 to a POST, 404 to a GET, as Strapi
+      expect((await request(service.app).post('/graphql').send({ query: '{ __typename }' })).status).to.equal(405);
+      expect((await request(service.app).get('/graphql').set('Accept', 'application/json')).status).to.equal(404);
     } finally {
       await service.close();
     }

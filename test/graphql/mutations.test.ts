@@ -270,6 +270,21 @@ describe('GraphQL mutations and permissions', () => {
     expect(at(res.body, 'data.updateHomepage.data.attributes.subtitle')).to.equal('from graphql');
   });
 
+  it("answers a single type's refused update as Strapi: { data: null } with the validation error, nothing written", async () => {
+    const res = await gql(
+      service,
+      'mutation { updateHomepage(data: { title: null }) { data { attributes { title } } } }',
+      undefined,
+      jwt,
+    );
+    expect(res.body.data).to.deep.equal({ updateHomepage: { data: null } });
+    expect(res.body.errors?.[0]?.extensions?.code).to.equal('BAD_USER_INPUT');
+    expect(res.body.errors?.[0]?.message).to.match(/^title must be a `string` type/);
+    const read = await gql(service, '{ homepage { data { attributes { title subtitle } } } }', undefined, jwt);
+    expect(at(read.body, 'data.homepage.data.attributes.subtitle')).to.equal('from graphql');
+    expect(at(read.body, 'data.homepage.data.attributes.title')).to.be.a('string');
+  });
+
   it('answers a bad token with 401 before GraphQL runs', async () => {
     const res = await gql(service, '{ notes { data { id } } }', undefined, 'not-a-jwt');
     expect(res.status).to.equal(401);

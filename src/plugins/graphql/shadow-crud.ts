@@ -76,6 +76,23 @@ async function orNull(read: Promise<EntryResponse>): Promise<EntryResponse | { d
   }
 }
 
+/**
+ * A single type's update whose write failed answers `{ data: null }` with the error on `data`, as
+ * Strapi's resolver (it returns the response before the write settles, so the error surfaces
+ * where `data` is resolved).
+ */
+async function failingData(write: Promise<EntryResponse>): Promise<EntryResponse | { data: () => never }> {
+  try {
+    return await write;
+  } catch (err) {
+    return {
+      data: () => {
+        throw err;
+      },
+    };
+  }
+}
+
 /** A collection answer with Strapi's GraphQL meta, computed on the window that was read. */
 function collection(response: CollectionResponse, window: GraphQLWindow): unknown {
   const rest = response.meta.pagination as Record<string, number> | undefined;
@@ -170,7 +187,7 @@ export function shadowMutations(
         args: { data: `${inputName(type)}!`, ...locale },
         action: `${uid}.update`,
         resolve: (_p, args, ctx, info) =>
-          operations.upsertSingle(operationContext(ctx), uid, body(args), answerQuery(args, info, ctx)),
+          failingData(operations.upsertSingle(operationContext(ctx), uid, body(args), answerQuery(args, info, ctx))),
       };
     }
     if (extension.isActionEnabled(uid, 'delete')) {

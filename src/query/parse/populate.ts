@@ -201,6 +201,19 @@ function parseCount(raw: unknown, param: string): boolean {
   throw new ValidationError(`Invalid parameter ${param}[count]: expected true or false`, {});
 }
 
+/** `fields` with the entry's own scalar attributes a (valid) `sort` names, those first (Strapi's order). */
+function withSortedFields(schema: Schema, fields: readonly string[], sort: unknown): readonly string[] {
+  const sorted = parseSort(sort)
+    .map((key) => key.path)
+    .filter((path) => path.length === 1 && path[0] !== 'id')
+    .map((path) => path[0] ?? '')
+    .filter((name) => {
+      const attribute = Object.hasOwn(schema.attributes, name) ? schema.attributes[name] : undefined;
+      return attribute !== undefined && isScalar(attribute);
+    });
+  return [...new Set([...sorted, ...fields])];
+}
+
 function populateRelation(
   ctx: PopulateContext,
   attribute: string,
@@ -214,14 +227,16 @@ function populateRelation(
   ctx.guard.relation(param);
   const publicationState = parsePublicationState(spec.publicationState, inherited);
   const count = parseCount(spec.count, param);
-  const selection: EntrySelection = {
-    uid: target.uid,
-    fields: parseFields(target, spec.fields, ctx.access.readsPrivate),
-    populate: parsePopulate(ctx, target, spec.populate, publicationState, `${param}[populate]`),
-  };
   const query = { registry: ctx.registry, uid: target.uid, access: ctx.access };
   const filterStages = spec.filters === undefined ? [] : compileFilters({ ...query, filters: spec.filters });
   const sort = spec.sort === undefined ? null : compileSort({ ...query, sort: spec.sort });
+  const fields = parseFields(target, spec.fields, ctx.access.readsPrivate);
+  const selection: EntrySelection = {
+    uid: target.uid,
+    // Strapi selects the attributes a populate sorts on with the ones it asks for (and answers them)
+    fields: spec.fields === undefined || sort === null ? fields : withSortedFields(target, fields, spec.sort),
+    populate: parsePopulate(ctx, target, spec.populate, publicationState, `${param}[populate]`),
+  };
   const window = relationWindow(ctx, spec, param);
   const name = ctx.nextName();
   // a count reads every related entry (Strapi ignores the window, the fields and the nested populate then)
@@ -292,12 +307,14 @@ function componentSelection(
   state: PublicationState,
   param: string,
 ): ComponentSelection {
+  const sort = spec.sort === undefined ? null : componentSort(component, spec.sort);
+  const fields = parseFields(component, spec.fields, ctx.access.readsPrivate);
   return {
     uid: component.uid,
-    fields: parseFields(component, spec.fields, ctx.access.readsPrivate),
+    fields: spec.fields === undefined || sort === null ? fields : withSortedFields(component, fields, spec.sort),
     populate: parsePopulate(ctx, component, spec.populate, state, `${param}[populate]`),
     filter: componentFilter(ctx, component, spec.filters),
-    sort: spec.sort === undefined ? null : componentSort(component, spec.sort),
+    sort,
   };
 }
 
