@@ -82,6 +82,7 @@ export const messages = {
   array: (path: string[], value: unknown) =>
     `${pathLabel(path)} must be a \`array\` type, but the final value was: \`${printValue(value)}\`.`,
   relation: (path: string[]) => `${pathLabel(path)} must be an id, an array of ids or { connect, disconnect, set }`,
+  toOne: (path: string[]) => `${pathLabel(path)} is a to-one relation: it takes one id`,
 };
 
 /** A message of yup's first check of a schema (its type, its list of values), as opposed to its tests. */

@@ -115,11 +115,13 @@ function readStrict(options: unknown): boolean {
 /** Parses the input of one relation attribute; a to-one keeps at most one id. */
 export function parseRelationInput(value: unknown, multiple: boolean, path: string[]): RelationInputResult {
   const bad: RelationInputResult = { ok: false, issues: [issue(path, messages.relation(path))] };
+  const several: RelationInputResult = { ok: false, issues: [issue(path, messages.toOne(path))] };
   if (value === null) return { ok: true, input: { kind: 'set', ids: [] } };
   if (isPlainObject(value) && PATCH_KEYS.some((key) => key in value)) {
     if (value.set !== undefined) {
       const ids = value.set === null ? [] : toIds(value.set);
-      if (!ids || (!multiple && ids.length > 1)) return bad;
+      if (!ids) return bad;
+      if (!multiple && ids.length > 1) return several;
       return { ok: true, input: { kind: 'set', ids } };
     }
     const connect =
@@ -127,14 +129,15 @@ export function parseRelationInput(value: unknown, multiple: boolean, path: stri
         ? { items: [], repeated: null }
         : toConnectItems(value.connect);
     const disconnect = value.disconnect === undefined || value.disconnect === null ? [] : toIds(value.disconnect);
-    if (!connect || !disconnect || (!multiple && connect.items.length > 1)) return bad;
+    if (!connect || !disconnect) return bad;
+    if (!multiple && connect.items.length > 1) return several;
     const strict = readStrict(value.options);
     return {
       ok: true,
       input: { kind: 'patch', connect: connect.items, disconnect, strict, repeated: connect.repeated },
     };
   }
-  if (Array.isArray(value) && !multiple && value.length > 1) return bad;
+  if (Array.isArray(value) && !multiple && value.length > 1) return several;
   const ids = toIds(value);
   if (!ids) return bad;
   return { ok: true, input: { kind: 'set', ids } };

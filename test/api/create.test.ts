@@ -272,6 +272,12 @@ describe('REST create: POST /api/<plural>', () => {
       // a value of no id form stays refused (Strapi drops it and answers a 200)
       const odd = await client.post('/api/articles', { data: { title: 'x', tags: true } });
       expect([odd.status, odd.body.error.details.errors[0].path]).to.deep.equal([400, ['tags']]);
+      // several ids for a to-one relation (Strapi links the first and drops the others)
+      const several = await client.post('/api/articles', { data: { title: 'x', author: [1, 2] } });
+      expect([several.status, several.body.error.message]).to.deep.equal([
+        400,
+        'author is a to-one relation: it takes one id',
+      ]);
       expect(await client.count(ARTICLE)).to.equal(before);
     });
 

@@ -260,6 +260,45 @@ describe('GraphQL mutations and permissions', () => {
     ]);
   });
 
+  it("updateUsersPermissionsUser runs PUT /api/users/:id's checks, also for an API token; deleting an unknown user is data: null", async () => {
+    const { accessKey } = await createApiToken(service.context, { name: 'gql-users-update', type: 'full-access' });
+    const update = (id: string, data: string) =>
+      gql(
+        service,
+        `mutation { updateUsersPermissionsUser(id: ${id}, data: { ${data} }) { data { id attributes { username email } } } }`,
+        undefined,
+        accessKey,
+      );
+    const made = await gql(
+      service,
+      'mutation { createUsersPermissionsUser(data: { username: "gqlupd", email: "upd@x.io", password: "secret1", role: "1" }) { data { id } } }',
+      undefined,
+      accessKey,
+    );
+    const id = String(at(made.body, 'data.createUsersPermissionsUser.data.id'));
+    const taken = await update(id, 'username: "gqlmade"');
+    expect([taken.body.errors?.[0]?.message, taken.body.errors?.[0]?.extensions?.code]).to.deep.equal([
+      'Username already taken',
+      'STRAPI_APPLICATION_ERROR',
+    ]);
+    const empty = await update(id, 'email: ""');
+    expect(at(empty.body, 'errors.0.extensions.error.details.errors.0.message')).to.equal(
+      'email must be at least 1 characters',
+    );
+    const renamed = await update(id, 'username: "gqlupd2", email: "Upd2@x.io"');
+    expect(at(renamed.body, 'data.updateUsersPermissionsUser.data')).to.deep.equal({
+      id,
+      attributes: { username: 'gqlupd2', email: 'upd2@x.io' },
+    });
+    const gone = await gql(
+      service,
+      'mutation { deleteUsersPermissionsUser(id: 9999) { data { id } } }',
+      undefined,
+      accessKey,
+    );
+    expect(gone.body).to.deep.equal({ data: { deleteUsersPermissionsUser: { data: null } } });
+  });
+
   it('updates and deletes the single type', async () => {
     const res = await gql(
       service,

@@ -4,7 +4,7 @@
  * and the role payload mutations. They call the plugin's operations, as its REST routes do.
  */
 import type { SchemaComposer } from 'graphql-compose';
-import { ApplicationError, ForbiddenError, UnauthorizedError } from '../../errors/index.js';
+import { ApplicationError, NotFoundError, UnauthorizedError } from '../../errors/index.js';
 import * as operations from '../../operations/index.js';
 import {
   changePassword,
@@ -14,6 +14,8 @@ import {
   login,
   register,
   resetPassword,
+  updateUserByRequest,
+  userId,
   usersPermissionsRuntime,
   type UsersPermissionsRuntime,
 } from '../users-permissions/index.js';
@@ -114,8 +116,14 @@ export function usersPermissionsQueries(): Record<string, RootField> {
   };
 }
 
-function requireUser(ctx: GraphQLContext): void {
-  if (!ctx.auth.user) throw new ForbiddenError();
+/** A missing entry is `{ data: null }`, not an error. */
+async function orNull<T>(read: Promise<T>): Promise<T | { data: null }> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof NotFoundError) return { data: null };
+    throw err;
+  }
 }
 
 /** Strapi's order of the plugin's mutations. */
@@ -193,8 +201,9 @@ function mutationFields(registry: Registry): Record<string, RootField> {
       type: 'UsersPermissionsUserEntityResponse!',
       args: { id: 'ID!' },
       action: 'plugin::users-permissions.user.destroy',
+      // an unknown id is `data: null`, as Strapi's GraphQL answers it
       resolve: (_p, args, ctx, info) =>
-        operations.remove(operationContext(ctx), USER_UID, String(args.id), answer(info, ctx)),
+        orNull(operations.remove(operationContext(ctx), USER_UID, String(args.id), answer(info, ctx))),
     },
     emailConfirmation: {
       description: 'Confirm an email users email address',
@@ -256,15 +265,10 @@ function mutationFields(registry: Registry): Record<string, RootField> {
       type: 'UsersPermissionsUserEntityResponse!',
       args: { id: 'ID!', data: 'UsersPermissionsUserInput!' },
       action: 'plugin::users-permissions.user.update',
-      resolve: (_p, args, ctx, info) => {
-        requireUser(ctx);
-        return operations.update(
-          operationContext(ctx),
-          USER_UID,
-          String(args.id),
-          { data: plain(args.data) },
-          answer(info, ctx),
-        );
+      // Strapi runs the REST controller (PUT /api/users/:id): its checks, its writes
+      resolve: async (_p, args, ctx, info) => {
+        const user = await updateUserByRequest(ctx.service, userId(String(args.id)), plain(args.data));
+        return operations.findWritten(operationContext(ctx), USER_UID, String(user._id), answer(info, ctx));
       },
     },
   };

@@ -38,6 +38,7 @@ export function usersPermissionsRuntime(ctx: ServiceContext): UsersPermissionsRu
 }
 export { issueJwt } from './jwt.js';
 export { createUserByRequest } from './user-create.js';
+export { updateUserByRequest, userId } from './user-update.js';
 
 const passOn: RequestHandler = (_req, _res, next) => next();
 

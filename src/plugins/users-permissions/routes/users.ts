@@ -1,33 +1,15 @@
 import { USER_ACTIONS } from '../../../access/actions.js';
-import { entryIdFromPath, USER_UID } from '../../../content-types/index.js';
-import { ApplicationError, NotFoundError, UnauthorizedError, ValidationError } from '../../../errors/index.js';
+import { USER_UID } from '../../../content-types/index.js';
+import { NotFoundError, UnauthorizedError } from '../../../errors/index.js';
 import { operationContext, rawQuery } from '../../../operations/request-context.js';
-import {
-  deleteEntry,
-  issue,
-  loadEntry,
-  updateEntry,
-  withLifecycles,
-  writableContentType,
-} from '../../../write/index.js';
+import { deleteEntry, withLifecycles } from '../../../write/index.js';
+import type { PluginRoute } from '../../types.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
-import { managedFields, updatableExtraFields } from '../user-fields.js';
 import { userWithRole } from '../user-answer.js';
 import { createUserByRequest } from '../user-create.js';
-import { advancedSettings } from '../advanced-settings.js';
-import { allowSharedEmails } from '../indexes.js';
 import { countUsers, findUser, findUsers } from '../user-query.js';
-import { findUserById, sanitizeUser, usernameOrEmailTaken } from '../users.js';
-import { bodyObject, checkFields, USER_FIELD_RULES } from '../validation.js';
-import { takenField } from '../indexes.js';
-import { UNRESTRICTED } from '../../../query/index.js';
-import type { PluginRoute } from '../../types.js';
-
-function userId(raw: unknown): number {
-  const id = typeof raw === 'string' ? entryIdFromPath(raw) : undefined;
-  if (id === undefined) throw new NotFoundError('User not found');
-  return id;
-}
+import { updateUserByRequest, userId } from '../user-update.js';
+import { findUserById, sanitizeUser } from '../users.js';
 
 /** `/users/me`, `/users` (list, create), `/users/count`, `/users/:id` (Strapi v4: plain user objects, no envelope). */
 export function userRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
@@ -68,62 +50,7 @@ export function userRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
 
   route('PUT', '/users/:id', 'update', async (req, res) => {
     authorize(req, USER_ACTIONS.update);
-    const id = userId(req.params.id);
-    const body = bodyObject(req.body);
-    const existing = await findUserById(ctx, id);
-    if (!existing) throw new NotFoundError('User not found');
-    // Strapi's update schema: these may be left out, not empty
-    const empty = ['email', 'username', 'password'].filter((name) => body[name] === '');
-    if (empty.length > 0)
-      throw ValidationError.fromIssues(empty.map((name) => issue([name], `${name} must be at least 1 characters`)));
-    // Besides the app's own attributes, what a user manager sets (as Strapi 4.26 writes them); the
-    // provider and the tokens stay out of reach.
-    const fields = checkFields(
-      body,
-      {
-        email: USER_FIELD_RULES.email ?? [],
-        username: USER_FIELD_RULES.username ?? [],
-        password: USER_FIELD_RULES.password ?? [],
-      },
-      { required: false },
-    );
-    // The app's own user attributes (an extension's scalars, relations, media) go through the write path.
-    const data: Record<string, unknown> = { ...updatableExtraFields(ctx, body), ...managedFields(body) };
-    if (fields.username !== undefined) {
-      if (await usernameOrEmailTaken(ctx, { username: fields.username }, id))
-        throw new ApplicationError('Username already taken');
-      data.username = fields.username;
-    }
-    if (fields.email !== undefined) {
-      // Strapi checks and lower-cases the address only with `unique_email` on
-      if ((await advancedSettings(ctx)).unique_email) {
-        const email = fields.email.toLowerCase();
-        if (await usernameOrEmailTaken(ctx, { email }, id)) throw new ApplicationError('Email already taken');
-        data.email = email;
-      } else {
-        await allowSharedEmails(ctx);
-        data.email = fields.email;
-      }
-    }
-    if (fields.password !== undefined) data.password = fields.password;
-    if (Object.keys(data).length > 0) {
-      const contentType = writableContentType(ctx, USER_UID);
-      // Strapi writes the body through its entity service: no relation is dropped for the caller's read rights
-      await updateEntry(
-        { ...ctx, access: UNRESTRICTED },
-        contentType,
-        await loadEntry(ctx, contentType, id),
-        data,
-      ).catch((error: unknown) => {
-        // taken by another request between the check and the write (unique indexes)
-        const taken = takenField(error);
-        if (taken === 'username') throw new ApplicationError('Username already taken');
-        if (taken === 'email') throw new ApplicationError('Email already taken');
-        throw error;
-      });
-    }
-    const user = await findUserById(ctx, id);
-    if (!user) throw new NotFoundError('User not found');
+    const user = await updateUserByRequest(ctx, userId(req.params.id), req.body);
     res.json(await userWithRole(operationContext(ctx, req), user));
   });
 
