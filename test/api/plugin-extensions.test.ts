@@ -19,7 +19,10 @@ export default (plugin) => {
     const user = await strapi.plugin('users-permissions').service('user').fetch(ctx.params.id);
     return { profile: user ? user.username : null, greeting: strapi.plugin('users-permissions').service('user').hello() };
   };
-  plugin.controllers.user.open = async () => ({ open: true });
+  plugin.controllers.user.open = async (ctx) => {
+    const payload = await strapi.plugin('users-permissions').service('jwt').getToken(ctx);
+    return { open: true, tokenId: payload ? payload.id : null };
+  };
   const register = plugin.controllers.auth.register;
   plugin.controllers.auth.register = async (ctx) => {
     ctx.request.body.username = String(ctx.request.body.username).toLowerCase();
@@ -148,7 +151,15 @@ describe("a Strapi v4 project's users-permissions extension (src/extensions/user
   });
 
   it('serves a pushed route with auth: false under the plugin prefix, and no longer the removed one', async () => {
-    expect((await api().get('/api/users-permissions/open').expect(200)).body).to.deep.equal({ open: true });
+    expect((await api().get('/api/users-permissions/open').expect(200)).body).to.deep.equal({
+      open: true,
+      tokenId: null,
+    });
+    // the jwt service's getToken reads the request's bearer token
+    const jwt = await login(service.app, 'ann', 'Password123!');
+    const { body: me } = await api().get('/api/users/me').set(bearer(jwt)).expect(200);
+    const withToken = await api().get('/api/users-permissions/open').set(bearer(jwt)).expect(200);
+    expect(withToken.body).to.deep.equal({ open: true, tokenId: me.memberId });
     // removed: only the public files' GET route has the path now (405 with Allow: HEAD, GET, as Strapi)
     const removed = await api().post('/api/auth/forgot-password').send({ email: 'ann@example.com' }).expect(405);
     expect(removed.headers.allow).to.equal('HEAD, GET');
