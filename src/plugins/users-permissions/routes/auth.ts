@@ -26,6 +26,22 @@ export function authRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
     // a GET callback carries no body
     res.json(await login(rt, req.method === 'GET' ? (req.body ?? {}) : req.body));
   };
+  /** A POST whose body one operation answers, after the action's permission check. */
+  const post = (
+    path: string,
+    action: keyof typeof AUTH_ACTIONS,
+    config: PluginRoute['config'],
+    operation: (runtime: UsersPermissionsRuntime, body: unknown) => Promise<unknown>,
+  ): PluginRoute => ({
+    method: 'POST',
+    path,
+    handler: `auth.${action}`,
+    config,
+    run: async (req, res) => {
+      authorize(req, AUTH_ACTIONS[action]);
+      res.json(await operation(rt, req.body));
+    },
+  });
   return [
     // No OAuth provider is enabled here: Strapi answers a connect or a callback of any provider so;
     // the `local` callback is the login.
@@ -39,16 +55,7 @@ export function authRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
       },
     },
     { method: 'POST', path: '/auth/local', handler: 'auth.callback', config: LIMITED, run: callback },
-    {
-      method: 'POST',
-      path: '/auth/local/register',
-      handler: 'auth.register',
-      config: LIMITED,
-      run: async (req, res) => {
-        authorize(req, AUTH_ACTIONS.register);
-        res.json(await register(rt, req.body));
-      },
-    },
+    post('/auth/local/register', 'register', LIMITED, register),
     {
       method: 'GET',
       path: '/auth/:provider/callback',
@@ -56,26 +63,8 @@ export function authRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
       config: { prefix: '' },
       run: callback,
     },
-    {
-      method: 'POST',
-      path: '/auth/forgot-password',
-      handler: 'auth.forgotPassword',
-      config: LIMITED,
-      run: async (req, res) => {
-        authorize(req, AUTH_ACTIONS.forgotPassword);
-        res.json(await forgotPassword(rt, req.body));
-      },
-    },
-    {
-      method: 'POST',
-      path: '/auth/reset-password',
-      handler: 'auth.resetPassword',
-      config: LIMITED,
-      run: async (req, res) => {
-        authorize(req, AUTH_ACTIONS.resetPassword);
-        res.json(await resetPassword(rt, req.body));
-      },
-    },
+    post('/auth/forgot-password', 'forgotPassword', LIMITED, forgotPassword),
+    post('/auth/reset-password', 'resetPassword', LIMITED, resetPassword),
     {
       method: 'GET',
       path: '/auth/email-confirmation',
@@ -88,16 +77,7 @@ export function authRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
         res.redirect((await advancedSettings(rt.ctx)).email_confirmation_redirection || '/');
       },
     },
-    {
-      method: 'POST',
-      path: '/auth/send-email-confirmation',
-      handler: 'auth.sendEmailConfirmation',
-      config: { prefix: '' },
-      run: async (req, res) => {
-        authorize(req, AUTH_ACTIONS.sendEmailConfirmation);
-        res.json(await sendEmailConfirmation(rt, req.body));
-      },
-    },
+    post('/auth/send-email-confirmation', 'sendEmailConfirmation', { prefix: '' }, sendEmailConfirmation),
     {
       method: 'POST',
       path: '/auth/change-password',
