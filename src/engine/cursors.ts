@@ -3,6 +3,9 @@ import { randomBytes } from 'node:crypto';
 import type { Doc } from './bson/types.js';
 import { CommandError, commandError } from './errors.js';
 
+/** 2^53: every cursor id has this bit set */
+const SAFE_LIMIT = Long.fromNumber(2 ** 53);
+
 export const DEFAULT_BATCH_SIZE = 101;
 /** The server's default `cursorTimeoutMillis`. */
 export const CURSOR_TIMEOUT_MS = 10 * 60 * 1000;
@@ -70,8 +73,12 @@ export class CursorStore {
   register(ns: string, docs: Doc[], position: number): Long {
     let id: Long;
     do {
-      id = Long.fromBytesLE([...randomBytes(8)]).and(Long.MAX_VALUE);
-    } while (id.isZero() || this.open.has(id.toString()));
+      // a positive 63-bit id at or above 2^53, like mongod's: a driver that promotes int64 values
+      // which fit a double (promoteLongs) would otherwise hand some ids back as numbers
+      id = Long.fromBytesLE([...randomBytes(8)])
+        .and(Long.MAX_VALUE)
+        .or(SAFE_LIMIT);
+    } while (this.open.has(id.toString()));
     this.open.set(id.toString(), { ns, docs, position, lastUsed: Date.now() });
     return id;
   }

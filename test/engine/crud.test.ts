@@ -71,6 +71,19 @@ describe('engine: CRUD commands and cursors', () => {
     await server.db.command({ killCursors: 'many', cursors: [dflt.cursor.id] });
   });
 
+  it('gives cursor ids at or above 2^53, so drivers never promote them to numbers', async () => {
+    const ids: unknown[] = [];
+    for (let i = 0; i < 200; i++) {
+      const { cursor } = await server.db.command({ find: 'many', filter: {}, batchSize: 1 });
+      ids.push(cursor.id);
+      await server.db.command({ killCursors: 'many', cursors: [cursor.id] });
+    }
+    for (const id of ids) {
+      expect(id).to.be.instanceOf(Long);
+      expect((id as Long).greaterThanOrEqual(Long.fromNumber(2 ** 53))).to.equal(true);
+    }
+  });
+
   it('counts and distinct', async () => {
     const c = server.db.collection<AnyDoc>('many');
     expect(await c.countDocuments({ v: 3 })).to.equal(36);
