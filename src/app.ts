@@ -19,6 +19,7 @@ import {
   runLocalPluginHook,
   hasAdminRoutes,
   localPluginTypes,
+  prefixedPath,
   pluginHoldersOf,
   loadAppCode,
   loadRouteFiles,
@@ -301,7 +302,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
             ? [(_req, _res, next) => next(servedByObject.has(plugin.name) ? 'route' : undefined)]
             : [];
           for (const route of routes) {
-            const path = `${route.config?.prefix ?? `/${plugin.name}`}${route.path}`;
+            const path = prefixedPath(route.config?.prefix ?? `/${plugin.name}`, route.path);
             const guards = (route.config?.middlewares ?? []).flatMap((name) => {
               const own = routeMiddlewares[name.slice(name.lastIndexOf('.') + 1)];
               return own ? [own] : [];

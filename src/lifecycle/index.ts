@@ -12,4 +12,4 @@ export { loadRouteFiles } from './route-files.js';
 export { createContentApiRoutes, type ContentApiRoutes } from './content-api-routes.js';
 export { createAppCode, loadAppCode, type AppCode } from './app-controllers.js';
 export { restActions } from './rest-actions.js';
-export { hasAdminRoutes } from './plugin-objects.js';
+export { hasAdminRoutes, prefixedPath } from './plugin-objects.js';

@@ -118,6 +118,11 @@ function koaMiddlewareFactory(handler: RequestHandler): () => KoaMiddleware {
     }).then(() => next());
 }
 
+/** A route's path under its prefix, as koa-router joins them: `/` under `/email` is `/email`. */
+export function prefixedPath(prefix: string, path: string): string {
+  return path === '/' && prefix !== '' ? prefix : `${prefix}${path}`;
+}
+
 /** Calls a function the app's code gave (a factory, a hook), whatever it declares. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- a factory of the app's, of any signature
 export function callAppFunction(fn: Function, ...args: unknown[]): unknown {
@@ -255,8 +260,7 @@ export function createPluginHolder(
       // Strapi: a router's prefix defaults to `/<plugin>`; a route's own `config.prefix` comes first
       return contentApiRouters(holder.server).flatMap((router) =>
         (router.routes ?? []).map((route) => {
-          const prefix = route.config?.prefix ?? (router.prefix || `/${name}`);
-          return { ...route, path: `${prefix}${route.path}` };
+          return { ...route, path: prefixedPath(route.config?.prefix ?? (router.prefix || `/${name}`), route.path) };
         }),
       );
     },

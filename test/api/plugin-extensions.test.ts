@@ -41,6 +41,17 @@ export default (plugin) => {
 };
 `;
 
+const EMAIL_EXTENSION = `module.exports = (plugin) => {
+  const send = plugin.controllers.email.send;
+  plugin.controllers.email.send = async (ctx) => {
+    ctx.request.body.to = ctx.request.body.to || 'fallback@example.com';
+    await send(ctx);
+    ctx.body = { ...ctx.body, to: ctx.request.body.to };
+  };
+  return plugin;
+};
+`;
+
 const INDEX = `module.exports = {
   register({ strapi }) {
     const routes = strapi.plugins['users-permissions'].routes['content-api'].routes;
@@ -80,6 +91,7 @@ describe("a Strapi v4 project's users-permissions extension (src/extensions/user
         },
         files: {
           'src/extensions/users-permissions/strapi-server.ts': EXTENSION,
+          'src/extensions/email/strapi-server.js': EMAIL_EXTENSION,
           'src/index.js': INDEX,
           'src/middlewares/marked.js': MARKED,
         },
@@ -163,6 +175,13 @@ describe("a Strapi v4 project's users-permissions extension (src/extensions/user
     // removed: only the public files' GET route has the path now (405 with Allow: HEAD, GET, as Strapi)
     const removed = await api().post('/api/auth/forgot-password').send({ email: 'ann@example.com' }).expect(405);
     expect(removed.headers.allow).to.equal('HEAD, GET');
+  });
+
+  it("runs a wrapper around the e-mail plugin's send action, which still sends (POST /api/email)", async () => {
+    const { accessKey } = await createApiToken(service.context, { name: 'mailer', type: 'full-access' });
+    const res = await api().post('/api/email').set(bearer(accessKey)).send({ subject: 'Hi', text: 'Hey' }).expect(200);
+    expect(res.body).to.deep.equal({ to: 'fallback@example.com' });
+    await api().post('/api/email').send({ subject: 'Hi', text: 'Hey' }).expect(403);
   });
 
   it("applies the register hook's changes: a middleware added to a route, an action replaced through strapi.controller", async () => {

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { capturingLogger, WARN } from '../helpers/log-capture.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 
@@ -57,6 +58,32 @@ describe("a Strapi v4 project's e-mail plugin", () => {
           tag: 'from-config',
         },
       ]);
+    });
+
+    it('serves POST /api/email to callers with plugin::email.email.send (listed for roles), not to the public', async () => {
+      sent.length = 0;
+      await request(service.app)
+        .post('/api/email')
+        .send({ to: 'x@example.com', subject: 'Hi', text: 'Hey' })
+        .expect(403);
+      expect(sent).to.deep.equal([]);
+      const { accessKey } = await createApiToken(service.context, { name: 'mailer', type: 'full-access' });
+      const res = await request(service.app)
+        .post('/api/email')
+        .set('Authorization', `Bearer ${accessKey}`)
+        .send({ to: 'x@example.com', subject: 'Hi', text: 'Hey' })
+        .expect(200);
+      expect(res.body).to.deep.equal({});
+      expect(sent).to.deep.equal([
+        { to: 'x@example.com', subject: 'Hi', text: 'Hey', from: 'site@example.com', tag: 'from-config' },
+      ]);
+      const catalogue = await request(service.app)
+        .get('/api/users-permissions/permissions')
+        .set('Authorization', `Bearer ${accessKey}`)
+        .expect(200);
+      expect(catalogue.body.permissions['plugin::email'].controllers.email).to.deep.equal({
+        send: { enabled: false, policy: '' },
+      });
     });
 
     it('refuses a template without subject, text and html, as Strapi', async () => {

@@ -9,6 +9,9 @@
  */
 import template from 'lodash/template.js';
 import { ConfigError, type ServiceConfig } from '../../config/index.js';
+import { ApplicationError, ForbiddenError, ValidationError } from '../../errors/index.js';
+import { requestAuth } from '../../operations/request-context.js';
+import { isPlainObject } from '../../write/index.js';
 import type { Logger } from '../../logger.js';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
@@ -35,6 +38,11 @@ export interface EmailService {
 }
 
 const TEMPLATED = ['subject', 'text', 'html'] as const;
+
+function bodyObject(body: unknown): EmailOptions {
+  if (!isPlainObject(body)) throw new ValidationError('Request body must be a JSON object');
+  return body;
+}
 
 /** Messages written to the log instead of sent (development, tests). */
 function logTransport(config: ServiceConfig, logger: Logger, defaults: Record<string, unknown>): EmailProvider {
@@ -92,6 +100,16 @@ export function emailServiceOf(ctx: Pick<ServiceContext, 'models'>): EmailServic
   return services.get(ctx.models);
 }
 
+/** `POST /api/email`'s permission (Strapi's content-API action of the plugin). */
+export const EMAIL_SEND_ACTION = 'plugin::email.email.send';
+
+/** What a provider's failure is answered with, as Strapi's `email.send` action: its 400s say why, the rest is a 500. */
+function sendFailure(error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  const status = typeof error === 'object' && error !== null && 'statusCode' in error ? error.statusCode : undefined;
+  return status === 400 ? new ApplicationError(message) : new Error(`Couldn't send email: ${message}.`);
+}
+
 export const emailPlugin: Plugin = {
   name: 'email',
   checkConfig(config) {
@@ -101,5 +119,20 @@ export const emailPlugin: Plugin = {
     const service = createEmailService(ctx.config, ctx.logger);
     services.set(ctx.models, service);
     ctx.setService('email', service);
+    // Strapi's content-API route: the request body is the message, sent as it is
+    ctx.serveRoutes([
+      {
+        method: 'POST',
+        path: '/',
+        handler: 'email.send',
+        run: async (req, res) => {
+          if (!requestAuth(req).ability.can(EMAIL_SEND_ACTION)) throw new ForbiddenError();
+          await service.send(bodyObject(req.body)).catch((error: unknown) => {
+            throw sendFailure(error);
+          });
+          res.json({});
+        },
+      },
+    ]);
   },
 };

@@ -2,7 +2,7 @@
  * `GET /api/users-permissions/permissions`: every content-API action this service serves, as
  * Strapi's permission tree with nothing enabled (the template a role's permissions fill in).
  * Strapi also lists the actions of plugins this service does not have (content-type-builder,
- * email, the OAuth `auth.connect`); they are left out, as no route answers them.
+ * the OAuth `auth.connect`); they are left out, as no route answers them.
  */
 import {
   AUTH_ACTIONS,
@@ -13,6 +13,7 @@ import {
 } from '../../access/actions.js';
 import { UPLOAD_FILE_UID } from '../../content-types/index.js';
 import type { ServiceContext } from '../../service-context.js';
+import { EMAIL_SEND_ACTION, emailServiceOf } from '../email/index.js';
 import { UPLOAD_ACTIONS } from '../upload/index.js';
 import { splitThree, type PermissionTree } from './permissions-format.js';
 
@@ -42,6 +43,7 @@ function servedActions(ctx: ServiceContext): string[] {
     ...(ctx.registry.contentType(UPLOAD_FILE_UID)
       ? [UPLOAD_ACTIONS.find, UPLOAD_ACTIONS.findOne, UPLOAD_ACTIONS.destroy, UPLOAD_ACTIONS.upload]
       : []),
+    ...(emailServiceOf(ctx) ? [EMAIL_SEND_ACTION] : []),
     ...Object.values(AUTH_ACTIONS),
     ...Object.values(USER_ACTIONS),
     ...Object.values(ROLE_ACTIONS),
