@@ -34,6 +34,12 @@ export interface EngineServerOptions {
 /** How long a command runs before it gives the event loop back to other connections' commands. */
 const SLICE_MS = 5;
 
+/**
+ * How long no command may have arrived before a batch of documents left encoded at start-up is
+ * decoded (a few ms each): a client's burst of commands is served first.
+ */
+const QUIET_BEFORE_DECODING_MS = 5;
+
 /** How long no command may have arrived before an index left to build at start-up is built. */
 const IDLE_BEFORE_INDEX_BUILD_MS = 250;
 /**
@@ -66,6 +72,7 @@ export class EngineServer {
   private readonly servers: Server[] = [];
   private ttlTimer: NodeJS.Timeout | undefined;
   private indexBuild: NodeJS.Timeout | undefined;
+  private decoding: NodeJS.Timeout | undefined;
   /** when the last command arrived (see buildDeferredIndexes) */
   private lastCommandAt = 0;
   readonly state: ServerState;
@@ -104,7 +111,7 @@ export class EngineServer {
     const port = typeof addr === 'object' && addr ? addr.port : this.opts.port;
     this.state.port = port;
     this.maybeCompact();
-    this.buildDeferredIndexes();
+    this.decodeLoadedDocuments(() => this.buildDeferredIndexes());
     if (this.opts.ttlIntervalMs > 0) {
       this.ttlTimer = setInterval(() => this.expire(), this.opts.ttlIntervalMs);
       this.ttlTimer.unref();
@@ -124,6 +131,61 @@ export class EngineServer {
       start(server);
     });
     return server;
+  }
+
+  /**
+   * Decodes the documents a start left encoded (see Collection.loadLater), one batch at a time
+   * once no command has arrived for QUIET_BEFORE_DECODING_MS: the client's own start-up is served
+   * first, and a command that needs a collection still encoded decodes the rest of it itself.
+   * Then `then`.
+   */
+  private decodeLoadedDocuments(then: () => void): void {
+    const loading = this.catalog
+      .databases()
+      .flatMap((db) => this.catalog.collections(db))
+      .filter((coll) => coll.loading);
+    if (loading.length === 0) return then();
+    let workMs = 0;
+    let steps = 0;
+    const step = (): void => {
+      this.decoding = undefined;
+      const quietFor = performance.now() - this.lastCommandAt;
+      if (quietFor < QUIET_BEFORE_DECODING_MS) {
+        this.decoding = setTimeout(step, QUIET_BEFORE_DECODING_MS - quietFor).unref();
+        return;
+      }
+      // settled meanwhile by a command, or dropped
+      while (loading[0] && (!loading[0].loading || this.catalog.get(loading[0].db, loading[0].name) !== loading[0]))
+        loading.shift();
+      const coll = loading[0];
+      if (!coll) {
+        const ms = Math.round(workMs);
+        this.opts.log({
+          level: 'info',
+          event: 'documents.decoded',
+          message: `documents of the data files decoded (${steps} batches, ${ms} ms of work)`,
+          details: { steps, ms },
+        });
+        then();
+        return;
+      }
+      const started = performance.now();
+      try {
+        coll.settleStep();
+      } catch (err) {
+        loading.shift();
+        this.opts.log({
+          level: 'error',
+          event: 'recovery.undecodable',
+          message: `${coll.ns}: documents read from the data files cannot be decoded (${(err as Error).message}); every command using the collection fails`,
+          details: { ns: coll.ns },
+        });
+      }
+      workMs += performance.now() - started;
+      steps++;
+      this.decoding = setTimeout(step, 0).unref();
+    };
+    this.decoding = setTimeout(step, 0).unref();
   }
 
   /**
@@ -321,6 +383,7 @@ export class EngineServer {
   async stop(): Promise<void> {
     clearInterval(this.ttlTimer);
     clearTimeout(this.indexBuild);
+    clearTimeout(this.decoding);
     this.cursors.stop();
     for (const conn of this.connections) conn.socket.destroy();
     await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));

@@ -5,6 +5,7 @@ import { commandError, CommandError } from '../errors.js';
 import { formatKeyValue } from './key-format.js';
 import { SecondaryIndex, type IndexSpec } from './secondary-index.js';
 import { TrigramIndex } from './trigram-index.js';
+import { unbudgeted } from '../work.js';
 
 export const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
@@ -28,7 +29,13 @@ export class DuplicateKeyError extends CommandError {
 /** One collection: documents by `_id` key in natural (insertion) order, and its ordered indexes. */
 export class Collection {
   readonly uuid = new UUID();
-  private readonly docs = new Map<string, Doc>();
+  private readonly stored = new Map<string, Doc>();
+  /**
+   * Loads and removals of a start-up still to apply, in order (see loadLater): applied, all at
+   * once, by the first use of the documents, or one by one by settleStep.
+   */
+  private readonly pending: Array<() => void> = [];
+  private settling = false;
   /** natural-order positions, built when needed while ids are not in ascending order (see inNaturalOrder) */
   private positions: Map<string, number> | undefined;
   /** the `_id` of the last document inserted while natural order is ascending `_id` order */
@@ -56,6 +63,63 @@ export class Collection {
   moveTo(db: string, name: string): void {
     this.dbName = db;
     this.collName = name;
+  }
+
+  /** The documents, with every pending load applied first. */
+  private get docs(): Map<string, Doc> {
+    if (this.pending.length > 0 && !this.settling) this.settle();
+    return this.stored;
+  }
+
+  /** Whether loads of a start-up are still to apply (see loadLater). */
+  get loading(): boolean {
+    return this.pending.length > 0;
+  }
+
+  /**
+   * Documents of a start-up, decoded when first needed: by the first command that uses the
+   * collection, or by settleStep in the engine's spare time. Decoding the snapshot is most of a
+   * start's work; left until after the engine listens, a client's own start-up runs meanwhile.
+   */
+  loadLater(decode: () => Doc[]): void {
+    this.pending.push(() => this.load(decode()));
+    // reading an index (or the substring lists) applies the loads first: their sources are the documents
+    this.positions = undefined;
+    this.trigrams.clear();
+    for (const ix of this.indexes) ix.defer(() => this.docs.values());
+  }
+
+  /** A removal replayed from a journal after loads still to apply (see loadLater). */
+  removeLater(id: unknown): void {
+    this.pending.push(() => this.remove(valueKey(id)));
+  }
+
+  /** Applies the next pending load or removal; true while more remain. */
+  settleStep(): boolean {
+    const next = this.pending[0];
+    if (next) this.applyPending(next);
+    return this.pending.length > 0;
+  }
+
+  /** Applies every pending step; owed by the engine's start, not charged to the command that needs it. */
+  private settle(): void {
+    unbudgeted(() => {
+      for (let next = this.pending[0]; next; next = this.pending[0]) this.applyPending(next);
+    });
+  }
+
+  /**
+   * A pending step is dropped only once applied: one that fails (bytes that passed their checksum
+   * but do not decode) fails every use of the collection rather than leaving documents out.
+   */
+  private applyPending(step: () => void): void {
+    this.settling = true;
+    try {
+      step();
+      this.pending.shift();
+    } finally {
+      this.settling = false;
+    }
   }
 
   get ns(): string {
@@ -100,6 +164,7 @@ export class Collection {
 
   /** The trigram index of a field (built over the current documents the first time). */
   trigramIndex(field: string): TrigramIndex {
+    if (this.pending.length > 0 && !this.settling) this.settle(); // the loads would drop the lists made now
     let index = this.trigrams.get(field);
     if (!index) {
       index = new TrigramIndex(
@@ -139,14 +204,19 @@ export class Collection {
    * index is rebuilt when first read (start-up builds no index).
    */
   load(docs: Doc[]): void {
+    if (this.pending.length > 0 && !this.settling) {
+      this.pending.push(() => this.load(docs));
+      return;
+    }
+    const stored = this.stored;
     for (const doc of docs) {
       const id = checkId(doc._id);
-      if (!this.docs.has(id)) {
-        if (this.docs.size === 0) this.idOrdered = true;
+      if (!stored.has(id)) {
+        if (stored.size === 0) this.idOrdered = true;
         else if (this.idOrdered && compareValues(doc._id, this.lastId, compareStrings) <= 0) this.idOrdered = false;
         this.lastId = doc._id;
       }
-      this.docs.set(id, doc);
+      stored.set(id, doc);
     }
     this.positions = undefined;
     this.trigrams.clear();

@@ -53,6 +53,43 @@ export function encodeRecord(record: StoredRecord): Buffer {
   return Buffer.concat([head, body]);
 }
 
+/**
+ * A `docs` record as start-up reads it: its collection, and its body (a view of the bytes read)
+ * left encoded until the collection is first used (see Collection.loadLater): decoding the
+ * documents is most of a start's work.
+ */
+export interface EncodedDocsRecord {
+  op: 'encodedDocs';
+  db: string;
+  coll: string;
+  body: Buffer;
+}
+
+/** A record's body decoded, except a batch of documents (see EncodedDocsRecord). */
+export function readRecord(body: Buffer): StoredRecord | EncodedDocsRecord {
+  const target = docsTarget(body);
+  return target ? { op: 'encodedDocs', ...target, body } : decodeBody(body);
+}
+
+const BSON_STRING = 0x02;
+
+/** `db` and `coll` of a `docs` record, read from its first three fields (`op`, `db`, `coll`, as written). */
+function docsTarget(body: Buffer): { db: string; coll: string } | undefined {
+  const values: string[] = [];
+  let at = 4;
+  for (const name of ['op', 'db', 'coll']) {
+    if (body[at] !== BSON_STRING) return undefined;
+    const nameEnd = body.indexOf(0, at + 1);
+    if (nameEnd < 0 || nameEnd + 5 > body.length || body.toString('latin1', at + 1, nameEnd) !== name) return undefined;
+    const length = body.readInt32LE(nameEnd + 1);
+    const start = nameEnd + 5;
+    if (length < 1 || start + length > body.length) return undefined;
+    values.push(body.toString('utf8', start, start + length - 1));
+    at = start + length;
+  }
+  return values[0] === 'docs' ? { db: values[1] as string, coll: values[2] as string } : undefined;
+}
+
 export function decodeBody(body: Uint8Array): StoredRecord {
   const record = BSON.deserialize(body, DESERIALIZE) as unknown as StoredRecord;
   detachBinaries(record);

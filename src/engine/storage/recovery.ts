@@ -18,8 +18,10 @@ import { decodePositions } from './index-order.js';
 import {
   decodeBody,
   nextIntactRecord,
+  readRecord,
   RecordReader,
   type DocsRecord,
+  type EncodedDocsRecord,
   type IndexOrderRecord,
   type StoredRecord,
 } from './records.js';
@@ -108,7 +110,7 @@ export function recover(dir: string, catalog: Catalog, opts: RecoveryOptions): R
     opts.log({
       level: 'info',
       event: 'recovery.loaded',
-      message: `loaded ${snapshotRecords} snapshot records (generation ${snapshotGeneration}) and replayed ${replayed} journal records from ${journals.length} journal file(s) in ${Math.round(performance.now() - started)} ms`,
+      message: `read ${snapshotRecords} snapshot records (generation ${snapshotGeneration}) and replayed ${replayed} journal records from ${journals.length} journal file(s) in ${Math.round(performance.now() - started)} ms (batches of documents are decoded once the engine listens)`,
       details: { snapshotRecords, snapshotGeneration, replayed, journals: journals.map((j) => j.name) },
     });
   }
@@ -124,7 +126,7 @@ function loadFile(
   file: string,
   kind: 'snapshot' | 'journal',
   opts: RecoveryOptions,
-  onRecord: (record: StoredRecord, index: number) => void,
+  onRecord: (record: StoredRecord | EncodedDocsRecord, index: number) => void,
 ): number {
   const full = join(dir, file);
   const fd = openSync(full, 'r');
@@ -139,7 +141,7 @@ function loadFile(
       let reason = 'length or checksum does not match';
       if (record) {
         try {
-          onRecord(decodeBody(record.body), index++);
+          onRecord(readRecord(record.body), index++);
           offset += record.length;
           end = offset;
           continue;
@@ -236,7 +238,12 @@ class BulkLoader {
 
   constructor(private readonly catalog: Catalog) {}
 
-  apply(record: Change | DocsRecord | IndexOrderRecord): void {
+  apply(record: Change | DocsRecord | EncodedDocsRecord | IndexOrderRecord): void {
+    if (record.op === 'encodedDocs') {
+      const { body } = record;
+      this.collection(record.db, record.coll).loadLater(() => decodeBatch(decodeBody(body) as DocsRecord));
+      return;
+    }
     if (record.op === 'indexOrder') {
       this.collection(record.db, record.coll).index(record.index)?.keepOrder(decodePositions(record.positions.buffer));
       return;
@@ -248,6 +255,13 @@ class BulkLoader {
     if (record.op === 'put') {
       this.collection(record.db, record.coll).load([record.doc]);
       return;
+    }
+    if (record.op === 'del') {
+      const coll = this.catalog.get(record.db, record.coll);
+      if (coll?.loading) {
+        coll.removeLater(record.id);
+        return;
+      }
     }
     this.catalog.apply(record);
     this.last = undefined;

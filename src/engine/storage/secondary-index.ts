@@ -99,8 +99,12 @@ export class SecondaryIndex {
 
   private buildPending(): void {
     const source = this.pending as () => Iterable<Doc>;
-    this.pending = undefined;
-    unbudgeted(() => this.fill(source(), false));
+    unbudgeted(() => {
+      // the source may first apply its collection's pending loads, which leave this index to build again
+      const docs = source();
+      this.pending = undefined;
+      this.fill(docs, false);
+    });
   }
 
   /** Gives the next build the order a snapshot kept (see index-order.ts). */
