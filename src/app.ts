@@ -328,6 +328,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   if (contentApiRoutes.handler) app.use(contentApiRoutes.handler);
   app.use(config.api.rest.prefix, api);
   app.use(rootRouter);
+  // routes the app added in bootstrap: Strapi registers them after the apis' and plugins' routers
+  if (appServer) app.use(appServer.laterRoutes);
   app.get(HEALTH_PATH, healthCheck(connection));
   for (const handler of middlewares.fallback) app.use(handler);
   for (const handler of middlewares.closing) app.use(handler);
