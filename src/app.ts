@@ -21,6 +21,8 @@ import {
   localPluginTypes,
   prefixedPath,
   pluginHoldersOf,
+  registeredCustomFields,
+  checkRegisteredCustomFields,
   loadAppCode,
   loadRouteFiles,
   restActions,
@@ -408,6 +410,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     if (strapi) await runLocalPluginHook(localPlugins, pluginHoldersOf(strapi), 'register', strapi);
     if (lifecycle && strapi) await lifecycle.run('register', strapi);
     await options.register?.({ app: service });
+    // where Strapi gives custom fields their registered types: after register
+    if (strapi) checkRegisteredCustomFields(registry, registeredCustomFields(strapi), logger);
     // where Strapi instantiates the controllers its routes name: after register
     code.instantiate();
     appServer?.registered();
