@@ -21,6 +21,8 @@ import {
   localPluginTypes,
   prefixedPath,
   pluginHoldersOf,
+  registeredCustomFields,
+  checkRegisteredCustomFields,
   loadAppCode,
   loadRouteFiles,
   restActions,
@@ -328,6 +330,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   if (contentApiRoutes.handler) app.use(contentApiRoutes.handler);
   app.use(config.api.rest.prefix, api);
   app.use(rootRouter);
+  // routes the app added in bootstrap: Strapi registers them after the apis' and plugins' routers
+  if (appServer) app.use(appServer.laterRoutes);
   app.get(HEALTH_PATH, healthCheck(connection));
   for (const handler of middlewares.fallback) app.use(handler);
   for (const handler of middlewares.closing) app.use(handler);
@@ -406,6 +410,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     if (strapi) await runLocalPluginHook(localPlugins, pluginHoldersOf(strapi), 'register', strapi);
     if (lifecycle && strapi) await lifecycle.run('register', strapi);
     await options.register?.({ app: service });
+    // where Strapi gives custom fields their registered types: after register
+    if (strapi) checkRegisteredCustomFields(registry, registeredCustomFields(strapi), logger);
     // where Strapi instantiates the controllers its routes name: after register
     code.instantiate();
     appServer?.registered();

@@ -3,7 +3,12 @@ export * from './uids.js';
 export { Registry, type RegistryOptions } from './registry.js';
 export { buildAppRegistry } from './app-registry.js';
 export { customFieldTypes } from './custom-field-config.js';
-export { CUSTOM_FIELD_BASE_TYPES, type CustomFieldTypes } from './custom-fields.js';
+export {
+  CUSTOM_FIELD_BASE_TYPES,
+  isCustomFieldBaseType,
+  type CustomFieldBaseType,
+  type CustomFieldTypes,
+} from './custom-fields.js';
 export { applyExtensions, type ExtensionSource } from './extensions.js';
 export type { SchemaNotice } from './notices.js';
 export { isPrivate, isScalar } from './attributes.js';

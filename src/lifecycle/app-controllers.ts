@@ -273,8 +273,15 @@ export function createAppCode(loaded: LoadedAppCode, host: AppCodeHost): AppCode
     },
     instantiate() {
       for (const uid of controllerModules.keys()) code.controller(uid);
-      // services are made when first asked for, as Strapi's; a wrong uid is told now
-      for (const module of serviceModules.values()) checkedRecord(module, 'service');
+      // services are made when first asked for, as Strapi's: one for a uid that is no content-type
+      // (an api folder left after its content-type went) fails only when used, and is told now
+      for (const module of serviceModules.values()) {
+        const record = coreFactoryRecord(module.exported);
+        if (record && !registry.contentType(record.uid))
+          host.service.logger.warn(
+            `${relative(host.service.config.appDir, module.file)}: create-core-service('${record.uid}') names no content-type of this app: strapi.service('${module.uid}') fails when used`,
+          );
+      }
     },
   };
   return code;

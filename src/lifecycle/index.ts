@@ -1,5 +1,12 @@
 export { loadLifecycle, type AppLifecycle } from './load-lifecycle.js';
-export { createStrapiApp, pluginHoldersOf, type StrapiApp, type LifecycleHost } from './strapi-app.js';
+export {
+  createStrapiApp,
+  pluginHoldersOf,
+  registeredCustomFields,
+  type StrapiApp,
+  type LifecycleHost,
+} from './strapi-app.js';
+export { checkRegisteredCustomFields } from './custom-fields.js';
 export { applyPluginExtensions, loadPluginExtensions } from './plugin-extensions.js';
 export { loadLocalPlugins, localPluginTypes, runLocalPluginHook } from './local-plugins.js';
 export { UnsupportedStrapiApi } from './unsupported.js';

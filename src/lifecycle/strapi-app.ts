@@ -8,7 +8,7 @@ import get from 'lodash/get.js';
 import has from 'lodash/has.js';
 import set from 'lodash/set.js';
 import type { ServiceConfig } from '../config/index.js';
-import type { Component, ContentType, Registry } from '../content-types/index.js';
+import type { Component, ContentType, CustomFieldBaseType, Registry } from '../content-types/index.js';
 import type { Logger } from '../logger.js';
 import type { ServiceContext } from '../service-context.js';
 import { createAppCode, type AppCode } from './app-controllers.js';
@@ -25,6 +25,7 @@ import type { LocalPlugin } from './local-plugins.js';
 import type { PluginRoute } from '../plugins/types.js';
 import type { RequestHandler } from 'express';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
+import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
 import { createAdminUserService } from './admin-user-service.js';
 
@@ -124,6 +125,7 @@ export interface StrapiApp {
   db: { query(uid: string): QueryEngine; lifecycles: Pick<DbLifecyclesProvider, 'subscribe' | 'clear'> };
   query(uid: string): QueryEngine;
   store: StrapiStore;
+  customFields: StrapiCustomFields;
   server?: StrapiServer;
   cron?: CronService;
 }
@@ -213,7 +215,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), services, controller(uid), controllers, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), db.lifecycles, query(uid), store(scope), server, cron';
+  'plugin(name), service(uid), services, controller(uid), controllers, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron';
 const PLUGIN_API =
   'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
 
@@ -221,6 +223,12 @@ const PLUGIN_API =
 const pluginHolders = new WeakMap<StrapiApp, ReadonlyMap<string, PluginHolder>>();
 export function pluginHoldersOf(app: StrapiApp): ReadonlyMap<string, PluginHolder> {
   return pluginHolders.get(app) ?? new Map();
+}
+
+/** The custom fields the app's code registered through a `strapi` object. */
+const customFieldRegistries = new WeakMap<StrapiApp, CustomFieldsRegistry>();
+export function registeredCustomFields(app: StrapiApp): ReadonlyMap<string, CustomFieldBaseType> {
+  return customFieldRegistries.get(app)?.registered() ?? new Map();
 }
 
 /** `{ uid: value }` whose values are made when read, as Strapi's `strapi.controllers` and `strapi.services`. */
@@ -342,6 +350,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     );
   };
 
+  const customFields = createCustomFieldsRegistry((name) => holders.has(name));
   const app: StrapiApp = {
     config: configObject(host.config.tree),
     log: logMethods(host.logger),
@@ -451,10 +460,12 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     ),
     query,
     store: createStrapiStore(host.service.connection),
+    customFields: strictObject(customFields.api, 'strapi.customFields', 'register(customField)'),
     ...(host.server ? { server: host.server } : {}),
     ...(host.cron ? { cron: host.cron } : {}),
   };
   const strict = strictObject(app, 'strapi', APP_API);
   pluginHolders.set(strict, holders);
+  customFieldRegistries.set(strict, customFields);
   return strict;
 }

@@ -4,6 +4,8 @@
  *   `routes({ type: 'content-api', prefix, routes })` / `api('content-api').routes(...)` (under the
  *   REST prefix, with the content API's authentication), each route composed by `route-endpoint.ts`
  *   and matched by @koa/router, Strapi's own router, so paths read the same (`/:id`, `/:id(\\d+)`);
+ *   added during `register` they are matched before the route files' and the plugins' routes,
+ *   added later (bootstrap) after them, as Strapi registers its routers between the two;
  *   `router` is the root router itself;
  * - `use(middleware)` / `app.use(middleware)`: Koa middlewares; added during `register` they run
  *   before `config/middlewares`, added later they run after it, before the routes (Strapi's order);
@@ -79,9 +81,11 @@ export interface AppServer {
   first: RequestHandler;
   /** after config/middlewares, before the routes: what `use` added after register */
   later: RequestHandler;
-  /** the app's routes */
+  /** the app's routes added during register: before the route files' and the plugins' */
   routes: RequestHandler;
-  /** register is over: from now on `use` adds after config/middlewares */
+  /** the app's routes added after register: after every other route */
+  laterRoutes: RequestHandler;
+  /** register is over: from now on `use` adds after config/middlewares, `routes` after the other routes */
   registered(): void;
   /** composes the routes added so far (a policy or middleware that cannot be found stops start-up) */
   settle(): Promise<void>;
@@ -118,11 +122,23 @@ function middlewareSlot(name: string, list: KoaMiddleware[], options: AppServerO
   return (req, res, next) => (list.length === 0 ? next() : chain(req, res, next));
 }
 
-export function createAppServer(options: AppServerOptions): AppServer {
+/** The routers of one place in the chain: outside the content API, and under its prefix. */
+function routerPair(apiPrefix: string) {
   const root = new Router<KoaContext>();
-  const contentApi = new Router<KoaContext>({ prefix: options.apiPrefix });
-  const early: KoaMiddleware[] = [];
-  const late: KoaMiddleware[] = [];
+  const contentApi = new Router<KoaContext>({ prefix: apiPrefix });
+  const matches = (req: Request) =>
+    root.match(req.path, req.method).route || contentApi.match(req.path, req.method).route;
+  const dispatch = compose([root.routes(), contentApi.routes()]);
+  return { root, contentApi, matches, dispatch };
+}
+
+export function createAppServer(options: AppServerOptions): AppServer {
+  const early = routerPair(options.apiPrefix);
+  const late = routerPair(options.apiPrefix);
+  const root = early.root;
+  const placed = () => (registering ? early : late);
+  const earlyMiddlewares: KoaMiddleware[] = [];
+  const lateMiddlewares: KoaMiddleware[] = [];
   let registering = true;
   // routes are composed in the order they were added, once start-up reaches settle()
   let pending: Array<{
@@ -159,11 +175,12 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const apis: Record<string, ServerApi> = {
     'content-api': {
       routes(routes) {
-        addRoutes(routes, 'content-api', contentApi);
+        addRoutes(routes, 'content-api', placed().contentApi);
         return this;
       },
       use(middleware) {
-        contentApi.use(middleware);
+        early.contentApi.use(middleware);
+        late.contentApi.use(middleware);
         return this;
       },
     },
@@ -171,7 +188,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const use = (middleware: KoaMiddleware) => {
     if (typeof middleware !== 'function')
       throw new UnsupportedStrapiApi('strapi.server.use(x)', 'x must be a Koa middleware (ctx, next) => { … }');
-    (registering ? early : late).push(middleware);
+    (registering ? earlyMiddlewares : lateMiddlewares).push(middleware);
   };
   const app: KoaAppFacade = strictObject(
     {
@@ -210,25 +227,29 @@ export function createAppServer(options: AppServerOptions): AppServer {
       },
       routes(routes) {
         const type = Array.isArray(routes) ? undefined : routes.type;
-        if (type === undefined) addRoutes(routes, 'api', root);
+        if (type === undefined) addRoutes(routes, 'api', placed().root);
         else server.api(type).routes(routes);
         return server;
       },
-      listRoutes: () => [...root.stack, ...contentApi.stack].map(({ path, methods }) => ({ path, methods })),
+      listRoutes: () =>
+        [early.root, early.contentApi, late.root, late.contentApi]
+          .flatMap((router) => router.stack)
+          .map(({ path, methods }) => ({ path, methods })),
     },
     'strapi.server',
     'app, router, httpServer, api(name), use(middleware), routes(routes), listRoutes()',
   );
 
-  const matches = (req: Request) =>
-    root.match(req.path, req.method).route || contentApi.match(req.path, req.method).route;
-  const dispatch = compose([root.routes(), contentApi.routes()]);
-  const routeChain = koaHandler('strapi.server routes', () => dispatch, options.errors, options.logger);
+  const routeHandler = ({ matches, dispatch }: ReturnType<typeof routerPair>): RequestHandler => {
+    const chain = koaHandler('strapi.server routes', () => dispatch, options.errors, options.logger);
+    return (req, res, next) => (matches(req) ? chain(req, res, next) : next());
+  };
   return {
     server,
-    first: middlewareSlot('strapi.server.use', early, options),
-    later: middlewareSlot('strapi.server.use', late, options),
-    routes: (req, res, next) => (matches(req) ? routeChain(req, res, next) : next()),
+    first: middlewareSlot('strapi.server.use', earlyMiddlewares, options),
+    later: middlewareSlot('strapi.server.use', lateMiddlewares, options),
+    routes: routeHandler(early),
+    laterRoutes: routeHandler(late),
     registered() {
       registering = false;
     },

@@ -290,11 +290,23 @@ describe('controllers and services that cannot be made stop start-up naming the 
     expect(message).to.equal('src/api/note/controllers/note.js: making the controller failed: no config');
   });
 
-  it('a core factory naming no content-type', async () => {
+  it('a core controller naming no content-type (Strapi makes every controller at start-up)', async () => {
     const message = await startUpError({
-      'src/api/note/services/note.js': `module.exports = require('@strapi/strapi').factories.createCoreService('api::nope.nope', {});`,
+      'src/api/note/controllers/note.js': `module.exports = require('@strapi/strapi').factories.createCoreController('api::nope.nope');`,
     });
     expect(message).to.equal(
+      "src/api/note/controllers/note.js: create-core-controller('api::nope.nope') names no content-type of this app",
+    );
+  });
+
+  it('but not a core service naming no content-type: it fails when used, as Strapi makes services when asked for', async () => {
+    const service = `module.exports = require('@strapi/strapi').factories.createCoreService('api::nope.nope', {});`;
+    expect(await startUpError({ 'src/api/note/services/note.js': service })).to.equal('started');
+    const message = await startUpError({
+      'src/api/note/services/note.js': service,
+      'src/index.js': `module.exports = { bootstrap({ strapi }) { strapi.service('api::note.note'); } };`,
+    });
+    expect(message).to.include(
       "src/api/note/services/note.js: create-core-service('api::nope.nope') names no content-type of this app",
     );
   });

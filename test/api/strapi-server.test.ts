@@ -56,6 +56,16 @@ describe("a Strapi v4 project's strapi.server", () => {
     await api().get('/api/articles/abc/views').expect(404);
   });
 
+  it('matches routes added in bootstrap after the core routes, as Strapi registers them after its routers', async () => {
+    // GET /articles/:id of the core router answers first: no article has that id
+    const shadowed = await api().get('/api/articles/from-bootstrap').expect(404);
+    expect(shadowed.body.error).to.include({ status: 404, name: 'NotFoundError' });
+    expect((await api().get('/api/bootstrap-hello').expect(200)).body).to.deep.equal({ hello: 'bootstrap' });
+    expect((await api().get('/outside-from-bootstrap').expect(200)).body).to.deep.equal({ outside: true });
+    // added in register, the same kind of path comes before the core route
+    expect((await api().get('/api/articles/2/views').expect(200)).body).to.include({ views: 7 });
+  });
+
   it('gives a content-API handler ctx.state.user and uses its returned value as the body', async () => {
     await api().post('/api/articles/1/like').expect(403);
     const res = await api().post('/api/articles/1/like').set('Authorization', `Bearer ${jwt}`).expect(200);
