@@ -181,6 +181,8 @@ async function main(): Promise<void> {
   try {
     service = await createServer({ appDir, memory: true, logger });
   } catch (err) {
+    // what start-up told before it stopped (a file that did not load names why)
+    for (const notice of notices) console.log(`notice: ${notice}`);
     console.log(`did not start: ${(err as Error).message}`);
     console.log('0 passed, 1 failed');
     process.exitCode = 1;

@@ -23,6 +23,7 @@ import {
   pluginHoldersOf,
   registeredCustomFields,
   checkRegisteredCustomFields,
+  loadingStrapi,
   loadAppCode,
   loadRouteFiles,
   restActions,
@@ -115,6 +116,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     logger.info({ ignored: config.ignored }, `configuration not used by Content Service: ${config.ignored.join(', ')}`);
   for (const { file, key, suggestion } of config.typos)
     logger.warn(`${file}: unknown key "${key}" is ignored; did you mean "${suggestion}"?`);
+  // as Strapi's, the global is set before the app's files load (some read strapi.config at their top)
+  globalThis.strapi = loadingStrapi(config, logger);
   const lifecycle = await loadLifecycle(config.appDir);
   const plugins: Plugin[] = enabledPlugins(config);
   for (const plugin of plugins) plugin.checkConfig?.(config);

@@ -3,6 +3,8 @@ export {
   createStrapiApp,
   pluginHoldersOf,
   registeredCustomFields,
+  loadingStrapi,
+  runningStrapi,
   type StrapiApp,
   type LifecycleHost,
 } from './strapi-app.js';

@@ -130,9 +130,32 @@ export interface StrapiApp {
   cron?: CronService;
 }
 
+/** `strapi` while the app's files load (see loadingStrapi). */
+export type LoadingStrapi = Pick<StrapiApp, 'config' | 'log' | 'dirs'>;
+
 declare global {
   // Strapi apps reach the running instance through this global (`strapi.service(...)` in resolvers)
-  var strapi: StrapiApp | undefined;
+  var strapi: StrapiApp | LoadingStrapi | undefined;
+}
+
+/**
+ * What the global `strapi` is while the app's files are loaded: Strapi sets it before requiring
+ * them, and a module may read `strapi.config` or `strapi.log` at its top level. The rest exists
+ * once the service is built (after the files load: the database, the services, the plugins), and
+ * reading it sooner says so.
+ */
+export function loadingStrapi(config: ServiceConfig, logger: Logger): LoadingStrapi {
+  const early: LoadingStrapi = { config: configObject(config.tree), log: logMethods(logger), dirs: dirsOf(config) };
+  return new Proxy(early, {
+    get(target, key, receiver) {
+      if (typeof key === 'symbol' || key in target) return Reflect.get(target, key, receiver) as unknown;
+      throw new Error(
+        `strapi.${key} was read while the app's files load, at a module's top level: Content Service builds ` +
+          `the database, services and plugins after loading them (strapi.config, strapi.log and strapi.dirs are there); ` +
+          `read it inside a function (a controller action, a lifecycle, register or bootstrap)`,
+      );
+    },
+  });
 }
 
 function describe(schema: ContentType | Component): StrapiContentType {
@@ -220,9 +243,19 @@ const PLUGIN_API =
   'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
 
 /** The plugin objects of a `strapi` object's built-in plugins (their extensions and routes are the service's to run). */
-const pluginHolders = new WeakMap<StrapiApp, ReadonlyMap<string, PluginHolder>>();
+const pluginHolders = new WeakMap<object, ReadonlyMap<string, PluginHolder>>();
 export function pluginHoldersOf(app: StrapiApp): ReadonlyMap<string, PluginHolder> {
   return pluginHolders.get(app) ?? new Map();
+}
+
+function isBuilt(app: StrapiApp | LoadingStrapi): app is StrapiApp {
+  return pluginHolders.has(app);
+}
+
+/** The global `strapi` once a service built it (undefined while the app's files load, or with no app code). */
+export function runningStrapi(): StrapiApp | undefined {
+  const current = globalThis.strapi;
+  return current !== undefined && isBuilt(current) ? current : undefined;
 }
 
 /** The custom fields the app's code registered through a `strapi` object. */

@@ -2,6 +2,7 @@
 // actions overridden over `super`, a custom action, a service override REST goes through, the
 // output sanitized to the caller's permissions, errors in Strapi's shape, untouched content-types
 // answered as before, and `strapi.service(uid)` custom methods from bootstrap.
+import { runningStrapi } from '../../src/lifecycle/index.js';
 import { expect } from 'chai';
 import request from 'supertest';
 import { fileURLToPath } from 'node:url';
@@ -256,7 +257,7 @@ describe("a Strapi v4 project's controllers and services", () => {
   });
 
   it('gives route handlers named by a string as Koa middlewares (controllerHandler)', async () => {
-    const strapi = globalThis.strapi;
+    const strapi = runningStrapi();
     const code = createAppCode(await loadAppCode(PROJECT, () => {}), {
       service: service.context,
       strapi: () => strapi,

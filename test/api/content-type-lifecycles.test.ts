@@ -1,6 +1,7 @@
 // Strapi v4's database lifecycle hooks of a project (test/fixtures/lifecycles-project): the
 // content-types' lifecycles files (CommonJS and TypeScript) and what bootstrap subscribed to
 // strapi.db.lifecycles, run by REST, GraphQL and the entity service alike.
+import { runningStrapi } from '../../src/lifecycle/index.js';
 import { expect } from 'chai';
 import request from 'supertest';
 import { fileURLToPath } from 'node:url';
@@ -176,7 +177,7 @@ describe('content-type lifecycle hooks of a Strapi v4 project', () => {
   });
 
   it('the entity service and strapi.db.query run them too', async () => {
-    const strapi = globalThis.strapi!;
+    const strapi = runningStrapi()!;
     const created = await strapi.entityService.create('api::article.article', { data: { title: 'From Code' } });
     expect(created).to.include({ slug: 'from-code' });
     const updated = await strapi.db
@@ -191,7 +192,7 @@ describe('content-type lifecycle hooks of a Strapi v4 project', () => {
   });
 
   it('strapi.entityService and strapi.db.query reads run the find and count hooks, which may change params and results', async () => {
-    const strapi = globalThis.strapi!;
+    const strapi = runningStrapi()!;
     await strapi.entityService.create('api::article.article', { data: { title: 'hidden' } });
     const visible = await strapi.entityService.create('api::article.article', { data: { title: 'Shown' } });
     globalThis.lifecycleEvents = [];
@@ -210,7 +211,7 @@ describe('content-type lifecycle hooks of a Strapi v4 project', () => {
     let shown: number;
     let hidden: number;
     before(async () => {
-      const strapi = globalThis.strapi!;
+      const strapi = runningStrapi()!;
       await articles().deleteMany({});
       hidden = (await strapi.entityService.create('api::article.article', { data: { title: 'hidden' } }))!.id;
       shown = (await strapi.entityService.create('api::article.article', { data: { title: 'Shown' } }))!.id;
@@ -295,7 +296,7 @@ describe('content-type lifecycle hooks of a Strapi v4 project', () => {
     });
 
     it("a before-hook's where may filter on what the caller may not read; the answer stays within the caller's permissions", async () => {
-      const strapi = globalThis.strapi!;
+      const strapi = runningStrapi()!;
       const owner = await api()
         .post('/api/auth/local/register')
         .send({ username: 'note-owner', email: 'note-owner@example.com', password: 'Password123!' })
@@ -326,7 +327,7 @@ describe('content-type lifecycle hooks of a Strapi v4 project', () => {
   });
 
   it('db.query().deleteMany runs beforeDeleteMany/afterDeleteMany once and no per-entry hooks, as Strapi', async () => {
-    const strapi = globalThis.strapi!;
+    const strapi = runningStrapi()!;
     await strapi.entityService.create('api::article.article', { data: { title: 'Bulk' } });
     await strapi.entityService.create('api::article.article', { data: { title: 'Bulk' } });
     globalThis.lifecycleEvents = [];
@@ -346,7 +347,7 @@ describe('content-type lifecycle hooks of a Strapi v4 project', () => {
     const previous = globalThis.strapi;
     const counting = await createCommandCountingService({ appDir: LIFECYCLES_PROJECT });
     try {
-      const strapi = globalThis.strapi!;
+      const strapi = runningStrapi()!;
       const article = await strapi.entityService.create('api::article.article', { data: { title: 'Counted' } });
       for (let i = 0; i < 5; i++)
         await strapi.entityService.create('api::note.note', { data: { body: `n${i}`, article: article!.id } });

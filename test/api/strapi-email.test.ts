@@ -2,6 +2,7 @@
 // app installed (a copy of the fixture gets its node_modules/@strapi/provider-email-memory), used
 // by strapi.plugins.email.services.email.send and sendTemplatedEmail from a lifecycle hook; without
 // the provider, a warning at start-up and the messages in the log.
+import { runningStrapi } from '../../src/lifecycle/index.js';
 import { expect } from 'chai';
 import request from 'supertest';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -87,7 +88,7 @@ describe("a Strapi v4 project's e-mail plugin", () => {
     });
 
     it('refuses a template without subject, text and html, as Strapi', async () => {
-      const email = globalThis.strapi?.plugin('email')?.service('email') as {
+      const email = runningStrapi()?.plugin('email')?.service('email') as {
         sendTemplatedEmail(o: object, t: object): Promise<unknown>;
       };
       let message = '';

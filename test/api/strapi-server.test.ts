@@ -1,6 +1,7 @@
 // `strapi.server` of a Strapi v4 project (test/fixtures/server-project, src/index.js): routes added
 // with routes([...]) and routes({ type: 'content-api' }), their auth, policies and middlewares,
 // ctx.params, and Koa middlewares added with use() in register and in bootstrap.
+import { runningStrapi } from '../../src/lifecycle/index.js';
 import { expect } from 'chai';
 import request from 'supertest';
 import { fileURLToPath } from 'node:url';
@@ -127,13 +128,13 @@ describe("a Strapi v4 project's strapi.server", () => {
     }
     expect(ticks).to.be.a('number').at.least(1);
     expect(await settings.findOne({ key: 'cron_removed_ran' })).to.equal(null);
-    expect(globalThis.strapi?.cron?.jobs).to.have.length(1);
+    expect(runningStrapi()?.cron?.jobs).to.have.length(1);
   });
 
   it('gives bootstrap the HTTP server the service then listens on', async () => {
     const { url } = await service.start({ port: 0, host: '127.0.0.1' });
     // what socket.io and ws attach to
-    expect(globalThis.strapi?.server?.httpServer.listening).to.equal(true);
+    expect(runningStrapi()?.server?.httpServer.listening).to.equal(true);
     const res = await fetch(`${url}/ping/socket`);
     expect(await res.json()).to.include({ pong: 'socket' });
   });
