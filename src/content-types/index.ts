@@ -14,5 +14,5 @@ export type { SchemaNotice } from './notices.js';
 export { isPrivate, isScalar } from './attributes.js';
 export { SchemaError } from './schema-error.js';
 export { loadSchemas, type LoadedSchemas } from './load.js';
-export { pluginCollectionType, type ContentTypeSource, type ComponentSource } from './normalize.js';
+export { HIDDEN_FROM_ADMIN, pluginCollectionType, type ContentTypeSource, type ComponentSource } from './normalize.js';
 export { entryIdFromPath } from './entry-id.js';

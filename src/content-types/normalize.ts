@@ -177,6 +177,7 @@ export function normalizeContentType(input: ContentTypeSource, options: Normaliz
     attributes,
     relations: {},
     source,
+    declared: schema,
   };
 }
 
@@ -194,6 +195,7 @@ export function normalizeComponent(input: ComponentSource, options: NormalizeOpt
     attributes,
     relations: {},
     source,
+    declared: schema,
   };
 }
 
@@ -283,6 +285,12 @@ export function linkRelations(
 }
 
 /** A built-in collection type of a plugin (no Draft & Publish), as its plugin declares it. */
+/** `pluginOptions` of a type Strapi hides from its admin and builder (most of its own plugins' types). */
+export const HIDDEN_FROM_ADMIN = {
+  'content-manager': { visible: false },
+  'content-type-builder': { visible: false },
+} as const;
+
 export function pluginCollectionType(input: {
   uid: string;
   source: string;
@@ -291,6 +299,8 @@ export function pluginCollectionType(input: {
   pluralName: string;
   displayName: string;
   attributes: ContentTypeSchema['attributes'];
+  /** hidden from Strapi's admin and builder (its own plugins' types mostly are) */
+  hidden?: boolean;
 }): ContentTypeSource {
   const { uid, source, collectionName, singularName, pluralName, displayName, attributes } = input;
   return {
@@ -302,6 +312,7 @@ export function pluginCollectionType(input: {
       collectionName,
       info: { singularName, pluralName, displayName },
       options: { draftAndPublish: false },
+      ...(input.hidden ? { pluginOptions: HIDDEN_FROM_ADMIN } : {}),
       attributes,
     },
   };

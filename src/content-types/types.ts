@@ -45,6 +45,8 @@ interface AttributeCommon {
   writable?: boolean;
   /** `false` leaves the attribute out of `_q` search */
   searchable?: boolean;
+  /** `false`: hidden from Strapi's builder and admin (its schema API leaves it out) */
+  visible?: boolean;
   pluginOptions?: { i18n?: { localized?: boolean } } & Record<string, unknown>;
   /** the custom field this attribute was declared with (`plugin::color-picker.color`); `type` is its base type */
   customField?: string;
@@ -74,6 +76,8 @@ export interface RelationAttribute extends AttributeCommon {
   target: string;
   inversedBy?: string;
   mappedBy?: string;
+  /** Strapi's builder flag, kept as declared */
+  autoPopulate?: boolean;
 }
 
 export interface MediaAttribute extends AttributeCommon {
@@ -127,6 +131,7 @@ export interface ComponentSchema {
   collectionName?: string;
   info: { displayName: string; icon?: string; description?: string };
   options?: Record<string, unknown>;
+  pluginOptions?: Record<string, unknown>;
   attributes: Record<string, SchemaAttribute>;
 }
 
@@ -170,6 +175,8 @@ export interface ContentType {
   relations: Record<string, RelationInfo>;
   /** file the schema came from, for error messages */
   source: string;
+  /** the schema as its file (and the app's extensions) declared it: what Strapi's schema API answers */
+  declared: ContentTypeSchema;
 }
 
 export interface Component {
@@ -181,6 +188,8 @@ export interface Component {
   attributes: Record<string, Attribute>;
   relations: Record<string, RelationInfo>;
   source: string;
+  /** the schema as its file declared it */
+  declared: ComponentSchema;
 }
 
 export type Schema = ContentType | Component;

@@ -1,4 +1,5 @@
 import type { ServiceConfig } from '../config/index.js';
+import { contentTypeBuilderPlugin } from './content-type-builder/index.js';
 import { emailPlugin } from './email/index.js';
 import { graphqlPlugin } from './graphql/index.js';
 import { i18nPlugin } from './i18n/index.js';
@@ -14,6 +15,7 @@ export const BUILT_IN_PLUGINS: readonly Plugin[] = [
   uploadPlugin,
   emailPlugin,
   usersPermissionsPlugin,
+  contentTypeBuilderPlugin,
   graphqlPlugin,
 ];
 

@@ -310,7 +310,7 @@ describe('the app lifecycle file: failures name the file, the phase and what was
         'src/index.js': "module.exports = { register({ strapi }) { strapi.plugin('sentry').service('sentry'); } };",
       }),
     ).to.match(
-      /^src\/index\.js: register\(\) failed: strapi\.plugin\('sentry'\) is not supported by Content Service: its plugins are i18n, upload, email, users-permissions, graphql/,
+      /^src\/index\.js: register\(\) failed: strapi\.plugin\('sentry'\) is not supported by Content Service: its plugins are i18n, upload, email, users-permissions, content-type-builder, graphql/,
     );
     expect(
       await startFailure({

@@ -52,7 +52,11 @@ export const i18nPlugin: Plugin = {
       singularName: 'locale',
       pluralName: 'locales',
       displayName: 'Locale',
-      attributes: { name: { type: 'string', min: 1, max: 50 }, code: { type: 'string', unique: true } },
+      attributes: {
+        name: { type: 'string', min: 1, max: 50, configurable: false },
+        code: { type: 'string', unique: true, configurable: false },
+      },
+      hidden: true,
     }),
   ],
   register(context) {

@@ -3,7 +3,7 @@
  * content-type behind `media` attributes, the `/api/upload` routes, a storage provider (local by
  * default, served at `/uploads`), image formats with sharp. See README.md.
  */
-import { UPLOAD_FILE_UID } from '../../content-types/index.js';
+import { HIDDEN_FROM_ADMIN, UPLOAD_FILE_UID } from '../../content-types/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
 import { uploadSettings } from './config.js';
@@ -50,21 +50,22 @@ export const uploadPlugin: Plugin = {
         collectionName: 'files',
         info: { singularName: 'file', pluralName: 'files', displayName: 'File' },
         options: {},
+        pluginOptions: HIDDEN_FROM_ADMIN,
         attributes: {
-          name: { type: 'string', required: true },
-          alternativeText: { type: 'string' },
-          caption: { type: 'string' },
-          width: { type: 'integer' },
-          height: { type: 'integer' },
-          formats: { type: 'json' },
-          hash: { type: 'string', required: true },
-          ext: { type: 'string' },
-          mime: { type: 'string', required: true },
-          size: { type: 'decimal', required: true },
-          url: { type: 'string', required: true },
-          previewUrl: { type: 'string' },
-          provider: { type: 'string', required: true },
-          provider_metadata: { type: 'json' },
+          name: { type: 'string', configurable: false, required: true },
+          alternativeText: { type: 'string', configurable: false },
+          caption: { type: 'string', configurable: false },
+          width: { type: 'integer', configurable: false },
+          height: { type: 'integer', configurable: false },
+          formats: { type: 'json', configurable: false },
+          hash: { type: 'string', configurable: false, required: true },
+          ext: { type: 'string', configurable: false },
+          mime: { type: 'string', configurable: false, required: true },
+          size: { type: 'decimal', configurable: false, required: true },
+          url: { type: 'string', configurable: false, required: true },
+          previewUrl: { type: 'string', configurable: false },
+          provider: { type: 'string', configurable: false, required: true },
+          provider_metadata: { type: 'json', configurable: false },
         },
       },
     },

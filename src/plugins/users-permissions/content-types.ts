@@ -1,5 +1,5 @@
 import type { ContentTypeSource } from '../../content-types/index.js';
-import { API_TOKEN_UID, PERMISSION_UID, ROLE_UID, USER_UID } from '../../content-types/index.js';
+import { API_TOKEN_UID, HIDDEN_FROM_ADMIN, PERMISSION_UID, ROLE_UID, USER_UID } from '../../content-types/index.js';
 
 const SOURCE = 'plugin users-permissions (built in)';
 
@@ -14,14 +14,14 @@ export function usersPermissionsContentTypes(): ContentTypeSource[] {
         kind: 'collectionType',
         collectionName: 'up_users',
         info: { singularName: 'user', pluralName: 'users', displayName: 'User' },
-        options: { draftAndPublish: false },
+        options: { draftAndPublish: false, timestamps: true },
         attributes: {
-          username: { type: 'string', minLength: 3, unique: true, required: true, configurable: false },
-          email: { type: 'email', minLength: 6, required: true, configurable: false },
+          username: { type: 'string', minLength: 3, unique: true, configurable: false, required: true },
+          email: { type: 'email', minLength: 6, configurable: false, required: true },
           provider: { type: 'string', configurable: false },
-          password: { type: 'password', minLength: 6, private: true, configurable: false },
-          resetPasswordToken: { type: 'string', private: true, configurable: false },
-          confirmationToken: { type: 'string', private: true, configurable: false },
+          password: { type: 'password', minLength: 6, configurable: false, private: true, searchable: false },
+          resetPasswordToken: { type: 'string', configurable: false, private: true, searchable: false },
+          confirmationToken: { type: 'string', configurable: false, private: true, searchable: false },
           confirmed: { type: 'boolean', default: false, configurable: false },
           blocked: { type: 'boolean', default: false, configurable: false },
           role: { type: 'relation', relation: 'manyToOne', target: ROLE_UID, inversedBy: 'users', configurable: false },
@@ -37,6 +37,7 @@ export function usersPermissionsContentTypes(): ContentTypeSource[] {
         collectionName: 'up_roles',
         info: { singularName: 'role', pluralName: 'roles', displayName: 'Role' },
         options: { draftAndPublish: false },
+        pluginOptions: HIDDEN_FROM_ADMIN,
         attributes: {
           name: { type: 'string', minLength: 3, required: true, configurable: false },
           description: { type: 'string', configurable: false },
@@ -61,6 +62,7 @@ export function usersPermissionsContentTypes(): ContentTypeSource[] {
         collectionName: 'up_permissions',
         info: { singularName: 'permission', pluralName: 'permissions', displayName: 'Permission' },
         options: { draftAndPublish: false },
+        pluginOptions: HIDDEN_FROM_ADMIN,
         attributes: {
           action: { type: 'string', required: true, configurable: false },
           role: {
@@ -82,6 +84,7 @@ export function usersPermissionsContentTypes(): ContentTypeSource[] {
         collectionName: 'strapi_api_tokens',
         info: { singularName: 'api-token', pluralName: 'api-tokens', displayName: 'Api Token' },
         options: { draftAndPublish: false },
+        pluginOptions: HIDDEN_FROM_ADMIN,
         attributes: {
           name: { type: 'string', required: true, unique: true, configurable: false },
           description: { type: 'string', configurable: false },

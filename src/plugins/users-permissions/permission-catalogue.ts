@@ -1,8 +1,7 @@
 /**
  * `GET /api/users-permissions/permissions`: every content-API action this service serves, as
  * Strapi's permission tree with nothing enabled (the template a role's permissions fill in).
- * Strapi also lists the actions of plugins this service does not have (content-type-builder,
- * the OAuth `auth.connect`); they are left out, as no route answers them.
+ * Strapi also lists the OAuth `auth.connect`; it is left out, as no provider can be enabled here.
  */
 import {
   AUTH_ACTIONS,
@@ -13,6 +12,7 @@ import {
 } from '../../access/actions.js';
 import { UPLOAD_FILE_UID } from '../../content-types/index.js';
 import type { ServiceContext } from '../../service-context.js';
+import { CONTENT_TYPE_BUILDER_ACTIONS } from '../content-type-builder/index.js';
 import { EMAIL_SEND_ACTION, emailServiceOf } from '../email/index.js';
 import { UPLOAD_ACTIONS } from '../upload/index.js';
 import { splitThree, type PermissionTree } from './permissions-format.js';
@@ -38,8 +38,12 @@ function servedActions(ctx: ServiceContext): string[] {
   const withApp = [...api, ...(ctx.appControllerActions?.() ?? [])].sort((a, b) =>
     apiName(a).localeCompare(apiName(b)),
   );
+  const builder = CONTENT_TYPE_BUILDER_ACTIONS;
   return [
     ...withApp,
+    ...(ctx.config.plugins['content-type-builder']?.enabled !== false
+      ? [builder.getComponents, builder.getComponent, builder.getContentTypes, builder.getContentType]
+      : []),
     ...(ctx.registry.contentType(UPLOAD_FILE_UID)
       ? [UPLOAD_ACTIONS.find, UPLOAD_ACTIONS.findOne, UPLOAD_ACTIONS.destroy, UPLOAD_ACTIONS.upload]
       : []),
