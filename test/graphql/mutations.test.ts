@@ -120,6 +120,29 @@ describe('GraphQL mutations and permissions', () => {
     await gql(service, 'mutation($id: ID!) { deleteArticle(id: $id) { data { id } } }', { id }, jwt);
   });
 
+  it('creates a draft unless publishedAt is given, as Strapi (its GraphQL create is the entity service)', async () => {
+    const draft = await gql(
+      service,
+      'mutation { createArticle(data: { title: "GQL draft" }) { data { id attributes { publishedAt } } } }',
+      undefined,
+      jwt,
+    );
+    expect(at(draft.body, 'data.createArticle.data.attributes.publishedAt')).to.equal(null);
+    const id = at(draft.body, 'data.createArticle.data.id');
+    expect(
+      at((await gql(service, `{ article(id: ${id}) { data { id } } }`, undefined, jwt)).body, 'data.article.data'),
+    ).to.equal(null);
+    const published = await gql(
+      service,
+      'mutation { createArticle(data: { title: "GQL published", publishedAt: "2024-01-01T00:00:00.000Z" }) { data { id attributes { publishedAt } } } }',
+      undefined,
+      jwt,
+    );
+    expect(at(published.body, 'data.createArticle.data.attributes.publishedAt')).to.equal('2024-01-01T00:00:00.000Z');
+    for (const created of [id, at(published.body, 'data.createArticle.data.id')])
+      await gql(service, 'mutation($id: ID!) { deleteArticle(id: $id) { data { id } } }', { id: created }, jwt);
+  });
+
   it('creates an entry in another locale and a localization of an existing entry (always a draft)', async () => {
     const fr = await gql(
       service,

@@ -258,6 +258,21 @@ describe('GraphQL queries', () => {
     );
   });
 
+  it('answers variables that are missing or of the wrong type as BAD_USER_INPUT (400), as Apollo does', async () => {
+    const query = 'query Q($id: ID!) { article(id: $id) { data { id } } }';
+    const missing = await gql(service, query, {});
+    expect(missing.status).to.equal(400);
+    expect(missing.body.errors?.[0]).to.deep.include({
+      message: 'Variable "$id" of required type "ID!" was not provided.',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    const wrong = await gql(service, 'query Q($p: Int) { articles(pagination: { page: $p }) { data { id } } }', {
+      p: 'x',
+    });
+    expect(wrong.status).to.equal(400);
+    expect(wrong.body.errors?.[0]?.extensions).to.deep.equal({ code: 'BAD_USER_INPUT' });
+  });
+
   it('never exposes a password attribute, in output or filters (Strapi answers the hash)', async () => {
     const output = await gql(service, '{ authors { data { attributes { secretCode } } } }');
     expect(output.status).to.equal(400);

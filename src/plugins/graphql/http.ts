@@ -127,7 +127,11 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
     },
     execute: (args: ExecutionArgs) => {
       try {
-        return execute(args);
+        const result = execute(args);
+        // variables that cannot be coerced fail before anything runs (`errors`, no `data`): Apollo's BAD_USER_INPUT
+        if (!(result instanceof Promise) && result.data === undefined && result.errors)
+          return { errors: result.errors.map((err) => withCode(err, 'BAD_USER_INPUT')) };
+        return result;
       } catch (err) {
         // what escapes execute is variable coercion, which recurses: variables nested too deeply
         if (!(err instanceof RangeError)) throw err;
