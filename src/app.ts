@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import express, { Router, type Express, type RequestHandler } from 'express';
 import mongoose from 'mongoose';
 import { allowAll, type Authenticator } from './access/ability.js';
-import { ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
+import { beginAppModules, ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
 import { buildAppRegistry, customFieldTypes, SchemaError } from './content-types/index.js';
 import { selectDatabase, type DatabaseHandle } from './database/select-database.js';
 import {
@@ -110,6 +110,7 @@ export interface ContentService {
  * routes, then the app's own `register` / `bootstrap` (its `src/index`). Does not listen.
  */
 export async function createServer(options: CreateServerOptions = {}): Promise<ContentService> {
+  beginAppModules(options.appDir ?? process.cwd());
   const config: ServiceConfig = await loadConfig(options.appDir ?? process.cwd(), options.config);
   const logger = options.logger ?? createLogger(config.env);
   if (config.ignored.length > 0)

@@ -4,6 +4,6 @@ export type { EnvHelper } from './env-helper.js';
 export { ConfigError } from './config-error.js';
 export { env } from './env-helper.js';
 export { loadConfig } from './load-config.js';
-export { importAppModule, missingModuleMessage } from './load-module.js';
+export { beginAppModules, importAppModule, missingModuleMessage } from './load-module.js';
 export { nearMiss } from './near-miss.js';
 export { namedModuleFile } from './named-module.js';

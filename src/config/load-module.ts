@@ -1,5 +1,55 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from './config-error.js';
+
+interface TsxCommonJsApi {
+  register(options: { namespace: string }): { require(id: string, fromFile: string): unknown };
+}
+const nodeRequire = createRequire(import.meta.url);
+const NAMESPACE = 'content-service-app';
+/** tsx's CommonJS loader, in a namespace of its own: what it loads is told apart in the module cache */
+const appRequire = (nodeRequire('tsx/cjs/api') as TsxCommonJsApi).register({ namespace: NAMESPACE });
+
+/**
+ * The app's modules loaded from now on are loaded afresh: a service's files share their modules'
+ * state, and the next service built in this process from the same directory (tests) starts clean.
+ * Only what the app loader loaded goes (packages the app requires itself stay cached).
+ */
+export function beginAppModules(appDir: string): void {
+  const root = resolve(appDir) + sep;
+  for (const key of Object.keys(nodeRequire.cache))
+    if (key.startsWith(root) && key.endsWith(`?namespace=${NAMESPACE}`)) delete nodeRequire.cache[key];
+}
+
+const packageTypes = new Map<string, string | undefined>();
+
+/** `type` of the package.json nearest to `dir` (undefined: CommonJS). */
+function packageType(dir: string): string | undefined {
+  if (packageTypes.has(dir)) return packageTypes.get(dir);
+  const file = join(dir, 'package.json');
+  let type: string | undefined;
+  if (existsSync(file)) {
+    try {
+      const parsed = JSON.parse(readFileSync(file, 'utf8')) as { type?: unknown };
+      type = typeof parsed.type === 'string' ? parsed.type : undefined;
+    } catch {
+      type = undefined;
+    }
+  } else type = dirname(dir) === dir ? undefined : packageType(dirname(dir));
+  packageTypes.set(dir, type);
+  return type;
+}
+
+/**
+ * Whether a file is an ES module as Node reads it: `.mjs`/`.mts`, or in a package of `"type": "module"`.
+ * Everything else runs as CommonJS, as Strapi v4 runs a project (its TypeScript compiled to
+ * CommonJS): `__dirname`, `require` and `module.exports` are the module's own.
+ */
+function isEsModule(file: string): boolean {
+  return /\.m[jt]s$/.test(file) || (!/\.c[jt]s$/.test(file) && packageType(dirname(file)) === 'module');
+}
 
 const MISSING_MODULE = /Cannot find (?:module|package) '([^']+)'/;
 
@@ -52,9 +102,13 @@ export function moduleLoadError(displayName: string, err: unknown): ConfigError 
 export async function importAppModule(file: string, displayName: string): Promise<unknown> {
   let loaded: unknown;
   try {
-    // a dynamic import picks tsx's ESM API even where this module itself was loaded as CommonJS
-    const { tsImport } = await import('tsx/esm/api');
-    loaded = await tsImport(pathToFileURL(file).href, import.meta.url);
+    if (isEsModule(file)) {
+      // a dynamic import picks tsx's ESM API even where this module itself was loaded as CommonJS
+      const { tsImport } = await import('tsx/esm/api');
+      loaded = await tsImport(pathToFileURL(file).href, import.meta.url);
+    } else {
+      loaded = appRequire.require(file, file);
+    }
   } catch (err) {
     throw moduleLoadError(displayName, err);
   }

@@ -224,6 +224,13 @@ describe('a Strapi v4 JavaScript (CommonJS) project with a REST prefix, provider
       greeting: { text: 'hello visitor', meta: { strategy: 'public' } },
       articles: { data: [{ attributes: { title: 'Legacy', titleLength: 6 } }] },
     });
+    // resolvers the extension gives apart for fields its nexus types add
+    const apart = await gql(service, '{ articleTotal articles { data { attributes { shout } } } }');
+    expect(apart.body.errors).to.equal(undefined);
+    expect(apart.body.data).to.deep.equal({
+      articleTotal: 1,
+      articles: { data: [{ attributes: { shout: 'LEGACY' } }] },
+    });
     const login = await request(service.app)
       .post('/v1/auth/local')
       .send({ identifier: 'legacy', password: 'Password123!' })

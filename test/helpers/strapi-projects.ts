@@ -440,6 +440,18 @@ module.exports = {
       ],
       resolversConfig: { 'Query.greeting': { auth: false } },
     }));
+    // fields nexus types add, their resolvers given apart (as caroster's extension does)
+    extensionService.use(({ nexus }) => ({
+      types: [
+        nexus.extendType({ type: 'Article', definition(t) { t.string('shout'); } }),
+        nexus.extendType({ type: 'Query', definition(t) { t.int('articleTotal'); } }),
+      ],
+      resolvers: {
+        Article: { shout: (parent) => String(parent.title || '').toUpperCase() },
+        Query: { articleTotal: () => strapi.entityService.count('api::article.article') },
+      },
+      resolversConfig: { 'Query.articleTotal': { auth: false } },
+    }));
     // the older plugin API, in a resolver run per request
     extensionService.use({
       typeDefs: 'type Query { refreshToken: String }',

@@ -74,6 +74,8 @@ export interface AppliedExtensions {
   /** nexus types and plugins, merged into the built schema */
   nexusTypes: unknown[];
   nexusPlugins: unknown[];
+  /** resolvers of fields the composer does not have (a nexus type adds them): set once the types are merged */
+  laterResolvers: Array<{ type: string; field: string; resolve: Resolver }>;
 }
 
 function resolveFunction(value: Resolver | { resolve: Resolver }): Resolver {
@@ -250,7 +252,19 @@ export class ExtensionService {
   /** Applies every registered extension to the composer; returns their resolversConfig and nexus types. */
   apply(schemaComposer: SchemaComposer<GraphQLContext>): AppliedExtensions {
     const config: Record<string, ResolverConfig> = {};
-    const applied: AppliedExtensions = { resolversConfig: config, nexusTypes: [], nexusPlugins: [] };
+    const applied: AppliedExtensions = {
+      resolversConfig: config,
+      nexusTypes: [],
+      nexusPlugins: [],
+      laterResolvers: [],
+    };
+    const hasField = (type: string, field: string) => {
+      if (type === 'Query') return schemaComposer.Query.hasField(field);
+      if (type === 'Mutation') return schemaComposer.Mutation.hasField(field);
+      return (
+        schemaComposer.has(type) && schemaComposer.isObjectType(type) && schemaComposer.getOTC(type).hasField(field)
+      );
+    };
     for (const entry of this.extensions) {
       const extension =
         typeof entry === 'function' ? entry({ schemaComposer, nexus, strapi: globalThis.strapi }) : entry;
@@ -258,15 +272,16 @@ export class ExtensionService {
       applied.nexusTypes.push(...(extension.types ?? []));
       applied.nexusPlugins.push(...(extension.plugins ?? []));
       if (extension.typeDefs) addTypeDefs(schemaComposer, extension.typeDefs);
-      if (extension.resolvers)
-        schemaComposer.addResolveMethods(
-          Object.fromEntries(
-            Object.entries(extension.resolvers).map(([type, fields]) => [
-              type,
-              Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, resolveFunction(value)])),
-            ]),
-          ) as Parameters<SchemaComposer<GraphQLContext>['addResolveMethods']>[0],
-        );
+      if (extension.resolvers) {
+        const now: Record<string, Record<string, Resolver>> = {};
+        for (const [type, fields] of Object.entries(extension.resolvers))
+          for (const [field, value] of Object.entries(fields)) {
+            // Strapi sets the resolvers on the schema its nexus types are merged into
+            if (hasField(type, field)) (now[type] ??= {})[field] = resolveFunction(value);
+            else applied.laterResolvers.push({ type, field, resolve: resolveFunction(value) });
+          }
+        schemaComposer.addResolveMethods(now as Parameters<SchemaComposer<GraphQLContext>['addResolveMethods']>[0]);
+      }
       Object.assign(config, extension.resolversConfig ?? {});
     }
     return applied;

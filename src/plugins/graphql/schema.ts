@@ -4,7 +4,13 @@
  * the users-permissions fields, then the extensions; every Query/Mutation field is wrapped with its
  * permission check and its resolversConfig (auth, policies, middlewares).
  */
-import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import {
+  defaultFieldResolver,
+  isObjectType,
+  type GraphQLFieldResolver,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+} from 'graphql';
 import { SchemaComposer, type ObjectTypeComposerFieldConfigAsObjectDefinition } from 'graphql-compose';
 import type { Registry } from '../../content-types/index.js';
 import { ForbiddenError, isAppError } from '../../errors/index.js';
@@ -21,7 +27,13 @@ import type { GraphQLConfig } from './config.js';
 import { addComponentTypes, addContentTypeTypes, typeNames, type TypeBuildContext } from './content-type-types.js';
 import type { GraphQLContext } from './context.js';
 import { exposedContentTypes, hasShadowCrud, UPLOAD_FILE_UID } from './exposed.js';
-import type { ExtensionService, Resolver, ResolverConfig } from './extension.js';
+import {
+  ExtensionError,
+  type AppliedExtensions,
+  type ExtensionService,
+  type Resolver,
+  type ResolverConfig,
+} from './extension.js';
 import { entityName, filtersInputName, GENERIC_MORPH, inputName } from './naming.js';
 import { fileAttributes, fileRelated, morphType } from './upload-related.js';
 import { withNexusTypes } from './nexus-types.js';
@@ -122,14 +134,25 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
   addFields(sc, 'Mutation', localizations, actions);
   for (const [key, action] of Object.entries(UPLOAD_FILE_CRUD_ACTIONS)) if (actions.has(key)) actions.set(key, action);
 
-  const { resolversConfig, nexusTypes, nexusPlugins } = extension.apply(sc);
+  const { resolversConfig, nexusTypes, nexusPlugins, laterResolvers } = extension.apply(sc);
   wrapRoot(sc, 'Query', actions, resolversConfig);
   wrapRoot(sc, 'Mutation', actions, resolversConfig);
   const built = sc.buildSchema();
-  if (nexusTypes.length === 0 && nexusPlugins.length === 0) return built;
-  const merged = withNexusTypes(built, nexusTypes, nexusPlugins);
-  wrapAddedRootFields(merged, built, resolversConfig);
+  const merged =
+    nexusTypes.length === 0 && nexusPlugins.length === 0 ? built : withNexusTypes(built, nexusTypes, nexusPlugins);
+  setLaterResolvers(merged, laterResolvers);
+  if (merged !== built) wrapAddedRootFields(merged, built, resolversConfig);
   return merged;
+}
+
+/** The extensions' resolvers of fields their nexus types added; one naming no field stops start-up. */
+function setLaterResolvers(schema: GraphQLSchema, resolvers: AppliedExtensions['laterResolvers']): void {
+  for (const { type, field, resolve } of resolvers) {
+    const object = schema.getType(type);
+    const target = isObjectType(object) ? object.getFields()[field] : undefined;
+    if (!target) throw new ExtensionError(`Cannot extend field '${field}' from type '${type}'. Field does not exist.`);
+    target.resolve = resolve;
+  }
 }
 
 /** Root fields nexus types added get their resolversConfig (auth scope, policies, middlewares) too. */

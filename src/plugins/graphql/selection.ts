@@ -151,12 +151,14 @@ function levelQuery(
   const fields = new Set<string>();
   const populate: Record<string, unknown> = {};
   const populated = new Set<string>();
+  let extensionField = false;
   for (const [key, fieldNodes] of subFieldsByKey(walk, nodes, type)) {
     const first = fieldNodes[0];
     if (!first) continue;
     const name = first.name.value;
     const attribute = schema.attributes[name];
     const target = childType(type, name);
+    if (!attribute && target && !name.startsWith('__')) extensionField = true;
     if (!attribute || !target) continue;
     if (
       attribute.type !== 'relation' &&
@@ -173,6 +175,11 @@ function levelQuery(
     populated.add(name);
     populate[outputKey] = outputKey === name ? spec : { ...spec, [POPULATE_ATTRIBUTE]: name };
   }
+  // a field an extension added resolves from the entry as Strapi reads it: every scalar attribute
+  if (extensionField)
+    for (const [name, attribute] of Object.entries(schema.attributes))
+      if (!attribute.private && !['relation', 'media', 'component', 'dynamiczone', 'password'].includes(attribute.type))
+        fields.add(name);
   return { fields: [...fields], populate };
 }
 
