@@ -7,19 +7,13 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createTestService } from '../helpers/server.js';
-import { writeFiles } from '../helpers/temp-app.js';
+import { NOTE_HELLO_API, writeFiles } from '../helpers/temp-app.js';
 
 async function project(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'cs-cjs-project-'));
   await writeFiles(dir, {
     'package.json': JSON.stringify({ name: 'cjs-project', dependencies: { '@strapi/strapi': '4.26.2' } }),
-    'config/permissions.json': JSON.stringify({ public: ['api::note.note.hello'] }),
-    'src/api/note/content-types/note/schema.json': JSON.stringify({
-      kind: 'collectionType',
-      collectionName: 'notes',
-      info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' },
-      attributes: { text: { type: 'string' } },
-    }),
+    ...NOTE_HELLO_API,
     'src/api/note/locales/en.json': JSON.stringify({ hello: 'hello from a file' }),
     // TypeScript with ES module syntax, reading a file next to it through __dirname
     'src/api/note/controllers/note.ts': `

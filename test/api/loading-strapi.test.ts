@@ -7,19 +7,13 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { capturingLogger, WARN } from '../helpers/log-capture.js';
 import { createTestService } from '../helpers/server.js';
-import { writeFiles } from '../helpers/temp-app.js';
+import { NOTE_HELLO_API, writeFiles } from '../helpers/temp-app.js';
 
 async function project(controller: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'cs-loading-strapi-'));
   await writeFiles(dir, {
     'config/api.js': `module.exports = { rest: { defaultLimit: 7 } };`,
-    'config/permissions.json': JSON.stringify({ public: ['api::note.note.hello'] }),
-    'src/api/note/content-types/note/schema.json': JSON.stringify({
-      kind: 'collectionType',
-      collectionName: 'notes',
-      info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' },
-      attributes: { text: { type: 'string' } },
-    }),
+    ...NOTE_HELLO_API,
     'src/api/note/controllers/note.js': controller,
     'src/api/note/routes/hello.js': `module.exports = { routes: [{ method: 'GET', path: '/hello', handler: 'note.hello' }] };`,
   });

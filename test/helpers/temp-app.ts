@@ -13,6 +13,20 @@ export interface TempAppFiles {
   files?: Record<string, string>;
 }
 
+/**
+ * A project's `note` api with a public `hello` action: its schema and the permission, as files for
+ * `writeFiles` (the test adds `src/api/note/controllers/note.*` and a route naming `note.hello`).
+ */
+export const NOTE_HELLO_API: Record<string, string> = {
+  'config/permissions.json': JSON.stringify({ public: ['api::note.note.hello'] }),
+  'src/api/note/content-types/note/schema.json': JSON.stringify({
+    kind: 'collectionType',
+    collectionName: 'notes',
+    info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' },
+    attributes: { text: { type: 'string' } },
+  }),
+};
+
 /** Writes text files under `dir` (paths relative to it, folders created). */
 export async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
   for (const [path, text] of Object.entries(files)) {
