@@ -195,7 +195,7 @@ describe('GraphQL mutations and permissions', () => {
       ],
       data: { createArticle: { data: { id, attributes: null } } },
     });
-    expect(await count()).to.equal(before + 1);
+    expect(await count()).to.equal(Number(before) + 1);
     await gql(service, 'mutation($id: ID!) { deleteArticle(id: $id) { data { id } } }', { id }, jwt);
   });
 

@@ -180,12 +180,6 @@ export function shadowMutations(
     typeof args.locale === 'string' && isRecord(args.data)
       ? { data: plain({ ...args.data, locale: args.locale }) }
       : body(args);
-  // Strapi's GraphQL create goes through its entity service: a draft unless `publishedAt` is given
-  // (REST's create publishes)
-  const draftUnlessPublished = (given: ReturnType<typeof localizedBody>) =>
-    ct.draftAndPublish && isRecord(given.data) && !Object.hasOwn(given.data, 'publishedAt')
-      ? { ...given, data: { publishedAt: null, ...given.data } }
-      : given;
   if (ct.kind === 'singleType') {
     if (extension.isActionEnabled(uid, 'update')) {
       fields[updateMutationName(type)] = {
