@@ -52,7 +52,8 @@ export function authRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
       path: '/connect/:provider',
       handler: 'auth.connect',
       config: LIMITED,
-      run: () => {
+      run: (req) => {
+        authorize(req, AUTH_ACTIONS.connect);
         throw new ApplicationError(PROVIDER_DISABLED);
       },
     },
