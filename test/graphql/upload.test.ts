@@ -173,6 +173,21 @@ describe('upload plugin: GraphQL', function () {
     expect(one.body.data).to.deep.equal({ uploadFile: { data: list.data[0] } });
   });
 
+  it('multipleUpload of an empty list uploads nothing and answers [] (Strapi 4.26)', async () => {
+    const count = async () =>
+      (await gql(media.service, '{ uploadFiles { meta { pagination { total } } } }', undefined, media.jwt)).body.data
+        .uploadFiles.meta.pagination.total as number;
+    const before = await count();
+    const empty = await gql(
+      media.service,
+      'mutation { multipleUpload(files: []) { data { id } } }',
+      undefined,
+      media.jwt,
+    );
+    expect(empty.body).to.deep.equal({ data: { multipleUpload: [] } });
+    expect(await count()).to.equal(before);
+  });
+
   it('updateFileInfo and removeFile (bytes gone from disk); a missing file is null', async () => {
     const up = await multipart(media, UPLOAD, { file: null }, { 0: ['variables.file'] }, [
       { field: '0', content: image, filename: 'tmp.png' },
