@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { ALBUM_UID, createMediaApp, png, TEXT, type MediaApp } from '../helpers/media-app.js';
-import { gql } from './helpers.js';
+import { at, gql } from './helpers.js';
 
 interface Part {
   field: string;
@@ -175,8 +175,10 @@ describe('upload plugin: GraphQL', function () {
 
   it('multipleUpload of an empty list uploads nothing and answers [] (Strapi 4.26)', async () => {
     const count = async () =>
-      (await gql(media.service, '{ uploadFiles { meta { pagination { total } } } }', undefined, media.jwt)).body.data
-        .uploadFiles.meta.pagination.total as number;
+      at(
+        (await gql(media.service, '{ uploadFiles { meta { pagination { total } } } }', undefined, media.jwt)).body,
+        'data.uploadFiles.meta.pagination.total',
+      );
     const before = await count();
     const empty = await gql(
       media.service,
