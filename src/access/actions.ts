@@ -6,6 +6,7 @@ export const UP = 'plugin::users-permissions';
 
 export const AUTH_ACTIONS = {
   callback: `${UP}.auth.callback`,
+  connect: `${UP}.auth.connect`,
   register: `${UP}.auth.register`,
   forgotPassword: `${UP}.auth.forgotPassword`,
   resetPassword: `${UP}.auth.resetPassword`,
@@ -41,6 +42,7 @@ export const PERMISSIONS_ACTION = `${UP}.permissions.getPermissions`;
 export const DEFAULT_ROLE_PERMISSIONS: Record<'public' | 'authenticated', string[]> = {
   public: [
     AUTH_ACTIONS.callback,
+    AUTH_ACTIONS.connect,
     AUTH_ACTIONS.register,
     AUTH_ACTIONS.forgotPassword,
     AUTH_ACTIONS.resetPassword,

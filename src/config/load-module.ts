@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from './config-error.js';
+import { resolveStrapiPackagesFallback } from './strapi-packages.js';
 
 interface TsxCommonJsApi {
   register(options: { namespace: string }): { require(id: string, fromFile: string): unknown };
@@ -11,6 +12,7 @@ const nodeRequire = createRequire(import.meta.url);
 const NAMESPACE = 'content-service-app';
 /** tsx's CommonJS loader, in a namespace of its own: what it loads is told apart in the module cache */
 const appRequire = (nodeRequire('tsx/cjs/api') as TsxCommonJsApi).register({ namespace: NAMESPACE });
+resolveStrapiPackagesFallback();
 
 /**
  * The app's modules loaded from now on are loaded afresh: a service's files share their modules'

@@ -125,8 +125,7 @@ function checkAttribute(source: string, name: string, attr: Attribute): void {
 
 /**
  * Strapi v4's table name for a schema without `collectionName`: the singular name, prefixed with
- * the plugin's name for a plugin's type (dashes become underscores, as a collection name here is
- * a plain identifier).
+ * the plugin's name for a plugin's type (dashes become underscores).
  */
 function defaultCollectionName(uid: string, singularName: string): string {
   const plugin = uid.startsWith('plugin::') ? uid.slice('plugin::'.length).split('.')[0] : undefined;
@@ -149,8 +148,12 @@ export function normalizeContentType(input: ContentTypeSource, options: Normaliz
   if (info.singularName === info.pluralName)
     throw new SchemaError(source, 'info.singularName and info.pluralName must differ; give pluralName its plural form');
   const collectionName = schema.collectionName ?? defaultCollectionName(uid, info.singularName);
-  if (typeof collectionName !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(collectionName)) {
-    throw new SchemaError(source, `"collectionName" must be a plain identifier, got ${JSON.stringify(collectionName)}`);
+  // Strapi quotes its table names, so a dash is as good as an underscore (`default-landers`)
+  if (typeof collectionName !== 'string' || !/^[A-Za-z_][A-Za-z0-9_-]*$/.test(collectionName)) {
+    throw new SchemaError(
+      source,
+      `"collectionName" must be letters, digits, "_" and "-", got ${JSON.stringify(collectionName)}`,
+    );
   }
   const attributes = normalizeAttributes(source, schema.attributes, options);
 

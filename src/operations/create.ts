@@ -1,4 +1,4 @@
-import { createEntry, dataObject, readDataPayload, writableContentType } from '../write/index.js';
+import { createEntry, type CreateOptions, dataObject, readDataPayload, writableContentType } from '../write/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 import { answerEntry, checkAnswerQuery } from './write-answer.js';
 
@@ -17,11 +17,12 @@ export async function create(
   uid: string,
   body: unknown,
   query: RawQuery,
+  options: Pick<CreateOptions, 'unpublished'> = {},
 ): Promise<EntryResponse> {
   const contentType = writableContentType(ctx, uid);
   // Strapi validates the query before it reads the body
   await checkAnswerQuery(ctx, uid, query);
   const data = dataObject(readDataPayload(body));
-  const id = await createEntry(ctx, contentType, data, {});
+  const id = await createEntry(ctx, contentType, data, options);
   return answerEntry(ctx, uid, id, query);
 }

@@ -28,6 +28,11 @@ export interface CreateOptions {
   localeGroup?: number;
   /** the v4 localization route always creates a draft */
   draft?: boolean;
+  /**
+   * A body without `publishedAt` is stored unpublished but validated as a published entry
+   * (required attributes enforced): Strapi's entity service, which GraphQL's create calls.
+   */
+  unpublished?: boolean;
 }
 
 /** A service context, plus what the caller may read when the write comes from a client. */
@@ -170,8 +175,14 @@ async function insertEntry(
   const publishErrors: string[] = [];
   const locale = contentType.localized ? resolveLocale(ctx, options.locale ?? data.locale) : null;
   const requested = contentType.draftAndPublish ? readPublishedAt(data, publishErrors) : undefined;
-  const publishedAt = options.draft ? null : requested === undefined ? new Date() : requested;
-  const isDraft = contentType.draftAndPublish && publishedAt === null;
+  const publishedAt = options.draft
+    ? null
+    : requested === undefined
+      ? options.unpublished
+        ? null
+        : new Date()
+      : requested;
+  const isDraft = contentType.draftAndPublish && (options.draft === true || requested === null);
   const plan = buildWrite(ctx.registry, contentType, data, {
     mode: 'create',
     existing: null,

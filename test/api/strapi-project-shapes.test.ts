@@ -47,8 +47,10 @@ const PRODUCT = {
     brand: { type: 'relation', relation: 'manyToOne', target: 'api::brand.brand', inversedBy: 'products' },
   },
 };
+/** A table name with dashes, which Strapi quotes (met in a landing-page project: `default-landers`). */
 const BRAND = {
   kind: 'collectionType',
+  collectionName: 'shop-brands',
   info: { singularName: 'brand', pluralName: 'brands', displayName: 'Brand' },
   attributes: {
     name: { type: 'string' },
@@ -61,6 +63,7 @@ const PERMISSIONS = {
     'api::shop-product.shop-product.findOne',
     'api::shop-product.shop-product.create',
     'api::brand.brand.find',
+    'api::brand.brand.findOne',
     'api::brand.brand.create',
   ],
 };
@@ -100,7 +103,7 @@ const MAPS_MIDDLEWARES = `module.exports = [
 ];
 `;
 
-describe('schema.json without kind or collectionName (Strapi v4 fills them in)', () => {
+describe('schema.json without kind or collectionName (Strapi v4 fills them in), or with a dashed one', () => {
   let service: TestService;
   before(async () => {
     const appDir = await writeTempProject({
@@ -115,7 +118,7 @@ describe('schema.json without kind or collectionName (Strapi v4 fills them in)',
   it('reads a missing kind as collectionType and names the collection after the singular name', () => {
     const product = service.context.registry.contentType('api::shop-product.shop-product');
     expect(product).to.include({ kind: 'collectionType', collectionName: 'shop_product', draftAndPublish: true });
-    expect(service.context.registry.contentType('api::brand.brand')?.collectionName).to.equal('brand');
+    expect(service.context.registry.contentType('api::brand.brand')?.collectionName).to.equal('shop-brands');
   });
 
   it('serves REST CRUD with the relation, and GraphQL, on them', async () => {
@@ -132,6 +135,10 @@ describe('schema.json without kind or collectionName (Strapi v4 fills them in)',
     const read = await api().get(`/api/shop-products/${id}?populate=brand`).expect(200);
     expect(read.body.data.attributes).to.include({ name: 'Anvil', slug: 'anvil' });
     expect(read.body.data.attributes.brand.data.attributes.name).to.equal('Acme');
+    const stored = await service.context.connection.db!.collection('shop-brands').findOne({ name: 'Acme' });
+    expect(stored?._id).to.equal(brand.body.data.id);
+    const inverse = await api().get(`/api/brands/${brand.body.data.id}?populate=products`).expect(200);
+    expect(inverse.body.data.attributes.products.data.map((p: { id: number }) => p.id)).to.deep.equal([id]);
     const gql = await api()
       .post('/graphql')
       .send({ query: '{ shopProducts { data { attributes { name brand { data { attributes { name } } } } } } }' })

@@ -143,6 +143,62 @@ describe('GraphQL mutations and permissions', () => {
       await gql(service, 'mutation($id: ID!) { deleteArticle(id: $id) { data { id } } }', { id: created }, jwt);
   });
 
+  it('validates a create without publishedAt as a published entry, though it stores a draft (Strapi 4.26)', async () => {
+    const count = async () =>
+      at(
+        (
+          await gql(
+            service,
+            '{ articles(publicationState: PREVIEW, locale: "all") { meta { pagination { total } } } }',
+            undefined,
+            jwt,
+          )
+        ).body,
+        'data.articles.meta.pagination.total',
+      );
+    const before = await count();
+    const missing = await gql(service, 'mutation { createArticle(data: {}) { data { id } } }', undefined, jwt);
+    expect(missing.body).to.deep.equal({
+      errors: [
+        {
+          message: 'title must be defined.',
+          extensions: {
+            error: {
+              name: 'ValidationError',
+              message: 'title must be defined.',
+              details: { errors: [{ path: ['title'], message: 'title must be defined.', name: 'ValidationError' }] },
+            },
+            code: 'BAD_USER_INPUT',
+          },
+        },
+      ],
+      data: { createArticle: null },
+    });
+    expect(await count()).to.equal(before);
+    // an explicit draft skips the required check; its null title then fails the non-null field,
+    // with graphql-js's own message, as Strapi shows it
+    const draft = await gql(
+      service,
+      'mutation { createArticle(data: { publishedAt: null }) { data { id attributes { title } } } }',
+      undefined,
+      jwt,
+    );
+    const id = at(draft.body, 'data.createArticle.data.id');
+    expect(draft.body).to.deep.equal({
+      errors: [
+        {
+          message: 'Cannot return null for non-nullable field Article.title.',
+          locations: [{ line: 1, column: 80 }],
+          path: ['createArticle', 'data', 'attributes', 'title'],
+          extensions: { code: 'INTERNAL_SERVER_ERROR' },
+        },
+      ],
+      data: { createArticle: { data: { id, attributes: null } } },
+    });
+    expect(await count()).to.equal(Number(before) + 1);
+    await gql(service, 'mutation($id: ID!) { deleteArticle(id: $id) { data { id } } }', { id }, jwt);
+  });
+
   it('creates an entry in another locale and a localization of an existing entry (always a draft)', async () => {
     const fr = await gql(
       service,
@@ -229,6 +285,19 @@ describe('GraphQL mutations and permissions', () => {
     expect(wrong.body.errors?.[0]?.extensions?.code).to.equal('BAD_USER_INPUT');
     const anonymous = await gql(service, '{ me { id } }');
     expect(anonymous.body.errors?.[0]?.extensions?.code).to.equal('FORBIDDEN');
+    // an API token's caller is no user: Strapi's resolver fails with a plain error
+    const { accessKey } = await createApiToken(service.context, { name: 'gql-me', type: 'full-access' });
+    expect((await gql(service, '{ me { id } }', undefined, accessKey)).body).to.deep.equal({
+      errors: [
+        {
+          message: 'Authentication requested',
+          locations: [{ line: 1, column: 3 }],
+          path: ['me'],
+          extensions: { code: 'INTERNAL_SERVER_ERROR' },
+        },
+      ],
+      data: { me: null },
+    });
   });
 
   it('rejects a registration that reuses a username with Strapi ApplicationError', async () => {

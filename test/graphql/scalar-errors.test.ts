@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
-import { gql, registerUser } from './helpers.js';
+import { at, gql, registerUser } from './helpers.js';
 
 /**
  * Scalar literals that cannot be parsed are validation errors (400, GRAPHQL_VALIDATION_FAILED,
@@ -61,11 +61,32 @@ describe('GraphQL: scalar literal errors and forbidden relations (Strapi 4.26 an
       'Expected value of type "I18NLocaleCode", found 5; Locale cannot represent non string type',
       20,
     ],
+    [
+      '{ articles(locale: "xx") { data { id } } }',
+      'Expected value of type "I18NLocaleCode", found "xx"; Unknown locale supplied',
+      20,
+    ],
+    [
+      '{ articles(locale: "EN") { data { id } } }',
+      'Expected value of type "I18NLocaleCode", found "EN"; Unknown locale supplied',
+      20,
+    ],
   ] as const) {
     it(query, async () => {
       expect(await gql(service, query)).to.deep.equal(validationFailed(message, column));
     });
   }
+
+  it('a locale literal may name any known locale, configured or not, or all', async () => {
+    for (const locale of ['fr', 'de', 'zh-Hans', 'all']) {
+      const answer = await gql(
+        service,
+        `{ articles(locale: "${locale}", pagination: { limit: 100 }) { data { id } } }`,
+      );
+      expect(at(answer.body, 'data.articles.data'), locale).to.be.an('array');
+      expect(answer.body.errors, locale).to.equal(undefined);
+    }
+  });
 
   it('a dynamic zone input names its components by __typename, as Strapi reads it', async () => {
     const { accessKey } = await createApiToken(service.context, { name: 'dz-input', type: 'full-access' });

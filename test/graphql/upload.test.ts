@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { ALBUM_UID, createMediaApp, png, TEXT, type MediaApp } from '../helpers/media-app.js';
-import { gql } from './helpers.js';
+import { at, gql } from './helpers.js';
 
 interface Part {
   field: string;
@@ -171,6 +171,23 @@ describe('upload plugin: GraphQL', function () {
       media.jwt,
     );
     expect(one.body.data).to.deep.equal({ uploadFile: { data: list.data[0] } });
+  });
+
+  it('multipleUpload of an empty list uploads nothing and answers [] (Strapi 4.26)', async () => {
+    const count = async () =>
+      at(
+        (await gql(media.service, '{ uploadFiles { meta { pagination { total } } } }', undefined, media.jwt)).body,
+        'data.uploadFiles.meta.pagination.total',
+      );
+    const before = await count();
+    const empty = await gql(
+      media.service,
+      'mutation { multipleUpload(files: []) { data { id } } }',
+      undefined,
+      media.jwt,
+    );
+    expect(empty.body).to.deep.equal({ data: { multipleUpload: [] } });
+    expect(await count()).to.equal(before);
   });
 
   it('updateFileInfo and removeFile (bytes gone from disk); a missing file is null', async () => {

@@ -16,6 +16,12 @@ function snakeUpper(name: string): string {
   return name.replace(/(?<=[a-z0-9])(?=[A-Z])/g, '_').toUpperCase();
 }
 
+/** An internal error whose message Strapi v4 shows (code INTERNAL_SERVER_ERROR, with locations and path). */
+export class ShownInternalError extends Error {}
+
+/** graphql-js's own error for a resolver's null in a non-null field: names only the schema's field. */
+const NON_NULL_FIELD = /^Cannot return null for non-nullable field [_A-Za-z][_0-9A-Za-z]*\.[_A-Za-z][_0-9A-Za-z]*\.$/;
+
 export function errorCode(error: AppError): string {
   if (error.name === 'ForbiddenError') return 'FORBIDDEN';
   if (error.name === 'UnauthorizedError') return 'UNAUTHENTICATED';
@@ -30,6 +36,8 @@ export function formatResolverError(error: GraphQLError, logger: Logger): GraphQ
   // a scalar's parse error met by validation (Strapi's Time, Locale) is already the client's answer
   const code = error.extensions.code;
   if (code === VALIDATION_FAILED || code === PARSE_FAILED) return error;
+  if (cause instanceof ShownInternalError || (cause.constructor === Error && NON_NULL_FIELD.test(cause.message)))
+    return withCode(error, 'INTERNAL_SERVER_ERROR');
   const original = databaseRefusal(cause) ?? cause;
   if (isAppError(original)) {
     // Strapi's answers carry neither `locations` nor `path` on resolver errors

@@ -119,6 +119,23 @@ export const JSONScalar = new GraphQLScalarType({
   parseLiteral: (ast, variables) => literalValue(ast, variables),
 });
 
+const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+
+/**
+ * Whether a locale literal names a locale: `all`, or a canonical code (`fr`, `fr-CA`, `zh-Hans`)
+ * whose language and region ICU knows. Strapi checks against its list of ISO locale codes, a
+ * subset of ICU's.
+ */
+function isLocaleCode(code: string): boolean {
+  if (code === 'all') return true;
+  try {
+    if (Intl.getCanonicalLocales(code)[0] !== code) return false;
+  } catch {
+    return false;
+  }
+  return LANGUAGE_NAMES.of(code) !== undefined;
+}
+
 export const I18NLocaleCodeScalar = new GraphQLScalarType({
   name: 'I18NLocaleCode',
   description: 'A string used to identify an i18n locale',
@@ -130,6 +147,7 @@ export const I18NLocaleCodeScalar = new GraphQLScalarType({
   parseLiteral: (ast) => {
     // a plain error, as Strapi's: validation reports it as `Expected value of type …; <message>`
     if (ast.kind !== Kind.STRING) throw new Error('Locale cannot represent non string type');
+    if (!isLocaleCode(ast.value)) throw new Error('Unknown locale supplied');
     return ast.value;
   },
 });

@@ -180,12 +180,6 @@ export function shadowMutations(
     typeof args.locale === 'string' && isRecord(args.data)
       ? { data: plain({ ...args.data, locale: args.locale }) }
       : body(args);
-  // Strapi's GraphQL create goes through its entity service: a draft unless `publishedAt` is given
-  // (REST's create publishes)
-  const draftUnlessPublished = (given: ReturnType<typeof localizedBody>) =>
-    ct.draftAndPublish && isRecord(given.data) && !Object.hasOwn(given.data, 'publishedAt')
-      ? { ...given, data: { publishedAt: null, ...given.data } }
-      : given;
   if (ct.kind === 'singleType') {
     if (extension.isActionEnabled(uid, 'update')) {
       fields[updateMutationName(type)] = {
@@ -215,14 +209,13 @@ export function shadowMutations(
       type: entityResponseName(type),
       args: { data: `${inputName(type)}!`, ...locale },
       action: `${uid}.create`,
-      // the `locale` argument is the new entry's locale (REST's create reads only `data.locale`)
+      // the `locale` argument is the new entry's locale (REST's create reads only `data.locale`);
+      // Strapi's GraphQL create goes through its entity service: unpublished unless `publishedAt`
+      // is given, yet validated as published (REST's create publishes)
       resolve: (_p, args, ctx, info) =>
-        operations.create(
-          operationContext(ctx),
-          uid,
-          draftUnlessPublished(localizedBody(args)),
-          answerQuery(args, info, ctx),
-        ),
+        operations.create(operationContext(ctx), uid, localizedBody(args), answerQuery(args, info, ctx), {
+          unpublished: true,
+        }),
     };
   }
   if (extension.isActionEnabled(uid, 'update')) {

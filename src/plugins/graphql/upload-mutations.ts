@@ -78,6 +78,8 @@ export function uploadMutations(): Record<string, RootField> {
       args: { refId: 'ID', ref: 'String', field: 'String', files: '[Upload]!' },
       action: UPLOAD_ACTIONS.upload,
       resolve: async (_p, args, ctx) => {
+        // an empty list uploads nothing and answers so, as Strapi
+        if (Array.isArray(args.files) && args.files.length === 0) return [];
         const files = uploads(args.files, 'files');
         return (
           await upload(

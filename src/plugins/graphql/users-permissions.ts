@@ -4,7 +4,7 @@
  * and the role payload mutations. They call the plugin's operations, as its REST routes do.
  */
 import type { SchemaComposer } from 'graphql-compose';
-import { ApplicationError, NotFoundError, UnauthorizedError } from '../../errors/index.js';
+import { ApplicationError, NotFoundError } from '../../errors/index.js';
 import * as operations from '../../operations/index.js';
 import {
   changePassword,
@@ -26,6 +26,7 @@ import type { GraphQLContext } from './context.js';
 import { operationContext } from './context.js';
 import type { RootField } from './shadow-crud.js';
 import { USER_UID } from './exposed.js';
+import { ShownInternalError } from './errors.js';
 import { selectionQuery } from './selection.js';
 import { isRecord, plain } from './values.js';
 
@@ -109,7 +110,8 @@ export function usersPermissionsQueries(): Record<string, RootField> {
       action: 'plugin::users-permissions.user.me',
       resolve: async (_p, _a, ctx) => {
         const user = ctx.auth.user;
-        if (!user) throw new UnauthorizedError();
+        // Strapi's resolver throws a plain error here (an API token's caller has no user)
+        if (!user) throw new ShownInternalError('Authentication requested');
         return meOf(ctx, user);
       },
     },

@@ -9,6 +9,8 @@ import { findRole } from './roles.js';
 import type { UsersPermissionsRuntime } from './runtime.js';
 import { takenField } from './indexes.js';
 import { allowedExtraFields } from './user-fields.js';
+import { userWithRole } from './user-answer.js';
+import type { OperationContext } from '../../operations/index.js';
 import {
   createUser,
   findUserByConfirmationToken,
@@ -73,8 +75,10 @@ async function sendConfirmation(rt: UsersPermissionsRuntime, user: UserDoc): Pro
 export async function register(
   rt: UsersPermissionsRuntime,
   input: unknown,
+  caller?: OperationContext,
 ): Promise<AuthSession | { user: AuthSession['user'] }> {
   const { ctx, settings } = rt;
+  const answered = (user: UserDoc) => (caller ? userWithRole(caller, user) : sanitizeUser(ctx, user));
   const body = bodyObject(input);
   // Strapi checks presence and the e-mail's form, then whether the name is taken, and only then
   // the lengths (when it writes the user), so each stage's errors are reported alone.
@@ -101,13 +105,13 @@ export async function register(
   }).catch((err: unknown) => {
     throw takenField(err) ? new ApplicationError(TAKEN) : err;
   });
-  if (!advanced.email_confirmation) return session(rt, user);
+  if (!advanced.email_confirmation) return { ...session(rt, user), user: await answered(user) };
   await sendConfirmation(rt, user).catch((err: unknown) => {
     throw err instanceof ApplicationError
       ? err
       : new ApplicationError(err instanceof Error ? err.message : String(err));
   });
-  return { user: sanitizeUser(ctx, user) };
+  return { user: await answered(user) };
 }
 
 /** Login with e-mail or username; one answer for an unknown identifier and a wrong password. */

@@ -1,7 +1,6 @@
 /**
  * `GET /api/users-permissions/permissions`: every content-API action this service serves, as
  * Strapi's permission tree with nothing enabled (the template a role's permissions fill in).
- * Strapi also lists the OAuth `auth.connect`; it is left out, as no provider can be enabled here.
  */
 import {
   AUTH_ACTIONS,

@@ -145,6 +145,11 @@ function zoneSelections(
   // an `on` that is not an object lists no component (Strapi reads its entries)
   const on = raw === undefined || raw === null ? raw : isPlainObject(raw) ? raw : {};
   const idOnly = on === undefined || on === null ? zoneOptions(spec) : false;
+  // a component the app does not have fails Strapi's read (a 500 there); a known one the zone
+  // does not list matches no item
+  for (const uid of Object.keys(on ?? {}))
+    if (!ctx.registry.component(uid))
+      throw new ValidationError(`Invalid parameter ${param}[on][${uid}]: no such component`, {});
   for (const uid of uids) {
     const component = ctx.registry.component(uid);
     if (!component) continue;

@@ -42,6 +42,25 @@ describe('users-permissions: register, login, JWT', () => {
       });
     });
 
+    it('shows the new user’s role to a caller who may read roles (a full-access API token), as Strapi', async () => {
+      const { accessKey } = await createApiToken(service.context, { name: 'register-caller', type: 'full-access' });
+      const res = await request(service.app)
+        .post('/api/auth/local/register')
+        .set('Authorization', `Bearer ${accessKey}`)
+        .send({ username: 'dora', email: 'dora@example.com', password: 'hunter22' });
+      expect(res.status).to.equal(200);
+      expect(Object.keys(res.body.user).sort()).to.deep.equal([...USER_KEYS, 'role'].sort());
+      expect(res.body.user.role).to.include({ name: 'Authenticated', type: 'authenticated' });
+      expect(Object.keys(res.body.user.role).sort()).to.deep.equal([
+        'createdAt',
+        'description',
+        'id',
+        'name',
+        'type',
+        'updatedAt',
+      ]);
+    });
+
     it('stores a bcrypt hash, never the password', async () => {
       const doc = await collectionOf(service.context, USER_UID).findOne({ username: 'dave' });
       expect(doc?.password).to.match(/^\$2[aby]\$10\$/);

@@ -47,6 +47,18 @@ describe('users-permissions: roles and permissions', () => {
     expect(actions('api::homepage', 'homepage')).to.deep.equal(['find', 'update', 'delete']);
     expect(actions('plugin::upload', 'content-api')).to.deep.equal(['find', 'findOne', 'destroy', 'upload']);
     expect(actions('plugin::users-permissions', 'permissions')).to.deep.equal(['getPermissions']);
+    expect([...actions('plugin::users-permissions', 'auth')].sort()).to.deep.equal(
+      [
+        'callback',
+        'changePassword',
+        'resetPassword',
+        'connect',
+        'forgotPassword',
+        'register',
+        'emailConfirmation',
+        'sendEmailConfirmation',
+      ].sort(),
+    );
     expect(actions('plugin::i18n', 'locales')).to.deep.equal(['listLocales']);
     expect(tree['api::note']?.controllers.note?.find).to.deep.equal({ enabled: false, policy: '' });
     expect(Object.keys(tree).filter((type) => type.startsWith('api::'))).to.deep.equal(

@@ -1,4 +1,6 @@
+import type { Request } from 'express';
 import { AUTH_ACTIONS } from '../../../access/actions.js';
+import { operationContext } from '../../../operations/request-context.js';
 import { ApplicationError } from '../../../errors/index.js';
 import type { PluginRoute } from '../../types.js';
 import {
@@ -31,7 +33,7 @@ export function authRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
     path: string,
     action: keyof typeof AUTH_ACTIONS,
     config: PluginRoute['config'],
-    operation: (runtime: UsersPermissionsRuntime, body: unknown) => Promise<unknown>,
+    operation: (runtime: UsersPermissionsRuntime, body: unknown, req: Request) => Promise<unknown>,
   ): PluginRoute => ({
     method: 'POST',
     path,
@@ -39,7 +41,7 @@ export function authRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
     config,
     run: async (req, res) => {
       authorize(req, AUTH_ACTIONS[action]);
-      res.json(await operation(rt, req.body));
+      res.json(await operation(rt, req.body, req));
     },
   });
   return [
@@ -50,12 +52,16 @@ export function authRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
       path: '/connect/:provider',
       handler: 'auth.connect',
       config: LIMITED,
-      run: () => {
+      run: (req) => {
+        authorize(req, AUTH_ACTIONS.connect);
         throw new ApplicationError(PROVIDER_DISABLED);
       },
     },
     { method: 'POST', path: '/auth/local', handler: 'auth.callback', config: LIMITED, run: callback },
-    post('/auth/local/register', 'register', LIMITED, register),
+    // the new user's role shows to a caller who may read roles (a full-access API token), as Strapi's sanitizer leaves it
+    post('/auth/local/register', 'register', LIMITED, (runtime, body, req) =>
+      register(runtime, body, operationContext(runtime.ctx, req)),
+    ),
     {
       method: 'GET',
       path: '/auth/:provider/callback',

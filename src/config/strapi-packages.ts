@@ -1,0 +1,37 @@
+/**
+ * Strapi's own utility package for apps that require it without having it installed: a project
+ * brought here often leaves `@strapi/*` out of its dependencies, yet its lifecycles and controllers
+ * `require('@strapi/utils')` (its `errors` above all). Where the app's own copy resolves, that copy
+ * is used; where none does, the service's (4.26.2, the last v4 release). Their errors answer by
+ * name, as the app's own copy's do (errors/strapi-utils.ts).
+ */
+import { createRequire } from 'node:module';
+
+/** Node's CommonJS resolver, which `@types/node` does not describe */
+interface CommonJsResolver {
+  _resolveFilename(request: string, parent: unknown, isMain: boolean, options?: unknown): string;
+}
+
+const ownRequire = createRequire(import.meta.url);
+const FALLBACK_PACKAGES = ['@strapi/utils'];
+
+const isFallback = (request: string) =>
+  FALLBACK_PACKAGES.some((name) => request === name || request.startsWith(`${name}/`));
+
+let installed = false;
+
+/** From now on, an app's `require` of a fallback package it does not have resolves to the service's copy. */
+export function resolveStrapiPackagesFallback(): void {
+  if (installed) return;
+  installed = true;
+  const resolver = ownRequire('node:module') as CommonJsResolver;
+  const original = resolver._resolveFilename.bind(resolver);
+  resolver._resolveFilename = (request: string, parent: unknown, isMain: boolean, options?: unknown): string => {
+    try {
+      return original(request, parent, isMain, options);
+    } catch (err) {
+      if (!isFallback(request) || (err as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw err;
+      return ownRequire.resolve(request);
+    }
+  };
+}
