@@ -16,6 +16,8 @@ export interface GraphQLConfig {
   /** -1: no maximum besides amountLimit */
   maxLimit: number;
   tracing: boolean;
+  /** Apollo's automatic persisted queries (`apolloServer.persistedQueries`; on unless `false`) */
+  persistedQueries: boolean;
 }
 
 const DEFAULT_COST_LIMIT = 100_000;
@@ -73,6 +75,7 @@ function readGraphqlConfig(config: ServiceConfig): GraphQLConfig {
     defaultLimit: limit(config, 'defaultLimit', raw.defaultLimit, 10, 1),
     maxLimit: limit(config, 'maxLimit', raw.maxLimit, -1, -1),
     tracing: apollo.tracing === true,
+    persistedQueries: apollo.persistedQueries !== false,
   };
 }
 

@@ -25,6 +25,7 @@ import { costLimitError } from './cost-limit.js';
 import { depthLimitRule } from './depth-limit.js';
 import { formatResolverError, PARSE_FAILED, VALIDATION_FAILED, withCode } from './errors.js';
 import { isMultipart, uploadRuntime, withWorkDir } from '../upload/index.js';
+import { PersistedQueries, type PersistedQueryOutcome } from './persisted-queries.js';
 import { missingQueryAnswer, requestShapeError } from './request-shape.js';
 import { startTracing, withTracing } from './tracing.js';
 import { isRecord } from './values.js';
@@ -38,6 +39,8 @@ export interface EndpointOptions {
   costLimit: number;
   /** `apolloServer.tracing`: answers carry `extensions.tracing` (the schema must be instrumented) */
   tracing: boolean;
+  /** `apolloServer.persistedQueries` (Apollo's automatic persisted queries; on unless `false`) */
+  persistedQueries: boolean;
   schema(): GraphQLSchema;
 }
 
@@ -142,21 +145,44 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
     },
   });
 
-  /** Runs one operation whose body is already read (JSON, or a multipart request's operation). */
-  const runOperation = async (req: Request, auth: RequestAuth, body: unknown, contentType: string | undefined) => {
+  const persisted = new PersistedQueries(options.persistedQueries);
+
+  /**
+   * Runs one operation whose body is already read (JSON, or a multipart request's operation); a
+   * GET's parameters are read from `url`. A persisted query to remember is remembered once it has
+   * parsed and validated.
+   */
+  const runOperation = async (
+    req: Request,
+    auth: RequestAuth,
+    body: unknown,
+    contentType: string | undefined,
+    url = req.originalUrl,
+    register?: { hash: string; query: string },
+  ) => {
     const [answer, init] = await handle({
-      url: req.originalUrl,
+      url,
       method: req.method,
       headers: { get: (key: string) => (key.toLowerCase() === 'content-type' ? contentType : req.get(key)) ?? null },
       body: () => Promise.resolve(body === undefined ? '' : (body as string | Record<string, unknown>)),
       raw: { req, auth },
       context: undefined,
     });
+    if (register && init.status === 200 && typeof answer === 'string' && !hasNoData(answer))
+      persisted.remember(register);
     return { answer: answer === null ? null : withApolloOperationError(answer, body), init };
   };
 
-  const run = async (req: Request, res: Response, body: unknown, contentType: string | undefined) => {
-    const { answer, init } = await runOperation(req, await options.service.authenticate(req), body, contentType);
+  const run = async (
+    req: Request,
+    res: Response,
+    body: unknown,
+    contentType: string | undefined,
+    url?: string,
+    register?: { hash: string; query: string },
+  ) => {
+    const auth = await options.service.authenticate(req);
+    const { answer, init } = await runOperation(req, auth, body, contentType, url, register);
     const status = init.status === 200 && typeof answer === 'string' && hasNoData(answer) ? 400 : init.status;
     res.status(status);
     for (const [name, value] of Object.entries(init.headers ?? {})) if (value !== undefined) res.setHeader(name, value);
@@ -170,13 +196,19 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
   const runBatch = async (req: Request, res: Response, operations: unknown[]) => {
     const auth = await options.service.authenticate(req);
     const answers: unknown[] = [];
-    for (const operation of operations) {
+    for (const item of operations) {
+      const outcome: PersistedQueryOutcome = isRecord(item) ? persisted.resolve(item) : { kind: 'run', operation: {} };
+      if (outcome.kind === 'answer') {
+        answers.push(JSON.parse(outcome.body));
+        continue;
+      }
+      const operation = isRecord(item) ? outcome.operation : item;
       const missing = missingQueryAnswer(operation);
       if (missing) {
         answers.push(missing);
         continue;
       }
-      const { answer } = await runOperation(req, auth, operation, 'application/json');
+      const { answer } = await runOperation(req, auth, operation, 'application/json', undefined, outcome.register);
       answers.push(JSON.parse(answer ?? 'null'));
     }
     res.status(200).type('application/json').send(JSON.stringify(answers));
@@ -194,18 +226,43 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
         });
         return;
       }
-      const shapeError = requestShapeError(req);
+      const single = req.method === 'GET' ? getParameters(req) : isRecord(req.body) ? req.body : undefined;
+      const outcome = single ? persisted.resolve(single) : undefined;
+      if (outcome?.kind === 'answer') {
+        res.status(outcome.status).type('application/json').send(outcome.body);
+        return;
+      }
+      // a GET whose query came from the store: its parameters with the query added
+      const url =
+        req.method === 'GET' && outcome && outcome.operation !== single ? withQuery(req, outcome.operation) : undefined;
+      if (req.method === 'POST' && outcome) req.body = outcome.operation;
+      const shapeError = url ? null : requestShapeError(req);
       if (shapeError) {
         res.status(shapeError.status).type(shapeError.contentType).send(shapeError.body);
         return;
       }
       if (req.method === 'POST' && Array.isArray(req.body)) await runBatch(req, res, req.body);
       // a url-encoded form carries the same fields as a JSON body (koa-body reads both)
-      else await run(req, res, req.body, req.is('urlencoded') ? 'application/json' : req.get('content-type'));
+      else {
+        const contentType = req.is('urlencoded') ? 'application/json' : req.get('content-type');
+        await run(req, res, req.body, contentType, url, outcome?.register);
+      }
     } catch (err) {
       next(err);
     }
   };
+}
+
+/** A GET's operation parameters (`query`, `extensions`, ...), as sent. */
+function getParameters(req: Request): Record<string, unknown> {
+  return Object.fromEntries(new URL(req.originalUrl, 'http://localhost').searchParams);
+}
+
+/** The request's URL with `query` set to the operation's query (a GET keeps its GET semantics). */
+function withQuery(req: Request, operation: Record<string, unknown>): string {
+  const url = new URL(req.originalUrl, 'http://localhost');
+  url.searchParams.set('query', String(operation.query));
+  return `${url.pathname}${url.search}`;
 }
 
 /** `{ errors }` without `data`: a request error (parse, validation, variables), answered 400 as Apollo does. */

@@ -107,6 +107,7 @@ export const graphqlPlugin: Plugin = {
         depthLimit: gql.depthLimit,
         costLimit: gql.costLimit,
         tracing: gql.tracing,
+        persistedQueries: gql.persistedQueries,
         schema,
       }),
     );
