@@ -22,7 +22,7 @@ import {
   prefixedPath,
   pluginHoldersOf,
   registeredCustomFields,
-  checkRegisteredCustomFields,
+  settleCustomFields,
   loadingStrapi,
   loadAppCode,
   loadRouteFiles,
@@ -160,7 +160,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       ...localPlugins.map((p) => p.file),
     ]),
   );
-  for (const notice of notices) logger[notice.level](notice.message);
+  // a custom field no mapping knows waits for the app's register hooks, which may register it
+  const heldCustomFieldNotices = notices.filter((notice) => notice.unknownCustomField !== undefined);
+  for (const notice of notices) if (notice.unknownCustomField === undefined) logger[notice.level](notice.message);
   const modelHooks = await loadModelLifecycles(config.appDir, registry);
   const dbLifecycles = createDbLifecycles(registry, modelHooks);
   // the app's code (src/index, lifecycles files, its middlewares) reaches the `strapi` object
@@ -415,7 +417,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     if (lifecycle && strapi) await lifecycle.run('register', strapi);
     await options.register?.({ app: service });
     // where Strapi gives custom fields their registered types: after register
-    if (strapi) checkRegisteredCustomFields(registry, registeredCustomFields(strapi), logger);
+    settleCustomFields(registry, strapi ? registeredCustomFields(strapi) : new Map(), heldCustomFieldNotices, logger);
     // where Strapi instantiates the controllers its routes name: after register
     code.instantiate();
     appServer?.registered();

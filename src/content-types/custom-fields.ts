@@ -87,8 +87,9 @@ export function customFieldBaseType(
   notices.push({
     level: 'warn',
     message:
-      `${where.source} (attribute "${where.attribute}"): custom field "${uid}" has no known base type, so it is ` +
-      `stored as JSON; map it in config/custom-fields, e.g. { "${uid}": "string" }`,
+      `${where.source} (attribute "${where.attribute}"): custom field "${uid}" has no known base type and the app's ` +
+      `code does not register it, so it is stored as JSON; map it in config/custom-fields, e.g. { "${uid}": "string" }`,
+    unknownCustomField: uid,
   });
   return 'json';
 }

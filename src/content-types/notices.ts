@@ -5,4 +5,9 @@
 export interface SchemaNotice {
   level: 'info' | 'warn';
   message: string;
+  /**
+   * The custom field (uid) whose base type no mapping gives: the app's code may still register it,
+   * so the notice waits for the register hooks (lifecycle/custom-fields.ts).
+   */
+  unknownCustomField?: string;
 }

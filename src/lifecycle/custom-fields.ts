@@ -2,11 +2,17 @@
  * `strapi.customFields.register(field | fields)` of Strapi v4: what a plugin's register phase
  * declares about its custom fields, checked as Strapi checks it (same messages). Strapi gives each
  * `"type": "customField"` attribute its registered base type after the register hooks; here the
- * content-types are built before any code runs (from the known plugins and config/custom-fields),
- * so a registration that disagrees with what an attribute was built with is told, with the
- * mapping that makes them agree at the next start.
+ * content-types are built before any code runs (from config/custom-fields and the known plugins,
+ * JSON for a field neither knows), and a field only the app's code knows takes its registered
+ * type after the register hooks (settleCustomFields).
  */
-import { isCustomFieldBaseType, type CustomFieldBaseType, type Registry } from '../content-types/index.js';
+import {
+  isCustomFieldBaseType,
+  type Attribute,
+  type CustomFieldBaseType,
+  type Registry,
+  type SchemaNotice,
+} from '../content-types/index.js';
 import type { Logger } from '../logger.js';
 import { isPlainObject } from '../write/payload.js';
 
@@ -63,24 +69,41 @@ export function createCustomFieldsRegistry(hasPlugin: (name: string) => boolean)
 }
 
 /**
- * After the register hooks: each attribute of a registered custom field whose content-type was
- * built with another base type (an unknown field is kept as JSON) gets one warning with the
- * config/custom-fields entry that gives it the registered type.
+ * After the register hooks, where Strapi gives each custom field its registered base type. An
+ * attribute built as JSON because no mapping knew its field takes the type the app's code
+ * registered (its held notice is dropped); a field still unknown gets its held notice now; an
+ * attribute built from config/custom-fields or the known plugins with another type than the one
+ * registered keeps it, with one warning naming the mapping to change. Nothing has read or written
+ * an entry yet, and the GraphQL schema is built after this.
  */
-export function checkRegisteredCustomFields(
+export function settleCustomFields(
   registry: Registry,
   registered: ReadonlyMap<string, CustomFieldBaseType>,
+  held: readonly SchemaNotice[],
   logger: Logger,
 ): void {
+  const unknown = new Set(held.map((notice) => notice.unknownCustomField));
+  for (const notice of held) if (!registered.has(notice.unknownCustomField ?? '')) logger[notice.level](notice.message);
   for (const schema of registry.all())
     for (const [name, attribute] of Object.entries(schema.attributes)) {
       const uid = attribute.customField;
       const type = uid === undefined ? undefined : registered.get(uid);
-      if (type === undefined || type === attribute.type) continue;
-      logger.warn(
-        `${schema.uid} (attribute "${name}"): custom field "${uid}" is registered as ${type} by the app's code, after ` +
-          `the content-types were built with ${attribute.type}; to store it as ${type}, map it in config/custom-fields: ` +
-          `{ "${uid}": "${type}" }`,
-      );
+      if (uid === undefined || type === undefined || type === attribute.type) continue;
+      if (!unknown.has(uid)) {
+        logger.warn(
+          `${schema.uid} (attribute "${name}"): custom field "${uid}" is registered as ${type} by the app's code, but ` +
+            `config/custom-fields or the known plugins give it ${attribute.type}, which is kept; to store it as ${type}, ` +
+            `map it in config/custom-fields: { "${uid}": "${type}" }`,
+        );
+        continue;
+      }
+      if (type === 'enumeration' && !Array.isArray((attribute as { enum?: unknown }).enum)) {
+        logger.warn(
+          `${schema.uid} (attribute "${name}"): custom field "${uid}" is registered as an enumeration, but the ` +
+            'attribute declares no "enum" array; it is stored as JSON',
+        );
+        continue;
+      }
+      schema.attributes[name] = { ...attribute, type } as Attribute;
     }
 }

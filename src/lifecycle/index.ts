@@ -8,7 +8,7 @@ export {
   type StrapiApp,
   type LifecycleHost,
 } from './strapi-app.js';
-export { checkRegisteredCustomFields } from './custom-fields.js';
+export { settleCustomFields } from './custom-fields.js';
 export { applyPluginExtensions, loadPluginExtensions } from './plugin-extensions.js';
 export { loadLocalPlugins, localPluginTypes, runLocalPluginHook } from './local-plugins.js';
 export { UnsupportedStrapiApi } from './unsupported.js';

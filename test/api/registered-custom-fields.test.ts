@@ -1,6 +1,6 @@
 // strapi.customFields.register in a project's own plugin (its register phase, as Strapi's custom
-// field plugins do): Strapi's checks and messages, the uid it gives, and a warning with the
-// config/custom-fields mapping when the content-types were built with another base type.
+// field plugins do): Strapi's checks and messages, the uid it gives, the registered base type taken
+// by a field no mapping knows, and a warning when config/custom-fields says otherwise.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +26,7 @@ async function iconApp(fields: string, extra: Record<string, string> = {}): Prom
       attributes: {
         name: { type: 'string' },
         icon: { type: 'customField', customField: 'plugin::icons.icon', options: { set: 'solid' } },
+        stars: { type: 'customField', customField: 'plugin::icons.stars' },
       },
     }),
     ...extra,
@@ -43,23 +44,76 @@ async function startError(fields: string): Promise<string> {
 }
 
 describe("custom fields registered by a project's plugin (strapi.customFields.register)", () => {
-  it('starts, and tells the mapping when the content-type was built with another base type', async () => {
+  it('gives a field only the app’s code knows its registered base type: REST, filters and GraphQL', async () => {
     const { logger, lines } = capturingLogger();
-    const service = await createTestService({ appDir: await iconApp(ICON), logger });
+    const fields = `[${ICON}, { name: 'stars', plugin: 'icons', type: 'integer' }]`;
+    const service = await createTestService({ appDir: await iconApp(fields), logger });
+    try {
+      expect(lines.filter((l) => l.level === WARN && /custom field/.test(l.msg ?? ''))).to.deep.equal([]);
+      const { accessKey } = await createApiToken(service.context, { name: 'icons', type: 'full-access' });
+      const api = () => request(service.app);
+      const created = await api()
+        .post('/api/badges')
+        .set(bearer(accessKey))
+        .send({ data: { name: 'star', icon: 'star-solid', stars: '4' } })
+        .expect(200);
+      expect(created.body.data.attributes).to.include({ icon: 'star-solid', stars: 4 });
+      await api()
+        .post('/api/badges')
+        .set(bearer(accessKey))
+        .send({ data: { name: 'moon', icon: 'moon', stars: 2 } })
+        .expect(200);
+      // an integer and a string, as registered: not any JSON value
+      const refused = await api()
+        .post('/api/badges')
+        .set(bearer(accessKey))
+        .send({ data: { icon: { name: 'x' }, stars: 'many' } })
+        .expect(400);
+      expect(refused.body.error.name).to.equal('ValidationError');
+      const high = await api()
+        .get('/api/badges?filters[stars][$gt]=3&fields[0]=name')
+        .set(bearer(accessKey))
+        .expect(200);
+      expect(high.body.data.map((b: { attributes: { name: string } }) => b.attributes.name)).to.deep.equal(['star']);
+      const gql = await api()
+        .post('/graphql')
+        .set(bearer(accessKey))
+        .send({
+          query:
+            '{ __type(name: "Badge") { fields { name type { name } } } badges(filters: { stars: { gte: 2 } }, sort: "stars:desc") { data { attributes { name stars icon } } } }',
+        })
+        .expect(200);
+      const types = Object.fromEntries(
+        (gql.body.data.__type.fields as Array<{ name: string; type: { name: string } }>).map((f) => [
+          f.name,
+          f.type.name,
+        ]),
+      );
+      expect(types).to.include({ icon: 'String', stars: 'Int' });
+      expect(gql.body.data.badges.data).to.deep.equal([
+        { attributes: { name: 'star', stars: 4, icon: 'star-solid' } },
+        { attributes: { name: 'moon', stars: 2, icon: 'moon' } },
+      ]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('keeps the base type config/custom-fields gives, telling the mapping that would follow the registration', async () => {
+    const { logger, lines } = capturingLogger();
+    const appDir = await iconApp(`[${ICON}]`, { 'config/custom-fields.json': '{ "plugin::icons.icon": "text" }' });
+    const service = await createTestService({ appDir, logger });
     try {
       const warnings = lines.filter((l) => l.level === WARN).map((l) => l.msg ?? '');
       expect(warnings).to.include(
         'api::badge.badge (attribute "icon"): custom field "plugin::icons.icon" is registered as string by the ' +
-          "app's code, after the content-types were built with json; to store it as string, map it in " +
-          'config/custom-fields: { "plugin::icons.icon": "string" }',
+          "app's code, but config/custom-fields or the known plugins give it text, which is kept; to store it as " +
+          'string, map it in config/custom-fields: { "plugin::icons.icon": "string" }',
       );
-      const { accessKey } = await createApiToken(service.context, { name: 'icons', type: 'full-access' });
-      const created = await request(service.app)
-        .post('/api/badges')
-        .set(bearer(accessKey))
-        .send({ data: { name: 'star', icon: 'star-solid' } })
-        .expect(200);
-      expect(created.body.data.attributes.icon).to.equal('star-solid');
+      // the field no mapping knows and no code registers: JSON, told once the register hooks have run
+      expect(warnings.filter((w) => w.includes('"plugin::icons.stars" has no known base type'))).to.have.length(1);
+      expect(service.context.registry.contentType('api::badge.badge')?.attributes.icon?.type).to.equal('text');
+      expect(service.context.registry.contentType('api::badge.badge')?.attributes.stars?.type).to.equal('json');
     } finally {
       await service.close();
     }
@@ -70,7 +124,7 @@ describe("custom fields registered by a project's plugin (strapi.customFields.re
     const appDir = await iconApp(`[${ICON}]`, { 'config/custom-fields.json': '{ "plugin::icons.icon": "string" }' });
     const service = await createTestService({ appDir, logger });
     try {
-      expect(lines.filter((l) => l.level === WARN && /custom field/.test(l.msg ?? ''))).to.deep.equal([]);
+      expect(lines.filter((l) => l.level === WARN && /plugin::icons\.icon/.test(l.msg ?? ''))).to.deep.equal([]);
       const { accessKey } = await createApiToken(service.context, { name: 'icons', type: 'full-access' });
       // a string field: a number is refused as for any string attribute
       const refused = await request(service.app)

@@ -300,6 +300,27 @@ describe('GraphQL mutations and permissions', () => {
     });
   });
 
+  it('register shows the new user’s role to a caller who may read roles, as Strapi (login never does)', async () => {
+    const { accessKey } = await createApiToken(service.context, { name: 'gql-register', type: 'full-access' });
+    const query = (name: string) =>
+      `mutation { register(input: { username: "${name}", email: "${name}@example.org", password: "Password123!" }) { user { username role { name type } } } }`;
+    expect(at((await gql(service, query('gqlroled'), undefined, accessKey)).body, 'data.register.user')).to.deep.equal({
+      username: 'gqlroled',
+      role: { name: 'Authenticated', type: 'authenticated' },
+    });
+    expect(at((await gql(service, query('gqlplain'))).body, 'data.register.user')).to.deep.equal({
+      username: 'gqlplain',
+      role: null,
+    });
+    const login = await gql(
+      service,
+      'mutation { login(input: { identifier: "gqlroled", password: "Password123!" }) { user { role { name } } } }',
+      undefined,
+      accessKey,
+    );
+    expect(at(login.body, 'data.login.user')).to.deep.equal({ role: null });
+  });
+
   it('rejects a registration that reuses a username with Strapi ApplicationError', async () => {
     const res = await gql(
       service,

@@ -93,12 +93,13 @@ async function meOf(ctx: GraphQLContext, user: Record<string, unknown>): Promise
 
 /**
  * `{ jwt, user }` of login, register, password changes and e-mail confirmation: Strapi answers the
- * user as read without its role, so `user.role` is null there (only `me` resolves it).
+ * user as read without its role, so `user.role` is null there (only `me` resolves it), but for a
+ * register whose caller may read roles (its answer then carries the role, as REST's).
+ * A register awaiting e-mail confirmation has no jwt (null, as Strapi answers).
  */
-/** `{ jwt, user }`; a register awaiting e-mail confirmation has no jwt (null, as Strapi answers). */
 async function session(promise: Promise<{ jwt?: string; user: Record<string, unknown> }>): Promise<unknown> {
   const answer = await promise;
-  return { jwt: 'jwt' in answer ? answer.jwt : null, user: { ...answer.user, role: null } };
+  return { jwt: 'jwt' in answer ? answer.jwt : null, user: { role: null, ...answer.user } };
 }
 
 const ok = { ok: true };
@@ -238,7 +239,7 @@ function mutationFields(registry: Registry): Record<string, RootField> {
       type: 'UsersPermissionsLoginPayload!',
       args: { input: 'UsersPermissionsRegisterInput!' },
       action: null,
-      resolve: (_p, args, ctx) => session(register(runtime(ctx), plain(args.input))),
+      resolve: (_p, args, ctx) => session(register(runtime(ctx), plain(args.input), operationContext(ctx))),
     },
     resetPassword: {
       description: 'Reset user password. Confirm with a code (resetToken from forgotPassword)',
