@@ -5,6 +5,8 @@ import * as operations from '../operations/index.js';
 import type { ServiceContext } from '../service-context.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { operationContext, rawQuery, requestAuth } from '../operations/request-context.js';
+import { isMultipart } from '../plugins/upload/index.js';
+import { multipartWrite } from './multipart-entry.js';
 
 type Handler = (req: Request, res: Response) => Promise<unknown>;
 
@@ -64,6 +66,9 @@ export function coreRoutes(service: ServiceContext, ct: ContentType): CoreRoute[
   const uid = ct.uid;
   const ctx = (req: Request) => operationContext(service, req);
   const id = (req: Request) => String(req.params.id);
+  /** a write's body: JSON, or multipart/form-data (`data` and `files.<media>`, stored first) */
+  const written = <T>(req: Request, write: (body: unknown) => Promise<T>) =>
+    isMultipart(req) ? multipartWrite(service, req, ct, write) : write(req.body);
   if (ct.kind === 'collectionType') {
     const list = `/${ct.pluralName}`;
     const one = `/${ct.pluralName}/:id`;
@@ -79,13 +84,13 @@ export function coreRoutes(service: ServiceContext, ct: ContentType): CoreRoute[
         method: 'post',
         path: list,
         action: 'create',
-        handler: (req) => operations.create(ctx(req), uid, req.body, rawQuery(req)),
+        handler: (req) => written(req, (body) => operations.create(ctx(req), uid, body, rawQuery(req))),
       },
       {
         method: 'put',
         path: one,
         action: 'update',
-        handler: (req) => operations.update(ctx(req), uid, id(req), req.body, rawQuery(req)),
+        handler: (req) => written(req, (body) => operations.update(ctx(req), uid, id(req), body, rawQuery(req))),
       },
       {
         method: 'delete',
@@ -102,7 +107,7 @@ export function coreRoutes(service: ServiceContext, ct: ContentType): CoreRoute[
       method: 'put',
       path,
       action: 'update',
-      handler: (req) => operations.upsertSingle(ctx(req), uid, req.body, rawQuery(req)),
+      handler: (req) => written(req, (body) => operations.upsertSingle(ctx(req), uid, body, rawQuery(req))),
     },
     {
       method: 'delete',

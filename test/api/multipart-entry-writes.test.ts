@@ -1,0 +1,107 @@
+// Creates and updates sent as multipart/form-data, as Strapi v4's core controllers take them: the
+// entry's data as JSON in `data`, its files under `files.<media attribute>`, stored with the entry.
+import { expect } from 'chai';
+import request from 'supertest';
+import { createMediaApp, png, TEXT, type MediaApp } from '../helpers/media-app.js';
+
+describe('REST writes as multipart/form-data (data + files.<media>)', () => {
+  let media: MediaApp;
+  let image: Buffer;
+  before(async () => {
+    media = await createMediaApp();
+    image = await png(64, 48);
+  });
+  after(() => media.service.close());
+
+  const api = () => request(media.service.app);
+  const fileCount = async () =>
+    (await api().get('/api/upload/files').set(media.auth).expect(200)).body.length as number;
+
+  it('creates an entry with its files, then adds and replaces them on update', async () => {
+    const created = await api()
+      .post('/api/albums?populate=*')
+      .set(media.auth)
+      .field('data', JSON.stringify({ title: 'holiday' }))
+      .attach('files.cover', image, { filename: 'cover.png', contentType: 'image/png' })
+      .attach('files.photos', image, { filename: 'one.png', contentType: 'image/png' })
+      .attach('files.photos', image, { filename: 'two.png', contentType: 'image/png' })
+      .expect(200);
+    const album = created.body.data;
+    expect(album.attributes.title).to.equal('holiday');
+    expect(album.attributes.cover.data.attributes).to.include({ name: 'cover.png', mime: 'image/png' });
+    const photos = () =>
+      api()
+        .get(`/api/albums/${album.id}?populate=photos`)
+        .set(media.auth)
+        .expect(200)
+        .then((res) =>
+          res.body.data.attributes.photos.data.map((p: { attributes: { name: string } }) => p.attributes.name),
+        );
+    expect(await photos()).to.deep.equal(['one.png', 'two.png']);
+
+    // an update's new files go after the entry's own in a multiple media, and replace a single one
+    const updated = await api()
+      .put(`/api/albums/${album.id}?populate=cover`)
+      .set(media.auth)
+      .field('data', JSON.stringify({ title: 'holiday 2' }))
+      .attach('files.photos', image, { filename: 'three.png', contentType: 'image/png' })
+      .attach('files.cover', image, { filename: 'new-cover.png', contentType: 'image/png' })
+      .expect(200);
+    expect(updated.body.data.attributes.title).to.equal('holiday 2');
+    expect(updated.body.data.attributes.cover.data.attributes.name).to.equal('new-cover.png');
+    expect(await photos()).to.deep.equal(['one.png', 'two.png', 'three.png']);
+
+    // no file at all: the data alone, as a JSON body would
+    const plain = await api()
+      .post('/api/albums')
+      .set(media.auth)
+      .field('data', JSON.stringify({ title: 'empty' }));
+    expect(plain.status).to.equal(200);
+    expect(plain.body.data.attributes.title).to.equal('empty');
+  });
+
+  it('refuses what Strapi refuses, and a file its attribute does not accept, storing nothing', async () => {
+    const before = await fileCount();
+    const albums = (await api().get('/api/albums').set(media.auth).expect(200)).body.meta.pagination.total;
+    const missing = await api().post('/api/albums').set(media.auth).field('title', 'x').expect(400);
+    expect(missing.body.error).to.include({
+      name: 'ValidationError',
+      message: 'When using multipart/form-data you need to provide your data in a JSON "data" field.',
+    });
+    const invalid = await api().post('/api/albums').set(media.auth).field('data', '{oops').expect(400);
+    expect(invalid.body.error.message).to.equal("Invalid 'data' field. 'data' should be a valid JSON.");
+    const unprefixed = await api()
+      .post('/api/albums')
+      .set(media.auth)
+      .field('data', '{}')
+      .attach('cover', image, { filename: 'c.png', contentType: 'image/png' })
+      .expect(400);
+    expect(unprefixed.body.error.name).to.equal('BadRequestError');
+    expect(unprefixed.body.error.message).to.match(/^When using multipart\/form-data you need to provide your files/);
+    const notMedia = await api()
+      .post('/api/albums')
+      .set(media.auth)
+      .field('data', '{}')
+      .attach('files.title', image, { filename: 'c.png', contentType: 'image/png' })
+      .expect(400);
+    expect(notMedia.body.error.message).to.equal('files.title: title is not a media attribute of api::album.album');
+    // a text file where only images go: the write refuses it, and the stored file is removed again
+    const refused = await api()
+      .post('/api/albums')
+      .set(media.auth)
+      .field('data', JSON.stringify({ title: 'bad cover' }))
+      .attach('files.cover', TEXT, { filename: 'notes.txt', contentType: 'text/plain' })
+      .expect(400);
+    expect(refused.body.error.name).to.equal('ValidationError');
+    expect(await fileCount()).to.equal(before);
+    expect((await api().get('/api/albums').set(media.auth).expect(200)).body.meta.pagination.total).to.equal(albums);
+  });
+
+  it('needs the write’s permission, checked before the body is read', async () => {
+    const res = await api()
+      .post('/api/albums')
+      .field('data', JSON.stringify({ title: 'anonymous' }))
+      .attach('files.cover', image, { filename: 'c.png', contentType: 'image/png' });
+    expect(res.status).to.equal(403);
+  });
+});
