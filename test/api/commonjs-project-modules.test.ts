@@ -19,12 +19,12 @@ async function project(): Promise<string> {
     'src/api/note/controllers/note.ts': `
       import { readFileSync } from 'fs';
       import { join } from 'path';
-      import { loads } from '../../../shared/state';
+      import { loads } from '../../../common/state';
       const locale = JSON.parse(readFileSync(join(__dirname, '../locales/en.json'), 'utf8'));
       export default { hello(ctx) { ctx.body = { ...locale, dir: __dirname, loads: loads() }; } };
     `,
-    'src/shared/state.ts': `let count = 0; export function loads() { return count; } export function loaded() { count += 1; }`,
-    'src/index.ts': `import { loaded } from './shared/state'; export default { register() { loaded(); } };`,
+    'src/common/state.ts': `let count = 0; export function loads() { return count; } export function loaded() { count += 1; }`,
+    'src/index.ts': `import { loaded } from './common/state'; export default { register() { loaded(); } };`,
     'src/api/note/routes/hello.ts': `export default { routes: [{ method: 'GET', path: '/hello', handler: 'note.hello' }] };`,
   });
   return dir;
