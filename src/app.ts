@@ -1,5 +1,5 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
-import express, { Router, type Express, type RequestHandler } from 'express';
+import express, { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
 import mongoose from 'mongoose';
 import { allowAll, type Authenticator } from './access/ability.js';
 import { beginAppModules, ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
@@ -36,11 +36,13 @@ import {
 import { createLogger, type Logger } from './logger.js';
 import { listen } from './listen.js';
 import { buildMiddlewares } from './middlewares/index.js';
+import { readMultipartForApp } from './middlewares/koa-multipart.js';
 import { Models } from './models/index.js';
 import { BUILT_IN_PLUGINS, enabledPlugins, type Plugin, type PluginRoute } from './plugins/index.js';
 import { graphqlConfig } from './plugins/graphql/config.js';
 import { ExtensionError } from './plugins/graphql/index.js';
 import { i18nSettings } from './plugins/i18n/index.js';
+import { DEFAULT_UPLOAD_SIZE_LIMIT, uploadRuntime } from './plugins/upload/index.js';
 import { DEFAULT_SETTINGS, contentRoutes } from './rest/content-routes.js';
 import { bodyDepthGuard } from './rest/body-depth-guard.js';
 import { HEALTH_PATH, healthCheck } from './rest/health.js';
@@ -230,9 +232,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       return strapi ? pluginHoldersOf(strapi).get(plugin)?.server.policies[item] : undefined;
     },
   };
+  // the app's own handlers see a multipart body as koa-body gives it (fields and files); the upload
+  // plugin's size limit applies, Strapi's default without the plugin
+  const prepareAppRequest = (req: Request, res: Response) =>
+    readMultipartForApp(req, res, uploadRuntime(context)?.settings.sizeLimit ?? DEFAULT_UPLOAD_SIZE_LIMIT);
   let contentApiRoutes: ContentApiRoutes;
   try {
     contentApiRoutes = createContentApiRoutes({
+      prepareRequest: prepareAppRequest,
       files: routeFiles,
       service: context,
       apiPrefix: config.api.rest.prefix,
@@ -258,6 +265,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const httpServer = createHttpServer(app);
   const appServer = hasAppCode
     ? createAppServer({
+        prepareRequest: prepareAppRequest,
         httpServer,
         apiPrefix: config.api.rest.prefix,
         proxy: { get: () => Boolean(app.get('trust proxy')), set: (on) => app.set('trust proxy', on) },
@@ -324,7 +332,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     await closeDatabase();
     throw err;
   }
-  const restActionOptions = { code, errors: middlewares.errors, logger };
+  const restActionOptions = { code, errors: middlewares.errors, logger, prepareRequest: prepareAppRequest };
   api.use(
     contentRoutes(context, (uid) => {
       const settings = contentApiRoutes.coreSettings(uid);

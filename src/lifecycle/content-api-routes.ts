@@ -13,7 +13,7 @@
  *   without going through Koa: the requests it matches first pass straight on.
  */
 import Router from '@koa/router';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ConfigError } from '../config/index.js';
 import type { ContentType } from '../content-types/index.js';
 import type { Logger } from '../logger.js';
@@ -54,6 +54,8 @@ export interface ContentApiRoutesOptions {
   logger: Logger;
   /** plugins' routes may be added before `compose` (the app changed them): the handler is then there from the start */
   pluginRoutesPossible?: boolean;
+  /** before an app handler runs: a multipart body read into `ctx.request.body` / `ctx.request.files` */
+  prepareRequest?: (req: Request, res: Response) => Promise<void>;
 }
 
 export interface ContentApiRoutes {
@@ -155,7 +157,7 @@ export function createContentApiRoutes(options: ContentApiRoutesOptions): Conten
   const router = new Router<KoaContext>();
   const passOn: KoaMiddleware = (_ctx, next) => next();
   const dispatch = router.routes();
-  const chain = koaHandler("the app's routes", () => dispatch, options.errors, options.logger);
+  const chain = koaHandler("the app's routes", () => dispatch, options.errors, options.logger, options.prepareRequest);
   // set once composed: before, or when every route is a plain core route, requests pass straight on
   let serving = false;
   const handler: RequestHandler | undefined =

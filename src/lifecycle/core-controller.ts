@@ -15,6 +15,8 @@ import cloneDeep from 'lodash/cloneDeep.js';
 import { NotFoundError, ValidationError } from '../errors/index.js';
 import type { KoaContext } from '../middlewares/koa-context.js';
 import * as operations from '../operations/index.js';
+import { isMultipart } from '../plugins/upload/index.js';
+import { multipartWrite } from '../rest/multipart-entry.js';
 import { operationContext } from '../operations/request-context.js';
 import { UNRESTRICTED, validateReadQuery } from '../query/index.js';
 import type { ServiceContext } from '../service-context.js';
@@ -121,6 +123,13 @@ export function createCoreController(host: CoreControllerHost, uid: string): Cor
     validateInput: async (data: unknown, ctx: Context) => validateInput(schema, data, callerAccess(ctx)),
   };
 
+  /** a write's body: the request's JSON, or its multipart/form-data (`data` + `files.<media>`, stored first) */
+  const written = <T>(ctx: Context, write: (body: unknown) => Promise<T>): Promise<T> => {
+    const req = requestOf(ctx);
+    if (!req || !isMultipart(req)) return write(bodyOf(ctx));
+    return multipartWrite(service, req, schema, write, () => (bodyOf(ctx) as { data?: unknown } | undefined)?.data);
+  };
+
   // no helper nor service method of the app's takes part
   const direct = (self: MethodBag, action: string): boolean => {
     if (!CONTROLLER_HELPERS.every((name) => self[name] === helpers[name])) return false;
@@ -166,12 +175,13 @@ export function createCoreController(host: CoreControllerHost, uid: string): Cor
       return strapiRead(this, ctx, (query) => callMethod(appService(), 'findOne', idOf(ctx), query));
     },
     async create(this: MethodBag, ctx: Context) {
-      if (direct(this, 'create')) return operations.create(operationCtx(ctx), uid, bodyOf(ctx), queryOf(ctx));
+      if (direct(this, 'create'))
+        return written(ctx, (body) => operations.create(operationCtx(ctx), uid, body, queryOf(ctx)));
       return strapiWrite(this, ctx, (data, query) => callMethod(appService(), 'create', { ...query, data }));
     },
     async update(this: MethodBag, ctx: Context) {
       if (direct(this, 'update'))
-        return operations.update(operationCtx(ctx), uid, idOf(ctx), bodyOf(ctx), queryOf(ctx));
+        return written(ctx, (body) => operations.update(operationCtx(ctx), uid, idOf(ctx), body, queryOf(ctx)));
       return strapiWrite(this, ctx, (data, query) => callMethod(appService(), 'update', idOf(ctx), { ...query, data }));
     },
     async delete(this: MethodBag, ctx: Context) {
@@ -185,7 +195,8 @@ export function createCoreController(host: CoreControllerHost, uid: string): Cor
       return strapiRead(this, ctx, (query) => callMethod(appService(), 'find', query));
     },
     async update(this: MethodBag, ctx: Context) {
-      if (direct(this, 'update')) return operations.upsertSingle(operationCtx(ctx), uid, bodyOf(ctx), queryOf(ctx));
+      if (direct(this, 'update'))
+        return written(ctx, (body) => operations.upsertSingle(operationCtx(ctx), uid, body, queryOf(ctx)));
       return strapiWrite(this, ctx, (data, query) => callMethod(appService(), 'createOrUpdate', { ...query, data }));
     },
     async delete(this: MethodBag, ctx: Context) {

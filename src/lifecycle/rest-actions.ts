@@ -4,7 +4,7 @@
  * `ctx.params`, `ctx.state.route` and `ctx.state.auth`; a returned value becomes the body unless
  * the action set one; what the action throws answers as Strapi's error middleware does.
  */
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger.js';
 import { koaHandler, type KoaMiddleware } from '../middlewares/koa-bridge.js';
 import { requestAuth } from '../operations/request-context.js';
@@ -14,6 +14,8 @@ export interface RestActionOptions {
   code: AppCode;
   errors: ErrorRequestHandler;
   logger: Logger;
+  /** before an app handler runs: a multipart body read into `ctx.request.body` / `ctx.request.files` */
+  prepareRequest?: (req: Request, res: Response) => Promise<void>;
 }
 
 function endpoint(uid: string, action: string, handler: KoaMiddleware): KoaMiddleware {
@@ -50,7 +52,7 @@ export function restActions(
     if (!route) {
       // the handler looks the action up on each call: one made once serves every request
       const middleware = endpoint(uid, action, handler);
-      route = koaHandler(`${uid}.${action}`, () => middleware, options.errors, options.logger);
+      route = koaHandler(`${uid}.${action}`, () => middleware, options.errors, options.logger, options.prepareRequest);
       handlers.set(action, route);
     }
     return route;

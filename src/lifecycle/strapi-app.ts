@@ -25,6 +25,7 @@ import type { LocalPlugin } from './local-plugins.js';
 import type { PluginRoute } from '../plugins/types.js';
 import type { RequestHandler } from 'express';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
+import { createUploadService } from './upload-service.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
 import { createAdminUserService } from './admin-user-service.js';
@@ -292,8 +293,14 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     "strapi.service('admin::user')",
     'exists, create, findOne, findOneByEmail, update, count, deleteById, sanitizeUser',
   );
+  const uploadService = strictObject(
+    createUploadService(host.service),
+    "strapi.plugin('upload').service('upload')",
+    'upload({ data, files }), uploadToEntity({ id, model, field }, files)',
+  );
   const declaredServices = (plugin: string): Record<string, unknown> => ({
     ...(plugin === 'users-permissions' ? { user: usersService } : {}),
+    ...(plugin === 'upload' ? { upload: uploadService } : {}),
     ...host.pluginServices(plugin),
   });
   const holders = new Map(

@@ -15,7 +15,7 @@
  */
 import type { Server } from 'node:http';
 import Router from '@koa/router';
-import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import compose from 'koa-compose';
 import type { Logger } from '../logger.js';
 import { koaHandler, type KoaMiddleware } from '../middlewares/koa-bridge.js';
@@ -72,6 +72,8 @@ export interface AppServerOptions {
   endpoint: EndpointHost;
   errors: ErrorRequestHandler;
   logger: Logger;
+  /** before an app handler runs: a multipart body read into `ctx.request.body` / `ctx.request.files` */
+  prepareRequest?: (req: Request, res: Response) => Promise<void>;
 }
 
 /** What the service mounts and calls around the `strapi.server` the app uses. */
@@ -241,7 +243,13 @@ export function createAppServer(options: AppServerOptions): AppServer {
   );
 
   const routeHandler = ({ matches, dispatch }: ReturnType<typeof routerPair>): RequestHandler => {
-    const chain = koaHandler('strapi.server routes', () => dispatch, options.errors, options.logger);
+    const chain = koaHandler(
+      'strapi.server routes',
+      () => dispatch,
+      options.errors,
+      options.logger,
+      options.prepareRequest,
+    );
     return (req, res, next) => (matches(req) ? chain(req, res, next) : next());
   };
   return {

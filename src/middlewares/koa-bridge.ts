@@ -216,7 +216,18 @@ export function koaHandler(
   current: () => KoaMiddleware | null | undefined,
   errors: ErrorRequestHandler,
   logger: Logger,
+  /** what the request needs before the middleware sees it (the app's handlers: a multipart body read) */
+  prepare?: (req: Request, res: Response) => Promise<void>,
 ): RequestHandler {
+  if (prepare) {
+    const run = koaHandler(name, current, errors, logger);
+    return (req, res, next) => {
+      prepare(req, res).then(
+        () => run(req, res, next),
+        (err: unknown) => next(err),
+      );
+    };
+  }
   return (req, res, next) => {
     const middleware = current();
     if (middleware === null) {

@@ -10,6 +10,7 @@ import createError from 'http-errors';
 import camelCase from 'lodash/camelCase.js';
 import { contentType } from 'mime-types';
 import { requestAuth } from '../operations/request-context.js';
+import { filesOf, type RequestFiles } from './koa-multipart.js';
 
 /** What a Koa response holds that Express keeps nowhere: the body and whether a status was chosen. */
 export interface KoaAnswer {
@@ -33,6 +34,8 @@ export interface KoaRequest {
   readonly header: Request['headers'];
   readonly headers: Request['headers'];
   body: unknown;
+  /** a multipart request's files, by field (koa-body's `ctx.request.files`) */
+  readonly files: RequestFiles | undefined;
   readonly ip: string;
   readonly ips: string[];
   readonly host: string;
@@ -284,6 +287,10 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
     },
     set body(value) {
       (req as { body?: unknown }).body = value;
+    },
+    /** a multipart request's files, read for the app's handlers (koa-multipart.ts) */
+    get files() {
+      return filesOf(req);
     },
     get ip() {
       return req.ip ?? req.socket.remoteAddress ?? '';

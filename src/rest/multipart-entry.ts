@@ -35,12 +35,14 @@ export async function multipartWrite<T>(
   req: Request,
   ct: ContentType,
   write: (body: { data: Record<string, unknown> }) => Promise<T>,
+  /** the `data` field as the app's code left it in `ctx.request.body` (the request's own otherwise) */
+  dataField?: () => unknown,
 ): Promise<T> {
   const rt = uploadRuntime(service);
   if (!rt) throw new ValidationError('A multipart/form-data write needs the upload plugin');
   return withWorkDir(async (workDir) => {
     const body = await readMultipart(req, { sizeLimit: rt.settings.sizeLimit, directory: workDir });
-    const data = readData(body.fields);
+    const data = readData(dataField ? dataField() : body.fields.findLast((f) => f.name === 'data')?.value);
     const byAttribute = filesByAttribute(ct, body.files);
     if (byAttribute.size === 0) return write({ data });
     const ctx = operationContext(service, req);
@@ -62,14 +64,16 @@ export async function multipartWrite<T>(
   });
 }
 
-function readData(fields: ReadonlyArray<{ name: string; value: string }>): Record<string, unknown> {
-  const field = fields.findLast((f) => f.name === 'data');
-  if (field === undefined) throw new ValidationError(NO_DATA);
-  let data: unknown;
-  try {
-    data = JSON.parse(field.value);
-  } catch {
-    throw new ValidationError(BAD_DATA);
+/** The entry's data: the `data` field's JSON text (an object the app's code put there is taken as it is). */
+function readData(field: unknown): Record<string, unknown> {
+  if (field === undefined || field === null) throw new ValidationError(NO_DATA);
+  let data: unknown = field;
+  if (typeof field === 'string') {
+    try {
+      data = JSON.parse(field);
+    } catch {
+      throw new ValidationError(BAD_DATA);
+    }
   }
   if (!isPlainObject(data)) throw new ValidationError(BAD_DATA);
   return data;

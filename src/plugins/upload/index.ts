@@ -7,6 +7,7 @@ import { HIDDEN_FROM_ADMIN, UPLOAD_FILE_UID } from '../../content-types/index.js
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
 import { uploadSettings } from './config.js';
+export { DEFAULT_SIZE_LIMIT as DEFAULT_UPLOAD_SIZE_LIMIT } from './config.js';
 import type { UploadRuntime } from './files.js';
 import { localProvider } from './local-provider.js';
 import { uploadRoutes } from './routes.js';
@@ -23,6 +24,7 @@ export {
   uploadFiles,
 } from './files.js';
 export type { FileInfo } from './file-info.js';
+export { readFileInfo } from './file-info.js';
 export { readAttachRequest } from './attach.js';
 export { relatedOfFiles, type RelatedItem } from './related.js';
 export { readMultipart, isMultipart, type IncomingFile, type MultipartBody } from './multipart.js';

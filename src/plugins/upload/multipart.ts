@@ -66,7 +66,20 @@ export function isMultipart(req: IncomingMessage): boolean {
   return /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '');
 }
 
+/** A request's body is read once: who reads it again (a plugin route behind the app's route) gets the same files. */
+const readBodies = new WeakMap<IncomingMessage, Promise<MultipartBody>>();
+
+/** The request's multipart body, its files written under `options.directory` (by the first reader). */
 export function readMultipart(req: IncomingMessage, options: MultipartOptions): Promise<MultipartBody> {
+  let body = readBodies.get(req);
+  if (!body) {
+    body = readMultipartOnce(req, options);
+    readBodies.set(req, body);
+  }
+  return body;
+}
+
+function readMultipartOnce(req: IncomingMessage, options: MultipartOptions): Promise<MultipartBody> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {

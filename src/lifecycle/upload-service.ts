@@ -1,0 +1,69 @@
+/**
+ * `strapi.plugin('upload').service('upload')` as the app's code calls it (a custom controller
+ * storing the files of `ctx.request.files`, a lifecycle attaching one): `upload({ data, files })`
+ * and `uploadToEntity({ id, model, field }, files)`, over the upload plugin's own operation (the
+ * provider, the size limit, the type checks, the image formats). `files` are formidable's files
+ * (`filepath`, `originalFilename`, `mimetype`, `size`), one or a list, as koa-body gives them. As
+ * every service call of the app's code, no permission is checked.
+ */
+import { dirname } from 'node:path';
+import { ALLOW_ALL } from '../access/ability.js';
+import { ValidationError } from '../errors/index.js';
+import type { OperationContext } from '../operations/index.js';
+import {
+  readAttachRequest,
+  readFileInfo,
+  uploadFiles,
+  uploadRuntime,
+  type IncomingFile,
+} from '../plugins/upload/index.js';
+import { APP_CODE } from '../query/index.js';
+import type { ServiceContext } from '../service-context.js';
+import { isPlainObject } from '../write/index.js';
+
+export interface UploadService {
+  upload(params: { data?: Record<string, unknown>; files: unknown }): Promise<Record<string, unknown>[]>;
+  uploadToEntity(
+    params: { id: unknown; model: unknown; field: unknown },
+    files: unknown,
+  ): Promise<Record<string, unknown>[]>;
+}
+
+/** A formidable file (v2 names, or v1's `path`, `name`, `type`) as the upload operation reads it. */
+function incoming(file: unknown): IncomingFile {
+  if (!isPlainObject(file)) throw new ValidationError('upload: each file must be an object with its filepath');
+  const text = (...keys: string[]) => keys.map((key) => file[key]).find((v): v is string => typeof v === 'string');
+  const path = text('filepath', 'path');
+  if (path === undefined) throw new ValidationError('upload: a file needs its filepath');
+  return {
+    field: 'files',
+    path,
+    filename: text('originalFilename', 'name') ?? 'file',
+    declaredMime: text('mimetype', 'type') ?? 'application/octet-stream',
+    size: typeof file.size === 'number' ? file.size : 0,
+  };
+}
+
+export function createUploadService(service: ServiceContext): UploadService {
+  const ctx: OperationContext = { ...service, access: APP_CODE };
+  const upload: UploadService['upload'] = async ({ data = {}, files }) => {
+    const rt = uploadRuntime(service);
+    if (!rt) throw new ValidationError('The upload plugin is disabled');
+    const list = (Array.isArray(files) ? files : files === undefined || files === null ? [] : [files]).map(incoming);
+    return uploadFiles(
+      rt,
+      ctx,
+      { strategy: 'none', ability: ALLOW_ALL },
+      {
+        files: list,
+        infos: readFileInfo(data.fileInfo, list.length),
+        attach: readAttachRequest(data),
+        workDir: list[0] ? dirname(list[0].path) : '',
+      },
+    );
+  };
+  return {
+    upload,
+    uploadToEntity: ({ id, model, field }, files) => upload({ data: { ref: model, refId: id, field }, files }),
+  };
+}
