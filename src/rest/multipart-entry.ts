@@ -1,15 +1,18 @@
 /**
  * A create or an update sent as multipart/form-data, as Strapi v4's core controllers read it
  * (`parseMultipartData`): the entry's data as JSON text in the `data` field, its files under
- * `files.<media attribute>`. The files are stored first (the upload plugin's provider, size limit
- * and checks), their ids put into the data (a single media takes the last file; a multiple one gets
- * them added to what the data lists, or connected after the entry's own on an update), then the
- * write runs with the entry's usual checks (the attribute's `allowedTypes` among them); a write
- * that fails removes the files it stored, so a refused request changes nothing. As in Strapi, the
- * files need the write's permission, not the upload plugin's.
+ * `files.<path>`: a media attribute of the entry, or of a component in it (`files.seo.image`,
+ * `files.links.0.icon`, `files.blocks[1].image`, as Strapi's entity service resolves them). The
+ * files are stored first (the upload plugin's provider, size limit and checks), their ids put into
+ * the data at their path (a single media takes the last file; a multiple one gets them added to
+ * what the data lists, or connected after the stored ones); a component the data does not give is
+ * named by its stored id, so the update keeps the rest of it. Then the write runs with the entry's
+ * usual checks (the attribute's `allowedTypes` among them); a write that fails removes the files it
+ * stored, so a refused request changes nothing. As in Strapi, the files need the write's
+ * permission, not the upload plugin's.
  */
 import type { Request } from 'express';
-import type { ContentType } from '../content-types/index.js';
+import type { Attribute, Component, ContentType, MediaAttribute } from '../content-types/index.js';
 import { AppError, ValidationError } from '../errors/index.js';
 import { operationContext, requestAuth } from '../operations/request-context.js';
 import {
@@ -21,7 +24,7 @@ import {
   type IncomingFile,
 } from '../plugins/upload/index.js';
 import type { ServiceContext } from '../service-context.js';
-import { isPlainObject } from '../write/index.js';
+import { entries, isPlainObject, type StoredEntry } from '../write/index.js';
 
 const NO_DATA = 'When using multipart/form-data you need to provide your data in a JSON "data" field.';
 const BAD_DATA = "Invalid 'data' field. 'data' should be a valid JSON.";
@@ -43,22 +46,24 @@ export async function multipartWrite<T>(
   return withWorkDir(async (workDir) => {
     const body = await readMultipart(req, { sizeLimit: rt.settings.sizeLimit, directory: workDir });
     const data = readData(dataField ? dataField() : body.fields.findLast((f) => f.name === 'data')?.value);
-    const byAttribute = filesByAttribute(ct, body.files);
-    if (byAttribute.size === 0) return write({ data });
+    const keys = fileKeys(body.files);
+    if (keys.size === 0) return write({ data });
+    const stored = await storedEntry(service, req, ct);
+    // every path checked (and the data made ready for it) before a file is stored
+    const targets = [...keys].map(([key, files]) => ({ files, target: fileTarget(service, ct, key, data, stored) }));
     const ctx = operationContext(service, req);
-    const sent = [...byAttribute.values()].flat();
-    const stored = await uploadFiles(rt, ctx, requestAuth(req), { files: sent, infos: [], attach: null, workDir });
-    const ids = new Map(sent.map((file, i) => [file, stored[i]?.id as number]));
-    for (const [name, files] of byAttribute) {
+    const sent = targets.flatMap((t) => t.files);
+    const uploaded = await uploadFiles(rt, ctx, requestAuth(req), { files: sent, infos: [], attach: null, workDir });
+    const ids = new Map(sent.map((file, i) => [file, uploaded[i]?.id as number]));
+    for (const { files, target } of targets) {
       const newIds = files.map((file) => ids.get(file) as number);
-      const attribute = ct.attributes[name];
-      data[name] =
-        attribute?.type === 'media' && attribute.multiple === true ? withAdded(data[name], newIds) : newIds.at(-1);
+      const { holder, name, attribute } = target;
+      holder[name] = attribute.multiple === true ? withAdded(holder[name], newIds) : newIds.at(-1);
     }
     try {
       return await write({ data });
     } catch (err) {
-      for (const file of stored) await removeFile(rt, ctx, String(file.id)).catch(() => undefined);
+      for (const file of uploaded) await removeFile(rt, ctx, String(file.id)).catch(() => undefined);
       throw err;
     }
   });
@@ -79,22 +84,99 @@ function readData(field: unknown): Record<string, unknown> {
   return data;
 }
 
-/** The files by the media attribute they go to: `files.<name>`, a media attribute of the content-type. */
-function filesByAttribute(ct: ContentType, files: readonly IncomingFile[]): Map<string, IncomingFile[]> {
-  const byAttribute = new Map<string, IncomingFile[]>();
+/** The files by their key after `files.` (in the order first sent). */
+function fileKeys(files: readonly IncomingFile[]): Map<string, IncomingFile[]> {
+  const byKey = new Map<string, IncomingFile[]>();
   for (const file of files) {
     if (!file.field.startsWith('files.') || file.field.length === 'files.'.length)
       throw new AppError(400, 'BadRequestError', NO_PREFIX);
-    const name = file.field.slice('files.'.length);
-    if (ct.attributes[name]?.type !== 'media')
-      throw new ValidationError(
-        name.includes('.')
-          ? `${file.field}: files go to a media attribute of ${ct.uid} itself here (not one inside a component); attach the others with POST /api/upload and ref, refId, field`
-          : `${file.field}: ${name} is not a media attribute of ${ct.uid}`,
-      );
-    byAttribute.set(name, [...(byAttribute.get(name) ?? []), file]);
+    const key = file.field.slice('files.'.length);
+    byKey.set(key, [...(byKey.get(key) ?? []), file]);
   }
-  return byAttribute;
+  return byKey;
+}
+
+/** The stored entry an update writes (components named by id keep their other fields); null for a create. */
+async function storedEntry(service: ServiceContext, req: Request, ct: ContentType): Promise<StoredEntry | null> {
+  if (req.method !== 'PUT') return null;
+  const collection = entries(service.models, ct.uid);
+  if (ct.kind === 'singleType') {
+    const locale = typeof req.query.locale === 'string' ? req.query.locale : service.i18n?.defaultLocale;
+    return collection.findOne(ct.localized && locale ? { locale } : {});
+  }
+  const id = String(req.params.id ?? '');
+  return /^[1-9]\d{0,14}$/.test(id) ? collection.findOne({ _id: Number(id) }) : null;
+}
+
+interface FileTarget {
+  /** the data object the media attribute is set in */
+  holder: Record<string, unknown>;
+  name: string;
+  attribute: MediaAttribute;
+}
+
+/**
+ * Where the files of `files.<key>` go: the media attribute the key names, through components
+ * (`seo.image`) and items of repeatable components and dynamic zones (`links.0.icon`). The data
+ * gets what the path needs: a component it does not give is named by its stored id (a new one on a
+ * create), a list it does not give lists the stored items by id.
+ */
+function fileTarget(
+  service: ServiceContext,
+  ct: ContentType,
+  key: string,
+  data: Record<string, unknown>,
+  stored: StoredEntry | null,
+): FileTarget {
+  const segments = key
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter((segment) => segment !== '');
+  const refuse = (why: string) => new ValidationError(`files.${key}: ${why}`);
+  let schema: ContentType | Component = ct;
+  let holder = data;
+  let storedHolder: Record<string, unknown> | null = stored;
+  for (let i = 0; i < segments.length - 1; i++) {
+    const name = segments[i] as string;
+    const attribute: Attribute | undefined = schema.attributes[name];
+    if (attribute?.type === 'component' && attribute.repeatable !== true) {
+      const storedItem = isPlainObject(storedHolder?.[name]) ? (storedHolder[name] as Record<string, unknown>) : null;
+      if (!isPlainObject(holder[name]))
+        holder[name] = storedItem && storedItem.id !== undefined ? { id: storedItem.id } : {};
+      schema = componentOf(service, attribute.component, refuse);
+      holder = holder[name] as Record<string, unknown>;
+      storedHolder = storedItem;
+      continue;
+    }
+    if (attribute?.type === 'component' || attribute?.type === 'dynamiczone') {
+      const index = segments[++i];
+      if (index === undefined || !/^\d+$/.test(index)) throw refuse(`${name} is a list: name an item by its index`);
+      const storedList = Array.isArray(storedHolder?.[name]) ? (storedHolder[name] as Record<string, unknown>[]) : [];
+      if (!Array.isArray(holder[name]))
+        holder[name] = storedList.map((item) =>
+          attribute.type === 'dynamiczone' ? { __component: item.__component, id: item.id } : { id: item.id },
+        );
+      const item = (holder[name] as unknown[])[Number(index)];
+      if (!isPlainObject(item)) throw refuse(`${name} has no item ${index}`);
+      const uid = attribute.type === 'component' ? attribute.component : item.__component;
+      if (typeof uid !== 'string') throw refuse(`item ${index} of ${name} names no __component`);
+      schema = componentOf(service, uid, refuse);
+      storedHolder = item.id === undefined ? null : (storedList.find((stored) => stored.id === item.id) ?? null);
+      holder = item;
+      continue;
+    }
+    throw refuse(`${name} is not a component of ${schema.uid}`);
+  }
+  const name = segments.at(-1) ?? '';
+  const attribute = schema.attributes[name];
+  if (attribute?.type !== 'media') throw refuse(`${name} is not a media attribute of ${schema.uid}`);
+  return { holder, name, attribute };
+}
+
+function componentOf(service: ServiceContext, uid: string, refuse: (why: string) => Error): Component {
+  const component = service.registry.component(uid);
+  if (!component) throw refuse(`no component ${uid}`);
+  return component;
 }
 
 /** A multiple media's input with the new files added: to the list given, to its `set`, or connected. */

@@ -97,6 +97,65 @@ describe('REST writes as multipart/form-data (data + files.<media>)', () => {
     expect((await api().get('/api/albums').set(media.auth).expect(200)).body.meta.pagination.total).to.equal(albums);
   });
 
+  it('puts files into components and dynamic zone items by path, keeping what the data leaves out', async () => {
+    const figures = (album: { attributes: Record<string, unknown> }) =>
+      (
+        album.attributes.figures as Array<{ caption: string; image: { data: { attributes: { name: string } } | null } }>
+      ).map((figure) => [figure.caption, figure.image.data?.attributes.name ?? null]);
+    const created = await api()
+      .post('/api/albums?populate[figures][populate]=image&populate[body][populate]=*')
+      .set(media.auth)
+      .field(
+        'data',
+        JSON.stringify({
+          title: 'nested',
+          figures: [{ caption: 'first' }, { caption: 'second' }],
+          body: [
+            { __component: 'shared.note', text: 'a note' },
+            { __component: 'shared.figure', caption: 'in the zone' },
+          ],
+        }),
+      )
+      .attach('files.figures.1.image', image, { filename: 'second.png', contentType: 'image/png' })
+      .attach('files.body[1].image', image, { filename: 'zone.png', contentType: 'image/png' })
+      .expect(200);
+    const album = created.body.data;
+    expect(figures(album)).to.deep.equal([
+      ['first', null],
+      ['second', 'second.png'],
+    ]);
+    expect(album.attributes.body[1]).to.deep.include({ __component: 'shared.figure', caption: 'in the zone' });
+    expect(album.attributes.body[1].image.data.attributes.name).to.equal('zone.png');
+    // an update whose data leaves the list out: the stored items stay, the named one gets the file
+    const updated = await api()
+      .put(`/api/albums/${album.id}?populate[figures][populate]=image`)
+      .set(media.auth)
+      .field('data', JSON.stringify({ title: 'nested 2' }))
+      .attach('files.figures.0.image', image, { filename: 'first.png', contentType: 'image/png' })
+      .expect(200);
+    expect(figures(updated.body.data)).to.deep.equal([
+      ['first', 'first.png'],
+      ['second', 'second.png'],
+    ]);
+
+    const before = await fileCount();
+    for (const [key, message] of [
+      ['files.figures.5.image', 'files.figures.5.image: figures has no item 5'],
+      ['files.figures.image', 'files.figures.image: figures is a list: name an item by its index'],
+      ['files.body.0.image', 'files.body.0.image: image is not a media attribute of shared.note'],
+      ['files.title.image', 'files.title.image: title is not a component of api::album.album'],
+    ] as const) {
+      const res = await api()
+        .put(`/api/albums/${album.id}`)
+        .set(media.auth)
+        .field('data', '{}')
+        .attach(key, image, { filename: 'x.png', contentType: 'image/png' })
+        .expect(400);
+      expect(res.body.error.message, key).to.equal(message);
+    }
+    expect(await fileCount()).to.equal(before);
+  });
+
   it('needs the write’s permission, checked before the body is read', async () => {
     const res = await api()
       .post('/api/albums')
