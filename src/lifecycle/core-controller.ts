@@ -15,8 +15,7 @@ import cloneDeep from 'lodash/cloneDeep.js';
 import { NotFoundError, ValidationError } from '../errors/index.js';
 import type { KoaContext } from '../middlewares/koa-context.js';
 import * as operations from '../operations/index.js';
-import { isMultipart } from '../plugins/upload/index.js';
-import { multipartWrite } from '../rest/multipart-entry.js';
+import { withWriteBody, type WriteTarget } from '../rest/multipart-entry.js';
 import { operationContext } from '../operations/request-context.js';
 import { UNRESTRICTED, validateReadQuery } from '../query/index.js';
 import type { ServiceContext } from '../service-context.js';
@@ -75,8 +74,12 @@ function bodyOf(ctx: Context): unknown {
   return ctx.request?.body;
 }
 
+function dataOf(ctx: Context): unknown {
+  return (bodyOf(ctx) as { data?: unknown } | null | undefined)?.data;
+}
+
 function payload(ctx: Context): Record<string, unknown> {
-  const data = (bodyOf(ctx) as { data?: unknown } | null | undefined)?.data;
+  const data = dataOf(ctx);
   if (typeof data !== 'object' || data === null)
     throw new ValidationError('Missing "data" payload in the request body');
   return data as Record<string, unknown>;
@@ -123,12 +126,9 @@ export function createCoreController(host: CoreControllerHost, uid: string): Cor
     validateInput: async (data: unknown, ctx: Context) => validateInput(schema, data, callerAccess(ctx)),
   };
 
-  /** a write's body: the request's JSON, or its multipart/form-data (`data` + `files.<media>`, stored first) */
-  const written = <T>(ctx: Context, write: (body: unknown) => Promise<T>): Promise<T> => {
-    const req = requestOf(ctx);
-    if (!req || !isMultipart(req)) return write(bodyOf(ctx));
-    return multipartWrite(service, req, schema, write, () => (bodyOf(ctx) as { data?: unknown } | undefined)?.data);
-  };
+  /** a write's body: the request's JSON, or its multipart/form-data (`data` + `files.<path>`, stored first) */
+  const written = <T>(ctx: Context, target: WriteTarget, write: (body: unknown) => Promise<T>): Promise<T> =>
+    withWriteBody(service, requestOf(ctx), schema, target, bodyOf(ctx), write, () => dataOf(ctx));
 
   // no helper nor service method of the app's takes part
   const direct = (self: MethodBag, action: string): boolean => {
@@ -176,12 +176,16 @@ export function createCoreController(host: CoreControllerHost, uid: string): Cor
     },
     async create(this: MethodBag, ctx: Context) {
       if (direct(this, 'create'))
-        return written(ctx, (body) => operations.create(operationCtx(ctx), uid, body, queryOf(ctx)));
+        return written(ctx, { kind: 'create' }, (body) =>
+          operations.create(operationCtx(ctx), uid, body, queryOf(ctx)),
+        );
       return strapiWrite(this, ctx, (data, query) => callMethod(appService(), 'create', { ...query, data }));
     },
     async update(this: MethodBag, ctx: Context) {
       if (direct(this, 'update'))
-        return written(ctx, (body) => operations.update(operationCtx(ctx), uid, idOf(ctx), body, queryOf(ctx)));
+        return written(ctx, { kind: 'update', id: idOf(ctx) }, (body) =>
+          operations.update(operationCtx(ctx), uid, idOf(ctx), body, queryOf(ctx)),
+        );
       return strapiWrite(this, ctx, (data, query) => callMethod(appService(), 'update', idOf(ctx), { ...query, data }));
     },
     async delete(this: MethodBag, ctx: Context) {
@@ -196,7 +200,9 @@ export function createCoreController(host: CoreControllerHost, uid: string): Cor
     },
     async update(this: MethodBag, ctx: Context) {
       if (direct(this, 'update'))
-        return written(ctx, (body) => operations.upsertSingle(operationCtx(ctx), uid, body, queryOf(ctx)));
+        return written(ctx, { kind: 'single', locale: queryOf(ctx).locale }, (body) =>
+          operations.upsertSingle(operationCtx(ctx), uid, body, queryOf(ctx)),
+        );
       return strapiWrite(this, ctx, (data, query) => callMethod(appService(), 'createOrUpdate', { ...query, data }));
     },
     async delete(this: MethodBag, ctx: Context) {

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Request, Response } from 'express';
-import { isMultipart, readMultipart, type IncomingFile } from '../plugins/upload/index.js';
+import { byName, isMultipart, readMultipart, type IncomingFile } from '../plugins/upload/index.js';
 
 export interface FormidableFile {
   filepath: string;
@@ -27,15 +27,6 @@ const requestFiles = new WeakMap<Request, RequestFiles>();
 /** `ctx.request.files`: undefined unless the request was multipart and read for the app. */
 export function filesOf(req: Request): RequestFiles | undefined {
   return requestFiles.get(req);
-}
-
-function grouped<T>(pairs: ReadonlyArray<[string, T]>): Record<string, T | T[]> {
-  const out: Record<string, T | T[]> = {};
-  for (const [name, value] of pairs) {
-    const previous = out[name];
-    out[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
-  }
-  return out;
 }
 
 function formidableFile(file: IncomingFile): FormidableFile {
@@ -59,9 +50,6 @@ export async function readMultipartForApp(req: Request, res: Response, sizeLimit
     holder.body === undefined ||
     (typeof holder.body === 'object' && holder.body !== null && Object.keys(holder.body).length === 0)
   )
-    holder.body = grouped(body.fields.map((field) => [field.name, field.value] as [string, string]));
-  requestFiles.set(
-    req,
-    grouped(body.files.map((file) => [file.field, formidableFile(file)] as [string, FormidableFile])),
-  );
+    holder.body = byName(body.fields.map((field) => [field.name, field.value] as const));
+  requestFiles.set(req, byName(body.files.map((file) => [file.field, formidableFile(file)] as const)));
 }

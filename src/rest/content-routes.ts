@@ -5,8 +5,7 @@ import * as operations from '../operations/index.js';
 import type { ServiceContext } from '../service-context.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { operationContext, rawQuery, requestAuth } from '../operations/request-context.js';
-import { isMultipart } from '../plugins/upload/index.js';
-import { multipartWrite } from './multipart-entry.js';
+import { withWriteBody, type WriteTarget } from './multipart-entry.js';
 
 type Handler = (req: Request, res: Response) => Promise<unknown>;
 
@@ -66,9 +65,9 @@ export function coreRoutes(service: ServiceContext, ct: ContentType): CoreRoute[
   const uid = ct.uid;
   const ctx = (req: Request) => operationContext(service, req);
   const id = (req: Request) => String(req.params.id);
-  /** a write's body: JSON, or multipart/form-data (`data` and `files.<media>`, stored first) */
-  const written = <T>(req: Request, write: (body: unknown) => Promise<T>) =>
-    isMultipart(req) ? multipartWrite(service, req, ct, write) : write(req.body);
+  /** a write's body: JSON, or multipart/form-data (`data` and `files.<path>`, stored first) */
+  const written = <T>(req: Request, target: WriteTarget, write: (body: unknown) => Promise<T>) =>
+    withWriteBody(service, req, ct, target, req.body, write);
   if (ct.kind === 'collectionType') {
     const list = `/${ct.pluralName}`;
     const one = `/${ct.pluralName}/:id`;
@@ -84,13 +83,17 @@ export function coreRoutes(service: ServiceContext, ct: ContentType): CoreRoute[
         method: 'post',
         path: list,
         action: 'create',
-        handler: (req) => written(req, (body) => operations.create(ctx(req), uid, body, rawQuery(req))),
+        handler: (req) =>
+          written(req, { kind: 'create' }, (body) => operations.create(ctx(req), uid, body, rawQuery(req))),
       },
       {
         method: 'put',
         path: one,
         action: 'update',
-        handler: (req) => written(req, (body) => operations.update(ctx(req), uid, id(req), body, rawQuery(req))),
+        handler: (req) =>
+          written(req, { kind: 'update', id: id(req) }, (body) =>
+            operations.update(ctx(req), uid, id(req), body, rawQuery(req)),
+          ),
       },
       {
         method: 'delete',
@@ -107,7 +110,10 @@ export function coreRoutes(service: ServiceContext, ct: ContentType): CoreRoute[
       method: 'put',
       path,
       action: 'update',
-      handler: (req) => written(req, (body) => operations.upsertSingle(ctx(req), uid, body, rawQuery(req))),
+      handler: (req) =>
+        written(req, { kind: 'single', locale: rawQuery(req).locale }, (body) =>
+          operations.upsertSingle(ctx(req), uid, body, rawQuery(req)),
+        ),
     },
     {
       method: 'delete',

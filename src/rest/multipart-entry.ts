@@ -16,6 +16,7 @@ import type { Attribute, Component, ContentType, MediaAttribute } from '../conte
 import { AppError, ValidationError } from '../errors/index.js';
 import { operationContext, requestAuth } from '../operations/request-context.js';
 import {
+  isMultipart,
   readMultipart,
   removeFile,
   uploadFiles,
@@ -32,13 +33,32 @@ const NO_PREFIX =
   "When using multipart/form-data you need to provide your files by prefixing them with the 'files'.\n" +
   'For example, when a media file is named "avatar", make sure the form key name is "files.avatar"';
 
+/** What a write changes: a new entry, the entry of an id, or the single type's entry in a locale. */
+export type WriteTarget = { kind: 'create' } | { kind: 'update'; id: string } | { kind: 'single'; locale: unknown };
+
+/**
+ * Runs `write` with the request's body: `body` (its JSON), or what its multipart/form-data carries
+ * (`data` read from `dataField()` when given: the app's code may have changed `ctx.request.body`).
+ */
+export function withWriteBody<T>(
+  service: ServiceContext,
+  req: Request | undefined,
+  ct: ContentType,
+  target: WriteTarget,
+  body: unknown,
+  write: (body: unknown) => Promise<T>,
+  dataField?: () => unknown,
+): Promise<T> {
+  return req && isMultipart(req) ? multipartWrite(service, req, ct, target, write, dataField) : write(body);
+}
+
 /** Runs `write` with the `{ data }` a multipart request carries, its files stored and referenced in it. */
-export async function multipartWrite<T>(
+async function multipartWrite<T>(
   service: ServiceContext,
   req: Request,
   ct: ContentType,
+  target: WriteTarget,
   write: (body: { data: Record<string, unknown> }) => Promise<T>,
-  /** the `data` field as the app's code left it in `ctx.request.body` (the request's own otherwise) */
   dataField?: () => unknown,
 ): Promise<T> {
   const rt = uploadRuntime(service);
@@ -48,7 +68,7 @@ export async function multipartWrite<T>(
     const data = readData(dataField ? dataField() : body.fields.findLast((f) => f.name === 'data')?.value);
     const keys = fileKeys(body.files);
     if (keys.size === 0) return write({ data });
-    const stored = await storedEntry(service, req, ct);
+    const stored = await storedEntry(service, ct, target);
     // every path checked (and the data made ready for it) before a file is stored
     const targets = [...keys].map(([key, files]) => ({ files, target: fileTarget(service, ct, key, data, stored) }));
     const ctx = operationContext(service, req);
@@ -97,15 +117,15 @@ function fileKeys(files: readonly IncomingFile[]): Map<string, IncomingFile[]> {
 }
 
 /** The stored entry an update writes (components named by id keep their other fields); null for a create. */
-async function storedEntry(service: ServiceContext, req: Request, ct: ContentType): Promise<StoredEntry | null> {
-  if (req.method !== 'PUT') return null;
+async function storedEntry(service: ServiceContext, ct: ContentType, target: WriteTarget): Promise<StoredEntry | null> {
   const collection = entries(service.models, ct.uid);
-  if (ct.kind === 'singleType') {
-    const locale = typeof req.query.locale === 'string' ? req.query.locale : service.i18n?.defaultLocale;
+  if (target.kind === 'single') {
+    const locale = typeof target.locale === 'string' ? target.locale : service.i18n?.defaultLocale;
     return collection.findOne(ct.localized && locale ? { locale } : {});
   }
-  const id = String(req.params.id ?? '');
-  return /^[1-9]\d{0,14}$/.test(id) ? collection.findOne({ _id: Number(id) }) : null;
+  if (target.kind === 'update' && /^[1-9]\d{0,14}$/.test(target.id))
+    return collection.findOne({ _id: Number(target.id) });
+  return null;
 }
 
 interface FileTarget {

@@ -27,7 +27,7 @@ export type { FileInfo } from './file-info.js';
 export { readFileInfo } from './file-info.js';
 export { readAttachRequest } from './attach.js';
 export { relatedOfFiles, type RelatedItem } from './related.js';
-export { readMultipart, isMultipart, type IncomingFile, type MultipartBody } from './multipart.js';
+export { byName, readMultipart, isMultipart, type IncomingFile, type MultipartBody } from './multipart.js';
 export { UPLOAD_ACTIONS, withWorkDir } from './routes.js';
 export type { UploadProvider, ProviderUpload, ProviderStored, ProviderFile } from './provider.js';
 

@@ -62,6 +62,16 @@ function writeTo(stream: Readable, path: string): { done: Promise<void>; abort()
   };
 }
 
+/** Values by name, as koa-body gives a form's fields: a name sent several times holds an array. */
+export function byName<T>(pairs: Iterable<readonly [string, T]>): Record<string, T | T[]> {
+  const out: Record<string, T | T[]> = {};
+  for (const [name, value] of pairs) {
+    const previous = out[name];
+    out[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  }
+  return out;
+}
+
 export function isMultipart(req: IncomingMessage): boolean {
   return /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '');
 }

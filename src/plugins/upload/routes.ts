@@ -23,7 +23,7 @@ import {
   uploadFiles,
   type UploadRuntime,
 } from './files.js';
-import { isMultipart, readMultipart, type IncomingFile } from './multipart.js';
+import { byName, isMultipart, readMultipart, type IncomingFile } from './multipart.js';
 
 export const UPLOAD_ACTIONS = {
   upload: 'plugin::upload.content-api.upload',
@@ -55,11 +55,7 @@ interface UploadBody {
 async function readUploadBody(req: Request, rt: UploadRuntime, dir: string): Promise<UploadBody> {
   if (!isMultipart(req)) return { fields: isPlainObject(req.body) ? req.body : {}, files: [] };
   const body = await readMultipart(req, { sizeLimit: rt.settings.sizeLimit, directory: dir });
-  const fields: Record<string, unknown> = {};
-  for (const { name, value } of body.fields) {
-    const previous = fields[name];
-    fields[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
-  }
+  const fields = byName(body.fields.map(({ name, value }) => [name, value] as const));
   return { fields, files: body.files.filter((file) => file.field === 'files') };
 }
 

@@ -38,8 +38,12 @@ const REQUIRED = { kind: 'required' } as const;
 const passwordRules = USER_FIELD_RULES.password ?? [];
 const usernameRules = USER_FIELD_RULES.username ?? [];
 
-function session(rt: UsersPermissionsRuntime, user: UserDoc): AuthSession {
-  return { jwt: issueJwt(rt.secrets.jwtSecret, user._id, rt.settings.jwt.expiresIn), user: sanitizeUser(rt.ctx, user) };
+function session(
+  rt: UsersPermissionsRuntime,
+  user: UserDoc,
+  answer: AuthSession['user'] = sanitizeUser(rt.ctx, user),
+): AuthSession {
+  return { jwt: issueJwt(rt.secrets.jwtSecret, user._id, rt.settings.jwt.expiresIn), user: answer };
 }
 
 /** The e-mail plugin's `send`; without the plugin, Strapi's mails fail. */
@@ -105,7 +109,7 @@ export async function register(
   }).catch((err: unknown) => {
     throw takenField(err) ? new ApplicationError(TAKEN) : err;
   });
-  if (!advanced.email_confirmation) return { ...session(rt, user), user: await answered(user) };
+  if (!advanced.email_confirmation) return session(rt, user, await answered(user));
   await sendConfirmation(rt, user).catch((err: unknown) => {
     throw err instanceof ApplicationError
       ? err
