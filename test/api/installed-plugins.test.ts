@@ -23,6 +23,8 @@ const pluginPackage = (name: string, pluginName: string, extra: Record<string, u
 /** populate-deep's contract, written for this test: `['deep', n]` becomes a nested populate object from strapi.getModel. */
 const DEEP_SERVER = `
 'use strict';
+// as populate-deep, lodash without declaring it (a Strapi project has it; this one gets the service's)
+const { isEmpty } = require('lodash/fp');
 function nestedPopulate(strapi, uid, depth) {
   if (depth <= 1) return true;
   const model = strapi.getModel(uid);
@@ -40,7 +42,7 @@ function nestedPopulate(strapi, uid, depth) {
     } else if (attribute.type === 'relation' && attribute.target !== 'admin::user')
       populate[name] = nestedPopulate(strapi, attribute.target, depth - 1);
   }
-  return Object.keys(populate).length > 0 ? { populate } : true;
+  return isEmpty(populate) ? true : { populate };
 }
 module.exports = {
   config: { default: { defaultDepth: 3 }, validator() {} },
