@@ -256,3 +256,53 @@ describe('upload plugin: a provider that is not installed', () => {
     expect(failure).to.include(`The upload provider "upload-buffered" doesn't implement the delete method.`);
   });
 });
+
+describe('upload plugin: a private provider (isPrivate, getSignedUrl)', function () {
+  this.timeout(30_000);
+  const root = mkdtempSync(join(tmpdir(), 'cs-bucket-'));
+  let media: MediaApp;
+  before(async () => {
+    media = await createMediaApp(
+      { provider: 'bucket', providerOptions: { root, baseUrl: CDN, private: true } },
+      {},
+      install('bucket', '@strapi/provider-upload-bucket'),
+    );
+  });
+  after(async () => {
+    await media.service.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('answers signed urls for populated files and their formats, in REST and GraphQL, at any depth', async () => {
+    const [file] = (await upload(media, 'secret.png', await png(600, 400))).body as FileAnswer[];
+    const signed = (hash: string) => `${CDN}/${hash}.png?signature=${hash}.png`;
+    const album = await request(media.service.app)
+      .post('/api/albums')
+      .set(media.auth)
+      .send({ data: { title: 'private', cover: file!.id, figures: [{ caption: 'one', image: file!.id }] } })
+      .expect(200);
+    const id = album.body.data.id as number;
+    const read = await request(media.service.app)
+      .get(`/api/albums/${id}?populate[cover]=true&populate[figures][populate]=image`)
+      .set(media.auth)
+      .expect(200);
+    const cover = read.body.data.attributes.cover.data.attributes;
+    expect(cover.url).to.equal(signed(file!.hash));
+    expect(cover.formats.thumbnail.url).to.equal(signed(`thumbnail_${file!.hash}`));
+    expect(read.body.data.attributes.figures[0].image.data.attributes.url).to.equal(signed(file!.hash));
+    const list = await request(media.service.app).get('/api/albums?populate=cover').set(media.auth).expect(200);
+    expect(list.body.data[0].attributes.cover.data.attributes.url).to.equal(signed(file!.hash));
+
+    const gql = await request(media.service.app)
+      .post('/graphql')
+      .set(media.auth)
+      .send({ query: `{ album(id: ${id}) { data { attributes { cover { data { attributes { url } } } } } } }` })
+      .expect(200);
+    expect(gql.body.errors, JSON.stringify(gql.body.errors)).to.equal(undefined);
+    expect(gql.body.data.album.data.attributes.cover.data.attributes.url).to.equal(signed(file!.hash));
+
+    // the stored address stays what the provider gave; the file read on its own is not signed (as Strapi)
+    const own = await request(media.service.app).get(`/api/upload/files/${file!.id}`).set(media.auth).expect(200);
+    expect(own.body.url).to.equal(`${CDN}/${file!.hash}.png`);
+  });
+});

@@ -15,6 +15,7 @@ export { DEFAULT_SIZE_LIMIT as DEFAULT_UPLOAD_SIZE_LIMIT } from './config.js';
 import type { UploadRuntime } from './files.js';
 import { localProvider } from './local-provider.js';
 import type { UploadProvider } from './provider.js';
+import { mediaUrlSigner } from './signed-urls.js';
 import { strapiUploadProvider } from './strapi-provider.js';
 import { uploadRoutes } from './routes.js';
 
@@ -107,6 +108,8 @@ export const uploadPlugin: Plugin = {
     const settings = uploadSettings(ctx.config);
     const runtime: UploadRuntime = { settings, provider: providerOf(ctx.config, ctx.logger, settings) };
     runtimes.set(ctx.models, runtime);
+    const signer = mediaUrlSigner(runtime.provider);
+    if (signer) ctx.setMediaUrlSigner(signer);
     uploadRoutes(ctx, runtime, ctx.router);
     const serve = runtime.provider.serve;
     if (serve) ctx.rootRouter.use(serve.path, serve.handler);
