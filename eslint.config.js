@@ -33,7 +33,7 @@ const layerZones = LAYERS.flatMap((targets, level) =>
 
 export default tseslint.config(
   {
-    // test/fixtures/strapi-project, lifecycles-project, middlewares-project, server-project, core-routers-project and controllers-project are users' Strapi projects (CommonJS Strapi code), read as data
+    // test/fixtures/strapi-project, lifecycles-project, middlewares-project, server-project, core-routers-project and controllers-project are users' Strapi projects (CommonJS Strapi code), read as data; upload-providers are provider packages (CommonJS)
     ignores: [
       'dist/**',
       'node_modules/**',
@@ -46,6 +46,7 @@ export default tseslint.config(
       'test/fixtures/server-project/**',
       'test/fixtures/core-routers-project/**',
       'test/fixtures/controllers-project/**',
+      'test/fixtures/upload-providers/**',
     ],
   },
   ...tseslint.configs.recommended,

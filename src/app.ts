@@ -52,7 +52,7 @@ import { bodyDepthGuard } from './rest/body-depth-guard.js';
 import { HEALTH_PATH, healthCheck } from './rest/health.js';
 import { pathGuard } from './rest/path-guard.js';
 import { setRequestAuth } from './operations/request-context.js';
-import type { ServiceContext } from './service-context.js';
+import type { MediaUrlSigner, ServiceContext } from './service-context.js';
 
 /** `plugin::<plugin>.<item>` split. */
 function pluginItem(name: string): { plugin: string; item: string } {
@@ -219,6 +219,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   });
 
   let authenticate: Authenticator = allowAll;
+  let mediaUrlSigner: MediaUrlSigner | undefined;
   const context: ServiceContext = {
     config,
     registry,
@@ -228,6 +229,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     i18n,
     authenticate: (req) => authenticate(req),
     lifecycles: dbLifecycles,
+    mediaUrlSigner: () => mediaUrlSigner,
   };
   // routes, policies and middlewares of the app's code are given `{ strapi }`; a handler named
   // by a string is an action of the app's controllers (or of a content-type's core controller)
@@ -324,6 +326,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         rootRouter,
         setAuthenticator: (fn) => {
           authenticate = fn;
+        },
+        setMediaUrlSigner: (signer) => {
+          mediaUrlSigner = signer;
         },
         setService: (name, service) => {
           services.set(name, service);

@@ -41,6 +41,12 @@ export interface DbLifecycles {
 }
 
 /** Everything a request handler or an operation needs, built once by createServer (no globals). */
+/**
+ * A private upload provider's signing of a populated file as read (its `url` and its formats'
+ * replaced by signed addresses before the answer is formatted; files of other providers unchanged).
+ */
+export type MediaUrlSigner = (file: Record<string, unknown>) => Promise<void>;
+
 export interface ServiceContext {
   config: ServiceConfig;
   registry: Registry;
@@ -52,6 +58,8 @@ export interface ServiceContext {
   authenticate: Authenticator;
   /** the hooks every write runs (none unless the app has some) */
   lifecycles: DbLifecycles;
+  /** the upload provider's signer when it keeps files private (set by the upload plugin) */
+  mediaUrlSigner?(): MediaUrlSigner | undefined;
   /** the users-permissions actions of the app's own controller actions (`api::<api>.<controller>.<action>`) */
   appControllerActions?(): string[];
 }

@@ -3,7 +3,7 @@ import { nearMiss } from './near-miss.js';
 /**
  * Which configuration keys Content Service uses, file by file. Everything else an app's `config/`
  * holds (Strapi features the service does not have: the admin panel, an SQL `connection`, cron,
- * webhooks, upload providers, …) is accepted and reported once at start-up as ignored.
+ * webhooks, …) is accepted and reported once at start-up as ignored.
  * `true` marks a key whose whole value is used; a function, a key used only with such values.
  */
 export type KeyTree = true | ((value: unknown) => boolean) | { readonly [key: string]: KeyTree };
@@ -64,8 +64,9 @@ export const HONOURED_KEYS: Readonly<Record<string, KeyTree>> = {
     upload: {
       enabled: true,
       config: {
-        provider: (value) => value === 'local',
-        providerOptions: { directory: true },
+        provider: true,
+        providerOptions: true,
+        actionOptions: true,
         sizeLimit: true,
         breakpoints: true,
         responsiveDimensions: true,

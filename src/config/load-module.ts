@@ -81,6 +81,12 @@ export function missingModuleMessage(err: unknown): string | undefined {
   if ((code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND') || !missing) return undefined;
   if (missing.startsWith('.') || missing.startsWith('/')) return `imports "${missing}", which does not exist`;
   const pkg = packageName(missing);
+  // `@strapi/strapi/lib/services/entity-service`: Strapi's own files, which no install here brings
+  if (pkg === '@strapi/strapi' && missing !== pkg)
+    return (
+      `requires "${missing}", a file inside Strapi itself: Content Service answers require("@strapi/strapi") ` +
+      `with its factories only; use what the strapi object offers (strapi.entityService, strapi.service(uid)...) or remove what uses it`
+    );
   return `requires the package "${pkg}", which is not installed: run "npm install ${pkg}" in the app directory, or remove what uses it`;
 }
 

@@ -78,6 +78,17 @@ function normalizeAttributes(
     if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name))
       throw new SchemaError(source, 'invalid attribute name; use letters, digits, "_" and "-"', name);
     const attr = isCustomFieldDeclaration(declared) ? resolveCustomField(source, name, declared, options) : declared;
+    if (attr && typeof attr === 'object' && attr.type === undefined && ('model' in attr || 'collection' in attr)) {
+      const media = (attr as { plugin?: unknown }).plugin === 'upload';
+      throw new SchemaError(
+        source,
+        `"model"/"collection" without "type" is Strapi v3's way to declare ${media ? 'media' : 'a relation'}; ` +
+          (media
+            ? 'in v4 write { "type": "media", "multiple": false, "allowedTypes": [...] }'
+            : 'in v4 write { "type": "relation", "relation": "manyToOne", "target": "api::<api>.<name>" }'),
+        name,
+      );
+    }
     if (!attr || typeof attr !== 'object' || !KNOWN_TYPES.has(attr.type)) {
       throw new SchemaError(
         source,

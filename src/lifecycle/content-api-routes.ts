@@ -31,6 +31,7 @@ import {
   type RouterMethod,
 } from './route-endpoint.js';
 import type { CoreActionConfig, RouteFile } from './route-files.js';
+import { coreRouteOf } from './strapi-factories.js';
 
 /** One route of a file, where Strapi places it. */
 interface PlacedRoute {
@@ -124,9 +125,16 @@ export function createContentApiRoutes(options: ContentApiRoutesOptions): Conten
   const { service } = options;
   const settings = new Map<string, CoreRouteSettings>();
   const placed: PlacedRoute[] = [];
+  const wrapped = new Set<string>();
   for (const file of options.files) {
     if (file.kind === 'custom') {
       placed.push(...placeFile(file.label, file.api, file.prefix, file.routes));
+      // a router wrapping a core router's list (`innerRouter.routes.concat(...)`) serves what it
+      // kept of it as its own routes: the content-type's other core actions are not routed, as in Strapi
+      for (const route of file.routes) {
+        const core = coreRouteOf(route);
+        if (core) wrapped.add(core.uid);
+      }
       continue;
     }
     const ct: ContentType | undefined = service.registry.contentType(file.uid);
@@ -153,6 +161,8 @@ export function createContentApiRoutes(options: ContentApiRoutesOptions): Conten
     });
     placed.push(...fileRoutes);
   }
+
+  for (const uid of wrapped) if (!settings.has(uid)) settings.set(uid, { serves: () => false, isPublic: () => false });
 
   const router = new Router<KoaContext>();
   const passOn: KoaMiddleware = (_ctx, next) => next();

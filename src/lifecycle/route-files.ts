@@ -7,11 +7,16 @@
  * A file exporting a function is not called (Strapi v4 serves no route from it): it is named in a
  * warning; one with no `routes` (an empty file) is passed over, as Strapi does. A router's `type` is not read: Strapi serves every api's routes in the content API.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ConfigError, importAppModule } from '../config/index.js';
 import type { AppRoute } from './route-endpoint.js';
-import { coreRouterRecord, withStrapiFactories, type CoreRouterOptions } from './strapi-factories.js';
+import {
+  coreRouterRecord,
+  withStrapiFactories,
+  type CoreRouterLookup,
+  type CoreRouterOptions,
+} from './strapi-factories.js';
 
 const ROUTE_FILE = /\.(js|cjs|ts)$/;
 /** `config.<action>` of a core router: the route config Strapi merges into that action's route. */
@@ -53,6 +58,26 @@ function asRouter(exported: unknown): { prefix?: unknown; routes?: unknown } | u
 }
 
 /**
+ * A core router's content-type, for its `routes` list (an app wrapping it reads them while its file
+ * loads, before the schemas are built): `api::<api>.<name>` is `src/api/<api>/content-types/<name>/schema.json`.
+ */
+function schemaLookup(apiDir: string): CoreRouterLookup {
+  return (uid) => {
+    const match = /^api::([^.]+)\.(.+)$/.exec(uid);
+    const file = match ? join(apiDir, match[1]!, 'content-types', match[2]!, 'schema.json') : undefined;
+    if (!file || !existsSync(file)) return undefined;
+    let schema: { kind?: string; info?: { singularName?: string; pluralName?: string } };
+    try {
+      schema = JSON.parse(readFileSync(file, 'utf8')) as typeof schema;
+    } catch {
+      return undefined; // the schema loader names what is wrong with it
+    }
+    const { singularName = match![2]!, pluralName = singularName } = schema.info ?? {};
+    return { kind: schema.kind === 'singleType' ? 'singleType' : 'collectionType', singularName, pluralName };
+  };
+}
+
+/**
  * Every route file of the app. A file that cannot be loaded, or whose router is not
  * `{ routes: [...] }`, stops start-up naming it; a file exporting a function is named to `warn`.
  */
@@ -76,14 +101,21 @@ export async function loadRouteFiles(appDir: string, warn: (message: string) => 
         continue;
       }
       const router = asRouter(exported);
+      let routes: unknown;
+      try {
+        // a getter, often: a router wrapping a core router's list (`innerRouter.routes.concat(...)`)
+        routes = router?.routes;
+      } catch (err) {
+        throw new ConfigError(label, undefined, `reading its routes failed: ${(err as Error).message}`);
+      }
       // Strapi passes over a router without routes (an empty or commented-out file)
-      if (router && router.routes === undefined) continue;
-      if (!router || !Array.isArray(router.routes))
+      if (router && routes === undefined) continue;
+      if (!router || !Array.isArray(routes))
         throw new ConfigError(label, undefined, 'a route file exports createCoreRouter(...) or { routes: [...] }');
       if (router.prefix !== undefined && typeof router.prefix !== 'string')
         throw new ConfigError(label, undefined, 'prefix must be a string');
-      files.push({ file, label, api, kind: 'custom', prefix: router.prefix, routes: router.routes as AppRoute[] });
+      files.push({ file, label, api, kind: 'custom', prefix: router.prefix, routes: routes as AppRoute[] });
     }
     return files;
-  });
+  }, schemaLookup(apiDir));
 }

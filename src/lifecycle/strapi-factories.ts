@@ -9,6 +9,8 @@ import type { AppRoute } from './route-endpoint.js';
 
 const CORE_ROUTER = Symbol('createCoreRouter');
 const CORE_FACTORY = Symbol('createCoreController / createCoreService');
+/** on each route of a core router's `routes` list: which content-type's action it is */
+const CORE_ROUTE = Symbol('core route');
 
 export interface CoreRouterOptions {
   prefix?: string;
@@ -22,6 +24,62 @@ export interface CoreRouterRecord {
   [CORE_ROUTER]: { uid: string; options: CoreRouterOptions };
   type: string;
   prefix: string | undefined;
+  /** Strapi's list, as its router's getter makes it (apps wrap it: `innerRouter.routes.concat(extra)`) */
+  readonly routes: AppRoute[];
+}
+
+/** What a core router's route list needs of its content-type (Strapi reads `strapi.contentType(uid)`). */
+export interface CoreRouterTarget {
+  kind: 'collectionType' | 'singleType';
+  singularName: string;
+  pluralName: string;
+}
+
+/** Finds a content-type's names while the app's files load; undefined for a uid it does not know. */
+export type CoreRouterLookup = (uid: string) => CoreRouterTarget | undefined;
+
+let lookup: CoreRouterLookup | undefined;
+
+const COLLECTION_ROUTES: Array<[action: string, method: string, path: (t: CoreRouterTarget) => string]> = [
+  ['find', 'GET', (t) => `/${t.pluralName}`],
+  ['findOne', 'GET', (t) => `/${t.pluralName}/:id`],
+  ['create', 'POST', (t) => `/${t.pluralName}`],
+  ['update', 'PUT', (t) => `/${t.pluralName}/:id`],
+  ['delete', 'DELETE', (t) => `/${t.pluralName}/:id`],
+];
+const SINGLE_ROUTES: typeof COLLECTION_ROUTES = [
+  ['find', 'GET', (t) => `/${t.singularName}`],
+  ['update', 'PUT', (t) => `/${t.singularName}`],
+  ['delete', 'DELETE', (t) => `/${t.singularName}`],
+];
+
+/**
+ * Strapi v4.26's `createCoreRouter(uid).routes`: the core actions' routes, `config.<action>`
+ * assigned over each one's `{}`, then `except` and `only` applied.
+ */
+function coreRouteList(uid: string, options: CoreRouterOptions, find: CoreRouterLookup | undefined): AppRoute[] {
+  const target = find?.(uid);
+  if (!target)
+    throw new Error(`createCoreRouter('${uid}').routes: no such content-type (its schema.json is not in src/api)`);
+  const table = target.kind === 'singleType' ? SINGLE_ROUTES : COLLECTION_ROUTES;
+  return table
+    .filter(([action]) => !(options.except ?? []).includes(action))
+    .filter(([action]) => options.only === undefined || options.only.includes(action))
+    .map(([action, method, path]) => ({
+      method,
+      path: path(target),
+      handler: `${uid}.${action}`,
+      config: { ...(options.config?.[action] ?? {}) },
+      // enumerable, so a copy the app makes (`{ ...route, config }`) keeps it
+      [CORE_ROUTE]: { uid, action },
+    }));
+}
+
+/** The content-type and action of a route a core router's `routes` listed (undefined for the app's own). */
+export function coreRouteOf(route: unknown): { uid: string; action: string } | undefined {
+  return typeof route === 'object' && route !== null && CORE_ROUTE in route
+    ? (route as { [CORE_ROUTE]: { uid: string; action: string } })[CORE_ROUTE]
+    : undefined;
 }
 
 /** What an app passes as `cfg`: the methods, or `({ strapi }) => methods`. */
@@ -47,7 +105,17 @@ function coreFactory(kind: CoreFactoryRecord['kind'], uid: string, cfg: CoreConf
 
 export const factories = {
   createCoreRouter(uid: string, options: CoreRouterOptions = {}): CoreRouterRecord {
-    return { [CORE_ROUTER]: { uid, options }, type: 'content-api', prefix: options.prefix };
+    const find = lookup;
+    let routes: AppRoute[] | undefined;
+    return {
+      [CORE_ROUTER]: { uid, options },
+      type: 'content-api',
+      prefix: options.prefix,
+      get routes() {
+        routes ??= coreRouteList(uid, options, find);
+        return routes;
+      },
+    };
   },
   createCoreController: (uid: string, cfg?: CoreConfig): CoreFactory => coreFactory('controller', uid, cfg),
   createCoreService: (uid: string, cfg?: CoreConfig): CoreFactory => coreFactory('service', uid, cfg),
@@ -63,9 +131,14 @@ export function coreFactoryRecord(value: unknown): CoreFactoryRecord | undefined
   return typeof value === 'function' && CORE_FACTORY in value ? (value as CoreFactory)[CORE_FACTORY] : undefined;
 }
 
-/** Runs `load` with `require('@strapi/strapi')` answered by the factories above. */
-export async function withStrapiFactories<T>(load: () => Promise<T>): Promise<T> {
+/**
+ * Runs `load` with `require('@strapi/strapi')` answered by the factories above; `find` gives a core
+ * router's `routes` the names of its content-type.
+ */
+export async function withStrapiFactories<T>(load: () => Promise<T>, find?: CoreRouterLookup): Promise<T> {
   const original = Module._load;
+  const outer = lookup;
+  lookup = find;
   Module._load = function (request, parent, isMain) {
     if (request === '@strapi/strapi') return { factories, default: { factories } };
     return original.call(this, request, parent, isMain);
@@ -74,5 +147,6 @@ export async function withStrapiFactories<T>(load: () => Promise<T>): Promise<T>
     return await load();
   } finally {
     Module._load = original;
+    lookup = outer;
   }
 }

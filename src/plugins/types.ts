@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Router } from 'express';
 import type { Authenticator } from '../access/ability.js';
 import type { ServiceConfig } from '../config/index.js';
 import type { ContentTypeSource } from '../content-types/index.js';
-import type { ServiceContext } from '../service-context.js';
+import type { MediaUrlSigner, ServiceContext } from '../service-context.js';
 
 export interface PluginRegisterContext extends ServiceContext {
   /** mounted under `/api` before the content-type routes */
@@ -11,6 +11,8 @@ export interface PluginRegisterContext extends ServiceContext {
   setAuthenticator(authenticate: Authenticator): void;
   /** mounted at the root (after `/api`, before the 404 handler): endpoints outside `/api`, e.g. `/graphql` */
   rootRouter: Router;
+  /** signs the populated files of every read (a private upload provider) */
+  setMediaUrlSigner(signer: MediaUrlSigner): void;
   /** makes `app.plugin(<plugin name>).service(name)` return `service` (the programmatic API) */
   setService(name: string, service: unknown): void;
   /**

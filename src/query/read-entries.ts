@@ -35,6 +35,7 @@ import {
   windowParams,
 } from './read-hooks.js';
 import { searchMatch } from './parse/search.js';
+import { signPopulatedMedia } from './sign-media.js';
 import { populateStages, projection, type PlanContext } from './plan/populate-stages.js';
 import { relatedEntries } from './plan/related-entries.js';
 import type { EntrySelection, PublicationState, ReadTree } from './read-tree.js';
@@ -43,7 +44,9 @@ import { compileSort } from './sort/index.js';
 type Doc = Record<string, unknown>;
 
 /** What a read needs of the service (an OperationContext is one). */
-export type ReadContext = Pick<ServiceContext, 'config' | 'registry' | 'models' | 'i18n'> & { access: QueryAccess };
+export type ReadContext = Pick<ServiceContext, 'config' | 'registry' | 'models' | 'i18n' | 'mediaUrlSigner'> & {
+  access: QueryAccess;
+};
 
 /** The qs-parsed query string (or an equivalent object built by other layers). */
 export type ReadQuery = Record<string, unknown>;
@@ -98,7 +101,7 @@ export async function readEntries(
     return readEntriesHooked(ctx, schema, rawQuery, tree, style, lifecycles);
   const { filtering, pipeline } = planFind(ctx, tree);
   const [docs, total] = await Promise.all([
-    aggregate(ctx, uid, pipeline),
+    entryDocs(ctx, uid, pipeline, tree.selection),
     tree.pagination.withCount ? count(ctx, uid, filtering) : Promise.resolve(null),
   ]);
   const fmt = { registry: ctx.registry, style: options.style ?? 'envelope' };
@@ -128,7 +131,7 @@ async function readEntriesHooked(
   const find = await runBeforeRead(lifecycles, 'FindMany', uid, { ...asked, ...windowParams(tree.pagination) });
   const readTree = find.changed ? await hookedTree(ctx, schema, rawQuery, find.params) : tree;
   if (find.changed) readTree.pagination = paginationOfParams(find.params);
-  const docs = await aggregate(ctx, uid, planFind(ctx, readTree).pipeline);
+  const docs = await entryDocs(ctx, uid, planFind(ctx, readTree).pipeline, readTree.selection);
   const entries = await formatHooked(
     ctx,
     docs,
@@ -283,7 +286,7 @@ export async function readEntry(
   const style = options.style ?? 'envelope';
   const { lifecycles } = options;
   if (!lifecycles || !listensToRead(lifecycles, 'FindOne', uid)) {
-    const doc = await aggregateFirst(ctx, uid, entryPipeline(ctx, schema, state, match, [], selection));
+    const doc = await entryDoc(ctx, uid, entryPipeline(ctx, schema, state, match, [], selection), selection);
     return doc ? formatEntry({ registry: ctx.registry, style }, doc, selection) : null;
   }
   const where = options.where === undefined ? {} : { where: options.where };
@@ -299,7 +302,7 @@ export async function readEntry(
           { registry: ctx.registry, uid, access, filters },
           relatedEntries((target, stages) => aggregate(ctx, target, stages)),
         );
-  const doc = await aggregateFirst(ctx, uid, entryPipeline(ctx, schema, state, match, filterStages, selection));
+  const doc = await entryDoc(ctx, uid, entryPipeline(ctx, schema, state, match, filterStages, selection), selection);
   const after = lifecycles.listens('afterFindOne', uid)
     ? (plain: PlainEntry[]) => runAfterRead(lifecycles, 'FindOne', uid, one, plain[0] ?? null)
     : undefined;
@@ -411,6 +414,19 @@ async function aggregate(ctx: ReadContext, uid: string, pipeline: PipelineStage[
     .collection(uid)
     .aggregate<Doc>(pipeline, budget > 0 ? { maxTimeMS: budget } : {})
     .toArray();
+}
+
+/** The entries a read's pipeline yields, their populated files signed when the upload provider is private. */
+async function entryDocs(ctx: ReadContext, uid: string, pipeline: PipelineStage[], selection: EntrySelection) {
+  const docs = await aggregate(ctx, uid, pipeline);
+  await signPopulatedMedia(docs, selection, ctx.mediaUrlSigner?.());
+  return docs;
+}
+
+async function entryDoc(ctx: ReadContext, uid: string, pipeline: PipelineStage[], selection: EntrySelection) {
+  const doc = await aggregateFirst(ctx, uid, pipeline);
+  if (doc) await signPopulatedMedia([doc], selection, ctx.mediaUrlSigner?.());
+  return doc;
 }
 
 /** `aggregate` for a pipeline that yields at most one document: one command, no cursor. */

@@ -8,9 +8,6 @@ import { expect } from 'chai';
 import sharp from 'sharp';
 import request from 'supertest';
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
-import { capturingLogger, WARN } from '../helpers/log-capture.js';
-import { createTestService } from '../helpers/server.js';
-import { writeTempApp } from '../helpers/temp-app.js';
 import { ALBUM_UID, createMediaApp, jpeg, png, TEXT, type MediaApp } from '../helpers/media-app.js';
 
 const FILE_KEYS = [
@@ -696,20 +693,5 @@ describe('upload plugin: REST', function () {
       expect(again.status).to.equal(404);
       expect(again.body.error.message).to.equal('file.notFound');
     });
-  });
-});
-
-describe('upload plugin: a provider other than local', () => {
-  it('starts, with a warning naming the provider and where files go instead', async () => {
-    const appDir = await writeTempApp({
-      config: { plugins: { upload: { config: { provider: 'aws-s3', providerOptions: { s3Options: {} } } } } },
-    });
-    const { logger, lines } = capturingLogger();
-    const service = await createTestService({ appDir, logger });
-    await service.close();
-    const warnings = lines.filter((l) => l.level === WARN).map((l) => l.msg);
-    expect(warnings).to.include(
-      `config/plugins.json: upload provider "aws-s3" is not supported: uploaded files are stored on local disk in ${join(appDir, 'public/uploads')} and served at /uploads`,
-    );
   });
 });

@@ -31,10 +31,14 @@ export interface MediaApp {
   stored(): Promise<string[]>;
 }
 
-/** `uploadConfig`: `plugins.upload.config` keys; `plugins`: other plugins' entries (e.g. graphql). */
+/**
+ * `uploadConfig`: `plugins.upload.config` keys; `plugins`: other plugins' entries (e.g. graphql);
+ * `prepare`: what to add to the app's directory before it starts (e.g. packages in node_modules).
+ */
 export async function createMediaApp(
   uploadConfig: Record<string, unknown> = {},
   plugins: Record<string, unknown> = {},
+  prepare?: (appDir: string) => void,
 ): Promise<MediaApp> {
   const uploads = await mkdtemp(join(tmpdir(), 'cs-uploads-'));
   const dir = await writeTempApp({
@@ -83,6 +87,7 @@ export async function createMediaApp(
       },
     },
   });
+  prepare?.(dir);
   const service = await createTestService({ appDir: dir });
   const closeService = service.close.bind(service);
   // the stored files go with the service

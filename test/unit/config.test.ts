@@ -228,7 +228,6 @@ describe('configuration: Strapi v4 config files', () => {
       'cron-tasks',
       'database.connection',
       'plugins.graphql.config.apolloServer.introspection',
-      'plugins.upload.config.provider',
       'server.app',
       'server.webhooks',
     ]);

@@ -15,13 +15,8 @@ import { isPlainObject } from '../../write/index.js';
 import type { Logger } from '../../logger.js';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
-import {
-  emailSettings,
-  loadEmailProvider,
-  providerPackages,
-  type EmailOptions,
-  type EmailProvider,
-} from './provider.js';
+import { emailSettings, loadEmailProvider, type EmailOptions, type EmailProvider } from './provider.js';
+import { providerPackages } from '../provider-packages.js';
 
 export interface EmailService {
   send(options: EmailOptions): Promise<unknown>;
@@ -63,7 +58,7 @@ function providerOf(config: ServiceConfig, logger: Logger): EmailProvider {
   const settings = emailSettings(config);
   const loaded = loadEmailProvider(config, settings);
   if (loaded) return loaded;
-  const install = providerPackages(settings.provider)[0] ?? settings.provider;
+  const install = providerPackages('email', settings.provider)[0] ?? settings.provider;
   const file = config.fileOf('plugins', 'email.config.provider');
   if (settings.provider !== 'sendmail') {
     const missing = `the e-mail provider "${settings.provider}" is not installed: run "npm install ${install}" in the app directory`;

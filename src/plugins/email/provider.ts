@@ -3,9 +3,8 @@
  * app's own dependencies as Strapi loads it: `@strapi/provider-email-<name>`, else the package
  * `<name>` itself; `init(providerOptions, settings)` gives the object whose `send(options)` mails.
  */
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { ConfigError, type ServiceConfig } from '../../config/index.js';
+import { requireProvider } from '../provider-packages.js';
 
 /** What a message may carry (the provider reads what it supports). */
 export type EmailOptions = Record<string, unknown> & { to?: unknown; subject?: unknown };
@@ -41,38 +40,21 @@ export function emailSettings(config: ServiceConfig): EmailSettings {
   };
 }
 
-/** The package names Strapi tries for a provider name, in its order. */
-export function providerPackages(provider: string): string[] {
-  const name = provider.toLowerCase();
-  return [`@strapi/provider-email-${name}`, name];
-}
-
 /** The provider the app installed; undefined when none of its package names is installed in the app. */
 export function loadEmailProvider(config: ServiceConfig, settings: EmailSettings): EmailProvider | undefined {
-  const appRequire = createRequire(join(config.appDir, 'package.json'));
-  const found = providerPackages(settings.provider)
-    .map((name) => {
-      try {
-        return appRequire.resolve(name);
-      } catch {
-        return undefined;
-      }
-    })
-    .find((path) => path !== undefined);
+  const found = requireProvider(config.appDir, 'email', settings.provider);
   if (found === undefined) return undefined;
   const file = config.fileOf('plugins', 'email.config.provider');
-  const loaded: unknown = appRequire(found);
-  const module = isRecord(loaded) && isRecord(loaded.default) ? loaded.default : loaded;
-  const init = isRecord(module) ? module.init : undefined;
+  const init = found.module.init;
   if (typeof init !== 'function')
     throw new ConfigError(
       file,
       'email.config.provider',
-      `${found} is not an e-mail provider (it has no init function)`,
+      `${found.file} is not an e-mail provider (it has no init function)`,
     );
   const provider: unknown = init(settings.providerOptions, settings.settings);
   const send = isRecord(provider) ? provider.send : undefined;
   if (typeof send !== 'function')
-    throw new ConfigError(file, 'email.config.provider', `${found}: init() gave no send(options) function`);
+    throw new ConfigError(file, 'email.config.provider', `${found.file}: init() gave no send(options) function`);
   return { send: async (options) => Reflect.apply(send, provider, [options]) as unknown };
 }

@@ -47,6 +47,7 @@ function graphqlService(ctx: ServiceContext, gql: GraphQLConfig): ServiceContext
     i18n: ctx.i18n,
     authenticate: ctx.authenticate,
     lifecycles: ctx.lifecycles,
+    ...(ctx.mediaUrlSigner ? { mediaUrlSigner: ctx.mediaUrlSigner } : {}),
   };
 }
 

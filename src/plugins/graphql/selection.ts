@@ -19,7 +19,7 @@ import {
   type GraphQLResolveInfo,
   type SelectionSetNode,
 } from 'graphql';
-import type { Registry, Schema } from '../../content-types/index.js';
+import { UPLOAD_FILE_UID, type Registry, type Schema } from '../../content-types/index.js';
 import type { RawQuery } from '../../operations/index.js';
 import { toRestFilters } from './filters.js';
 import { graphqlWindow, type GraphQLPageLimits } from './pagination.js';
@@ -141,6 +141,8 @@ function childType(type: GraphQLNamedType, field: string): GraphQLNamedType | un
   return def ? getNamedType(def.type) : undefined;
 }
 
+const FILE_FIELDS_TO_SIGN = ['provider', 'hash', 'ext', 'mime', 'provider_metadata'];
+
 /** `fields` and `populate` of one level of attributes (an entity's `attributes` or a component). */
 function levelQuery(
   walk: Walk,
@@ -180,6 +182,9 @@ function levelQuery(
     for (const [name, attribute] of Object.entries(schema.attributes))
       if (!attribute.private && !['relation', 'media', 'component', 'dynamiczone', 'password'].includes(attribute.type))
         fields.add(name);
+  // Strapi's resolvers read whole files: a private provider signs an address knowing what it stored
+  if (schema.uid === UPLOAD_FILE_UID && (fields.has('url') || fields.has('formats')))
+    for (const field of FILE_FIELDS_TO_SIGN) fields.add(field);
   return { fields: [...fields], populate };
 }
 

@@ -1,7 +1,6 @@
 /**
- * `plugins.upload.config`, typed: Strapi v4's keys (`sizeLimit`, `breakpoints`, `providerOptions`)
- * and defaults. Another `provider` (aws-s3, cloudinary…) is accepted with a warning at start-up
- * (see index.ts); files are then stored by the local provider.
+ * `plugins.upload.config`, typed: Strapi v4's keys (`provider`, `providerOptions`, `actionOptions`,
+ * `sizeLimit`, `breakpoints`) and defaults. Which provider stores the files is decided in index.ts.
  */
 import { resolve } from 'node:path';
 import { ConfigError, type ServiceConfig } from '../../config/index.js';
@@ -15,6 +14,12 @@ export interface UploadSettings {
   responsiveDimensions: boolean;
   sizeOptimization: boolean;
   autoOrientation: boolean;
+  /** `local` (Strapi's default) or the name of an installed provider package (`aws-s3`, `cloudinary`...) */
+  provider: string;
+  /** handed to the provider's `init` */
+  providerOptions: Record<string, unknown>;
+  /** the second argument of each provider method, by method name */
+  actionOptions: Record<string, unknown>;
   /** where the local provider writes (`providerOptions.directory`, default `<app>/public/uploads`) */
   directory: string;
 }
@@ -67,7 +72,17 @@ export function uploadSettings(config: ServiceConfig): UploadSettings {
       'upload.config.providerOptions.directory',
       'must be a directory path',
     );
+  const provider = raw.provider ?? 'local';
+  if (typeof provider !== 'string' || provider === '')
+    throw new ConfigError(
+      fileOf('upload.config.provider'),
+      'upload.config.provider',
+      'must be the name of an upload provider package',
+    );
   return {
+    provider,
+    providerOptions,
+    actionOptions: record(fileOf, 'upload.config.actionOptions', raw.actionOptions),
     sizeLimit: positiveInteger(fileOf, 'upload.config.sizeLimit', raw.sizeLimit, DEFAULT_SIZE_LIMIT),
     breakpoints: breakpoints(fileOf, raw.breakpoints),
     responsiveDimensions: flag(fileOf, 'upload.config.responsiveDimensions', raw.responsiveDimensions, true),

@@ -66,6 +66,8 @@ interface StoredFormat {
   size: number;
   sizeInBytes: number;
   url: string;
+  /** what the provider keeps for it (absent when nothing) */
+  provider_metadata?: Record<string, unknown>;
 }
 
 const notFound = () => new NotFoundError('Entity not found');
@@ -104,20 +106,18 @@ async function prepareFile(
   };
 }
 
-function providerFile(file: { hash: string; ext: string; url: string; provider_metadata?: unknown }): ProviderFile {
-  return { hash: file.hash, ext: file.ext, url: file.url, providerMetadata: file.provider_metadata ?? null };
-}
-
 /** The stored file and its formats, as provider files (for deletion). */
-function storedParts(record: StoredEntry): ProviderFile[] {
+function storedParts(record: Record<string, unknown>): ProviderFile[] {
   const parts: ProviderFile[] = [];
   const asPart = (value: unknown) => {
     if (value === null || typeof value !== 'object') return;
-    const { hash, ext, url, provider_metadata } = value as Record<string, unknown>;
+    const stored = value as Record<string, unknown>;
+    const { hash, ext, url, provider_metadata } = stored;
     if (typeof hash === 'string' && typeof ext === 'string' && typeof url === 'string')
-      parts.push(providerFile({ hash, ext, url, provider_metadata }));
+      parts.push({ hash, ext, url, providerMetadata: provider_metadata ?? null, stored });
   };
-  asPart(record);
+  const { _id, ...fields } = record;
+  asPart(_id === undefined ? fields : { id: _id, ...fields });
   if (record.formats !== null && typeof record.formats === 'object') Object.values(record.formats).forEach(asPart);
   return parts;
 }
@@ -134,23 +134,32 @@ async function store(
   const hash = keep?.hash ?? file.hash;
   const ext = keep?.ext ?? file.ext;
   const stored: ProviderFile[] = [];
-  const put = async (part: { hash: string; path: string; size: number }) => {
+  const put = async (
+    part: { hash: string; path: string; size: number; width: number | null; height: number | null },
+    format?: string,
+  ) => {
+    const name = format === undefined ? file.name : `${format}_${file.name}`;
     const result = await rt.provider.upload({
       hash: part.hash,
       ext,
       mime: file.mime,
       size: part.size,
       stream: () => createReadStream(part.path),
+      name,
+      width: part.width,
+      height: part.height,
+      ...(format === undefined ? { alternativeText: file.alternativeText, caption: file.caption } : { format }),
     });
-    stored.push({ hash: part.hash, ext, url: result.url, providerMetadata: result.providerMetadata });
+    const record = { hash: part.hash, ext, url: result.url, provider_metadata: result.providerMetadata };
+    stored.push({ hash: part.hash, ext, url: result.url, providerMetadata: result.providerMetadata, stored: record });
     return result;
   };
   try {
-    const original = await put({ hash, path: file.path, size: file.size });
+    const original = await put({ hash, path: file.path, size: file.size, width: file.width, height: file.height });
     let formats: Record<string, StoredFormat> | null = null;
     for (const variant of file.variants) {
       const variantHash = `${variant.key}_${hash}`;
-      const result = await put({ hash: variantHash, path: variant.path, size: variant.size });
+      const result = await put({ ...variant, hash: variantHash }, variant.key);
       formats = {
         ...(formats ?? {}),
         [variant.key]: {
@@ -164,6 +173,7 @@ async function store(
           size: bytesToKbytes(variant.size),
           sizeInBytes: variant.size,
           url: result.url,
+          ...(result.providerMetadata === null ? {} : { provider_metadata: result.providerMetadata }),
         },
       };
     }
@@ -179,7 +189,7 @@ async function store(
       mime: file.mime,
       size: bytesToKbytes(file.size),
       url: original.url,
-      previewUrl: null,
+      previewUrl: original.previewUrl ?? null,
       provider: rt.provider.name,
       provider_metadata: original.providerMetadata,
     };
@@ -190,7 +200,7 @@ async function store(
 }
 
 /** Removes the bytes of a file and its formats from the provider (not its record). */
-export async function deleteStored(rt: UploadRuntime, record: StoredEntry): Promise<void> {
+export async function deleteStored(rt: UploadRuntime, record: Record<string, unknown>): Promise<void> {
   if (record.provider !== rt.provider.name) return;
   await Promise.all(storedParts(record).map((part) => rt.provider.delete(part)));
 }
@@ -223,7 +233,7 @@ export async function uploadFiles(
       try {
         ids.push(await createEntry(ctx, contentType, data));
       } catch (err) {
-        await deleteStored(rt, { _id: 0, ...data });
+        await deleteStored(rt, data);
         throw err;
       }
     }

@@ -1,15 +1,22 @@
 /**
  * The upload plugin (Strapi v4 `@strapi/plugin-upload` behaviour): the `plugin::upload.file`
  * content-type behind `media` attributes, the `/api/upload` routes, a storage provider (local by
- * default, served at `/uploads`), image formats with sharp. See README.md.
+ * default, served at `/uploads`, or the provider package the app installed), image formats with
+ * sharp. See README.md.
  */
 import { HIDDEN_FROM_ADMIN, UPLOAD_FILE_UID } from '../../content-types/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
-import { uploadSettings } from './config.js';
+import { ConfigError, type ServiceConfig } from '../../config/index.js';
+import type { Logger } from '../../logger.js';
+import { providerPackages, requireProvider, type ProviderModule } from '../provider-packages.js';
+import { uploadSettings, type UploadSettings } from './config.js';
 export { DEFAULT_SIZE_LIMIT as DEFAULT_UPLOAD_SIZE_LIMIT } from './config.js';
 import type { UploadRuntime } from './files.js';
 import { localProvider } from './local-provider.js';
+import type { UploadProvider } from './provider.js';
+import { mediaUrlSigner } from './signed-urls.js';
+import { strapiUploadProvider } from './strapi-provider.js';
 import { uploadRoutes } from './routes.js';
 
 export type { UploadRuntime } from './files.js';
@@ -30,6 +37,31 @@ export { relatedOfFiles, type RelatedItem } from './related.js';
 export { byName, readMultipart, isMultipart, type IncomingFile, type MultipartBody } from './multipart.js';
 export { UPLOAD_ACTIONS, withWorkDir } from './routes.js';
 export type { UploadProvider, ProviderUpload, ProviderStored, ProviderFile } from './provider.js';
+
+/**
+ * The provider `config.provider` names: `local`, or the package the app installed. One that is not
+ * installed stops a production start; elsewhere files go to local disk until it is, with a warning.
+ */
+function providerOf(config: ServiceConfig, logger: Logger, settings: UploadSettings): UploadProvider {
+  if (settings.provider === 'local') return localProvider(settings.directory);
+  const file = config.fileOf('plugins', 'upload.config.provider');
+  const refuse = (message: string) => new ConfigError(file, 'upload.config.provider', message);
+  let found: ProviderModule | undefined;
+  try {
+    found = requireProvider(config.appDir, 'upload', settings.provider);
+  } catch (err) {
+    throw refuse(
+      `Could not load upload provider "${settings.provider}": ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  if (found) return strapiUploadProvider(found, settings, refuse);
+  const missing = `the upload provider "${settings.provider}" is not installed: run "npm install ${providerPackages('upload', settings.provider)[0] ?? settings.provider}" in the app directory`;
+  if (config.env === 'production') throw refuse(missing);
+  logger.warn(
+    `${file}: ${missing}; until then uploaded files are stored on local disk in ${settings.directory} and served at /uploads`,
+  );
+  return localProvider(settings.directory);
+}
 
 /** The plugin's runtime of a running service (for the GraphQL upload mutations), keyed by its models. */
 const runtimes = new WeakMap<object, UploadRuntime>();
@@ -74,15 +106,10 @@ export const uploadPlugin: Plugin = {
   ],
   register(ctx) {
     const settings = uploadSettings(ctx.config);
-    const provider = ctx.config.plugins.upload?.config?.provider;
-    if (provider !== undefined && provider !== 'local') {
-      // accepted so that the project starts, but never silently: its files are not where it expects them
-      ctx.logger.warn(
-        `${ctx.config.fileOf('plugins', 'upload.config.provider')}: upload provider ${JSON.stringify(provider)} is not supported: uploaded files are stored on local disk in ${settings.directory} and served at /uploads`,
-      );
-    }
-    const runtime: UploadRuntime = { settings, provider: localProvider(settings.directory) };
+    const runtime: UploadRuntime = { settings, provider: providerOf(ctx.config, ctx.logger, settings) };
     runtimes.set(ctx.models, runtime);
+    const signer = mediaUrlSigner(runtime.provider);
+    if (signer) ctx.setMediaUrlSigner(signer);
     uploadRoutes(ctx, runtime, ctx.router);
     const serve = runtime.provider.serve;
     if (serve) ctx.rootRouter.use(serve.path, serve.handler);

@@ -1,0 +1,42 @@
+/**
+ * The provider packages a Strapi v4 app installs for its plugins (`config/plugins`
+ * `<plugin>.config.provider`), found as Strapi finds them: `@strapi/provider-<kind>-<name>`, else
+ * the package `<name>` itself, resolved from the app's own dependencies (never this service's).
+ */
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+export type ProviderKind = 'email' | 'upload';
+
+/** A provider package, loaded: the file it resolved to and its module (a default export unwrapped). */
+export interface ProviderModule {
+  file: string;
+  module: Record<string, unknown>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The package names Strapi tries for a provider name, in its order. */
+export function providerPackages(kind: ProviderKind, provider: string): string[] {
+  const name = provider.toLowerCase();
+  return [`@strapi/provider-${kind}-${name}`, name];
+}
+
+/** The installed provider package, loaded; undefined when none of its names is installed in the app. */
+export function requireProvider(appDir: string, kind: ProviderKind, provider: string): ProviderModule | undefined {
+  const appRequire = createRequire(join(appDir, 'package.json'));
+  for (const name of providerPackages(kind, provider)) {
+    let file: string;
+    try {
+      file = appRequire.resolve(name);
+    } catch {
+      continue;
+    }
+    const loaded: unknown = appRequire(file);
+    const module = isRecord(loaded) && isRecord(loaded.default) ? loaded.default : loaded;
+    return { file, module: isRecord(module) ? module : {} };
+  }
+  return undefined;
+}
