@@ -14,11 +14,15 @@ import {
   createStrapiApp,
   createContentApiRoutes,
   applyPluginExtensions,
+  findInstalledPlugins,
+  isInstalledPluginKey,
+  loadInstalledPlugins,
   loadLocalPlugins,
   loadPluginExtensions,
-  runLocalPluginHook,
+  pluginContentTypes,
+  runPluginHook,
+  withStorablePlugins,
   hasAdminRoutes,
-  localPluginTypes,
   prefixedPath,
   pluginHoldersOf,
   registeredCustomFields,
@@ -115,8 +119,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   beginAppModules(options.appDir ?? process.cwd());
   const config: ServiceConfig = await loadConfig(options.appDir ?? process.cwd(), options.config);
   const logger = options.logger ?? createLogger(config.env);
-  if (config.ignored.length > 0)
-    logger.info({ ignored: config.ignored }, `configuration not used by Content Service: ${config.ignored.join(', ')}`);
+  const warn = (message: string) => logger.warn(message);
+  const builtInNames = BUILT_IN_PLUGINS.map((p) => p.name);
+  // the plugins the app installed from npm read their own config/plugins entries
+  const installedPackages = findInstalledPlugins(config, builtInNames, warn);
+  const ignored = config.ignored.filter((key) => !isInstalledPluginKey(installedPackages, key));
+  if (ignored.length > 0) logger.info({ ignored }, `configuration not used by Content Service: ${ignored.join(', ')}`);
   for (const { file, key, suggestion } of config.typos)
     logger.warn(`${file}: unknown key "${key}" is ignored; did you mean "${suggestion}"?`);
   // as Strapi's, the global is set before the app's files load (some read strapi.config at their top)
@@ -137,31 +145,39 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
 
   const routeFiles = await loadRouteFiles(config.appDir, (message) => logger.warn(message));
   const appCodeFiles = await loadAppCode(config.appDir, (message) => logger.warn(message));
-  const localPlugins = await loadLocalPlugins(
-    config,
-    BUILT_IN_PLUGINS.map((p) => p.name),
-    (message) => logger.warn(message),
-  );
+  const localPlugins = await loadLocalPlugins(config, builtInNames, warn);
+  const installedPlugins = await loadInstalledPlugins(installedPackages, config, warn);
   const extensions = await loadPluginExtensions(config.appDir, [
     ...plugins.map((p) => p.name),
     ...localPlugins.map((p) => p.name),
+    ...installedPlugins.map((p) => p.name),
   ]);
-  const pluginTypes = [
-    ...plugins.flatMap((p) => p.contentTypes?.(config) ?? []),
-    ...localPlugins.flatMap(localPluginTypes),
-  ];
-  const { registry, notices } = buildAppRegistry(
-    config.appDir,
-    pluginTypes,
-    { i18n: i18n !== null, customFields: customFieldTypes(config) },
-    new Set([
-      ...middlewares.custom.map((m) => m.file),
-      ...routeFiles.map((r) => r.file),
-      ...appCodeFiles.files,
-      ...extensions.map((e) => e.file),
-      ...localPlugins.map((p) => p.file),
-    ]),
+  const runningCode = new Set([
+    ...middlewares.custom.map((m) => m.file),
+    ...routeFiles.map((r) => r.file),
+    ...appCodeFiles.files,
+    ...extensions.map((e) => e.file),
+    ...localPlugins.map((p) => p.file),
+  ]);
+  // an installed plugin whose content-types this service cannot store is left out (warned)
+  const {
+    built: { registry, notices },
+    plugins: projectPlugins,
+  } = withStorablePlugins(
+    [...localPlugins, ...installedPlugins],
+    (own) =>
+      buildAppRegistry(
+        config.appDir,
+        [...plugins.flatMap((p) => p.contentTypes?.(config) ?? []), ...own.flatMap(pluginContentTypes)],
+        { i18n: i18n !== null, customFields: customFieldTypes(config) },
+        runningCode,
+      ),
+    warn,
   );
+  // plugins whose lifecycle functions threw (third-party ones only: a local plugin's throw stops start-up)
+  const failedPlugins = new Set<string>();
+  const runPluginHooks = (hook: 'register' | 'bootstrap' | 'destroy', app: StrapiApp) =>
+    runPluginHook(projectPlugins, pluginHoldersOf(app), hook, app, failedPlugins, warn);
   // a custom field no mapping knows waits for the app's register hooks, which may register it
   const heldCustomFieldNotices = notices.filter((notice) => notice.unknownCustomField !== undefined);
   for (const notice of notices) if (notice.unknownCustomField === undefined) logger[notice.level](notice.message);
@@ -176,10 +192,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     Object.keys(cronTasks).length > 0 ||
     appCodeFiles.customised ||
     extensions.length > 0 ||
-    localPlugins.length > 0;
+    projectPlugins.length > 0;
   // the app's extensions and register hook may change a plugin's routes, and its own plugins have
   // routes: they are served as app routes
-  const pluginRoutesPossible = lifecycle !== undefined || extensions.length > 0 || localPlugins.length > 0;
+  const pluginRoutesPossible = lifecycle !== undefined || extensions.length > 0 || projectPlugins.length > 0;
 
   const database: DatabaseHandle = options.databaseUri
     ? { uri: options.databaseUri, description: 'MongoDB (given URI)', stop: async () => {} }
@@ -381,7 +397,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     },
     async stop() {
       cron?.destroy();
-      if (strapi) await runLocalPluginHook(localPlugins, pluginHoldersOf(strapi), 'destroy', strapi);
+      if (strapi) await runPluginHooks('destroy', strapi);
       if (strapi) await lifecycle?.run('destroy', strapi);
       if (server) {
         const s = server;
@@ -412,10 +428,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         service: context,
         dbLifecycles,
         enabledPlugins: plugins.map((p) => p.name),
-        knownPlugins: BUILT_IN_PLUGINS.map((p) => p.name),
+        knownPlugins: builtInNames,
         pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
         pluginRoutes: (plugin) => pluginRoutes.get(plugin),
-        localPlugins,
+        projectPlugins,
         server: appServer?.server,
         cron,
         code,
@@ -426,7 +442,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     // Strapi's plugin loader applies the extensions before any register hook
     if (strapi) await applyPluginExtensions(extensions, pluginHoldersOf(strapi));
     // the app's own plugins register before the app, as Strapi's plugins do
-    if (strapi) await runLocalPluginHook(localPlugins, pluginHoldersOf(strapi), 'register', strapi);
+    if (strapi) await runPluginHooks('register', strapi);
     if (lifecycle && strapi) await lifecycle.run('register', strapi);
     await options.register?.({ app: service });
     // where Strapi gives custom fields their registered types: after register
@@ -446,10 +462,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
             controllerHandler: (name) => holder.handler(name),
           });
         }
-    const adminOnly = localPlugins.filter((p) => hasAdminRoutes(p.server)).map((p) => p.name);
+    const adminOnly = projectPlugins.filter((p) => hasAdminRoutes(p.server)).map((p) => p.name);
     if (adminOnly.length > 0)
       logger.info(
-        `the admin routes of local plugins are not served (this service has no admin panel): ${adminOnly.join(', ')}`,
+        `the admin routes of plugins are not served (this service has no admin panel): ${adminOnly.join(', ')}`,
       );
     // Strapi composes the apis' routes here too: their middlewares' factories run after register
     await contentApiRoutes.compose();
@@ -460,7 +476,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         throw pluginStartFailure(plugin.name, err, lifecycle?.file);
       }
     }
-    if (strapi) await runLocalPluginHook(localPlugins, pluginHoldersOf(strapi), 'bootstrap', strapi);
+    if (strapi) await runPluginHooks('bootstrap', strapi);
     if (lifecycle && strapi) await lifecycle.run('bootstrap', strapi);
     await options.bootstrap?.({ app: service });
     await appServer?.settle();

@@ -4,6 +4,9 @@
  * `require('@strapi/utils')` (its `errors` above all). Where the app's own copy resolves, that copy
  * is used; where none does, the service's (4.26.2, the last v4 release). Their errors answer by
  * name, as the app's own copy's do (errors/strapi-utils.ts).
+ *
+ * `lodash` likewise: every Strapi project has it through `@strapi/strapi`, and plugins installed
+ * from npm require it without declaring it (strapi-plugin-populate-deep's `lodash/fp`).
  */
 import { createRequire } from 'node:module';
 
@@ -13,7 +16,7 @@ interface CommonJsResolver {
 }
 
 const ownRequire = createRequire(import.meta.url);
-const FALLBACK_PACKAGES = ['@strapi/utils'];
+const FALLBACK_PACKAGES = ['@strapi/utils', 'lodash'];
 
 const isFallback = (request: string) =>
   FALLBACK_PACKAGES.some((name) => request === name || request.startsWith(`${name}/`));

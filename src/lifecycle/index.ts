@@ -10,7 +10,14 @@ export {
 } from './strapi-app.js';
 export { settleCustomFields } from './custom-fields.js';
 export { applyPluginExtensions, loadPluginExtensions } from './plugin-extensions.js';
-export { loadLocalPlugins, localPluginTypes, runLocalPluginHook } from './local-plugins.js';
+export { loadLocalPlugins } from './local-plugins.js';
+export {
+  findInstalledPlugins,
+  isInstalledPluginKey,
+  loadInstalledPlugins,
+  withStorablePlugins,
+} from './installed-plugins.js';
+export { pluginContentTypes, runPluginHook, type LoadedPlugin } from './plugin-loader.js';
 export { UnsupportedStrapiApi } from './unsupported.js';
 export { createDbLifecycles, type DbLifecyclesProvider } from './db-lifecycles.js';
 export { loadModelLifecycles } from './model-lifecycles.js';

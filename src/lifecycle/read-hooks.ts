@@ -5,6 +5,7 @@
  * `orderBy`, `limit`, `offset`): a before-hook may change it, and the read uses what it leaves;
  * `event.result` (entries or a count) may be changed in place by an after-hook.
  */
+import { populateForQuery, populateFromQuery } from '../query/index.js';
 import type { DbLifecycles } from '../service-context.js';
 
 type Params = Record<string, unknown>;
@@ -29,14 +30,18 @@ function mapKeys(params: Params, pairs: ReadonlyArray<readonly [string, string]>
   return out;
 }
 
-/** `{ filters, fields, sort, start… }` → `{ where, select, orderBy, offset… }` */
+/** `{ filters, fields, sort, start… }` → `{ where, select, orderBy, offset… }` (`populate: '*'` → `true`, `'a,b'` → `['a', 'b']`) */
 export function queryParams(params: Params): Params {
-  return mapKeys(params, TO_QUERY, false);
+  const query = mapKeys(params, TO_QUERY, false);
+  if (query.populate !== undefined) query.populate = populateForQuery(query.populate);
+  return query;
 }
 
 /** `{ where, select, orderBy, offset… }` → `{ filters, fields, sort, start… }` */
 export function entityParams(params: Params): Params {
-  return mapKeys(params, TO_QUERY, true);
+  const entity = mapKeys(params, TO_QUERY, true);
+  if (entity.populate !== undefined) entity.populate = populateFromQuery(entity.populate);
+  return entity;
 }
 
 /** Runs `run` between the before- and after-hooks of `action`, with the params the before-hooks leave. */

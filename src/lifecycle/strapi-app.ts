@@ -21,7 +21,8 @@ import { NO_LIFECYCLES } from './read-hooks.js';
 import type { StrapiServer } from './strapi-server.js';
 import type { CronService } from './cron.js';
 import { builtInPluginServer, createPluginHolder, type PluginHolder } from './plugin-objects.js';
-import type { LocalPlugin } from './local-plugins.js';
+import type { LoadedPlugin } from './plugin-loader.js';
+import { adminPanel, adminPermissionService, type StrapiAdmin } from './admin-panel.js';
 import type { PluginRoute } from '../plugins/types.js';
 import type { RequestHandler } from 'express';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
@@ -45,8 +46,8 @@ export interface LifecycleHost {
   knownPlugins: readonly string[];
   /** every service a plugin registered, by name */
   pluginServices(plugin: string): Record<string, unknown>;
-  /** the app's own plugins (`config/plugins` entries with `resolve`), loaded */
-  localPlugins?: readonly LocalPlugin[];
+  /** the project's plugins (local ones, `config/plugins` entries with `resolve`, and installed packages), loaded */
+  projectPlugins?: readonly LoadedPlugin[];
   /** the content-API routes a plugin declared, and the middlewares they name */
   pluginRoutes?(
     plugin: string,
@@ -129,6 +130,8 @@ export interface StrapiApp {
   customFields: StrapiCustomFields;
   server?: StrapiServer;
   cron?: CronService;
+  /** the admin panel's permission registrations, accepted as no-ops */
+  admin: StrapiAdmin;
 }
 
 /** `strapi` while the app's files load (see loadingStrapi). */
@@ -239,7 +242,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), services, controller(uid), controllers, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron';
+  'plugin(name), service(uid), services, controller(uid), controllers, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, admin.services.permission';
 const PLUGIN_API =
   'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
 
@@ -322,10 +325,10 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       return [name, createPluginHolder(name, server, defaults, () => app)] as const;
     }),
   );
-  for (const local of host.localPlugins ?? [])
+  for (const own of host.projectPlugins ?? [])
     holders.set(
-      local.name,
-      createPluginHolder(local.name, local.server, { routes: [], actions: new Map() }, () => app),
+      own.name,
+      createPluginHolder(own.name, own.server, { routes: [], actions: new Map() }, () => app),
     );
   const holderOf = (name: string): PluginHolder => {
     const holder = holders.get(name);
@@ -401,7 +404,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       if (host.knownPlugins.includes(name)) return undefined;
       throw new UnsupportedStrapiApi(
         `strapi.plugin('${name}')`,
-        `its plugins are ${[...host.knownPlugins, ...(host.localPlugins ?? []).map((p) => p.name)].join(', ')}`,
+        `its plugins are ${[...host.knownPlugins, ...(host.projectPlugins ?? []).map((p) => p.name)].join(', ')}`,
       );
     },
     service(uid) {
@@ -420,6 +423,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
         );
       }
       if (uid === 'admin::user') return adminUsers;
+      if (uid === 'admin::permission') return adminPermissionService("strapi.service('admin::permission')");
       const match = /^plugin::([\w-]+)\.([\w-]+)$/.exec(uid);
       if (!match)
         throw new UnsupportedStrapiApi(
@@ -503,7 +507,10 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     customFields: strictObject(customFields.api, 'strapi.customFields', 'register(customField)'),
     ...(host.server ? { server: host.server } : {}),
     ...(host.cron ? { cron: host.cron } : {}),
+    admin: adminPanel(),
   };
+  // as Strapi's plugin container: a plugin's settings (its defaults under the app's) are `plugin.<name>`
+  for (const own of host.projectPlugins ?? []) app.config.set(`plugin.${own.name}`, own.server.config);
   const strict = strictObject(app, 'strapi', APP_API);
   pluginHolders.set(strict, holders);
   customFieldRegistries.set(strict, customFields);

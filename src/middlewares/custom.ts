@@ -79,7 +79,7 @@ function moduleFile(file: string, entry: MiddlewareEntry, appDir: string): strin
   const [, kind, rest = ''] = NAMED.exec(name) ?? [];
   if (kind === 'plugin')
     throw stop(
-      "is a plugin's middleware, and Content Service does not run plugins' code: remove it from the list to start (check first that the API does not rely on it, e.g. as a guard)",
+      "is a plugin's middleware, and Content Service does not run plugins' middlewares from config/middlewares: remove it from the list to start (check first that the API does not rely on it, e.g. as a guard)",
     );
   if (kind === 'global') {
     const found = namedModuleFile(join(appDir, 'src', 'middlewares'), rest);

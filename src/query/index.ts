@@ -14,3 +14,4 @@ export type { ReadTree, EntrySelection, PopulateMap, Pagination, PublicationStat
 export { APP_CODE, UNRESTRICTED, type QueryAccess } from './access.js';
 export { POPULATE_ATTRIBUTE } from './parse/populate.js';
 export { listensToRead, runAfterRead, runBeforeRead } from './read-hooks.js';
+export { populateForQuery, populateFromQuery } from './populate-words.js';

@@ -9,6 +9,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { DbLifecycles, LifecycleStates } from '../service-context.js';
 import { paginationWindow } from './parse/pagination.js';
+import { populateForQuery, populateFromQuery } from './populate-words.js';
 import type { Pagination } from './read-tree.js';
 import { parseSort } from './sort/parse.js';
 
@@ -72,7 +73,7 @@ export function selectionParams(rawQuery: Record<string, unknown>): QueryParams 
     params.select = ['id', ...fields.filter((field) => field !== 'id')];
   }
   if (rawQuery.sort !== undefined) params.orderBy = orderByOf(rawQuery.sort);
-  if (rawQuery.populate !== undefined) params.populate = rawQuery.populate;
+  if (rawQuery.populate !== undefined) params.populate = populateForQuery(rawQuery.populate);
   if (rawQuery._q !== undefined) params._q = rawQuery._q;
   return params;
 }
@@ -101,7 +102,7 @@ export function queryOfParams(rawQuery: Record<string, unknown>, params: QueryPa
   if (params.where !== undefined && params.where !== null) query.filters = params.where;
   if (Array.isArray(params.select)) query.fields = params.select.filter((field) => field !== 'id');
   if (params.orderBy !== undefined) query.sort = params.orderBy;
-  if (params.populate !== undefined) query.populate = params.populate;
+  if (params.populate !== undefined) query.populate = populateFromQuery(params.populate);
   if (params._q !== undefined) query._q = params._q;
   return query;
 }

@@ -277,7 +277,7 @@ describe('config/middlewares: entries that stop start-up', () => {
     [
       "a plugin's middleware",
       `module.exports = [${REQUIRED}, 'plugin::sentry.errors'];`,
-      /"plugin::sentry\.errors" is a plugin's middleware, and Content Service does not run plugins' code: remove it/,
+      /"plugin::sentry\.errors" is a plugin's middleware, and Content Service does not run plugins' middlewares from config\/middlewares: remove it/,
     ],
     [
       'a name of no known form',

@@ -282,10 +282,10 @@ describe('the app lifecycle file: failures name the file, the phase and what was
     );
     expect(
       await startFailure({
-        'src/index.js': 'module.exports = { register({ strapi }) { strapi.admin.services.permission; } };',
+        'src/index.js': 'module.exports = { register({ strapi }) { strapi.admin.services.user.findOne(1); } };',
       }),
     ).to.match(
-      /^src\/index\.js: register\(\) failed: strapi\.admin is not supported by Content Service: it offers plugin\(name\), service\(uid\), /,
+      /^src\/index\.js: register\(\) failed: strapi\.admin\.services\.user is not supported by Content Service: it offers permission /,
     );
   });
 

@@ -31,6 +31,12 @@ export interface PopulateContext {
   guard: PopulateGuard;
   /** nesting level of the attributes being parsed (0 above the top level) */
   depth?: number;
+  /**
+   * the populate is the app's code's (a before-hook left it, e.g. strapi-plugin-populate-deep's):
+   * a relation the caller cannot read is left out whatever it asks of it, as Strapi sanitizes the
+   * answer after the read, instead of being the caller's 400
+   */
+  fromApp?: boolean;
 }
 
 const FALSE_STRINGS = new Set(['false', 'f', '0']);
@@ -97,7 +103,7 @@ function populateAttribute(
         // left out, as the seed says; but asking it for fields, filters or sort is a 400: an
         // answer must never depend on data the caller cannot read, nor pretend it applied them
         const asked = ['fields', 'filters', 'sort', 'populate'].find((key) => spec[key] !== undefined);
-        if (asked)
+        if (asked && ctx.fromApp !== true)
           throw new ValidationError(
             `Invalid parameter ${param}[${asked}]: the caller cannot read ${relation.target}`,
             {},
