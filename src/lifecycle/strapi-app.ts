@@ -394,18 +394,22 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   };
 
   const customFields = createCustomFieldsRegistry((name) => holders.has(name));
+  const unknownPluginsAsked = new Set<string>();
   const app: StrapiApp = {
     config: configObject(host.config.tree),
     log: logMethods(host.logger),
     dirs: dirsOf(host.config),
     plugin(name) {
       if (holders.has(name)) return pluginObject(name);
-      // Strapi answers undefined for a plugin that is off, so `if (strapi.plugin('graphql'))` works
-      if (host.knownPlugins.includes(name)) return undefined;
-      throw new UnsupportedStrapiApi(
-        `strapi.plugin('${name}')`,
-        `its plugins are ${[...host.knownPlugins, ...(host.projectPlugins ?? []).map((p) => p.name)].join(', ')}`,
-      );
+      // Strapi answers undefined for a plugin that is off or not installed, so that
+      // `if (strapi.plugin('documentation'))` works; the app's code is told once what it asked for
+      if (!host.knownPlugins.includes(name) && !unknownPluginsAsked.has(name)) {
+        unknownPluginsAsked.add(name);
+        host.logger.warn(
+          `strapi.plugin('${name}') is undefined: Content Service has no plugin of that name (its plugins are ${[...host.knownPlugins, ...(host.projectPlugins ?? []).map((p) => p.name)].join(', ')})`,
+        );
+      }
+      return undefined;
     },
     service(uid) {
       if (uid.startsWith('api::')) {
@@ -431,7 +435,8 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
           "it offers the core services of content-types ('api::<api>.<name>'), plugin services such as 'plugin::graphql.extension', and 'admin::user'",
         );
       const plugin = app.plugin(match[1] ?? '');
-      if (!plugin) throw new UnsupportedStrapiApi(`strapi.service('${uid}')`, `the plugin ${match[1]} is turned off`);
+      if (!plugin)
+        throw new UnsupportedStrapiApi(`strapi.service('${uid}')`, `the plugin ${match[1]} is turned off or not here`);
       return plugin.service(match[2] ?? '');
     },
     get services() {

@@ -254,6 +254,27 @@ describe('a Strapi v4 JavaScript (CommonJS) project with a REST prefix, provider
   });
 });
 
+describe("the app's code asking for a plugin the service does not have", () => {
+  it("`if (strapi.plugin('documentation'))` is false, as in Strapi: the app starts, told once", async () => {
+    const appDir = await writeTempProject({
+      ...javascriptProject(),
+      'src/index.js': `module.exports = {
+  register({ strapi }) {
+    if (strapi.plugin('documentation')) throw new Error('there is no documentation plugin');
+    if (strapi.plugin('documentation')) throw new Error('still none');
+  },
+};
+`,
+    });
+    const { logger, lines } = capturingLogger();
+    const service = await createTestService({ appDir, logger });
+    await service.close();
+    const told = lines.filter((l) => String(l.msg).startsWith("strapi.plugin('documentation') is undefined"));
+    expect(told.map((l) => l.msg)).to.have.length(1);
+    expect(told[0]?.msg).to.include('Content Service has no plugin of that name (its plugins are i18n, upload');
+  });
+});
+
 describe('the app lifecycle file: failures name the file, the phase and what was asked', () => {
   async function startFailure(files: Record<string, string>): Promise<string> {
     const appDir = await writeTempProject({ ...javascriptProject(), ...files });
@@ -303,14 +324,12 @@ describe('the app lifecycle file: failures name the file, the phase and what was
     );
   });
 
-  it('a plugin the service does not have, a service a plugin lacks', async () => {
+  it('a plugin the service does not have is undefined, as in Strapi; a service a plugin lacks', async () => {
     expect(
       await startFailure({
         'src/index.js': "module.exports = { register({ strapi }) { strapi.plugin('sentry').service('sentry'); } };",
       }),
-    ).to.match(
-      /^src\/index\.js: register\(\) failed: strapi\.plugin\('sentry'\) is not supported by Content Service: its plugins are i18n, upload, email, users-permissions, content-type-builder, graphql/,
-    );
+    ).to.match(/^src\/index\.js: register\(\) failed: Cannot read properties of undefined \(reading 'service'\)/);
     expect(
       await startFailure({
         'src/index.js':
