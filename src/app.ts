@@ -143,8 +143,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const graphql = plugins.some((p) => p.name === 'graphql') ? graphqlConfig(config).endpoint : null;
   const middlewares = await buildMiddlewares({ app, config, logger, graphqlEndpoint: graphql });
 
-  const routeFiles = await loadRouteFiles(config.appDir, (message) => logger.warn(message));
-  const appCodeFiles = await loadAppCode(config.appDir, (message) => logger.warn(message));
+  const routeFiles = await loadRouteFiles(config.appDir, warn);
+  const appCodeFiles = await loadAppCode(config.appDir, warn);
   const localPlugins = await loadLocalPlugins(config, builtInNames, warn);
   const installedPlugins = await loadInstalledPlugins(installedPackages, config, warn);
   const extensions = await loadPluginExtensions(config.appDir, [

@@ -40,13 +40,13 @@ export interface DbLifecycles {
   ): Promise<LifecycleStates>;
 }
 
-/** Everything a request handler or an operation needs, built once by createServer (no globals). */
 /**
  * A private upload provider's signing of a populated file as read (its `url` and its formats'
  * replaced by signed addresses before the answer is formatted; files of other providers unchanged).
  */
 export type MediaUrlSigner = (file: Record<string, unknown>) => Promise<void>;
 
+/** Everything a request handler or an operation needs, built once by createServer (no globals). */
 export interface ServiceContext {
   config: ServiceConfig;
   registry: Registry;

@@ -24,6 +24,12 @@ export function providerPackages(kind: ProviderKind, provider: string): string[]
   return [`@strapi/provider-${kind}-${name}`, name];
 }
 
+/** What start-up says of a provider `config/plugins` names that the app has not installed. */
+export function notInstalled(kind: ProviderKind, provider: string): string {
+  const install = providerPackages(kind, provider)[0] ?? provider;
+  return `the ${kind === 'email' ? 'e-mail' : kind} provider "${provider}" is not installed: run "npm install ${install}" in the app directory`;
+}
+
 /** The installed provider package, loaded; undefined when none of its names is installed in the app. */
 export function requireProvider(appDir: string, kind: ProviderKind, provider: string): ProviderModule | undefined {
   const appRequire = createRequire(join(appDir, 'package.json'));

@@ -16,7 +16,7 @@ import type { Logger } from '../../logger.js';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
 import { emailSettings, loadEmailProvider, type EmailOptions, type EmailProvider } from './provider.js';
-import { providerPackages } from '../provider-packages.js';
+import { notInstalled } from '../provider-packages.js';
 
 export interface EmailService {
   send(options: EmailOptions): Promise<unknown>;
@@ -58,10 +58,9 @@ function providerOf(config: ServiceConfig, logger: Logger): EmailProvider {
   const settings = emailSettings(config);
   const loaded = loadEmailProvider(config, settings);
   if (loaded) return loaded;
-  const install = providerPackages('email', settings.provider)[0] ?? settings.provider;
   const file = config.fileOf('plugins', 'email.config.provider');
   if (settings.provider !== 'sendmail') {
-    const missing = `the e-mail provider "${settings.provider}" is not installed: run "npm install ${install}" in the app directory`;
+    const missing = notInstalled('email', settings.provider);
     if (config.env === 'production') throw new ConfigError(file, 'email.config.provider', missing);
     logger.warn(`${file}: ${missing}; until then e-mails are written to the log`);
   }

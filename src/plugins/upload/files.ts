@@ -150,8 +150,7 @@ async function store(
       height: part.height,
       ...(format === undefined ? { alternativeText: file.alternativeText, caption: file.caption } : { format }),
     });
-    const record = { hash: part.hash, ext, url: result.url, provider_metadata: result.providerMetadata };
-    stored.push({ hash: part.hash, ext, url: result.url, providerMetadata: result.providerMetadata, stored: record });
+    stored.push(...storedParts({ hash: part.hash, ext, url: result.url, provider_metadata: result.providerMetadata }));
     return result;
   };
   try {

@@ -9,7 +9,7 @@ import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
 import { ConfigError, type ServiceConfig } from '../../config/index.js';
 import type { Logger } from '../../logger.js';
-import { providerPackages, requireProvider, type ProviderModule } from '../provider-packages.js';
+import { notInstalled, requireProvider, type ProviderModule } from '../provider-packages.js';
 import { uploadSettings, type UploadSettings } from './config.js';
 export { DEFAULT_SIZE_LIMIT as DEFAULT_UPLOAD_SIZE_LIMIT } from './config.js';
 import type { UploadRuntime } from './files.js';
@@ -55,7 +55,7 @@ function providerOf(config: ServiceConfig, logger: Logger, settings: UploadSetti
     );
   }
   if (found) return strapiUploadProvider(found, settings, refuse);
-  const missing = `the upload provider "${settings.provider}" is not installed: run "npm install ${providerPackages('upload', settings.provider)[0] ?? settings.provider}" in the app directory`;
+  const missing = notInstalled('upload', settings.provider);
   if (config.env === 'production') throw refuse(missing);
   logger.warn(
     `${file}: ${missing}; until then uploaded files are stored on local disk in ${settings.directory} and served at /uploads`,
