@@ -1,8 +1,19 @@
 import { expect } from 'chai';
+import request from 'supertest';
 import type { ExtensionService } from '../../src/plugins/graphql/index.js';
 import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 import { at, gql, registerUser } from './helpers.js';
+
+interface KoaResolverContext {
+  koaContext: {
+    set(name: string, value: string): void;
+    get(name: string): string;
+    cookies: { set(name: string, value: string, options: Record<string, unknown>): void };
+    state: unknown;
+  };
+  state: { user?: { username?: string } };
+}
 
 /** The extension service: shadow CRUD switches, typeDefs + resolvers, resolversConfig (auth, policies, middlewares). */
 describe('GraphQL extension service', () => {
@@ -20,9 +31,20 @@ describe('GraphQL extension service', () => {
         extension.shadowCRUD('api::category.category').field('sortOrder').disableFilters();
         extension.use({
           typeDefs:
-            'type Query { hello(name: String = "world"): String  secret: String } extend type Article { titleLength: Int }',
+            'type Query { hello(name: String = "world"): String  secret: String  whoAmI: String } extend type Article { titleLength: Int }',
           resolvers: {
-            Query: { hello: (_p, args) => `hello ${String(args.name)}`, secret: () => 'classified' },
+            Query: {
+              hello: (_p, args) => `hello ${String(args.name)}`,
+              secret: () => 'classified',
+              // Strapi's context.koaContext: the request's Koa context, its state the resolver context's
+              whoAmI: (_p, _args, context) => {
+                const { koaContext, state } = context as KoaResolverContext;
+                koaContext.set('X-Resolver', 'whoAmI');
+                koaContext.cookies.set('seen', 'yes', { httpOnly: true });
+                const client = koaContext.get('x-client') || 'none';
+                return `${client} ${koaContext.state === state ? 'same-state' : 'other-state'} ${state.user?.username ?? 'public'}`;
+              },
+            },
             Article: { titleLength: (parent) => String((parent as { title?: string }).title ?? '').length },
           },
           resolversConfig: {
@@ -77,6 +99,20 @@ describe('GraphQL extension service', () => {
     expect((await gql(service, '{ hello }')).body).to.deep.equal({ data: { hello: 'hello world' } });
     const res = await gql(service, '{ article(id: 1) { data { attributes { title titleLength } } } }');
     expect(at(res.body, 'data.article.data.attributes.titleLength')).to.equal('Getting Started with Strapi'.length);
+  });
+
+  it("gives resolvers the request's Koa context (headers, cookies, state)", async () => {
+    const res = await request(service.app)
+      .post('/graphql')
+      .set('Authorization', `Bearer ${jwt}`)
+      .set('X-Client', 'mobile')
+      .send({ query: '{ whoAmI }' })
+      .expect(200);
+    expect(res.body).to.deep.equal({ data: { whoAmI: 'mobile same-state extuser' } });
+    expect(res.headers['x-resolver']).to.equal('whoAmI');
+    expect(String(res.headers['set-cookie'])).to.match(/^seen=yes; Path=\/; HttpOnly/);
+    const publicCall = await gql(service, '{ whoAmI }');
+    expect(publicCall.body).to.deep.equal({ data: { whoAmI: 'none same-state public' } });
   });
 
   it('applies resolversConfig auth scopes', async () => {
