@@ -236,11 +236,13 @@ export async function uploadFiles(
         throw err;
       }
     }
+    // the entry (or component) deleted since it was checked: nothing of the upload stays
+    if (target && !(await attachFiles(ctx, target, ids)))
+      throw new ValidationError(`${target.component ?? target.contentType.uid} ${target.refId} does not exist`);
   } catch (err) {
     for (const id of ids) await removeFileById(rt, ctx, id).catch(() => undefined);
     throw err;
   }
-  if (target) await attachFiles(ctx, target, ids);
   return Promise.all(ids.map((id) => readFile(ctx, id)));
 }
 
