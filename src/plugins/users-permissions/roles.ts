@@ -4,6 +4,7 @@ import { ApplicationError, NotFoundError } from '../../errors/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import { collectionOf } from './collections.js';
 import { isDuplicate } from './indexes.js';
+import { withRoleLease } from './role-lease.js';
 
 export interface RoleDoc {
   _id: number;
@@ -98,11 +99,13 @@ export async function grantActions(ctx: ServiceContext, roleId: number, actions:
   }
 }
 
-/** Makes a role grant exactly these actions. */
+/** Makes a role grant exactly these actions (parallel calls: the set of one of them, never a mix). */
 export async function setRoleActions(ctx: ServiceContext, roleId: number, actions: readonly string[]): Promise<void> {
   const wanted = new Set(actions);
-  await collectionOf(ctx, PERMISSION_UID).deleteMany({ role: roleId, action: { $nin: [...wanted] } });
-  await grantActions(ctx, roleId, [...wanted]);
+  await withRoleLease(ctx, roleId, async () => {
+    await collectionOf(ctx, PERMISSION_UID).deleteMany({ role: roleId, action: { $nin: [...wanted] } });
+    await grantActions(ctx, roleId, [...wanted]);
+  });
 }
 
 /**
@@ -117,10 +120,15 @@ export async function deleteRoleOfUsers(ctx: ServiceContext, role: RoleDoc): Pro
   await deleteRole(ctx, role._id, fallback._id);
 }
 
+/**
+ * The role goes first (under its lease, so no permission write is half done), then its users move
+ * to the fallback role: a user written with the role meanwhile fails the write path's check of
+ * the ids it links, or is moved by this sweep; then its permissions go.
+ */
 async function deleteRole(ctx: ServiceContext, roleId: number, fallbackRoleId: number): Promise<void> {
+  await withRoleLease(ctx, roleId, () => collectionOf(ctx, ROLE_UID).deleteOne({ _id: roleId }));
   await collectionOf(ctx, USER_UID).updateMany({ role: roleId }, { $set: { role: fallbackRoleId } });
   await collectionOf(ctx, PERMISSION_UID).deleteMany({ role: roleId });
-  await collectionOf(ctx, ROLE_UID).deleteOne({ _id: roleId });
 }
 
 export async function countUsersByRole(ctx: ServiceContext): Promise<Map<number, number>> {
