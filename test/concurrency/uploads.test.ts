@@ -1,7 +1,11 @@
-// Parallel uploads into one entry (`ref`, `refId`, `field`) over HTTP, then what is stored checked
-// with the service's own models: every acknowledged file is in the entry, and an upload that did
-// not land leaves no file behind.
+// Parallel uploads into one entry (`ref`, `refId`, `field`) and parallel replacements of one file
+// over HTTP, then what is stored checked with the service's own models and on disk: every
+// acknowledged file is in the entry, a record describes the bytes stored, and what did not land
+// leaves no file behind.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { expect } from 'chai';
+import sharp from 'sharp';
 import request from 'supertest';
 import { ALBUM_UID, createMediaApp, png, type MediaApp } from '../helpers/media-app.js';
 
@@ -36,6 +40,7 @@ describe('concurrent uploads into one entry', function () {
   const fileIds = async (): Promise<number[]> =>
     (await media.service.context.models.collection('plugin::upload.file').find({}).toArray()).map((f) => Number(f._id));
   const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
   it('24 parallel uploads into a multiple media attribute and a component of one entry all land', async () => {
     const id = await album({ title: 'parallel', figures: [{ caption: 'one' }] });
@@ -69,5 +74,47 @@ describe('concurrent uploads into one entry', function () {
     const added = (await fileIds()).filter((f) => !before.includes(f));
     expect(sorted(added)).to.deep.equal(sorted(acknowledged));
     expect(await stored(id)).to.equal(null);
+  });
+
+  const record = async (id: number) =>
+    (await media.service.context.models.collection('plugin::upload.file').findOne({ _id: id as never })) as {
+      url: string;
+      hash: string;
+      width: number;
+      height: number;
+    } | null;
+  const replace = async (id: number, width: number, height: number) =>
+    request(media.service.app)
+      .post(`/api/upload?id=${id}`)
+      .set(media.auth)
+      .attach('files', await png(width, height), `replacement-${width}.png`);
+
+  it('parallel replacements of one file all answer 200, and the record describes the bytes stored', async () => {
+    const first = await uploadInto(ALBUM_UID, await album({ title: 'replaced' }), 'photos', 'original.png');
+    const id = first.body[0].id as number;
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(range(0, 5).map((i) => replace(id, 100 + 40 * i + round, 90 + 10 * i)));
+      expect(answers.map((a) => a.status)).to.deep.equal(Array(6).fill(200));
+      const stored = await record(id);
+      const bytes = await readFile(join(media.uploads, String(stored?.url).replace(/^\/uploads\//, '')));
+      const { width, height } = await sharp(bytes).metadata();
+      expect([width, height]).to.deep.equal([stored?.width, stored?.height]);
+    }
+  });
+
+  it('a replacement racing the deletion of its file leaves neither the record nor bytes', async () => {
+    for (let round = 0; round < 3; round++) {
+      const first = await uploadInto(ALBUM_UID, await album({ title: 'gone' }), 'photos', `gone-${round}.png`);
+      const id = first.body[0].id as number;
+      const hash = (await record(id))?.hash;
+      const [deleted, ...replaced] = await Promise.all([
+        request(media.service.app).delete(`/api/upload/files/${id}`).set(media.auth),
+        ...range(0, 3).map((i) => replace(id, 60 + i, 60)),
+      ]);
+      expect(deleted.status).to.equal(200);
+      for (const answer of replaced) expect([200, 404]).to.include(answer.status);
+      expect(await record(id)).to.equal(null);
+      expect((await media.stored()).filter((name) => name.includes(String(hash)))).to.deep.equal([]);
+    }
   });
 });

@@ -2,9 +2,9 @@ import { DEFAULT_ROLE_PERMISSIONS } from '../../access/actions.js';
 import { PERMISSION_UID, ROLE_UID, USER_UID } from '../../content-types/index.js';
 import { ApplicationError, NotFoundError } from '../../errors/index.js';
 import type { ServiceContext } from '../../service-context.js';
+import { withLease } from '../../write/index.js';
 import { collectionOf } from './collections.js';
 import { isDuplicate } from './indexes.js';
-import { withRoleLease } from './role-lease.js';
 
 export interface RoleDoc {
   _id: number;
@@ -163,4 +163,12 @@ export async function seedRoles(ctx: ServiceContext): Promise<void> {
     }
     await grantActions(ctx, doc._id, actions);
   }
+}
+
+/**
+ * One writer at a time on a role's permissions (several documents, Strapi's `up_permissions`), in
+ * every instance: two replacements interleaved would leave the union of both sets.
+ */
+function withRoleLease<T>(ctx: ServiceContext, roleId: number, work: () => Promise<T>): Promise<T> {
+  return withLease(ctx.models, ROLE_UID, roleId, () => new NotFoundError('Role not found'), work);
 }
