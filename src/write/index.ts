@@ -4,7 +4,8 @@ export { createEntry, updateEntry, loadEntry, resolveLocale, type CreateOptions,
 export { deleteEntry, removeReferences } from './references.js';
 export { writableContentType } from './content-type.js';
 export { entries, updateEntries, type StoredEntry } from './collection.js';
-export { NEXT_REVISION } from './revision.js';
+export { atRevision, NEXT_REVISION, retryWhileStale, StaleEntry } from './revision.js';
+export { withLease } from './lease.js';
 export { withoutIds } from './shared-attributes.js';
 export { LocaleTakenError, SingleEntryTaken } from './checks.js';
 export { allowsMime, mediaKind, notAllowedMessage } from './media-types.js';

@@ -110,6 +110,7 @@ export const graphqlPlugin: Plugin = {
         tracing: gql.tracing,
         persistedQueries: gql.persistedQueries,
         schema,
+        koaContextOf: ctx.koaContextOf,
       }),
     );
   },
