@@ -171,10 +171,13 @@ export async function resetPassword(rt: UsersPermissionsRuntime, input: unknown)
   const found = await findUserByResetCode(rt.ctx, code);
   if (!found) throw new ValidationError('Incorrect code provided');
   checkFields({ password }, { password: passwordRules });
-  const user = await updateUser(rt.ctx, found._id, {
-    resetPasswordToken: null,
-    password: await hashPassword(password),
-  });
+  // a code resets once: of parallel uses, the one that still finds it stored wins
+  const user = await updateUser(
+    rt.ctx,
+    found._id,
+    { resetPasswordToken: null, password: await hashPassword(password) },
+    { resetPasswordToken: found.resetPasswordToken },
+  );
   if (!user) throw new ValidationError('Incorrect code provided');
   return session(rt, user);
 }
