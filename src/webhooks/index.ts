@@ -32,8 +32,6 @@ export interface Webhooks {
 export interface WebhooksOptions {
   /** the upload plugin is on: its media events may be listened to */
   media: boolean;
-  /** a receiver gets this long to answer (10 s, Strapi's) */
-  timeoutMs?: number;
 }
 
 export function createWebhooks(
@@ -42,12 +40,13 @@ export function createWebhooks(
 ): Webhooks {
   const { config, logger } = context;
   const { defaultHeaders } = webhooksConfig(config);
+  const production = config.env === 'production';
   // the store tells the runner of its changes; the runner reads the store
   let changed = () => {};
   const store = createWebhookStore({
     connection: context.connection,
     counters: context.models.counters,
-    publicUrlsOnly: config.env === 'production',
+    publicUrlsOnly: production,
     onChange: () => changed(),
   });
   for (const [key, value] of Object.entries({ ...ENTRY_EVENTS, ...(options.media ? MEDIA_EVENTS : {}) }))
@@ -56,7 +55,7 @@ export function createWebhooks(
     store,
     logger,
     defaultHeaders,
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    followRedirects: !production,
   });
   changed = delivery.refresh;
   const hub = createEventHub((event, info) => delivery.enqueue(event, info));

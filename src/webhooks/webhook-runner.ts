@@ -47,6 +47,11 @@ export interface WebhookRunnerOptions {
   maxQueued?: number;
   /** how long the webhooks read stay current */
   refreshMs?: number;
+  /**
+   * follow a receiver's redirects (Strapi does); off in production, where a webhook's url must be
+   * public and a redirect could lead elsewhere: the 3xx is the answer
+   */
+  followRedirects?: boolean;
 }
 
 // a receiver's error body is kept up to this many characters in the answer and the log
@@ -110,6 +115,7 @@ export function createWebhookRunner(options: WebhookRunnerOptions): ServiceWebho
           'Content-Type': 'application/json',
         },
         signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping.signal]),
+        redirect: options.followRedirects === false ? 'manual' : 'follow',
       });
       if (response.ok) {
         await response.body?.cancel();

@@ -11,7 +11,7 @@ import request from 'supertest';
 import { runningStrapi } from '../../src/lifecycle/index.js';
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { capturingLogger } from '../helpers/log-capture.js';
-import { createTestService, type TestService } from '../helpers/server.js';
+import { createTestService, freshDatabaseUri, type TestService } from '../helpers/server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { bearer } from './users-permissions/helpers.js';
 
@@ -22,6 +22,8 @@ describe('webhooks (Strapi v4 webhookStore, webhookRunner, eventHub and /admin/w
   let service: TestService;
   let receiver: WebhookReceiver;
   let admin: Record<string, string>;
+  let appDir: string;
+  let databaseUri: string;
   const { logger, lines } = capturingLogger();
   const api = () => request(service.app);
   const hooks = () => api().get('/admin/webhooks').set(admin);
@@ -43,10 +45,11 @@ describe('webhooks (Strapi v4 webhookStore, webhookRunner, eventHub and /admin/w
       '/hang': { hang: true },
     });
     // a copy, so the upload provider writes outside the repository
-    const appDir = await mkdtemp(join(tmpdir(), 'cs-webhooks-'));
+    databaseUri = freshDatabaseUri();
+    appDir = await mkdtemp(join(tmpdir(), 'cs-webhooks-'));
     await cp(WEBHOOKS_PROJECT, appDir, { recursive: true });
     process.env.AUDIT_WEBHOOK_URL = receiver.url('/audit');
-    service = await createTestService({ appDir, logger });
+    service = await createTestService({ appDir, logger }, databaseUri);
     delete process.env.AUDIT_WEBHOOK_URL;
     const token = await createApiToken(service.context, { name: 'webhooks admin', type: 'full-access' });
     admin = bearer(token.accessKey);
@@ -415,6 +418,19 @@ describe('webhooks (Strapi v4 webhookStore, webhookRunner, eventHub and /admin/w
       expect(deleted?.body.entry).to.include({ id, username: 'hooked2' });
     });
 
+    it("posts the entity service's writes, not the query engine's (strapi.db.query), as Strapi", async () => {
+      await makeWebhook({ name: 'code', url: receiver.url('/code'), headers: {}, events: ['entry.create'] });
+      const strapi = runningStrapi();
+      const made = await strapi?.entityService.create('api::article.article', { data: { title: 'By code' } });
+      await strapi?.db.query('api::article.article').create({ data: { title: 'By query' } });
+      const [call] = await receiver.waitFor('/code', 'entry.create');
+      expect(call?.body.entry).to.include({ id: made?.id, title: 'By code', publishedAt: null });
+      await service.webhooks.idle();
+      expect(receiver.callsTo('/code').map((c) => (c.body.entry as { title: string }).title)).to.deep.equal([
+        'By code',
+      ]);
+    });
+
     it('posts media.create, media.update and media.delete of uploads', async () => {
       await makeWebhook({
         name: 'media',
@@ -441,6 +457,28 @@ describe('webhooks (Strapi v4 webhookStore, webhookRunner, eventHub and /admin/w
       await api().delete(`/api/upload/files/${fileId}`).set(admin).expect(200);
       const [deleted] = await receiver.waitFor('/media', 'media.delete');
       expect(deleted?.body.media).to.include({ id: fileId });
+    });
+  });
+
+  describe('several instances on one database', () => {
+    it('an instance posts to the webhooks another one made', async () => {
+      await clearWebhooks();
+      receiver.calls.length = 0;
+      // one process, two services: the global `strapi` the project's code reads is the first one's again after
+      const first = globalThis.strapi;
+      const other = await createTestService({ appDir, logger }, databaseUri);
+      try {
+        await makeWebhook({ name: 'shared', url: receiver.url('/shared'), headers: {}, events: ['entry.create'] });
+        await request(other.app)
+          .post('/api/articles')
+          .send({ data: { title: 'Elsewhere' } })
+          .expect(200);
+        const [call] = await receiver.waitFor('/shared', 'entry.create');
+        expect(call?.body.entry).to.include({ title: 'Elsewhere' });
+      } finally {
+        await other.stop();
+        globalThis.strapi = first;
+      }
     });
   });
 
