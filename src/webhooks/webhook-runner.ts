@@ -66,9 +66,17 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The start of a receiver's answer (a receiver may send much more than anyone reads). */
 async function readMessage(response: Response): Promise<string> {
-  const text = await response.text();
-  return text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT)}…` : text;
+  if (!response.body) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  // leaving the loop early cancels the rest of the body
+  for await (const chunk of response.body) {
+    text += decoder.decode(chunk, { stream: true });
+    if (text.length > MESSAGE_LIMIT) return `${text.slice(0, MESSAGE_LIMIT)}…`;
+  }
+  return text + decoder.decode();
 }
 
 export function createWebhookRunner(options: WebhookRunnerOptions): ServiceWebhookRunner {

@@ -26,6 +26,7 @@ describe('webhook runner', () => {
       '/fail': { status: 503, body: 'down for maintenance' },
       '/slow': { delayMs: 300 },
       '/hang': { hang: true },
+      '/verbose': { status: 500, body: 'x'.repeat(1_000_000) },
     });
   });
   after(() => receiver.close());
@@ -75,6 +76,9 @@ describe('webhook runner', () => {
       statusCode: 503,
       message: 'down for maintenance',
     });
+    const verbose = await delivery.runner.run(webhook('/verbose'), 'entry.create');
+    expect(verbose.statusCode).to.equal(500);
+    expect(verbose.message).to.have.length(2_001);
     const started = Date.now();
     expect(await delivery.runner.run(webhook('/hang'), 'entry.create')).to.deep.equal({
       statusCode: 500,
