@@ -301,6 +301,31 @@ describe('webhooks (Strapi v4 webhookStore, webhookRunner, eventHub and /admin/w
       expect(unpublished?.body.entry).to.include({ id, publishedAt: null });
     });
 
+    it('posts entry.create, entry.update and entry.delete of a single type', async () => {
+      await makeWebhook({
+        name: 'single',
+        url: receiver.url('/single'),
+        headers: {},
+        events: ['entry.create', 'entry.update', 'entry.delete', 'entry.publish'],
+      });
+      await api()
+        .put('/api/homepage')
+        .send({ data: { headline: 'First' } })
+        .expect(200);
+      await api()
+        .put('/api/homepage')
+        .send({ data: { headline: 'Second' } })
+        .expect(200);
+      await api().delete('/api/homepage').expect(200);
+      await service.webhooks.idle();
+      const calls = receiver.callsTo('/single');
+      expect(calls.map((call) => call.body.event)).to.have.members(['entry.create', 'entry.update', 'entry.delete']);
+      expect(
+        calls.every((call) => call.body.model === 'homepage' && call.body.uid === 'api::homepage.homepage'),
+      ).to.equal(true);
+      expect(receiver.callsTo('/single', 'entry.update')[0]?.body.entry).to.include({ headline: 'Second' });
+    });
+
     it('posts the events of GraphQL mutations', async () => {
       await makeWebhook({
         name: 'gql',
