@@ -30,7 +30,7 @@ import { createUploadService } from './upload-service.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
 import { createAdminUserService } from './admin-user-service.js';
-import type { EventHub, WebhookRunner, WebhookStore } from '../webhooks/index.js';
+import type { EventHub, StrapiWebhookRunner, WebhookStore } from '../webhooks/index.js';
 
 /** What the running service lends the `strapi` object. */
 export interface LifecycleHost {
@@ -60,7 +60,7 @@ export interface LifecycleHost {
   /** the app's controllers and services (absent: the core ones of the content-types) */
   code?: AppCode;
   /** `strapi.eventHub`, `strapi.webhookStore`, `strapi.webhookRunner` */
-  webhooks: { eventHub: EventHub; store: WebhookStore; runner: WebhookRunner };
+  webhooks: { eventHub: EventHub; store: WebhookStore; runner: StrapiWebhookRunner };
 }
 
 type LogMethod = (message: string, ...rest: unknown[]) => void;
@@ -137,7 +137,7 @@ export interface StrapiApp {
   admin: StrapiAdmin;
   eventHub: EventHub;
   webhookStore: WebhookStore;
-  webhookRunner: WebhookRunner;
+  webhookRunner: StrapiWebhookRunner;
 }
 
 /** `strapi` while the app's files load (see loadingStrapi). */

@@ -11,14 +11,16 @@ import { webhooksConfig } from './webhooks-config.js';
 
 export type { EventHub } from './event-hub.js';
 export type { Webhook, WebhookCallResult } from './events.js';
-export type { WebhookRunner } from './webhook-runner.js';
 export type { WebhookStore } from './webhook-store.js';
 export { WEBHOOKS_COLLECTION } from './webhook-store.js';
+
+/** `strapi.webhookRunner`: plugins emit through its `eventHub` (strapi-plugin-navigation does). */
+export type StrapiWebhookRunner = WebhookRunner & { readonly eventHub: EventHub };
 
 export interface Webhooks {
   eventHub: EventHub;
   store: WebhookStore;
-  runner: WebhookRunner;
+  runner: StrapiWebhookRunner;
   /** what the writes emit on (ServiceContext.events) */
   events: ContentEvents;
   /** `/webhooks...` of Strapi's admin API, to mount under `/admin` */
@@ -62,7 +64,7 @@ export function createWebhooks(
   return {
     eventHub: hub.hub,
     store,
-    runner: delivery.runner,
+    runner: { ...delivery.runner, eventHub: hub.hub },
     events: createContentEvents(context.registry, hub, delivery, logger),
     adminRoutes: webhookAdminRoutes({ store, runner: delivery.runner, authenticate: context.authenticate }),
     idle: () => delivery.idle(),
