@@ -30,6 +30,7 @@ import { createUploadService } from './upload-service.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
 import { createAdminUserService } from './admin-user-service.js';
+import type { EventHub, StrapiWebhookRunner, WebhookStore } from '../webhooks/index.js';
 
 /** What the running service lends the `strapi` object. */
 export interface LifecycleHost {
@@ -58,6 +59,8 @@ export interface LifecycleHost {
   cron?: CronService;
   /** the app's controllers and services (absent: the core ones of the content-types) */
   code?: AppCode;
+  /** `strapi.eventHub`, `strapi.webhookStore`, `strapi.webhookRunner` */
+  webhooks: { eventHub: EventHub; store: WebhookStore; runner: StrapiWebhookRunner };
 }
 
 type LogMethod = (message: string, ...rest: unknown[]) => void;
@@ -132,6 +135,9 @@ export interface StrapiApp {
   cron?: CronService;
   /** the admin panel's permission registrations, accepted as no-ops */
   admin: StrapiAdmin;
+  eventHub: EventHub;
+  webhookStore: WebhookStore;
+  webhookRunner: StrapiWebhookRunner;
 }
 
 /** `strapi` while the app's files load (see loadingStrapi). */
@@ -242,7 +248,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), services, controller(uid), controllers, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, admin.services.permission';
+  'plugin(name), service(uid), services, controller(uid), controllers, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, admin.services.permission, eventHub, webhookStore, webhookRunner';
 const PLUGIN_API =
   'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
 
@@ -281,10 +287,13 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   const { registry } = host;
   const code = host.code ?? createAppCode(NO_APP_CODE, { service: host.service, strapi: () => app });
   const entityService = createEntityService(host.service);
-  // what a `*Many` action does runs no per-entry hooks, and the query engine runs its read hooks itself
-  const silent = createEntityService({ ...host.service, lifecycles: NO_LIFECYCLES });
+  // as Strapi's, the query engine's writes emit no events (its entity service's do); what a
+  // `*Many` action does runs no per-entry hooks, and the query engine runs its read hooks itself
+  const { events: _events, ...unheard } = host.service;
+  const queryEntities = createEntityService(unheard);
+  const silent = createEntityService({ ...unheard, lifecycles: NO_LIFECYCLES });
   const query = (uid: string): QueryEngine =>
-    createQueryEngine({ entities: entityService, silent, lifecycles: host.service.lifecycles }, uid);
+    createQueryEngine({ entities: queryEntities, silent, lifecycles: host.service.lifecycles }, uid);
   // plugin services defined on the entity service and the query engine, as Strapi defines them
   const usersService = strictObject(
     createUsersService(entityService, query),
@@ -513,6 +522,9 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     ...(host.server ? { server: host.server } : {}),
     ...(host.cron ? { cron: host.cron } : {}),
     admin: adminPanel(),
+    eventHub: host.webhooks.eventHub,
+    webhookStore: host.webhooks.store,
+    webhookRunner: host.webhooks.runner,
   };
   // as Strapi's plugin container: a plugin's settings (its defaults under the app's) are `plugin.<name>`
   for (const own of host.projectPlugins ?? []) app.config.set(`plugin.${own.name}`, own.server.config);

@@ -18,6 +18,7 @@ import {
 } from '../write/index.js';
 import type { OperationContext, RawQuery } from './context.js';
 import { findWritten } from './find-one.js';
+import { prepareEntryEvents } from './entry-events.js';
 import { checkAnswerQuery } from './write-answer.js';
 
 export type FlatEntry = { id: number } & Record<string, unknown>;
@@ -118,5 +119,6 @@ export async function createLocalization(
     publicationState: 'preview',
   });
   if (!answer.data) throw new NotFoundError();
+  (await prepareEntryEvents(ctx, uid, id, { populate: 'localizations' }, ['entry.create']))();
   return flatten(answer.data);
 }

@@ -48,6 +48,7 @@ function graphqlService(ctx: ServiceContext, gql: GraphQLConfig): ServiceContext
     authenticate: ctx.authenticate,
     lifecycles: ctx.lifecycles,
     ...(ctx.mediaUrlSigner ? { mediaUrlSigner: ctx.mediaUrlSigner } : {}),
+    ...(ctx.events ? { events: ctx.events } : {}),
   };
 }
 

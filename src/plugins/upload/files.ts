@@ -244,7 +244,18 @@ export async function uploadFiles(
     for (const id of ids) await removeFileById(rt, ctx, id).catch(() => undefined);
     throw err;
   }
-  return Promise.all(ids.map((id) => readFile(ctx, id)));
+  const files = await Promise.all(ids.map((id) => readFile(ctx, id)));
+  for (const file of files) ctx.events?.media('media.create', file);
+  return files;
+}
+
+/**
+ * What Strapi's upload service emits after it changed a file: its entity service's `entry.update`
+ * (model `file`), then `media.update`.
+ */
+function emitFileUpdate(ctx: ServiceContext, file: PlainEntry): void {
+  ctx.events?.entry('entry.update', UPLOAD_FILE_UID, file);
+  ctx.events?.media('media.update', file);
 }
 
 /** `POST /api/upload?id=` without a file: name, alternativeText, caption (null or absent: unchanged). */
@@ -258,7 +269,9 @@ export async function updateFileInfo(ctx: OperationContext, id: string, info: Fi
     if (info[key] !== undefined && info[key] !== null) data[key] = info[key];
   }
   await updateEntry(ctx, contentType, record, data);
-  return readFile(ctx, record._id);
+  const updated = await readFile(ctx, record._id);
+  emitFileUpdate(ctx, updated);
+  return updated;
 }
 
 /** `POST /api/upload?id=` with one file: new bytes under the same hash and extension (the URL stays). */
@@ -287,7 +300,9 @@ export async function replaceFile(
     if (upload.info.caption === undefined) delete data.caption;
     await updateEntry(ctx, contentType, record, data);
   });
-  return readFile(ctx, _id);
+  const replaced = await readFile(ctx, _id);
+  emitFileUpdate(ctx, replaced);
+  return replaced;
 }
 
 /** The stored record of a file, or null. */
@@ -329,6 +344,7 @@ export async function removeFile(rt: UploadRuntime, ctx: OperationContext, id: s
   const file = await readEntry(ctx, UPLOAD_FILE_UID, { _id: Number(id) }, {}, { style: 'plain' });
   if (!file) return null;
   await removeFileById(rt, ctx, file.id);
+  ctx.events?.media('media.delete', file);
   return file;
 }
 

@@ -10,6 +10,7 @@ import type { UsersPermissionsRuntime } from './runtime.js';
 import { takenField } from './indexes.js';
 import { allowedExtraFields } from './user-fields.js';
 import { userWithRole } from './user-answer.js';
+import { emitUserEvent } from './user-events.js';
 import type { OperationContext } from '../../operations/index.js';
 import {
   createUser,
@@ -109,6 +110,7 @@ export async function register(
   }).catch((err: unknown) => {
     throw takenField(err) ? new ApplicationError(TAKEN) : err;
   });
+  await emitUserEvent(ctx, 'entry.create', user);
   if (!advanced.email_confirmation) return session(rt, user, await answered(user));
   await sendConfirmation(rt, user).catch((err: unknown) => {
     throw err instanceof ApplicationError
