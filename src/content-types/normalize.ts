@@ -4,6 +4,7 @@ import { describeRelation } from './relations.js';
 import { SchemaError } from './schema-error.js';
 import { UPLOAD_FILE_UID } from './uids.js';
 import {
+  I18N_FIELD_NAMES,
   RESERVED_ATTRIBUTE_NAMES,
   SCALAR_TYPES,
   RELATION_KINDS,
@@ -68,6 +69,7 @@ function normalizeAttributes(
   source: string,
   raw: Record<string, SchemaAttribute>,
   options: NormalizeOptions,
+  localized = false,
 ): Record<string, Attribute> {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw new SchemaError(source, '"attributes" must be an object');
@@ -75,6 +77,12 @@ function normalizeAttributes(
   for (const [name, declared] of Object.entries(raw)) {
     if (RESERVED_ATTRIBUTE_NAMES.has(name))
       throw new SchemaError(source, `"${name}" is a reserved attribute name; rename the attribute`, name);
+    if (localized && I18N_FIELD_NAMES.has(name))
+      throw new SchemaError(
+        source,
+        `"${name}" is reserved on a localized content-type (i18n adds it); rename the attribute`,
+        name,
+      );
     if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name))
       throw new SchemaError(source, 'invalid attribute name; use letters, digits, "_" and "-"', name);
     const attr = isCustomFieldDeclaration(declared) ? resolveCustomField(source, name, declared, options) : declared;
@@ -166,10 +174,9 @@ export function normalizeContentType(input: ContentTypeSource, options: Normaliz
       `"collectionName" must be letters, digits, "_" and "-", got ${JSON.stringify(collectionName)}`,
     );
   }
-  const attributes = normalizeAttributes(source, schema.attributes, options);
-
   const draftAndPublish = schema.options?.draftAndPublish === true;
   const localized = options.i18n && schema.pluginOptions?.i18n?.localized === true;
+  const attributes = normalizeAttributes(source, schema.attributes, options, localized);
   attributes.createdAt = { type: 'datetime' };
   attributes.updatedAt = { type: 'datetime' };
   if (draftAndPublish) attributes.publishedAt = { type: 'datetime' };

@@ -41,6 +41,7 @@ export function isWriteOnly(attribute: Attribute): boolean {
  */
 export function attributeOrder(schema: Schema): Array<[string, Attribute]> {
   const entries = Object.entries(schema.attributes);
+  if (schema.modelType !== 'contentType' || !schema.localized) return entries;
   const locale = entries.filter(([name]) => name === 'locale');
   return [...entries.filter(([name]) => name !== 'locale'), ...locale];
 }

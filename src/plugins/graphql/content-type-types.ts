@@ -7,6 +7,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { ObjectTypeComposerFieldConfigMapDefinition, SchemaComposer } from 'graphql-compose';
 import {
+  isManagedField,
   isPrivate,
   type Attribute,
   type Component,
@@ -53,7 +54,10 @@ export interface TypeBuildContext {
   names: Map<string, string>;
 }
 
-const NOT_INPUT = new Set(['createdAt', 'updatedAt', 'locale', 'localizations']);
+/** Inputs leave out what the service keeps itself (timestamps, a localized type's i18n fields); `publishedAt` is written. */
+function isInputField(schema: Schema, name: string): boolean {
+  return name === 'publishedAt' || !isManagedField(schema, name);
+}
 
 /** uid → type name for every exposed content-type and every component. */
 export function typeNames(contentTypes: ContentType[], components: Component[]): Map<string, string> {
@@ -220,7 +224,7 @@ function addFiltersInput(ctx: TypeBuildContext, schema: Schema, owner: string): 
 function addInput(ctx: TypeBuildContext, schema: Schema, owner: string): void {
   const fields: Record<string, string> = schema.modelType === 'component' ? { id: 'ID' } : {};
   for (const [name, attribute] of attributeOrder(schema)) {
-    if (NOT_INPUT.has(name) || !ctx.extension.isFieldEnabled(schema.uid, name, 'input')) continue;
+    if (!isInputField(schema, name) || !ctx.extension.isFieldEnabled(schema.uid, name, 'input')) continue;
     const type = inputType(ctx, schema, owner, name, attribute);
     if (type) fields[name] = type;
   }
