@@ -83,8 +83,10 @@ function normalizeAttributes(
         `"${name}" is reserved on a localized content-type (i18n adds it); rename the attribute`,
         name,
       );
-    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name))
-      throw new SchemaError(source, 'invalid attribute name; use letters, digits, "_" and "-"', name);
+    // Strapi loads any name (its SQL columns are quoted: `Curriculum Name` works over REST); a stored
+    // field cannot start with "$" or contain "." (a path), nor be empty
+    if (name === '' || name.startsWith('$') || name.includes('.') || name.includes('\0'))
+      throw new SchemaError(source, 'invalid attribute name: it may not be empty, start with "$" or contain "."', name);
     const attr = isCustomFieldDeclaration(declared) ? resolveCustomField(source, name, declared, options) : declared;
     if (attr && typeof attr === 'object' && attr.type === undefined && ('model' in attr || 'collection' in attr)) {
       const media = (attr as { plugin?: unknown }).plugin === 'upload';

@@ -211,6 +211,7 @@ export const RESERVED_ATTRIBUTE_NAMES = new Set([
   '__rev',
   '__claim',
   '__order',
+  '__proto__',
 ]);
 
 /**

@@ -8,6 +8,7 @@ import type { Plugin } from '../types.js';
 import { effectiveMaxLimit, graphqlConfig, type GraphQLConfig } from './config.js';
 import { enumNameWarnings } from './enum-values.js';
 import { ExtensionError, ExtensionService } from './extension.js';
+import { unnamedAttributeWarnings } from './graphql-names.js';
 import { createFormatService } from './format-service.js';
 import { graphqlEndpoint } from './http.js';
 import { playground } from './playground.js';
@@ -116,6 +117,7 @@ export const graphqlPlugin: Plugin = {
   /** builds the schema at start-up (after the app's `register`), so a bad extension fails the start, not a request */
   async bootstrap(ctx) {
     schemaGetters.get(ctx.models)?.();
+    for (const warning of unnamedAttributeWarnings(ctx.registry)) ctx.logger.warn(warning);
     for (const warning of enumNameWarnings(ctx.registry)) ctx.logger.warn(warning);
   },
 };
