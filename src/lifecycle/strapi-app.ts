@@ -21,6 +21,7 @@ import { NO_LIFECYCLES } from './read-hooks.js';
 import type { StrapiServer } from './strapi-server.js';
 import type { CronService } from './cron.js';
 import { builtInPluginServer, createPluginHolder, type PluginHolder } from './plugin-objects.js';
+import type { CoreFactoryRecord } from './strapi-factories.js';
 import type { LoadedPlugin } from './plugin-loader.js';
 import { adminPanel, adminPermissionService, type StrapiAdmin } from './admin-panel.js';
 import type { PluginRoute } from '../plugins/types.js';
@@ -306,6 +307,10 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     ...(plugin === 'upload' ? { upload: uploadService } : {}),
     ...host.pluginServices(plugin),
   });
+  const holderHost = {
+    strapi: () => app,
+    coreFactoryInstance: (record: CoreFactoryRecord) => code.coreFactoryInstance(record),
+  };
   const holders = new Map(
     host.enabledPlugins.map((name) => {
       const declared = host.pluginRoutes?.(name);
@@ -322,14 +327,11 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
             .map((ct) => [ct.uid.slice(`plugin::${name}.`.length), { schema: describe(ct) }]),
         ),
       });
-      return [name, createPluginHolder(name, server, defaults, () => app)] as const;
+      return [name, createPluginHolder(name, server, defaults, holderHost)] as const;
     }),
   );
   for (const own of host.projectPlugins ?? [])
-    holders.set(
-      own.name,
-      createPluginHolder(own.name, own.server, { routes: [], actions: new Map() }, () => app),
-    );
+    holders.set(own.name, createPluginHolder(own.name, own.server, { routes: [], actions: new Map() }, holderHost));
   const holderOf = (name: string): PluginHolder => {
     const holder = holders.get(name);
     if (!holder) throw new UnsupportedStrapiApi(`strapi.plugin('${name}')`);
