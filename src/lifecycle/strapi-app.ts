@@ -31,6 +31,10 @@ import { createUploadService } from './upload-service.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
 import { createAdminUserService } from './admin-user-service.js';
+import type { ApiRouter } from './content-api-routes.js';
+import { strapiApi, type StrapiApiModule } from './strapi-api.js';
+import { createStrapiAuth, type StrapiAuth } from './strapi-auth.js';
+import { createFunctionRegistry, type StrapiFunctionRegistry } from './strapi-sanitizers.js';
 
 /** What the running service lends the `strapi` object. */
 export interface LifecycleHost {
@@ -59,6 +63,8 @@ export interface LifecycleHost {
   cron?: CronService;
   /** the app's controllers and services (absent: the core ones of the content-types) */
   code?: AppCode;
+  /** the route files' routers, by api and file name (absent: none) */
+  apiRouters?(): Record<string, Record<string, ApiRouter>>;
 }
 
 type LogMethod = (message: string, ...rest: unknown[]) => void;
@@ -133,6 +139,11 @@ export interface StrapiApp {
   cron?: CronService;
   /** the admin panel's permission registrations, accepted as no-ops */
   admin: StrapiAdmin;
+  /** the apis as Strapi's modules (strapi-api.ts) */
+  readonly api: Record<string, StrapiApiModule<StrapiContentType>>;
+  auth: StrapiAuth;
+  sanitizers: StrapiFunctionRegistry;
+  validators: StrapiFunctionRegistry;
 }
 
 /** `strapi` while the app's files load (see loadingStrapi). */
@@ -243,7 +254,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), services, controller(uid), controllers, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, admin.services.permission';
+  'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, auth.verify/register, sanitizers, validators, admin.services.permission';
 const PLUGIN_API =
   'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
 
@@ -396,6 +407,24 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   };
 
   const customFields = createCustomFieldsRegistry((name) => holders.has(name));
+  const apiModules = strapiApi<StrapiContentType>({
+    names: () => [
+      ...new Set(
+        [...registry.listContentTypes().map((ct) => ct.uid), ...code.controllerUids(), ...code.serviceUids()]
+          .filter((uid) => uid.startsWith('api::'))
+          .map((uid) => uid.slice('api::'.length).split('.')[0] ?? '')
+          .concat(Object.keys(host.apiRouters?.() ?? {})),
+      ),
+    ],
+    routers: () => host.apiRouters?.() ?? {},
+    contentTypes: () =>
+      Object.fromEntries(Object.entries(allContentTypes()).filter(([uid]) => uid.startsWith('api::'))),
+    controllerUids: () => code.controllerUids(),
+    controller: (uid) => code.controller(uid),
+    serviceUids: () => code.serviceUids(),
+    service: (uid) => code.service(uid),
+    config: (path, defaultValue) => app.config.get(path, defaultValue),
+  });
   const unknownPluginsAsked = new Set<string>();
   const app: StrapiApp = {
     config: configObject(host.config.tree),
@@ -515,6 +544,16 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     ...(host.server ? { server: host.server } : {}),
     ...(host.cron ? { cron: host.cron } : {}),
     admin: adminPanel(),
+    get api() {
+      return apiModules();
+    },
+    auth: strictObject(createStrapiAuth(host.logger), 'strapi.auth', 'verify(auth, config), register(type, strategy)'),
+    sanitizers: createFunctionRegistry(
+      'sanitizers',
+      ['content-api.input', 'content-api.output', 'content-api.query'],
+      host.logger,
+    ),
+    validators: createFunctionRegistry('validators', ['content-api.input', 'content-api.query'], host.logger),
   };
   // as Strapi's plugin container: a plugin's settings (its defaults under the app's) are `plugin.<name>`
   for (const own of host.projectPlugins ?? []) app.config.set(`plugin.${own.name}`, own.server.config);

@@ -2,6 +2,7 @@
 import type { Request } from 'express';
 import type { FieldNode } from 'graphql';
 import type { RequestAuth } from '../../access/ability.js';
+import { authState, type StrapiAuthState } from '../../access/auth-state.js';
 import type { OperationContext } from '../../operations/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import { graphqlConfig } from './config.js';
@@ -13,7 +14,7 @@ export type GraphQLContext = {
   auth: RequestAuth;
   req: Request;
   /** Strapi's `ctx.state`, which resolvers of Strapi apps read (`context.state.user`) */
-  state: { user?: RequestAuth['user']; auth: { strategy: { name: string }; credentials?: unknown } };
+  state: { user?: RequestAuth['user']; auth: StrapiAuthState };
   /**
    * Errors of nested relation fields found while a top-level resolver read its selection (a bad
    * `sort` or `filters` argument): the field's own resolver throws it, so only that field is null.
@@ -32,7 +33,7 @@ export function graphqlContext(service: ServiceContext, auth: RequestAuth, req: 
     service,
     auth,
     req,
-    state: { user: auth.user, auth: { strategy: { name: auth.strategy }, credentials: auth.user ?? auth.token } },
+    state: { user: auth.user, auth: authState(auth) },
   };
 }
 

@@ -10,6 +10,7 @@ import { enumNameWarnings } from './enum-values.js';
 import { ExtensionError, ExtensionService } from './extension.js';
 import { unnamedAttributeWarnings } from './graphql-names.js';
 import { createFormatService } from './format-service.js';
+import { createUtilsService } from './utils-service.js';
 import { graphqlEndpoint } from './http.js';
 import { playground } from './playground.js';
 import { buildSchema, type SchemaInputs } from './schema.js';
@@ -79,6 +80,7 @@ export const graphqlPlugin: Plugin = {
     const extension = new ExtensionService();
     ctx.setService('extension', extension);
     ctx.setService('format', createFormatService(ctx.registry));
+    ctx.setService('utils', createUtilsService(ctx.registry));
     const service = graphqlService(ctx, gql);
     let built: { revision: number; schema: GraphQLSchema } | null = null;
     const traced = (schema: GraphQLSchema) => (gql.tracing ? instrumentSchema(schema) : schema);
@@ -114,6 +116,8 @@ export const graphqlPlugin: Plugin = {
       }),
     );
   },
+  // strapi-plugin-slugify's extension reads the settings its own bootstrap builds
+  bootstrapsLate: true,
   /** builds the schema at start-up (after the app's `register`), so a bad extension fails the start, not a request */
   async bootstrap(ctx) {
     schemaGetters.get(ctx.models)?.();
