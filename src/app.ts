@@ -16,6 +16,7 @@ import {
   applyPluginExtensions,
   findInstalledPlugins,
   isInstalledPluginKey,
+  inStrapiOrder,
   loadInstalledPlugins,
   loadLocalPlugins,
   loadPluginExtensions,
@@ -164,7 +165,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     built: { registry, notices },
     plugins: projectPlugins,
   } = withStorablePlugins(
-    [...localPlugins, ...installedPlugins],
+    inStrapiOrder([...localPlugins, ...installedPlugins], Object.keys(config.plugins)),
     (own) =>
       buildAppRegistry(
         config.appDir,
