@@ -1,6 +1,6 @@
 // Attribute names that are no identifiers (met in Dipaky28/cssoch-strapi-v4: "Curriculum Name",
 // "Game Set Name"). Strapi v4 loads any name (its SQL columns are quoted) and serves it over REST;
-// its GraphQL plugin cannot build a schema with one. Here REST serves them as Strapi does and
+// graphql-js refuses the schema its GraphQL plugin builds with one. Here REST serves them as Strapi does and
 // GraphQL leaves them out, with one warning, so the rest of the schema is still served.
 import { expect } from 'chai';
 import request from 'supertest';

@@ -6,7 +6,8 @@ export const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 /**
  * One start-up line per attribute whose name is no GraphQL name (`"Curriculum Name"`, `"sub-title"`):
  * REST serves it, GraphQL leaves it out of the types, filters and inputs. Strapi's GraphQL plugin
- * fails to build its schema on such a name, so a project that has one ran without GraphQL.
+ * puts it in its schema as it is, which graphql-js then refuses ("Names must match ..."): a project
+ * with such a name had no working GraphQL on Strapi.
  */
 export function unnamedAttributeWarnings(registry: Registry): string[] {
   const warnings: string[] = [];
