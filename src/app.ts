@@ -41,6 +41,7 @@ import {
 import { createLogger, type Logger } from './logger.js';
 import { listen } from './listen.js';
 import { buildMiddlewares } from './middlewares/index.js';
+import { detachedKoaContext } from './middlewares/koa-context.js';
 import { readMultipartForApp } from './middlewares/koa-multipart.js';
 import { Models } from './models/index.js';
 import { BUILT_IN_PLUGINS, enabledPlugins, type Plugin, type PluginRoute } from './plugins/index.js';
@@ -331,6 +332,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         setMediaUrlSigner: (signer) => {
           mediaUrlSigner = signer;
         },
+        koaContextOf: detachedKoaContext,
         setService: (name, service) => {
           services.set(name, service);
         },

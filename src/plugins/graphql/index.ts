@@ -113,6 +113,7 @@ export const graphqlPlugin: Plugin = {
         tracing: gql.tracing,
         persistedQueries: gql.persistedQueries,
         schema,
+        koaContextOf: ctx.koaContextOf,
       }),
     );
   },

@@ -19,6 +19,7 @@ import {
   entries,
   loadEntry,
   updateEntry,
+  withLease,
   withLifecycles,
   type StoredEntry,
 } from '../../write/index.js';
@@ -236,11 +237,13 @@ export async function uploadFiles(
         throw err;
       }
     }
+    // the entry (or component) deleted since it was checked: nothing of the upload stays
+    if (target && !(await attachFiles(ctx, target, ids)))
+      throw new ValidationError(`${target.component ?? target.contentType.uid} ${target.refId} does not exist`);
   } catch (err) {
     for (const id of ids) await removeFileById(rt, ctx, id).catch(() => undefined);
     throw err;
   }
-  if (target) await attachFiles(ctx, target, ids);
   return Promise.all(ids.map((id) => readFile(ctx, id)));
 }
 
@@ -269,16 +272,22 @@ export async function replaceFile(
   const [incoming] = upload.files;
   if (!incoming) throw new ValidationError('Files are empty');
   const contentType = fileContentType(ctx);
-  const record = await loadEntry(ctx, contentType, id).catch(() => {
-    throw notFound();
-  });
+  const load = () =>
+    loadEntry(ctx, contentType, id).catch(() => {
+      throw notFound();
+    });
+  const { _id } = await load();
   const file = await prepareFile(rt, incoming, upload.info, upload.workDir);
-  await deleteStored(rt, record);
-  const data = await store(rt, file, { hash: String(record.hash), ext: String(record.ext) });
-  if (upload.info.alternativeText === undefined) delete data.alternativeText;
-  if (upload.info.caption === undefined) delete data.caption;
-  await updateEntry(ctx, contentType, record, data);
-  return readFile(ctx, record._id);
+  // the old bytes go and the new ones take their name: one replacement (or deletion) at a time
+  await withLease(ctx.models, UPLOAD_FILE_UID, _id, notFound, async () => {
+    const record = await load();
+    await deleteStored(rt, record);
+    const data = await store(rt, file, { hash: String(record.hash), ext: String(record.ext) });
+    if (upload.info.alternativeText === undefined) delete data.alternativeText;
+    if (upload.info.caption === undefined) delete data.caption;
+    await updateEntry(ctx, contentType, record, data);
+  });
+  return readFile(ctx, _id);
 }
 
 /** The stored record of a file, or null. */
@@ -288,14 +297,26 @@ export async function storedFile(ctx: ServiceContext, id: string): Promise<Store
 }
 
 async function removeFileById(rt: UploadRuntime, ctx: ServiceContext, id: number): Promise<void> {
-  const record = await entries(ctx.models, UPLOAD_FILE_UID).findOne({ _id: id });
-  if (!record) return;
-  // Strapi's upload service deletes the record through its query engine: the delete hooks run
-  await withLifecycles(ctx, { action: 'Delete', uid: UPLOAD_FILE_UID, params: { where: { id } }, id }, async () => {
-    await deleteEntry(ctx.models, ctx.registry, UPLOAD_FILE_UID, id);
-    return id;
+  // not while its bytes are being replaced: those would outlive the record
+  const gone = new Error('gone');
+  await withLease(
+    ctx.models,
+    UPLOAD_FILE_UID,
+    id,
+    () => gone,
+    async () => {
+      const record = await entries(ctx.models, UPLOAD_FILE_UID).findOne({ _id: id });
+      if (!record) return;
+      // Strapi's upload service deletes the record through its query engine: the delete hooks run
+      await withLifecycles(ctx, { action: 'Delete', uid: UPLOAD_FILE_UID, params: { where: { id } }, id }, async () => {
+        await deleteEntry(ctx.models, ctx.registry, UPLOAD_FILE_UID, id);
+        return id;
+      });
+      await deleteStored(rt, record);
+    },
+  ).catch((error: unknown) => {
+    if (error !== gone) throw error;
   });
-  await deleteStored(rt, record);
 }
 
 /**
