@@ -10,13 +10,18 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pino } from 'pino';
 import { createServer, type ContentService } from '../src/app.js';
-import type { Attribute, ContentType, Registry } from '../src/content-types/index.js';
+import {
+  isManagedField,
+  type Attribute,
+  type ContentType,
+  type Registry,
+  type Schema,
+} from '../src/content-types/index.js';
 import { findOneQueryName, findQueryName, typeName } from '../src/plugins/graphql/naming.js';
 import { createApiToken } from '../src/plugins/users-permissions/index.js';
 
 type Json = Record<string, unknown>;
 
-const SYSTEM = new Set(['createdAt', 'updatedAt', 'publishedAt', 'locale', 'localizations']);
 const NESTING = 3;
 
 /** A value each attribute type accepts (respecting length and range bounds); undefined when none is needed. */
@@ -58,24 +63,24 @@ function sample(registry: Registry, attribute: Attribute, name: string, depth: n
     case 'component': {
       const component = registry.component(attribute.component);
       if (!component || depth >= NESTING) return undefined;
-      const value = fill(registry, component.attributes, depth + 1);
+      const value = fill(registry, component, depth + 1);
       return attribute.repeatable ? Array.from({ length: Math.max(1, attribute.min ?? 1) }, () => value) : value;
     }
     case 'dynamiczone': {
       const uid = attribute.components[0] ?? '';
       const component = registry.component(uid);
       if (!component || depth >= NESTING) return undefined;
-      return [{ __component: uid, ...fill(registry, component.attributes, depth + 1) }];
+      return [{ __component: uid, ...fill(registry, component, depth + 1) }];
     }
     default:
       return undefined;
   }
 }
 
-function fill(registry: Registry, attributes: Record<string, Attribute>, depth: number): Json {
+function fill(registry: Registry, schema: Schema, depth: number): Json {
   const data: Json = {};
-  for (const [name, attribute] of Object.entries(attributes)) {
-    if (SYSTEM.has(name)) continue;
+  for (const [name, attribute] of Object.entries(schema.attributes)) {
+    if (isManagedField(schema, name)) continue;
     const value = sample(registry, attribute, name, depth);
     if (value !== undefined) data[name] = value;
   }
@@ -124,7 +129,7 @@ function selection(ct: ContentType, exposed: Set<string>): string {
 }
 
 async function tryContentType(trial: Trial, registry: Registry, ct: ContentType, graphql: boolean): Promise<void> {
-  const data = fill(registry, ct.attributes, 0);
+  const data = fill(registry, ct, 0);
   // a project without the GraphQL plugin has no /graphql, as in Strapi
   const gql = async (query: string): Promise<Json> => (graphql ? trial.call('POST', '/graphql', { query }) : {});
   const introspection = await gql(`{ __type(name: "${typeName(ct)}") { fields { name } } }`);

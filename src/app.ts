@@ -16,6 +16,7 @@ import {
   applyPluginExtensions,
   findInstalledPlugins,
   isInstalledPluginKey,
+  inStrapiOrder,
   loadInstalledPlugins,
   loadLocalPlugins,
   loadPluginExtensions,
@@ -168,7 +169,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     built: { registry, notices },
     plugins: projectPlugins,
   } = withStorablePlugins(
-    [...localPlugins, ...installedPlugins],
+    inStrapiOrder([...localPlugins, ...installedPlugins], Object.keys(config.plugins)),
     (own) =>
       buildAppRegistry(
         config.appDir,
@@ -453,6 +454,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         cron,
         code,
         webhooks,
+        apiRouters: () => contentApiRoutes.routers(),
       })
     : undefined;
   try {
@@ -487,14 +489,18 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       );
     // Strapi composes the apis' routes here too: their middlewares' factories run after register
     await contentApiRoutes.compose();
-    for (const plugin of plugins) {
-      try {
-        await plugin.bootstrap?.(context);
-      } catch (err) {
-        throw pluginStartFailure(plugin.name, err, lifecycle?.file);
+    const bootstrapBuiltIn = async (late: boolean) => {
+      for (const plugin of plugins.filter((p) => (p.bootstrapsLate ?? false) === late)) {
+        try {
+          await plugin.bootstrap?.(context);
+        } catch (err) {
+          throw pluginStartFailure(plugin.name, err, lifecycle?.file);
+        }
       }
-    }
+    };
+    await bootstrapBuiltIn(false);
     if (strapi) await runPluginHooks('bootstrap', strapi);
+    await bootstrapBuiltIn(true);
     if (lifecycle && strapi) await lifecycle.run('bootstrap', strapi);
     await options.bootstrap?.({ app: service });
     await appServer?.settle();

@@ -11,7 +11,7 @@ export {
 } from './custom-fields.js';
 export { applyExtensions, type ExtensionSource } from './extensions.js';
 export type { SchemaNotice } from './notices.js';
-export { isPrivate, isScalar } from './attributes.js';
+export { isManagedField, isPrivate, isScalar } from './attributes.js';
 export { SchemaError } from './schema-error.js';
 export { loadSchemas, type LoadedSchemas } from './load.js';
 export { HIDDEN_FROM_ADMIN, pluginCollectionType, type ContentTypeSource, type ComponentSource } from './normalize.js';

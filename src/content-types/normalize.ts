@@ -4,6 +4,7 @@ import { describeRelation } from './relations.js';
 import { SchemaError } from './schema-error.js';
 import { UPLOAD_FILE_UID } from './uids.js';
 import {
+  I18N_FIELD_NAMES,
   RESERVED_ATTRIBUTE_NAMES,
   SCALAR_TYPES,
   RELATION_KINDS,
@@ -68,6 +69,7 @@ function normalizeAttributes(
   source: string,
   raw: Record<string, SchemaAttribute>,
   options: NormalizeOptions,
+  localized = false,
 ): Record<string, Attribute> {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw new SchemaError(source, '"attributes" must be an object');
@@ -75,8 +77,16 @@ function normalizeAttributes(
   for (const [name, declared] of Object.entries(raw)) {
     if (RESERVED_ATTRIBUTE_NAMES.has(name))
       throw new SchemaError(source, `"${name}" is a reserved attribute name; rename the attribute`, name);
-    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name))
-      throw new SchemaError(source, 'invalid attribute name; use letters, digits, "_" and "-"', name);
+    if (localized && I18N_FIELD_NAMES.has(name))
+      throw new SchemaError(
+        source,
+        `"${name}" is reserved on a localized content-type (i18n adds it); rename the attribute`,
+        name,
+      );
+    // Strapi loads any name (its SQL columns are quoted: `Curriculum Name` works over REST); a stored
+    // field cannot start with "$" or contain "." (a path), nor be empty
+    if (name === '' || name.startsWith('$') || name.includes('.') || name.includes('\0'))
+      throw new SchemaError(source, 'invalid attribute name: it may not be empty, start with "$" or contain "."', name);
     const attr = isCustomFieldDeclaration(declared) ? resolveCustomField(source, name, declared, options) : declared;
     if (attr && typeof attr === 'object' && attr.type === undefined && ('model' in attr || 'collection' in attr)) {
       const media = (attr as { plugin?: unknown }).plugin === 'upload';
@@ -166,10 +176,9 @@ export function normalizeContentType(input: ContentTypeSource, options: Normaliz
       `"collectionName" must be letters, digits, "_" and "-", got ${JSON.stringify(collectionName)}`,
     );
   }
-  const attributes = normalizeAttributes(source, schema.attributes, options);
-
   const draftAndPublish = schema.options?.draftAndPublish === true;
   const localized = options.i18n && schema.pluginOptions?.i18n?.localized === true;
+  const attributes = normalizeAttributes(source, schema.attributes, options, localized);
   attributes.createdAt = { type: 'datetime' };
   attributes.updatedAt = { type: 'datetime' };
   if (draftAndPublish) attributes.publishedAt = { type: 'datetime' };

@@ -204,8 +204,6 @@ export const RESERVED_ATTRIBUTE_NAMES = new Set([
   'publishedAt',
   'createdBy',
   'updatedBy',
-  'locale',
-  'localizations',
   'localeGroup',
   '__component',
   'document_id',
@@ -213,4 +211,11 @@ export const RESERVED_ATTRIBUTE_NAMES = new Set([
   '__rev',
   '__claim',
   '__order',
+  '__proto__',
 ]);
+
+/**
+ * The fields i18n adds to a localized content-type: reserved there only. On any other content-type
+ * or component they are ordinary attributes, as in Strapi (a `locale` string of a type without i18n).
+ */
+export const I18N_FIELD_NAMES = new Set(['locale', 'localizations']);

@@ -24,8 +24,9 @@ import {
 } from './core-controller.js';
 import { createCoreService, type CoreService } from './core-service.js';
 import { createEntityService } from './entity-service.js';
-import { coreFactoryRecord, withStrapiFactories, type CoreConfig } from './strapi-factories.js';
+import { coreFactoryRecord, withStrapiFactories, type CoreConfig, type CoreFactoryRecord } from './strapi-factories.js';
 import type { StrapiApp } from './strapi-app.js';
+import { UnsupportedStrapiApi } from './unsupported.js';
 
 const CODE_FILE = /\.(js|cjs|mjs|ts)$/;
 type Kind = 'controller' | 'service';
@@ -147,6 +148,12 @@ export interface AppCode {
   customActions(): string[];
   /** instantiates every controller (as Strapi does when its routes are registered) and checks the services' uids: a failure stops start-up */
   instantiate(): void;
+  /**
+   * A `createCoreController(uid, cfg)` / `createCoreService(uid, cfg)` a plugin's object holds
+   * (`plugin.controllers.x = factories.createCoreController('plugin::users-permissions.user', ...)`),
+   * made as Strapi's factories make it: the cfg's methods over the core ones of any content-type.
+   */
+  coreFactoryInstance(record: CoreFactoryRecord): MethodBag;
 }
 
 const HANDLER_NAME = /^api::([\w-]+)\.([\w-]+)\.([\w-]+)$/;
@@ -270,6 +277,16 @@ export function createAppCode(loaded: LoadedAppCode, host: AppCodeHost): AppCode
           if (typeof value === 'function' && !core.has(name)) actions.push(`${uid}.${name}`);
       }
       return actions;
+    },
+    coreFactoryInstance(record) {
+      const what = `create-core-${record.kind}('${record.uid}')`;
+      if (!registry.contentType(record.uid))
+        throw new UnsupportedStrapiApi(what, 'it names no content-type of this app');
+      const base =
+        record.kind === 'controller'
+          ? coreController(record.uid).controller
+          : (coreService(record.uid) as unknown as MethodBag);
+      return overBase(base, record.cfg, requireStrapi(what));
     },
     instantiate() {
       for (const uid of controllerModules.keys()) code.controller(uid);

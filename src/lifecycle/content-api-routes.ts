@@ -11,7 +11,11 @@
  * - a core route of `createCoreRouter` with nothing of that (no policies, no middlewares, no
  *   `auth.scope`, no prefix) is left to the REST routes (`rest/content-routes.ts`), which serve it
  *   without going through Koa: the requests it matches first pass straight on.
+ * The files' routers are `strapi.api[<api>].routes[<file>]`, which the app's and the plugins'
+ * register hooks may change (strapi-plugin-transformer adds a middleware to every route): the
+ * routes are placed when composed, after register, as they are then.
  */
+import { basename } from 'node:path';
 import Router from '@koa/router';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ConfigError } from '../config/index.js';
@@ -36,6 +40,8 @@ import { coreRouteOf } from './strapi-factories.js';
 /** One route of a file, where Strapi places it. */
 interface PlacedRoute {
   label: string;
+  /** the route as the file's router holds it */
+  original: AppRoute;
   route: AppRoute;
   method: RouterMethod;
   /** under the REST prefix, the file's prefix applied */
@@ -59,7 +65,16 @@ export interface ContentApiRoutesOptions {
   prepareRequest?: (req: Request, res: Response) => Promise<void>;
 }
 
+/** A route file's router, as `strapi.api[<api>].routes[<file name>]` gives it. */
+export interface ApiRouter {
+  type: string;
+  prefix: string | undefined;
+  routes: AppRoute[];
+}
+
 export interface ContentApiRoutes {
+  /** each api's routers by file name (without extension), live: changes made before `compose` are served */
+  routers(): Record<string, Record<string, ApiRouter>>;
   /** what the REST routes serve of a content-type's core actions, when a route file says */
   coreSettings(uid: string): CoreRouteSettings | undefined;
   /** the handler in front of the REST routes; undefined when every route is a plain core route */
@@ -106,6 +121,7 @@ function placeFile(label: string, api: string, prefix: string | undefined, route
     const info = { ...route.info, apiName: api };
     return {
       label,
+      original: route,
       route: withDefaultScope({ ...route, info }, `api::${api}.`),
       method,
       path: `${own(route) ? '' : (prefix ?? '')}${route.path}`,
@@ -121,14 +137,28 @@ function servedActions(options: { only?: string[]; except?: string[] }, routes: 
   );
 }
 
+/** A core route as plain as the REST routes serve it: at its own path, with no policies, middlewares or scope. */
+function isPlainCoreRoute(route: AppRoute, filePrefix: string | undefined): boolean {
+  const { policies = [], middlewares = [], auth } = route.config ?? {};
+  const ownPrefix = route.config !== undefined && Object.hasOwn(route.config, 'prefix');
+  return (ownPrefix || !filePrefix) && policies.length === 0 && middlewares.length === 0 && !hasScope(auth);
+}
+
+/** The file name a router is known by in `strapi.api[<api>].routes`. */
+function routerName(file: RouteFile): string {
+  return basename(file.file).replace(/\.(js|cjs|ts)$/, '');
+}
+
 export function createContentApiRoutes(options: ContentApiRoutesOptions): ContentApiRoutes {
   const { service } = options;
   const settings = new Map<string, CoreRouteSettings>();
-  const placed: PlacedRoute[] = [];
+  const files: Array<{ file: RouteFile; router: ApiRouter }> = [];
+  // the core routes the REST routes serve (what the files said at start-up)
+  const plainAtStart = new Set<AppRoute>();
   const wrapped = new Set<string>();
   for (const file of options.files) {
     if (file.kind === 'custom') {
-      placed.push(...placeFile(file.label, file.api, file.prefix, file.routes));
+      files.push({ file, router: { type: 'content-api', prefix: file.prefix, routes: file.routes } });
       // a router wrapping a core router's list (`innerRouter.routes.concat(...)`) serves what it
       // kept of it as its own routes: the content-type's other core actions are not routed, as in Strapi
       for (const route of file.routes) {
@@ -142,27 +172,38 @@ export function createContentApiRoutes(options: ContentApiRoutesOptions): Conten
       throw new ConfigError(file.label, undefined, `createCoreRouter('${file.uid}'): no such content-type`);
     const served = servedActions(file.options, coreRoutes(service, ct));
     const config = (action: string): CoreActionConfig => file.options.config?.[action] ?? {};
-    const routes = served.map((core) => ({
+    const routes: AppRoute[] = served.map((core) => ({
       method: core.method.toUpperCase(),
       path: core.path,
       handler: `${ct.uid}.${core.action}`,
       config: config(core.action),
     }));
-    const actionOf = (r: PlacedRoute) => String(r.route.handler).slice(ct.uid.length + 1);
-    const fileRoutes = placeFile(file.label, file.api, file.options.prefix, routes).map((r) => {
-      const { policies = [], middlewares = [], auth } = config(actionOf(r));
-      const plain = r.path === r.route.path && policies.length === 0 && middlewares.length === 0 && !hasScope(auth);
-      return { ...r, plain };
-    });
-    const plainActions = new Set(fileRoutes.filter((r) => r.plain).map(actionOf));
+    const plainActions = new Set<string>();
+    for (const [at, route] of routes.entries()) {
+      if (!isPlainCoreRoute(route, file.options.prefix)) continue;
+      plainAtStart.add(route);
+      plainActions.add(served[at]?.action ?? '');
+    }
     settings.set(ct.uid, {
       serves: (action) => plainActions.has(action),
       isPublic: (action) => config(action).auth === false,
     });
-    placed.push(...fileRoutes);
+    files.push({ file, router: { type: 'content-api', prefix: file.options.prefix, routes } });
   }
 
   for (const uid of wrapped) if (!settings.has(uid)) settings.set(uid, { serves: () => false, isPublic: () => false });
+
+  /** The files' routes in Strapi's order, each plain while the REST routes can still serve it as it is. */
+  const placeFiles = (): PlacedRoute[] =>
+    files.flatMap(({ file, router }) =>
+      placeFile(file.label, file.api, router.prefix, router.routes).map((r) => ({
+        ...r,
+        plain: plainAtStart.has(r.original) && isPlainCoreRoute(r.original, router.prefix),
+      })),
+    );
+  // checked now, so that a route file's mistake stops start-up before anything else runs
+  const placedAtStart = placeFiles();
+  const pluginPlaced: PlacedRoute[] = [];
 
   const router = new Router<KoaContext>();
   const passOn: KoaMiddleware = (_ctx, next) => next();
@@ -171,7 +212,7 @@ export function createContentApiRoutes(options: ContentApiRoutesOptions): Conten
   // set once composed: before, or when every route is a plain core route, requests pass straight on
   let serving = false;
   const handler: RequestHandler | undefined =
-    placed.every((r) => r.plain) && !options.pluginRoutesPossible
+    placedAtStart.every((r) => r.plain) && !options.pluginRoutesPossible
       ? undefined
       : (req, res, next) => {
           if (!serving) return next();
@@ -188,11 +229,17 @@ export function createContentApiRoutes(options: ContentApiRoutesOptions): Conten
   return {
     coreSettings: (uid) => settings.get(uid),
     handler,
+    routers() {
+      const byApi: Record<string, Record<string, ApiRouter>> = {};
+      for (const { file, router } of files) (byApi[file.api] ??= {})[routerName(file)] = router;
+      return byApi;
+    },
     addPluginRoutes(plugin, routes, endpoint) {
       const label = `the ${plugin} plugin's routes`;
       for (const route of routes)
-        placed.push({
+        pluginPlaced.push({
           label,
+          original: route,
           route: withDefaultScope({ ...route, info: { ...route.info, pluginName: plugin } }, `plugin::${plugin}.`),
           method: methodOf(label, route),
           path: route.path,
@@ -201,6 +248,8 @@ export function createContentApiRoutes(options: ContentApiRoutesOptions): Conten
         });
     },
     async compose() {
+      // the apis' routes first: Strapi serves them before the plugins'
+      const placed = [...placeFiles(), ...pluginPlaced];
       for (const item of placed) {
         const path = `${options.apiPrefix}${item.path}`;
         if (item.plain) router[item.method](path, passOn);

@@ -17,7 +17,7 @@ export {
   loadInstalledPlugins,
   withStorablePlugins,
 } from './installed-plugins.js';
-export { pluginContentTypes, runPluginHook, type LoadedPlugin } from './plugin-loader.js';
+export { inStrapiOrder, pluginContentTypes, runPluginHook, type LoadedPlugin } from './plugin-loader.js';
 export { UnsupportedStrapiApi } from './unsupported.js';
 export { createDbLifecycles, type DbLifecyclesProvider } from './db-lifecycles.js';
 export { loadModelLifecycles } from './model-lifecycles.js';

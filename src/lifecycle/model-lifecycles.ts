@@ -19,6 +19,10 @@ function folders(dir: string): string[] {
     : [];
 }
 
+const V3_LIFECYCLES =
+  'is Strapi v3\'s way to declare the hooks, which Strapi v4 refuses too ("Content Type Definition is invalid"); ' +
+  'export them at the top level, taking an event: module.exports = { beforeCreate(event) { ... } }';
+
 /** Each content-type's hooks by uid; a file that is no object of functions stops the start naming it. */
 export async function loadModelLifecycles(appDir: string, registry: Registry): Promise<Map<string, HookObject>> {
   const apiDir = join(appDir, 'src', 'api');
@@ -40,6 +44,7 @@ export async function loadModelLifecycles(appDir: string, registry: Registry): P
       const object: HookObject = {};
       for (const [key, value] of Object.entries(exported)) {
         if (key === '__esModule') continue;
+        if (key === 'lifecycles' && typeof value === 'object') throw new ConfigError(display, key, V3_LIFECYCLES);
         if (typeof value !== 'function') throw new ConfigError(display, key, 'must be a function');
         object[key] = value;
       }

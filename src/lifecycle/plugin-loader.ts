@@ -103,6 +103,20 @@ export function pluginOf(
 }
 
 /**
+ * The project's plugins in the order Strapi 4.26's loader gives them (and runs their lifecycle
+ * functions in): those `config/plugins` declares, in its order (local ones and installed ones
+ * given settings alike), then the other installed ones, in the app's package.json order.
+ */
+export function inStrapiOrder(plugins: readonly LoadedPlugin[], declared: readonly string[]): LoadedPlugin[] {
+  const rank = (plugin: LoadedPlugin) => {
+    const at = declared.indexOf(plugin.name);
+    return at === -1 ? declared.length : at;
+  };
+  // a stable sort: the undeclared keep their package.json order
+  return [...plugins].sort((a, b) => rank(a) - rank(b));
+}
+
+/**
  * Runs a lifecycle function of each plugin's object (as the app's extensions left it). A local
  * plugin's throw stops start-up naming it; a third-party plugin's is said to `warn`, and the
  * plugin's later lifecycle functions are not run (`failed` remembers it).

@@ -18,6 +18,7 @@ import type { PluginAnswer, PluginRoute } from '../plugins/types.js';
 import { callMethod, type MethodBag } from './core-controller.js';
 import type { AppRoute } from './route-endpoint.js';
 import type { StrapiApp } from './strapi-app.js';
+import { coreFactoryRecord, type CoreFactoryRecord } from './strapi-factories.js';
 
 /** A plugin object as Strapi's plugin loader gives it to an extension. */
 export interface PluginServer {
@@ -196,12 +197,20 @@ export function hasAdminRoutes(server: PluginServer): boolean {
   );
 }
 
+/** What a plugin holder needs of the running app. */
+export interface PluginHolderHost {
+  strapi(): StrapiApp | undefined;
+  /** a core controller or service the object holds (`factories.createCoreController(uid, cfg)`), made */
+  coreFactoryInstance(record: CoreFactoryRecord): unknown;
+}
+
 export function createPluginHolder(
   name: string,
   server: PluginServer,
   defaults: PluginDefaults,
-  strapi: () => StrapiApp | undefined,
+  host: PluginHolderHost,
 ): PluginHolder {
+  const strapi = () => host.strapi();
   const declaredKeys = defaults.routes.map(routeKey);
   const instances = new Map<string, { from: unknown; made: unknown }>();
 
@@ -211,7 +220,12 @@ export function createPluginHolder(
     const key = `${kind}:${item}`;
     const known = instances.get(key);
     if (known && known.from === source) return known.made;
-    const made: unknown = typeof source === 'function' ? callAppFunction(source, { strapi: strapi() }) : source;
+    const record = coreFactoryRecord(source);
+    const made: unknown = record
+      ? host.coreFactoryInstance(record)
+      : typeof source === 'function'
+        ? callAppFunction(source, { strapi: strapi() })
+        : source;
     instances.set(key, { from: source, made });
     return made;
   };

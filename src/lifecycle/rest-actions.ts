@@ -4,6 +4,7 @@
  * `ctx.params`, `ctx.state.route` and `ctx.state.auth`; a returned value becomes the body unless
  * the action set one; what the action throws answers as Strapi's error middleware does.
  */
+import { authState } from '../access/auth-state.js';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger.js';
 import { koaHandler, type KoaMiddleware } from '../middlewares/koa-bridge.js';
@@ -26,7 +27,7 @@ function endpoint(uid: string, action: string, handler: KoaMiddleware): KoaMiddl
     ctx.params = Object.fromEntries(Object.entries(ctx.req.params).map(([key, value]) => [key, String(value)]));
     ctx.state.route = { handler: `${uid}.${action}`, config: {}, info: { apiName, type: 'content-api' } };
     ctx.state.isAuthenticated = true;
-    ctx.state.auth = { strategy: { name: auth.strategy }, credentials: auth.user ?? auth.token ?? null };
+    ctx.state.auth = authState(auth);
     // the end of the route's chain: nothing after the handler
     const value = await handler(ctx, async () => undefined);
     if ((ctx.body === undefined || ctx.body === null) && value !== undefined && value !== null) ctx.body = value;

@@ -14,7 +14,8 @@ import { loadMiddlewareFactory, startMiddleware } from '../middlewares/custom.js
 import type { KoaMiddleware } from '../middlewares/koa-bridge.js';
 import type { KoaContext } from '../middlewares/koa-context.js';
 import { setRequestAuth } from '../operations/request-context.js';
-import { verifyRouteAuth, type RouteApi, type RouteAuthConfig } from './route-auth.js';
+import { verifyRouteAuth, type RouteApi, type RouteAuthConfig } from '../access/route-auth.js';
+import { authState } from '../access/auth-state.js';
 import type { StrapiApp } from './strapi-app.js';
 
 /** A policy as a route names it: a function, `'global::name'`, `'api::api.name'`, or `{ name, config }`. */
@@ -184,7 +185,7 @@ function authentication(host: EndpointHost, route: AppRoute, api: RouteApi): Koa
     const auth = await host.authenticate(ctx.req);
     setRequestAuth(ctx.req, auth);
     ctx.state.isAuthenticated = true;
-    ctx.state.auth = { strategy: { name: auth.strategy }, credentials: auth.user ?? auth.token ?? null };
+    ctx.state.auth = authState(auth);
     const verdict = verifyRouteAuth(auth, config);
     if (verdict === 'unauthorized') return ctx.unauthorized();
     if (verdict === 'forbidden') return ctx.forbidden();

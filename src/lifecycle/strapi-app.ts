@@ -21,6 +21,7 @@ import { NO_LIFECYCLES } from './read-hooks.js';
 import type { StrapiServer } from './strapi-server.js';
 import type { CronService } from './cron.js';
 import { builtInPluginServer, createPluginHolder, type PluginHolder } from './plugin-objects.js';
+import type { CoreFactoryRecord } from './strapi-factories.js';
 import type { LoadedPlugin } from './plugin-loader.js';
 import { adminPanel, adminPermissionService, type StrapiAdmin } from './admin-panel.js';
 import type { PluginRoute } from '../plugins/types.js';
@@ -31,6 +32,10 @@ import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCusto
 import { createUsersService } from './users-service.js';
 import { createAdminUserService } from './admin-user-service.js';
 import type { EventHub, StrapiWebhookRunner, WebhookStore } from '../webhooks/index.js';
+import type { ApiRouter } from './content-api-routes.js';
+import { strapiApi, type StrapiApiModule } from './strapi-api.js';
+import { createStrapiAuth, type StrapiAuth } from './strapi-auth.js';
+import { createFunctionRegistry, type StrapiFunctionRegistry } from './strapi-sanitizers.js';
 
 /** What the running service lends the `strapi` object. */
 export interface LifecycleHost {
@@ -61,6 +66,8 @@ export interface LifecycleHost {
   code?: AppCode;
   /** `strapi.eventHub`, `strapi.webhookStore`, `strapi.webhookRunner` */
   webhooks: { eventHub: EventHub; store: WebhookStore; runner: StrapiWebhookRunner };
+  /** the route files' routers, by api and file name (absent: none) */
+  apiRouters?(): Record<string, Record<string, ApiRouter>>;
 }
 
 type LogMethod = (message: string, ...rest: unknown[]) => void;
@@ -138,6 +145,11 @@ export interface StrapiApp {
   eventHub: EventHub;
   webhookStore: WebhookStore;
   webhookRunner: StrapiWebhookRunner;
+  /** the apis as Strapi's modules (strapi-api.ts) */
+  readonly api: Record<string, StrapiApiModule<StrapiContentType>>;
+  auth: StrapiAuth;
+  sanitizers: StrapiFunctionRegistry;
+  validators: StrapiFunctionRegistry;
 }
 
 /** `strapi` while the app's files load (see loadingStrapi). */
@@ -248,7 +260,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), services, controller(uid), controllers, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, admin.services.permission, eventHub, webhookStore, webhookRunner';
+  'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, auth.verify/register, sanitizers, validators, admin.services.permission, eventHub, webhookStore, webhookRunner';
 const PLUGIN_API =
   'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
 
@@ -315,6 +327,10 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     ...(plugin === 'upload' ? { upload: uploadService } : {}),
     ...host.pluginServices(plugin),
   });
+  const holderHost = {
+    strapi: () => app,
+    coreFactoryInstance: (record: CoreFactoryRecord) => code.coreFactoryInstance(record),
+  };
   const holders = new Map(
     host.enabledPlugins.map((name) => {
       const declared = host.pluginRoutes?.(name);
@@ -331,14 +347,11 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
             .map((ct) => [ct.uid.slice(`plugin::${name}.`.length), { schema: describe(ct) }]),
         ),
       });
-      return [name, createPluginHolder(name, server, defaults, () => app)] as const;
+      return [name, createPluginHolder(name, server, defaults, holderHost)] as const;
     }),
   );
   for (const own of host.projectPlugins ?? [])
-    holders.set(
-      own.name,
-      createPluginHolder(own.name, own.server, { routes: [], actions: new Map() }, () => app),
-    );
+    holders.set(own.name, createPluginHolder(own.name, own.server, { routes: [], actions: new Map() }, holderHost));
   const holderOf = (name: string): PluginHolder => {
     const holder = holders.get(name);
     if (!holder) throw new UnsupportedStrapiApi(`strapi.plugin('${name}')`);
@@ -403,6 +416,24 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   };
 
   const customFields = createCustomFieldsRegistry((name) => holders.has(name));
+  const apiModules = strapiApi<StrapiContentType>({
+    names: () => [
+      ...new Set(
+        [...registry.listContentTypes().map((ct) => ct.uid), ...code.controllerUids(), ...code.serviceUids()]
+          .filter((uid) => uid.startsWith('api::'))
+          .map((uid) => uid.slice('api::'.length).split('.')[0] ?? '')
+          .concat(Object.keys(host.apiRouters?.() ?? {})),
+      ),
+    ],
+    routers: () => host.apiRouters?.() ?? {},
+    contentTypes: () =>
+      Object.fromEntries(Object.entries(allContentTypes()).filter(([uid]) => uid.startsWith('api::'))),
+    controllerUids: () => code.controllerUids(),
+    controller: (uid) => code.controller(uid),
+    serviceUids: () => code.serviceUids(),
+    service: (uid) => code.service(uid),
+    config: (path, defaultValue) => app.config.get(path, defaultValue),
+  });
   const unknownPluginsAsked = new Set<string>();
   const app: StrapiApp = {
     config: configObject(host.config.tree),
@@ -525,6 +556,16 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     eventHub: host.webhooks.eventHub,
     webhookStore: host.webhooks.store,
     webhookRunner: host.webhooks.runner,
+    get api() {
+      return apiModules();
+    },
+    auth: strictObject(createStrapiAuth(host.logger), 'strapi.auth', 'verify(auth, config), register(type, strategy)'),
+    sanitizers: createFunctionRegistry(
+      'sanitizers',
+      ['content-api.input', 'content-api.output', 'content-api.query'],
+      host.logger,
+    ),
+    validators: createFunctionRegistry('validators', ['content-api.input', 'content-api.query'], host.logger),
   };
   // as Strapi's plugin container: a plugin's settings (its defaults under the app's) are `plugin.<name>`
   for (const own of host.projectPlugins ?? []) app.config.set(`plugin.${own.name}`, own.server.config);

@@ -29,7 +29,7 @@ import {
   type EndpointHost,
   type RouterMethod,
 } from './route-endpoint.js';
-import type { RouteApi } from './route-auth.js';
+import type { RouteApi } from '../access/route-auth.js';
 import { strictObject, UnsupportedStrapiApi } from './unsupported.js';
 
 /** `routes({ type, prefix, routes })`: a group of routes for one API. */

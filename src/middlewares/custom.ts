@@ -4,6 +4,9 @@
  * `{ resolve }` (a path from the app directory, or an installed package). Each module exports a
  * factory `(config, { strapi }) => (ctx, next) => …`: loaded at start-up, called once the app
  * registered (where Strapi calls it), and run as a Koa middleware at its place in the list.
+ * `plugin::<plugin>.<name>` is a plugin's middleware (its object's `middlewares`, a local or
+ * installed plugin's, or a built-in one's such as `plugin::users-permissions.rateLimit`), found
+ * when the factories are called: the plugins are loaded by then.
  */
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -77,10 +80,6 @@ function moduleFile(file: string, entry: MiddlewareEntry, appDir: string): strin
     return found;
   }
   const [, kind, rest = ''] = NAMED.exec(name) ?? [];
-  if (kind === 'plugin')
-    throw stop(
-      "is a plugin's middleware, and Content Service does not run plugins' middlewares from config/middlewares: remove it from the list to start (check first that the API does not rely on it, e.g. as a guard)",
-    );
   if (kind === 'global') {
     const found = namedModuleFile(join(appDir, 'src', 'middlewares'), rest);
     if (!found) throw stop(`is not found: no file src/middlewares/${rest}.{ts,js}`);
@@ -93,7 +92,7 @@ function moduleFile(file: string, entry: MiddlewareEntry, appDir: string): strin
     return found;
   }
   throw stop(
-    'is unknown: name strapi::<name>, global::<name> (src/middlewares/<name>), api::<api>.<name> (src/api/<api>/middlewares/<name>), or give { resolve: "<path or package>" }',
+    'is unknown: name strapi::<name>, global::<name> (src/middlewares/<name>), api::<api>.<name> (src/api/<api>/middlewares/<name>), plugin::<plugin>.<name>, or give { resolve: "<path or package>" }',
   );
 }
 
@@ -149,15 +148,62 @@ export async function startMiddleware(
   throw new ConfigError(loaded.shown, undefined, `must export ${FACTORY_SHAPE}; its factory returned ${typeof made}`);
 }
 
+const PLUGIN_MIDDLEWARE = /^plugin::([^.]+)\.(.+)$/;
+
+/** The middlewares a `strapi` object's plugin has (its object's `middlewares`); undefined: no such plugin. */
+function pluginMiddlewares(strapi: unknown, plugin: string): Record<string, unknown> | undefined {
+  const find = (strapi as { plugin?: unknown } | null)?.plugin;
+  if (typeof find !== 'function') return undefined;
+  const found: unknown = Reflect.apply(find, strapi, [plugin]);
+  const middlewares = (found as { middlewares?: unknown } | undefined)?.middlewares;
+  return typeof middlewares === 'object' && middlewares !== null ? (middlewares as Record<string, unknown>) : undefined;
+}
+
+/**
+ * A `plugin::<plugin>.<name>` entry: the plugin's middleware factory, looked up when the factories
+ * are called; a plugin or middleware that is not there stops start-up naming the entry (Strapi:
+ * "Middleware plugin::x.y not found.").
+ */
+function pluginMiddleware(file: string, entry: MiddlewareEntry): (strapi: unknown) => LoadedMiddleware {
+  const [, plugin = '', item = ''] = PLUGIN_MIDDLEWARE.exec(entry.name) ?? [];
+  return (strapi) => {
+    const middlewares = pluginMiddlewares(strapi, plugin);
+    const stop = (why: string) => new ConfigError(file, undefined, `middleware "${entry.name}" is not found: ${why}`);
+    if (!middlewares) throw stop(`the plugin "${plugin}" is not installed, or is turned off`);
+    const factory = Object.hasOwn(middlewares, item) ? middlewares[item] : undefined;
+    if (factory === undefined) {
+      const names = Object.keys(middlewares);
+      throw stop(
+        `the plugin "${plugin}" has no middleware "${item}" (${names.length > 0 ? `its middlewares: ${names.join(', ')}` : 'it has none'})`,
+      );
+    }
+    if (!isFactory(factory)) throw stop(`the plugin's "${item}" is not ${FACTORY_SHAPE}`);
+    return { path: file, shown: file, factory };
+  };
+}
+
 /**
  * Loads an entry's module (before the database starts, so a missing or broken file stops start-up
- * first); its handler passes requests to the Koa middleware its factory makes at `start`.
+ * first; a plugin's middleware once the plugins are loaded); its handler passes requests to the
+ * Koa middleware its factory makes at `start`.
  */
 export async function loadCustomMiddleware(
   file: string,
   entry: MiddlewareEntry,
   context: { appDir: string; logger: Logger; errors: ErrorRequestHandler },
 ): Promise<CustomMiddleware> {
+  if (!entry.resolved && PLUGIN_MIDDLEWARE.test(entry.name)) {
+    const find = pluginMiddleware(file, entry);
+    let middleware: KoaMiddleware | null | undefined;
+    return {
+      name: entry.name,
+      file: join(context.appDir, file),
+      handler: koaHandler(entry.name, () => middleware, context.errors, context.logger),
+      async start(strapi) {
+        middleware = await startMiddleware(find(strapi), entry.name, entry.config, strapi);
+      },
+    };
+  }
   const loaded = await loadMiddlewareFactory(file, entry, context.appDir);
   let middleware: KoaMiddleware | null | undefined;
   return {

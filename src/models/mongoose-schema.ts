@@ -1,5 +1,11 @@
 import mongoose, { Schema, type SchemaDefinition, type SchemaDefinitionProperty } from 'mongoose';
-import type { Attribute, Component, ContentType, Registry } from '../content-types/index.js';
+import {
+  isManagedField,
+  type Attribute,
+  type Component,
+  type ContentType,
+  type Registry,
+} from '../content-types/index.js';
 import { hasUniqueIndex, readIndexes } from './read-indexes.js';
 import { CLAIMS, LINK_ORDER, REVISION } from './storage-fields.js';
 
@@ -38,14 +44,7 @@ function scalarPath(attribute: Attribute): SchemaDefinitionProperty {
 function attributePaths(schema: ContentType | Component, registry: Registry, seen: Set<string>): SchemaDefinition {
   const def: SchemaDefinition = {};
   for (const [name, attribute] of Object.entries(schema.attributes)) {
-    if (
-      name === 'createdAt' ||
-      name === 'updatedAt' ||
-      name === 'publishedAt' ||
-      name === 'locale' ||
-      name === 'localizations'
-    )
-      continue;
+    if (isManagedField(schema, name)) continue;
     switch (attribute.type) {
       case 'relation':
       case 'media': {
@@ -79,6 +78,19 @@ function componentSchema(component: Component, registry: Registry, seen: Set<str
     { id: { type: Number, required: true }, ...attributePaths(component, registry, inner) },
     { _id: false, id: false, strict: true, suppressReservedKeysWarning: true },
   );
+}
+
+/**
+ * A single type has one entry (one per locale): a unique index on `locale`, which is missing (null)
+ * on every entry of a non-localized one. A non-localized single type whose own attribute is named
+ * `locale` uses `localeGroup` instead, which only localized types store.
+ */
+function singleEntryIndex(contentType: ContentType): [Record<string, 1>, mongoose.IndexOptions] {
+  const field = contentType.localized || !('locale' in contentType.attributes) ? 'locale' : 'localeGroup';
+  return [
+    { [field]: 1 },
+    { unique: true, name: field === 'locale' ? 'single_entry_unique' : 'single_entry_unique_group' },
+  ];
 }
 
 /** The Mongoose schema of a content-type, with its indexes. */
@@ -117,8 +129,7 @@ export function contentTypeSchema(contentType: ContentType, registry: Registry):
   }
   // at most one entry per (localization group, locale); also serves look-ups by group
   if (contentType.localized) schema.index({ localeGroup: 1, locale: 1 }, { unique: true, name: 'localization_unique' });
-  // a single type has one entry (one per locale): `locale` is missing (null) on every entry of a non-localized one
-  if (contentType.kind === 'singleType') schema.index({ locale: 1 }, { unique: true, name: 'single_entry_unique' });
+  if (contentType.kind === 'singleType') schema.index(...singleEntryIndex(contentType));
   return schema;
 }
 

@@ -46,7 +46,7 @@ export function readIndexes(contentType: ContentType): ReadIndex[] {
       out.push({ keys: { [name]: 1, [`${LINK_ORDER}.${name}`]: 1 } });
   }
   for (const [name, attribute] of Object.entries(contentType.attributes)) {
-    if (name === 'publishedAt' || name === 'locale' || isPrivate(attribute)) continue;
+    if (name === 'publishedAt' || (name === 'locale' && contentType.localized) || isPrivate(attribute)) continue;
     if (hasUniqueIndex(attribute) || !isScalar(attribute) || UNORDERED_TYPES.has(attribute.type)) continue;
     out.push({ keys: { [name]: 1 } });
   }

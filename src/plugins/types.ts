@@ -59,4 +59,9 @@ export interface Plugin {
   register?(ctx: PluginRegisterContext): void | Promise<void>;
   /** after indexes exist: seed data (roles, permissions) */
   bootstrap?(ctx: ServiceContext): Promise<void>;
+  /**
+   * bootstrap after the project's plugins: Strapi starts an installed plugin (`@strapi/plugin-graphql`)
+   * after those `config/plugins` declares, whose bootstrap may prepare what its extensions read
+   */
+  bootstrapsLate?: boolean;
 }

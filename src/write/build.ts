@@ -13,6 +13,7 @@ import type {
   RelationAttribute,
   ScalarAttribute,
 } from '../content-types/index.js';
+import { isManagedField } from '../content-types/index.js';
 import { AppError, ApplicationError, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { issue, messages } from './messages.js';
 import { isPlainObject, type WriteData } from './payload.js';
@@ -120,8 +121,6 @@ export interface WritePlan {
   media: MediaTypeCheck[];
 }
 
-const SYSTEM = new Set(['createdAt', 'updatedAt', 'publishedAt', 'locale', 'localizations']);
-
 interface Walk {
   registry: Registry;
   /** the entry's write: Strapi validates every nested component with the entry's create/update rules */
@@ -195,7 +194,7 @@ function buildFields(
 ): Fields {
   const fields: Fields = { set: target, unset: [] };
   for (const [index, [name, attribute]] of Object.entries(schema.attributes).entries()) {
-    if (SYSTEM.has(name) && schema.modelType === 'contentType') continue;
+    if (isManagedField(schema, name)) continue;
     if (topLevel) walk.clock = { ...walk.clock, attribute: index, time: 0 };
     const at = [...path, name];
     const present = Object.prototype.hasOwnProperty.call(data, name) && data[name] !== undefined;

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { fileURLToPath } from 'node:url';
 import { capturingLogger } from '../helpers/log-capture.js';
+import { startUpError } from '../helpers/start-up-error.js';
 import { createCommandCountingService, createTestService, type TestService } from '../helpers/server.js';
 
 const LIFECYCLES_PROJECT = fileURLToPath(new URL('../fixtures/lifecycles-project', import.meta.url));
@@ -367,5 +368,18 @@ describe('content-type lifecycle hooks of a Strapi v4 project', () => {
       // the other tests use the first service's strapi object
       globalThis.strapi = previous;
     }
+  });
+});
+
+describe('a lifecycles file in Strapi v3 form', () => {
+  it('stops start-up naming the file and the v4 form, as Strapi v4 refuses it too (met in Dipaky28/cssoch-strapi-v4)', async () => {
+    const message = await startUpError({
+      'src/api/note/content-types/note/lifecycles.js': 'module.exports = { lifecycles: { beforeCreate(data) {} } };',
+    });
+    expect(message).to.equal(
+      'src/api/note/content-types/note/lifecycles.js (key "lifecycles"): is Strapi v3\'s way to declare the hooks, which ' +
+        'Strapi v4 refuses too ("Content Type Definition is invalid"); export them at the top level, taking an event: ' +
+        'module.exports = { beforeCreate(event) { ... } }',
+    );
   });
 });

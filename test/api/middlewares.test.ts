@@ -255,6 +255,32 @@ describe('config/middlewares: origin functions and strings, ip filter', () => {
   });
 });
 
+describe("config/middlewares: a plugin's middleware (plugin::<plugin>.<name>)", () => {
+  const REQUIRED =
+    "'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::query', 'strapi::body', 'strapi::favicon', 'strapi::public'";
+  let service: TestService;
+  before(async () => {
+    service = await serviceWith({
+      'config/plugins.js': "module.exports = { stamp: { enabled: true, resolve: './src/plugins/stamp' } };",
+      'src/plugins/stamp/strapi-server.js': `module.exports = {
+        middlewares: {
+          stamp: (config, { strapi }) => async (ctx, next) => {
+            await next();
+            ctx.set('X-Stamp', config.value + ':' + typeof strapi.plugin);
+          },
+        },
+      };`,
+      'config/middlewares.js': `module.exports = [${REQUIRED}, { name: 'plugin::stamp.stamp', config: { value: 'on' } }, 'plugin::users-permissions.rateLimit'];`,
+    });
+  });
+  after(() => service.close());
+
+  it("runs a local plugin's middleware factory with the entry's config and { strapi }, and a built-in plugin's", async () => {
+    const res = await request(service.app).get('/api/notes').expect(200);
+    expect(res.headers['x-stamp']).to.equal('on:function');
+  });
+});
+
 describe('config/middlewares: entries that stop start-up', () => {
   const REQUIRED =
     "'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::query', 'strapi::body', 'strapi::favicon', 'strapi::public'";
@@ -275,9 +301,14 @@ describe('config/middlewares: entries that stop start-up', () => {
       /"api::article\.cache" is not found: no file src\/api\/article\/middlewares\/cache\.\{ts,js\}$/,
     ],
     [
-      "a plugin's middleware",
+      'the middleware of a plugin that is not there',
       `module.exports = [${REQUIRED}, 'plugin::sentry.errors'];`,
-      /"plugin::sentry\.errors" is a plugin's middleware, and Content Service does not run plugins' middlewares from config\/middlewares: remove it/,
+      /^config\/middlewares\.js: middleware "plugin::sentry\.errors" is not found: the plugin "sentry" is not installed, or is turned off$/,
+    ],
+    [
+      'a middleware a plugin does not have',
+      `module.exports = [${REQUIRED}, { name: 'plugin::users-permissions.guard', config: {} }];`,
+      /^config\/middlewares\.js: middleware "plugin::users-permissions\.guard" is not found: the plugin "users-permissions" has no middleware "guard" \(its middlewares: rateLimit\)$/,
     ],
     [
       'a name of no known form',

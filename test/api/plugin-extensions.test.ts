@@ -193,3 +193,70 @@ describe("a Strapi v4 project's users-permissions extension (src/extensions/user
     expect(count.body.error.message).to.equal('no counting');
   });
 });
+
+// met in kogouniversity/mvp-strapi-cms: `plugin.controllers.userProfile = factories.createCoreController('plugin::users-permissions.user', ...)`
+const CORE_FACTORY_EXTENSION = `import { factories } from '@strapi/strapi';
+
+export default (plugin) => {
+  plugin.controllers.userProfile = factories.createCoreController('plugin::users-permissions.user', ({ strapi }) => ({
+    async summary(ctx) {
+      const directory = strapi.plugin('users-permissions').service('directory');
+      const { results, pagination } = await directory.find({ fields: ['username'], sort: 'username:desc' });
+      const sanitized = await this.sanitizeOutput(results, ctx);
+      return { ...this.transformResponse(sanitized, { pagination }), total: await directory.total() };
+    },
+  }));
+  plugin.services.directory = factories.createCoreService('plugin::users-permissions.user', ({ strapi }) => ({
+    total: () => strapi.entityService.count('plugin::users-permissions.user'),
+  }));
+  plugin.routes['content-api'].routes.push({
+    method: 'GET',
+    path: '/users-summary',
+    handler: 'userProfile.summary',
+    config: { auth: false, prefix: '' },
+  });
+  return plugin;
+};
+`;
+
+describe('core factories for a plugin content-type in an extension (createCoreController/Service of plugin::users-permissions.user)', () => {
+  let service: TestService;
+  before(async () => {
+    service = await createTestService({
+      appDir: await writeTempApp({
+        config: {
+          permissions: { public: ['plugin::users-permissions.auth.register'] },
+          plugins: { 'users-permissions': { config: { ratelimit: { enabled: false } } } },
+        },
+        files: { 'src/extensions/users-permissions/strapi-server.ts': CORE_FACTORY_EXTENSION },
+      }),
+    });
+    for (const username of ['ann', 'bob'])
+      await request(service.app)
+        .post('/api/auth/local/register')
+        .send({ username, email: `${username}@example.com`, password: 'Password123!' })
+        .expect(200);
+  });
+  after(() => service.close());
+
+  it("runs the app's action over the core controller's helpers, and the core service's find", async () => {
+    const res = await request(service.app).get('/api/users-summary').expect(200);
+    expect(res.body).to.deep.equal({
+      data: [
+        { id: 2, attributes: { username: 'bob' } },
+        { id: 1, attributes: { username: 'ann' } },
+      ],
+      meta: { pagination: { page: 1, pageSize: 25, pageCount: 1, total: 2 } },
+      total: 2,
+    });
+  });
+
+  it('lists the action in the permission catalogue, as a plugin controller of the app', async () => {
+    const { accessKey } = await createApiToken(service.context, { name: 'admin', type: 'full-access' });
+    const list = await request(service.app)
+      .get('/api/users-permissions/permissions')
+      .set(bearer(accessKey))
+      .expect(200);
+    expect(list.body.permissions['plugin::users-permissions'].controllers.userProfile).to.have.property('summary');
+  });
+});

@@ -3,6 +3,7 @@
  * components and dynamic zones are built by the type builders (types.ts).
  */
 import type { Attribute, ScalarType, Schema } from '../../content-types/index.js';
+import { GRAPHQL_NAME } from './graphql-names.js';
 
 export const SCALAR_GRAPHQL_TYPES: Record<ScalarType, string> = {
   string: 'String',
@@ -36,11 +37,13 @@ export function isWriteOnly(attribute: Attribute): boolean {
 }
 
 /**
- * A schema's attributes in Strapi's order: its own attributes, `createdAt`, `updatedAt`,
- * `publishedAt`, then i18n's `localizations` and `locale` (the registry lists `locale` first).
+ * A schema's attributes GraphQL has, in Strapi's order: its own attributes, `createdAt`, `updatedAt`,
+ * `publishedAt`, then i18n's `localizations` and `locale` (the registry lists `locale` first). An
+ * attribute whose name is no GraphQL name is left out (graphql-names.ts).
  */
-export function attributeOrder(schema: Schema): Array<[string, Attribute]> {
-  const entries = Object.entries(schema.attributes);
+export function graphqlAttributes(schema: Schema): Array<[string, Attribute]> {
+  const entries = Object.entries(schema.attributes).filter(([name]) => GRAPHQL_NAME.test(name));
+  if (schema.modelType !== 'contentType' || !schema.localized) return entries;
   const locale = entries.filter(([name]) => name === 'locale');
   return [...entries.filter(([name]) => name !== 'locale'), ...locale];
 }

@@ -7,6 +7,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { ObjectTypeComposerFieldConfigMapDefinition, SchemaComposer } from 'graphql-compose';
 import {
+  isManagedField,
   isPrivate,
   type Attribute,
   type Component,
@@ -14,7 +15,7 @@ import {
   type Registry,
   type Schema,
 } from '../../content-types/index.js';
-import { attributeOrder, isWriteOnly, SCALAR_GRAPHQL_TYPES } from './attribute-types.js';
+import { graphqlAttributes, isWriteOnly, SCALAR_GRAPHQL_TYPES } from './attribute-types.js';
 import { ForbiddenError } from '../../errors/index.js';
 import { fieldError, pageLimits, type GraphQLContext } from './context.js';
 import { componentPage } from './component-lists.js';
@@ -53,7 +54,10 @@ export interface TypeBuildContext {
   names: Map<string, string>;
 }
 
-const NOT_INPUT = new Set(['createdAt', 'updatedAt', 'locale', 'localizations']);
+/** Inputs leave out what the service keeps itself (timestamps, a localized type's i18n fields); `publishedAt` is written. */
+function isInputField(schema: Schema, name: string): boolean {
+  return name === 'publishedAt' || !isManagedField(schema, name);
+}
 
 /** uid → type name for every exposed content-type and every component. */
 export function typeNames(contentTypes: ContentType[], components: Component[]): Map<string, string> {
@@ -81,7 +85,7 @@ function outputScalar(owner: string, name: string, attribute: Attribute): string
 }
 
 function addEnums(ctx: TypeBuildContext, owner: string, schema: Schema): void {
-  for (const [name, attribute] of Object.entries(schema.attributes)) {
+  for (const [name, attribute] of graphqlAttributes(schema)) {
     if (attribute.type !== 'enumeration' || !attribute.enum) continue;
     const enumType = enumName(owner, name, attribute.enumName);
     if (ctx.sc.has(enumType)) continue;
@@ -96,7 +100,7 @@ function addEnums(ctx: TypeBuildContext, owner: string, schema: Schema): void {
 /** The output fields of a content-type's `attributes` or of a component. */
 function outputFields(ctx: TypeBuildContext, schema: Schema, owner: string): FieldMap {
   const fields: FieldMap = {};
-  for (const [name, attribute] of attributeOrder(schema)) {
+  for (const [name, attribute] of graphqlAttributes(schema)) {
     if (isPrivate(attribute) || isWriteOnly(attribute) || !ctx.extension.isFieldEnabled(schema.uid, name, 'output'))
       continue;
     const field = outputField(ctx, schema, owner, name, attribute);
@@ -181,7 +185,7 @@ function componentTypeNames(ctx: TypeBuildContext): Map<string, string> {
 }
 
 function addDynamicZones(ctx: TypeBuildContext, owner: string, schema: Schema): void {
-  for (const [name, attribute] of Object.entries(schema.attributes)) {
+  for (const [name, attribute] of graphqlAttributes(schema)) {
     if (attribute.type !== 'dynamiczone') continue;
     const members = attribute.components.flatMap((uid) => {
       const member = ctx.names.get(uid);
@@ -219,8 +223,8 @@ function addFiltersInput(ctx: TypeBuildContext, schema: Schema, owner: string): 
 /** `TInput`: every writable attribute (components with an optional `id`). */
 function addInput(ctx: TypeBuildContext, schema: Schema, owner: string): void {
   const fields: Record<string, string> = schema.modelType === 'component' ? { id: 'ID' } : {};
-  for (const [name, attribute] of attributeOrder(schema)) {
-    if (NOT_INPUT.has(name) || !ctx.extension.isFieldEnabled(schema.uid, name, 'input')) continue;
+  for (const [name, attribute] of graphqlAttributes(schema)) {
+    if (!isInputField(schema, name) || !ctx.extension.isFieldEnabled(schema.uid, name, 'input')) continue;
     const type = inputType(ctx, schema, owner, name, attribute);
     if (type) fields[name] = type;
   }

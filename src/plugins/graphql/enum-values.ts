@@ -11,8 +11,7 @@
 // @strapi/utils uses (the upload plugin uses the current major for file names)
 import slugify from 'slugify-v1';
 import type { Registry } from '../../content-types/index.js';
-
-const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+import { GRAPHQL_NAME } from './graphql-names.js';
 
 /** Strapi's `toRegressedEnumValue`. */
 export function regressedEnumValue(value: string): string {

@@ -6,7 +6,7 @@
 import type { Registry, Schema } from '../../content-types/index.js';
 import type { ValueOperator } from '../../query/operators.js';
 import { VALUE_OPERATORS } from '../../query/operators.js';
-import { attributeOrder, filterScalar, isWriteOnly } from './attribute-types.js';
+import { graphqlAttributes, filterScalar, isWriteOnly } from './attribute-types.js';
 import { filtersInputName, scalarFilterName } from './naming.js';
 import { isRecord } from './values.js';
 
@@ -59,7 +59,7 @@ export function scalarFilterFields(scalar: string): Record<string, string> {
 
 /** The filterable attributes of a schema, Strapi's order: id, attributes, system fields, `locale` last. */
 export function filterableAttributes(schema: Schema): string[] {
-  return attributeOrder(schema)
+  return graphqlAttributes(schema)
     .filter(([, attribute]) => !isWriteOnly(attribute) && attribute.type !== 'dynamiczone')
     .map(([name]) => name);
 }

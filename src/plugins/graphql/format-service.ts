@@ -66,7 +66,8 @@ export function createFormatService(registry: Registry) {
     returnTypes: {
       toEntityResponse(value: unknown, info: FormatInfo = {}) {
         const schema = info.resourceUID ? registry.schema(info.resourceUID) : undefined;
-        return { data: envelope(schema, value) };
+        // `info` as Strapi's answer carries it: a union's resolveType reads `info.resourceUID`
+        return { data: envelope(schema, value), info: { args: info.args ?? {}, resourceUID: info.resourceUID } };
       },
       toEntityResponseCollection(nodes: unknown[], info: FormatInfo = {}) {
         const schema = info.resourceUID ? registry.schema(info.resourceUID) : undefined;

@@ -8,7 +8,9 @@ import type { Plugin } from '../types.js';
 import { effectiveMaxLimit, graphqlConfig, type GraphQLConfig } from './config.js';
 import { enumNameWarnings } from './enum-values.js';
 import { ExtensionError, ExtensionService } from './extension.js';
+import { unnamedAttributeWarnings } from './graphql-names.js';
 import { createFormatService } from './format-service.js';
+import { createUtilsService } from './utils-service.js';
 import { graphqlEndpoint } from './http.js';
 import { playground } from './playground.js';
 import { buildSchema, type SchemaInputs } from './schema.js';
@@ -79,6 +81,7 @@ export const graphqlPlugin: Plugin = {
     const extension = new ExtensionService();
     ctx.setService('extension', extension);
     ctx.setService('format', createFormatService(ctx.registry));
+    ctx.setService('utils', createUtilsService(ctx.registry));
     const service = graphqlService(ctx, gql);
     let built: { revision: number; schema: GraphQLSchema } | null = null;
     const traced = (schema: GraphQLSchema) => (gql.tracing ? instrumentSchema(schema) : schema);
@@ -115,9 +118,12 @@ export const graphqlPlugin: Plugin = {
       }),
     );
   },
+  // strapi-plugin-slugify's extension reads the settings its own bootstrap builds
+  bootstrapsLate: true,
   /** builds the schema at start-up (after the app's `register`), so a bad extension fails the start, not a request */
   async bootstrap(ctx) {
     schemaGetters.get(ctx.models)?.();
+    for (const warning of unnamedAttributeWarnings(ctx.registry)) ctx.logger.warn(warning);
     for (const warning of enumNameWarnings(ctx.registry)) ctx.logger.warn(warning);
   },
 };

@@ -26,6 +26,7 @@ import {
 import type { GraphQLConfig } from './config.js';
 import { addComponentTypes, addContentTypeTypes, typeNames, type TypeBuildContext } from './content-type-types.js';
 import type { GraphQLContext } from './context.js';
+import { dropMutationsWithEmptyInputs } from './empty-inputs.js';
 import { exposedContentTypes, hasShadowCrud, UPLOAD_FILE_UID } from './exposed.js';
 import {
   ExtensionError,
@@ -135,6 +136,7 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
   for (const [key, action] of Object.entries(UPLOAD_FILE_CRUD_ACTIONS)) if (actions.has(key)) actions.set(key, action);
 
   const { resolversConfig, nexusTypes, nexusPlugins, laterResolvers } = extension.apply(sc);
+  dropMutationsWithEmptyInputs(sc);
   wrapRoot(sc, 'Query', actions, resolversConfig);
   wrapRoot(sc, 'Mutation', actions, resolversConfig);
   const built = sc.buildSchema();

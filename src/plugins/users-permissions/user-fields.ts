@@ -1,4 +1,4 @@
-import { isPrivate, USER_UID } from '../../content-types/index.js';
+import { isManagedField, isPrivate, USER_UID } from '../../content-types/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import { ValidationError, type ValidationIssue } from '../../errors/index.js';
 import { isPlainObject, issue } from '../../write/index.js';
@@ -21,13 +21,12 @@ const PROTECTED = new Set([
   '_id',
 ]);
 
-/** System attributes the registry adds (never written by a client). */
-const SYSTEM = new Set(['publishedAt', 'locale', 'localizations']);
-
 /** An attribute of the user a client may set besides username, email and password: the app's own, never a private or protected one. */
 function clientWritable(ctx: ServiceContext, name: string): boolean {
-  const attribute = ctx.registry.contentType(USER_UID)?.attributes[name];
-  return attribute !== undefined && !PROTECTED.has(name) && !isPrivate(attribute) && !SYSTEM.has(name);
+  const contentType = ctx.registry.contentType(USER_UID);
+  const attribute = contentType?.attributes[name];
+  if (!contentType || !attribute) return false;
+  return !PROTECTED.has(name) && !isPrivate(attribute) && !isManagedField(contentType, name);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { isPrivate, USER_UID } from '../../content-types/index.js';
+import { isManagedField, isPrivate, USER_UID } from '../../content-types/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import { NotFoundError } from '../../errors/index.js';
 import { createEntry, writableContentType } from '../../write/index.js';
@@ -25,16 +25,11 @@ export interface UserDoc {
 export function sanitizeUser(ctx: ServiceContext, doc: UserDoc): { id: number } & Record<string, unknown> {
   const ct = ctx.registry.contentType(USER_UID);
   const out: { id: number } & Record<string, unknown> = { id: doc._id };
-  for (const [name, attr] of Object.entries(ct?.attributes ?? {})) {
-    if (
-      isPrivate(attr) ||
-      attr.type === 'relation' ||
-      attr.type === 'media' ||
-      name === 'publishedAt' ||
-      name === 'locale' ||
-      name === 'localizations'
-    )
-      continue;
+  if (!ct) return out;
+  for (const [name, attr] of Object.entries(ct.attributes)) {
+    // the timestamps are answered; Draft & Publish's and i18n's fields are not (an own `locale` is)
+    const hidden = isManagedField(ct, name) && name !== 'createdAt' && name !== 'updatedAt';
+    if (isPrivate(attr) || attr.type === 'relation' || attr.type === 'media' || hidden) continue;
     const value = doc[name];
     out[name] = value instanceof Date ? value.toISOString() : (value ?? null);
   }

@@ -8,7 +8,7 @@
  *   as `api::article.article.find`) the caller's role or token must allow every one of them (403);
  *   without a scope, an authenticated user or a full-access token may call it, the public may not (401).
  */
-import type { RequestAuth } from '../access/ability.js';
+import type { RequestAuth } from './ability.js';
 
 export type RouteApi = 'content-api' | 'api';
 
