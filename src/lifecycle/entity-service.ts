@@ -4,6 +4,8 @@
  * unless `limit` is given, drafts included unless `publicationState: 'live'`; writes go through the
  * same validation as REST (bad data throws the same ValidationError).
  */
+import { PERMISSION_UID } from '../content-types/index.js';
+import { ValidationError } from '../errors/index.js';
 import { create, remove, update, type OperationContext } from '../operations/index.js';
 import { APP_CODE, readEntries, readEntry, type PlainEntry } from '../query/index.js';
 import type { ServiceContext } from '../service-context.js';
@@ -64,6 +66,20 @@ export function createEntityService(service: ServiceContext): EntityService {
     if (!/^[1-9]\d{0,14}$/.test(entryId(id))) return null;
     return readEntry(ctx, uid, { _id: Number(id) }, readQuery(params, false), { style: 'plain' });
   };
+  /**
+   * A permission granted again (a bootstrap that creates the role's permissions at every start, or
+   * one action twice): Strapi stores a second identical row; here one (role, action) is one
+   * document (a unique index), so the one stored answers. null for any other refusal.
+   */
+  const grantedAlready = async (data: Record<string, unknown>, error: unknown): Promise<{ id: number } | null> => {
+    if (!(error instanceof ValidationError) || typeof data.action !== 'string') return null;
+    const role = typeof data.role === 'object' && data.role !== null ? (data.role as { id?: unknown }).id : data.role;
+    if (typeof role !== 'number' && typeof role !== 'string') return null;
+    const [stored] = (
+      await readEntries(ctx, PERMISSION_UID, { filters: { action: data.action, role: { id: role } }, fields: ['id'] })
+    ).entries as Array<{ id: number }>;
+    return stored ?? null;
+  };
   // the database lifecycles' read actions, as Strapi's entity service reads through its query engine
   const findOne: EntityService['findOne'] = (uid, id, params = {}) =>
     withReadHooks(service.lifecycles, 'FindOne', uid, { ...params, filters: { id } }, ({ filters: _id, ...read }) =>
@@ -88,7 +104,16 @@ export function createEntityService(service: ServiceContext): EntityService {
     async create(uid, { data, ...params }) {
       // a draft unless publishedAt is given, as Strapi's entity service creates them
       const body = { data: known(uid).draftAndPublish ? { publishedAt: null, ...data } : data };
-      const created = await create(ctx, uid, body, typeof params.locale === 'string' ? { locale: params.locale } : {});
+      const created = await create(
+        ctx,
+        uid,
+        body,
+        typeof params.locale === 'string' ? { locale: params.locale } : {},
+      ).catch(async (error: unknown) => {
+        const granted = uid === PERMISSION_UID ? await grantedAlready(data, error) : null;
+        if (!granted) throw error;
+        return { data: granted };
+      });
       return created.data ? readOne(uid, created.data.id, params) : null;
     },
     async update(uid, id, { data, ...params }) {

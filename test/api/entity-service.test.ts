@@ -8,6 +8,8 @@ import { createStrapiApp, type StrapiApp } from '../../src/lifecycle/strapi-app.
 import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 
+const PERMISSION = 'plugin::users-permissions.permission';
+
 /** strapi.entityService and strapi.db.query for an app's src/index: flat entries, no limits, drafts included. */
 describe('lifecycle: strapi.entityService and strapi.db.query', () => {
   let service: TestService;
@@ -96,6 +98,22 @@ describe('lifecycle: strapi.entityService and strapi.db.query', () => {
     expect(changed).to.deep.include({ name: 'Query engine', weight: 2.5 });
     expect(await tags.deleteMany({ where: { name: 'Query engine' } })).to.deep.equal({ count: 1 });
     expect(await tags.count({ where: { name: 'Query engine' } })).to.equal(0);
+  });
+
+  it('db.query creating a permission a role already has answers the stored one (a bootstrap granting at every start)', async () => {
+    const permissions = createQueryEngine(
+      { entities, silent: entities, lifecycles: service.context.lifecycles },
+      'plugin::users-permissions.permission',
+    );
+    const data = { action: 'api::tag.tag.delete', role: 2 };
+    const first = await permissions.create({ data });
+    const again = await Promise.all([permissions.create({ data }), entities.create(PERMISSION, { data })]);
+    expect(again.map((p) => p?.id)).to.deep.equal([first?.id, first?.id]);
+    expect(again[0]).to.deep.include({ action: 'api::tag.tag.delete' });
+    expect(await permissions.count({ where: { action: 'api::tag.tag.delete', role: 2 } })).to.equal(1);
+    // any other refusal is still one
+    const error = await permissions.create({ data: { action: 'api::tag.tag.delete', role: 999 } }).catch((e) => e);
+    expect(error).to.be.instanceOf(ValidationError);
   });
 
   it("strapi.service('api::…'): the core service, with REST's page size and live entries", async () => {
