@@ -30,6 +30,7 @@ import { createUploadService } from './upload-service.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
 import { createAdminUserService } from './admin-user-service.js';
+import { createPathRegistry, type PathRegistry } from './sanitizer-registries.js';
 
 /** What the running service lends the `strapi` object. */
 export interface LifecycleHost {
@@ -128,6 +129,9 @@ export interface StrapiApp {
   query(uid: string): QueryEngine;
   store: StrapiStore;
   customFields: StrapiCustomFields;
+  /** the app's extra sanitizers and validators, read by `@strapi/utils`' sanitize and validate helpers */
+  sanitizers: PathRegistry;
+  validators: PathRegistry;
   server?: StrapiServer;
   cron?: CronService;
   /** the admin panel's permission registrations, accepted as no-ops */
@@ -242,7 +246,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), services, controller(uid), controllers, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, admin.services.permission';
+  'plugin(name), service(uid), services, controller(uid), controllers, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, sanitizers, validators, server, cron, admin.services.permission';
 const PLUGIN_API =
   'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
 
@@ -510,6 +514,8 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     query,
     store: createStrapiStore(host.service.connection),
     customFields: strictObject(customFields.api, 'strapi.customFields', 'register(customField)'),
+    sanitizers: createPathRegistry(),
+    validators: createPathRegistry(),
     ...(host.server ? { server: host.server } : {}),
     ...(host.cron ? { cron: host.cron } : {}),
     admin: adminPanel(),
