@@ -8,6 +8,7 @@ import type { Plugin } from '../types.js';
 import { effectiveMaxLimit, graphqlConfig, type GraphQLConfig } from './config.js';
 import { enumNameWarnings } from './enum-values.js';
 import { ExtensionError, ExtensionService } from './extension.js';
+import { createBuildersService } from './builders-service.js';
 import { createFormatService } from './format-service.js';
 import { graphqlEndpoint } from './http.js';
 import { playground } from './playground.js';
@@ -78,6 +79,7 @@ export const graphqlPlugin: Plugin = {
     const extension = new ExtensionService();
     ctx.setService('extension', extension);
     ctx.setService('format', createFormatService(ctx.registry));
+    ctx.setService('builders', createBuildersService(ctx.registry, gql));
     const service = graphqlService(ctx, gql);
     let built: { revision: number; schema: GraphQLSchema } | null = null;
     const traced = (schema: GraphQLSchema) => (gql.tracing ? instrumentSchema(schema) : schema);
