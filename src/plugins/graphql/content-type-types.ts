@@ -19,6 +19,7 @@ import { ForbiddenError } from '../../errors/index.js';
 import { fieldError, pageLimits, type GraphQLContext } from './context.js';
 import { componentPage } from './component-lists.js';
 import { populatedValue } from './selection.js';
+import { entityAttributes } from './entity-attributes.js';
 import type { ExtensionService } from './extension.js';
 import { enumMembers } from './enum-values.js';
 import { attributeFilterInput, filterableAttributes } from './filters.js';
@@ -265,7 +266,10 @@ export function addContentTypeTypes(ctx: TypeBuildContext, ct: ContentType): voi
   addEnums(ctx, owner, ct);
   addDynamicZones(ctx, owner, ct);
   ctx.sc.createObjectTC({ name: owner, fields: outputFields(ctx, ct, owner) });
-  ctx.sc.createObjectTC({ name: entityName(owner), fields: { id: 'ID', attributes: owner } });
+  ctx.sc.createObjectTC({
+    name: entityName(owner),
+    fields: { id: 'ID', attributes: { type: owner, resolve: entityAttributes } },
+  });
   ctx.sc.createObjectTC({ name: entityResponseName(owner), fields: { data: entityName(owner) } });
   if (ct.kind === 'collectionType') {
     ctx.sc.createObjectTC({
