@@ -497,7 +497,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     entityService: strictObject(
       entityService,
       'strapi.entityService',
-      'findMany, findOne, count, create, update, delete',
+      'findMany, findOne, count, findPage, create, update, delete',
     ),
     db: strictObject(
       {
