@@ -31,6 +31,7 @@ import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCusto
 import { createUsersService } from './users-service.js';
 import { createAdminUserService } from './admin-user-service.js';
 import { createPathRegistry, type PathRegistry } from './sanitizer-registries.js';
+import { createContentManagerUidService } from './content-manager-uid.js';
 
 /** What the running service lends the `strapi` object. */
 export interface LifecycleHost {
@@ -300,6 +301,11 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     "strapi.service('admin::user')",
     'exists, create, findOne, findOneByEmail, update, count, deleteById, sanitizeUser',
   );
+  const contentManagerUid = strictObject(
+    createContentManagerUidService(registry, query),
+    "strapi.service('plugin::content-manager.uid')",
+    'generateUIDField, findUniqueUID, checkUIDAvailability',
+  );
   const uploadService = strictObject(
     createUploadService(host.service),
     "strapi.plugin('upload').service('upload')",
@@ -431,6 +437,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
         );
       }
       if (uid === 'admin::user') return adminUsers;
+      if (uid === 'plugin::content-manager.uid') return contentManagerUid;
       if (uid === 'admin::permission') return adminPermissionService("strapi.service('admin::permission')");
       const match = /^plugin::([\w-]+)\.([\w-]+)$/.exec(uid);
       if (!match)
