@@ -9,6 +9,7 @@ const LAYERS = [
   ['./src/cli.ts', './src/cli-commands.ts', './src/index.ts'],
   ['./src/seed'],
   ['./src/app.ts', './src/listen.ts', './src/middlewares', './src/lifecycle'],
+  ['./src/webhooks'],
   ['./src/rest'],
   ['./src/plugins'],
   ['./src/operations'],
@@ -33,7 +34,7 @@ const layerZones = LAYERS.flatMap((targets, level) =>
 
 export default tseslint.config(
   {
-    // test/fixtures/strapi-project, lifecycles-project, middlewares-project, server-project, core-routers-project and controllers-project are users' Strapi projects (CommonJS Strapi code), read as data; upload-providers are provider packages (CommonJS)
+    // test/fixtures/strapi-project, lifecycles-project, middlewares-project, server-project, core-routers-project, controllers-project and webhooks-project are users' Strapi projects (CommonJS Strapi code), read as data; upload-providers are provider packages (CommonJS)
     ignores: [
       'dist/**',
       'node_modules/**',
@@ -42,6 +43,7 @@ export default tseslint.config(
       'coverage/**',
       'test/fixtures/strapi-project/**',
       'test/fixtures/lifecycles-project/**',
+      'test/fixtures/webhooks-project/**',
       'test/fixtures/middlewares-project/**',
       'test/fixtures/server-project/**',
       'test/fixtures/core-routers-project/**',

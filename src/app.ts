@@ -40,6 +40,7 @@ import {
 import { createLogger, type Logger } from './logger.js';
 import { listen } from './listen.js';
 import { buildMiddlewares } from './middlewares/index.js';
+import { detachedKoaContext } from './middlewares/koa-context.js';
 import { readMultipartForApp } from './middlewares/koa-multipart.js';
 import { Models } from './models/index.js';
 import { BUILT_IN_PLUGINS, enabledPlugins, type Plugin, type PluginRoute } from './plugins/index.js';
@@ -53,6 +54,7 @@ import { HEALTH_PATH, healthCheck } from './rest/health.js';
 import { pathGuard } from './rest/path-guard.js';
 import { setRequestAuth } from './operations/request-context.js';
 import type { MediaUrlSigner, ServiceContext } from './service-context.js';
+import { createWebhooks, type Webhooks } from './webhooks/index.js';
 
 /** `plugin::<plugin>.<item>` split. */
 function pluginItem(name: string): { plugin: string; item: string } {
@@ -109,6 +111,8 @@ export interface ContentService {
   stop(): Promise<void>;
   /** a plugin's services, e.g. `app.plugin('graphql').service('extension')`; unknown names throw */
   plugin(name: string): { service(name: string): unknown };
+  /** Strapi's event hub, webhook store and runner (`strapi.eventHub`...); `idle()` once every queued event was posted */
+  webhooks: Pick<Webhooks, 'eventHub' | 'store' | 'runner' | 'idle'>;
 }
 
 /**
@@ -231,6 +235,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     lifecycles: dbLifecycles,
     mediaUrlSigner: () => mediaUrlSigner,
   };
+  let webhooks: Webhooks;
+  try {
+    webhooks = createWebhooks(context, { media: plugins.some((p) => p.name === 'upload') });
+  } catch (err) {
+    await closeDatabase();
+    throw err;
+  }
+  context.events = webhooks.events;
   // routes, policies and middlewares of the app's code are given `{ strapi }`; a handler named
   // by a string is an action of the app's controllers (or of a content-type's core controller)
   const endpoint: EndpointHost = {
@@ -330,6 +342,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         setMediaUrlSigner: (signer) => {
           mediaUrlSigner = signer;
         },
+        koaContextOf: detachedKoaContext,
         setService: (name, service) => {
           services.set(name, service);
         },
@@ -365,6 +378,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   if (contentApiRoutes.handler) app.use(contentApiRoutes.handler);
   app.use(config.api.rest.prefix, api);
   app.use(rootRouter);
+  app.use('/admin', webhooks.adminRoutes);
   // routes the app added in bootstrap: Strapi registers them after the apis' and plugins' routers
   if (appServer) app.use(appServer.laterRoutes);
   app.get(HEALTH_PATH, healthCheck(connection));
@@ -376,6 +390,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const service: ContentService = {
     app,
     context,
+    webhooks,
     database: database.description,
     async start(on = {}) {
       const port = on.port ?? config.server.port;
@@ -415,6 +430,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
           s.closeIdleConnections();
         });
       }
+      // the events of the last requests are posted before the database goes
+      await webhooks.stop();
       await connection.close();
       await database.stop();
     },
@@ -435,6 +452,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         server: appServer?.server,
         cron,
         code,
+        webhooks,
       })
     : undefined;
   try {

@@ -46,6 +46,23 @@ export interface DbLifecycles {
  */
 export type MediaUrlSigner = (file: Record<string, unknown>) => Promise<void>;
 
+/** Strapi's webhook events of the content API: what Strapi's entity service, content manager and upload plugin emit. */
+export type EntryEventName = 'entry.create' | 'entry.update' | 'entry.delete' | 'entry.publish' | 'entry.unpublish';
+export type MediaEventName = 'media.create' | 'media.update' | 'media.delete';
+
+/**
+ * Where the writes tell what they did (Strapi's `strapi.eventHub`, which the app's listeners and
+ * the webhooks hear). Neither call waits for a listener or throws: the write's answer never waits.
+ */
+export interface ContentEvents {
+  /** whether anyone may hear `event` (a write reads what an event carries only then) */
+  hears(event: EntryEventName | MediaEventName): boolean;
+  /** an entry of `uid` was written; `entry` is flat, as Strapi's entity service gives it */
+  entry(event: EntryEventName, uid: string, entry: Record<string, unknown>): void;
+  /** a file of the upload plugin was written; `file` is its record */
+  media(event: MediaEventName, file: Record<string, unknown>): void;
+}
+
 /** Everything a request handler or an operation needs, built once by createServer (no globals). */
 export interface ServiceContext {
   config: ServiceConfig;
@@ -60,6 +77,8 @@ export interface ServiceContext {
   lifecycles: DbLifecycles;
   /** the upload provider's signer when it keeps files private (set by the upload plugin) */
   mediaUrlSigner?(): MediaUrlSigner | undefined;
+  /** the writes' events (absent: nobody hears them, as in the app code's `db.query`) */
+  events?: ContentEvents;
   /** the users-permissions actions of the app's own controller actions (`api::<api>.<controller>.<action>`) */
   appControllerActions?(): string[];
 }

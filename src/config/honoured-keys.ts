@@ -2,8 +2,7 @@ import { nearMiss } from './near-miss.js';
 
 /**
  * Which configuration keys Content Service uses, file by file. Everything else an app's `config/`
- * holds (Strapi features the service does not have: the admin panel, an SQL `connection`, cron,
- * webhooks, …) is accepted and reported once at start-up as ignored.
+ * holds (Strapi features the service does not have: the admin panel, an SQL `connection`, …) is accepted and reported once at start-up as ignored.
  * `true` marks a key whose whole value is used; a function, a key used only with such values.
  */
 export type KeyTree = true | ((value: unknown) => boolean) | { readonly [key: string]: KeyTree };
@@ -16,6 +15,7 @@ export const HONOURED_KEYS: Readonly<Record<string, KeyTree>> = {
     proxy: true,
     dirs: { public: true },
     cron: { enabled: true, tasks: true },
+    webhooks: { defaultHeaders: true },
   },
   admin: { apiToken: { salt: true } },
   database: { uri: true, dataDir: true },

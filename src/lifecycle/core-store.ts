@@ -45,6 +45,28 @@ export function createStrapiStore(connection: Connection): StrapiStore {
   return Object.assign((scope: StoreScope = {}) => createCoreStore(connection, scope), unscoped);
 }
 
+const indexed = new WeakMap<Connection, Promise<unknown>>();
+
+/**
+ * One document per setting, also when several instances set it at once (every instance's
+ * bootstrap writing its plugin's settings on a fresh database): a unique index, created before
+ * the first write of each connection. A database that already holds duplicates keeps working
+ * without it (reads take the first).
+ */
+function uniqueSettings(connection: Connection): Promise<unknown> {
+  let created = indexed.get(connection);
+  if (!created) {
+    created = connection
+      .collection(CORE_STORE_COLLECTION)
+      .createIndex({ key: 1, environment: 1, tag: 1 }, { unique: true, name: 'key_environment_tag_unique' })
+      .catch((error: { code?: unknown }) => {
+        if (error?.code !== 11000) throw error;
+      });
+    indexed.set(connection, created);
+  }
+  return created;
+}
+
 /** The store for one scope (what `strapi.store(scope)` returns); each call may narrow it further. */
 export function createCoreStore(connection: Connection, scope: StoreScope): CoreStore {
   const settings = () => connection.collection<StoreDocument>(CORE_STORE_COLLECTION);
@@ -58,7 +80,13 @@ export function createCoreStore(connection: Connection, scope: StoreScope): Core
     },
     async set({ value, ...params }) {
       const filter = filterOf({ ...scope, ...params });
-      await settings().updateOne(filter, { $set: { ...filter, value } }, { upsert: true });
+      await uniqueSettings(connection);
+      const upsert = () => settings().updateOne(filter, { $set: { ...filter, value } }, { upsert: true });
+      // two first writes of one setting: the one that lost the insert updates the winner's document
+      await upsert().catch((error: { code?: unknown }) => {
+        if (error?.code === 11000) return upsert();
+        throw error;
+      });
     },
     async delete(params = {}) {
       await settings().deleteOne(filterOf({ ...scope, ...params }));

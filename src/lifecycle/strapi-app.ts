@@ -32,6 +32,7 @@ import { createUsersService } from './users-service.js';
 import { createAdminUserService } from './admin-user-service.js';
 import { createPathRegistry, type PathRegistry } from './sanitizer-registries.js';
 import { createContentManagerUidService } from './content-manager-uid.js';
+import type { EventHub, StrapiWebhookRunner, WebhookStore } from '../webhooks/index.js';
 
 /** What the running service lends the `strapi` object. */
 export interface LifecycleHost {
@@ -60,6 +61,8 @@ export interface LifecycleHost {
   cron?: CronService;
   /** the app's controllers and services (absent: the core ones of the content-types) */
   code?: AppCode;
+  /** `strapi.eventHub`, `strapi.webhookStore`, `strapi.webhookRunner` */
+  webhooks: { eventHub: EventHub; store: WebhookStore; runner: StrapiWebhookRunner };
 }
 
 type LogMethod = (message: string, ...rest: unknown[]) => void;
@@ -137,6 +140,9 @@ export interface StrapiApp {
   cron?: CronService;
   /** the admin panel's permission registrations, accepted as no-ops */
   admin: StrapiAdmin;
+  eventHub: EventHub;
+  webhookStore: WebhookStore;
+  webhookRunner: StrapiWebhookRunner;
 }
 
 /** `strapi` while the app's files load (see loadingStrapi). */
@@ -247,7 +253,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), services, controller(uid), controllers, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, sanitizers, validators, server, cron, admin.services.permission';
+  'plugin(name), service(uid), services, controller(uid), controllers, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, sanitizers, validators, server, cron, admin.services.permission, eventHub, webhookStore, webhookRunner';
 const PLUGIN_API =
   'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
 
@@ -286,10 +292,13 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   const { registry } = host;
   const code = host.code ?? createAppCode(NO_APP_CODE, { service: host.service, strapi: () => app });
   const entityService = createEntityService(host.service);
-  // what a `*Many` action does runs no per-entry hooks, and the query engine runs its read hooks itself
-  const silent = createEntityService({ ...host.service, lifecycles: NO_LIFECYCLES });
+  // as Strapi's, the query engine's writes emit no events (its entity service's do); what a
+  // `*Many` action does runs no per-entry hooks, and the query engine runs its read hooks itself
+  const { events: _events, ...unheard } = host.service;
+  const queryEntities = createEntityService(unheard);
+  const silent = createEntityService({ ...unheard, lifecycles: NO_LIFECYCLES });
   const query = (uid: string): QueryEngine =>
-    createQueryEngine({ entities: entityService, silent, lifecycles: host.service.lifecycles }, uid);
+    createQueryEngine({ entities: queryEntities, silent, lifecycles: host.service.lifecycles }, uid);
   // plugin services defined on the entity service and the query engine, as Strapi defines them
   const usersService = strictObject(
     createUsersService(entityService, query),
@@ -526,6 +535,9 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     ...(host.server ? { server: host.server } : {}),
     ...(host.cron ? { cron: host.cron } : {}),
     admin: adminPanel(),
+    eventHub: host.webhooks.eventHub,
+    webhookStore: host.webhooks.store,
+    webhookRunner: host.webhooks.runner,
   };
   // as Strapi's plugin container: a plugin's settings (its defaults under the app's) are `plugin.<name>`
   for (const own of host.projectPlugins ?? []) app.config.set(`plugin.${own.name}`, own.server.config);

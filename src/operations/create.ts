@@ -1,5 +1,6 @@
 import { createEntry, type CreateOptions, dataObject, readDataPayload, writableContentType } from '../write/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
+import { prepareEntryEvents, publicationEvents, requestedPublication } from './entry-events.js';
 import { answerEntry, checkAnswerQuery } from './write-answer.js';
 
 /** `?locale=` of a write (i18n): a string or nothing. */
@@ -24,5 +25,11 @@ export async function create(
   await checkAnswerQuery(ctx, uid, query);
   const data = dataObject(readDataPayload(body));
   const id = await createEntry(ctx, contentType, data, options);
-  return answerEntry(ctx, uid, id, query);
+  const published = requestedPublication(data) ?? !options.unpublished;
+  const [answer, emit] = await Promise.all([
+    answerEntry(ctx, uid, id, query),
+    prepareEntryEvents(ctx, uid, id, query, ['entry.create', ...publicationEvents(contentType, false, published)]),
+  ]);
+  emit();
+  return answer;
 }

@@ -1,5 +1,6 @@
 import { deleteEntry, loadEntry, withLifecycles, writableContentType } from '../write/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
+import { prepareEntryEvents } from './entry-events.js';
 import { answerEntry, checkAnswerQuery } from './write-answer.js';
 
 /** Deletes a loaded entry and every reference to it, between its delete hooks; answers the entry as it was. */
@@ -10,11 +11,16 @@ export async function deleteLoaded(
   query: RawQuery,
 ): Promise<EntryResponse> {
   let answer: EntryResponse | undefined;
+  let emit = () => {};
   await withLifecycles(ctx, { action: 'Delete', uid, params: { where: { id } }, id }, async () => {
-    answer = await answerEntry(ctx, uid, id, query);
+    [answer, emit] = await Promise.all([
+      answerEntry(ctx, uid, id, query),
+      prepareEntryEvents(ctx, uid, id, query, ['entry.delete']),
+    ]);
     await deleteEntry(ctx.models, ctx.registry, uid, id);
     return id;
   });
+  emit();
   return answer!;
 }
 

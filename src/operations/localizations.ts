@@ -9,6 +9,8 @@ import {
   LocaleTakenError,
   isPlainObject,
   loadEntry,
+  localeGroupLease,
+  withNamedLease,
   withoutIds,
   writableContentType,
   type StoredEntry,
@@ -16,6 +18,7 @@ import {
 } from '../write/index.js';
 import type { OperationContext, RawQuery } from './context.js';
 import { findWritten } from './find-one.js';
+import { prepareEntryEvents } from './entry-events.js';
 import { checkAnswerQuery } from './write-answer.js';
 
 export type FlatEntry = { id: number } & Record<string, unknown>;
@@ -98,19 +101,24 @@ export async function createLocalization(
   const used = await entries(ctx.models, uid).countDocuments({ localeGroup: group, locale }, { limit: 1 });
   if (used > 0) throw new ApplicationError('locale is already used');
   const { id: _id, locale: _locale, localizations: _localizations, ...attributes } = input;
-  const data: WriteData = { ...nonLocalizedAttributes(contentType, source), ...attributes };
   await checkAnswerQuery(ctx, uid, query);
-  const id = await createEntry(ctx, contentType, data, { locale, localeGroup: group, draft: true }).catch(
-    (error: unknown) => {
+  // the shared attributes are copied from the source as they are now, not as an update of the
+  // group running meanwhile leaves them: under the group's lease, read again
+  const id = await withNamedLease(ctx.models, localeGroupLease(contentType, group), async () => {
+    const current = await entries(ctx.models, uid).findOne({ _id: source._id });
+    if (!current) throw new NotFoundError();
+    const data: WriteData = { ...nonLocalizedAttributes(contentType, current), ...attributes };
+    return createEntry(ctx, contentType, data, { locale, localeGroup: group, draft: true }).catch((error: unknown) => {
       // another request created this locale meanwhile (the unique index of the group decided)
       throw error instanceof LocaleTakenError ? new ApplicationError('locale is already used') : error;
-    },
-  );
+    });
+  });
   const answer = await findWritten(ctx, uid, String(id), {
     ...query,
     populate: 'localizations',
     publicationState: 'preview',
   });
   if (!answer.data) throw new NotFoundError();
+  (await prepareEntryEvents(ctx, uid, id, { populate: 'localizations' }, ['entry.create']))();
   return flatten(answer.data);
 }

@@ -14,6 +14,7 @@ import {
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 import { queryLocale } from './create.js';
 import { deleteLoaded } from './delete.js';
+import { prepareEntryEvents, publicationEvents, requestedPublication } from './entry-events.js';
 import { answerEntry, checkAnswerQuery } from './write-answer.js';
 
 /** The single type's entry (of the requested locale when localized), if it exists. */
@@ -37,8 +38,25 @@ export async function upsertSingle(
   const contentType = writableContentType(ctx, uid);
   await checkAnswerQuery(ctx, uid, query);
   const data = dataObject(readDataPayload(body));
-  const id = await writeSingle(ctx, contentType, query, data);
-  return answerEntry(ctx, uid, id, query);
+  const written = await writeSingle(ctx, contentType, query, data);
+  const published = requestedPublication(data) ?? (written.created || written.wasPublished);
+  const [answer, emit] = await Promise.all([
+    answerEntry(ctx, uid, written.id, query),
+    prepareEntryEvents(ctx, uid, written.id, query, [
+      written.created ? 'entry.create' : 'entry.update',
+      ...publicationEvents(contentType, written.wasPublished, published),
+    ]),
+  ]);
+  emit();
+  return answer;
+}
+
+/** The entry a single type's PUT wrote: created, or updated from its publication state. */
+interface SingleWritten {
+  id: number;
+  created: boolean;
+  /** published before the write (a created entry was not) */
+  wasPublished: boolean;
 }
 
 /** Updates the entry, or creates it; a create that another request beat (the type's unique index) updates instead. */
@@ -47,13 +65,16 @@ async function writeSingle(
   contentType: ContentType,
   query: RawQuery,
   data: Record<string, unknown>,
-): Promise<number> {
+): Promise<SingleWritten> {
   for (;;) {
     const existing = await singleEntry(ctx, contentType, query, data);
     try {
-      if (!existing) return await createEntry(ctx, contentType, data, { locale: queryLocale(query) });
+      if (!existing) {
+        const id = await createEntry(ctx, contentType, data, { locale: queryLocale(query) });
+        return { id, created: true, wasPublished: false };
+      }
       await updateEntry(ctx, contentType, existing, data);
-      return existing._id;
+      return { id: existing._id, created: false, wasPublished: (existing.publishedAt ?? null) !== null };
     } catch (error) {
       // created, or deleted, by another request meanwhile: look again
       if (!(error instanceof SingleEntryTaken) && !(existing && error instanceof NotFoundError)) throw error;

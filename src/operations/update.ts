@@ -1,5 +1,6 @@
 import { dataObject, loadEntry, readDataPayload, updateEntry, writableContentType } from '../write/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
+import { prepareEntryEvents, publicationEvents, requestedPublication } from './entry-events.js';
 import { answerEntry, checkAnswerQuery } from './write-answer.js';
 
 /** PUT /api/<plural>/:id with `{ data }`. */
@@ -13,8 +14,19 @@ export async function update(
   const contentType = writableContentType(ctx, uid);
   // Strapi validates the query, then reads the body, then looks the entry up
   await checkAnswerQuery(ctx, uid, query);
-  const data = readDataPayload(body);
+  const payload = readDataPayload(body);
   const entry = await loadEntry(ctx, contentType, id);
-  await updateEntry(ctx, contentType, entry, dataObject(data));
-  return answerEntry(ctx, uid, entry._id, query);
+  const wasPublished = (entry.publishedAt ?? null) !== null;
+  const data = dataObject(payload);
+  await updateEntry(ctx, contentType, entry, data);
+  const published = requestedPublication(data) ?? wasPublished;
+  const [answer, emit] = await Promise.all([
+    answerEntry(ctx, uid, entry._id, query),
+    prepareEntryEvents(ctx, uid, entry._id, query, [
+      'entry.update',
+      ...publicationEvents(contentType, wasPublished, published),
+    ]),
+  ]);
+  emit();
+  return answer;
 }

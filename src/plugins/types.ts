@@ -13,6 +13,11 @@ export interface PluginRegisterContext extends ServiceContext {
   rootRouter: Router;
   /** signs the populated files of every read (a private upload provider) */
   setMediaUrlSigner(signer: MediaUrlSigner): void;
+  /**
+   * Strapi's Koa context of a request, for code that expects one where no Koa middleware runs
+   * (GraphQL resolvers' `context.koaContext`): its `state` is `state`; a body set on it is dropped.
+   */
+  koaContextOf(req: Request, state: object): object;
   /** makes `app.plugin(<plugin name>).service(name)` return `service` (the programmatic API) */
   setService(name: string, service: unknown): void;
   /**

@@ -19,7 +19,8 @@ import { NEXT_REVISION, StaleEntry, atRevision, retryWhileStale } from './revisi
 import { inTransaction, type WriteScope } from './scope.js';
 import { storedDatetime } from './stored-formats.js';
 import { hookedData, withLifecycles } from './lifecycle-hooks.js';
-import { planSharedWrites } from './shared-attributes.js';
+import { changesSharedAttributes, localeGroupLease, planSharedWrites } from './shared-attributes.js';
+import { withNamedLease } from './lease.js';
 
 export interface CreateOptions {
   /** the `locale` query parameter (wins over `data.locale`) */
@@ -269,6 +270,21 @@ export async function updateEntry(
 }
 
 async function changeEntry(
+  ctx: WriteContext,
+  contentType: ContentType,
+  entry: StoredEntry,
+  data: WriteData,
+): Promise<void> {
+  // what the localizations share is written to each of them: one such write at a time per group,
+  // or two from two locales would leave each locale the other's values
+  if (typeof entry.localeGroup === 'number' && changesSharedAttributes(contentType, data)) {
+    await withNamedLease(ctx.models, localeGroupLease(contentType, entry.localeGroup), () =>
+      writeChange(ctx, contentType, entry, data),
+    );
+  } else await writeChange(ctx, contentType, entry, data);
+}
+
+async function writeChange(
   ctx: WriteContext,
   contentType: ContentType,
   entry: StoredEntry,

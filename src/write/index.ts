@@ -4,8 +4,9 @@ export { createEntry, updateEntry, loadEntry, resolveLocale, type CreateOptions,
 export { deleteEntry, removeReferences } from './references.js';
 export { writableContentType } from './content-type.js';
 export { entries, updateEntries, type StoredEntry } from './collection.js';
-export { NEXT_REVISION } from './revision.js';
-export { withoutIds } from './shared-attributes.js';
+export { atRevision, NEXT_REVISION, retryWhileStale, StaleEntry } from './revision.js';
+export { withLease, withNamedLease } from './lease.js';
+export { localeGroupLease, withoutIds } from './shared-attributes.js';
 export { LocaleTakenError, SingleEntryTaken } from './checks.js';
 export { allowsMime, mediaKind, notAllowedMessage } from './media-types.js';
 export { issue, messages, pathLabel } from './messages.js';

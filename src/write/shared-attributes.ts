@@ -37,6 +37,16 @@ function sharedInput(contentType: ContentType, data: WriteData): WriteData {
   return shared;
 }
 
+/** Whether a write of `data` changes what the localizations of a document share. */
+export function changesSharedAttributes(contentType: ContentType, data: WriteData): boolean {
+  return contentType.localized && Object.keys(sharedInput(contentType, data)).length > 0;
+}
+
+/** The lease that keeps one writer at a time on what a localization group shares (see lease.ts). */
+export function localeGroupLease(contentType: ContentType, group: number): string {
+  return `locale-group:${contentType.collectionName}:${group}`;
+}
+
 /** Plans the writes of every other localization of `entry`; validated before anything is written. */
 export async function planSharedWrites(
   models: Models,

@@ -26,6 +26,7 @@ describe('lifecycle: strapi.entityService and strapi.db.query', () => {
       enabledPlugins: ['graphql'],
       knownPlugins: ['graphql', 'i18n'],
       pluginServices: () => ({}),
+      webhooks: service.webhooks,
     });
   });
   after(() => service.close());

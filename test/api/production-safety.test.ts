@@ -117,7 +117,7 @@ describe('configuration and schema typos', () => {
       'schemas/api/note.json (attribute "title"): unknown key "requried" is ignored; did you mean "required"?',
     ]);
     const listed = lines.find((l) => Array.isArray(l.ignored))?.ignored;
-    expect(listed).to.deep.equal(['server.webhooks']);
+    expect(listed).to.deep.equal(['server.webhooks.populateRelations']);
   });
 });
 

@@ -44,7 +44,7 @@ describe('a Strapi v4 TypeScript project, unchanged, in production', () => {
       'admin.flags',
       'database.connection',
       'server.app',
-      'server.webhooks',
+      'server.webhooks.populateRelations',
     ]);
     expect(lines.map((l) => l.msg)).to.include('bootstrap: category mutations off, 2 app keys');
   });

@@ -5,6 +5,7 @@ import request from 'supertest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createStrapiStore } from '../../src/lifecycle/core-store.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 
 const BOOTSTRAP = `module.exports = {
@@ -72,5 +73,26 @@ describe('strapi.store and the users-permissions advanced settings', () => {
     const role = await service.context.connection.collection('up_roles').findOne({ _id: user?.role });
     expect(res.body.user.username).to.equal('bob');
     expect(role?.type).to.equal('public');
+  });
+});
+
+describe('strapi.store under parallel writes', () => {
+  let service: TestService;
+  before(async () => {
+    service = await createTestService();
+  });
+  after(() => service.close());
+
+  it('keeps one document per setting: a unique index, and parallel first writes of one key land on it', async () => {
+    const store = createStrapiStore(service.context.connection)({ type: 'plugin', name: 'race' });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => store.set({ key: 'settings', value: { round: i } })));
+    const settings = service.context.connection.collection('strapi_core_store_settings');
+    expect(await settings.countDocuments({ key: 'plugin_race_settings' })).to.equal(1);
+    const indexes = await settings.listIndexes().toArray();
+    expect(indexes.find((index) => index.name === 'key_environment_tag_unique')).to.deep.include({
+      key: { key: 1, environment: 1, tag: 1 },
+      unique: true,
+    });
+    expect(((await store.get({ key: 'settings' })) as { round: number }).round).to.be.within(0, 19);
   });
 });

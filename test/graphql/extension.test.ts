@@ -1,8 +1,23 @@
 import { expect } from 'chai';
+import request from 'supertest';
 import type { ExtensionService } from '../../src/plugins/graphql/index.js';
 import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 import { at, gql, registerUser } from './helpers.js';
+
+interface FormatReturnTypes {
+  toEntityResponseCollection(nodes: unknown[], info: { args?: unknown; resourceUID?: string }): unknown;
+}
+
+interface KoaResolverContext {
+  koaContext: {
+    set(name: string, value: string): void;
+    get(name: string): string;
+    cookies: { set(name: string, value: string, options: Record<string, unknown>): void };
+    state: unknown;
+  };
+  state: { user?: { username?: string } };
+}
 
 /** The extension service: shadow CRUD switches, typeDefs + resolvers, resolversConfig (auth, policies, middlewares). */
 describe('GraphQL extension service', () => {
@@ -20,9 +35,32 @@ describe('GraphQL extension service', () => {
         extension.shadowCRUD('api::category.category').field('sortOrder').disableFilters();
         extension.use({
           typeDefs:
-            'type Query { hello(name: String = "world"): String  secret: String } extend type Article { titleLength: Int }',
+            'type Query { hello(name: String = "world"): String  secret: String  whoAmI: String  pagedArticles(filters: ArticleFiltersInput, pagination: PaginationArg, transformed: Boolean): ArticleEntityResponseCollection } extend type Article { titleLength: Int }',
           resolvers: {
-            Query: { hello: (_p, args) => `hello ${String(args.name)}`, secret: () => 'classified' },
+            Query: {
+              hello: (_p, args) => `hello ${String(args.name)}`,
+              secret: () => 'classified',
+              // the usual custom list resolver: entries read by the app, answered through the format service
+              pagedArticles: (_p, args) => {
+                const { toEntityResponseCollection } = (
+                  app.plugin('graphql').service('format') as { returnTypes: FormatReturnTypes }
+                ).returnTypes;
+                // Strapi's own resolvers pass transformed args (start, limit, `$` operators)
+                const given = args.transformed ? { start: 2, limit: 2, filters: { title: { $containsi: 'a' } } } : args;
+                return toEntityResponseCollection([{ id: 1, title: 'first' }], {
+                  args: given,
+                  resourceUID: 'api::article.article',
+                });
+              },
+              // Strapi's context.koaContext: the request's Koa context, its state the resolver context's
+              whoAmI: (_p, _args, context) => {
+                const { koaContext, state } = context as KoaResolverContext;
+                koaContext.set('X-Resolver', 'whoAmI');
+                koaContext.cookies.set('seen', 'yes', { httpOnly: true });
+                const client = koaContext.get('x-client') || 'none';
+                return `${client} ${koaContext.state === state ? 'same-state' : 'other-state'} ${state.user?.username ?? 'public'}`;
+              },
+            },
             Article: { titleLength: (parent) => String((parent as { title?: string }).title ?? '').length },
           },
           resolversConfig: {
@@ -77,6 +115,50 @@ describe('GraphQL extension service', () => {
     expect((await gql(service, '{ hello }')).body).to.deep.equal({ data: { hello: 'hello world' } });
     const res = await gql(service, '{ article(id: 1) { data { attributes { title titleLength } } } }');
     expect(at(res.body, 'data.article.data.attributes.titleLength')).to.equal('Getting Started with Strapi'.length);
+  });
+
+  it("gives resolvers the request's Koa context (headers, cookies, state)", async () => {
+    const res = await request(service.app)
+      .post('/graphql')
+      .set('Authorization', `Bearer ${jwt}`)
+      .set('X-Client', 'mobile')
+      .send({ query: '{ whoAmI }' })
+      .expect(200);
+    expect(res.body).to.deep.equal({ data: { whoAmI: 'mobile same-state extuser' } });
+    expect(res.headers['x-resolver']).to.equal('whoAmI');
+    expect(String(res.headers['set-cookie'])).to.match(/^seen=yes; Path=\/; HttpOnly/);
+    const publicCall = await gql(service, '{ whoAmI }');
+    expect(publicCall.body).to.deep.equal({ data: { whoAmI: 'none same-state public' } });
+  });
+
+  it("counts a custom resolver's collection as Strapi's format service does (meta.pagination)", async () => {
+    const filters = '{ title: { containsi: "a" } }';
+    const shadow = await gql(service, `{ articles(filters: ${filters}) { meta { pagination { total } } } }`);
+    const total = at(shadow.body, 'data.articles.meta.pagination.total') as number;
+    expect(total).to.be.greaterThan(1);
+    const raw = await gql(
+      service,
+      `{ pagedArticles(filters: ${filters}, pagination: { page: 2, pageSize: 1 }) { data { id attributes { title } } meta { pagination { total page pageSize pageCount } } } }`,
+    );
+    expect(at(raw.body, 'data.pagedArticles')).to.deep.equal({
+      data: [{ id: '1', attributes: { title: 'first' } }],
+      meta: { pagination: { total, page: 2, pageSize: 1, pageCount: total } },
+    });
+    const transformed = await gql(
+      service,
+      '{ pagedArticles(transformed: true) { meta { pagination { total page pageSize pageCount } } } }',
+    );
+    expect(at(transformed.body, 'data.pagedArticles.meta.pagination')).to.deep.equal({
+      total,
+      page: 2,
+      pageSize: 2,
+      pageCount: Math.ceil(total / 2),
+    });
+    const everything = await gql(service, '{ pagedArticles { meta { pagination { total } } } }');
+    const all = await gql(service, '{ articles { meta { pagination { total } } } }');
+    expect(at(everything.body, 'data.pagedArticles.meta.pagination.total')).to.equal(
+      at(all.body, 'data.articles.meta.pagination.total'),
+    );
   });
 
   it('applies resolversConfig auth scopes', async () => {

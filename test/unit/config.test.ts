@@ -229,7 +229,7 @@ describe('configuration: Strapi v4 config files', () => {
       'database.connection',
       'plugins.graphql.config.apolloServer.introspection',
       'server.app',
-      'server.webhooks',
+      'server.webhooks.populateRelations',
     ]);
   });
 

@@ -15,6 +15,11 @@ export type GraphQLContext = {
   /** Strapi's `ctx.state`, which resolvers of Strapi apps read (`context.state.user`) */
   state: { user?: RequestAuth['user']; auth: { strategy: { name: string }; credentials?: unknown } };
   /**
+   * Strapi's `context.koaContext`: the request's Koa context (headers, cookies, `ctx.set`), made
+   * when a resolver first reads it; its `state` is the context's. The answer stays GraphQL's.
+   */
+  readonly koaContext: object;
+  /**
    * Errors of nested relation fields found while a top-level resolver read its selection (a bad
    * `sort` or `filters` argument): the field's own resolver throws it, so only that field is null.
    */
@@ -27,12 +32,23 @@ export function fieldError(ctx: GraphQLContext, node: FieldNode | undefined): Er
 }
 
 /** A resolver context for a request. */
-export function graphqlContext(service: ServiceContext, auth: RequestAuth, req: Request): GraphQLContext {
+export function graphqlContext(
+  service: ServiceContext,
+  auth: RequestAuth,
+  req: Request,
+  koaContextOf: (req: Request, state: object) => object,
+): GraphQLContext {
+  const state = { user: auth.user, auth: { strategy: { name: auth.strategy }, credentials: auth.user ?? auth.token } };
+  let koaContext: object | undefined;
   return {
     service,
     auth,
     req,
-    state: { user: auth.user, auth: { strategy: { name: auth.strategy }, credentials: auth.user ?? auth.token } },
+    state,
+    get koaContext() {
+      koaContext ??= koaContextOf(req, state);
+      return koaContext;
+    },
   };
 }
 

@@ -3,9 +3,15 @@
  * `toEntityResponseCollection`, which custom resolvers use to answer entries they read with
  * `strapi.entityService` (flat `{ id, ...attributes }`) as the generated types expect
  * (`{ data: { id, attributes } }`, relations as `{ data }` envelopes). A collection's
- * `meta.pagination` describes the entries given (they are not counted again).
+ * `meta.pagination` is Strapi's: given the `args` and `resourceUID`, the entries matching the args'
+ * filters are counted (with the caller's permissions) when a query selects it; without them it
+ * describes the entries given.
  */
 import { UPLOAD_FILE_UID, type Attribute, type Registry, type Schema } from '../../content-types/index.js';
+import { readEntries } from '../../query/index.js';
+import { operationContext, pageLimits, type GraphQLContext } from './context.js';
+import { toRestFilters } from './filters.js';
+import { graphqlPaginationMeta, graphqlWindow, type GraphQLWindow } from './pagination.js';
 
 type Entry = Record<string, unknown>;
 
@@ -65,9 +71,40 @@ export function createFormatService(registry: Registry) {
       toEntityResponseCollection(nodes: unknown[], info: FormatInfo = {}) {
         const schema = info.resourceUID ? registry.schema(info.resourceUID) : undefined;
         const data = (nodes ?? []).map((node) => envelope(schema, node));
-        const pagination = { page: 1, pageSize: data.length, pageCount: data.length > 0 ? 1 : 0, total: data.length };
+        const { args } = info;
+        if (!schema || !isEntry(args) || registry.contentType(schema.uid)?.kind !== 'collectionType') {
+          const pagination = { page: 1, pageSize: data.length, pageCount: data.length > 0 ? 1 : 0, total: data.length };
+          return { data, meta: { pagination } };
+        }
+        // graphql-js calls a function-valued field: the count runs only for a query that selects it
+        const pagination = async (_args: unknown, context: GraphQLContext) =>
+          graphqlPaginationMeta(argsWindow(args, context), await countMatching(context, schema, args));
         return { data, meta: { pagination } };
       },
     },
   };
+
+  /** The entries of `schema` the args' filters (`$` operators, or GraphQL's) match, as the caller may read them. */
+  async function countMatching(context: GraphQLContext, schema: Schema, args: Entry): Promise<number> {
+    const query: Record<string, unknown> = { fields: ['id'], pagination: { start: 0, limit: 1, withCount: true } };
+    if (args.filters !== undefined && args.filters !== null)
+      query.filters = JSON.stringify(args.filters).includes('"$')
+        ? args.filters
+        : toRestFilters(registry, schema, args.filters);
+    if (typeof args.publicationState === 'string') query.publicationState = args.publicationState.toLowerCase();
+    if (typeof args.locale === 'string') query.locale = args.locale;
+    const { pagination } = await readEntries(operationContext(context), schema.uid, query);
+    return pagination.total ?? 0;
+  }
+}
+
+/** Strapi's `start`/`limit` of transformed args; GraphQL's `pagination` argument as a list query reads it. */
+function argsWindow(args: Entry, context: GraphQLContext): GraphQLWindow {
+  if (typeof args.start === 'number' || typeof args.limit === 'number') {
+    const start = typeof args.start === 'number' ? Math.max(args.start, 0) : 0;
+    const limit = typeof args.limit === 'number' ? (args.limit === -1 ? -1 : Math.max(args.limit, 1)) : 1;
+    return { start, limit, readLimit: limit };
+  }
+  const window = graphqlWindow(args.pagination, { ...pageLimits(context), amountLimit: 0 });
+  return { ...window, readLimit: window.limit };
 }

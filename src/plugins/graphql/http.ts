@@ -42,6 +42,8 @@ export interface EndpointOptions {
   /** `apolloServer.persistedQueries` (Apollo's automatic persisted queries; on unless `false`) */
   persistedQueries: boolean;
   schema(): GraphQLSchema;
+  /** the request's Koa context for resolvers (`context.koaContext`) */
+  koaContextOf(req: Request, state: object): object;
 }
 
 interface RawRequest {
@@ -104,7 +106,7 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
   const handle = createHandler<RawRequest, undefined, GraphQLContext>({
     schema: () => options.schema(),
     context: (req) => {
-      const context = graphqlContext(options.service, req.raw.auth, req.raw.req);
+      const context = graphqlContext(options.service, req.raw.auth, req.raw.req, options.koaContextOf);
       if (options.tracing) startTracing(context);
       return context;
     },

@@ -50,6 +50,7 @@ function graphqlService(ctx: ServiceContext, gql: GraphQLConfig): ServiceContext
     authenticate: ctx.authenticate,
     lifecycles: ctx.lifecycles,
     ...(ctx.mediaUrlSigner ? { mediaUrlSigner: ctx.mediaUrlSigner } : {}),
+    ...(ctx.events ? { events: ctx.events } : {}),
   };
 }
 
@@ -119,6 +120,7 @@ export const graphqlPlugin: Plugin = {
         tracing: gql.tracing,
         persistedQueries: gql.persistedQueries,
         schema,
+        koaContextOf: ctx.koaContextOf,
       }),
     );
   },

@@ -12,10 +12,13 @@ import { ForbiddenError, ValidationError } from '../../errors/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import {
   allowsMime,
+  atRevision,
   entries,
   isPlainObject,
   NEXT_REVISION,
   notAllowedMessage,
+  retryWhileStale,
+  StaleEntry,
   updateEntries,
   type StoredEntry,
 } from '../../write/index.js';
@@ -174,16 +177,14 @@ function withFiles(attribute: MediaAttribute, current: unknown, ids: number[]): 
   return [...list, ...ids.filter((id) => !list.includes(id))];
 }
 
-const ATTEMPTS = 5;
-
 /**
  * Sets the files on the target. The entry is read, changed and written back only if nobody wrote
- * it in between (its `updatedAt` unchanged), retried otherwise, so a concurrent write is never lost.
- * False when the entry (or component) is gone by now.
+ * it in between (compare-and-set on its revision, as the write path's), read again and recomputed
+ * otherwise, so parallel uploads into one entry all land. False when the entry (or component) is gone.
  */
 export async function attachFiles(ctx: ServiceContext, target: AttachTarget, ids: number[]): Promise<boolean> {
   const collection = entries(ctx.models, target.contentType.uid);
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+  return retryWhileStale(async () => {
     const entry = await collection.findOne({ _id: target.entryId });
     if (!entry) return false;
     let set: Record<string, unknown>;
@@ -199,14 +200,11 @@ export async function attachFiles(ctx: ServiceContext, target: AttachTarget, ids
     } else {
       set = { [target.field]: withFiles(target.attribute, entry[target.field], ids) };
     }
-    // the revision moves on too, so the write path's own compare-and-set sees this write
-    const matched = await updateEntries(
-      ctx.models,
-      target.contentType.uid,
-      { _id: target.entryId, updatedAt: entry.updatedAt },
-      { $set: set, ...NEXT_REVISION },
-    );
-    if (matched === 1) return true;
-  }
-  throw new Error(`could not attach files to ${target.contentType.uid} ${target.entryId}: too many concurrent writes`);
+    const matched = await updateEntries(ctx.models, target.contentType.uid, atRevision(entry), {
+      $set: set,
+      ...NEXT_REVISION,
+    });
+    if (matched !== 1) throw new StaleEntry();
+    return true;
+  });
 }

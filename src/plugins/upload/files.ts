@@ -19,6 +19,7 @@ import {
   entries,
   loadEntry,
   updateEntry,
+  withLease,
   withLifecycles,
   type StoredEntry,
 } from '../../write/index.js';
@@ -236,12 +237,25 @@ export async function uploadFiles(
         throw err;
       }
     }
+    // the entry (or component) deleted since it was checked: nothing of the upload stays
+    if (target && !(await attachFiles(ctx, target, ids)))
+      throw new ValidationError(`${target.component ?? target.contentType.uid} ${target.refId} does not exist`);
   } catch (err) {
     for (const id of ids) await removeFileById(rt, ctx, id).catch(() => undefined);
     throw err;
   }
-  if (target) await attachFiles(ctx, target, ids);
-  return Promise.all(ids.map((id) => readFile(ctx, id)));
+  const files = await Promise.all(ids.map((id) => readFile(ctx, id)));
+  for (const file of files) ctx.events?.media('media.create', file);
+  return files;
+}
+
+/**
+ * What Strapi's upload service emits after it changed a file: its entity service's `entry.update`
+ * (model `file`), then `media.update`.
+ */
+function emitFileUpdate(ctx: ServiceContext, file: PlainEntry): void {
+  ctx.events?.entry('entry.update', UPLOAD_FILE_UID, file);
+  ctx.events?.media('media.update', file);
 }
 
 /** `POST /api/upload?id=` without a file: name, alternativeText, caption (null or absent: unchanged). */
@@ -255,7 +269,9 @@ export async function updateFileInfo(ctx: OperationContext, id: string, info: Fi
     if (info[key] !== undefined && info[key] !== null) data[key] = info[key];
   }
   await updateEntry(ctx, contentType, record, data);
-  return readFile(ctx, record._id);
+  const updated = await readFile(ctx, record._id);
+  emitFileUpdate(ctx, updated);
+  return updated;
 }
 
 /** `POST /api/upload?id=` with one file: new bytes under the same hash and extension (the URL stays). */
@@ -269,16 +285,24 @@ export async function replaceFile(
   const [incoming] = upload.files;
   if (!incoming) throw new ValidationError('Files are empty');
   const contentType = fileContentType(ctx);
-  const record = await loadEntry(ctx, contentType, id).catch(() => {
-    throw notFound();
-  });
+  const load = () =>
+    loadEntry(ctx, contentType, id).catch(() => {
+      throw notFound();
+    });
+  const { _id } = await load();
   const file = await prepareFile(rt, incoming, upload.info, upload.workDir);
-  await deleteStored(rt, record);
-  const data = await store(rt, file, { hash: String(record.hash), ext: String(record.ext) });
-  if (upload.info.alternativeText === undefined) delete data.alternativeText;
-  if (upload.info.caption === undefined) delete data.caption;
-  await updateEntry(ctx, contentType, record, data);
-  return readFile(ctx, record._id);
+  // the old bytes go and the new ones take their name: one replacement (or deletion) at a time
+  await withLease(ctx.models, UPLOAD_FILE_UID, _id, notFound, async () => {
+    const record = await load();
+    await deleteStored(rt, record);
+    const data = await store(rt, file, { hash: String(record.hash), ext: String(record.ext) });
+    if (upload.info.alternativeText === undefined) delete data.alternativeText;
+    if (upload.info.caption === undefined) delete data.caption;
+    await updateEntry(ctx, contentType, record, data);
+  });
+  const replaced = await readFile(ctx, _id);
+  emitFileUpdate(ctx, replaced);
+  return replaced;
 }
 
 /** The stored record of a file, or null. */
@@ -288,14 +312,26 @@ export async function storedFile(ctx: ServiceContext, id: string): Promise<Store
 }
 
 async function removeFileById(rt: UploadRuntime, ctx: ServiceContext, id: number): Promise<void> {
-  const record = await entries(ctx.models, UPLOAD_FILE_UID).findOne({ _id: id });
-  if (!record) return;
-  // Strapi's upload service deletes the record through its query engine: the delete hooks run
-  await withLifecycles(ctx, { action: 'Delete', uid: UPLOAD_FILE_UID, params: { where: { id } }, id }, async () => {
-    await deleteEntry(ctx.models, ctx.registry, UPLOAD_FILE_UID, id);
-    return id;
+  // not while its bytes are being replaced: those would outlive the record
+  const gone = new Error('gone');
+  await withLease(
+    ctx.models,
+    UPLOAD_FILE_UID,
+    id,
+    () => gone,
+    async () => {
+      const record = await entries(ctx.models, UPLOAD_FILE_UID).findOne({ _id: id });
+      if (!record) return;
+      // Strapi's upload service deletes the record through its query engine: the delete hooks run
+      await withLifecycles(ctx, { action: 'Delete', uid: UPLOAD_FILE_UID, params: { where: { id } }, id }, async () => {
+        await deleteEntry(ctx.models, ctx.registry, UPLOAD_FILE_UID, id);
+        return id;
+      });
+      await deleteStored(rt, record);
+    },
+  ).catch((error: unknown) => {
+    if (error !== gone) throw error;
   });
-  await deleteStored(rt, record);
 }
 
 /**
@@ -308,6 +344,7 @@ export async function removeFile(rt: UploadRuntime, ctx: OperationContext, id: s
   const file = await readEntry(ctx, UPLOAD_FILE_UID, { _id: Number(id) }, {}, { style: 'plain' });
   if (!file) return null;
   await removeFileById(rt, ctx, file.id);
+  ctx.events?.media('media.delete', file);
   return file;
 }
 

@@ -10,6 +10,7 @@ import type { UsersPermissionsRuntime } from './runtime.js';
 import { takenField } from './indexes.js';
 import { allowedExtraFields } from './user-fields.js';
 import { userWithRole } from './user-answer.js';
+import { emitUserEvent } from './user-events.js';
 import type { OperationContext } from '../../operations/index.js';
 import {
   createUser,
@@ -109,6 +110,7 @@ export async function register(
   }).catch((err: unknown) => {
     throw takenField(err) ? new ApplicationError(TAKEN) : err;
   });
+  await emitUserEvent(ctx, 'entry.create', user);
   if (!advanced.email_confirmation) return session(rt, user, await answered(user));
   await sendConfirmation(rt, user).catch((err: unknown) => {
     throw err instanceof ApplicationError
@@ -171,10 +173,13 @@ export async function resetPassword(rt: UsersPermissionsRuntime, input: unknown)
   const found = await findUserByResetCode(rt.ctx, code);
   if (!found) throw new ValidationError('Incorrect code provided');
   checkFields({ password }, { password: passwordRules });
-  const user = await updateUser(rt.ctx, found._id, {
-    resetPasswordToken: null,
-    password: await hashPassword(password),
-  });
+  // a code resets once: of parallel uses, the one that still finds it stored wins
+  const user = await updateUser(
+    rt.ctx,
+    found._id,
+    { resetPasswordToken: null, password: await hashPassword(password) },
+    { resetPasswordToken: found.resetPasswordToken },
+  );
   if (!user) throw new ValidationError('Incorrect code provided');
   return session(rt, user);
 }

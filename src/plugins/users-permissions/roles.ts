@@ -2,6 +2,7 @@ import { DEFAULT_ROLE_PERMISSIONS } from '../../access/actions.js';
 import { PERMISSION_UID, ROLE_UID, USER_UID } from '../../content-types/index.js';
 import { ApplicationError, NotFoundError } from '../../errors/index.js';
 import type { ServiceContext } from '../../service-context.js';
+import { withLease } from '../../write/index.js';
 import { collectionOf } from './collections.js';
 import { isDuplicate } from './indexes.js';
 
@@ -98,11 +99,13 @@ export async function grantActions(ctx: ServiceContext, roleId: number, actions:
   }
 }
 
-/** Makes a role grant exactly these actions. */
+/** Makes a role grant exactly these actions (parallel calls: the set of one of them, never a mix). */
 export async function setRoleActions(ctx: ServiceContext, roleId: number, actions: readonly string[]): Promise<void> {
   const wanted = new Set(actions);
-  await collectionOf(ctx, PERMISSION_UID).deleteMany({ role: roleId, action: { $nin: [...wanted] } });
-  await grantActions(ctx, roleId, [...wanted]);
+  await withRoleLease(ctx, roleId, async () => {
+    await collectionOf(ctx, PERMISSION_UID).deleteMany({ role: roleId, action: { $nin: [...wanted] } });
+    await grantActions(ctx, roleId, [...wanted]);
+  });
 }
 
 /**
@@ -117,10 +120,15 @@ export async function deleteRoleOfUsers(ctx: ServiceContext, role: RoleDoc): Pro
   await deleteRole(ctx, role._id, fallback._id);
 }
 
+/**
+ * The role goes first (under its lease, so no permission write is half done), then its users move
+ * to the fallback role: a user written with the role meanwhile fails the write path's check of
+ * the ids it links, or is moved by this sweep; then its permissions go.
+ */
 async function deleteRole(ctx: ServiceContext, roleId: number, fallbackRoleId: number): Promise<void> {
+  await withRoleLease(ctx, roleId, () => collectionOf(ctx, ROLE_UID).deleteOne({ _id: roleId }));
   await collectionOf(ctx, USER_UID).updateMany({ role: roleId }, { $set: { role: fallbackRoleId } });
   await collectionOf(ctx, PERMISSION_UID).deleteMany({ role: roleId });
-  await collectionOf(ctx, ROLE_UID).deleteOne({ _id: roleId });
 }
 
 export async function countUsersByRole(ctx: ServiceContext): Promise<Map<number, number>> {
@@ -155,4 +163,12 @@ export async function seedRoles(ctx: ServiceContext): Promise<void> {
     }
     await grantActions(ctx, doc._id, actions);
   }
+}
+
+/**
+ * One writer at a time on a role's permissions (several documents, Strapi's `up_permissions`), in
+ * every instance: two replacements interleaved would leave the union of both sets.
+ */
+function withRoleLease<T>(ctx: ServiceContext, roleId: number, work: () => Promise<T>): Promise<T> {
+  return withLease(ctx.models, ROLE_UID, roleId, () => new NotFoundError('Role not found'), work);
 }

@@ -13,6 +13,7 @@ import { createEntry, isPlainObject } from '../../write/index.js';
 import { advancedSettings } from './advanced-settings.js';
 import { allowSharedEmails } from './indexes.js';
 import { userWithRole } from './user-answer.js';
+import { emitUserEvent } from './user-events.js';
 import { findUserByEmail, findUserById } from './users.js';
 import { bodyObject, checkFields } from './validation.js';
 
@@ -48,5 +49,6 @@ export async function createUserByRequest(
   }
   const user = await findUserById(ctx, id);
   if (!user) throw new ApplicationError('The user could not be read back');
+  await emitUserEvent(ctx, 'entry.create', user);
   return userWithRole(ctx, user);
 }

@@ -14,6 +14,7 @@ import { issue, loadEntry, updateEntry, writableContentType } from '../../write/
 import { advancedSettings } from './advanced-settings.js';
 import { allowSharedEmails, takenField } from './indexes.js';
 import { managedFields, updatableExtraFields } from './user-fields.js';
+import { emitUserEvent } from './user-events.js';
 import { findUserById, usernameOrEmailTaken, type UserDoc } from './users.js';
 import { bodyObject, checkFields, USER_FIELD_RULES } from './validation.js';
 
@@ -77,5 +78,6 @@ export async function updateUserByRequest(ctx: ServiceContext, id: number, input
   }
   const user = await findUserById(ctx, id);
   if (!user) throw new NotFoundError('User not found');
+  await emitUserEvent(ctx, 'entry.update', user);
   return user;
 }

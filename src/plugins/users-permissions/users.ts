@@ -116,10 +116,12 @@ export async function updateUser(
   ctx: ServiceContext,
   id: number,
   set: Record<string, unknown>,
+  /** what the user must still store for the update to apply (null when it no longer does) */
+  unless: Record<string, unknown> = {},
 ): Promise<UserDoc | null> {
   const doc = await ctx.models
     .model(USER_UID)
-    .findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after', runValidators: true })
+    .findOneAndUpdate({ ...unless, _id: id }, { $set: set }, { returnDocument: 'after', runValidators: true })
     .lean();
   return doc as UserDoc | null;
 }

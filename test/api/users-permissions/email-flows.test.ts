@@ -127,6 +127,22 @@ describe('users-permissions e-mail flows', () => {
     await api().post('/api/auth/local').send({ identifier: 'conf1', password: 'newpass123' }).expect(200);
   });
 
+  it('a reset code resets once, also when it is sent several times in parallel', async () => {
+    await api().post('/api/auth/forgot-password').send({ email: 'conf1@example.com' }).expect(200);
+    const code = tokenIn(sent[0]?.text, 'code');
+    const answers = await Promise.all(
+      ['racer1pass', 'racer2pass', 'racer3pass', 'racer4pass'].map((password) =>
+        api().post('/api/auth/reset-password').send({ code, password, passwordConfirmation: password }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).to.deep.equal([200, 400, 400, 400]);
+    const winner = answers.findIndex((a) => a.status === 200);
+    for (const [i, answer] of answers.entries())
+      if (i !== winner) expect(answer.body.error.message).to.equal('Incorrect code provided');
+    const password = `racer${winner + 1}pass`;
+    await api().post('/api/auth/local').send({ identifier: 'conf1', password }).expect(200);
+  });
+
   it("the store's templates: Strapi's variables only, no code run; from and reply-to as set", async () => {
     await store('plugin_users-permissions_email', {
       reset_password: {

@@ -6,6 +6,7 @@ import { deleteEntry, withLifecycles } from '../../../write/index.js';
 import type { PluginRoute } from '../../types.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { userWithRole } from '../user-answer.js';
+import { emitUserEvent } from '../user-events.js';
 import { createUserByRequest } from '../user-create.js';
 import { countUsers, findUser, findUsers } from '../user-query.js';
 import { updateUserByRequest, userId } from '../user-update.js';
@@ -66,6 +67,7 @@ export function userRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
       await deleteEntry(ctx.models, ctx.registry, USER_UID, id);
       return id;
     });
+    await emitUserEvent(ctx, 'entry.delete', user);
     res.json(sanitizeUser(ctx, user));
   });
   return routes;

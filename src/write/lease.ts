@@ -1,0 +1,91 @@
+// One writer at a time, across every service instance on the database, for the few changes that
+// are several writes which must not interleave with another of their kind: a role's permissions
+// replaced (two replacements interleaved leave the union of both sets), a file's bytes replaced or
+// deleted (the record must describe the bytes stored), the attributes the localizations of one
+// document share (two updates from two locales interleaved leave each locale the other's values).
+import { randomUUID } from 'node:crypto';
+import { ConflictError } from '../errors/index.js';
+import type { Models } from '../models/index.js';
+
+/** A document's own lease field: `{ owner, until }` while a writer holds it. */
+const LEASE = '__lease';
+/** the leases not tied to one document (`_id`: what they guard) */
+const LEASES = 'leases';
+/** how long a lease holds when its writer dies before giving it back (a crash, a kill -9) */
+const LEASE_MS = 10_000;
+/** how long a writer waits for a lease before answering 409 */
+const WAIT_MS = 15_000;
+
+/** Tries `take` (true: taken) until it succeeds; `gone()` (an error) ends the wait. */
+async function acquire(take: (until: number) => Promise<boolean>, gone: () => Promise<Error | null>): Promise<void> {
+  const started = Date.now();
+  for (let round = 0; ; round++) {
+    const now = Date.now();
+    if (await take(now)) return;
+    const error = await gone();
+    if (error) throw error;
+    if (now - started > WAIT_MS) throw new ConflictError();
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** round)));
+  }
+}
+
+/**
+ * Runs `work` while holding the lease of entry `id` of `uid`. Throws `gone()` when the entry does
+ * not exist (or was deleted meanwhile, its lease with it), a 409 when the lease is not freed within
+ * the wait. `work` should read the entry again: what was read before the lease may be stale.
+ */
+export async function withLease<T>(
+  models: Models,
+  uid: string,
+  id: number,
+  gone: () => Error,
+  work: () => Promise<T>,
+): Promise<T> {
+  const collection = models.collection(uid);
+  const owner = randomUUID();
+  await acquire(
+    async (now) =>
+      (
+        await collection.updateOne(
+          { _id: id as never, $or: [{ [LEASE]: { $exists: false } }, { [`${LEASE}.until`]: { $lt: now } }] },
+          { $set: { [LEASE]: { owner, until: now + LEASE_MS } } },
+        )
+      ).matchedCount === 1,
+    async () => ((await collection.countDocuments({ _id: id as never }, { limit: 1 })) === 0 ? gone() : null),
+  );
+  try {
+    return await work();
+  } finally {
+    await collection.updateOne({ _id: id as never, [`${LEASE}.owner`]: owner }, { $unset: { [LEASE]: '' } });
+  }
+}
+
+/** Runs `work` while holding the lease named `name` (a document of the `leases` collection while held). */
+export async function withNamedLease<T>(models: Models, name: string, work: () => Promise<T>): Promise<T> {
+  const db = models.connection.db;
+  if (!db) throw new Error('the database connection is not open');
+  const leases = db.collection<{ _id: string; owner: string; until: number }>(LEASES);
+  const owner = randomUUID();
+  await acquire(
+    async (now) => {
+      try {
+        // free, or held past its time: taken; held: the upsert meets the holder's `_id`
+        await leases.updateOne(
+          { _id: name, until: { $lt: now } },
+          { $set: { owner, until: now + LEASE_MS } },
+          { upsert: true },
+        );
+        return true;
+      } catch (error) {
+        if ((error as { code?: unknown }).code === 11000) return false;
+        throw error;
+      }
+    },
+    async () => null,
+  );
+  try {
+    return await work();
+  } finally {
+    await leases.deleteOne({ _id: name, owner });
+  }
+}

@@ -1,0 +1,64 @@
+// Parallel writes to the localizations of one document over HTTP, then what is stored checked
+// with a raw driver: the attributes they share (Strapi's non-localized ones) stay equal in all.
+import { expect } from 'chai';
+import { range, startCluster, statuses, type Cluster, type RawDoc } from './helpers.js';
+
+const KINDS = ['news', 'opinion', 'review', 'tutorial'];
+const shared = (doc: RawDoc) => `${String(doc.readingTime)}/${String(doc.kind)}`;
+
+for (const instances of [1, 2]) {
+  describe(`concurrent writes to one document's localizations (${instances} service instance${instances > 1 ? 's' : ''})`, function () {
+    this.timeout(60_000);
+    let cluster: Cluster;
+    before(async () => {
+      cluster = await startCluster(instances);
+    });
+    after(() => cluster.close());
+
+    const newDocument = async (): Promise<{ en: number; fr: number }> => {
+      const en = await cluster.post(0, '/api/articles', { data: { title: 'shared en' } });
+      expect(en.status).to.equal(200);
+      const fr = await cluster.post(0, `/api/articles/${en.body.data.id}/localizations`, { locale: 'fr', title: 'fr' });
+      expect(fr.status).to.equal(200);
+      return { en: en.body.data.id as number, fr: fr.body.id as number };
+    };
+    const group = async (en: number) => {
+      const [source] = await cluster.docs('articles', { _id: en });
+      return cluster.docs('articles', { localeGroup: source!.localeGroup });
+    };
+
+    it('updates of the shared attributes from two locales in parallel leave every localization equal', async () => {
+      const { en, fr } = await newDocument();
+      for (let round = 0; round < 4; round++) {
+        const responses = await Promise.all(
+          range(0, 9).map((i) =>
+            cluster.put(i, i % 2 ? `/api/articles/${en}` : `/api/articles/${fr}?locale=fr`, {
+              data: { readingTime: round * 100 + i, kind: KINDS[i % 4] },
+            }),
+          ),
+        );
+        expect(statuses(responses)).to.deep.equal({ 200: 10 });
+        const docs = await group(en);
+        expect(docs).to.have.length(2);
+        expect(new Set(docs.map(shared)).size).to.equal(1);
+      }
+    });
+
+    it('a localization created while the shared attributes change has the values the others end with', async () => {
+      for (let round = 0; round < 4; round++) {
+        const en = await cluster.post(0, '/api/articles', { data: { title: 'alone' } });
+        const id = en.body.data.id as number;
+        const responses = await Promise.all([
+          cluster.post(1, `/api/articles/${id}/localizations`, { locale: 'fr', title: 'fr' }),
+          ...range(0, 5).map((i) =>
+            cluster.put(i, `/api/articles/${id}`, { data: { readingTime: round * 10 + i, kind: KINDS[i % 4] } }),
+          ),
+        ]);
+        expect(statuses(responses)).to.deep.equal({ 200: 7 });
+        const docs = await group(id);
+        expect(docs.map((d) => d.locale).sort()).to.deep.equal(['en', 'fr']);
+        expect(new Set(docs.map(shared)).size).to.equal(1);
+      }
+    });
+  });
+}
