@@ -8,3 +8,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** A configuration file that requires a module that is not there (a package the app has not installed). */
+export class MissingModuleError extends ConfigError {}

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError } from './config-error.js';
+import { ConfigError, MissingModuleError } from './config-error.js';
 import { resolveStrapiPackagesFallback } from './strapi-packages.js';
 
 interface TsxCommonJsApi {
@@ -97,7 +97,7 @@ export function missingModuleMessage(err: unknown): string | undefined {
 export function moduleLoadError(displayName: string, err: unknown): ConfigError {
   if (err instanceof ConfigError) return err;
   const missing = missingModuleMessage(err);
-  if (missing) return new ConfigError(displayName, undefined, missing);
+  if (missing) return new MissingModuleError(displayName, undefined, missing);
   const message = err instanceof Error ? err.message : String(err);
   return new ConfigError(displayName, undefined, `cannot be loaded: ${firstLine(message)}`);
 }

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, relative } from 'node:path';
-import { ConfigError } from './config-error.js';
+import { ConfigError, MissingModuleError } from './config-error.js';
 import { env } from './env-helper.js';
 import { templateConfiguration } from './json-template.js';
 import { importAppModule, moduleLoadError } from './load-module.js';
@@ -39,6 +39,18 @@ async function loadFile(path: string, file: string): Promise<unknown> {
 }
 
 /**
+ * Strapi's own logger settings (`config/logger`: winston transports from `@strapi/logger`): this
+ * service logs with its own logger and never reads them, so a file of them that needs a package
+ * the app has not installed is left out (listed with the settings not used) instead of stopping.
+ */
+const UNUSED_FILES = new Set(['logger']);
+
+function unusedFileLeftOut(name: string, err: unknown): Record<string, never> {
+  if (UNUSED_FILES.has(name) && err instanceof MissingModuleError) return {};
+  throw err;
+}
+
+/**
  * Every configuration file directly in `dir` (`.ts`, `.js`, `.cjs`, `.mjs`, `.json`; not `.d.ts`),
  * loaded as Strapi v4 loads them: a module's default export, called with `{ env }` when it is a
  * function. Keyed by file name without extension; an absent directory gives an empty map.
@@ -58,7 +70,7 @@ export async function readConfigDir(appDir: string, dir: string): Promise<Map<st
   for (const [name, fileName] of [...chosen].sort(([a], [b]) => a.localeCompare(b))) {
     const path = join(dir, fileName);
     const file = relative(appDir, path);
-    out.set(name, { file, value: await loadFile(path, file) });
+    out.set(name, { file, value: await loadFile(path, file).catch((err: unknown) => unusedFileLeftOut(name, err)) });
   }
   return out;
 }

@@ -7,6 +7,7 @@
  *
  * `lodash` likewise: every Strapi project has it through `@strapi/strapi`, and plugins installed
  * from npm require it without declaring it (strapi-plugin-populate-deep's `lodash/fp`).
+ * Projects of the first 4.x releases require `@strapi/utils/lib` (its entry then): the same module.
  */
 import { createRequire } from 'node:module';
 
@@ -21,7 +22,12 @@ const FALLBACK_PACKAGES = ['@strapi/utils', 'lodash'];
 const isFallback = (request: string) =>
   FALLBACK_PACKAGES.some((name) => request === name || request.startsWith(`${name}/`));
 
+/** the entry of `@strapi/utils` up to 4.2 (`lib/`), which 4.26 names `dist/`: the same module */
+const LEGACY_UTILS_ENTRY = /^@strapi\/utils\/lib(?:\/index(?:\.js)?)?$/;
+
 let installed = false;
+/** set while the service's copy is looked up, so that a request it lacks fails once instead of recursing */
+let resolvingOwnCopy = false;
 
 /** From now on, an app's `require` of a fallback package it does not have resolves to the service's copy. */
 export function resolveStrapiPackagesFallback(): void {
@@ -33,8 +39,17 @@ export function resolveStrapiPackagesFallback(): void {
     try {
       return original(request, parent, isMain, options);
     } catch (err) {
-      if (!isFallback(request) || (err as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw err;
-      return ownRequire.resolve(request);
+      if (resolvingOwnCopy || !isFallback(request) || (err as { code?: unknown }).code !== 'MODULE_NOT_FOUND')
+        throw err;
+      resolvingOwnCopy = true;
+      try {
+        return ownRequire.resolve(LEGACY_UTILS_ENTRY.test(request) ? '@strapi/utils' : request);
+      } catch {
+        // not in the service's copy either (a file of an older release): the app's own failure says what it asked for
+        throw err;
+      } finally {
+        resolvingOwnCopy = false;
+      }
     }
   };
 }

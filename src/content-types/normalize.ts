@@ -279,7 +279,8 @@ export function linkRelations(
       targetAttribute = other;
     }
     if (attr.inversedBy) {
-      const other = target.attributes[attr.inversedBy];
+      // a side left out above (its mappedBy names no owner) still counts here, as in Strapi v4
+      const other = target.attributes[attr.inversedBy] ?? target.declared.attributes[attr.inversedBy];
       if (!other || other.type !== 'relation') {
         throw new SchemaError(
           schema.source,

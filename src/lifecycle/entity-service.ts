@@ -1,11 +1,11 @@
 /**
  * `strapi.entityService` of Strapi v4, on the service's operations: flat entries
  * (`{ id, ...attributes }`, relations as entries or arrays), no permission checks, no page limit
- * unless `limit` is given, drafts included unless `publicationState: 'live'`; writes go through the
+ * unless `limit` is given (`findPage`: pages of `pageSize`, with their total), drafts included unless `publicationState: 'live'`; writes go through the
  * same validation as REST (bad data throws the same ValidationError).
  */
 import { PERMISSION_UID } from '../content-types/index.js';
-import { ValidationError } from '../errors/index.js';
+import { PaginationError, ValidationError } from '../errors/index.js';
 import { create, remove, update, type OperationContext } from '../operations/index.js';
 import { APP_CODE, readEntries, readEntry, type PlainEntry } from '../query/index.js';
 import type { ServiceContext } from '../service-context.js';
@@ -25,6 +25,31 @@ export interface EntityService {
     params: Params & { data: Record<string, unknown> },
   ): Promise<PlainEntry | null>;
   delete(uid: string, id: number | string, params?: Params): Promise<PlainEntry | null>;
+  /** one page (`page`, `pageSize`: 1 and 10 by default) and the total of what the params match */
+  findPage(uid: string, params?: Params): Promise<EntityPage>;
+}
+
+export interface EntityPage {
+  results: PlainEntry[];
+  pagination: { page: number; pageSize: number; pageCount: number; total: number };
+}
+
+/**
+ * `page` and `pageSize` of `findPage`, checked as Strapi's params conversion checks them (its
+ * messages; the one of `pageSize` names the page it was given with, as Strapi's does).
+ */
+function pageParams({ page, pageSize, start, limit }: Params): { page: number; pageSize: number } {
+  const given = (value: unknown) => value !== undefined && value !== null;
+  if ((given(page) || given(pageSize)) && (given(start) || given(limit)))
+    throw new PaginationError(
+      'Invalid pagination attributes. You cannot use page and offset pagination in the same query',
+    );
+  const positive = (value: unknown) => Number.isInteger(Number(value)) && Number(value) > 0;
+  if (given(page) && !positive(page))
+    throw new PaginationError(`Invalid 'page' parameter. Expected an integer > 0, received: ${String(page)}`);
+  if (given(pageSize) && !positive(pageSize))
+    throw new PaginationError(`Invalid 'pageSize' parameter. Expected an integer > 0, received: ${String(page)}`);
+  return { page: given(page) ? Number(page) : 1, pageSize: given(pageSize) ? Number(pageSize) : 10 };
 }
 
 /** What a read asks, in the REST query shape the read path takes. */
@@ -85,21 +110,31 @@ export function createEntityService(service: ServiceContext): EntityService {
     withReadHooks(service.lifecycles, 'FindOne', uid, { ...params, filters: { id } }, ({ filters: _id, ...read }) =>
       readOne(uid, id, read),
     );
+  const findMany: EntityService['findMany'] = (uid, params = {}) =>
+    withReadHooks(service.lifecycles, 'FindMany', uid, params, async (read) => {
+      if (known(uid).kind === 'singleType') return readEntry(ctx, uid, {}, readQuery(read, false), { style: 'plain' });
+      return (await readEntries(ctx, uid, readQuery(read, true), { style: 'plain' })).entries;
+    });
+  const count: EntityService['count'] = (uid, params = {}) =>
+    withReadHooks(service.lifecycles, 'Count', uid, params, async (read) => {
+      known(uid);
+      const query = { ...readQuery(read, false), pagination: { start: 0, limit: 1, withCount: true } };
+      return (await readEntries(ctx, uid, query)).pagination.total ?? 0;
+    });
   return {
-    findMany(uid, params = {}) {
-      return withReadHooks(service.lifecycles, 'FindMany', uid, params, async (read) => {
-        if (known(uid).kind === 'singleType')
-          return readEntry(ctx, uid, {}, readQuery(read, false), { style: 'plain' });
-        return (await readEntries(ctx, uid, readQuery(read, true), { style: 'plain' })).entries;
-      });
-    },
+    findMany,
     findOne,
-    count(uid, params = {}) {
-      return withReadHooks(service.lifecycles, 'Count', uid, params, async (read) => {
-        known(uid);
-        const query = { ...readQuery(read, false), pagination: { start: 0, limit: 1, withCount: true } };
-        return (await readEntries(ctx, uid, query)).pagination.total ?? 0;
-      });
+    count,
+    // Strapi's: the page (its start and limit, whatever offset was given) and the count, side by side
+    async findPage(uid, params = {}) {
+      const { page, pageSize } = pageParams(params);
+      const { page: _page, pageSize: _size, start: _start, limit: _limit, ...matching } = params;
+      const [found, total] = await Promise.all([
+        findMany(uid, { ...matching, start: (page - 1) * pageSize, limit: pageSize }),
+        count(uid, matching),
+      ]);
+      const results = Array.isArray(found) ? found : found ? [found] : [];
+      return { results, pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total } };
     },
     async create(uid, { data, ...params }) {
       // a draft unless publishedAt is given, as Strapi's entity service creates them

@@ -7,7 +7,7 @@
  */
 import type { PlainEntry } from '../query/index.js';
 import type { DbLifecycles } from '../service-context.js';
-import type { EntityService } from './entity-service.js';
+import type { EntityPage, EntityService } from './entity-service.js';
 import { entityParams, withManyHooks, withReadHooks } from './read-hooks.js';
 
 type Params = Record<string, unknown>;
@@ -16,6 +16,10 @@ export interface QueryEngine {
   findOne(params?: Params): Promise<PlainEntry | null>;
   findMany(params?: Params): Promise<PlainEntry[]>;
   count(params?: Params): Promise<number>;
+  /** `[entries, count]` of what `where` matches */
+  findWithCount(params?: Params): Promise<[PlainEntry[], number]>;
+  /** `page` (1) and `pageSize` (10) of what `where` matches, and its total */
+  findPage(params?: Params): Promise<EntityPage>;
   create(params: Params & { data: Record<string, unknown> }): Promise<PlainEntry | null>;
   createMany(params: Params & { data: Array<Record<string, unknown>> }): Promise<{ count: number; ids: number[] }>;
   update(params: Params & { data: Record<string, unknown> }): Promise<PlainEntry | null>;
@@ -39,6 +43,9 @@ export function createQueryEngine(host: QueryEngineHost, uid: string): QueryEngi
   };
   const first = async (params: Params = {}) => (await rawMany({ ...entityParams(params), limit: 1 }))[0] ?? null;
   const matching = (params: Params = {}) => rawMany(entityParams({ where: params.where }));
+  const findMany = (params: Params = {}) => withReadHooks(lifecycles, 'FindMany', uid, entityParams(params), rawMany);
+  const count = (params: Params = {}) =>
+    withReadHooks(lifecycles, 'Count', uid, entityParams(params), (read) => silent.count(uid, read));
   return {
     findOne: (params = {}) =>
       withReadHooks(
@@ -48,9 +55,19 @@ export function createQueryEngine(host: QueryEngineHost, uid: string): QueryEngi
         entityParams(params),
         async (read) => (await rawMany({ ...read, limit: 1 }))[0] ?? null,
       ),
-    findMany: (params = {}) => withReadHooks(lifecycles, 'FindMany', uid, entityParams(params), rawMany),
-    count: (params = {}) =>
-      withReadHooks(lifecycles, 'Count', uid, entityParams(params), (read) => silent.count(uid, read)),
+    findMany,
+    count,
+    findWithCount: (params = {}) => Promise.all([findMany(params), count(params)]),
+    // Strapi's: page and pageSize (numbers, whatever they are) replace any limit and offset
+    async findPage({ page = 1, pageSize = 10, ...params } = {}) {
+      const size = Number(pageSize);
+      const at = Number(page);
+      const [results, total] = await Promise.all([
+        findMany({ ...params, limit: size, offset: Math.max(at - 1, 0) * size }),
+        count(params),
+      ]);
+      return { results, pagination: { page: at, pageSize: size, pageCount: Math.ceil(total / size), total } };
+    },
     create: ({ data, ...params }) => entities.create(uid, { ...entityParams(params), data }),
     createMany: (params) =>
       withManyHooks(lifecycles, 'CreateMany', uid, params, async ({ data }) => {

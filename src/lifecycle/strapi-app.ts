@@ -31,11 +31,12 @@ import { createUploadService } from './upload-service.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
 import { createAdminUserService } from './admin-user-service.js';
+import { createPathRegistry, type PathRegistry } from './sanitizer-registries.js';
+import { createContentManagerUidService } from './content-manager-uid.js';
 import type { EventHub, StrapiWebhookRunner, WebhookStore } from '../webhooks/index.js';
 import type { ApiRouter } from './content-api-routes.js';
 import { strapiApi, type StrapiApiModule } from './strapi-api.js';
 import { createStrapiAuth, type StrapiAuth } from './strapi-auth.js';
-import { createFunctionRegistry, type StrapiFunctionRegistry } from './strapi-sanitizers.js';
 
 /** What the running service lends the `strapi` object. */
 export interface LifecycleHost {
@@ -138,6 +139,9 @@ export interface StrapiApp {
   query(uid: string): QueryEngine;
   store: StrapiStore;
   customFields: StrapiCustomFields;
+  /** the app's extra sanitizers and validators, read by `@strapi/utils`' sanitize and validate helpers */
+  sanitizers: PathRegistry;
+  validators: PathRegistry;
   server?: StrapiServer;
   cron?: CronService;
   /** the admin panel's permission registrations, accepted as no-ops */
@@ -148,8 +152,6 @@ export interface StrapiApp {
   /** the apis as Strapi's modules (strapi-api.ts) */
   readonly api: Record<string, StrapiApiModule<StrapiContentType>>;
   auth: StrapiAuth;
-  sanitizers: StrapiFunctionRegistry;
-  validators: StrapiFunctionRegistry;
 }
 
 /** `strapi` while the app's files load (see loadingStrapi). */
@@ -317,6 +319,11 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     "strapi.service('admin::user')",
     'exists, create, findOne, findOneByEmail, update, count, deleteById, sanitizeUser',
   );
+  const contentManagerUid = strictObject(
+    createContentManagerUidService(registry, query),
+    "strapi.service('plugin::content-manager.uid')",
+    'generateUIDField, findUniqueUID, checkUIDAvailability',
+  );
   const uploadService = strictObject(
     createUploadService(host.service),
     "strapi.plugin('upload').service('upload')",
@@ -467,6 +474,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
         );
       }
       if (uid === 'admin::user') return adminUsers;
+      if (uid === 'plugin::content-manager.uid') return contentManagerUid;
       if (uid === 'admin::permission') return adminPermissionService("strapi.service('admin::permission')");
       const match = /^plugin::([\w-]+)\.([\w-]+)$/.exec(uid);
       if (!match)
@@ -533,7 +541,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     entityService: strictObject(
       entityService,
       'strapi.entityService',
-      'findMany, findOne, count, create, update, delete',
+      'findMany, findOne, count, findPage, create, update, delete',
     ),
     db: strictObject(
       {
@@ -550,6 +558,8 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     query,
     store: createStrapiStore(host.service.connection),
     customFields: strictObject(customFields.api, 'strapi.customFields', 'register(customField)'),
+    sanitizers: createPathRegistry(),
+    validators: createPathRegistry(),
     ...(host.server ? { server: host.server } : {}),
     ...(host.cron ? { cron: host.cron } : {}),
     admin: adminPanel(),
@@ -560,12 +570,6 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       return apiModules();
     },
     auth: strictObject(createStrapiAuth(host.logger), 'strapi.auth', 'verify(auth, config), register(type, strategy)'),
-    sanitizers: createFunctionRegistry(
-      'sanitizers',
-      ['content-api.input', 'content-api.output', 'content-api.query'],
-      host.logger,
-    ),
-    validators: createFunctionRegistry('validators', ['content-api.input', 'content-api.query'], host.logger),
   };
   // as Strapi's plugin container: a plugin's settings (its defaults under the app's) are `plugin.<name>`
   for (const own of host.projectPlugins ?? []) app.config.set(`plugin.${own.name}`, own.server.config);

@@ -116,6 +116,46 @@ describe('lifecycle: strapi.entityService and strapi.db.query', () => {
     expect(error).to.be.instanceOf(ValidationError);
   });
 
+  it('findPage: a page of pageSize (10 by default) with its total; bad page parameters are PaginationErrors', async () => {
+    const total = await entities.count('api::tag.tag');
+    const ids = (
+      (await entities.findMany('api::tag.tag', { sort: 'id', fields: ['id'] })) as Array<{ id: number }>
+    ).map((tag) => tag.id);
+    const second = await entities.findPage('api::tag.tag', { page: 2, pageSize: 2, sort: 'id', fields: ['name'] });
+    expect(second.pagination).to.deep.equal({ page: 2, pageSize: 2, pageCount: Math.ceil(total / 2), total });
+    expect(second.results.map((tag) => tag.id)).to.deep.equal(ids.slice(2, 4));
+    expect(second.results[0]).to.have.keys(['id', 'name']);
+    const first = await entities.findPage('api::tag.tag', { filters: { name: 'JavaScript' } });
+    expect(first.pagination).to.deep.equal({ page: 1, pageSize: 10, pageCount: 1, total: 1 });
+    const refusals = [
+      [{ page: 0 }, "Invalid 'page' parameter. Expected an integer > 0, received: 0"],
+      [{ page: 2, pageSize: 'x' }, "Invalid 'pageSize' parameter. Expected an integer > 0, received: 2"],
+      [
+        { page: 1, limit: 5 },
+        'Invalid pagination attributes. You cannot use page and offset pagination in the same query',
+      ],
+    ] as const;
+    for (const [params, message] of refusals) {
+      const err = await entities.findPage('api::tag.tag', params).catch((e: unknown) => e);
+      expect(err, JSON.stringify(params)).to.include({ name: 'PaginationError', message });
+    }
+  });
+
+  it('db.query findPage and findWithCount: page and pageSize over where, and the entries with their count', async () => {
+    const tags = createQueryEngine(
+      { entities, silent: entities, lifecycles: service.context.lifecycles },
+      'api::tag.tag',
+    );
+    const total = await tags.count();
+    const page = await tags.findPage({ page: 2, pageSize: 1, orderBy: { id: 'asc' }, select: ['name'] });
+    expect(page.pagination).to.deep.equal({ page: 2, pageSize: 1, pageCount: total, total });
+    expect(page.results).to.have.length(1);
+    expect(page.results[0]).to.deep.equal(await tags.findOne({ where: { id: 2 }, select: ['name'] }));
+    const [found, count] = await tags.findWithCount({ where: { name: 'JavaScript' }, select: ['name'] });
+    expect(found).to.deep.equal([{ id: 1, name: 'JavaScript' }]);
+    expect(count).to.equal(1);
+  });
+
   it("strapi.service('api::…'): the core service, with REST's page size and live entries", async () => {
     const articles = strapi.service('api::article.article') as {
       find(params?: object): Promise<{ results: Array<Record<string, unknown>>; pagination: Record<string, number> }>;

@@ -42,3 +42,39 @@ describe('@strapi/utils required by a project that does not install it', () => {
     }
   });
 });
+
+describe('@strapi/utils/lib, the entry of the first 4.x releases', () => {
+  it('is the package itself, and a file of an older release it lacks fails as not installed (no endless look-up)', async () => {
+    const appDir = await mkdtemp(join(tmpdir(), 'cs-strapi-utils-lib-'));
+    await writeFiles(appDir, {
+      'package.json': JSON.stringify({ name: 'early-v4', dependencies: {} }),
+      ...NOTE_HELLO_API,
+      'src/api/note/controllers/note.js': `
+        const { errors } = require('@strapi/utils/lib');
+        module.exports = {
+          hello(ctx) {
+            if (ctx.query.fail) throw new errors.NotFoundError('No such note');
+            let older = 'resolved';
+            try {
+              require.resolve('@strapi/utils/lib/an-old-file');
+            } catch (err) {
+              older = err.code;
+            }
+            ctx.body = { older };
+          },
+        };
+      `,
+      'src/api/note/routes/hello.js': `module.exports = { routes: [{ method: 'GET', path: '/hello', handler: 'note.hello' }] };`,
+    });
+    const service = await createTestService({ appDir });
+    try {
+      expect((await request(service.app).get('/api/hello').expect(200)).body).to.deep.equal({
+        older: 'MODULE_NOT_FOUND',
+      });
+      const missing = await request(service.app).get('/api/hello?fail=1').expect(404);
+      expect(missing.body.error).to.include({ status: 404, name: 'NotFoundError', message: 'No such note' });
+    } finally {
+      await service.close();
+    }
+  });
+});

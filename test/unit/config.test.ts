@@ -244,6 +244,18 @@ describe('configuration: Strapi v4 config files', () => {
     );
   });
 
+  it('leaves out config/logger (Strapi’s winston settings, not used here) when it needs a package that is not installed', async () => {
+    const dir = await app({
+      'config/logger.js':
+        "const { winston } = require('@strapi/logger');\nmodule.exports = { transports: [new winston.transports.Console()] };",
+    });
+    const config = await loadConfig(dir);
+    expect(config.ignored).to.include('logger');
+    // any other file that does stops start-up, as above; so does a logger file broken otherwise
+    const broken = await app({ 'config/logger.js': 'module.exports = { transports: [' });
+    expect((await failure(broken)).message).to.match(/^config\/logger\.js: cannot be loaded: /);
+  });
+
   const broken: Array<[string, Record<string, string>, RegExp]> = [
     ['a syntax error', { 'config/server.ts': 'export default { port: ' }, /^config\/server\.ts: cannot be loaded: .+/],
     [

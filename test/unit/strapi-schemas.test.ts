@@ -174,6 +174,31 @@ describe('relations as real schemas declare them', () => {
     expect(registry.notices.filter((n) => n.level === 'warn').map((n) => n.message)).to.have.length(1);
   });
 
+  it('an owner whose inverse was left out (its mappedBy names another type) is one-way, whatever the order', () => {
+    // shelf.boxes maps "shelf" of crate (not of box): read first, it is left out; box.shelf still starts
+    const shelf = type('shelf', {
+      crates: { type: 'relation', relation: 'oneToMany', target: 'api::crate.crate', mappedBy: 'shelf' },
+      boxes: { type: 'relation', relation: 'oneToMany', target: 'api::crate.crate', mappedBy: 'shelf' },
+    });
+    const crate = type('crate', {
+      shelf: { type: 'relation', relation: 'manyToOne', target: 'api::shelf.shelf', inversedBy: 'crates' },
+    });
+    const box = type('box', {
+      shelf: { type: 'relation', relation: 'manyToOne', target: 'api::shelf.shelf', inversedBy: 'boxes' },
+    });
+    const registry = Registry.build([shelf, crate, box], [], { i18n: false });
+    expect(registry.relation('api::box.box', 'shelf')).to.deep.equal({
+      attribute: 'shelf',
+      target: 'api::shelf.shelf',
+      multiple: false,
+      stored: true,
+    });
+    expect(registry.contentType('api::shelf.shelf')?.attributes).to.not.have.property('boxes');
+    expect(registry.relation('api::shelf.shelf', 'crates')).to.deep.include({
+      inverse: { field: 'shelf', multiple: false },
+    });
+  });
+
   it('a uid whose targetField no longer exists loads (Strapi only uses it in the admin panel)', () => {
     const registry = Registry.build([type('page', { slug: { type: 'uid', targetField: 'gone' } })], [], {
       i18n: false,

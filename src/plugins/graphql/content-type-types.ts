@@ -20,6 +20,8 @@ import { ForbiddenError } from '../../errors/index.js';
 import { fieldError, pageLimits, type GraphQLContext } from './context.js';
 import { componentPage } from './component-lists.js';
 import { populatedValue } from './selection.js';
+import { entityAttributes } from './entity-attributes.js';
+import { relationFieldValue } from './flat-entry-relations.js';
 import type { ExtensionService } from './extension.js';
 import { enumMembers } from './enum-values.js';
 import { attributeFilterInput, filterableAttributes } from './filters.js';
@@ -125,7 +127,9 @@ function outputField(
       const target = relation ? ctx.names.get(relation.target) : undefined;
       const targetType = relation ? ctx.registry.contentType(relation.target) : undefined;
       if (!relation || !target || !targetType || !ctx.extension.isTypeEnabled(relation.target)) return null;
-      const resolve = relation.media ? readPopulated(name) : readRelation(name, relation.target);
+      const resolve = relation.media
+        ? readMedia(ctx.registry, schema, name)
+        : readRelation(ctx.registry, schema, name, relation.target);
       if (!relation.multiple) return { type: entityResponseName(target), resolve };
       return {
         type: relationResponseCollectionName(target),
@@ -165,13 +169,19 @@ function readPopulated(name: string) {
  * (null there, the rest of the answer kept), as Strapi's association resolver answers it; the
  * populate left it out. Arguments refused while the selection was read fail here the same way.
  */
-function readRelation(name: string, target: string) {
+function readRelation(registry: Registry, owner: Schema, name: string, target: string) {
   return (parent: unknown, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => {
     if (!context.auth.ability.can(`${target}.find`)) throw new ForbiddenError('Forbidden access');
     const refused = fieldError(context, info.fieldNodes[0]);
     if (refused) throw refused;
-    return populatedValue(parent, name, info.path.key);
+    return relationFieldValue(registry, owner, name, parent, context, info);
   };
+}
+
+/** A media field: as populated, or read for an entry a custom resolver answered flat. */
+function readMedia(registry: Registry, owner: Schema, name: string) {
+  return (parent: unknown, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) =>
+    relationFieldValue(registry, owner, name, parent, context, info);
 }
 
 /** Every component's GraphQL type name → its uid (a dynamic zone's input may name any of them, as in Strapi). */
@@ -269,7 +279,10 @@ export function addContentTypeTypes(ctx: TypeBuildContext, ct: ContentType): voi
   addEnums(ctx, owner, ct);
   addDynamicZones(ctx, owner, ct);
   ctx.sc.createObjectTC({ name: owner, fields: outputFields(ctx, ct, owner) });
-  ctx.sc.createObjectTC({ name: entityName(owner), fields: { id: 'ID', attributes: owner } });
+  ctx.sc.createObjectTC({
+    name: entityName(owner),
+    fields: { id: 'ID', attributes: { type: owner, resolve: entityAttributes } },
+  });
   ctx.sc.createObjectTC({ name: entityResponseName(owner), fields: { data: entityName(owner) } });
   if (ct.kind === 'collectionType') {
     ctx.sc.createObjectTC({

@@ -9,6 +9,8 @@ import { effectiveMaxLimit, graphqlConfig, type GraphQLConfig } from './config.j
 import { enumNameWarnings } from './enum-values.js';
 import { ExtensionError, ExtensionService } from './extension.js';
 import { unnamedAttributeWarnings } from './graphql-names.js';
+import { appAskedForGraphql } from './asked-for.js';
+import { createBuildersService } from './builders-service.js';
 import { createFormatService } from './format-service.js';
 import { createUtilsService } from './utils-service.js';
 import { graphqlEndpoint } from './http.js';
@@ -70,6 +72,8 @@ function buildSchemaBlaming(inputs: SchemaInputs): GraphQLSchema {
 
 /** Each running service's schema getter, keyed by its models (the plugin object is shared by services). */
 const schemaGetters = new WeakMap<object, () => GraphQLSchema>();
+/** Services whose app did not ask for GraphQL and whose schemas GraphQL cannot express: not served. */
+const notServed = new WeakSet<object>();
 
 export const graphqlPlugin: Plugin = {
   name: 'graphql',
@@ -82,6 +86,7 @@ export const graphqlPlugin: Plugin = {
     ctx.setService('extension', extension);
     ctx.setService('format', createFormatService(ctx.registry));
     ctx.setService('utils', createUtilsService(ctx.registry));
+    ctx.setService('builders', createBuildersService(ctx.registry, gql));
     const service = graphqlService(ctx, gql);
     let built: { revision: number; schema: GraphQLSchema } | null = null;
     const traced = (schema: GraphQLSchema) => (gql.tracing ? instrumentSchema(schema) : schema);
@@ -103,9 +108,13 @@ export const graphqlPlugin: Plugin = {
       return built.schema;
     };
     schemaGetters.set(ctx.models, schema);
-    if (gql.playgroundAlways || ctx.config.env !== 'production') ctx.rootRouter.use(playground(gql.endpoint));
+    if (gql.playgroundAlways || ctx.config.env !== 'production') {
+      const page = playground(gql.endpoint);
+      ctx.rootRouter.use((req, res, next) => (notServed.has(ctx.models) ? next() : page(req, res, next)));
+    }
     ctx.rootRouter.all(
       gql.endpoint,
+      (_req, _res, next) => next(notServed.has(ctx.models) ? 'route' : undefined),
       graphqlEndpoint({
         service,
         logger: ctx.logger,
@@ -122,7 +131,17 @@ export const graphqlPlugin: Plugin = {
   bootstrapsLate: true,
   /** builds the schema at start-up (after the app's `register`), so a bad extension fails the start, not a request */
   async bootstrap(ctx) {
-    schemaGetters.get(ctx.models)?.();
+    try {
+      schemaGetters.get(ctx.models)?.();
+    } catch (err) {
+      if (appAskedForGraphql(ctx.config)) throw err;
+      notServed.add(ctx.models);
+      ctx.logger.warn(
+        `GraphQL is not served: its schema cannot be built from this app's schemas (${err instanceof Error ? err.message : String(err)}); ` +
+          'the app does not install @strapi/plugin-graphql, so its REST API runs without it',
+      );
+      return;
+    }
     for (const warning of unnamedAttributeWarnings(ctx.registry)) ctx.logger.warn(warning);
     for (const warning of enumNameWarnings(ctx.registry)) ctx.logger.warn(warning);
   },

@@ -332,6 +332,33 @@ export function selectionQuery(
   return responseQuery(walk, schema, getNamedType(info.returnType), info.fieldNodes);
 }
 
+/**
+ * The read query of one relation or media field of an entry a custom resolver answered flat (not
+ * read through a generated query, so nothing was populated for it): the owner entry's `id` and
+ * that field, populated with its arguments and selection as a generated query reads them.
+ */
+export function fieldOfEntryQuery(
+  info: GraphQLResolveInfo,
+  registry: Registry,
+  owner: Schema,
+  ctx: GraphQLContext,
+): RawQuery {
+  ctx.fieldErrors ??= new WeakMap();
+  const walk: Walk = {
+    info,
+    registry,
+    limits: pageLimits(ctx),
+    access: operationContext(ctx).access,
+    fieldErrors: ctx.fieldErrors,
+  };
+  const entry: FieldNode = {
+    kind: Kind.FIELD,
+    name: { kind: Kind.NAME, value: '__entry' },
+    selectionSet: { kind: Kind.SELECTION_SET, selections: info.fieldNodes },
+  };
+  return { fields: ['id'], populate: levelQuery(walk, owner, info.parentType, [entry]).populate };
+}
+
 /** The fields selected under `meta { pagination { … } }` (a count is only run when they need the total). */
 export function selectedPaginationFields(info: GraphQLResolveInfo, registry: Registry): Set<string> {
   const walk: Walk = {

@@ -7,6 +7,7 @@
 import DataLoader from 'dataloader';
 import { relatedOfFiles, type RelatedItem } from '../upload/index.js';
 import { operationContext, type GraphQLContext } from './context.js';
+import { entityAttributes } from './entity-attributes.js';
 import { isRecord } from './values.js';
 
 /** The file's id of the attributes object `UploadFileEntity` answered, where `related` is read. */
@@ -28,8 +29,9 @@ function loaderOf(context: GraphQLContext): DataLoader<number, RelatedItem[]> {
 
 /** The resolver of `UploadFileEntity.attributes`: the attributes, marked with the file's id. */
 export function fileAttributes(entity: unknown): unknown {
-  if (!isRecord(entity) || !isRecord(entity.attributes)) return null;
-  const attributes = { ...entity.attributes };
+  const read = entityAttributes(entity);
+  if (!isRecord(entity) || !read) return null;
+  const attributes = { ...read };
   fileIds.set(attributes, Number(entity.id));
   return attributes;
 }

@@ -18,6 +18,7 @@ import { AUTH_MAILS_STORE_DEFAULTS } from './auth-mails.js';
 import { createJwtService } from './jwt-service.js';
 import { checkProductionSecrets, resolveSecrets } from './secrets.js';
 import { usersPermissionsSettings } from './settings.js';
+import { userSchemaAdditions } from './user-fields.js';
 
 export type { ApiTokenInfo, CreateApiTokenInput } from './api-tokens.js';
 export {
@@ -85,6 +86,15 @@ export const usersPermissionsPlugin: Plugin = {
   async bootstrap(ctx) {
     await ensureUniqueIndexes(ctx);
     await seedRoles(ctx);
+    if (usersPermissionsSettings(ctx.config).allowedFields === undefined) {
+      const [user] = usersPermissionsContentTypes();
+      const added = userSchemaAdditions(ctx, Object.keys(user?.schema.attributes ?? {}));
+      // Strapi 4.26's words: without the setting, register takes these from any client
+      if (added.length > 0)
+        ctx.logger.warn(
+          `Users-permissions registration has defaulted to accepting the following additional user fields during registration: ${added.join(',')}`,
+        );
+    }
   },
 };
 export { CORE_STORE_COLLECTION } from './advanced-settings.js';

@@ -6,8 +6,11 @@ export interface UsersPermissionsSettings {
   jwtSecret?: string;
   jwt: { expiresIn: string | number };
   ratelimit: { enabled: boolean; max: number; intervalMs: number };
-  /** extra user attributes register and update accept besides username, email, password */
-  allowedFields: string[];
+  /**
+   * extra user attributes register accepts besides username, email, password; undefined (not
+   * configured): Strapi 4.26's default, every attribute a client may write
+   */
+  allowedFields: string[] | undefined;
   /** where reset-password links point when the advanced setting `email_reset_password` is unset */
   resetPasswordUrl: string;
 }
@@ -60,8 +63,8 @@ export function usersPermissionsSettings(config: ServiceConfig): UsersPermission
       'users-permissions.config.jwt.expiresIn',
       `must be a timespan like "30d", "12h" or "7 days", or a number of seconds, got ${JSON.stringify(expiresIn)}`,
     );
-  const allowed = register.allowedFields ?? [];
-  if (!Array.isArray(allowed) || allowed.some((f) => typeof f !== 'string'))
+  const allowed = register.allowedFields;
+  if (allowed !== undefined && (!Array.isArray(allowed) || allowed.some((f) => typeof f !== 'string')))
     throw new ConfigError(
       file('register.allowedFields'),
       'users-permissions.config.register.allowedFields',
@@ -75,7 +78,7 @@ export function usersPermissionsSettings(config: ServiceConfig): UsersPermission
       max,
       intervalMs: intervalMs(file('ratelimit.interval'), rate.interval),
     },
-    allowedFields: allowed as string[],
+    allowedFields: allowed as string[] | undefined,
     resetPasswordUrl:
       typeof raw.resetPasswordUrl === 'string' ? raw.resetPasswordUrl : 'http://localhost:1337/reset-password',
   };

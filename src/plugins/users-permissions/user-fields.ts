@@ -30,19 +30,33 @@ function clientWritable(ctx: ServiceContext, name: string): boolean {
 }
 
 /**
- * The configured `register.allowedFields` a body carries (any kind of attribute: scalars,
- * relations, media, components; validated by the write path), never a private or protected one.
+ * The `register.allowedFields` a body carries (any kind of attribute: scalars, relations, media,
+ * components; validated by the write path), never a private or protected one. Without the setting,
+ * Strapi 4.26's default: every attribute a client may write that is not `writable: false`.
  */
 export function allowedExtraFields(
   ctx: ServiceContext,
-  allowed: readonly string[],
+  allowed: readonly string[] | undefined,
   body: Body,
 ): Record<string, unknown> {
+  const names =
+    allowed ??
+    Object.keys(body).filter((name) => ctx.registry.contentType(USER_UID)?.attributes[name]?.writable !== false);
   const out: Record<string, unknown> = {};
-  for (const name of allowed) {
+  for (const name of names) {
     if (clientWritable(ctx, name) && body[name] !== undefined) out[name] = body[name];
   }
   return out;
+}
+
+/**
+ * The attributes an app's extension added to the user (Strapi's `userSchemaAdditions`): what
+ * register accepts unasked while `register.allowedFields` is not configured, which Strapi warns of.
+ */
+export function userSchemaAdditions(ctx: ServiceContext, builtIn: readonly string[]): string[] {
+  const attributes = Object.keys(ctx.registry.contentType(USER_UID)?.attributes ?? {});
+  const timestamps = new Set(['createdAt', 'updatedAt', 'publishedAt']);
+  return attributes.filter((name) => !builtIn.includes(name) && !timestamps.has(name));
 }
 
 /** What `PUT /api/users/:id` writes besides username, email and password: every other attribute it may set. */

@@ -1,0 +1,54 @@
+/**
+ * Relation and media fields of entries a custom resolver answered flat (`strapi.entityService`'s
+ * `{ id, title, author: ... }` for a `<Type>Entity`, see entity-attributes.ts). Strapi's
+ * association resolver loads every such field from the database; the generated queries here
+ * populate them in their one read instead, so an entry that did not come through one has its
+ * field read on its own: the owner entry by id with that field populated (one read per field
+ * and entry, as Strapi's resolver costs).
+ */
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Registry, Schema } from '../../content-types/index.js';
+import { NotFoundError } from '../../errors/index.js';
+import * as operations from '../../operations/index.js';
+import { fieldError, operationContext, type GraphQLContext } from './context.js';
+import { fieldOfEntryQuery, populatedValue } from './selection.js';
+import { isRecord } from './values.js';
+
+/** What a populated relation or media field holds: its `{ data }` answer (null: nothing linked). */
+function isFieldAnswer(value: unknown): boolean {
+  return isRecord(value) && Object.hasOwn(value, 'data');
+}
+
+/** The id of a flat entry of a content-type (components and envelopes' attributes have none to read by). */
+function flatEntryId(owner: Schema, parent: unknown): number | undefined {
+  if (owner.modelType !== 'contentType' || !isRecord(parent)) return undefined;
+  const id = Number(parent.id);
+  return Number.isInteger(id) && id > 0 ? id : undefined;
+}
+
+/** The field's answer: as populated, or read for an entry answered flat. */
+export async function relationFieldValue(
+  registry: Registry,
+  owner: Schema,
+  name: string,
+  parent: unknown,
+  context: GraphQLContext,
+  info: GraphQLResolveInfo,
+): Promise<unknown> {
+  const value = populatedValue(parent, name, info.path.key);
+  const id = isFieldAnswer(value) ? undefined : flatEntryId(owner, parent);
+  if (id === undefined) return value;
+  const query = fieldOfEntryQuery(info, registry, owner, context);
+  const refused = fieldError(context, info.fieldNodes[0]);
+  if (refused) throw refused;
+  try {
+    const read = await operations.findOne(operationContext(context), owner.uid, String(id), {
+      ...query,
+      publicationState: 'preview',
+    });
+    return populatedValue(read.data?.attributes, name, info.path.key) ?? null;
+  } catch (err) {
+    if (err instanceof NotFoundError) return null;
+    throw err;
+  }
+}

@@ -1,0 +1,116 @@
+import { expect } from 'chai';
+import { createTestService, type TestService } from '../helpers/server.js';
+import { writeTempProject } from '../helpers/temp-app.js';
+import { gql } from './helpers.js';
+
+/**
+ * A custom resolver answering entries as `strapi.entityService` reads them (flat) for a
+ * `<Type>Entity` return type: Strapi's `attributes` resolver is the identity, so their fields read.
+ */
+const PROJECT = {
+  'package.json': JSON.stringify({ name: 'flat-entities', dependencies: { '@strapi/plugin-graphql': '4.26.2' } }),
+  'config/permissions.json': JSON.stringify({ public: ['api::book.book.find', 'api::author.author.find'] }),
+  'src/api/author/content-types/author/schema.json': JSON.stringify({
+    kind: 'collectionType',
+    collectionName: 'authors',
+    info: { singularName: 'author', pluralName: 'authors', displayName: 'Author' },
+    attributes: { name: { type: 'string' } },
+  }),
+  'src/api/book/content-types/book/schema.json': JSON.stringify({
+    kind: 'collectionType',
+    collectionName: 'books',
+    info: { singularName: 'book', pluralName: 'books', displayName: 'Book' },
+    attributes: {
+      title: { type: 'string' },
+      pages: { type: 'integer' },
+      author: { type: 'relation', relation: 'manyToOne', target: 'api::author.author' },
+      sequels: { type: 'relation', relation: 'oneToMany', target: 'api::book.book' },
+    },
+  }),
+  'src/index.js': `
+    module.exports = {
+      register({ strapi }) {
+        strapi.plugin('graphql').service('extension').use(() => ({
+          typeDefs: 'type Query { shelf: [BookEntity] shelfWithAuthors: [BookEntity] firstBook: BookEntity }',
+          resolvers: {
+            Query: {
+              shelf: () => strapi.entityService.findMany('api::book.book', { sort: 'id' }),
+              // a populated relation comes flat too: its field is still read as Strapi's resolver reads it
+              shelfWithAuthors: () => strapi.entityService.findMany('api::book.book', { sort: 'id', populate: ['author'] }),
+              firstBook: async () => (await strapi.entityService.findMany('api::book.book', { sort: 'id', limit: 1 }))[0],
+            },
+          },
+          resolversConfig: {
+            'Query.shelf': { auth: false },
+            'Query.shelfWithAuthors': { auth: false },
+            'Query.firstBook': { auth: false },
+          },
+        }));
+      },
+      async bootstrap({ strapi }) {
+        const author = await strapi.entityService.create('api::author.author', { data: { name: 'Frank Herbert' } });
+        const dune = await strapi.entityService.create('api::book.book', { data: { title: 'Dune', pages: 612, author: author.id } });
+        await strapi.entityService.create('api::book.book', { data: { title: 'Emma', pages: 474 } });
+        await strapi.entityService.create('api::book.book', { data: { title: 'Dune Messiah', pages: 256, author: author.id } });
+        await strapi.entityService.update('api::book.book', dune.id, { data: { sequels: [3] } });
+      },
+    };
+  `,
+};
+
+describe('GraphQL: flat entries answered for <Type>Entity by a custom resolver', () => {
+  let service: TestService;
+  before(async () => {
+    service = await createTestService({ appDir: await writeTempProject(PROJECT) });
+  });
+  after(() => service.close());
+
+  it('reads their fields through attributes, as Strapi does', async () => {
+    const res = await gql(service, '{ shelf { id attributes { title pages } } firstBook { id attributes { title } } }');
+    expect(res.body).to.deep.equal({
+      data: {
+        shelf: [
+          { id: '1', attributes: { title: 'Dune', pages: 612 } },
+          { id: '2', attributes: { title: 'Emma', pages: 474 } },
+          { id: '3', attributes: { title: 'Dune Messiah', pages: 256 } },
+        ],
+        firstBook: { id: '1', attributes: { title: 'Dune' } },
+      },
+    });
+  });
+
+  it('reads their relation fields from the database, with the field’s arguments, populated or not', async () => {
+    const selection = `id attributes { title author { data { id attributes { name } } }
+      sequels(filters: { pages: { gt: 100 } }) { data { attributes { title } } } }`;
+    const res = await gql(service, `{ shelf { ${selection} } shelfWithAuthors { ${selection} } }`);
+    const dune = {
+      id: '1',
+      attributes: {
+        title: 'Dune',
+        author: { data: { id: '1', attributes: { name: 'Frank Herbert' } } },
+        sequels: { data: [{ attributes: { title: 'Dune Messiah' } }] },
+      },
+    };
+    const emma = { id: '2', attributes: { title: 'Emma', author: { data: null }, sequels: { data: [] } } };
+    expect(res.body.errors, JSON.stringify(res.body.errors)).to.equal(undefined);
+    expect((res.body.data?.shelf as unknown[]).slice(0, 2)).to.deep.equal([dune, emma]);
+    expect((res.body.data?.shelfWithAuthors as unknown[]).slice(0, 2)).to.deep.equal([dune, emma]);
+  });
+
+  it('leaves the generated queries’ entries as they were', async () => {
+    const res = await gql(
+      service,
+      '{ books(filters: { id: { lte: 2 } }) { data { id attributes { title author { data { id } } } } } }',
+    );
+    expect(res.body).to.deep.equal({
+      data: {
+        books: {
+          data: [
+            { id: '1', attributes: { title: 'Dune', author: { data: { id: '1' } } } },
+            { id: '2', attributes: { title: 'Emma', author: { data: null } } },
+          ],
+        },
+      },
+    });
+  });
+});
