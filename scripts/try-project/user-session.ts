@@ -3,6 +3,7 @@
 // `/api/auth/local`), and the permissions its role holds in the project's database.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { USER_ACTIONS } from '../../src/access/actions.js';
 import { USER_UID } from '../../src/content-types/index.js';
 import type { ServiceContext } from '../../src/service-context.js';
 import { usersPermissionsRuntime } from '../../src/plugins/users-permissions/index.js';
@@ -115,7 +116,9 @@ function configSyncActions(appDir: string, roleType: string): string[] | undefin
  * bootstrap granted is there already; a config-sync export of the role is granted as its import
  * would; without one, every api content-type the role has no permission on gets the admin panel's
  * actions for it (find, findOne, create, update, delete), as an admin letting a front-end's users
- * work with it would tick them. Answers the actions the role then grants.
+ * work with it would tick them, and when one of them relates to users, reading users (find,
+ * findOne: Strapi drops or refuses a relation to a type the caller may not read, the app's own
+ * `filters: { author: ctx.state.user.id }` included). Answers the actions the role then grants.
  */
 export async function grantRole(
   ctx: ServiceContext,
@@ -133,15 +136,16 @@ export async function grantRole(
     const bare = ctx.registry
       .listContentTypes()
       .filter((ct) => ct.namespace === 'api' && !held.some((action) => action.startsWith(`${ct.uid}.`)));
-    await grantActions(
-      ctx,
-      roleId,
-      bare.flatMap((ct) => CORE_ACTIONS[ct.kind].map((action) => `${ct.uid}.${action}`)),
-    );
+    const toUsers = bare.some((ct) => Object.values(ct.relations).some((relation) => relation.target === USER_UID));
+    await grantActions(ctx, roleId, [
+      ...bare.flatMap((ct) => CORE_ACTIONS[ct.kind].map((action) => `${ct.uid}.${action}`)),
+      ...(toUsers ? [USER_ACTIONS.find, USER_ACTIONS.findOne] : []),
+    ]);
     if (bare.length > 0)
       notices.push(
         `the ${role?.type ?? 'user'} role has no permission on ${bare.length} api content-type(s) in the project: ` +
-          "granted find, findOne, create, update, delete on them (the admin panel's ticks)",
+          "granted find, findOne, create, update, delete on them (the admin panel's ticks)" +
+          (toUsers ? ', and find, findOne on users, which they relate to' : ''),
       );
   }
   usersPermissionsRuntime(ctx)?.permissions.invalidate();
