@@ -44,8 +44,8 @@ export async function tryContentType(
   const type = (introspection.data as { __type?: { fields?: Array<{ name: string }> } } | undefined)?.__type;
   const exposed = new Set((type?.fields ?? []).map((field) => field.name));
   if (ct.kind === 'singleType') {
-    await trial.call('PUT', `/api/${ct.singularName}`, { data }, action('update'));
-    await trial.call('GET', `/api/${ct.singularName}?populate=*`, undefined, action('find'));
+    await trial.call('PUT', `${trial.api}/${ct.singularName}`, { data }, action('update'));
+    await trial.call('GET', `${trial.api}/${ct.singularName}?populate=*`, undefined, action('find'));
     await gql(`{ ${findOneQueryName(ct)} { ${selection(trial, ct, exposed)} } }`, action('find'));
     return;
   }
@@ -55,24 +55,29 @@ export async function tryContentType(
     if (target.kind !== 'collectionType') continue;
     const list = await trial.call(
       'GET',
-      `/api/${target.pluralName}?pagination[pageSize]=1&publicationState=preview`,
+      `${trial.api}/${target.pluralName}?pagination[pageSize]=1&publicationState=preview`,
       undefined,
       `${target.uid}.find`,
     );
     const first = Array.isArray(list.data) ? (list.data[0] as Json | undefined) : undefined;
     if (typeof first?.id === 'number') data[name] = relation.multiple ? [first.id] : first.id;
   }
-  const created = await trial.call('POST', `/api/${ct.pluralName}`, { data }, action('create'));
+  const created = await trial.call('POST', `${trial.api}/${ct.pluralName}`, { data }, action('create'));
   const id = (created.data as Json | null | undefined)?.id;
-  await trial.call('GET', `/api/${ct.pluralName}?populate=*&publicationState=preview`, undefined, action('find'));
+  await trial.call(
+    'GET',
+    `${trial.api}/${ct.pluralName}?populate=*&publicationState=preview`,
+    undefined,
+    action('find'),
+  );
   if (typeof id === 'number') {
     await trial.call(
       'GET',
-      `/api/${ct.pluralName}/${id}?populate=*&publicationState=preview`,
+      `${trial.api}/${ct.pluralName}/${id}?populate=*&publicationState=preview`,
       undefined,
       action('findOne'),
     );
-    await trial.call('PUT', `/api/${ct.pluralName}/${id}`, { data }, action('update'));
+    await trial.call('PUT', `${trial.api}/${ct.pluralName}/${id}`, { data }, action('update'));
   }
   const args = ct.draftAndPublish ? '(publicationState: PREVIEW)' : '';
   await gql(`{ ${findQueryName(ct)}${args} { ${selection(trial, ct, exposed)} } }`, action('find'));

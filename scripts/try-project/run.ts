@@ -50,7 +50,7 @@ export async function tryProject(appDir: string, passes: readonly PassName[]): P
   try {
     for (const [variant, name] of passes.entries()) {
       phase = name;
-      const trial = new Trial(url, name);
+      const trial = new Trial(url, name, ctx.config.api.rest.prefix);
       report.passes.push(trial.outcome);
       if (name === 'token') {
         trial.token = (await createApiToken(ctx, { name: 'try-project', type: 'full-access' })).accessKey;
@@ -65,7 +65,7 @@ export async function tryProject(appDir: string, passes: readonly PassName[]): P
         }
         trial.token = user.jwt;
         trial.grants = (action) => granted.has(action);
-        await trial.call('GET', '/api/users/me', undefined, USER_ACTIONS.me);
+        await trial.call('GET', `${trial.api}/users/me`, undefined, USER_ACTIONS.me);
       }
       for (const ct of apiTypes) await tryContentType(trial, ctx.registry, ct, { graphql, variant });
     }

@@ -28,6 +28,8 @@ export class Trial {
   constructor(
     private readonly base: string,
     name: string,
+    /** the REST prefix the project configures (`config/api` `rest.prefix`, `/api` by default) */
+    readonly api = '/api',
   ) {
     this.outcome = { name, passed: 0, failed: [], notGranted: 0 };
   }

@@ -68,13 +68,13 @@ async function createDirectly(ctx: ServiceContext, username: string): Promise<vo
  */
 export async function signIn(trial: Trial, ctx: ServiceContext, notices: string[]): Promise<SignedIn | undefined> {
   const username = `try-project-${Date.now().toString(36)}`;
-  const registered = await trial.send('POST', '/api/auth/local/register', {
+  const registered = await trial.send('POST', `${trial.api}/auth/local/register`, {
     username,
     email: `${username}@example.com`,
     password: PASSWORD,
   });
   let jwt = typeof registered.body.jwt === 'string' ? registered.body.jwt : undefined;
-  if (registered.status >= 500 || jwt) trial.record('POST', '/api/auth/local/register', registered);
+  if (registered.status >= 500 || jwt) trial.record('POST', `${trial.api}/auth/local/register`, registered);
   if (!jwt) {
     notices.push(
       registered.ok
@@ -88,8 +88,8 @@ export async function signIn(trial: Trial, ctx: ServiceContext, notices: string[
       trial.outcome.failed.push(`creating the user directly: ${(err as Error).message}`);
       return undefined;
     }
-    const login = await trial.send('POST', '/api/auth/local', { identifier: direct, password: PASSWORD });
-    trial.record('POST', '/api/auth/local', login);
+    const login = await trial.send('POST', `${trial.api}/auth/local`, { identifier: direct, password: PASSWORD });
+    trial.record('POST', `${trial.api}/auth/local`, login);
     jwt = typeof login.body.jwt === 'string' ? login.body.jwt : undefined;
   }
   const user = jwt ? await findUserById(ctx, idInJwt(jwt)) : null;
