@@ -399,6 +399,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       server = await listen(httpServer, port, host);
       const address = server.address();
       const bound = typeof address === 'object' && address ? address.port : port;
+      // what the app's code reads is where the server listens (a port 0 is the one the system chose)
+      config.server = { ...config.server, port: bound, host };
+      strapi?.config.set('server.port', bound).set('port', bound).set('server.host', host).set('host', host);
       return { port: bound, host, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}` };
     },
     plugin(name) {

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import get from 'lodash/get.js';
 import has from 'lodash/has.js';
 import set from 'lodash/set.js';
+import toPath from 'lodash/toPath.js';
 import type { ServiceConfig } from '../config/index.js';
 import type { Component, ContentType, CustomFieldBaseType, Registry } from '../content-types/index.js';
 import type { Logger } from '../logger.js';
@@ -221,6 +222,8 @@ function logMethods(logger: Logger): StrapiLog {
   };
 }
 
+const CONFIG_METHODS = new Set(['get', 'has', 'set']);
+
 function configObject(tree: Record<string, unknown>): StrapiConfig {
   const values = structuredCloneSafe(tree);
   const config: StrapiConfig = {
@@ -229,6 +232,9 @@ function configObject(tree: Record<string, unknown>): StrapiConfig {
     has: (path) => has(values, path),
     set(path, value) {
       set(values, path, value);
+      // the files are also read as properties (`strapi.config.server`, `strapi.config.port`)
+      const [file] = toPath(path);
+      if (file !== undefined && !CONFIG_METHODS.has(file)) config[file] = values[file];
       return config;
     },
   };
