@@ -547,7 +547,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     entityService: strictObject(
       entityService,
       'strapi.entityService',
-      'findMany, findOne, count, findPage, create, update, delete',
+      'findMany, findOne, count, findPage, create, update, delete, load, loadPages',
     ),
     db: strictObject(
       {
