@@ -20,15 +20,29 @@ const WAIT_MS = 15_000;
 /**
  * The leases the running work holds: a lease is re-entrant within the work that took it (an app's
  * lifecycle hook run inside a localization's creation may update that document's localizations).
+ * Each holding is marked released when its work ends, so what that work started and outlives it
+ * (a queue it set going) holds nothing.
  */
-const held = new AsyncLocalStorage<ReadonlySet<string>>();
-
-function holding(key: string): boolean {
-  return held.getStore()?.has(key) === true;
+interface Holding {
+  key: string;
+  parent: Holding | undefined;
+  released: boolean;
 }
 
-function asHolder<T>(key: string, work: () => Promise<T>): Promise<T> {
-  return held.run(new Set([...(held.getStore() ?? []), key]), work);
+const held = new AsyncLocalStorage<Holding>();
+
+function holding(key: string): boolean {
+  for (let h = held.getStore(); h; h = h.parent) if (h.key === key && !h.released) return true;
+  return false;
+}
+
+async function asHolder<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const holder: Holding = { key, parent: held.getStore(), released: false };
+  try {
+    return await held.run(holder, work);
+  } finally {
+    holder.released = true;
+  }
 }
 
 /** Tries `take` (true: taken) until it succeeds; `gone()` (an error) ends the wait. */

@@ -126,6 +126,6 @@ describe('a lifecycle hook of a localization writing what the localizations shar
     expect(fr.status, JSON.stringify(fr.body)).to.equal(200);
     expect(Date.now() - started).to.be.below(5_000);
     const docs = await service.context.models.collection('api::page.page').find({}).toArray();
-    expect(docs.map((d) => d.rank)).to.deep.equal([7, 7]);
+    expect(docs.map((d) => (d as { rank?: number }).rank)).to.deep.equal([7, 7]);
   });
 });
