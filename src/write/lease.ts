@@ -11,7 +11,7 @@ import type { Models } from '../models/index.js';
 /** A document's own lease field: `{ owner, until }` while a writer holds it. */
 const LEASE = '__lease';
 /** the leases not tied to one document (`_id`: what they guard) */
-const LEASES = 'leases';
+const LEASES = 'content_service_leases';
 /** how long a lease holds when its writer dies before giving it back (a crash, a kill -9) */
 const LEASE_MS = 10_000;
 /** how long a writer waits for a lease before answering 409 */
@@ -91,7 +91,7 @@ export async function withLease<T>(
   }
 }
 
-/** Runs `work` while holding the lease named `name` (a document of the `leases` collection while held). */
+/** Runs `work` while holding the lease named `name` (a document of the `content_service_leases` collection while held). */
 export async function withNamedLease<T>(models: Models, name: string, work: () => Promise<T>): Promise<T> {
   if (holding(name)) return work();
   const db = models.connection.db;
