@@ -33,8 +33,10 @@ import {
   loadAppCode,
   loadRouteFiles,
   restActions,
+  createPathRegistry,
   loadLifecycle,
   loadModelLifecycles,
+  type AppRegistries,
   type ContentApiRoutes,
   type EndpointHost,
   type StrapiApp,
@@ -286,7 +288,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   }
   if (contentApiRoutes.handler) hasAppCode = true;
   // the app's controllers and services, made with the `strapi` object once it exists
-  const code = createAppCode(appCodeFiles, { service: context, strapi: () => strapi });
+  // `strapi.sanitizers` / `strapi.validators`: only an app with code can fill them
+  const registries: AppRegistries | undefined = hasAppCode
+    ? { sanitizers: createPathRegistry(), validators: createPathRegistry() }
+    : undefined;
+  const code = createAppCode(appCodeFiles, { service: context, strapi: () => strapi, registries });
   context.appControllerActions = () => [
     ...code.customActions(),
     ...(strapi ? [...pluginHoldersOf(strapi).values()].flatMap((holder) => holder.addedActions()) : []),
@@ -368,7 +374,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     await closeDatabase();
     throw err;
   }
-  const restActionOptions = { code, errors: middlewares.errors, logger, prepareRequest: prepareAppRequest };
+  const restActionOptions = { code, errors: middlewares.errors, logger, prepareRequest: prepareAppRequest, registries };
   api.use(
     contentRoutes(context, (uid) => {
       const settings = contentApiRoutes.coreSettings(uid);
@@ -400,6 +406,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       server = await listen(httpServer, port, host);
       const address = server.address();
       const bound = typeof address === 'object' && address ? address.port : port;
+      // what the app's code reads is where the server listens (a port 0 is the one the system chose)
+      config.server = { ...config.server, port: bound, host };
+      strapi?.config.set('server.port', bound).set('port', bound).set('server.host', host).set('host', host);
       return { port: bound, host, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}` };
     },
     plugin(name) {
@@ -464,6 +473,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         code,
         webhooks,
         apiRouters: () => contentApiRoutes.routers(),
+        registries,
       })
     : undefined;
   try {

@@ -91,7 +91,11 @@ async function start(argv: string[]): Promise<void> {
     appDir,
     memory: values.memory ?? false,
     repair: values.repair ?? false,
-    config: dataDir ? { database: { dataDir } } : {},
+    // the server's address is configuration the app's code reads (strapi.config.get('server.port'))
+    config: {
+      server: { ...(port !== undefined ? { port } : {}), ...(values.host !== undefined ? { host: values.host } : {}) },
+      ...(dataDir ? { database: { dataDir } } : {}),
+    },
   });
   const { logger } = service.context;
   logger.info({ database: service.database }, `database: ${service.database}`);
@@ -99,7 +103,7 @@ async function start(argv: string[]): Promise<void> {
   try {
     const seeded = await seedDemoContent(service);
     if (seeded > 0) logger.info(`empty database: loaded ${seeded} demo operations from seed.json`);
-    ({ url } = await service.start({ port, host: values.host }));
+    ({ url } = await service.start());
   } catch (err) {
     await service.stop();
     throw err;

@@ -5,6 +5,7 @@ import { readConfigTree, type ConfigTree } from './config-tree.js';
 import { loadDotenv } from './dotenv.js';
 import { unusedKeys } from './honoured-keys.js';
 import { middlewareList } from './middleware-list.js';
+import { serverTree } from './server-tree.js';
 import type { ConfigOverrides, ConfigTypo, PluginConfig, ServiceConfig } from './types.js';
 
 const DEFAULT_PLUGINS: Record<string, PluginConfig> = {
@@ -100,9 +101,10 @@ function readServer(config: ConfigTree, appDir: string): ServiceConfig['server']
   const server = section(config, 'server');
   const file = (key: string) => config.fileOf('server', key);
   const dirs = child(config, 'server', server, 'dirs');
-  const port = process.env.PORT ?? server.port ?? 1337;
+  // an empty variable is no setting, as Strapi's defaults read it (`process.env.PORT || 1337`)
+  const port = process.env.PORT || (server.port ?? 1337);
   return {
-    host: String(process.env.HOST ?? server.host ?? '0.0.0.0'),
+    host: String(process.env.HOST || (server.host ?? '0.0.0.0')),
     port: integer(process.env.PORT ? 'env PORT' : file('port'), 'port', port, 0, 65_535),
     url: optionalString(file('url'), 'url', server.url),
     proxy: server.proxy === true,
@@ -167,7 +169,7 @@ function localPluginKey(plugins: Record<string, PluginConfig>, key: string): boo
  * The configuration of an app directory, read as Strapi v4 reads it: `.env` into the environment,
  * every file of `config/` (`.ts`, `.js`, `.json`) with `config/env/<NODE_ENV>/` merged over it;
  * then the service's own variables (PORT, HOST, MONGODB_URI) and explicit overrides (CLI flags,
- * programmatic API).
+ * programmatic API). The tree `strapi.config` reads says where the server listens (serverTree).
  */
 export async function loadConfig(appDirInput: string, overrides: ConfigOverrides = {}): Promise<ServiceConfig> {
   const appDir = resolve(appDirInput);
@@ -206,7 +208,8 @@ export async function loadConfig(appDirInput: string, overrides: ConfigOverrides
     typos: unused.typos.map(({ path, suggestion }) => typoIn(tree, path, suggestion)),
     fileOf: tree.fileOf,
   };
-  return applyOverrides(config, overrides);
+  const applied = applyOverrides(config, overrides);
+  return { ...applied, tree: serverTree(applied) };
 }
 
 function applyOverrides(config: ServiceConfig, overrides: ConfigOverrides): ServiceConfig {

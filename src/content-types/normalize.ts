@@ -166,7 +166,9 @@ export function normalizeContentType(input: ContentTypeSource, options: Normaliz
       throw new SchemaError(source, `info.${key} must be a kebab-case string, got ${JSON.stringify(info[key])}`);
     }
   }
-  if (info.singularName === info.pluralName)
+  // Strapi checks this for the apis' content-types only (their REST routes are named after both);
+  // a plugin's content-type may use one name (@webbio/strapi-plugin-scheduler)
+  if (info.singularName === info.pluralName && uid.startsWith('api::'))
     throw new SchemaError(source, 'info.singularName and info.pluralName must differ; give pluralName its plural form');
   const collectionName = schema.collectionName ?? defaultCollectionName(uid, info.singularName);
   // Strapi quotes its table names, so a dash is as good as an underscore (`default-landers`)

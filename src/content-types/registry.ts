@@ -10,7 +10,14 @@ import {
 } from './normalize.js';
 import type { SchemaNotice } from './notices.js';
 import { SchemaError } from './schema-error.js';
-import type { Attribute, Component, ContentType, RelationInfo, Schema } from './types.js';
+import {
+  RESERVED_COLLECTION_NAMES,
+  type Attribute,
+  type Component,
+  type ContentType,
+  type RelationInfo,
+  type Schema,
+} from './types.js';
 import { UPLOAD_FILE_UID } from './uids.js';
 
 export interface RegistryOptions {
@@ -63,6 +70,11 @@ export class Registry {
     }
     const collections = new Map<string, Schema>();
     for (const schema of [...this.contentTypes.values()]) {
+      if (RESERVED_COLLECTION_NAMES.has(schema.collectionName))
+        throw new SchemaError(
+          schema.source,
+          `collectionName "${schema.collectionName}" is the name of a collection the service keeps; give the content-type another collectionName`,
+        );
       const clash = collections.get(schema.collectionName);
       if (clash)
         throw new SchemaError(

@@ -211,7 +211,19 @@ export const RESERVED_ATTRIBUTE_NAMES = new Set([
   '__rev',
   '__claim',
   '__order',
+  '__lease',
   '__proto__',
+]);
+
+/**
+ * Collections the service keeps beside the content-types' (a content-type stored in one would
+ * share it): the id counters, the write leases, Strapi's webhooks and its settings store.
+ */
+export const RESERVED_COLLECTION_NAMES = new Set([
+  'counters',
+  'content_service_leases',
+  'strapi_webhooks',
+  'strapi_core_store_settings',
 ]);
 
 /**

@@ -15,6 +15,7 @@ import { basename, join, relative } from 'node:path';
 import { ConfigError, importAppModule } from '../config/index.js';
 import type { KoaMiddleware } from '../middlewares/koa-bridge.js';
 import type { ServiceContext } from '../service-context.js';
+import type { AppRegistries } from './sanitizer-registries.js';
 import {
   CONTROLLER_HELPERS,
   callMethod,
@@ -123,6 +124,8 @@ export interface AppCodeHost {
   service: ServiceContext;
   /** the `strapi` object (undefined until it exists) */
   strapi(): StrapiApp | undefined;
+  /** its `sanitizers` and `validators`, which the core controllers run */
+  registries?: AppRegistries;
 }
 
 /** The app's controllers and services, running. */
@@ -191,7 +194,10 @@ export function createAppCode(loaded: LoadedAppCode, host: AppCodeHost): AppCode
   const coreController = (uid: string) => {
     let core = coreControllers.get(uid);
     if (!core) {
-      core = createCoreController({ service: host.service, appService: (u) => code.service(u), coreService }, uid);
+      core = createCoreController(
+        { service: host.service, appService: (u) => code.service(u), coreService, registries: host.registries },
+        uid,
+      );
       coreControllers.set(uid, core);
     }
     return core;

@@ -3,13 +3,14 @@
  * prototype of an app's controller, so `super.find(ctx)` works): find/findOne/create/update/delete
  * (find/update/delete for a single type) over a Koa-like `ctx`, and the helpers they call
  * (`validateQuery`, `sanitizeQuery`, `sanitizeInput`, `sanitizeOutput`, `transformResponse`,
- * `validateInput`), with the permissions of the request behind `ctx`.
+ * `validateInput`), with the permissions of the request behind `ctx`, then what the app
+ * registered in `strapi.sanitizers` / `strapi.validators` for their path.
  *
  * An action runs as Strapi's does (validate, sanitize, `strapi.service(uid).<method>`, sanitize
  * the output, transform) when the app's code takes part in it: a helper the controller overrides
- * or the service method the action calls. Otherwise it runs the REST operation directly, which
- * answers the same envelope (the same reads, permissions and errors) without the round trip
- * through flat entries.
+ * or the service method the action calls, or a sanitizer it registered that the action runs.
+ * Otherwise it runs the REST operation directly, which answers the same envelope (the same reads,
+ * permissions and errors) without the round trip through flat entries.
  */
 import cloneDeep from 'lodash/cloneDeep.js';
 import { NotFoundError, ValidationError } from '../errors/index.js';
@@ -21,6 +22,14 @@ import type { ServiceContext } from '../service-context.js';
 import { callerAccess, requestOf, withAccess } from './caller-access.js';
 import type { CoreService } from './core-service.js';
 import { sanitizeInput, sanitizeOutput, transformResponse, validateInput } from './entry-shapes.js';
+import {
+  CONTENT_API_INPUT,
+  CONTENT_API_OUTPUT,
+  extendsCoreAction,
+  runRegistered,
+  type AppRegistries,
+} from './sanitizer-registries.js';
+import { describeSchema } from './strapi-schema.js';
 import { UnsupportedStrapiApi } from './unsupported.js';
 
 /** A controller or service object: its methods by name. */
@@ -33,6 +42,8 @@ export interface CoreControllerHost {
   appService(uid: string): unknown;
   /** the core service the app's own is built on, to tell which methods the app overrides */
   coreService(uid: string): CoreService;
+  /** `strapi.sanitizers` and `strapi.validators` (absent: an app with no code, which registers none) */
+  registries?: AppRegistries;
 }
 
 export const CONTROLLER_HELPERS = [
@@ -112,26 +123,37 @@ export function createCoreController(host: CoreControllerHost, uid: string): Cor
     throw new UnsupportedStrapiApi(`the core controller of "${uid}"`, 'it is not a content-type of this app');
   const methods = SERVICE_METHODS[schema.kind];
 
+  const { registries } = host;
+  // what the app registered runs after the built-in steps, given the schema as Strapi describes it
+  const registered = (kind: keyof AppRegistries, path: string, data: unknown) =>
+    registries ? runRegistered(registries[kind], path, describeSchema(schema), data) : data;
   const helpers: MethodBag = {
     transformResponse: (data: unknown, meta?: Record<string, unknown>) =>
       transformResponse(registry, schema, data, meta),
-    sanitizeOutput: async (data: unknown, ctx: Context) => sanitizeOutput(registry, schema, data, callerAccess(ctx)),
-    sanitizeInput: async (data: unknown, ctx: Context) => sanitizeInput(schema, data, callerAccess(ctx)),
+    sanitizeOutput: async (data: unknown, ctx: Context) =>
+      registered('sanitizers', CONTENT_API_OUTPUT, sanitizeOutput(registry, schema, data, callerAccess(ctx))),
+    sanitizeInput: async (data: unknown, ctx: Context) =>
+      registered('sanitizers', CONTENT_API_INPUT, sanitizeInput(schema, data, callerAccess(ctx))),
     // a copy all the way down: an app editing what it gets never changes ctx.query
     sanitizeQuery: async (ctx: Context) => withAccess(cloneDeep(queryOf(ctx)), callerAccess(ctx)),
     validateQuery: async (ctx: Context) => {
       validateReadQuery({ registry, config: host.service.config, access: callerAccess(ctx) }, uid, queryOf(ctx));
     },
-    validateInput: async (data: unknown, ctx: Context) => validateInput(schema, data, callerAccess(ctx)),
+    validateInput: async (data: unknown, ctx: Context) => {
+      validateInput(schema, data, callerAccess(ctx));
+      // awaited, so that a validator's refusal refuses the request (Strapi 4.26 starts them without waiting)
+      await registered('validators', CONTENT_API_INPUT, data);
+    },
   };
 
   /** a write's body: the request's JSON, or its multipart/form-data (`data` + `files.<path>`, stored first) */
   const written = <T>(ctx: Context, target: WriteTarget, write: (body: unknown) => Promise<T>): Promise<T> =>
     withWriteBody(service, requestOf(ctx), schema, target, bodyOf(ctx), write, () => dataOf(ctx));
 
-  // no helper nor service method of the app's takes part
+  // no helper, service method or registered sanitizer of the app's takes part
   const direct = (self: MethodBag, action: string): boolean => {
     if (!CONTROLLER_HELPERS.every((name) => self[name] === helpers[name])) return false;
+    if (registries && extendsCoreAction(registries, action)) return false;
     const method = methods[action] ?? action;
     const own = asRecord(host.appService(uid))[method];
     return typeof own !== 'function' || own === (host.coreService(uid) as unknown as MethodBag)[method];

@@ -1,7 +1,8 @@
 /**
  * `strapi.entityService` of Strapi v4, on the service's operations: flat entries
  * (`{ id, ...attributes }`, relations as entries or arrays), no permission checks, no page limit
- * unless `limit` is given (`findPage`: pages of `pageSize`, with their total), drafts included unless `publicationState: 'live'`; writes go through the
+ * unless `limit` is given (`findPage`: pages of `pageSize`, with their total; `load`/`loadPages`:
+ * one relational field of one entry), drafts included unless `publicationState: 'live'`; writes go through the
  * same validation as REST (bad data throws the same ValidationError).
  */
 import { PERMISSION_UID } from '../content-types/index.js';
@@ -9,6 +10,8 @@ import { PaginationError, ValidationError } from '../errors/index.js';
 import { create, remove, update, type OperationContext } from '../operations/index.js';
 import { APP_CODE, readEntries, readEntry, type PlainEntry } from '../query/index.js';
 import type { ServiceContext } from '../service-context.js';
+import { isPlainObject } from '../query/qs-values.js';
+import { createEntityLoader, type EntityLoader } from './entity-load.js';
 import { withReadHooks } from './read-hooks.js';
 import { UnsupportedStrapiApi } from './unsupported.js';
 
@@ -27,6 +30,8 @@ export interface EntityService {
   delete(uid: string, id: number | string, params?: Params): Promise<PlainEntry | null>;
   /** one page (`page`, `pageSize`: 1 and 10 by default) and the total of what the params match */
   findPage(uid: string, params?: Params): Promise<EntityPage>;
+  load: EntityLoader['load'];
+  loadPages: EntityLoader['loadPages'];
 }
 
 export interface EntityPage {
@@ -105,11 +110,31 @@ export function createEntityService(service: ServiceContext): EntityService {
     ).entries as Array<{ id: number }>;
     return stored ?? null;
   };
-  // the database lifecycles' read actions, as Strapi's entity service reads through its query engine
-  const findOne: EntityService['findOne'] = (uid, id, params = {}) =>
-    withReadHooks(service.lifecycles, 'FindOne', uid, { ...params, filters: { id } }, ({ filters: _id, ...read }) =>
-      readOne(uid, id, read),
+  /**
+   * The database lifecycles' read actions, as Strapi's entity service reads through its query
+   * engine; `alongside` joins the populate after the hooks, and its answers are kept from them.
+   */
+  const findOneWith = async (uid: string, id: number | string, params: Params, alongside: Params = {}) => {
+    const extra: Params = {};
+    const entry = await withReadHooks(
+      service.lifecycles,
+      'FindOne',
+      uid,
+      { ...params, filters: { id } },
+      async ({ filters: _id, ...read }) => {
+        const populate = isPlainObject(read.populate) ? { ...read.populate, ...alongside } : read.populate;
+        const found = await readOne(uid, id, Object.keys(alongside).length > 0 ? { ...read, populate } : read);
+        for (const key of Object.keys(alongside))
+          if (found && Object.hasOwn(found, key)) {
+            extra[key] = found[key];
+            delete found[key];
+          }
+        return found;
+      },
     );
+    return entry && Object.keys(extra).length > 0 ? { ...entry, ...extra } : entry;
+  };
+  const findOne: EntityService['findOne'] = (uid, id, params = {}) => findOneWith(uid, id, params);
   const findMany: EntityService['findMany'] = (uid, params = {}) =>
     withReadHooks(service.lifecycles, 'FindMany', uid, params, async (read) => {
       if (known(uid).kind === 'singleType') return readEntry(ctx, uid, {}, readQuery(read, false), { style: 'plain' });
@@ -121,10 +146,13 @@ export function createEntityService(service: ServiceContext): EntityService {
       const query = { ...readQuery(read, false), pagination: { start: 0, limit: 1, withCount: true } };
       return (await readEntries(ctx, uid, query)).pagination.total ?? 0;
     });
+  const loader = createEntityLoader({ schema: known, findOne: findOneWith, pageParams });
   return {
     findMany,
     findOne,
     count,
+    load: loader.load,
+    loadPages: loader.loadPages,
     // Strapi's: the page (its start and limit, whatever offset was given) and the count, side by side
     async findPage(uid, params = {}) {
       const { page, pageSize } = pageParams(params);

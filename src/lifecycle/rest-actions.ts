@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import { koaHandler, type KoaMiddleware } from '../middlewares/koa-bridge.js';
 import { requestAuth } from '../operations/request-context.js';
 import type { AppCode } from './app-controllers.js';
+import { extendsCoreAction, type AppRegistries } from './sanitizer-registries.js';
 
 export interface RestActionOptions {
   code: AppCode;
@@ -17,6 +18,8 @@ export interface RestActionOptions {
   logger: Logger;
   /** before an app handler runs: a multipart body read into `ctx.request.body` / `ctx.request.files` */
   prepareRequest?: (req: Request, res: Response) => Promise<void>;
+  /** `strapi.sanitizers` / `strapi.validators` of an app with code (absent: none can be registered) */
+  registries?: AppRegistries;
 }
 
 function endpoint(uid: string, action: string, handler: KoaMiddleware): KoaMiddleware {
@@ -36,17 +39,21 @@ function endpoint(uid: string, action: string, handler: KoaMiddleware): KoaMiddl
 
 /**
  * The `appAction` of a content-type's core routes: the app's action when its code takes part in
- * it, else undefined (the route's direct operation). undefined for a content-type with no code of
- * the app's, so its routes ask nothing per request.
+ * it (its controller or service, or a sanitizer it registered that the action runs), else
+ * undefined (the route's direct operation). undefined for a content-type with no code of the
+ * app's in an app that cannot register sanitizers, so its routes ask nothing per request; with
+ * code elsewhere in the app, they ask the registries (one look-up while they hold nothing).
  */
 export function restActions(
   options: RestActionOptions,
   uid: string,
 ): ((action: string) => RequestHandler | undefined) | undefined {
-  const { code } = options;
-  if (!code.customises(uid)) return undefined;
+  const { code, registries } = options;
+  const customised = code.customises(uid);
+  if (!customised && !registries) return undefined;
   const handlers = new Map<string, RequestHandler>();
   return (action) => {
+    if (!customised && !(registries && extendsCoreAction(registries, action))) return undefined;
     const handler = code.restAction(uid, action);
     if (!handler) return undefined;
     let route = handlers.get(action);

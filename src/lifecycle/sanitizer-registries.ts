@@ -1,8 +1,11 @@
 /**
  * `strapi.sanitizers` and `strapi.validators`: Strapi v4's registries of the app's extra
- * sanitizers and validators, keyed by path (`content-api.output`, `content-api.input`). The
- * helpers of `@strapi/utils` (`sanitize.contentAPI.output(data, schema)`, `validate.contentAPI.query`)
- * read them through the global `strapi`, so an app's controller calling those helpers needs them.
+ * sanitizers and validators, keyed by path. Strapi 4.26 reads three of them, after its built-in
+ * steps: `content-api.output` sanitizers in `sanitize.contentAPI.output` (every core action's
+ * `sanitizeOutput`), `content-api.input` sanitizers in `sanitize.contentAPI.input` (create and
+ * update's `sanitizeInput`), `content-api.input` validators in `validate.contentAPI.input` (a
+ * controller's `validateInput`, which no core action calls). The helpers of `@strapi/utils` read
+ * them through the global `strapi`; the core controllers here read them through `runRegistered`.
  */
 import get from 'lodash/get.js';
 import has from 'lodash/has.js';
@@ -36,4 +39,58 @@ export function createPathRegistry(): PathRegistry {
     has: (path) => has(entries, path),
   };
   return registry;
+}
+
+/** The registries of one `strapi` object. */
+export interface AppRegistries {
+  sanitizers: PathRegistry;
+  validators: PathRegistry;
+}
+
+export const CONTENT_API_OUTPUT = 'content-api.output';
+export const CONTENT_API_INPUT = 'content-api.input';
+
+const WRITES = new Set(['create', 'update']);
+
+/**
+ * Whether a core action runs functions the app registered: output sanitizers (every action answers
+ * an entry) or, for create and update, input sanitizers. Asked per request: an empty list is one look-up.
+ */
+export function extendsCoreAction(registries: AppRegistries, action: string): boolean {
+  return (
+    registries.sanitizers.get(CONTENT_API_OUTPUT).length > 0 ||
+    (WRITES.has(action) && registries.sanitizers.get(CONTENT_API_INPUT).length > 0)
+  );
+}
+
+/**
+ * The functions registered at `path`, each made for `schema` (`fn(schema)`, as Strapi builds its
+ * transforms) and run in turn on `data`, each awaited; a list is run entry by entry, as Strapi's
+ * helpers do. With none registered, `data` as it is.
+ */
+export async function runRegistered(
+  registry: PathRegistry,
+  path: string,
+  schema: unknown,
+  data: unknown,
+): Promise<unknown> {
+  const registered = registry.get(path);
+  if (registered.length === 0) return data;
+  const transforms = registered.map((make) => {
+    if (typeof make !== 'function') throw new TypeError(`strapi ${path}: a registered entry is not a function`);
+    return (make as (schema: unknown) => unknown)(schema);
+  });
+  const runOne = async (entry: unknown) => {
+    let value = entry;
+    for (const transform of transforms) {
+      if (typeof transform !== 'function')
+        throw new TypeError(`strapi ${path}: a registered function did not return a function`);
+      value = await (transform as (value: unknown) => unknown)(value);
+    }
+    return value;
+  };
+  if (!Array.isArray(data)) return runOne(data);
+  const out: unknown[] = [];
+  for (const entry of data) out.push(await runOne(entry));
+  return out;
 }

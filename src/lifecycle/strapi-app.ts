@@ -7,8 +7,9 @@ import { join, resolve } from 'node:path';
 import get from 'lodash/get.js';
 import has from 'lodash/has.js';
 import set from 'lodash/set.js';
+import toPath from 'lodash/toPath.js';
 import type { ServiceConfig } from '../config/index.js';
-import type { Component, ContentType, CustomFieldBaseType, Registry } from '../content-types/index.js';
+import type { CustomFieldBaseType, Registry } from '../content-types/index.js';
 import type { Logger } from '../logger.js';
 import type { ServiceContext } from '../service-context.js';
 import { createAppCode, type AppCode } from './app-controllers.js';
@@ -31,12 +32,15 @@ import { createUploadService } from './upload-service.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
 import { createAdminUserService } from './admin-user-service.js';
-import { createPathRegistry, type PathRegistry } from './sanitizer-registries.js';
+import { createPathRegistry, type AppRegistries, type PathRegistry } from './sanitizer-registries.js';
 import { createContentManagerUidService } from './content-manager-uid.js';
 import type { EventHub, StrapiWebhookRunner, WebhookStore } from '../webhooks/index.js';
 import type { ApiRouter } from './content-api-routes.js';
 import { strapiApi, type StrapiApiModule } from './strapi-api.js';
 import { createStrapiAuth, type StrapiAuth } from './strapi-auth.js';
+import { describeSchema, type StrapiContentType } from './strapi-schema.js';
+
+export type { StrapiContentType };
 
 /** What the running service lends the `strapi` object. */
 export interface LifecycleHost {
@@ -69,6 +73,8 @@ export interface LifecycleHost {
   webhooks: { eventHub: EventHub; store: WebhookStore; runner: StrapiWebhookRunner };
   /** the route files' routers, by api and file name (absent: none) */
   apiRouters?(): Record<string, Record<string, ApiRouter>>;
+  /** `strapi.sanitizers` and `strapi.validators`, shared with the core controllers (absent: new ones) */
+  registries?: AppRegistries;
 }
 
 type LogMethod = (message: string, ...rest: unknown[]) => void;
@@ -103,17 +109,6 @@ export interface StrapiPlugin {
   config(path: string, defaultValue?: unknown): unknown;
   contentType(name: string): StrapiContentType | undefined;
   readonly contentTypes: Record<string, StrapiContentType>;
-}
-
-/** A content-type or component as Strapi describes it (read-only here). */
-export interface StrapiContentType {
-  uid: string;
-  modelType: 'contentType' | 'component';
-  kind?: 'collectionType' | 'singleType';
-  modelName: string;
-  collectionName: string;
-  info: { displayName: string; singularName?: string; pluralName?: string };
-  attributes: ContentType['attributes'];
 }
 
 export interface StrapiApp {
@@ -182,28 +177,6 @@ export function loadingStrapi(config: ServiceConfig, logger: Logger): LoadingStr
   });
 }
 
-function describe(schema: ContentType | Component): StrapiContentType {
-  const [, name = schema.uid] = /^(?:[a-z-]+::[\w-]+\.)?(.+)$/.exec(schema.uid) ?? [];
-  return schema.modelType === 'contentType'
-    ? {
-        uid: schema.uid,
-        modelType: 'contentType',
-        kind: schema.kind,
-        modelName: name,
-        collectionName: schema.collectionName,
-        info: { displayName: schema.displayName, singularName: schema.singularName, pluralName: schema.pluralName },
-        attributes: schema.attributes,
-      }
-    : {
-        uid: schema.uid,
-        modelType: 'component',
-        modelName: name,
-        collectionName: schema.collectionName,
-        info: { displayName: schema.displayName },
-        attributes: schema.attributes,
-      };
-}
-
 function logMethods(logger: Logger): StrapiLog {
   const at =
     (level: 'info' | 'warn' | 'error' | 'debug' | 'trace'): LogMethod =>
@@ -221,6 +194,8 @@ function logMethods(logger: Logger): StrapiLog {
   };
 }
 
+const CONFIG_METHODS = new Set(['get', 'has', 'set']);
+
 function configObject(tree: Record<string, unknown>): StrapiConfig {
   const values = structuredCloneSafe(tree);
   const config: StrapiConfig = {
@@ -229,6 +204,9 @@ function configObject(tree: Record<string, unknown>): StrapiConfig {
     has: (path) => has(values, path),
     set(path, value) {
       set(values, path, value);
+      // the files are also read as properties (`strapi.config.server`, `strapi.config.port`)
+      const [file] = toPath(path);
+      if (file !== undefined && !CONFIG_METHODS.has(file)) config[file] = values[file];
       return config;
     },
   };
@@ -299,7 +277,8 @@ const NO_APP_CODE = { controllers: [], services: [], files: [], customised: fals
 
 export function createStrapiApp(host: LifecycleHost): StrapiApp {
   const { registry } = host;
-  const code = host.code ?? createAppCode(NO_APP_CODE, { service: host.service, strapi: () => app });
+  const registries = host.registries ?? { sanitizers: createPathRegistry(), validators: createPathRegistry() };
+  const code = host.code ?? createAppCode(NO_APP_CODE, { service: host.service, strapi: () => app, registries });
   const entityService = createEntityService(host.service);
   // as Strapi's, the query engine's writes emit no events (its entity service's do); what a
   // `*Many` action does runs no per-entry hooks, and the query engine runs its read hooks itself
@@ -351,7 +330,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
           registry
             .listContentTypes()
             .filter((ct) => ct.uid.startsWith(`plugin::${name}.`))
-            .map((ct) => [ct.uid.slice(`plugin::${name}.`.length), { schema: describe(ct) }]),
+            .map((ct) => [ct.uid.slice(`plugin::${name}.`.length), { schema: describeSchema(ct) }]),
         ),
       });
       return [name, createPluginHolder(name, server, defaults, holderHost)] as const;
@@ -369,7 +348,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     return lazyMap(holder.serviceNames().map((name) => [name, () => holder.service(name)] as const));
   };
   const allContentTypes = (): Record<string, StrapiContentType> =>
-    Object.fromEntries(registry.listContentTypes().map((ct) => [ct.uid, describe(ct)]));
+    Object.fromEntries(registry.listContentTypes().map((ct) => [ct.uid, describeSchema(ct)]));
 
   const pluginObject = (name: string): StrapiPlugin => {
     const holder = holderOf(name);
@@ -407,7 +386,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
         config: (path, defaultValue) => get(holder.server.config, path, defaultValue) as unknown,
         contentType(ctName) {
           const ct = registry.contentType(`plugin::${name}.${ctName}`);
-          return ct ? describe(ct) : undefined;
+          return ct ? describeSchema(ct) : undefined;
         },
         get contentTypes() {
           return Object.fromEntries(
@@ -528,20 +507,20 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       return allContentTypes();
     },
     get components() {
-      return Object.fromEntries(registry.listComponents().map((c) => [c.uid, describe(c)]));
+      return Object.fromEntries(registry.listComponents().map((c) => [c.uid, describeSchema(c)]));
     },
     contentType(uid) {
       const ct = registry.contentType(uid);
-      return ct ? describe(ct) : undefined;
+      return ct ? describeSchema(ct) : undefined;
     },
     getModel(uid) {
       const schema = registry.schema(uid);
-      return schema ? describe(schema) : undefined;
+      return schema ? describeSchema(schema) : undefined;
     },
     entityService: strictObject(
       entityService,
       'strapi.entityService',
-      'findMany, findOne, count, findPage, create, update, delete',
+      'findMany, findOne, count, findPage, create, update, delete, load, loadPages',
     ),
     db: strictObject(
       {
@@ -558,8 +537,8 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     query,
     store: createStrapiStore(host.service.connection),
     customFields: strictObject(customFields.api, 'strapi.customFields', 'register(customField)'),
-    sanitizers: createPathRegistry(),
-    validators: createPathRegistry(),
+    sanitizers: registries.sanitizers,
+    validators: registries.validators,
     ...(host.server ? { server: host.server } : {}),
     ...(host.cron ? { cron: host.cron } : {}),
     admin: adminPanel(),

@@ -3,6 +3,7 @@
 // replaced (two replacements interleaved leave the union of both sets), a file's bytes replaced or
 // deleted (the record must describe the bytes stored), the attributes the localizations of one
 // document share (two updates from two locales interleaved leave each locale the other's values).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../errors/index.js';
 import type { Models } from '../models/index.js';
@@ -10,11 +11,39 @@ import type { Models } from '../models/index.js';
 /** A document's own lease field: `{ owner, until }` while a writer holds it. */
 const LEASE = '__lease';
 /** the leases not tied to one document (`_id`: what they guard) */
-const LEASES = 'leases';
+const LEASES = 'content_service_leases';
 /** how long a lease holds when its writer dies before giving it back (a crash, a kill -9) */
 const LEASE_MS = 10_000;
 /** how long a writer waits for a lease before answering 409 */
 const WAIT_MS = 15_000;
+
+/**
+ * The leases the running work holds: a lease is re-entrant within the work that took it (an app's
+ * lifecycle hook run inside a localization's creation may update that document's localizations).
+ * Each holding is marked released when its work ends, so what that work started and outlives it
+ * (a queue it set going) holds nothing.
+ */
+interface Holding {
+  key: string;
+  parent: Holding | undefined;
+  released: boolean;
+}
+
+const held = new AsyncLocalStorage<Holding>();
+
+function holding(key: string): boolean {
+  for (let h = held.getStore(); h; h = h.parent) if (h.key === key && !h.released) return true;
+  return false;
+}
+
+async function asHolder<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const holder: Holding = { key, parent: held.getStore(), released: false };
+  try {
+    return await held.run(holder, work);
+  } finally {
+    holder.released = true;
+  }
+}
 
 /** Tries `take` (true: taken) until it succeeds; `gone()` (an error) ends the wait. */
 async function acquire(take: (until: number) => Promise<boolean>, gone: () => Promise<Error | null>): Promise<void> {
@@ -41,6 +70,8 @@ export async function withLease<T>(
   gone: () => Error,
   work: () => Promise<T>,
 ): Promise<T> {
+  const key = `${uid}:${id}`;
+  if (holding(key)) return work();
   const collection = models.collection(uid);
   const owner = randomUUID();
   await acquire(
@@ -54,14 +85,15 @@ export async function withLease<T>(
     async () => ((await collection.countDocuments({ _id: id as never }, { limit: 1 })) === 0 ? gone() : null),
   );
   try {
-    return await work();
+    return await asHolder(key, work);
   } finally {
     await collection.updateOne({ _id: id as never, [`${LEASE}.owner`]: owner }, { $unset: { [LEASE]: '' } });
   }
 }
 
-/** Runs `work` while holding the lease named `name` (a document of the `leases` collection while held). */
+/** Runs `work` while holding the lease named `name` (a document of the `content_service_leases` collection while held). */
 export async function withNamedLease<T>(models: Models, name: string, work: () => Promise<T>): Promise<T> {
+  if (holding(name)) return work();
   const db = models.connection.db;
   if (!db) throw new Error('the database connection is not open');
   const leases = db.collection<{ _id: string; owner: string; until: number }>(LEASES);
@@ -84,7 +116,7 @@ export async function withNamedLease<T>(models: Models, name: string, work: () =
     async () => null,
   );
   try {
-    return await work();
+    return await asHolder(name, work);
   } finally {
     await leases.deleteOne({ _id: name, owner });
   }

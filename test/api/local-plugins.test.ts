@@ -21,6 +21,13 @@ const ORDER = {
   attributes: { item: { type: 'string', required: true } },
 };
 
+// one name for singular and plural: Strapi refuses it for an api's content-type, not for a plugin's
+const STOCK = {
+  kind: 'collectionType',
+  info: { singularName: 'stock', pluralName: 'stock', displayName: 'Stock' },
+  attributes: { item: { type: 'string' }, count: { type: 'integer' } },
+};
+
 const SERVER = `
 module.exports = {
   register({ strapi }) {
@@ -35,7 +42,10 @@ module.exports = {
       if (typeof config.currency !== 'string') throw new Error('currency must be a string');
     },
   },
-  contentTypes: { order: { schema: require('./content-types/order/schema.json') } },
+  contentTypes: {
+    order: { schema: require('./content-types/order/schema.json') },
+    stock: { schema: require('./content-types/stock/schema.json') },
+  },
   services: {
     steps: () => [],
     order: ({ strapi }) => ({
@@ -58,6 +68,10 @@ module.exports = {
       },
       open: () => ({ open: true }),
       steps: () => strapi.plugin('shop').service('steps'),
+      async restock() {
+        await strapi.query('plugin::shop.stock').create({ data: { item: 'tea', count: 3 } });
+        return strapi.query('plugin::shop.stock').findMany({ select: ['item', 'count'] });
+      },
     }),
   },
   policies: { fromShop: (policyContext) => policyContext.request.header['x-shop'] === 'yes' },
@@ -69,6 +83,7 @@ module.exports = {
         { method: 'POST', path: '/orders', handler: 'order.create', config: { policies: ['fromShop'] } },
         { method: 'GET', path: '/open', handler: 'order.open', config: { auth: false } },
         { method: 'GET', path: '/steps', handler: 'order.steps', config: { auth: false } },
+        { method: 'POST', path: '/restock', handler: 'order.restock', config: { auth: false } },
       ],
     },
     admin: { type: 'admin', routes: [{ method: 'GET', path: '/settings', handler: 'order.list' }] },
@@ -100,6 +115,7 @@ async function shopApp(pluginConfig: string): Promise<string> {
     'src/plugins/shop/strapi-server.js': "module.exports = require('./server');",
     'src/plugins/shop/server/index.js': SERVER,
     'src/plugins/shop/server/content-types/order/schema.json': JSON.stringify(ORDER),
+    'src/plugins/shop/server/content-types/stock/schema.json': JSON.stringify(STOCK),
   });
   return dir;
 }
@@ -143,6 +159,14 @@ describe("a Strapi v4 project's local plugin (config/plugins resolve, src/plugin
     expect(res.body.orders.map((order: { item: string }) => order.item)).to.deep.equal(['tea']);
   });
 
+  it('stores a content-type of one name for singular and plural, as Strapi allows for plugins; GraphQL still answers', async () => {
+    const res = await api().post('/api/shop/restock').expect(200);
+    expect(res.body).to.deep.equal([{ id: 1, item: 'tea', count: 3 }]);
+    const graph = await api().post('/graphql').send({ query: '{ __type(name: "Query") { fields { name } } }' });
+    const queries = (graph.body.data.__type.fields as Array<{ name: string }>).map((field) => field.name);
+    expect(queries).to.include.members(['notes', 'note', 'shopStock']);
+  });
+
   it('lists its actions for roles to grant and does not serve its admin routes', async () => {
     const { accessKey } = await createApiToken(service.context, { name: 'shop-admin', type: 'full-access' });
     const list = await api().get('/api/users-permissions/permissions').set(bearer(accessKey)).expect(200);
@@ -150,6 +174,7 @@ describe("a Strapi v4 project's local plugin (config/plugins resolve, src/plugin
       'create',
       'list',
       'open',
+      'restock',
       'steps',
     ]);
     await api().get('/api/shop/settings').set(bearer(accessKey)).expect(404);

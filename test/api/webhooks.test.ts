@@ -419,7 +419,7 @@ describe('webhooks (Strapi v4 webhookStore, webhookRunner, eventHub and /admin/w
       expect(call?.body.entry).to.deep.equal({ id: 7 });
     });
 
-    it('posts entry.create, entry.update and entry.delete of users (register, /api/users), without private fields', async () => {
+    it('posts entry.create, entry.update and entry.delete of users (register, change-password, /api/users), without private fields', async () => {
       await makeWebhook({
         name: 'users',
         url: receiver.url('/users'),
@@ -437,8 +437,17 @@ describe('webhooks (Strapi v4 webhookStore, webhookRunner, eventHub and /admin/w
       expect(entry).to.include({ id, username: 'hooked', email: 'hooked@example.org' });
       expect(entry).to.not.have.any.keys('password', 'resetPasswordToken', 'confirmationToken');
       expect(entry.role).to.include({ type: 'authenticated' });
+      // the auth flows' own updates, as Strapi's user service `edit` makes them
+      await api()
+        .post('/api/auth/change-password')
+        .set(bearer(registered.body.jwt as string))
+        .send({ currentPassword: 'Password123!', password: 'Password456!', passwordConfirmation: 'Password456!' })
+        .expect(200);
+      const [changed] = await receiver.waitFor('/users', 'entry.update');
+      expect(changed?.body.entry).to.include({ id, username: 'hooked' });
+      expect(changed?.body.entry).to.not.have.any.keys('password', 'resetPasswordToken', 'confirmationToken');
       await api().put(`/api/users/${id}`).set(admin).send({ username: 'hooked2' }).expect(200);
-      const [updated] = await receiver.waitFor('/users', 'entry.update');
+      const updated = (await receiver.waitFor('/users', 'entry.update', 2))[1];
       expect(updated?.body.entry).to.include({ id, username: 'hooked2' });
       await api().delete(`/api/users/${id}`).set(admin).expect(200);
       const [deleted] = await receiver.waitFor('/users', 'entry.delete');

@@ -1,6 +1,9 @@
 // Parallel writes to the localizations of one document over HTTP, then what is stored checked
 // with a raw driver: the attributes they share (Strapi's non-localized ones) stay equal in all.
 import { expect } from 'chai';
+import request from 'supertest';
+import { createTestService, type TestService } from '../helpers/server.js';
+import { writeTempApp } from '../helpers/temp-app.js';
 import { range, startCluster, statuses, type Cluster, type RawDoc } from './helpers.js';
 
 const KINDS = ['news', 'opinion', 'review', 'tutorial'];
@@ -62,3 +65,67 @@ for (const instances of [1, 2]) {
     });
   });
 }
+
+// an app's create hook, run inside the creation of a localization (which holds the group's lease),
+// updating what that document's localizations share: the lease is the same work's, so no wait
+const SYNCING_HOOK = `module.exports = {
+  bootstrap({ strapi }) {
+    strapi.db.lifecycles.subscribe({
+      models: ['api::page.page'],
+      async afterCreate(event) {
+        const source = event.params.data.sourceId;
+        if (event.result.locale === 'fr' && source) {
+          await strapi.entityService.update('api::page.page', source, { data: { rank: 7 } });
+        }
+      },
+    });
+  },
+};
+`;
+
+describe('a lifecycle hook of a localization writing what the localizations share', function () {
+  this.timeout(10_000);
+  let service: TestService;
+  before(async () => {
+    const appDir = await writeTempApp({
+      api: {
+        page: {
+          kind: 'collectionType',
+          collectionName: 'pages',
+          info: { singularName: 'page', pluralName: 'pages', displayName: 'Page' },
+          pluginOptions: { i18n: { localized: true } },
+          attributes: {
+            title: { type: 'string', pluginOptions: { i18n: { localized: true } } },
+            sourceId: { type: 'integer', pluginOptions: { i18n: { localized: true } } },
+            rank: { type: 'integer', pluginOptions: { i18n: { localized: false } } },
+          },
+        },
+      },
+      config: {
+        plugins: {
+          i18n: { enabled: true, config: { defaultLocale: 'en', locales: [{ code: 'en' }, { code: 'fr' }] } },
+        },
+        permissions: { public: ['api::page.page.create', 'api::page.page.createLocalization'] },
+      },
+      files: { 'src/index.js': SYNCING_HOOK },
+    });
+    service = await createTestService({ appDir });
+  });
+  after(() => service.close());
+
+  it('runs at once: the lease of the group is re-entrant within the creation that holds it', async () => {
+    const en = await request(service.app)
+      .post('/api/pages')
+      .send({ data: { title: 'en', rank: 1 } });
+    expect(en.status, JSON.stringify(en.body)).to.equal(200);
+    const id = en.body.data.id as number;
+    const started = Date.now();
+    const fr = await request(service.app)
+      .post(`/api/pages/${id}/localizations`)
+      .send({ locale: 'fr', title: 'fr', sourceId: id });
+    expect(fr.status, JSON.stringify(fr.body)).to.equal(200);
+    expect(Date.now() - started).to.be.below(5_000);
+    const docs = await service.context.models.collection('api::page.page').find({}).toArray();
+    expect(docs.map((d) => (d as { rank?: number }).rank)).to.deep.equal([7, 7]);
+  });
+});

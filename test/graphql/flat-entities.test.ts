@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createTestService, type TestService } from '../helpers/server.js';
+import { createCommandCountingService, type TestService } from '../helpers/server.js';
 import { writeTempProject } from '../helpers/temp-app.js';
 import { gql } from './helpers.js';
 
@@ -31,9 +31,21 @@ const PROJECT = {
     module.exports = {
       register({ strapi }) {
         strapi.plugin('graphql').service('extension').use(() => ({
-          typeDefs: 'type Query { shelf: [BookEntity] shelfWithAuthors: [BookEntity] firstBook: BookEntity }',
+          typeDefs: \`type Query { shelf: [BookEntity] shelfWithAuthors: [BookEntity] firstBook: BookEntity
+            bookByTitle(title: String!): BookEntityResponse  booksByPages(min: Int!): BookEntityResponseCollection }\`,
           resolvers: {
             Query: {
+              // entries read without their relations, answered through the format service
+              async bookByTitle(_parent, args) {
+                const [book] = await strapi.entityService.findMany('api::book.book', { filters: { title: args.title } });
+                const { toEntityResponse } = strapi.plugin('graphql').service('format').returnTypes;
+                return toEntityResponse(book ?? null, { args, resourceUID: 'api::book.book' });
+              },
+              async booksByPages(_parent, args) {
+                const books = await strapi.entityService.findMany('api::book.book', { filters: { pages: { $gte: args.min } }, sort: 'id' });
+                const { toEntityResponseCollection } = strapi.plugin('graphql').service('format').returnTypes;
+                return toEntityResponseCollection(books, { args, resourceUID: 'api::book.book' });
+              },
               shelf: () => strapi.entityService.findMany('api::book.book', { sort: 'id' }),
               // a populated relation comes flat too: its field is still read as Strapi's resolver reads it
               shelfWithAuthors: () => strapi.entityService.findMany('api::book.book', { sort: 'id', populate: ['author'] }),
@@ -44,6 +56,8 @@ const PROJECT = {
             'Query.shelf': { auth: false },
             'Query.shelfWithAuthors': { auth: false },
             'Query.firstBook': { auth: false },
+            'Query.bookByTitle': { auth: false },
+            'Query.booksByPages': { auth: false },
           },
         }));
       },
@@ -60,8 +74,9 @@ const PROJECT = {
 
 describe('GraphQL: flat entries answered for <Type>Entity by a custom resolver', () => {
   let service: TestService;
+  let commands: string[];
   before(async () => {
-    service = await createTestService({ appDir: await writeTempProject(PROJECT) });
+    ({ service, commands } = await createCommandCountingService({ appDir: await writeTempProject(PROJECT) }));
   });
   after(() => service.close());
 
@@ -112,5 +127,47 @@ describe('GraphQL: flat entries answered for <Type>Entity by a custom resolver',
         },
       },
     });
+  });
+
+  it('toEntityResponse(Collection) of entries read without their relations: a selected relation is read by the entry id, once per field and entry', async () => {
+    commands.length = 0;
+    const one = await gql(
+      service,
+      `{ bookByTitle(title: "Dune") { data { id attributes { title author { data { id attributes { name } } }
+        sequels { data { attributes { title } } } } } } }`,
+    );
+    expect(one.body).to.deep.equal({
+      data: {
+        bookByTitle: {
+          data: {
+            id: '1',
+            attributes: {
+              title: 'Dune',
+              author: { data: { id: '1', attributes: { name: 'Frank Herbert' } } },
+              sequels: { data: [{ attributes: { title: 'Dune Messiah' } }] },
+            },
+          },
+        },
+      },
+    });
+    // the resolver's read, then one per selected relation field of the entry
+    expect(commands).to.have.length(3);
+    commands.length = 0;
+    const list = await gql(
+      service,
+      '{ booksByPages(min: 400) { data { id attributes { title author { data { attributes { name } } } } } } }',
+    );
+    expect(list.body.data?.booksByPages).to.deep.equal({
+      data: [
+        { id: '1', attributes: { title: 'Dune', author: { data: { attributes: { name: 'Frank Herbert' } } } } },
+        { id: '2', attributes: { title: 'Emma', author: { data: null } } },
+      ],
+    });
+    expect(commands).to.have.length(3);
+    // no relation selected: no read beyond the resolver's
+    commands.length = 0;
+    const bare = await gql(service, '{ booksByPages(min: 400) { data { id attributes { title } } } }');
+    expect(bare.body.errors).to.equal(undefined);
+    expect(commands).to.have.length(1);
   });
 });

@@ -171,6 +171,12 @@ describe('content-type registry', () => {
       () => build({ 'api::article.article': article({}, { kind: 'listType' as never }) }),
       /"kind" must be/,
     ],
+    [
+      "a collection the service keeps (the id counters')",
+      () =>
+        build({ 'api::article.article': { ...article({ title: { type: 'string' } }), collectionName: 'counters' } }),
+      /collectionName "counters" is the name of a collection the service keeps/,
+    ],
   ];
   for (const [what, fn, message] of invalid) {
     it(`rejects ${what}, naming the file and attribute`, () => {

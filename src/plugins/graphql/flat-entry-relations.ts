@@ -1,10 +1,12 @@
 /**
- * Relation and media fields of entries a custom resolver answered flat (`strapi.entityService`'s
- * `{ id, title, author: ... }` for a `<Type>Entity`, see entity-attributes.ts). Strapi's
- * association resolver loads every such field from the database; the generated queries here
- * populate them in their one read instead, so an entry that did not come through one has its
- * field read on its own: the owner entry by id with that field populated (one read per field
- * and entry, as Strapi's resolver costs).
+ * Relation and media fields of entries a custom resolver answered itself: flat
+ * (`strapi.entityService`'s `{ id, title, author: ... }` for a `<Type>Entity`, see
+ * entity-attributes.ts), or through the format service's `toEntityResponse`, whose attributes
+ * carry their entry's id (`withEntryId`). Strapi's association resolver loads every such field
+ * from the database; the generated queries here populate them in their one read instead, so an
+ * entry that did not come through one has a selected field it lacks read on its own: the owner
+ * entry by id with that field populated (one read per selected field and entry, as Strapi's
+ * resolver costs; none for a field not selected).
  */
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Registry, Schema } from '../../content-types/index.js';
@@ -19,10 +21,19 @@ function isFieldAnswer(value: unknown): boolean {
   return isRecord(value) && Object.hasOwn(value, 'data');
 }
 
-/** The id of a flat entry of a content-type (components and envelopes' attributes have none to read by). */
+/** The id of the entry the format service's attributes belong to (not enumerable: never answered, never spread). */
+const ENTRY_ID = Symbol('entry id');
+
+/** `attributes` carrying the id of their entry, for relation fields the entry does not hold. */
+export function withEntryId<T extends Record<string, unknown>>(attributes: T, id: unknown): T {
+  Object.defineProperty(attributes, ENTRY_ID, { value: id, enumerable: false });
+  return attributes;
+}
+
+/** The id of a flat entry of a content-type, or of the entry formatted attributes belong to (components have none to read by). */
 function flatEntryId(owner: Schema, parent: unknown): number | undefined {
   if (owner.modelType !== 'contentType' || !isRecord(parent)) return undefined;
-  const id = Number(parent.id);
+  const id = Number(Object.hasOwn(parent, ENTRY_ID) ? (parent as { [ENTRY_ID]?: unknown })[ENTRY_ID] : parent.id);
   return Number.isInteger(id) && id > 0 ? id : undefined;
 }
 

@@ -5,12 +5,14 @@
  * (`{ data: { id, attributes } }`, relations as `{ data }` envelopes). A collection's
  * `meta.pagination` is Strapi's: given the `args` and `resourceUID`, the entries matching the args'
  * filters are counted (with the caller's permissions) when a query selects it; without them it
- * describes the entries given.
+ * describes the entries given. A relation or media field the entries were read without is read
+ * from the database when a query selects it (flat-entry-relations.ts), as Strapi's resolver does.
  */
 import { UPLOAD_FILE_UID, type Attribute, type Registry, type Schema } from '../../content-types/index.js';
 import { readEntries } from '../../query/index.js';
 import { operationContext, pageLimits, type GraphQLContext } from './context.js';
 import { toRestFilters } from './filters.js';
+import { withEntryId } from './flat-entry-relations.js';
 import { graphqlPaginationMeta, graphqlWindow, type GraphQLWindow } from './pagination.js';
 
 type Entry = Record<string, unknown>;
@@ -26,10 +28,11 @@ function isEntry(value: unknown): value is Entry {
 }
 
 export function createFormatService(registry: Registry) {
+  // the attributes keep their entry's id: a relation the entry was read without is read by it
   const envelope = (schema: Schema | undefined, value: unknown): unknown => {
     if (!isEntry(value)) return null;
     const { id, ...rest } = value;
-    return { id, attributes: attributesOf(schema, rest) };
+    return { id, attributes: withEntryId(attributesOf(schema, rest), id) };
   };
   const relation = (target: string, value: unknown): unknown => {
     const schema = registry.schema(target);

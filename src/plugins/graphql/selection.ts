@@ -314,6 +314,18 @@ function responseQuery(
   return levelSpec(levelQuery(walk, schema, attributesType, attributes));
 }
 
+/** A resolver's walk of its selection: its page limits, the caller's access, the nested fields' errors. */
+function walkOf(info: GraphQLResolveInfo, registry: Registry, ctx: GraphQLContext): Walk {
+  ctx.fieldErrors ??= new WeakMap();
+  return {
+    info,
+    registry,
+    limits: pageLimits(ctx),
+    access: operationContext(ctx).access,
+    fieldErrors: ctx.fieldErrors,
+  };
+}
+
 /** The read query of a top-level resolver: `fields` and `populate` from its selection set. */
 export function selectionQuery(
   info: GraphQLResolveInfo,
@@ -321,14 +333,7 @@ export function selectionQuery(
   schema: Schema,
   ctx: GraphQLContext,
 ): RawQuery {
-  ctx.fieldErrors ??= new WeakMap();
-  const walk: Walk = {
-    info,
-    registry,
-    limits: pageLimits(ctx),
-    access: operationContext(ctx).access,
-    fieldErrors: ctx.fieldErrors,
-  };
+  const walk = walkOf(info, registry, ctx);
   return responseQuery(walk, schema, getNamedType(info.returnType), info.fieldNodes);
 }
 
@@ -343,14 +348,7 @@ export function fieldOfEntryQuery(
   owner: Schema,
   ctx: GraphQLContext,
 ): RawQuery {
-  ctx.fieldErrors ??= new WeakMap();
-  const walk: Walk = {
-    info,
-    registry,
-    limits: pageLimits(ctx),
-    access: operationContext(ctx).access,
-    fieldErrors: ctx.fieldErrors,
-  };
+  const walk = walkOf(info, registry, ctx);
   const entry: FieldNode = {
     kind: Kind.FIELD,
     name: { kind: Kind.NAME, value: '__entry' },

@@ -12,6 +12,7 @@ import { allowedExtraFields } from './user-fields.js';
 import { userWithRole } from './user-answer.js';
 import { emitUserEvent } from './user-events.js';
 import type { OperationContext } from '../../operations/index.js';
+import type { ServiceContext } from '../../service-context.js';
 import {
   createUser,
   findUserByConfirmationToken,
@@ -28,6 +29,19 @@ import {
 import { bodyObject, checkFields, USER_FIELD_RULES } from './validation.js';
 
 /** `{ jwt, user }`, as Strapi v4's register, login, reset and change-password answer. */
+
+/** Strapi's user service `edit`, which its auth flows call: the update, then the entity service's `entry.update`. */
+async function editUser(
+  ctx: ServiceContext,
+  id: number,
+  set: Record<string, unknown>,
+  unless?: Record<string, unknown>,
+): Promise<UserDoc | null> {
+  const user = await updateUser(ctx, id, set, unless);
+  if (user) await emitUserEvent(ctx, 'entry.update', user);
+  return user;
+}
+
 export interface AuthSession {
   jwt: string;
   user: { id: number } & Record<string, unknown>;
@@ -63,7 +77,7 @@ function mailer(rt: UsersPermissionsRuntime): MailSender {
 async function sendConfirmation(rt: UsersPermissionsRuntime, user: UserDoc): Promise<void> {
   const { ctx } = rt;
   const { code, stored } = newResetCode();
-  await updateUser(ctx, user._id, { confirmationToken: stored });
+  await editUser(ctx, user._id, { confirmationToken: stored });
   await sendAuthMail(ctx, mailer(rt), 'email_confirmation', user.email, sanitizeUser(ctx, user), {
     URL: `${serverUrl(ctx)}${ctx.config.api.rest.prefix}/auth/email-confirmation`,
     CODE: code,
@@ -149,7 +163,7 @@ export async function forgotPassword(rt: UsersPermissionsRuntime, input: unknown
     const advanced = await advancedSettings(ctx);
     const { code, stored } = newResetCode();
     // stored before the mail is sent, as Strapi does, so a failed mail leaves a usable code
-    await updateUser(ctx, user._id, { resetPasswordToken: stored });
+    await editUser(ctx, user._id, { resetPasswordToken: stored });
     await sendAuthMail(ctx, mailer(rt), 'reset_password', user.email, sanitizeUser(ctx, user), {
       URL: advanced.email_reset_password ?? settings.resetPasswordUrl,
       TOKEN: code,
@@ -174,7 +188,7 @@ export async function resetPassword(rt: UsersPermissionsRuntime, input: unknown)
   if (!found) throw new ValidationError('Incorrect code provided');
   checkFields({ password }, { password: passwordRules });
   // a code resets once: of parallel uses, the one that still finds it stored wins
-  const user = await updateUser(
+  const user = await editUser(
     rt.ctx,
     found._id,
     { resetPasswordToken: null, password: await hashPassword(password) },
@@ -207,7 +221,7 @@ export async function changePassword(
   if (currentPassword === password)
     throw new ValidationError('Your new password must be different than your current password');
   checkFields({ password }, { password: passwordRules });
-  const user = await updateUser(rt.ctx, current._id, { password: await hashPassword(password) });
+  const user = await editUser(rt.ctx, current._id, { password: await hashPassword(password) });
   if (!user) throw new UnauthorizedError('Invalid credentials');
   return session(rt, user);
 }
@@ -220,7 +234,7 @@ export async function confirmEmail(rt: UsersPermissionsRuntime, input: unknown):
   const { confirmation = '' } = checkFields(bodyObject(input), { confirmation: [{ kind: 'required' }] });
   const user = await findUserByConfirmationToken(rt.ctx, confirmation);
   if (!user) throw new ValidationError('Invalid token');
-  const confirmed = await updateUser(rt.ctx, user._id, { confirmed: true, confirmationToken: null });
+  const confirmed = await editUser(rt.ctx, user._id, { confirmed: true, confirmationToken: null });
   if (!confirmed) throw new ValidationError('Invalid token');
   return confirmed;
 }

@@ -1,9 +1,9 @@
 /**
  * The events of the plugin's writes of users, as Strapi's user service makes them through its
  * entity service (`add`, `edit`, `remove`): `entry.create` / `entry.update` / `entry.delete` of
- * `plugin::users-permissions.user`, the user without its private fields, with its role. Not
- * emitted (Strapi's user service emits `entry.update` for them): the plugin's own updates of a
- * user in its auth flows (confirmation and reset tokens, password changes).
+ * `plugin::users-permissions.user`, the user without its private fields, with its role; also
+ * `entry.update` of the plugin's own updates in its auth flows (confirmation and reset tokens,
+ * password changes), which Strapi's user service makes through `edit`.
  */
 import { USER_UID } from '../../content-types/index.js';
 import type { EntryEventName, ServiceContext } from '../../service-context.js';

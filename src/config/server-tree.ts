@@ -1,0 +1,73 @@
+import { ConfigError } from './config-error.js';
+import type { ServiceConfig } from './types.js';
+
+type Section = Record<string, unknown>;
+
+function isObject(value: unknown): value is Section {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+const trimSlashes = (value: string) => value.replace(/^[\s/]+|[\s/]+$/g, '');
+
+/**
+ * An absolute (`http...`) URL as Strapi's `getConfigUrls` keeps it (parsed, no trailing slash), or a
+ * path with one leading slash ('' for none).
+ */
+function normalisedUrl(value: string, invalid: () => ConfigError): string {
+  const trimmed = trimSlashes(value);
+  if (trimmed.startsWith('http')) {
+    try {
+      return new URL(trimmed).toString().replace(/\/+$/, '');
+    } catch {
+      throw invalid();
+    }
+  }
+  return trimmed === '' ? '' : `/${trimmed}`;
+}
+
+/**
+ * The configuration tree as `strapi.config` answers it once Strapi's bootstrap ran: `server.host`
+ * and `server.port` are where the service listens (PORT, HOST, `--port`, `--host` included), also
+ * as the top-level `host` and `port`; `server.url`, `admin.url` and `admin.path` are Strapi's
+ * normalised URLs (`getConfigUrls`: '' when no `server.url` is set, `/admin` under it).
+ */
+export function serverTree(config: ServiceConfig): Record<string, unknown> {
+  const { tree } = config;
+  const server = isObject(tree.server) ? tree.server : {};
+  const admin = isObject(tree.admin) ? tree.admin : {};
+  const serverUrl = normalisedUrl(
+    config.server.url ?? '',
+    () => new ConfigError(config.fileOf('server', 'url'), 'url', 'must be a valid URL or a path'),
+  );
+  const adminSetting = trimSlashes(typeof admin.url === 'string' ? admin.url : '/admin');
+  const adminUrl = adminSetting.startsWith('http')
+    ? normalisedUrl(
+        adminSetting,
+        () => new ConfigError(config.fileOf('admin', 'url'), 'url', 'must be a valid URL or a path'),
+      )
+    : `${serverUrl}/${adminSetting}`;
+  return {
+    ...tree,
+    host: config.server.host,
+    port: config.server.port,
+    server: { ...server, host: config.server.host, port: config.server.port, url: serverUrl },
+    admin: { ...admin, url: adminUrl, path: adminPath(serverUrl, adminUrl) },
+  };
+}
+
+/** Strapi's `admin.path`: the admin URL's path (below the server's when both are on one origin). */
+function adminPath(serverUrl: string, adminUrl: string): string {
+  if (!adminUrl.startsWith('http')) return adminUrl;
+  if (serverUrl.startsWith('http') && new URL(adminUrl).origin === new URL(serverUrl).origin)
+    return `/${trimSlashes(adminUrl.replace(commonPath(serverUrl, adminUrl), ''))}`;
+  return new URL(adminUrl).pathname;
+}
+
+/** The leading `/`-separated segments two URLs share (Strapi's `getCommonPath`). */
+function commonPath(a: string, b: string): string {
+  const left = a.split('/');
+  const right = b.split('/');
+  const shared: string[] = [];
+  for (let i = 0; i < left.length && left[i] === right[i]; i += 1) shared.push(left[i] ?? '');
+  return shared.join('/');
+}
