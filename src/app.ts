@@ -22,6 +22,7 @@ import {
   loadPluginExtensions,
   pluginContentTypes,
   runPluginHook,
+  runExtendedBuiltInHooks,
   withStorablePlugins,
   hasAdminRoutes,
   prefixedPath,
@@ -422,6 +423,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     },
     async stop() {
       cron?.destroy();
+      if (strapi)
+        await runExtendedBuiltInHooks(
+          extensions,
+          pluginHoldersOf(strapi),
+          plugins.map((p) => p.name),
+          'destroy',
+          strapi,
+        ).catch((err: unknown) => warn(err instanceof Error ? err.message : String(err)));
       if (strapi) await runPluginHooks('destroy', strapi);
       if (strapi) await lifecycle?.run('destroy', strapi);
       if (server) {
@@ -471,6 +480,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     if (strapi) globalThis.strapi = strapi;
     // Strapi's plugin loader applies the extensions before any register hook
     if (strapi) await applyPluginExtensions(extensions, pluginHoldersOf(strapi));
+    const extendedHooks = (names: string[], hook: 'register' | 'bootstrap' | 'destroy') =>
+      strapi ? runExtendedBuiltInHooks(extensions, pluginHoldersOf(strapi), names, hook, strapi) : undefined;
+    // the built-in plugins register before the app's own, as in Strapi
+    await extendedHooks(
+      plugins.map((p) => p.name),
+      'register',
+    );
     // the app's own plugins register before the app, as Strapi's plugins do
     if (strapi) await runPluginHooks('register', strapi);
     if (lifecycle && strapi) await lifecycle.run('register', strapi);
@@ -500,13 +516,18 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     // Strapi composes the apis' routes here too: their middlewares' factories run after register
     await contentApiRoutes.compose();
     const bootstrapBuiltIn = async (late: boolean) => {
-      for (const plugin of plugins.filter((p) => (p.bootstrapsLate ?? false) === late)) {
+      const group = plugins.filter((p) => (p.bootstrapsLate ?? false) === late);
+      for (const plugin of group) {
         try {
           await plugin.bootstrap?.(context);
         } catch (err) {
           throw pluginStartFailure(plugin.name, err, lifecycle?.file);
         }
       }
+      await extendedHooks(
+        group.map((p) => p.name),
+        'bootstrap',
+      );
     };
     await bootstrapBuiltIn(false);
     if (strapi) await runPluginHooks('bootstrap', strapi);

@@ -11,6 +11,11 @@ export interface RequestAuth {
   ability: Ability;
   /** the authenticated user (users-permissions), without private fields */
   user?: { id: number } & Record<string, unknown>;
+  /**
+   * the same user as Strapi's users-permissions strategy hands it to app code (`ctx.state.user`,
+   * `ctx.state.auth.credentials`): its stored row, private fields included, with its role
+   */
+  credentials?: { id: number } & Record<string, unknown>;
   /** the API token used, if any */
   token?: { id: number; type: string };
 }

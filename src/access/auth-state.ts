@@ -23,7 +23,7 @@ export function authState(auth: RequestAuth): StrapiAuthState {
         if (verdict === 'forbidden') throw new ForbiddenError();
       },
     },
-    credentials: auth.user ?? auth.token ?? null,
+    credentials: auth.credentials ?? auth.token ?? null,
     ability: auth.ability,
   };
 }

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { customCodeNotices } from './custom-code.js';
 import type { ExtensionSource } from './extensions.js';
 import type { ComponentSource, ContentTypeSource } from './normalize.js';
@@ -108,11 +108,15 @@ function unwrapped(read: ContentTypeSchema | { schema: ContentTypeSchema }): Con
 /**
  * Content-types of the project's local plugins (`src/plugins/<plugin>/server/content-types/<name>/
  * schema.json`, or `server/src/...` as the plugin SDK lays them out): uid `plugin::<plugin>.<singularName>`.
- * Their code does not run here; their types exist so the app's relations to them load.
+ * For a plugin whose code does not run here, so the app's relations to them load; one whose server
+ * code runs (`running` holds a file of its folder) has the types that code exports, under the name
+ * `config/plugins` gives it, which need not be its folder's.
  */
-function loadLocalPluginTypes(pluginsDir: string): ContentTypeSource[] {
+function loadLocalPluginTypes(pluginsDir: string, running: ReadonlySet<string>): ContentTypeSource[] {
   const out: ContentTypeSource[] = [];
+  const runs = (dir: string) => [...running].some((file) => file.startsWith(`${dir}${sep}`));
   for (const plugin of listDir(pluginsDir)) {
+    if (runs(join(pluginsDir, plugin))) continue;
     for (const ctDir of ['server/content-types', 'server/src/content-types'].map((d) => join(pluginsDir, plugin, d))) {
       if (!existsSync(ctDir) || !isDir(ctDir)) continue;
       for (const name of listDir(ctDir)) {
@@ -140,7 +144,7 @@ function loadStrapiLayout(srcDir: string, running: ReadonlySet<string>): LoadedS
     }
   }
   return {
-    contentTypes: [...loadLocalPluginTypes(join(srcDir, 'plugins')), ...contentTypes],
+    contentTypes: [...loadLocalPluginTypes(join(srcDir, 'plugins'), running), ...contentTypes],
     components: loadComponents(join(srcDir, 'components')),
     extensions: loadExtensions(join(srcDir, 'extensions')),
     notices: customCodeNotices(srcDir, running),
@@ -149,7 +153,7 @@ function loadStrapiLayout(srcDir: string, running: ReadonlySet<string>): LoadedS
 
 /**
  * Reads every schema of an app directory (either layout). Errors name the file. `running`: the
- * app's code files the service runs, left out of the "not run" notices.
+ * app's code files the service runs (absolute paths), left out of the "not run" notices.
  */
 export function loadSchemas(appDir: string, running: ReadonlySet<string> = new Set()): LoadedSchemas {
   const schemasDir = join(appDir, 'schemas');

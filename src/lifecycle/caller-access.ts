@@ -29,12 +29,26 @@ export function requestOf(ctx: unknown): Request | undefined {
 }
 
 /**
+ * Strapi's core controller hands `ctx.state.auth` to its sanitizers and validators, which check
+ * the caller's permissions only when it is truthy: app code setting it to `false` before calling
+ * the core action (`ctx.state.auth = false; return super.create(ctx)`) reads and writes as the
+ * app's own code. (`undefined` or `null` become `{}` there, which is still checked.)
+ */
+function authCleared(ctx: unknown): boolean {
+  const state = (ctx as { state?: unknown }).state;
+  if (typeof state !== 'object' || state === null) return false;
+  const { auth } = state as { auth?: unknown };
+  return auth !== undefined && auth !== null && !auth;
+}
+
+/**
  * The access of the request behind `ctx` (users-permissions' `find` on each content-type); a context
- * the app built itself, with no request behind it, reads as the app's own code does.
+ * the app built itself, with no request behind it, or whose `state.auth` it cleared, reads as the
+ * app's own code does.
  */
 export function callerAccess(ctx: unknown): QueryAccess {
   const req = requestOf(ctx);
-  if (!req) return UNRESTRICTED;
+  if (!req || authCleared(ctx)) return UNRESTRICTED;
   const { ability } = requestAuth(req);
   return { canRead: (uid) => ability.can(`${uid}.find`) };
 }

@@ -17,8 +17,7 @@ import { NotFoundError, ValidationError } from '../errors/index.js';
 import type { KoaContext } from '../middlewares/koa-context.js';
 import * as operations from '../operations/index.js';
 import { withWriteBody, type WriteTarget } from '../rest/multipart-entry.js';
-import { operationContext } from '../operations/request-context.js';
-import { UNRESTRICTED, validateReadQuery } from '../query/index.js';
+import { validateReadQuery } from '../query/index.js';
 import type { ServiceContext } from '../service-context.js';
 import { callerAccess, requestOf, withAccess } from './caller-access.js';
 import type { CoreService } from './core-service.js';
@@ -159,10 +158,7 @@ export function createCoreController(host: CoreControllerHost, uid: string): Cor
     const own = asRecord(host.appService(uid))[method];
     return typeof own !== 'function' || own === (host.coreService(uid) as unknown as MethodBag)[method];
   };
-  const operationCtx = (ctx: Context) => {
-    const req = requestOf(ctx);
-    return req ? operationContext(service, req) : { ...service, access: UNRESTRICTED };
-  };
+  const operationCtx = (ctx: Context) => ({ ...service, access: callerAccess(ctx) });
   const appService = () => host.appService(uid);
 
   /** validate and sanitize the query, run `read` with it, sanitize and transform its entries */

@@ -9,7 +9,7 @@ export {
   type LifecycleHost,
 } from './strapi-app.js';
 export { settleCustomFields } from './custom-fields.js';
-export { applyPluginExtensions, loadPluginExtensions } from './plugin-extensions.js';
+export { applyPluginExtensions, loadPluginExtensions, runExtendedBuiltInHooks } from './plugin-extensions.js';
 export { loadLocalPlugins } from './local-plugins.js';
 export {
   findInstalledPlugins,

@@ -8,7 +8,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ConfigError, importAppModule } from '../config/index.js';
-import type { PluginHolder, PluginServer } from './plugin-objects.js';
+import { callAppFunction, isBuiltInHook, type PluginHolder, type PluginServer } from './plugin-objects.js';
+import type { StrapiApp } from './strapi-app.js';
 import { withStrapiFactories } from './strapi-factories.js';
 
 const SERVER_FILE = /^strapi-server\.(js|cjs|mjs|ts)$/;
@@ -75,5 +76,33 @@ export async function applyPluginExtensions(
       );
     }
     if (isPluginServer(result)) holder.server = result;
+  }
+}
+
+/**
+ * The lifecycle functions an extension put on a built-in plugin's object (its own are stand-ins,
+ * `isBuiltInHook`), run at their stage after the plugin's own work; a throw stops start-up
+ * naming the extension.
+ */
+export async function runExtendedBuiltInHooks(
+  extensions: readonly PluginExtension[],
+  holders: ReadonlyMap<string, PluginHolder>,
+  plugins: readonly string[],
+  hook: 'register' | 'bootstrap' | 'destroy',
+  strapi: StrapiApp,
+): Promise<void> {
+  for (const extension of extensions) {
+    if (!plugins.includes(extension.plugin)) continue;
+    const run = holders.get(extension.plugin)?.server[hook];
+    if (typeof run !== 'function' || isBuiltInHook(run)) continue;
+    try {
+      await callAppFunction(run, { strapi });
+    } catch (err) {
+      throw new ConfigError(
+        extension.label,
+        undefined,
+        `${hook}() failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
   }
 }

@@ -149,6 +149,24 @@ function routeOf(route: PluginRoute): AppRoute {
 const routeKey = (route: AppRoute): string =>
   JSON.stringify([route.method, route.path, route.handler, route.config ?? {}]);
 
+/** The stand-ins a built-in plugin's object holds for its lifecycle functions. */
+const builtInHooks = new WeakSet<object>();
+
+/**
+ * A built-in plugin's own register/bootstrap/destroy run in this service's code; its object holds
+ * a stand-in for each, which an extension may wrap (`const bootstrap = plugin.bootstrap;
+ * plugin.bootstrap = async (ctx) => { await bootstrap(ctx); … }`) or replace.
+ */
+function builtInHook(): () => Promise<void> {
+  const hook = async () => {};
+  builtInHooks.add(hook);
+  return hook;
+}
+
+export function isBuiltInHook(value: unknown): boolean {
+  return typeof value === 'function' && builtInHooks.has(value);
+}
+
 /** A built-in plugin's object: its routes, the controller actions that run them, its services and middlewares. */
 export function builtInPluginServer(declared: PluginDeclaration): { server: PluginServer; defaults: PluginDefaults } {
   const controllers: Record<string, Record<string, unknown>> = {};
@@ -179,6 +197,9 @@ export function builtInPluginServer(declared: PluginDeclaration): { server: Plug
     policies: {},
     contentTypes: declared.contentTypes,
     config: declared.config,
+    register: builtInHook(),
+    bootstrap: builtInHook(),
+    destroy: builtInHook(),
   };
   return { server, defaults: { routes: declared.routes.map(routeOf), actions } };
 }

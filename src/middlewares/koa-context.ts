@@ -166,7 +166,7 @@ function requestState(req: Request): Record<string, unknown> {
   return Object.defineProperty({}, 'user', {
     enumerable: true,
     configurable: true,
-    get: () => (own ? own.user : requestAuth(req).user),
+    get: () => (own ? own.user : requestAuth(req).credentials),
     set: (user: unknown) => {
       own = { user };
     },

@@ -39,7 +39,7 @@ export function graphqlContext(
   req: Request,
   koaContextOf: (req: Request, state: object) => object,
 ): GraphQLContext {
-  const state = { user: auth.user, auth: authState(auth) };
+  const state = { user: auth.credentials, auth: authState(auth) };
   let koaContext: object | undefined;
   return {
     service,

@@ -6,7 +6,7 @@ import type { ServiceContext } from '../../service-context.js';
 import { authenticateApiToken } from './api-tokens.js';
 import type { JwtVerifier } from './jwt.js';
 import type { PermissionCache } from './permission-cache.js';
-import { findUserById, sanitizeUser } from './users.js';
+import { findUserById, sanitizeUser, userCredentials } from './users.js';
 
 /**
  * The bearer credential of a request, as Strapi v4 reads it: exactly `Bearer <token>`
@@ -40,8 +40,13 @@ export function createAuthenticator(
       if (!verified.ok) throw new UnauthorizedError('Missing or invalid credentials');
       const user = await findUserById(ctx, verified.payload.id);
       if (!user || user.blocked === true) throw new UnauthorizedError('Invalid credentials');
-      const actions = typeof user.role === 'number' ? await deps.permissions.actionsOf(user.role) : [];
-      return { strategy: 'users-permissions', ability: abilityFromActions(actions), user: sanitizeUser(ctx, user) };
+      const role = typeof user.role === 'number' ? await deps.permissions.roleOf(user.role) : undefined;
+      return {
+        strategy: 'users-permissions',
+        ability: abilityFromActions(role?.actions ?? []),
+        user: sanitizeUser(ctx, user),
+        credentials: userCredentials(ctx, user, role?.role ?? null),
+      };
     }
     const checked = await authenticateApiToken(ctx, deps.apiTokenSalt, token);
     if (checked.ok) return checked.auth;

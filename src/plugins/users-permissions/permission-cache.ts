@@ -1,8 +1,13 @@
 import type { ServiceContext } from '../../service-context.js';
-import { findRole, roleActions } from './roles.js';
+import { findRole, roleActions, type RoleDoc } from './roles.js';
 
-interface Entry {
+/** A role's stored document (null when it is gone) and the actions it grants. */
+export interface CachedRole {
+  role: RoleDoc | null;
   actions: readonly string[];
+}
+
+interface Entry extends CachedRole {
   expiresAt: number;
 }
 
@@ -20,13 +25,18 @@ export class PermissionCache {
     private readonly ttlMs = 2000,
   ) {}
 
-  async actionsOf(roleId: number): Promise<readonly string[]> {
+  async roleOf(roleId: number): Promise<CachedRole> {
     const now = Date.now();
     const hit = this.byRole.get(roleId);
-    if (hit && hit.expiresAt > now) return hit.actions;
-    const actions = await roleActions(this.ctx, roleId);
-    this.byRole.set(roleId, { actions, expiresAt: now + this.ttlMs });
-    return actions;
+    if (hit && hit.expiresAt > now) return hit;
+    const [role, actions] = await Promise.all([findRole(this.ctx, { _id: roleId }), roleActions(this.ctx, roleId)]);
+    const entry = { role, actions, expiresAt: now + this.ttlMs };
+    this.byRole.set(roleId, entry);
+    return entry;
+  }
+
+  async actionsOf(roleId: number): Promise<readonly string[]> {
+    return (await this.roleOf(roleId)).actions;
   }
 
   async publicActions(): Promise<readonly string[]> {

@@ -4,6 +4,12 @@ import type { ServiceContext } from '../../service-context.js';
 import { NotFoundError } from '../../errors/index.js';
 import { createEntry, writableContentType } from '../../write/index.js';
 import { collectionOf } from './collections.js';
+import { formatRole, type RoleDoc } from './roles.js';
+
+/** Attribute types the query engine does not answer without a populate. */
+const NOT_COLUMNS = new Set(['relation', 'media', 'component', 'dynamiczone']);
+/** Managed fields the user's row has (Draft & Publish's and i18n's are not the user's). */
+const STORED_MANAGED = new Set(['createdAt', 'updatedAt']);
 
 export interface UserDoc {
   _id: number;
@@ -33,6 +39,27 @@ export function sanitizeUser(ctx: ServiceContext, doc: UserDoc): { id: number } 
     const value = doc[name];
     out[name] = value instanceof Date ? value.toISOString() : (value ?? null);
   }
+  return out;
+}
+
+/**
+ * The user as Strapi v4's users-permissions strategy hands it to app code (`ctx.state.user`): the
+ * query engine's row (`fetchAuthenticatedUser`: every scalar column, private ones included, no
+ * relation) with its role populated.
+ */
+export function userCredentials(
+  ctx: ServiceContext,
+  doc: UserDoc,
+  role: RoleDoc | null,
+): { id: number } & Record<string, unknown> {
+  const ct = ctx.registry.contentType(USER_UID);
+  const out: { id: number } & Record<string, unknown> = { id: doc._id };
+  for (const [name, attr] of Object.entries(ct?.attributes ?? {})) {
+    if (NOT_COLUMNS.has(attr.type) || (ct && isManagedField(ct, name) && !STORED_MANAGED.has(name))) continue;
+    const value = doc[name];
+    out[name] = value instanceof Date ? value.toISOString() : (value ?? null);
+  }
+  out.role = role ? formatRole(role) : null;
   return out;
 }
 
