@@ -73,9 +73,16 @@ function entryId(id: number | string): string {
   return String(id);
 }
 
-export function createEntityService(service: ServiceContext): EntityService {
+/**
+ * `passwordsAsGiven`: the writes store password attributes as given, as Strapi's query engine
+ * (`strapi.db.query`, which writes through this service here) does; its entity service hashes them.
+ */
+export function createEntityService(
+  service: ServiceContext,
+  options: { passwordsAsGiven?: boolean } = {},
+): EntityService {
   // every entry by default (Strapi's entity service has no page size), nothing counted
-  const ctx: OperationContext = {
+  const ctx: OperationContext & { passwordsAsGiven?: boolean } = {
     ...service,
     config: {
       ...service.config,
@@ -84,6 +91,7 @@ export function createEntityService(service: ServiceContext): EntityService {
       },
     },
     access: APP_CODE,
+    ...(options.passwordsAsGiven ? { passwordsAsGiven: true } : {}),
   };
   const known = (uid: string) => {
     const contentType = ctx.registry.contentType(uid);

@@ -37,7 +37,11 @@ export interface CreateOptions {
 }
 
 /** A service context, plus what the caller may read when the write comes from a client. */
-export type WriteContext = ServiceContext & { access?: QueryAccess };
+export type WriteContext = ServiceContext & {
+  access?: QueryAccess;
+  /** password attributes stored as given: Strapi's query engine (`strapi.db.query`) does not hash them, its entity service does */
+  passwordsAsGiven?: boolean;
+};
 
 const canRelate = (ctx: WriteContext) => (uid: string) => ctx.access?.canRead(uid) ?? true;
 
@@ -205,7 +209,7 @@ async function insertEntry(
   await assertValid(ctx, contentType, plan, null);
 
   const stamp = onceStamp(ctx);
-  await hashPasswords(plan.passwords);
+  if (!ctx.passwordsAsGiven) await hashPasswords(plan.passwords);
   await assignComponentIds(ctx.models, plan.newComponents);
   const id = await ctx.models.counters.next(contentType.collectionName);
   const inverse = await planInverseWrites(ctx.models, plan.inverse, id, stamp);
@@ -338,8 +342,8 @@ async function writeChange(
 }
 
 /** Hashes and component ids, once the plan is known to be valid. */
-async function preparePlan(ctx: ServiceContext, plan: WritePlan): Promise<void> {
-  await hashPasswords(plan.passwords);
+async function preparePlan(ctx: WriteContext, plan: WritePlan): Promise<void> {
+  if (!ctx.passwordsAsGiven) await hashPasswords(plan.passwords);
   await assignComponentIds(ctx.models, plan.newComponents);
 }
 

@@ -1,3 +1,4 @@
+import bcrypt from 'bcryptjs';
 import { expect } from 'chai';
 import request from 'supertest';
 import { ValidationError } from '../../src/errors/index.js';
@@ -9,6 +10,7 @@ import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 
 const PERMISSION = 'plugin::users-permissions.permission';
+const USER = 'plugin::users-permissions.user';
 
 /** strapi.entityService and strapi.db.query for an app's src/index: flat entries, no limits, drafts included. */
 describe('lifecycle: strapi.entityService and strapi.db.query', () => {
@@ -154,6 +156,25 @@ describe('lifecycle: strapi.entityService and strapi.db.query', () => {
     const [found, count] = await tags.findWithCount({ where: { name: 'JavaScript' }, select: ['name'] });
     expect(found).to.deep.equal([{ id: 1, name: 'JavaScript' }]);
     expect(count).to.equal(1);
+  });
+
+  it('passwords: the entity service hashes them, the query engine (db.query) stores them as given, as Strapi', async () => {
+    const register = await request(service.app)
+      .post('/api/auth/local/register')
+      .send({ username: 'hashing', email: 'hashing@example.org', password: 'Password123!' });
+    expect(register.status, JSON.stringify(register.body)).to.equal(200);
+    const id = register.body.user.id as number;
+    const login = (password: string) =>
+      request(service.app).post('/api/auth/local').send({ identifier: 'hashing', password });
+    // an app that hashes a password itself and stores it through the query engine
+    const hashed = await bcrypt.hash('Queried456!', 10);
+    await strapi.db.query(USER).update({ where: { id }, data: { password: hashed } });
+    expect((await login('Queried456!')).status).to.equal(200);
+    // the entity service hashes what it is given
+    await strapi.entityService.update(USER, id, { data: { password: 'Service789!' } });
+    expect((await login('Service789!')).status).to.equal(200);
+    const stored = await service.context.models.collection(USER).findOne({ _id: id as never });
+    expect(String((stored as { password?: string } | null)?.password)).to.match(/^\$2[aby]\$10\$/);
   });
 
   it("strapi.service('api::…'): the core service, with REST's page size and live entries", async () => {
