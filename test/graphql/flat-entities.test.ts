@@ -9,7 +9,16 @@ import { gql } from './helpers.js';
  */
 const PROJECT = {
   'package.json': JSON.stringify({ name: 'flat-entities', dependencies: { '@strapi/plugin-graphql': '4.26.2' } }),
-  'config/permissions.json': JSON.stringify({ public: ['api::book.book.find', 'api::author.author.find'] }),
+  'config/permissions.json': JSON.stringify({
+    public: ['api::book.book.find', 'api::author.author.find', 'api::publisher.publisher.find'],
+  }),
+  'src/api/publisher/content-types/publisher/schema.json': JSON.stringify({
+    kind: 'collectionType',
+    collectionName: 'publishers',
+    info: { singularName: 'publisher', pluralName: 'publishers', displayName: 'Publisher' },
+    options: { draftAndPublish: true },
+    attributes: { name: { type: 'string' } },
+  }),
   'src/api/author/content-types/author/schema.json': JSON.stringify({
     kind: 'collectionType',
     collectionName: 'authors',
@@ -25,6 +34,7 @@ const PROJECT = {
       pages: { type: 'integer' },
       author: { type: 'relation', relation: 'manyToOne', target: 'api::author.author' },
       sequels: { type: 'relation', relation: 'oneToMany', target: 'api::book.book' },
+      publisher: { type: 'relation', relation: 'manyToOne', target: 'api::publisher.publisher' },
     },
   }),
   'src/index.js': `
@@ -64,7 +74,9 @@ const PROJECT = {
       async bootstrap({ strapi }) {
         const author = await strapi.entityService.create('api::author.author', { data: { name: 'Frank Herbert' } });
         const dune = await strapi.entityService.create('api::book.book', { data: { title: 'Dune', pages: 612, author: author.id } });
-        await strapi.entityService.create('api::book.book', { data: { title: 'Emma', pages: 474 } });
+        // a draft (the entity service creates drafts): not for a caller who did not ask for preview
+        const draft = await strapi.entityService.create('api::publisher.publisher', { data: { name: 'Unannounced' } });
+        await strapi.entityService.create('api::book.book', { data: { title: 'Emma', pages: 474, publisher: draft.id } });
         await strapi.entityService.create('api::book.book', { data: { title: 'Dune Messiah', pages: 256, author: author.id } });
         await strapi.entityService.update('api::book.book', dune.id, { data: { sequels: [3] } });
       },
@@ -110,6 +122,14 @@ describe('GraphQL: flat entries answered for <Type>Entity by a custom resolver',
     expect(res.body.errors, JSON.stringify(res.body.errors)).to.equal(undefined);
     expect((res.body.data?.shelf as unknown[]).slice(0, 2)).to.deep.equal([dune, emma]);
     expect((res.body.data?.shelfWithAuthors as unknown[]).slice(0, 2)).to.deep.equal([dune, emma]);
+  });
+
+  it('reads their relations live: a draft related entry is not answered', async () => {
+    const res = await gql(service, '{ shelf { id attributes { publisher { data { id } } } } }');
+    expect(res.body.errors, JSON.stringify(res.body.errors)).to.equal(undefined);
+    expect((res.body.data?.shelf as Array<{ attributes: unknown }>)[1]?.attributes).to.deep.equal({
+      publisher: { data: null },
+    });
   });
 
   it('leaves the generated queries’ entries as they were', async () => {

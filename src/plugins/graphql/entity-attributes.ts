@@ -6,9 +6,11 @@
  */
 import { isRecord } from './values.js';
 
-/** An envelope holds its `id` and `attributes` only; a flat entry also has its fields. */
+/** An envelope holds its `id` and `attributes` only; a flat entry also has its fields (checked without copying the keys: every entity of an answer comes here). */
 function isEnvelope(entity: Record<string, unknown>): boolean {
-  return isRecord(entity.attributes) && Object.keys(entity).every((key) => key === 'id' || key === 'attributes');
+  if (!isRecord(entity.attributes)) return false;
+  for (const key in entity) if (key !== 'id' && key !== 'attributes' && Object.hasOwn(entity, key)) return false;
+  return true;
 }
 
 export function entityAttributes(entity: unknown): Record<string, unknown> | null {

@@ -37,24 +37,44 @@ function flatEntryId(owner: Schema, parent: unknown): number | undefined {
   return Number.isInteger(id) && id > 0 ? id : undefined;
 }
 
-/** The field's answer: as populated, or read for an entry answered flat. */
-export async function relationFieldValue(
+/**
+ * The field's answer: as populated (at once: the generated queries' entries hold every selected
+ * field), or read for an entry answered flat.
+ */
+export function relationFieldValue(
   registry: Registry,
   owner: Schema,
   name: string,
   parent: unknown,
   context: GraphQLContext,
   info: GraphQLResolveInfo,
-): Promise<unknown> {
+): unknown {
   const value = populatedValue(parent, name, info.path.key);
   const id = isFieldAnswer(value) ? undefined : flatEntryId(owner, parent);
-  if (id === undefined) return value;
+  return id === undefined ? value : readField(registry, owner, name, id, context, info);
+}
+
+/**
+ * The owner entry by id (a draft too: the app's resolver answered it) with the field populated
+ * live unless its arguments ask for preview, as any populated relation.
+ */
+async function readField(
+  registry: Registry,
+  owner: Schema,
+  name: string,
+  id: number,
+  context: GraphQLContext,
+  info: GraphQLResolveInfo,
+): Promise<unknown> {
   const query = fieldOfEntryQuery(info, registry, owner, context);
   const refused = fieldError(context, info.fieldNodes[0]);
   if (refused) throw refused;
+  const populate = isRecord(query.populate) ? query.populate : {};
+  for (const level of Object.values(populate)) if (isRecord(level)) level.publicationState ??= 'live';
   try {
     const read = await operations.findOne(operationContext(context), owner.uid, String(id), {
       ...query,
+      populate,
       publicationState: 'preview',
     });
     return populatedValue(read.data?.attributes, name, info.path.key) ?? null;
