@@ -74,15 +74,12 @@ function entryId(id: number | string): string {
 }
 
 /**
- * `passwordsAsGiven`: the writes store password attributes as given, as Strapi's query engine
- * (`strapi.db.query`, which writes through this service here) does; its entity service hashes them.
+ * `queryEngine`: the writes are Strapi's query engine's (`strapi.db.query`, which writes through
+ * this service here): passwords stored as given, no entity validation (WriteContext.queryEngine).
  */
-export function createEntityService(
-  service: ServiceContext,
-  options: { passwordsAsGiven?: boolean } = {},
-): EntityService {
+export function createEntityService(service: ServiceContext, options: { queryEngine?: boolean } = {}): EntityService {
   // every entry by default (Strapi's entity service has no page size), nothing counted
-  const ctx: OperationContext & { passwordsAsGiven?: boolean } = {
+  const ctx: OperationContext & { queryEngine?: boolean } = {
     ...service,
     config: {
       ...service.config,
@@ -91,7 +88,7 @@ export function createEntityService(
       },
     },
     access: APP_CODE,
-    ...(options.passwordsAsGiven ? { passwordsAsGiven: true } : {}),
+    ...(options.queryEngine ? { queryEngine: true } : {}),
   };
   const known = (uid: string) => {
     const contentType = ctx.registry.contentType(uid);

@@ -283,9 +283,9 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   // as Strapi's, the query engine's writes emit no events (its entity service's do); what a
   // `*Many` action does runs no per-entry hooks, and the query engine runs its read hooks itself
   const { events: _events, ...unheard } = host.service;
-  // and they store passwords as given (its entity service hashes them)
-  const queryEntities = createEntityService(unheard, { passwordsAsGiven: true });
-  const silent = createEntityService({ ...unheard, lifecycles: NO_LIFECYCLES }, { passwordsAsGiven: true });
+  // and they store passwords as given and validate nothing (its entity service hashes and validates)
+  const queryEntities = createEntityService(unheard, { queryEngine: true });
+  const silent = createEntityService({ ...unheard, lifecycles: NO_LIFECYCLES }, { queryEngine: true });
   const query = (uid: string): QueryEngine =>
     createQueryEngine({ entities: queryEntities, silent, lifecycles: host.service.lifecycles }, uid);
   // plugin services defined on the entity service and the query engine, as Strapi defines them

@@ -126,6 +126,8 @@ interface Walk {
   /** the entry's write: Strapi validates every nested component with the entry's create/update rules */
   entityMode: Mode;
   isDraft: boolean;
+  /** the entity service's validation (BuildOptions.validate) */
+  validate: boolean;
   /** the database layer's conversion errors of the object being built (the entry, or the innermost component) */
   formatErrors: string[];
   plan: WritePlan;
@@ -207,17 +209,19 @@ function buildFields(
       const fallback = scalarDefault(attribute);
       if (fallback === undefined) {
         // an update requires only "not null", also of the components it creates
-        if (enforcedRequired(attribute) && walk.entityMode === 'create' && (list || !walk.isDraft))
+        if (walk.validate && enforcedRequired(attribute) && walk.entityMode === 'create' && (list || !walk.isDraft))
           walk.plan.issues.push(issue(at, messages.defined(at)));
         continue;
       }
       value = fallback;
     }
     if (value === null && list) {
-      walk.plan.issues.push(issue(at, messages.array(at, value)));
+      // the query engine empties the list
+      if (walk.validate) walk.plan.issues.push(issue(at, messages.array(at, value)));
+      else fields.set[name] = [];
       continue;
     }
-    if (value === null && enforcedRequired(attribute) && !walk.isDraft) {
+    if (value === null && walk.validate && enforcedRequired(attribute) && !walk.isDraft) {
       walk.plan.issues.push(issue(at, requiredNullMessage(attribute.type, at, walk.entityMode === 'create')));
       continue;
     }
@@ -233,7 +237,7 @@ function buildFields(
         )
           break;
         buildRelation(walk, schema.relations[name], name, value, existing, mode, at, topLevel, fields);
-        if (attribute.type === 'media') collectMediaCheck(walk, attribute, value, at);
+        if (attribute.type === 'media' && walk.validate) collectMediaCheck(walk, attribute, value, at);
         break;
       case 'component':
         buildComponentAttribute(walk, attribute, name, value, existing, at, fields);
@@ -500,7 +504,7 @@ function buildScalar(
     else fields.set[name] = null;
     return;
   }
-  const cast = castScalar(attribute, at, value, walk.isDraft);
+  const cast = castScalar(attribute, at, value, { isDraft: walk.isDraft, rules: walk.validate });
   if (!cast.ok) {
     if ('storageError' in cast) walk.formatErrors.push(cast.storageError);
     else walk.plan.issues.push(...cast.issues);
@@ -508,7 +512,7 @@ function buildScalar(
   }
   fields.set[name] = cast.value;
   if (attribute.type === 'password') walk.plan.passwords.push({ target: fields.set, attribute: name });
-  if (topLevel && (attribute.unique || attribute.type === 'uid') && cast.value !== '')
+  if (walk.validate && topLevel && (attribute.unique || attribute.type === 'uid') && cast.value !== '')
     walk.plan.unique.push({ attribute: name, value: cast.value });
 }
 
@@ -518,6 +522,7 @@ function checkCount(
   count: number,
   at: string[],
 ): void {
+  if (!walk.validate) return;
   if (Number.isInteger(attribute.min) && (attribute.required || count > 0) && count < (attribute.min ?? 0))
     walk.plan.issues.push(issue(at, messages.minItems(at, attribute.min ?? 0)));
   if (typeof attribute.max === 'number' && count > attribute.max)
@@ -679,6 +684,12 @@ export interface BuildOptions {
   canRelate?: (uid: string) => boolean;
   /** see WritePlan.push (updates only) */
   atomicLinks?: boolean;
+  /**
+   * false: only what storing needs is checked (types, shapes, relation input), as Strapi's query
+   * engine writes: no required attributes, lengths, patterns, ranges, formats, enumeration values,
+   * list sizes, media types or unique look-ups (the unique indexes still refuse a taken value).
+   */
+  validate?: boolean;
 }
 
 export function buildWrite(
@@ -711,6 +722,7 @@ export function buildWrite(
     registry,
     entityMode: options.mode,
     isDraft: options.isDraft,
+    validate: options.validate ?? true,
     formatErrors: [],
     plan,
     canRelate: options.canRelate ?? (() => true),

@@ -39,14 +39,15 @@ async function uniqueIssues(
 /**
  * Throws the ValidationError of a plan that must not be written. `againstDatabase` false: a write
  * recomputed after a concurrent change skips the look-ups it passed already (the unique indexes
- * and the check after the write still hold it to them).
+ * and the check after the write still hold it to them). `validate` false (the query engine's
+ * writes): no media type look-ups either; relation targets must still exist.
  */
 export async function assertWritable(
   models: Models,
   contentType: ContentType,
   plan: WritePlan,
   entryId: number | null,
-  againstDatabase = true,
+  { againstDatabase = true, validate = true }: { againstDatabase?: boolean; validate?: boolean } = {},
 ): Promise<void> {
   // yup runs every test (abortEarly: false), the async unique tests included
   const unique = againstDatabase ? await uniqueIssues(models, contentType, plan, entryId) : [];
@@ -55,6 +56,7 @@ export async function assertWritable(
   const whole = plan.storeError ?? missing;
   const issues = [...plan.issues, ...unique, ...(whole === null ? [] : [issue([], whole)])];
   if (issues.length > 0) throw ValidationError.fromIssues(issues);
+  if (!validate) return;
   const wrongTypes = await mediaTypeIssues(models, plan.media);
   if (wrongTypes.length > 0) throw ValidationError.fromIssues(wrongTypes);
 }

@@ -39,8 +39,12 @@ export interface CreateOptions {
 /** A service context, plus what the caller may read when the write comes from a client. */
 export type WriteContext = ServiceContext & {
   access?: QueryAccess;
-  /** password attributes stored as given: Strapi's query engine (`strapi.db.query`) does not hash them, its entity service does */
-  passwordsAsGiven?: boolean;
+  /**
+   * Writes as Strapi's query engine (`strapi.db.query`) makes them: password attributes stored as
+   * given (its entity service hashes them) and none of the entity service's validation
+   * (BuildOptions.validate); values are still cast to their stored types and unique indexes hold.
+   */
+  queryEngine?: boolean;
 };
 
 const canRelate = (ctx: WriteContext) => (uid: string) => ctx.access?.canRead(uid) ?? true;
@@ -125,13 +129,16 @@ function asDocument(set: StoredObject): StoredObject {
  * entry's own values, then connect positions.
  */
 async function assertValid(
-  ctx: ServiceContext,
+  ctx: WriteContext,
   contentType: ContentType,
   plan: WritePlan,
   entryId: number | null,
   againstDatabase = true,
 ): Promise<void> {
-  await assertWritable(ctx.models, contentType, plan, entryId, againstDatabase);
+  await assertWritable(ctx.models, contentType, plan, entryId, {
+    againstDatabase,
+    validate: ctx.queryEngine !== true,
+  });
   const component = firstComponentError(plan);
   if (component) throw component;
   if (plan.storageErrors.length > 0) throw new ValidationError(plan.storageErrors[0]);
@@ -193,6 +200,7 @@ async function insertEntry(
     existing: null,
     isDraft,
     canRelate: canRelate(ctx),
+    validate: ctx.queryEngine !== true,
   });
   plan.storageErrors.push(...publishErrors);
   const group = contentType.localized
@@ -209,7 +217,7 @@ async function insertEntry(
   await assertValid(ctx, contentType, plan, null);
 
   const stamp = onceStamp(ctx);
-  if (!ctx.passwordsAsGiven) await hashPasswords(plan.passwords);
+  if (!ctx.queryEngine) await hashPasswords(plan.passwords);
   await assignComponentIds(ctx.models, plan.newComponents);
   const id = await ctx.models.counters.next(contentType.collectionName);
   const inverse = await planInverseWrites(ctx.models, plan.inverse, id, stamp);
@@ -309,6 +317,7 @@ async function writeChange(
       isDraft,
       canRelate: canRelate(ctx),
       atomicLinks,
+      validate: ctx.queryEngine !== true,
     });
     plan.storageErrors.push(...publishErrors);
     await assertValid(ctx, contentType, plan, current._id, round === 0);
@@ -343,7 +352,7 @@ async function writeChange(
 
 /** Hashes and component ids, once the plan is known to be valid. */
 async function preparePlan(ctx: WriteContext, plan: WritePlan): Promise<void> {
-  if (!ctx.passwordsAsGiven) await hashPasswords(plan.passwords);
+  if (!ctx.queryEngine) await hashPasswords(plan.passwords);
   await assignComponentIds(ctx.models, plan.newComponents);
 }
 

@@ -115,11 +115,26 @@ function result(value: unknown, issues: ValidationIssue[]): ScalarResult {
 }
 
 /**
+ * How a scalar is checked: `isDraft` skips what Strapi v4 skips for drafts (minLength); `rules`
+ * false checks only what storing needs (the value's type), as Strapi's query engine writes without
+ * its entity service's validation: no lengths, patterns, ranges, formats or enumeration values.
+ */
+export interface ScalarChecks {
+  isDraft: boolean;
+  rules: boolean;
+}
+
+/**
  * Casts a present, non-null value of a scalar attribute to its stored form, or lists what is wrong.
  * Passwords stay plain here: they are hashed once the whole write is valid (`hashPasswords`).
- * `isDraft` skips the checks Strapi v4 skips for drafts (minLength).
  */
-export function castScalar(attribute: ScalarAttribute, path: string[], input: unknown, isDraft: boolean): ScalarResult {
+export function castScalar(
+  attribute: ScalarAttribute,
+  path: string[],
+  input: unknown,
+  checks: ScalarChecks,
+): ScalarResult {
+  const { isDraft, rules } = checks;
   switch (attribute.type) {
     case 'string':
     case 'text':
@@ -128,7 +143,8 @@ export function castScalar(attribute: ScalarAttribute, path: string[], input: un
     case 'uid':
     case 'enumeration':
     case 'password': {
-      const value = attribute.type === 'enumeration' ? castString(input) : input;
+      // the query engine's database layer stores any primitive as its text
+      const value = attribute.type === 'enumeration' || !rules ? castString(input) : input;
       if (typeof value !== 'string') {
         const typeError = issue(path, messages.typeError(path, 'string', value, input));
         // an enumeration's list of values is checked with the type (null is among the values)
@@ -136,6 +152,7 @@ export function castScalar(attribute: ScalarAttribute, path: string[], input: un
           ? { ok: false, issues: [typeError, issue(path, messages.oneOf(path, [...(attribute.enum ?? []), null]))] }
           : { ok: false, issues: [typeError] };
       }
+      if (!rules) return ok(value);
       const issues = checkLengths(attribute, path, value, isDraft);
       if (attribute.type === 'email' && value !== '' && !EMAIL.test(value))
         issues.push(issue(path, messages.email(path)));
@@ -153,7 +170,7 @@ export function castScalar(attribute: ScalarAttribute, path: string[], input: un
         return fail(path, messages.typeError(path, 'number', value, input));
       const issues: ValidationIssue[] = [];
       if (attribute.type === 'integer' && !Number.isInteger(value)) issues.push(issue(path, messages.integer(path)));
-      issues.push(...checkRange(attribute, path, value));
+      if (rules) issues.push(...checkRange(attribute, path, value));
       return result(value, issues);
     }
     case 'biginteger': {
@@ -165,6 +182,7 @@ export function castScalar(attribute: ScalarAttribute, path: string[], input: un
       // stored as int64 (Strapi on SQLite keeps any text; a database with a bigint column refuses these)
       if (value < INT64.min) return fail(path, messages.min(path, INT64.min.toString()));
       if (value > INT64.max) return fail(path, messages.max(path, INT64.max.toString()));
+      if (!rules) return ok(value);
       if (attribute.min !== undefined && value < BigInt(attribute.min))
         issues.push(issue(path, messages.min(path, attribute.min)));
       if (attribute.max !== undefined && value > BigInt(attribute.max))
@@ -186,7 +204,7 @@ export function castScalar(attribute: ScalarAttribute, path: string[], input: un
       return nestedDeeperThan(input, MAX_JSON_DEPTH) ? fail(path, messages.tooDeep(path, MAX_JSON_DEPTH)) : ok(input);
     case 'blocks': {
       if (nestedDeeperThan(input, MAX_JSON_DEPTH)) return fail(path, messages.tooDeep(path, MAX_JSON_DEPTH));
-      const issues = blocksIssues(path, input);
+      const issues = rules ? blocksIssues(path, input) : [];
       return issues.length > 0 ? { ok: false, issues } : ok(input);
     }
   }

@@ -4,7 +4,7 @@ import { printValue, pathLabel } from '../../src/write/messages.js';
 import { castScalar } from '../../src/write/scalar.js';
 
 function cast(attribute: ScalarAttribute, value: unknown, path = ['x']) {
-  return castScalar(attribute, path, value, false);
+  return castScalar(attribute, path, value, { isDraft: false, rules: true });
 }
 
 function messagesOf(result: ReturnType<typeof cast>): string[] {
@@ -40,7 +40,7 @@ describe('write: scalar casting (Strapi v4 yup messages)', () => {
       'x must be a `string` type, but the final value was: `{\n  "a": "1"\n}`.',
     ]);
     expect(messagesOf(cast({ type: 'string', minLength: 3 }, 'ab'))).to.deep.equal(['x must be at least 3 characters']);
-    expect(castScalar({ type: 'string', minLength: 3 }, ['x'], 'ab', true).ok).to.equal(true);
+    expect(castScalar({ type: 'string', minLength: 3 }, ['x'], 'ab', { isDraft: true, rules: true }).ok).to.equal(true);
     expect(messagesOf(cast({ type: 'string', maxLength: 2 }, 'abc'))).to.deep.equal(['x must be at most 2 characters']);
     expect(messagesOf(cast({ type: 'string', regex: '^[a-z]+$' }, 'A1'))).to.deep.equal([
       'x must match the following: "/^[a-z]+$/"',
