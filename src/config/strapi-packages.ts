@@ -8,8 +8,14 @@
  * `lodash` likewise: every Strapi project has it through `@strapi/strapi`, and plugins installed
  * from npm require it without declaring it (strapi-plugin-populate-deep's `lodash/fp`).
  * Projects of the first 4.x releases require `@strapi/utils/lib` (its entry then): the same module.
+ *
+ * `@strapi/plugin-users-permissions/server/utils`, which users-permissions extensions require for
+ * its `getService` and `sanitize`, is the service's own module of the same exports
+ * (plugins/users-permissions/server-utils.ts): the package itself is the plugin, served here.
  */
 import { createRequire } from 'node:module';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Node's CommonJS resolver, which `@types/node` does not describe */
 interface CommonJsResolver {
@@ -25,11 +31,25 @@ const isFallback = (request: string) =>
 /** the entry of `@strapi/utils` up to 4.2 (`lib/`), which 4.26 names `dist/`: the same module */
 const LEGACY_UTILS_ENTRY = /^@strapi\/utils\/lib(?:\/index(?:\.js)?)?$/;
 
+const USERS_PERMISSIONS_UTILS = /^@strapi\/plugin-users-permissions\/server\/utils(?:\/index(?:\.js)?)?$/;
+/** the service's module standing for it, compiled (`.js`) or not (`.ts`) as this one is */
+const usersPermissionsUtilsFile = () =>
+  fileURLToPath(
+    new URL(`../plugins/users-permissions/server-utils${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+  );
+
+/** The service's file for a request it answers itself when the app has no such package, if any. */
+function fallbackFile(request: string): string | undefined {
+  if (USERS_PERMISSIONS_UTILS.test(request)) return usersPermissionsUtilsFile();
+  if (!isFallback(request)) return undefined;
+  return ownRequire.resolve(LEGACY_UTILS_ENTRY.test(request) ? '@strapi/utils' : request);
+}
+
 let installed = false;
 /** set while the service's copy is looked up, so that a request it lacks fails once instead of recursing */
 let resolvingOwnCopy = false;
 
-/** From now on, an app's `require` of a fallback package it does not have resolves to the service's copy. */
+/** From now on, an app's `require` of a fallback module it does not have resolves to the service's copy. */
 export function resolveStrapiPackagesFallback(): void {
   if (installed) return;
   installed = true;
@@ -39,17 +59,19 @@ export function resolveStrapiPackagesFallback(): void {
     try {
       return original(request, parent, isMain, options);
     } catch (err) {
-      if (resolvingOwnCopy || !isFallback(request) || (err as { code?: unknown }).code !== 'MODULE_NOT_FOUND')
-        throw err;
+      if (resolvingOwnCopy || (err as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw err;
       resolvingOwnCopy = true;
+      let file: string | undefined;
       try {
-        return ownRequire.resolve(LEGACY_UTILS_ENTRY.test(request) ? '@strapi/utils' : request);
+        file = fallbackFile(request);
       } catch {
-        // not in the service's copy either (a file of an older release): the app's own failure says what it asked for
-        throw err;
+        file = undefined;
       } finally {
         resolvingOwnCopy = false;
       }
+      // not in the service's copy either (a file of an older release): the app's own failure says what it asked for
+      if (file === undefined) throw err;
+      return file;
     }
   };
 }
