@@ -23,6 +23,11 @@ export interface LoadReads {
 
 export interface EntityLoader {
   load(uid: string, entity: unknown, field: unknown, params?: Params): Promise<unknown>;
+  /**
+   * Strapi's query engine's `load` of a list of fields: the entry's `{ [field]: value }` of each
+   * (null when there is no such entry), in one read.
+   */
+  loadFields(uid: string, entity: unknown, fields: unknown[], params?: Params): Promise<Record<string, unknown> | null>;
   loadPages(
     uid: string,
     entity: unknown,
@@ -56,13 +61,27 @@ function checkedField(schema: ContentType, field: unknown): string {
 }
 
 export function createEntityLoader(reads: LoadReads): EntityLoader {
+  /** the entry `entity.id` with `names` populated by `params`, null when there is none */
+  const readFields = (uid: string, entity: unknown, names: string[], params: Params) => {
+    const id = idOf(entity);
+    if (id === null) return Promise.resolve(null);
+    return reads.findOne(uid, id, {
+      fields: ['id'],
+      populate: Object.fromEntries(names.map((name) => [name, params])),
+    });
+  };
   return {
     async load(uid, entity, field, params = {}) {
       const name = checkedField(reads.schema(uid), field);
-      const id = idOf(entity);
-      if (id === null) return null;
-      const entry = await reads.findOne(uid, id, { fields: ['id'], populate: { [name]: params } });
+      const entry = await readFields(uid, entity, [name], params);
       return entry ? (entry[name] ?? null) : null;
+    },
+
+    async loadFields(uid, entity, fields, params = {}) {
+      const schema = reads.schema(uid);
+      const names = fields.map((field) => checkedField(schema, field));
+      const entry = await readFields(uid, entity, names, params);
+      return entry ? Object.fromEntries(names.map((name) => [name, entry[name] ?? null])) : null;
     },
 
     async loadPages(uid, entity, field, params = {}, pagination = {}) {

@@ -34,6 +34,9 @@ export interface EntityService {
   loadPages: EntityLoader['loadPages'];
 }
 
+/** An entity service, and what only the query engine built on it reads with (EntityLoader.loadFields). */
+export type QueryEntityService = EntityService & Pick<EntityLoader, 'loadFields'>;
+
 export interface EntityPage {
   results: PlainEntry[];
   pagination: { page: number; pageSize: number; pageCount: number; total: number };
@@ -77,7 +80,10 @@ function entryId(id: number | string): string {
  * `queryEngine`: the writes are Strapi's query engine's (`strapi.db.query`, which writes through
  * this service here): passwords stored as given, no entity validation (WriteContext.queryEngine).
  */
-export function createEntityService(service: ServiceContext, options: { queryEngine?: boolean } = {}): EntityService {
+export function createEntityService(
+  service: ServiceContext,
+  options: { queryEngine?: boolean } = {},
+): QueryEntityService {
   // every entry by default (Strapi's entity service has no page size), nothing counted
   const ctx: OperationContext & { queryEngine?: boolean } = {
     ...service,
@@ -158,6 +164,7 @@ export function createEntityService(service: ServiceContext, options: { queryEng
     count,
     load: loader.load,
     loadPages: loader.loadPages,
+    loadFields: loader.loadFields,
     // Strapi's: the page (its start and limit, whatever offset was given) and the count, side by side
     async findPage(uid, params = {}) {
       const { page, pageSize } = pageParams(params);

@@ -4,10 +4,11 @@
  * pick the first entry `where` matches. Its database lifecycle events are Strapi's: the read
  * actions around reads, the per-entry hooks around `create`/`update`/`delete`, and only
  * `beforeDeleteMany`/`afterDeleteMany` (…`CreateMany`, …`UpdateMany`) around the `*Many` actions.
+ * `load`/`loadPages` read relational fields of one entry as its entity service's do (entity-load.ts).
  */
-import type { PlainEntry } from '../query/index.js';
+import { populateFromQuery, type PlainEntry } from '../query/index.js';
 import type { DbLifecycles } from '../service-context.js';
-import type { EntityPage, EntityService } from './entity-service.js';
+import type { EntityPage, EntityService, QueryEntityService } from './entity-service.js';
 import { entityParams, withManyHooks, withReadHooks } from './read-hooks.js';
 
 type Params = Record<string, unknown>;
@@ -26,13 +27,28 @@ export interface QueryEngine {
   updateMany(params: Params & { data: Record<string, unknown> }): Promise<{ count: number }>;
   delete(params?: Params): Promise<PlainEntry | null>;
   deleteMany(params?: Params): Promise<{ count: number }>;
+  /**
+   * `field` of the entry `entity.id` populated with `params` (a populate in the query engine's
+   * words: `select`, `where`, `orderBy`, `limit`, `offset`, `populate`, `count`); a list of fields:
+   * `{ [field]: value }`. null when there is no such entry.
+   */
+  load(entity: unknown, fields: unknown, params?: unknown): Promise<unknown>;
+  /** `page` (1) and `pageSize` (10) of a to-many relation of the entry, and their total */
+  loadPages(entity: unknown, field: unknown, params?: Params): Promise<EntityPage>;
 }
 
 /** The entity services a query engine uses: one running the per-entry hooks, one running none. */
 export interface QueryEngineHost {
-  entities: EntityService;
+  entities: QueryEntityService;
   silent: EntityService;
   lifecycles: DbLifecycles;
+}
+
+/** A query engine populate of one field (`true`, or its params) in the entity service's words. */
+function loadParams(params: unknown): Params {
+  const converted = populateFromQuery({ field: params }) as Params;
+  const request = converted.field;
+  return typeof request === 'object' && request !== null ? (request as Params) : {};
 }
 
 export function createQueryEngine(host: QueryEngineHost, uid: string): QueryEngine {
@@ -91,6 +107,17 @@ export function createQueryEngine(host: QueryEngineHost, uid: string): QueryEngi
     async delete(params = {}) {
       const target = await first({ where: params.where });
       return target ? entities.delete(uid, target.id, entityParams(params)) : null;
+    },
+    load: (entity, fields, params) =>
+      Array.isArray(fields)
+        ? entities.loadFields(uid, entity, fields, loadParams(params))
+        : entities.load(uid, entity, fields, loadParams(params)),
+    loadPages(entity, field, params = {}) {
+      const { page, pageSize, ...query } = params;
+      return entities.loadPages(uid, entity, field, loadParams(query), {
+        ...(page === undefined ? {} : { page }),
+        ...(pageSize === undefined ? {} : { pageSize }),
+      });
     },
     deleteMany: (params = {}) =>
       withManyHooks(lifecycles, 'DeleteMany', uid, params, async ({ where }) => {

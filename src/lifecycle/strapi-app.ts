@@ -279,7 +279,8 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   const { registry } = host;
   const registries = host.registries ?? { sanitizers: createPathRegistry(), validators: createPathRegistry() };
   const code = host.code ?? createAppCode(NO_APP_CODE, { service: host.service, strapi: () => app, registries });
-  const entityService = createEntityService(host.service);
+  // the query engine's own load (a list of fields) is not the entity service's
+  const { loadFields: _queryEngineOnly, ...entityService } = createEntityService(host.service);
   // as Strapi's, the query engine's writes emit no events (its entity service's do); what a
   // `*Many` action does runs no per-entry hooks, and the query engine runs its read hooks itself
   const { events: _events, ...unheard } = host.service;

@@ -4,7 +4,7 @@
  * list of names to an array of names split on commas (`'deep,3'` → `['deep', '3']`: what
  * strapi-plugin-populate-deep looks for). An object is left as the request gave it on the way in;
  * on the way back, what a hook wrote in the query engine's words (`select`, `where`, `orderBy` in
- * a nested populate) is read as the REST words `fields`, `filters`, `sort`.
+ * a nested populate) is read as the REST words `fields`, `filters`, `sort`, `start`.
  */
 import { asList, isPlainObject } from './qs-values.js';
 
@@ -18,7 +18,12 @@ export function populateForQuery(populate: unknown): unknown {
   return populate;
 }
 
-const FROM_QUERY_WORDS: Readonly<Record<string, string>> = { select: 'fields', where: 'filters', orderBy: 'sort' };
+const FROM_QUERY_WORDS: Readonly<Record<string, string>> = {
+  select: 'fields',
+  where: 'filters',
+  orderBy: 'sort',
+  offset: 'start',
+};
 
 /** A nested populate request a hook may have written in the query engine's words, in REST's. */
 function requestFromQuery(request: Record<string, unknown>): Record<string, unknown> {

@@ -1,6 +1,7 @@
 // strapi.entityService.load / loadPages (Strapi 4.26's entity service): one relational field of one
 // entry (relation, media, component, dynamic zone) with params, and a page of a to-many relation
-// with its total; each one read of the entry, however many entries are related.
+// with its total; each one read of the entry, however many entries are related. The same through
+// strapi.db.query(uid).load / loadPages, in the query engine's words.
 import { expect } from 'chai';
 import request from 'supertest';
 import { createCommandCountingService, type TestService } from '../helpers/server.js';
@@ -35,17 +36,18 @@ const BOOK = {
 };
 
 /**
- * `POST /api/call` runs `strapi.entityService[method](...args)` and answers its result (or its
- * error); `GET /api/seen` answers the params the shelves' beforeFindOne hook saw.
+ * `POST /api/call` runs `strapi.entityService[method](...args)` (`uid` given: `strapi.db.query(uid)[method]`)
+ * and answers its result (or its error); `GET /api/seen` answers the params the shelves' beforeFindOne hook saw.
  */
 const INDEX = `const seen = [];
 module.exports = {
   register({ strapi }) {
     strapi.server.routes({ type: 'content-api', routes: [
       { method: 'POST', path: '/call', config: { auth: false }, handler: async (ctx) => {
-        const { method, args } = ctx.request.body;
+        const { method, args, uid } = ctx.request.body;
         try {
-          ctx.body = { result: await strapi.entityService[method](...args) };
+          const target = uid ? strapi.db.query(uid) : strapi.entityService;
+          ctx.body = { result: await target[method](...args) };
         } catch (err) {
           ctx.body = { error: err.name + ': ' + err.message };
         }
@@ -71,6 +73,13 @@ describe('strapi.entityService.load and loadPages', function () {
 
   const call = async (method: string, ...args: unknown[]) => {
     const res = await request(service.app).post('/api/call').send({ method, args }).expect(200);
+    return res.body as { result?: unknown; error?: string };
+  };
+  const query = async (method: string, ...args: unknown[]) => {
+    const res = await request(service.app)
+      .post('/api/call')
+      .send({ uid: 'api::shelf.shelf', method, args })
+      .expect(200);
     return res.body as { result?: unknown; error?: string };
   };
 
@@ -195,6 +204,49 @@ describe('strapi.entityService.load and loadPages', function () {
     expect((await call('loadPages', 'api::shelf.shelf', { id: shelf }, 'books', {}, { page: 0 })).error).to.equal(
       "PaginationError: Invalid 'page' parameter. Expected an integer > 0, received: 0",
     );
+  });
+
+  it('db.query(uid).load and loadPages: the populate in the query engine words, a list of fields, a page', async () => {
+    commands.length = 0;
+    const { result } = await query('load', { id: shelf }, 'books', {
+      select: ['title'],
+      where: { pages: { $gte: 200 } },
+      orderBy: { title: 'asc' },
+      limit: 2,
+      offset: 1,
+    });
+    expect(result).to.deep.equal([
+      { id: books[4], title: 'Carrie' },
+      { id: books[1], title: 'Emma' },
+    ]);
+    expect(commands).to.deep.equal(['aggregate']);
+    expect((await query('load', { id: shelf }, 'favourite')).result).to.deep.include({ id: books[1], title: 'Emma' });
+    expect((await query('load', { id: shelf }, 'books', { count: true })).result).to.deep.equal({ count: 5 });
+    // a list of fields: each of them, in one read
+    commands.length = 0;
+    const both = (await query('load', { id: shelf }, ['favourite', 'label'], { select: ['id'] })).result;
+    expect(both).to.have.keys(['favourite', 'label']);
+    expect(commands).to.deep.equal(['aggregate']);
+    expect((await query('load', { id: 999_999 }, ['favourite'])).result).to.equal(null);
+    expect((await query('load', { id: shelf }, 'name')).error).to.equal(
+      'Error: Invalid load. Expected name to be a relational attribute',
+    );
+    const page = await query('loadPages', { id: shelf }, 'books', {
+      select: ['title'],
+      orderBy: { title: 'asc' },
+      page: 2,
+      pageSize: 2,
+    });
+    expect(page.result).to.deep.equal({
+      results: [
+        { id: books[0], title: 'Dune' },
+        { id: books[1], title: 'Emma' },
+      ],
+      pagination: { page: 2, pageSize: 2, pageCount: 3, total: 5 },
+    });
+    expect((await query('loadPages', { id: shelf }, 'books')).result).to.deep.include({
+      pagination: { page: 1, pageSize: 10, pageCount: 1, total: 5 },
+    });
   });
 
   it("runs the entry's findOne hooks with what Strapi's query engine is given (select id, where id, the field's populate)", async () => {

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { ValidationError } from '../../src/errors/index.js';
 import { createDbLifecycles } from '../../src/lifecycle/db-lifecycles.js';
-import { createEntityService, type EntityService } from '../../src/lifecycle/entity-service.js';
+import { createEntityService, type QueryEntityService } from '../../src/lifecycle/entity-service.js';
 import { createQueryEngine } from '../../src/lifecycle/query-engine.js';
 import { createStrapiApp, type StrapiApp } from '../../src/lifecycle/strapi-app.js';
 import { seedPublication } from '../helpers/seed.js';
@@ -15,7 +15,7 @@ const USER = 'plugin::users-permissions.user';
 /** strapi.entityService and strapi.db.query for an app's src/index: flat entries, no limits, drafts included. */
 describe('lifecycle: strapi.entityService and strapi.db.query', () => {
   let service: TestService;
-  let entities: EntityService;
+  let entities: QueryEntityService;
   let strapi: StrapiApp;
   before(async () => {
     service = await createTestService();
