@@ -33,6 +33,7 @@ import {
   loadAppCode,
   loadRouteFiles,
   restActions,
+  appInputSanitizer,
   createPathRegistry,
   loadLifecycle,
   loadModelLifecycles,
@@ -292,6 +293,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const registries: AppRegistries | undefined = hasAppCode
     ? { sanitizers: createPathRegistry(), validators: createPathRegistry() }
     : undefined;
+  if (registries) context.sanitizeAppInput = appInputSanitizer(context.registry, registries);
   const code = createAppCode(appCodeFiles, { service: context, strapi: () => strapi, registries });
   context.appControllerActions = () => [
     ...code.customActions(),

@@ -81,4 +81,11 @@ export interface ServiceContext {
   events?: ContentEvents;
   /** the users-permissions actions of the app's own controller actions (`api::<api>.<controller>.<action>`) */
   appControllerActions?(): string[];
+  /**
+   * `data` of a GraphQL create or update of `uid` through the app's `content-api.input`
+   * sanitizers (`strapi.sanitizers`), after the built-in input sanitizing, as Strapi's GraphQL
+   * mutations run them (`access`: what the caller may read, whose relations it may write);
+   * unchanged while none is registered (absent: the app has no code)
+   */
+  sanitizeAppInput?(uid: string, data: unknown, access: { canRead(uid: string): boolean }): Promise<unknown>;
 }

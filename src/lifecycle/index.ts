@@ -28,5 +28,5 @@ export { loadRouteFiles } from './route-files.js';
 export { createContentApiRoutes, type ContentApiRoutes } from './content-api-routes.js';
 export { createAppCode, loadAppCode, type AppCode } from './app-controllers.js';
 export { restActions } from './rest-actions.js';
-export { createPathRegistry, type AppRegistries } from './sanitizer-registries.js';
+export { appInputSanitizer, createPathRegistry, type AppRegistries } from './sanitizer-registries.js';
 export { hasAdminRoutes, prefixedPath } from './plugin-objects.js';

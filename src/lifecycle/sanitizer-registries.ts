@@ -6,10 +6,16 @@
  * update's `sanitizeInput`), `content-api.input` validators in `validate.contentAPI.input` (a
  * controller's `validateInput`, which no core action calls). The helpers of `@strapi/utils` read
  * them through the global `strapi`; the core controllers here read them through `runRegistered`.
+ * Strapi's GraphQL runs the input sanitizers in its create and update mutations (`appInputSanitizer`)
+ * and no output sanitizer (its output sanitizing is only of polymorphic relation fields).
  */
 import get from 'lodash/get.js';
 import has from 'lodash/has.js';
 import set from 'lodash/set.js';
+import type { Registry } from '../content-types/index.js';
+import type { QueryAccess } from '../query/index.js';
+import { sanitizeInput } from './entry-shapes.js';
+import { describeSchema } from './strapi-schema.js';
 
 export interface PathRegistry {
   /** the functions at `path` (an empty list when none) */
@@ -93,4 +99,25 @@ export async function runRegistered(
   const out: unknown[] = [];
   for (const entry of data) out.push(await runOne(entry));
   return out;
+}
+
+/**
+ * `sanitize.contentAPI.input` of Strapi 4.26 for a content-type's write outside the core
+ * controllers (GraphQL's create and update mutations): the built-in input sanitizing, then the
+ * registered `content-api.input` sanitizers; `data` as it is while none is registered.
+ */
+export function appInputSanitizer(
+  registry: Registry,
+  registries: AppRegistries,
+): (uid: string, data: unknown, access: QueryAccess) => Promise<unknown> {
+  return async (uid, data, access) => {
+    const schema = registry.contentType(uid);
+    if (!schema || registries.sanitizers.get(CONTENT_API_INPUT).length === 0) return data;
+    return runRegistered(
+      registries.sanitizers,
+      CONTENT_API_INPUT,
+      describeSchema(schema),
+      sanitizeInput(schema, data, access),
+    );
+  };
 }

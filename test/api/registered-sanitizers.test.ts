@@ -1,7 +1,8 @@
 // What an app registers in strapi.sanitizers / strapi.validators runs where Strapi 4.26's core
 // controllers run it: `content-api.output` sanitizers after every core action's built-in
 // sanitizeOutput, `content-api.input` sanitizers after create and update's sanitizeInput (also on
-// the REST routes the app wrote no code for), `content-api.input` validators in validateInput.
+// the REST routes the app wrote no code for), `content-api.input` validators in validateInput; and
+// the input sanitizers in GraphQL's create and update mutations, as Strapi 4.26's GraphQL plugin.
 import { expect } from 'chai';
 import request from 'supertest';
 import { createPathRegistry } from '../../src/lifecycle/sanitizer-registries.js';
@@ -102,6 +103,25 @@ describe('sanitizers and validators the app registered', function () {
       .send({ data: { text: 'ham' } })
       .expect(200);
     expect(kept.body.data.attributes).to.include({ text: 'ham', seenBy: 'api::note.note' });
+  });
+
+  it('GraphQL: create and update mutations run the content-api.input sanitizers (no output sanitizer), as Strapi 4.26', async () => {
+    const gql = async (query: string) => {
+      const res = await request(service.app).post('/graphql').send({ query }).expect(200);
+      expect(res.body.errors, JSON.stringify(res.body.errors)).to.equal(undefined);
+      return res.body.data as Record<string, { data: { id: string; attributes: { title: string } } }>;
+    };
+    const created = await gql(
+      'mutation { createCard(data: { title: "  graph  " }) { data { id attributes { title } } } }',
+    );
+    expect(created.createCard.data.attributes.title).to.equal('GRAPH');
+    const { id } = created.createCard.data;
+    const updated = await gql(
+      `mutation { updateCard(id: ${id}, data: { title: " renamed " }) { data { attributes { title } } } }`,
+    );
+    expect(updated.updateCard.data.attributes.title).to.equal('RENAMED');
+    const stored = await request(service.app).get(`/api/cards/${id}`).expect(200);
+    expect(stored.body.data.attributes.title).to.equal('RENAMED');
   });
 
   it('with nothing registered, a route the app wrote no code for stays the direct operation (one look-up per request)', () => {

@@ -53,6 +53,7 @@ function graphqlService(ctx: ServiceContext, gql: GraphQLConfig): ServiceContext
     lifecycles: ctx.lifecycles,
     ...(ctx.mediaUrlSigner ? { mediaUrlSigner: ctx.mediaUrlSigner } : {}),
     ...(ctx.events ? { events: ctx.events } : {}),
+    ...(ctx.sanitizeAppInput ? { sanitizeAppInput: ctx.sanitizeAppInput } : {}),
   };
 }
 

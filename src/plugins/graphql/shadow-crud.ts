@@ -175,11 +175,18 @@ export function shadowMutations(
     const query = selectionQuery(info, registry, ct, ctx);
     return typeof args.locale === 'string' ? { ...query, locale: args.locale } : query;
   };
-  const body = (args: Args) => ({ data: plain(args.data) });
-  const localizedBody = (args: Args) =>
-    typeof args.locale === 'string' && isRecord(args.data)
-      ? { data: plain({ ...args.data, locale: args.locale }) }
-      : body(args);
+  // Strapi's create and update mutations sanitize `data` with the app's input sanitizers too
+  const body = async (args: Args, ctx: GraphQLContext) => {
+    const data = plain(args.data);
+    const sanitize = ctx.service.sanitizeAppInput;
+    return { data: sanitize ? await sanitize(uid, data, operationContext(ctx).access) : data };
+  };
+  const localizedBody = async (args: Args, ctx: GraphQLContext) => {
+    const sanitized = await body(args, ctx);
+    return typeof args.locale === 'string' && isRecord(sanitized.data)
+      ? { data: { ...sanitized.data, locale: args.locale } }
+      : sanitized;
+  };
   if (ct.kind === 'singleType') {
     if (extension.isActionEnabled(uid, 'update')) {
       fields[updateMutationName(type)] = {
@@ -187,7 +194,11 @@ export function shadowMutations(
         args: { data: `${inputName(type)}!`, ...locale },
         action: `${uid}.update`,
         resolve: (_p, args, ctx, info) =>
-          failingData(operations.upsertSingle(operationContext(ctx), uid, body(args), answerQuery(args, info, ctx))),
+          failingData(
+            body(args, ctx).then((written) =>
+              operations.upsertSingle(operationContext(ctx), uid, written, answerQuery(args, info, ctx)),
+            ),
+          ),
       };
     }
     if (extension.isActionEnabled(uid, 'delete')) {
@@ -212,8 +223,8 @@ export function shadowMutations(
       // the `locale` argument is the new entry's locale (REST's create reads only `data.locale`);
       // Strapi's GraphQL create goes through its entity service: unpublished unless `publishedAt`
       // is given, yet validated as published (REST's create publishes)
-      resolve: (_p, args, ctx, info) =>
-        operations.create(operationContext(ctx), uid, localizedBody(args), answerQuery(args, info, ctx), {
+      resolve: async (_p, args, ctx, info) =>
+        operations.create(operationContext(ctx), uid, await localizedBody(args, ctx), answerQuery(args, info, ctx), {
           unpublished: true,
         }),
     };
@@ -223,8 +234,16 @@ export function shadowMutations(
       type: entityResponseName(type),
       args: { id: 'ID!', data: `${inputName(type)}!`, ...locale },
       action: `${uid}.update`,
-      resolve: (_p, args, ctx, info) =>
-        orNull(operations.update(operationContext(ctx), uid, idArg(args.id), body(args), answerQuery(args, info, ctx))),
+      resolve: async (_p, args, ctx, info) =>
+        orNull(
+          operations.update(
+            operationContext(ctx),
+            uid,
+            idArg(args.id),
+            await body(args, ctx),
+            answerQuery(args, info, ctx),
+          ),
+        ),
     };
   }
   if (extension.isActionEnabled(uid, 'delete')) {
