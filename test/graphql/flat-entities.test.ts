@@ -10,7 +10,12 @@ import { gql } from './helpers.js';
 const PROJECT = {
   'package.json': JSON.stringify({ name: 'flat-entities', dependencies: { '@strapi/plugin-graphql': '4.26.2' } }),
   'config/permissions.json': JSON.stringify({
-    public: ['api::book.book.find', 'api::author.author.find', 'api::publisher.publisher.find'],
+    public: [
+      'api::book.book.find',
+      'api::author.author.find',
+      'api::publisher.publisher.find',
+      'api::library.library.find',
+    ],
   }),
   'src/api/publisher/content-types/publisher/schema.json': JSON.stringify({
     kind: 'collectionType',
@@ -37,12 +42,38 @@ const PROJECT = {
       publisher: { type: 'relation', relation: 'manyToOne', target: 'api::publisher.publisher' },
     },
   }),
+  // components holding relations, in a list, a dynamic zone and a component inside a zone's item
+  'src/api/library/content-types/library/schema.json': JSON.stringify({
+    kind: 'collectionType',
+    collectionName: 'libraries',
+    info: { singularName: 'library', pluralName: 'libraries', displayName: 'Library' },
+    options: { draftAndPublish: false },
+    attributes: {
+      name: { type: 'string' },
+      slots: { type: 'component', repeatable: true, component: 'shelf.slot' },
+      zone: { type: 'dynamiczone', components: ['shelf.slot', 'shelf.section'] },
+    },
+  }),
+  'src/components/shelf/slot.json': JSON.stringify({
+    collectionName: 'components_shelf_slots',
+    info: { displayName: 'slot' },
+    attributes: {
+      label: { type: 'string' },
+      book: { type: 'relation', relation: 'oneToOne', target: 'api::book.book' },
+    },
+  }),
+  'src/components/shelf/section.json': JSON.stringify({
+    collectionName: 'components_shelf_sections',
+    info: { displayName: 'section' },
+    attributes: { name: { type: 'string' }, slot: { type: 'component', repeatable: false, component: 'shelf.slot' } },
+  }),
   'src/index.js': `
     module.exports = {
       register({ strapi }) {
         strapi.plugin('graphql').service('extension').use(() => ({
           typeDefs: \`type Query { shelf: [BookEntity] shelfWithAuthors: [BookEntity] firstBook: BookEntity
-            bookByTitle(title: String!): BookEntityResponse  booksByPages(min: Int!): BookEntityResponseCollection }\`,
+            bookByTitle(title: String!): BookEntityResponse  booksByPages(min: Int!): BookEntityResponseCollection
+            library: LibraryEntityResponse }\`,
           resolvers: {
             Query: {
               // entries read without their relations, answered through the format service
@@ -59,6 +90,13 @@ const PROJECT = {
               shelf: () => strapi.entityService.findMany('api::book.book', { sort: 'id' }),
               // a populated relation comes flat too: its field is still read as Strapi's resolver reads it
               shelfWithAuthors: () => strapi.entityService.findMany('api::book.book', { sort: 'id', populate: ['author'] }),
+              async library() {
+                const library = await strapi.entityService.findOne('api::library.library', 1, {
+                  populate: { slots: true, zone: { populate: '*' } },
+                });
+                const { toEntityResponse } = strapi.plugin('graphql').service('format').returnTypes;
+                return toEntityResponse(library, { resourceUID: 'api::library.library' });
+              },
               firstBook: async () => (await strapi.entityService.findMany('api::book.book', { sort: 'id', limit: 1 }))[0],
             },
           },
@@ -68,6 +106,7 @@ const PROJECT = {
             'Query.firstBook': { auth: false },
             'Query.bookByTitle': { auth: false },
             'Query.booksByPages': { auth: false },
+            'Query.library': { auth: false },
           },
         }));
       },
@@ -79,6 +118,16 @@ const PROJECT = {
         await strapi.entityService.create('api::book.book', { data: { title: 'Emma', pages: 474, publisher: draft.id } });
         await strapi.entityService.create('api::book.book', { data: { title: 'Dune Messiah', pages: 256, author: author.id } });
         await strapi.entityService.update('api::book.book', dune.id, { data: { sequels: [3] } });
+        await strapi.entityService.create('api::library.library', {
+          data: {
+            name: 'City',
+            slots: [{ label: 'A', book: 1 }, { label: 'B', book: 3 }],
+            zone: [
+              { __component: 'shelf.slot', label: 'Z', book: 2 },
+              { __component: 'shelf.section', name: 'Classics', slot: { label: 'S', book: 1 } },
+            ],
+          },
+        });
       },
     };
   `,
@@ -189,5 +238,40 @@ describe('GraphQL: flat entries answered for <Type>Entity by a custom resolver',
     const bare = await gql(service, '{ booksByPages(min: 400) { data { id attributes { title } } } }');
     expect(bare.body.errors).to.equal(undefined);
     expect(commands).to.have.length(1);
+  });
+
+  it('toEntityResponse of an entry whose components hold relations: each relation is read through the entry, down to its component', async () => {
+    const title = 'book { data { id attributes { title } } }';
+    const res = await gql(
+      service,
+      `{ library { data { id attributes { name slots { label ${title} }
+        zone { __typename ... on ComponentShelfSlot { label ${title} }
+          ... on ComponentShelfSection { name slot { label ${title} } } } } } } }`,
+    );
+    const book = (id: string, bookTitle: string) => ({ data: { id, attributes: { title: bookTitle } } });
+    expect(res.body).to.deep.equal({
+      data: {
+        library: {
+          data: {
+            id: '1',
+            attributes: {
+              name: 'City',
+              slots: [
+                { label: 'A', book: book('1', 'Dune') },
+                { label: 'B', book: book('3', 'Dune Messiah') },
+              ],
+              zone: [
+                { __typename: 'ComponentShelfSlot', label: 'Z', book: book('2', 'Emma') },
+                {
+                  __typename: 'ComponentShelfSection',
+                  name: 'Classics',
+                  slot: { label: 'S', book: book('1', 'Dune') },
+                },
+              ],
+            },
+          },
+        },
+      },
+    });
   });
 });

@@ -6,7 +6,9 @@
  * from the database; the generated queries here populate them in their one read instead, so an
  * entry that did not come through one has a selected field it lacks read on its own: the owner
  * entry by id with that field populated (one read per selected field and entry, as Strapi's
- * resolver costs; none for a field not selected).
+ * resolver costs; none for a field not selected). A component the format service answered knows
+ * its place in its entry (`withComponentPlace`): its relation is read through the entry, populated
+ * down to that component (Strapi loads it by the component's own id).
  */
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Registry, Schema } from '../../content-types/index.js';
@@ -30,6 +32,29 @@ export function withEntryId<T extends Record<string, unknown>>(attributes: T, id
   return attributes;
 }
 
+/**
+ * Where a component sits in its entry: the entry, then each component attribute down to it (the
+ * item's id in that attribute, and its component uid in a dynamic zone).
+ */
+export interface ComponentPlace {
+  uid: string;
+  id: number;
+  steps: Array<{ attribute: string; id: number; component?: string }>;
+}
+
+const COMPONENT_PLACE = Symbol('component place');
+
+/** A component's formatted attributes carrying their place (not enumerable: never answered, never spread). */
+export function withComponentPlace<T extends Record<string, unknown>>(attributes: T, place: ComponentPlace): T {
+  Object.defineProperty(attributes, COMPONENT_PLACE, { value: place, enumerable: false });
+  return attributes;
+}
+
+function componentPlace(owner: Schema, parent: unknown): ComponentPlace | undefined {
+  if (owner.modelType !== 'component' || !isRecord(parent) || !Object.hasOwn(parent, COMPONENT_PLACE)) return undefined;
+  return (parent as { [COMPONENT_PLACE]?: ComponentPlace })[COMPONENT_PLACE];
+}
+
 /** The id of a flat entry of a content-type, or of the entry formatted attributes belong to (components have none to read by). */
 function flatEntryId(owner: Schema, parent: unknown): number | undefined {
   if (owner.modelType !== 'contentType' || !isRecord(parent)) return undefined;
@@ -50,8 +75,32 @@ export function relationFieldValue(
   info: GraphQLResolveInfo,
 ): unknown {
   const value = populatedValue(parent, name, info.path.key);
-  const id = isFieldAnswer(value) ? undefined : flatEntryId(owner, parent);
-  return id === undefined ? value : readField(registry, owner, name, id, context, info);
+  if (isFieldAnswer(value)) return value;
+  const place = componentPlace(owner, parent);
+  if (place) return readField(registry, owner, name, place, context, info);
+  const id = flatEntryId(owner, parent);
+  return id === undefined ? value : readField(registry, owner, name, { uid: owner.uid, id, steps: [] }, context, info);
+}
+
+/** The populate reaching `populate` (a component's) from its entry, along `steps`. */
+function populateAlong(steps: ComponentPlace['steps'], populate: Record<string, unknown>): Record<string, unknown> {
+  return steps.reduceRight<Record<string, unknown>>((inner, step) => {
+    const level = { populate: inner };
+    return { [step.attribute]: step.component ? { on: { [step.component]: level } } : level };
+  }, populate);
+}
+
+/** The component at the end of `steps` in the entry's answered attributes (undefined: no longer there). */
+function componentAt(attributes: unknown, steps: ComponentPlace['steps']): unknown {
+  let current = attributes;
+  for (const step of steps) {
+    const value = isRecord(current) ? current[step.attribute] : undefined;
+    const items = Array.isArray(value) ? value : [value];
+    current = items.find(
+      (item) => isRecord(item) && item.id === step.id && (!step.component || item.__component === step.component),
+    );
+  }
+  return current;
 }
 
 /**
@@ -62,7 +111,7 @@ async function readField(
   registry: Registry,
   owner: Schema,
   name: string,
-  id: number,
+  place: ComponentPlace,
   context: GraphQLContext,
   info: GraphQLResolveInfo,
 ): Promise<unknown> {
@@ -72,12 +121,12 @@ async function readField(
   const populate = isRecord(query.populate) ? query.populate : {};
   for (const level of Object.values(populate)) if (isRecord(level)) level.publicationState ??= 'live';
   try {
-    const read = await operations.findOne(operationContext(context), owner.uid, String(id), {
-      ...query,
-      populate,
+    const read = await operations.findOne(operationContext(context), place.uid, String(place.id), {
+      fields: ['id'],
+      populate: populateAlong(place.steps, populate),
       publicationState: 'preview',
     });
-    return populatedValue(read.data?.attributes, name, info.path.key) ?? null;
+    return populatedValue(componentAt(read.data?.attributes, place.steps), name, info.path.key) ?? null;
   } catch (err) {
     if (err instanceof NotFoundError) return null;
     throw err;

@@ -6,13 +6,14 @@
  * `meta.pagination` is Strapi's: given the `args` and `resourceUID`, the entries matching the args'
  * filters are counted (with the caller's permissions) when a query selects it; without them it
  * describes the entries given. A relation or media field the entries were read without is read
- * from the database when a query selects it (flat-entry-relations.ts), as Strapi's resolver does.
+ * from the database when a query selects it (flat-entry-relations.ts), as Strapi's resolver does:
+ * also inside their components, which keep their place in the entry for it.
  */
 import { UPLOAD_FILE_UID, type Attribute, type Registry, type Schema } from '../../content-types/index.js';
 import { readEntries } from '../../query/index.js';
 import { operationContext, pageLimits, type GraphQLContext } from './context.js';
 import { toRestFilters } from './filters.js';
-import { withEntryId } from './flat-entry-relations.js';
+import { withComponentPlace, withEntryId, type ComponentPlace } from './flat-entry-relations.js';
 import { graphqlPaginationMeta, graphqlWindow, type GraphQLWindow } from './pagination.js';
 
 type Entry = Record<string, unknown>;
@@ -27,12 +28,25 @@ function isEntry(value: unknown): value is Entry {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** The place of a component of `attribute` (with its id) one level below `place`; none without an id. */
+function placeOf(place: ComponentPlace | undefined, attribute: string, value: Entry): ComponentPlace | undefined {
+  const id = Number(value.id);
+  if (!place || !Number.isInteger(id) || id <= 0) return undefined;
+  const zoneItem = typeof value.__component === 'string' ? { component: value.__component } : {};
+  return { ...place, steps: [...place.steps, { attribute, id, ...zoneItem }] };
+}
+
 export function createFormatService(registry: Registry) {
   // the attributes keep their entry's id: a relation the entry was read without is read by it
   const envelope = (schema: Schema | undefined, value: unknown): unknown => {
     if (!isEntry(value)) return null;
     const { id, ...rest } = value;
-    return { id, attributes: withEntryId(attributesOf(schema, rest), id) };
+    const entryId = Number(id);
+    const place =
+      schema?.modelType === 'contentType' && Number.isInteger(entryId) && entryId > 0
+        ? { uid: schema.uid, id: entryId, steps: [] }
+        : undefined;
+    return { id, attributes: withEntryId(attributesOf(schema, rest, place), id) };
   };
   const relation = (target: string, value: unknown): unknown => {
     const schema = registry.schema(target);
@@ -40,29 +54,36 @@ export function createFormatService(registry: Registry) {
     if (Array.isArray(value)) return { data: value.map((v) => envelope(schema, v)) };
     return { data: envelope(schema, value) };
   };
-  const component = (uid: string, value: unknown): unknown => {
+  const component = (uid: string, value: unknown, name: string, owner: ComponentPlace | undefined): unknown => {
     if (!isEntry(value)) return value;
-    return attributesOf(registry.schema(uid), value);
+    const place = placeOf(owner, name, value);
+    const attributes = attributesOf(registry.schema(uid), value, place);
+    return place ? withComponentPlace(attributes, place) : attributes;
   };
-  const attribute = (attr: Attribute | undefined, value: unknown): unknown => {
+  const attribute = (attr: Attribute | undefined, value: unknown, name: string, place?: ComponentPlace): unknown => {
     switch (attr?.type) {
       case 'relation':
         return relation(attr.target, value);
       case 'media':
         return relation(UPLOAD_FILE_UID, value);
       case 'component':
-        return Array.isArray(value) ? value.map((c) => component(attr.component, c)) : component(attr.component, value);
+        return Array.isArray(value)
+          ? value.map((c) => component(attr.component, c, name, place))
+          : component(attr.component, value, name, place);
       case 'dynamiczone':
         return Array.isArray(value)
-          ? value.map((item) => (isEntry(item) ? component(String(item.__component), item) : item))
+          ? value.map((item) => (isEntry(item) ? component(String(item.__component), item, name, place) : item))
           : value;
       default:
         return value;
     }
   };
-  function attributesOf(schema: Schema | undefined, values: Entry): Entry {
+  /** `place`: where these attributes sit in their entry (for relations read later inside components) */
+  function attributesOf(schema: Schema | undefined, values: Entry, place?: ComponentPlace): Entry {
     if (!schema) return values;
-    return Object.fromEntries(Object.entries(values).map(([key, v]) => [key, attribute(schema.attributes[key], v)]));
+    return Object.fromEntries(
+      Object.entries(values).map(([key, v]) => [key, attribute(schema.attributes[key], v, key, place)]),
+    );
   }
 
   return {
