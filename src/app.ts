@@ -48,7 +48,13 @@ import { buildMiddlewares } from './middlewares/index.js';
 import { detachedKoaContext } from './middlewares/koa-context.js';
 import { readMultipartForApp } from './middlewares/koa-multipart.js';
 import { Models } from './models/index.js';
-import { BUILT_IN_PLUGINS, enabledPlugins, type Plugin, type PluginRoute } from './plugins/index.js';
+import {
+  BUILT_IN_PLUGINS,
+  enabledPlugins,
+  type Plugin,
+  type PluginRoute,
+  type PluginRouteMiddleware,
+} from './plugins/index.js';
 import { graphqlConfig } from './plugins/graphql/config.js';
 import { ExtensionError } from './plugins/graphql/index.js';
 import { i18nSettings } from './plugins/i18n/index.js';
@@ -332,7 +338,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const pluginServices = new Map<string, Map<string, unknown>>();
   const pluginRoutes = new Map<
     string,
-    { routes: PluginRoute[]; middlewares: Readonly<Record<string, RequestHandler>> }
+    { routes: PluginRoute[]; middlewares: Readonly<Record<string, PluginRouteMiddleware>> }
   >();
   // plugins whose routes the app changed: their own direct routes step aside for the app's version
   const servedByObject = new Set<string>();
@@ -365,7 +371,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
             const path = prefixedPath(route.config?.prefix ?? `/${plugin.name}`, route.path);
             const guards = (route.config?.middlewares ?? []).flatMap((name) => {
               const own = routeMiddlewares[name.slice(name.lastIndexOf('.') + 1)];
-              return own ? [own] : [];
+              return own ? [own.handler] : [];
             });
             api[routerMethodOf(route.method)](path, ...gate, ...guards, (req, res) => route.run(req, res));
           }

@@ -11,10 +11,10 @@
  * wraps the original (`const register = plugin.controllers.auth.register`) gets Strapi's answer
  * in `ctx.body`.
  */
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import type { KoaMiddleware } from '../middlewares/koa-bridge.js';
 import type { KoaContext } from '../middlewares/koa-context.js';
-import type { PluginAnswer, PluginRoute } from '../plugins/types.js';
+import type { PluginAnswer, PluginRoute, PluginRouteMiddleware } from '../plugins/types.js';
 import { callMethod, type MethodBag } from './core-controller.js';
 import type { AppRoute } from './route-endpoint.js';
 import type { StrapiApp } from './strapi-app.js';
@@ -56,7 +56,7 @@ export interface PluginDefaults {
 export interface PluginDeclaration {
   name: string;
   routes: PluginRoute[];
-  middlewares: Readonly<Record<string, RequestHandler>>;
+  middlewares: Readonly<Record<string, PluginRouteMiddleware>>;
   /** the running services, by name (each becomes a factory on the object) */
   services(): Record<string, unknown>;
   config: Record<string, unknown>;
@@ -112,11 +112,15 @@ function controllerAction(run: PluginRoute['run']): (ctx: KoaContext) => Promise
 }
 
 /** An Express middleware as a Koa one, with Strapi's middleware factory signature around it. */
-function koaMiddlewareFactory(handler: RequestHandler): () => KoaMiddleware {
-  return () => (ctx, next) =>
-    new Promise<void>((resolve, reject) => {
-      void handler(ctx.req, ctx.res, (err?: unknown) => (err ? reject(err) : resolve()));
-    }).then(() => next());
+function koaMiddlewareFactory(middleware: PluginRouteMiddleware): (config?: unknown) => KoaMiddleware {
+  return (config) => {
+    const given = isObject(config) && Object.keys(config).length > 0 ? config : undefined;
+    const handler = given ? middleware.withConfig(given) : middleware.handler;
+    return (ctx, next) =>
+      new Promise<void>((resolve, reject) => {
+        void handler(ctx.req, ctx.res, (err?: unknown) => (err ? reject(err) : resolve()));
+      }).then(() => next());
+  };
 }
 
 /** A route's path under its prefix, as koa-router joins them: `/` under `/email` is `/email`. */
@@ -192,7 +196,7 @@ export function builtInPluginServer(declared: PluginDeclaration): { server: Plug
       services = value;
     },
     middlewares: Object.fromEntries(
-      Object.entries(declared.middlewares).map(([name, handler]) => [name, koaMiddlewareFactory(handler)]),
+      Object.entries(declared.middlewares).map(([name, middleware]) => [name, koaMiddlewareFactory(middleware)]),
     ),
     policies: {},
     contentTypes: declared.contentTypes,

@@ -25,8 +25,7 @@ import { builtInPluginServer, createPluginHolder, type PluginHolder } from './pl
 import type { CoreFactoryRecord } from './strapi-factories.js';
 import type { LoadedPlugin } from './plugin-loader.js';
 import { adminPanel, adminPermissionService, type StrapiAdmin } from './admin-panel.js';
-import type { PluginRoute } from '../plugins/types.js';
-import type { RequestHandler } from 'express';
+import type { PluginRoute, PluginRouteMiddleware } from '../plugins/types.js';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 import { createUploadService } from './upload-service.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
@@ -62,7 +61,7 @@ export interface LifecycleHost {
   /** the content-API routes a plugin declared, and the middlewares they name */
   pluginRoutes?(
     plugin: string,
-  ): { routes: PluginRoute[]; middlewares: Readonly<Record<string, RequestHandler>> } | undefined;
+  ): { routes: PluginRoute[]; middlewares: Readonly<Record<string, PluginRouteMiddleware>> } | undefined;
   /** `strapi.server`: the app's routes and Koa middlewares, the HTTP server (absent: the API throws) */
   server?: StrapiServer;
   /** `strapi.cron` (absent: the API throws) */

@@ -7,7 +7,7 @@ import type { Plugin } from './types.js';
 import { uploadPlugin } from './upload/index.js';
 import { usersPermissionsPlugin } from './users-permissions/index.js';
 
-export type { Plugin, PluginRegisterContext, PluginRoute } from './types.js';
+export type { Plugin, PluginRegisterContext, PluginRoute, PluginRouteMiddleware } from './types.js';
 
 /** Every plugin Content Service has, in registration order. */
 export const BUILT_IN_PLUGINS: readonly Plugin[] = [

@@ -25,7 +25,17 @@ export interface PluginRegisterContext extends ServiceContext {
    * served directly on the API router, and listed on the plugin object an app's extension and
    * register hook may change (then served as the app left them).
    */
-  serveRoutes(routes: PluginRoute[], middlewares?: Readonly<Record<string, RequestHandler>>): void;
+  serveRoutes(routes: PluginRoute[], middlewares?: Readonly<Record<string, PluginRouteMiddleware>>): void;
+}
+
+/**
+ * A plugin's middleware (`plugin::<plugin>.<name>`): `handler` runs on the plugin's own routes;
+ * `withConfig` makes one with the config an app gives it (a `{ name, config }` entry of
+ * config/middlewares or of a route's `middlewares`), as Strapi calls a middleware factory.
+ */
+export interface PluginRouteMiddleware {
+  handler: RequestHandler;
+  withConfig(config: Record<string, unknown>): RequestHandler;
 }
 
 /** One content-API route of a plugin, in Strapi's words, with the handler that serves it directly. */

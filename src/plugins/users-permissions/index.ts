@@ -7,7 +7,7 @@ import { usersPermissionsContentTypes } from './content-types.js';
 import { JwtVerifier } from './jwt.js';
 import { PermissionCache } from './permission-cache.js';
 import { ensureUniqueIndexes } from './indexes.js';
-import { rateLimit } from './rate-limit.js';
+import { configuredRateLimit, rateLimit } from './rate-limit.js';
 import { seedRoles } from './roles.js';
 import { authRoutes } from './routes/auth.js';
 import { roleRoutes } from './routes/roles.js';
@@ -79,8 +79,10 @@ export const usersPermissionsPlugin: Plugin = {
     ctx.setAuthenticator(createAuthenticator(ctx, { jwt, apiTokenSalt: secrets.apiTokenSalt, permissions }));
     ctx.setService('jwt', createJwtService(secrets.jwtSecret, settings.jwt.expiresIn));
     // Strapi's order: auth, user, role, permissions
+    const limiter = (config: Record<string, unknown>) =>
+      settings.ratelimit.enabled ? rateLimit(configuredRateLimit(settings.ratelimit, config)) : passOn;
     ctx.serveRoutes([...authRoutes(runtime), ...userRoutes(runtime), ...roleRoutes(runtime)], {
-      rateLimit: settings.ratelimit.enabled ? rateLimit(settings.ratelimit) : passOn,
+      rateLimit: { handler: limiter({}), withConfig: limiter },
     });
   },
   async bootstrap(ctx) {

@@ -27,7 +27,8 @@ function isTimespan(value: unknown): value is string | number {
   }
 }
 
-function intervalMs(file: string, value: unknown): number {
+/** koa2-ratelimit's `interval`: milliseconds, or `{ ms, sec, min, hour }` added up; undefined: 5 minutes. */
+export function intervalMs(file: string, value: unknown, key = 'users-permissions.config.ratelimit.interval'): number {
   if (value === undefined) return 5 * 60_000;
   if (typeof value === 'number' && value > 0) return value;
   if (value && typeof value === 'object') {
@@ -36,11 +37,7 @@ function intervalMs(file: string, value: unknown): number {
     const ms = n('ms') + n('sec') * 1000 + n('min') * 60_000 + n('hour') * 3_600_000;
     if (ms > 0) return ms;
   }
-  throw new ConfigError(
-    file,
-    'users-permissions.config.ratelimit.interval',
-    'must be a number of milliseconds or { min, sec, hour }',
-  );
+  throw new ConfigError(file, key, 'must be a number of milliseconds or { min, sec, hour }');
 }
 
 export function usersPermissionsSettings(config: ServiceConfig): UsersPermissionsSettings {

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { ConfigError } from '../../../src/config/index.js';
 import { createTestService, type TestService } from '../../helpers/server.js';
+import { writeTempApp } from '../../helpers/temp-app.js';
 
 describe('users-permissions: rate limit on auth routes', () => {
   let service: TestService;
@@ -55,5 +57,66 @@ describe('users-permissions: rate limit on auth routes', () => {
     } finally {
       await defaults.close();
     }
+  });
+});
+
+describe('users-permissions: plugin::users-permissions.rateLimit configured in config/middlewares', () => {
+  const REQUIRED =
+    "'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::query', 'strapi::body', 'strapi::favicon', 'strapi::public'";
+  const NOTE = {
+    kind: 'collectionType',
+    collectionName: 'notes',
+    info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' },
+    options: { draftAndPublish: false },
+    attributes: { text: { type: 'string' } },
+  };
+  const serviceWith = async (entry: string, ratelimit: Record<string, unknown> = {}) =>
+    createTestService({
+      appDir: await writeTempApp({
+        api: { note: NOTE },
+        config: { permissions: { public: ['api::note.note.find'] } },
+        files: { 'config/middlewares.js': `module.exports = [${REQUIRED}, ${entry}];` },
+      }),
+      config: { plugins: { 'users-permissions': { enabled: true, config: { ratelimit } } } },
+    });
+  const statuses = async (service: TestService, path: string, times: number) => {
+    const answered: number[] = [];
+    for (let i = 0; i < times; i++) answered.push((await request(service.app).get(path)).status);
+    return answered;
+  };
+
+  it("takes the entry's max and interval over the plugin's ratelimit, as Strapi spreads them last", async () => {
+    const service = await serviceWith(
+      "{ name: 'plugin::users-permissions.rateLimit', config: { max: 2, interval: { min: 1 } } }",
+    );
+    try {
+      expect(await statuses(service, '/api/notes', 3)).to.deep.equal([200, 200, 429]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("limits nothing when the plugin's ratelimit is off, whatever the entry says (Strapi checks the plugin's alone)", async () => {
+    const service = await serviceWith(
+      "{ name: 'plugin::users-permissions.rateLimit', config: { max: 1, enabled: true } }",
+      { enabled: false },
+    );
+    try {
+      expect(await statuses(service, '/api/notes', 3)).to.deep.equal([200, 200, 200]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('refuses to start on a max that is no positive integer, naming the entry', async () => {
+    let message = '';
+    try {
+      const service = await serviceWith("{ name: 'plugin::users-permissions.rateLimit', config: { max: 'many' } }");
+      await service.close();
+    } catch (err) {
+      expect(err).to.be.instanceOf(ConfigError);
+      message = (err as Error).message;
+    }
+    expect(message).to.include('plugin::users-permissions.rateLimit config.max').and.include('positive integer');
   });
 });
