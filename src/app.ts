@@ -75,6 +75,8 @@ function pluginItem(name: string): { plugin: string; item: string } {
 
 const ROUTER_METHODS = { GET: 'get', POST: 'post', PUT: 'put', DELETE: 'delete' } as const;
 const routerMethodOf = (method: PluginRoute['method']) => ROUTER_METHODS[method];
+/** where the service listens when no host is set */
+const EVERY_ADDRESS = '0.0.0.0';
 
 /**
  * A plugin's start-up work failed: on what the app's lifecycle file registered (a GraphQL
@@ -411,13 +413,19 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     async start(on = {}) {
       const port = on.port ?? config.server.port;
       const host = on.host ?? config.server.host;
-      server = await listen(httpServer, port, host);
+      server = await listen(httpServer, port, host ?? EVERY_ADDRESS);
       const address = server.address();
       const bound = typeof address === 'object' && address ? address.port : port;
       // what the app's code reads is where the server listens (a port 0 is the one the system chose)
       config.server = { ...config.server, port: bound, host };
-      strapi?.config.set('server.port', bound).set('port', bound).set('server.host', host).set('host', host);
-      return { port: bound, host, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}` };
+      strapi?.config.set('server.port', bound).set('port', bound);
+      if (host !== undefined) strapi?.config.set('server.host', host).set('host', host);
+      const listening = host ?? EVERY_ADDRESS;
+      return {
+        port: bound,
+        host: listening,
+        url: `http://${listening === EVERY_ADDRESS ? '127.0.0.1' : listening}:${bound}`,
+      };
     },
     plugin(name) {
       const services = pluginServices.get(name);

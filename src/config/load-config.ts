@@ -104,7 +104,7 @@ function readServer(config: ConfigTree, appDir: string): ServiceConfig['server']
   // an empty variable is no setting, as Strapi's defaults read it (`process.env.PORT || 1337`)
   const port = process.env.PORT || (server.port ?? 1337);
   return {
-    host: String(process.env.HOST || (server.host ?? '0.0.0.0')),
+    host: process.env.HOST || (server.host === undefined || server.host === null ? undefined : String(server.host)),
     port: integer(process.env.PORT ? 'env PORT' : file('port'), 'port', port, 0, 65_535),
     url: optionalString(file('url'), 'url', server.url),
     proxy: server.proxy === true,

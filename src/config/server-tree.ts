@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { ConfigError } from './config-error.js';
 import type { ServiceConfig } from './types.js';
 
@@ -27,7 +28,8 @@ function normalisedUrl(value: string, invalid: () => ConfigError): string {
 
 /**
  * The configuration tree as `strapi.config` answers it once Strapi's bootstrap ran: `server.host`
- * and `server.port` are where the service listens (PORT, HOST, `--port`, `--host` included), also
+ * and `server.port` are where the service listens (PORT, HOST, `--port`, `--host` included; with no
+ * host set, Strapi's default, `os.hostname()`, while the service listens on every address), also
  * as the top-level `host` and `port`; `server.url`, `admin.url` and `admin.path` are Strapi's
  * normalised URLs (`getConfigUrls`: '' when no `server.url` is set, `/admin` under it).
  */
@@ -46,13 +48,19 @@ export function serverTree(config: ServiceConfig): Record<string, unknown> {
         () => new ConfigError(config.fileOf('admin', 'url'), 'url', 'must be a valid URL or a path'),
       )
     : `${serverUrl}/${adminSetting}`;
+  const host = config.server.host ?? defaultHost();
   return {
     ...tree,
-    host: config.server.host,
+    host,
     port: config.server.port,
-    server: { ...server, host: config.server.host, port: config.server.port, url: serverUrl },
+    server: { ...server, host, port: config.server.port, url: serverUrl },
     admin: { ...admin, url: adminUrl, path: adminPath(serverUrl, adminUrl) },
   };
+}
+
+/** Strapi 4.26's `server.host` when nothing sets it: the machine's name (`localhost` without one). */
+export function defaultHost(): string {
+  return hostname() || 'localhost';
 }
 
 /** Strapi's `admin.path`: the admin URL's path (below the server's when both are on one origin). */

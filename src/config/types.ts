@@ -16,7 +16,11 @@ export interface PluginConfig {
 
 export interface ServiceConfig {
   server: {
-    host: string;
+    /**
+     * HOST, `--host` or `server.host`; undefined when none is set: the service listens on every
+     * address (0.0.0.0) and `strapi.config` answers Strapi's default, the machine's name (server-tree.ts)
+     */
+    host: string | undefined;
     port: number;
     /** the public URL of the server (`server.url`), when configured */
     url?: string;

@@ -1,8 +1,11 @@
 // `strapi.config.get('server.port')` (and host, url) is where the server listens, as in Strapi, whose
 // server listens on its config's values: a project's controller calling its own server at
 // `http://localhost:${strapi.config.get('server.port')}` reaches it whatever --port or PORT said.
+// With no host set, `server.host` is Strapi's default (the machine's name); the service listens on
+// every address.
 import { spawn } from 'node:child_process';
 import { createServer as createNetServer } from 'node:net';
+import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import request from 'supertest';
@@ -96,6 +99,28 @@ describe('the server address in strapi.config', function () {
       const { port } = await service.start();
       const after = await request(service.app).get('/api/hello').expect(200);
       expect(after.body).to.deep.include({ host: '127.0.0.1', port, top: [port, '127.0.0.1'], own: 200 });
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("no host set: strapi.config answers Strapi's default (the machine's name), the service listens on every address", async () => {
+    const appDir = await selfCallingProject('module.exports = { port: 0 };');
+    const saved = process.env.HOST;
+    delete process.env.HOST;
+    const service = await createTestService({ appDir }).finally(() => {
+      if (saved !== undefined) process.env.HOST = saved;
+    });
+    try {
+      const expected = hostname() || 'localhost';
+      const before = await request(service.app).get('/api/hello').expect(200);
+      expect(before.body.host).to.equal(expected);
+      expect(before.body.top[1]).to.equal(expected);
+      const { host, port } = await service.start();
+      expect(host).to.equal('0.0.0.0');
+      expect((await fetch(`http://127.0.0.1:${port}/api/notes`)).status).to.equal(200);
+      const after = await request(service.app).get('/api/hello').expect(200);
+      expect(after.body).to.include({ host: expected, port });
     } finally {
       await service.close();
     }
