@@ -14,7 +14,9 @@ import {
   createStrapiApp,
   createContentApiRoutes,
   applyPluginExtensions,
+  appDependencies,
   findInstalledPlugins,
+  strapiPluginSteps,
   isInstalledPluginKey,
   inStrapiOrder,
   loadInstalledPlugins,
@@ -195,6 +197,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const failedPlugins = new Set<string>();
   const runPluginHooks = (hook: 'register' | 'bootstrap' | 'destroy', app: StrapiApp) =>
     runPluginHook(projectPlugins, pluginHoldersOf(app), hook, app, failedPlugins, warn);
+  const registerOrder = strapiPluginSteps({
+    builtIns: plugins.map((p) => p.name),
+    project: projectPlugins,
+    declared: Object.keys(
+      typeof config.tree.plugins === 'object' && config.tree.plugins !== null ? config.tree.plugins : {},
+    ),
+    dependencies: appDependencies(config.appDir),
+  });
   // a custom field no mapping knows waits for the app's register hooks, which may register it
   const heldCustomFieldNotices = notices.filter((notice) => notice.unknownCustomField !== undefined);
   for (const notice of notices) if (notice.unknownCustomField === undefined) logger[notice.level](notice.message);
@@ -498,13 +508,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     if (strapi) await applyPluginExtensions(extensions, pluginHoldersOf(strapi));
     const extendedHooks = (names: string[], hook: 'register' | 'bootstrap' | 'destroy') =>
       strapi ? runExtendedBuiltInHooks(extensions, pluginHoldersOf(strapi), names, hook, strapi) : undefined;
-    // the built-in plugins register before the app's own, as in Strapi
-    await extendedHooks(
-      plugins.map((p) => p.name),
-      'register',
-    );
-    // the app's own plugins register before the app, as Strapi's plugins do
-    if (strapi) await runPluginHooks('register', strapi);
+    // every plugin's register in Strapi's order (what an extension put on a built-in plugin's object
+    // at that plugin's place; the built-ins' own register ran when the server was built), then the app's
+    if (strapi)
+      for (const step of registerOrder)
+        if (step.kind === 'built-in') await extendedHooks([step.name], 'register');
+        else await runPluginHook([step.plugin], pluginHoldersOf(strapi), 'register', strapi, failedPlugins, warn);
     if (lifecycle && strapi) await lifecycle.run('register', strapi);
     await options.register?.({ app: service });
     // where Strapi gives custom fields their registered types: after register

@@ -12,12 +12,14 @@ export { settleCustomFields } from './custom-fields.js';
 export { applyPluginExtensions, loadPluginExtensions, runExtendedBuiltInHooks } from './plugin-extensions.js';
 export { loadLocalPlugins } from './local-plugins.js';
 export {
+  appDependencies,
   findInstalledPlugins,
   isInstalledPluginKey,
   loadInstalledPlugins,
   withStorablePlugins,
 } from './installed-plugins.js';
 export { inStrapiOrder, pluginContentTypes, runPluginHook, type LoadedPlugin } from './plugin-loader.js';
+export { strapiPluginSteps } from './plugin-order.js';
 export { UnsupportedStrapiApi } from './unsupported.js';
 export { createDbLifecycles, type DbLifecyclesProvider } from './db-lifecycles.js';
 export { loadModelLifecycles } from './model-lifecycles.js';

@@ -157,3 +157,9 @@ export function withStorablePlugins<T>(
     }
   }
 }
+
+/** The app's package.json dependencies, in their order (none without a package.json). */
+export function appDependencies(appDir: string): string[] {
+  const dependencies = readJson(join(appDir, 'package.json'))?.dependencies;
+  return typeof dependencies === 'object' && dependencies !== null ? Object.keys(dependencies) : [];
+}

@@ -1,6 +1,7 @@
 // The order of the project's plugins' lifecycle functions, as Strapi 4.26's loader gives it: the
 // plugins config/plugins declares, in its order (local and installed alike), then the other
-// installed ones in the app's package.json order.
+// installed ones in the app's package.json order; the built-in plugins' register (what an extension
+// put on their object) at their place among them, as Strapi's internal plugins or as packages.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,5 +66,73 @@ describe("the project's plugins run in Strapi's order", () => {
       'bootstrap gamma',
       'bootstrap delta',
     ]);
+  });
+});
+
+/** An extension of a built-in plugin whose register notes its name, after the plugin's own. */
+const recordingExtension = (name: string) => `module.exports = (plugin) => {
+  const register = plugin.register;
+  plugin.register = async ({ strapi }) => {
+    await register({ strapi });
+    strapi.config.set('order', [...strapi.config.get('order', []), 'register ${name}']);
+  };
+  return plugin;
+};
+`;
+
+describe("built-in plugins register at their place in Strapi's order", () => {
+  const start = async (pluginsConfig: string, dependencies: Record<string, string>) => {
+    const appDir = await mkdtemp(join(tmpdir(), 'cs-plugin-order-'));
+    await writeFiles(appDir, {
+      'package.json': json({ name: 'app', dependencies }),
+      ...installed('gamma'),
+      'src/plugins/alpha/strapi-server.js': recording('alpha'),
+      'src/extensions/users-permissions/strapi-server.js': recordingExtension('users-permissions'),
+      'src/extensions/email/strapi-server.js': recordingExtension('email'),
+      'src/api/note/content-types/note/schema.json': json({
+        kind: 'collectionType',
+        info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' },
+        attributes: { text: { type: 'string' } },
+      }),
+      'config/plugins.js': pluginsConfig,
+    });
+    return createTestService({ appDir });
+  };
+  const registered = () =>
+    (runningStrapi()?.config.get('order') as string[]).filter((entry) => entry.startsWith('register'));
+
+  it("Strapi's internal ones first, the declared ones, then the installed ones in package.json order (users-permissions a package there)", async () => {
+    const service = await start("module.exports = { alpha: { resolve: './src/plugins/alpha' } };", {
+      '@strapi/plugin-users-permissions': '4.26.2',
+      'acme-gamma': '1.0.0',
+      '@strapi/strapi': '4.26.2',
+    });
+    try {
+      expect(registered()).to.deep.equal([
+        'register email',
+        'register alpha',
+        'register users-permissions',
+        'register gamma',
+      ]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('a built-in plugin config/plugins declares takes its place there', async () => {
+    const service = await start(
+      "module.exports = { 'users-permissions': { config: {} }, alpha: { resolve: './src/plugins/alpha' } };",
+      { 'acme-gamma': '1.0.0' },
+    );
+    try {
+      expect(registered()).to.deep.equal([
+        'register email',
+        'register users-permissions',
+        'register alpha',
+        'register gamma',
+      ]);
+    } finally {
+      await service.close();
+    }
   });
 });
