@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { ConfigError } from '../../../src/config/index.js';
 import { createTestService, type TestService } from '../../helpers/server.js';
-import { writeTempApp } from '../../helpers/temp-app.js';
+import { NOTE_HELLO_API, writeTempApp, writeTempProject } from '../../helpers/temp-app.js';
 
 describe('users-permissions: rate limit on auth routes', () => {
   let service: TestService;
@@ -103,6 +103,21 @@ describe('users-permissions: plugin::users-permissions.rateLimit configured in c
     );
     try {
       expect(await statuses(service, '/api/notes', 3)).to.deep.equal([200, 200, 200]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("a route's { name, config } middleware takes its config too", async () => {
+    const appDir = await writeTempProject({
+      ...NOTE_HELLO_API,
+      'src/api/note/routes/hello.js': `module.exports = { routes: [{ method: 'GET', path: '/hello', handler: 'note.hello',
+        config: { middlewares: [{ name: 'plugin::users-permissions.rateLimit', config: { max: 1 } }] } }] };`,
+      'src/api/note/controllers/note.js': 'module.exports = { hello(ctx) { ctx.body = { hello: true }; } };',
+    });
+    const service = await createTestService({ appDir });
+    try {
+      expect(await statuses(service, '/api/hello', 2)).to.deep.equal([200, 429]);
     } finally {
       await service.close();
     }
