@@ -5,21 +5,26 @@
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { createServer } from '../../src/app.js';
+import { startEngine } from '../../src/engine/index.js';
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { PUBLICATION_APP } from '../../test/helpers/fixtures.js';
 import { seedPublication } from '../../test/helpers/seed.js';
 
 const { values } = parseArgs({ options: { lifetime: { type: 'string', default: '3600' } } });
 const logger = pino({ level: 'error', base: undefined }, process.stderr);
-const service = await createServer({ appDir: PUBLICATION_APP, memory: true, config: { env: 'test' }, logger });
+// an in-memory engine of its own, where the seed's template database goes too (the tests' server otherwise)
+const engine = await startEngine({ host: '127.0.0.1', port: 0 });
+process.env.CS_TEST_MONGODB_URI = engine.uri;
+const databaseUri = `${engine.uri}/fuzz`;
+const service = await createServer({ appDir: PUBLICATION_APP, databaseUri, config: { env: 'test' }, logger });
 await seedPublication(service.context);
 const { url } = await service.start({ port: 0, host: '127.0.0.1' });
 const { accessKey } = await createApiToken(service.context, { name: 'fuzz', type: 'full-access' });
-const { host, port, name } = service.context.connection;
-process.stdout.write(`${JSON.stringify({ url, databaseUri: `mongodb://${host}:${port}/${name}`, accessKey })}\n`);
+process.stdout.write(`${JSON.stringify({ url, databaseUri, accessKey })}\n`);
 
 const stop = async () => {
   await service.stop();
+  await engine.stop();
   process.exit(0);
 };
 process.on('SIGTERM', () => void stop());

@@ -5,7 +5,7 @@ export { deleteEntry, removeReferences } from './references.js';
 export { writableContentType } from './content-type.js';
 export { entries, updateEntries, type StoredEntry } from './collection.js';
 export { atRevision, NEXT_REVISION, retryWhileStale, StaleEntry } from './revision.js';
-export { withLease, withNamedLease } from './lease.js';
+export { leaseTiming, withLease, withNamedLease } from './lease.js';
 export { localeGroupLease, withoutIds } from './shared-attributes.js';
 export { LocaleTakenError, SingleEntryTaken } from './checks.js';
 export { allowsMime, mediaKind, notAllowedMessage } from './media-types.js';

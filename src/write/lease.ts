@@ -12,10 +12,13 @@ import type { Models } from '../models/index.js';
 const LEASE = '__lease';
 /** the leases not tied to one document (`_id`: what they guard) */
 const LEASES = 'content_service_leases';
-/** how long a lease holds when its writer dies before giving it back (a crash, a kill -9) */
-const LEASE_MS = 10_000;
-/** how long a writer waits for a lease before answering 409 */
-const WAIT_MS = 15_000;
+/**
+ * `holdMs`: how long a lease holds past its last renewal, so a writer that dies before giving it
+ * back (a crash, a kill -9) frees it then; a living holder renews it every third of that, however
+ * long its work takes (a provider storing a large file, an app's lifecycle hook calling out).
+ * `waitMs`: how long a writer waits for a lease before answering 409. Tests shorten both.
+ */
+export const leaseTiming = { holdMs: 10_000, waitMs: 15_000 };
 
 /**
  * The leases the running work holds: a lease is re-entrant within the work that took it (an app's
@@ -36,11 +39,23 @@ function holding(key: string): boolean {
   return false;
 }
 
-async function asHolder<T>(key: string, work: () => Promise<T>): Promise<T> {
+/** Runs `work` as the holder of `key`, renewing the lease (`renew(until)`) while it runs. */
+async function asHolder<T>(
+  key: string,
+  renew: (until: number) => Promise<unknown>,
+  work: () => Promise<T>,
+): Promise<T> {
   const holder: Holding = { key, parent: held.getStore(), released: false };
+  // a failed renewal is tried again at the next beat; only a stall past `holdMs` loses the lease
+  const beat = setInterval(
+    () => void renew(Date.now() + leaseTiming.holdMs).catch(() => undefined),
+    leaseTiming.holdMs / 3,
+  );
+  beat.unref();
   try {
     return await held.run(holder, work);
   } finally {
+    clearInterval(beat);
     holder.released = true;
   }
 }
@@ -53,7 +68,7 @@ async function acquire(take: (until: number) => Promise<boolean>, gone: () => Pr
     if (await take(now)) return;
     const error = await gone();
     if (error) throw error;
-    if (now - started > WAIT_MS) throw new ConflictError();
+    if (now - started > leaseTiming.waitMs) throw new ConflictError();
     await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** round)));
   }
 }
@@ -79,13 +94,15 @@ export async function withLease<T>(
       (
         await collection.updateOne(
           { _id: id as never, $or: [{ [LEASE]: { $exists: false } }, { [`${LEASE}.until`]: { $lt: now } }] },
-          { $set: { [LEASE]: { owner, until: now + LEASE_MS } } },
+          { $set: { [LEASE]: { owner, until: now + leaseTiming.holdMs } } },
         )
       ).matchedCount === 1,
     async () => ((await collection.countDocuments({ _id: id as never }, { limit: 1 })) === 0 ? gone() : null),
   );
+  const renew = (until: number) =>
+    collection.updateOne({ _id: id as never, [`${LEASE}.owner`]: owner }, { $set: { [`${LEASE}.until`]: until } });
   try {
-    return await asHolder(key, work);
+    return await asHolder(key, renew, work);
   } finally {
     await collection.updateOne({ _id: id as never, [`${LEASE}.owner`]: owner }, { $unset: { [LEASE]: '' } });
   }
@@ -104,7 +121,7 @@ export async function withNamedLease<T>(models: Models, name: string, work: () =
         // free, or held past its time: taken; held: the upsert meets the holder's `_id`
         await leases.updateOne(
           { _id: name, until: { $lt: now } },
-          { $set: { owner, until: now + LEASE_MS } },
+          { $set: { owner, until: now + leaseTiming.holdMs } },
           { upsert: true },
         );
         return true;
@@ -115,8 +132,9 @@ export async function withNamedLease<T>(models: Models, name: string, work: () =
     },
     async () => null,
   );
+  const renew = (until: number) => leases.updateOne({ _id: name, owner }, { $set: { until } });
   try {
-    return await asHolder(name, work);
+    return await asHolder(name, renew, work);
   } finally {
     await leases.deleteOne({ _id: name, owner });
   }

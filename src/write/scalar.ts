@@ -36,6 +36,18 @@ function castString(value: unknown): unknown {
   return value;
 }
 
+/**
+ * The text yup's casts read from a value: an object whose own `toString`/`valueOf` are not
+ * functions (`{ "toString": [] }` in a request body) has none, where yup's cast would throw.
+ */
+function textOf(value: unknown): string | undefined {
+  try {
+    return String(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /** yup's number cast: strings without their spaces, anything else through `parseFloat` (so `[5]` is 5). */
 function castNumber(value: unknown): number {
   if (typeof value === 'number') return value;
@@ -43,13 +55,15 @@ function castNumber(value: unknown): number {
     const trimmed = value.replace(/\s/g, '');
     return trimmed === '' ? Number.NaN : Number(trimmed);
   }
-  return Number.parseFloat(String(value));
+  const text = textOf(value);
+  return text === undefined ? Number.NaN : Number.parseFloat(text);
 }
 
 /** yup's boolean cast: the text `true`/`1` or `false`/`0`, in any case. */
 function castBoolean(value: unknown): unknown {
   if (typeof value === 'boolean') return value;
-  const text = String(value);
+  const text = textOf(value);
+  if (text === undefined) return value;
   if (/^(true|1)$/i.test(text)) return true;
   if (/^(false|0)$/i.test(text)) return false;
   return value;

@@ -75,6 +75,24 @@ export async function updateRole(
   await ctx.models.model(ROLE_UID).updateOne({ _id: roleId }, { $set: set });
 }
 
+/**
+ * Changes a role's name or description and, when given, replaces its actions: under the role's
+ * lease, so a replacement that cannot start (409) leaves the name as it was too.
+ */
+export async function changeRole(
+  ctx: ServiceContext,
+  roleId: number,
+  set: { name?: string; description?: string },
+  actions: readonly string[] | undefined,
+): Promise<void> {
+  const rename = () => (Object.keys(set).length > 0 ? updateRole(ctx, roleId, set) : Promise.resolve());
+  if (actions === undefined) return rename();
+  await withRoleLease(ctx, roleId, async () => {
+    await rename();
+    await setRoleActions(ctx, roleId, actions);
+  });
+}
+
 /** The actions a role grants. */
 export async function roleActions(ctx: ServiceContext, roleId: number): Promise<string[]> {
   const docs = await collectionOf<{ _id: number; action: string }>(ctx, PERMISSION_UID)

@@ -12,7 +12,7 @@ import {
   requireRole,
   roleActions,
   setRoleActions,
-  updateRole,
+  changeRole,
 } from '../roles.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { bodyObject, checkFields } from '../validation.js';
@@ -80,11 +80,12 @@ export function roleRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
       { name: [{ kind: 'min', n: 3 }], description: [] },
       { required: false },
     );
-    const set: Record<string, unknown> = {};
+    const set: { name?: string; description?: string } = {};
     if (name !== undefined) set.name = name;
     if (description !== undefined) set.description = description;
-    if (Object.keys(set).length > 0) await updateRole(ctx, role._id, set);
-    if (body.permissions !== undefined) await setRoleActions(ctx, role._id, fromPermissionInput(body.permissions));
+    // read whole before anything is written: a refused tree leaves the name as it was
+    const actions = body.permissions !== undefined ? fromPermissionInput(body.permissions) : undefined;
+    await changeRole(ctx, role._id, set, actions);
     rt.permissions.invalidate();
     res.json({ ok: true });
   });
