@@ -64,11 +64,18 @@ function castNumber(raw: Exclude<RawScalar, null>, key: string): number {
   return number;
 }
 
-function castBigInteger(raw: Exclude<RawScalar, null>, key: string): bigint {
+/**
+ * An integer stays exact (int64); another number (`1000.5`, `3000123457.0`, `1e3`) compares by
+ * value, as Strapi's database compares it with the column; text that is no number is a 400.
+ */
+function castBigInteger(raw: Exclude<RawScalar, null>, key: string): bigint | number {
   if (typeof raw === 'bigint') return raw;
+  if (typeof raw === 'number') return Number.isInteger(raw) ? BigInt(raw) : raw;
   const text = String(raw).trim();
-  if (typeof raw === 'number' ? Number.isInteger(raw) : /^[-+]?\d+$/.test(text))
-    return BigInt(typeof raw === 'number' ? raw : text);
+  const integral = /^([-+]?\d+)(?:\.0*)?$/.exec(text);
+  if (integral) return BigInt(integral[1] ?? '');
+  const number = text === '' || typeof raw !== 'string' ? NaN : Number(text);
+  if (Number.isFinite(number)) return number;
   throw invalid(key, `Expected a valid integer for ${key}, got ${String(raw)}`);
 }
 

@@ -156,6 +156,22 @@ describe('REST filters', () => {
         (await get('/api/articles?filters[featured]=t&pagination[pageSize]=100')).body.meta.pagination.total,
       ).to.equal(6);
     });
+    it('a biginteger compares with a non-integral number by value, as Strapi 4.26 answers; text is a 400', async () => {
+      expect(ids((await get('/api/articles?filters[views][$eq]=3000123457.0')).body)).to.deep.equal([1]);
+      expect(ids((await get('/api/events?filters[budget][$eq]=1000000007.00')).body)).to.deep.equal([1]);
+      expect(ids((await get('/api/articles?filters[views][$eq]=3000123457.5')).body)).to.deep.equal([]);
+      expect(
+        ids((await get('/api/articles?filters[views][$gte]=3000123456.5&filters[id][$lte]=1')).body),
+      ).to.deep.equal([1]);
+      expect(ids((await get('/api/articles?filters[views][$gt]=3000123457.5&filters[id][$lte]=1')).body)).to.deep.equal(
+        [],
+      );
+      await expectValidationError(
+        '/api/articles?filters[views][$eq]=abc',
+        'Expected a valid integer for views, got abc',
+      );
+      await expectValidationError('/api/articles?filters[views][$in][0]=', 'Expected a valid integer for views, got ');
+    });
     it('filters inside populate use the related type', async () => {
       const res = await get('/api/articles/1?populate[tags][filters][name][$eq]=Paris&populate[tags][fields][0]=name');
       expect(res.status).to.equal(200);
