@@ -121,7 +121,7 @@ export class RestGenerator {
         2,
         () => ({
           method: 'PUT',
-          path: `/api/users/${rnd.chance(0.8) ? this.id() : encodeURIComponent(rnd.pick(NASTY_STRINGS)) || 'x'}`,
+          path: `/api/users/${rnd.chance(0.8) ? this.id() : percentEncode(rnd.pick(NASTY_STRINGS)) || 'x'}`,
           body: JSON.stringify(user ? this.dataObject(user, 1) : jsonObject(rnd)),
           contentType: 'application/json',
           kind: 'plugin-user-update',
@@ -145,7 +145,7 @@ export class RestGenerator {
         1,
         () => ({
           method: 'DELETE',
-          path: `/api/upload/files/${rnd.chance(0.5) ? rnd.int(1000, 2000) : encodeURIComponent(rnd.pick(NASTY_STRINGS)) || 'x'}`,
+          path: `/api/upload/files/${rnd.chance(0.5) ? rnd.int(1000, 2000) : percentEncode(rnd.pick(NASTY_STRINGS)) || 'x'}`,
           kind: 'plugin-upload-delete',
         }),
       ],
