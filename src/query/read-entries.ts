@@ -38,6 +38,7 @@ import { searchMatch } from './parse/search.js';
 import { signPopulatedMedia } from './sign-media.js';
 import { populateStages, projection, type PlanContext } from './plan/populate-stages.js';
 import { relatedEntries } from './plan/related-entries.js';
+import { SelectionMemo, selectionKey, type MemoizedSelection } from './selection-memo.js';
 import type { EntrySelection, PublicationState, ReadTree } from './read-tree.js';
 import { compileSort } from './sort/index.js';
 
@@ -93,13 +94,13 @@ export async function readEntries(
   options: ReadEntriesOptions = {},
 ): Promise<ReadEntriesResult<EnvelopeEntry | PlainEntry>> {
   const schema = requireContentType(ctx, uid);
-  const tree = await parseFind(ctx, schema, rawQuery);
+  const { tree, chosen } = await parseFind(ctx, schema, rawQuery);
   if (options.window) tree.pagination = { style: 'offset', ...options.window, withCount: false };
   const style = options.style ?? 'envelope';
   const { lifecycles } = options;
   if (lifecycles && (listensToRead(lifecycles, 'FindMany', uid) || listensToRead(lifecycles, 'Count', uid)))
     return readEntriesHooked(ctx, schema, rawQuery, tree, style, lifecycles);
-  const { filtering, pipeline } = planFind(ctx, tree);
+  const { filtering, pipeline } = planFind(ctx, tree, plannedStages(ctx, chosen));
   const [docs, total] = await Promise.all([
     entryDocs(ctx, uid, pipeline, tree.selection),
     tree.pagination.withCount ? count(ctx, uid, filtering) : Promise.resolve(null),
@@ -166,7 +167,7 @@ async function hookedTree(
   params: Record<string, unknown>,
 ): Promise<ReadTree> {
   const query = queryOfParams(rawQuery, params);
-  const tree = await parseFind({ ...ctx, access: APP_CODE }, schema, query);
+  const { tree } = await parseFind({ ...ctx, access: APP_CODE }, schema, query);
   return { ...tree, selection: parseSelection(ctx, schema, query, tree.publicationState, true) };
 }
 
@@ -196,7 +197,11 @@ async function formatHooked(
  * The typed read tree of a find: every parameter parsed and validated (400 on bad input); relation
  * filters are answered on the related collections first (one query each).
  */
-async function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQuery): Promise<ReadTree> {
+async function parseFind(
+  ctx: ReadContext,
+  schema: ContentType,
+  rawQuery: ReadQuery,
+): Promise<{ tree: ReadTree; chosen: MemoizedSelection }> {
   const state = parsePublicationState(rawQuery.publicationState);
   const query = { registry: ctx.registry, uid: schema.uid, access: ctx.access };
   const fallback = localeFallback(schema, ctx.i18n, rawQuery.locale, rawQuery.fallbackLocale);
@@ -204,8 +209,9 @@ async function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQu
   const localeFilter = localeFilters(schema, ctx.i18n, rawQuery.locale);
   const pagination = parsePagination(rawQuery.pagination, limits(ctx));
   checkTopLevelPagination(rawQuery, pagination);
-  return {
-    selection: parseSelection(ctx, schema, rawQuery, state),
+  const chosen = memoizedSelection(ctx, schema, rawQuery, state);
+  const tree: ReadTree = {
+    selection: chosen.selection,
     match: {
       ...publicationMatch(schema.draftAndPublish, state),
       ...localeMatch(schema, ctx.i18n, rawQuery.locale),
@@ -229,6 +235,7 @@ async function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQu
     pagination,
     publicationState: state,
   };
+  return { tree, chosen };
 }
 
 /**
@@ -236,7 +243,11 @@ async function parseFind(ctx: ReadContext, schema: ContentType, rawQuery: ReadQu
  * filters → sort lookups → `$sort` → `$skip` → `$limit` → populate `$lookup`s → `$project`; and
  * the stages selecting the entries, which the count reuses.
  */
-function planFind(ctx: ReadContext, tree: ReadTree): { filtering: PipelineStage[]; pipeline: PipelineStage[] } {
+function planFind(
+  ctx: ReadContext,
+  tree: ReadTree,
+  planned: PlannedSelection = plannedStages(ctx, { selection: tree.selection }),
+): { filtering: PipelineStage[]; pipeline: PipelineStage[] } {
   const window = paginationWindow(tree.pagination);
   const filtering: PipelineStage[] = [{ $match: tree.match }, ...tree.localeStages, ...tree.filterStages];
   const pipeline: PipelineStage[] = [
@@ -246,8 +257,8 @@ function planFind(ctx: ReadContext, tree: ReadTree): { filtering: PipelineStage[
     ...tree.sort.cleanup,
     ...(window.skip > 0 ? [{ $skip: window.skip }] : []),
     ...(window.limit === null ? [] : [{ $limit: window.limit }]),
-    ...populateStages(planContext(ctx), tree.selection.populate),
-    { $project: projection(tree.selection) },
+    ...planned.stages,
+    { $project: planned.project },
   ];
   return { filtering, pipeline };
 }
@@ -281,12 +292,14 @@ export async function readEntry(
 ): Promise<EnvelopeEntry | PlainEntry | null> {
   const schema = requireContentType(ctx, uid);
   const state = parsePublicationState(rawQuery.publicationState);
-  let selection = parseSelection(ctx, schema, rawQuery, state);
+  const chosen = memoizedSelection(ctx, schema, rawQuery, state);
+  let selection = chosen.selection;
   validateUnused(ctx, uid, rawQuery);
   const style = options.style ?? 'envelope';
   const { lifecycles } = options;
   if (!lifecycles || !listensToRead(lifecycles, 'FindOne', uid)) {
-    const doc = await entryDoc(ctx, uid, entryPipeline(ctx, schema, state, match, [], selection), selection);
+    const pipeline = entryPipeline(ctx, schema, state, match, [], plannedStages(ctx, chosen));
+    const doc = await entryDoc(ctx, uid, pipeline, selection);
     return doc ? formatEntry({ registry: ctx.registry, style }, doc, selection) : null;
   }
   const where = options.where === undefined ? {} : { where: options.where };
@@ -302,7 +315,8 @@ export async function readEntry(
           { registry: ctx.registry, uid, access, filters },
           relatedEntries((target, stages) => aggregate(ctx, target, stages)),
         );
-  const doc = await entryDoc(ctx, uid, entryPipeline(ctx, schema, state, match, filterStages, selection), selection);
+  const pipeline = entryPipeline(ctx, schema, state, match, filterStages, plannedStages(ctx, { selection }));
+  const doc = await entryDoc(ctx, uid, pipeline, selection);
   const after = lifecycles.listens('afterFindOne', uid)
     ? (plain: PlainEntry[]) => runAfterRead(lifecycles, 'FindOne', uid, one, plain[0] ?? null)
     : undefined;
@@ -331,15 +345,15 @@ function entryPipeline(
   state: PublicationState,
   match: Doc,
   filterStages: PipelineStage[],
-  selection: EntrySelection,
+  planned: PlannedSelection,
 ): PipelineStage[] {
   return [
     { $match: { ...match, ...publicationMatch(schema.draftAndPublish, state) } },
     ...filterStages,
     { $sort: { _id: 1 } },
     { $limit: 1 },
-    ...populateStages(planContext(ctx), selection.populate),
-    { $project: projection(selection) },
+    ...planned.stages,
+    { $project: planned.project },
   ];
 }
 
@@ -387,6 +401,36 @@ function parseSelection(
     fields: parseFields(schema, rawQuery.fields, ctx.access.readsPrivate),
     populate: parsePopulate(populateContext, schema, rawQuery.populate, state),
   };
+}
+
+/** Selections memoized per registry and REST settings (both fixed for a service's lifetime). */
+const memos = new WeakMap<object, WeakMap<object, SelectionMemo>>();
+
+/** `parseSelection` of the caller's own query, memoized by its shape (see selection-memo.ts). */
+function memoizedSelection(
+  ctx: SelectionContext,
+  schema: ContentType,
+  rawQuery: ReadQuery,
+  state: PublicationState,
+): MemoizedSelection {
+  let byConfig = memos.get(ctx.registry);
+  if (!byConfig) memos.set(ctx.registry, (byConfig = new WeakMap()));
+  let memo = byConfig.get(ctx.config.api.rest);
+  if (!memo) byConfig.set(ctx.config.api.rest, (memo = new SelectionMemo()));
+  const key = selectionKey(state, ctx.access.readsPrivate, rawQuery.fields, rawQuery.populate);
+  return memo.selection(key === undefined ? undefined : `${schema.uid} ${key}`, ctx.access, (access) =>
+    parseSelection({ ...ctx, access }, schema, rawQuery, state),
+  );
+}
+
+type PlannedSelection = NonNullable<MemoizedSelection['planned']>;
+
+/** The populate `$lookup`s and the `$project` of a selection, planned once per memoized one. */
+function plannedStages(ctx: ReadContext, chosen: MemoizedSelection): PlannedSelection {
+  return (chosen.planned ??= {
+    stages: populateStages(planContext(ctx), chosen.selection.populate),
+    project: projection(chosen.selection),
+  });
 }
 
 function limits(ctx: SelectionContext): PaginationLimits {
