@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One call a webhook receiver got. */
@@ -24,6 +24,8 @@ export interface WebhookReceiver {
   callsTo(path: string, event?: string): ReceivedCall[];
   /** resolves once `count` calls to `path` (of `event`) arrived; rejects after `timeoutMs` */
   waitFor(path: string, event?: string, count?: number, timeoutMs?: number): Promise<ReceivedCall[]>;
+  /** answers the calls a `hang` path holds (200), so no delivery waits for its timeout after a test */
+  releaseHung(): void;
   close(): Promise<void>;
 }
 
@@ -31,6 +33,7 @@ export interface WebhookReceiver {
 export async function startWebhookReceiver(behaviours: Record<string, PathBehaviour> = {}): Promise<WebhookReceiver> {
   const calls: ReceivedCall[] = [];
   const listeners = new Set<() => void>();
+  const hung = new Set<ServerResponse>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -46,7 +49,10 @@ export async function startWebhookReceiver(behaviours: Record<string, PathBehavi
       calls.push({ path, headers: req.headers, body });
       for (const listener of listeners) listener();
       const behaviour = behaviours[path] ?? {};
-      if (behaviour.hang) return;
+      if (behaviour.hang) {
+        hung.add(res);
+        return;
+      }
       setTimeout(() => {
         res.writeHead(behaviour.status ?? 200, { 'Content-Type': 'text/plain' });
         res.end(behaviour.body ?? 'ok');
@@ -77,6 +83,10 @@ export async function startWebhookReceiver(behaviours: Record<string, PathBehavi
         listeners.add(check);
         check();
       });
+    },
+    releaseHung() {
+      for (const res of hung) res.end('ok');
+      hung.clear();
     },
     async close() {
       server.closeAllConnections();
