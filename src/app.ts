@@ -317,6 +317,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     ...code.customActions(),
     ...(strapi ? [...pluginHoldersOf(strapi).values()].flatMap((holder) => holder.addedActions()) : []),
   ];
+  context.appPluginService = (plugin, name) =>
+    strapi ? pluginHoldersOf(strapi).get(plugin)?.changedService(name) : undefined;
 
   // the app's code (src/index, its middlewares' factories) reaches `strapi.server`: its Koa
   // middlewares and routes get their places in the chain, used once the code adds any
