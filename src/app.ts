@@ -507,7 +507,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   try {
     if (strapi) globalThis.strapi = strapi;
     // Strapi's plugin loader applies the extensions before any register hook
-    if (strapi) await applyPluginExtensions(extensions, pluginHoldersOf(strapi));
+    if (strapi)
+      await applyPluginExtensions(extensions, pluginHoldersOf(strapi), (uid) => {
+        const stored = registry.contentType(uid);
+        return stored ? Object.keys(stored.attributes) : undefined;
+      });
     const extendedHooks = (names: string[], hook: 'register' | 'bootstrap' | 'destroy') =>
       strapi ? runExtendedBuiltInHooks(extensions, pluginHoldersOf(strapi), names, hook, strapi) : undefined;
     // every plugin's register in Strapi's order (what an extension put on a built-in plugin's object

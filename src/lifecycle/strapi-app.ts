@@ -331,7 +331,8 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
           registry
             .listContentTypes()
             .filter((ct) => ct.uid.startsWith(`plugin::${name}.`))
-            .map((ct) => [ct.uid.slice(`plugin::${name}.`.length), { schema: describeSchema(ct) }]),
+            // a copy: an extension changing it changes nothing stored (see checkAddedAttributes)
+            .map((ct) => [ct.uid.slice(`plugin::${name}.`.length), { schema: structuredClone(describeSchema(ct)) }]),
         ),
       });
       return [name, createPluginHolder(name, server, defaults, holderHost)] as const;

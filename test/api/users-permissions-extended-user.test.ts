@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { createTestService, type TestService } from '../helpers/server.js';
+import { startUpError } from '../helpers/start-up-error.js';
 import { writeTempProject } from '../helpers/temp-app.js';
 import { bearer } from './users-permissions/helpers.js';
 
@@ -122,5 +123,40 @@ describe('a project extending the users-permissions user (schema.json, services.
       .send({ username: 'bob', email: 'bob2@example.com', password: 'Password123!' })
       .expect(400);
     expect(taken.body.error.message).to.equal('Email or Username are already taken');
+  });
+});
+
+// Strapi applies attributes an extension puts on `plugin.contentTypes.user.schema`; here the
+// content-types are stored before the plugin's object exists, so such an attribute would be answered
+// (null) and never stored: start-up stops naming the file that declares them instead.
+describe('attributes a users-permissions extension puts on plugin.contentTypes.user.schema', () => {
+  it('stop start-up, naming them and the schema.json that declares them here', async () => {
+    const message = await startUpError({
+      'src/extensions/users-permissions/strapi-server.js': `module.exports = (plugin) => {
+  plugin.contentTypes.user.schema.attributes.signupSource = { type: 'string', default: 'web' };
+  plugin.contentTypes.user.schema = {
+    ...plugin.contentTypes.user.schema,
+    attributes: { ...plugin.contentTypes.user.schema.attributes, nickname: { type: 'string' } },
+  };
+  return plugin;
+};`,
+    });
+    expect(message).to.equal(
+      'src/extensions/users-permissions/strapi-server.js: adds signupSource, nickname to plugin.contentTypes.user.schema.attributes, which this service takes from src/extensions/users-permissions/content-types/user/schema.json only: declare them there',
+    );
+  });
+
+  it('start where schema.json declares them too (the extension repeating them changes nothing)', async () => {
+    const message = await startUpError({
+      'src/extensions/users-permissions/content-types/user/schema.json': json({
+        ...USER_SCHEMA,
+        attributes: { ...USER_SCHEMA.attributes, team: undefined, nickname: { type: 'string' } },
+      }),
+      'src/extensions/users-permissions/strapi-server.js': `module.exports = (plugin) => {
+  Object.assign(plugin.contentTypes.user.schema.attributes, { nickname: { type: 'string', required: true } });
+  return plugin;
+};`,
+    });
+    expect(message).to.equal('started');
   });
 });
