@@ -10,7 +10,8 @@
  * Projects of the first 4.x releases require `@strapi/utils/lib` (its entry then): the same module.
  *
  * The files of `@strapi/plugin-users-permissions` that users-permissions extensions require (its
- * `server/utils` for `getService` and `sanitize`, the auth and user body validations) are the
+ * `server/utils` for `getService` and `sanitize`, the auth and user body validations, the jwt and
+ * user service factories) are the
  * service's own modules of the same exports (plugins/users-permissions/package-files/): the
  * package itself is the plugin, served here.
  */
@@ -36,9 +37,17 @@ const USERS_PERMISSIONS = '@strapi/plugin-users-permissions/server/';
 /** a file of the users-permissions package, as required (`.js` or `/index.js` optional) → the service's module for it */
 const USERS_PERMISSIONS_FILES: Record<string, string> = {
   utils: 'utils',
+  'utils/sanitize': 'utils-sanitize',
   'controllers/validation/auth': 'validation-auth',
   'controllers/validation/user': 'validation-user',
+  'services/jwt': 'service-jwt',
+  'services/user': 'service-user',
 };
+
+/** the users-permissions package files the service answers, as a project requires them */
+export const SERVED_USERS_PERMISSIONS_FILES: readonly string[] = Object.keys(USERS_PERMISSIONS_FILES).map(
+  (file) => `server/${file}`,
+);
 
 /** the service's module standing for a users-permissions package file, compiled (`.js`) or not (`.ts`) as this one is */
 function usersPermissionsFile(request: string): string | undefined {

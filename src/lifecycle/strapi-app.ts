@@ -25,6 +25,7 @@ import { builtInPluginServer, createPluginHolder, type PluginHolder } from './pl
 import type { CoreFactoryRecord } from './strapi-factories.js';
 import type { LoadedPlugin } from './plugin-loader.js';
 import { adminPanel, adminPermissionService, type StrapiAdmin } from './admin-panel.js';
+import { recordOwnServices } from '../plugins/own-services.js';
 import type { PluginRoute, PluginRouteMiddleware } from '../plugins/types.js';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 import { createUploadService } from './upload-service.js';
@@ -556,6 +557,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   for (const own of host.projectPlugins ?? []) app.config.set(`plugin.${own.name}`, own.server.config);
   const strict = strictObject(app, 'strapi', APP_API);
   pluginHolders.set(strict, holders);
+  recordOwnServices(strict, (plugin, name) => holders.get(plugin)?.ownService(name));
   customFieldRegistries.set(strict, customFields);
   return strict;
 }
