@@ -6,7 +6,6 @@
  * (`filepath`, `originalFilename`, `mimetype`, `size`), one or a list, as koa-body gives them. As
  * every service call of the app's code, no permission is checked.
  */
-import { dirname } from 'node:path';
 import { ALLOW_ALL } from '../access/ability.js';
 import { ValidationError } from '../errors/index.js';
 import type { OperationContext } from '../operations/index.js';
@@ -15,6 +14,7 @@ import {
   readFileInfo,
   uploadFiles,
   uploadRuntime,
+  withWorkDir,
   type IncomingFile,
 } from '../plugins/upload/index.js';
 import { APP_CODE } from '../query/index.js';
@@ -50,16 +50,15 @@ export function createUploadService(service: ServiceContext): UploadService {
     const rt = uploadRuntime(service);
     if (!rt) throw new ValidationError('The upload plugin is disabled');
     const list = (Array.isArray(files) ? files : files === undefined || files === null ? [] : [files]).map(incoming);
-    return uploadFiles(
-      rt,
-      ctx,
-      { strategy: 'none', ability: ALLOW_ALL },
-      {
-        files: list,
-        infos: readFileInfo(data.fileInfo, list.length),
-        attach: readAttachRequest(data),
-        workDir: list[0] ? dirname(list[0].path) : '',
-      },
+    // the image formats are made in a directory of their own, as Strapi's service does: the files'
+    // own directory may be the project's (a seed's `data/`), which they must not be left in
+    return withWorkDir((workDir) =>
+      uploadFiles(
+        rt,
+        ctx,
+        { strategy: 'none', ability: ALLOW_ALL },
+        { files: list, infos: readFileInfo(data.fileInfo, list.length), attach: readAttachRequest(data), workDir },
+      ),
     );
   };
   return {
