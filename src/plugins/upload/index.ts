@@ -110,7 +110,7 @@ export const uploadPlugin: Plugin = {
     runtimes.set(ctx.models, runtime);
     const signer = mediaUrlSigner(runtime.provider);
     if (signer) ctx.setMediaUrlSigner(signer);
-    uploadRoutes(ctx, runtime, ctx.router);
+    ctx.serveRoutes(uploadRoutes(ctx, runtime));
     const serve = runtime.provider.serve;
     if (serve) ctx.rootRouter.use(serve.path, serve.handler);
   },
