@@ -308,7 +308,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   const uploadService = strictObject(
     createUploadService(host.service),
     "strapi.plugin('upload').service('upload')",
-    'upload({ data, files }), uploadToEntity({ id, model, field }, files)',
+    'upload({ data, files }), uploadToEntity({ id, model, field }, files), formatFileInfo(file, fileInfo, metas), uploadFileAndPersist(fileData)',
   );
   const declaredServices = (plugin: string): Record<string, unknown> => ({
     ...(plugin === 'users-permissions' ? { user: usersService } : {}),

@@ -9,11 +9,11 @@ import request from 'supertest';
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { png } from '../helpers/media-app.js';
 import { createTestService, type TestService } from '../helpers/server.js';
-import { writeFiles } from '../helpers/temp-app.js';
+import { NOTE_HELLO_API, writeFiles } from '../helpers/temp-app.js';
 
 const BOOTSTRAP = `
 const { join } = require('node:path');
-const { statSync } = require('node:fs');
+const { createReadStream, readFileSync, statSync } = require('node:fs');
 module.exports = {
   async bootstrap({ strapi }) {
     const path = join(__dirname, '..', 'data', 'cover.png');
@@ -22,7 +22,18 @@ module.exports = {
       data: { fileInfo: { alternativeText: 'The cover' } },
       files: file,
     });
-    await strapi.entityService.create('api::album.album', { data: { title: 'First', cover: cover.id } });
+    const album = await strapi.entityService.create('api::album.album', { data: { title: 'First', cover: cover.id } });
+    // the lower steps, as seed scripts call them: formatFileInfo, then uploadFileAndPersist
+    const upload = strapi.plugin('upload').service('upload');
+    const bytes = readFileSync(path);
+    const back = await upload.formatFileInfo(
+      { filename: 'back.png', type: 'image/png', size: bytes.length },
+      { alternativeText: 'The back' },
+      { ref: 'api::album.album', refId: album.id, field: 'back' },
+    );
+    await upload.uploadFileAndPersist({ ...back, getStream: () => createReadStream(path) });
+    const notes = await upload.formatFileInfo({ filename: 'notes.txt', type: 'text/plain', size: 5 });
+    await upload.uploadFileAndPersist({ ...notes, buffer: Buffer.from('notes') });
   },
 };
 `;
@@ -39,7 +50,11 @@ describe('a project customising the upload plugin (bootstrap seeding)', () => {
         collectionName: 'albums',
         info: { singularName: 'album', pluralName: 'albums', displayName: 'Album' },
         options: { draftAndPublish: false },
-        attributes: { title: { type: 'string' }, cover: { type: 'media', multiple: false } },
+        attributes: {
+          title: { type: 'string' },
+          cover: { type: 'media', multiple: false },
+          back: { type: 'media', multiple: false },
+        },
       }),
       'src/api/album/routes/album.js': `module.exports = require('@strapi/strapi').factories.createCoreRouter('api::album.album');`,
       'src/index.js': BOOTSTRAP,
@@ -54,7 +69,7 @@ describe('a project customising the upload plugin (bootstrap seeding)', () => {
   const auth = () => ({ Authorization: `Bearer ${token}` });
 
   it("stores what bootstrap uploads from the project's folder, formats and all, and leaves that folder as it was", async () => {
-    const res = await api().get('/api/albums?populate=cover').set(auth()).expect(200);
+    const res = await api().get('/api/albums?populate[0]=cover&populate[1]=back').set(auth()).expect(200);
     const cover = res.body.data[0].attributes.cover.data.attributes;
     expect(cover).to.include({
       name: 'cover.png',
@@ -64,6 +79,12 @@ describe('a project customising the upload plugin (bootstrap seeding)', () => {
       mime: 'image/png',
     });
     expect(Object.keys(cover.formats)).to.deep.equal(['thumbnail']);
+    const back = res.body.data[0].attributes.back.data.attributes;
+    expect(back).to.include({ name: 'back.png', alternativeText: 'The back', width: 400, height: 300 });
+    expect(Object.keys(back.formats)).to.deep.equal(['thumbnail']);
+    const files = await api().get('/api/upload/files?sort=id').set(auth()).expect(200);
+    expect(files.body.map((file: { name: string }) => file.name)).to.deep.equal(['cover.png', 'back.png', 'notes.txt']);
+    expect(files.body[2]).to.include({ mime: 'text/plain', size: 0.01, ext: '.txt' });
     expect(await readdir(join(appDir, 'data'))).to.deep.equal(['cover.png']);
     expect((await stat(join(appDir, 'data', 'cover.png'))).size).to.be.greaterThan(0);
   });
@@ -136,5 +157,45 @@ describe('a project extending the upload plugin (src/extensions/upload/strapi-se
 
   it("gives the app's wrapped upload service to strapi.plugin('upload').service('upload')", async () => {
     expect((await api().get('/api/albums-hello').expect(200)).body).to.deep.equal({ hello: 'upload says hi' });
+  });
+});
+
+describe("the upload service's formatFileInfo, as Strapi 4.26's", () => {
+  it('gives the record-to-be: name from fileInfo, ext from the type where the name has none, size in KB, related from metas', async () => {
+    const appDir = await mkdtemp(join(tmpdir(), 'cs-upload-format-'));
+    await writeFiles(appDir, {
+      ...NOTE_HELLO_API,
+      'src/api/note/controllers/note.js': `module.exports = {
+        async hello(ctx) {
+          const upload = strapi.plugin('upload').service('upload');
+          const formatted = await upload.formatFileInfo(
+            { filename: 'scan', type: 'image/png', size: 123456 },
+            { name: 'My Scan', caption: 'c' },
+            { ref: 'api::album.album', refId: 4, field: 'cover' },
+          );
+          const refused = await upload.formatFileInfo({ filename: 'a/b.png', type: 'image/png', size: 1 }).catch((err) => err.name + ': ' + err.message);
+          ctx.body = { formatted, refused };
+        },
+      };`,
+      'src/api/note/routes/hello.js': `module.exports = { routes: [{ method: 'GET', path: '/hello', handler: 'note.hello' }] };`,
+    });
+    const service = await createTestService({ appDir });
+    try {
+      const { formatted, refused } = (await request(service.app).get('/api/hello').expect(200)).body;
+      expect(formatted).to.deep.include({
+        name: 'My Scan',
+        caption: 'c',
+        folderPath: '/',
+        ext: '.png',
+        mime: 'image/png',
+        size: 123.46,
+        sizeInBytes: 123456,
+        related: [{ id: 4, __type: 'api::album.album', __pivot: { field: 'cover' } }],
+      });
+      expect(formatted.hash).to.match(/^My_Scan_[0-9a-f]{10}$/);
+      expect(refused).to.equal('ApplicationError: File name contains invalid characters');
+    } finally {
+      await service.close();
+    }
   });
 });

@@ -31,6 +31,8 @@ export {
   uploadFiles,
 } from './files.js';
 export type { FileInfo } from './file-info.js';
+export { assertValidFilename, fileExtension, fileHash } from './file-names.js';
+export { bytesToKbytes } from './sizes.js';
 export { readFileInfo } from './file-info.js';
 export { readAttachRequest } from './attach.js';
 export { relatedOfFiles, type RelatedItem } from './related.js';
