@@ -317,6 +317,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     ...code.customActions(),
     ...(strapi ? [...pluginHoldersOf(strapi).values()].flatMap((holder) => holder.addedActions()) : []),
   ];
+  context.appPluginService = (plugin, name) =>
+    strapi ? pluginHoldersOf(strapi).get(plugin)?.changedService(name) : undefined;
 
   // the app's code (src/index, its middlewares' factories) reaches `strapi.server`: its Koa
   // middlewares and routes get their places in the chain, used once the code adds any
@@ -505,7 +507,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   try {
     if (strapi) globalThis.strapi = strapi;
     // Strapi's plugin loader applies the extensions before any register hook
-    if (strapi) await applyPluginExtensions(extensions, pluginHoldersOf(strapi));
+    if (strapi)
+      await applyPluginExtensions(extensions, pluginHoldersOf(strapi), (uid) => {
+        const stored = registry.contentType(uid);
+        return stored ? Object.keys(stored.attributes) : undefined;
+      });
     const extendedHooks = (names: string[], hook: 'register' | 'bootstrap' | 'destroy') =>
       strapi ? runExtendedBuiltInHooks(extensions, pluginHoldersOf(strapi), names, hook, strapi) : undefined;
     // every plugin's register in Strapi's order (what an extension put on a built-in plugin's object

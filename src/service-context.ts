@@ -81,6 +81,8 @@ export interface ServiceContext {
   events?: ContentEvents;
   /** the users-permissions actions of the app's own controller actions (`api::<api>.<controller>.<action>`) */
   appControllerActions?(): string[];
+  /** a built-in plugin's service as the app replaced or wrapped it (`plugin.services.user = …`); undefined where it did not */
+  appPluginService?(plugin: string, name: string): unknown;
   /**
    * `data` of a GraphQL create or update of `uid` through the app's `content-api.input`
    * sanitizers (`strapi.sanitizers`), after the built-in input sanitizing, as Strapi's GraphQL

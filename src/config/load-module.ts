@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, MissingModuleError } from './config-error.js';
-import { resolveStrapiPackagesFallback } from './strapi-packages.js';
+import { resolveStrapiPackagesFallback, SERVED_USERS_PERMISSIONS_FILES } from './strapi-packages.js';
 
 interface TsxCommonJsApi {
   register(options: { namespace: string }): { require(id: string, fromFile: string): unknown };
@@ -86,6 +86,12 @@ export function missingModuleMessage(err: unknown): string | undefined {
     return (
       `requires "${missing}", a file inside Strapi itself: Content Service answers require("@strapi/strapi") ` +
       `with its factories only; use what the strapi object offers (strapi.entityService, strapi.service(uid)...) or remove what uses it`
+    );
+  // the plugin is served here, and 4.26's package exports none of its server files anyway
+  if (pkg === '@strapi/plugin-users-permissions' && missing !== pkg)
+    return (
+      `requires "${missing}", a file of the users-permissions plugin that Content Service does not offer ` +
+      `(it offers ${SERVED_USERS_PERMISSIONS_FILES.join(', ')}): use strapi.plugin('users-permissions') or remove what uses it`
     );
   return `requires the package "${pkg}", which is not installed: run "npm install ${pkg}" in the app directory, or remove what uses it`;
 }

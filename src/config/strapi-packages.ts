@@ -9,9 +9,11 @@
  * from npm require it without declaring it (strapi-plugin-populate-deep's `lodash/fp`).
  * Projects of the first 4.x releases require `@strapi/utils/lib` (its entry then): the same module.
  *
- * `@strapi/plugin-users-permissions/server/utils`, which users-permissions extensions require for
- * its `getService` and `sanitize`, is the service's own module of the same exports
- * (plugins/users-permissions/server-utils.ts): the package itself is the plugin, served here.
+ * The files of `@strapi/plugin-users-permissions` that users-permissions extensions require (its
+ * `server/utils` for `getService` and `sanitize`, the auth and user body validations, the jwt and
+ * user service factories) are the
+ * service's own modules of the same exports (plugins/users-permissions/package-files/): the
+ * package itself is the plugin, served here.
  */
 import { createRequire } from 'node:module';
 import { extname } from 'node:path';
@@ -31,16 +33,36 @@ const isFallback = (request: string) =>
 /** the entry of `@strapi/utils` up to 4.2 (`lib/`), which 4.26 names `dist/`: the same module */
 const LEGACY_UTILS_ENTRY = /^@strapi\/utils\/lib(?:\/index(?:\.js)?)?$/;
 
-const USERS_PERMISSIONS_UTILS = /^@strapi\/plugin-users-permissions\/server\/utils(?:\/index(?:\.js)?)?$/;
-/** the service's module standing for it, compiled (`.js`) or not (`.ts`) as this one is */
-const usersPermissionsUtilsFile = () =>
-  fileURLToPath(
-    new URL(`../plugins/users-permissions/server-utils${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
-  );
+const USERS_PERMISSIONS = '@strapi/plugin-users-permissions/server/';
+/** a file of the users-permissions package, as required (`.js` or `/index.js` optional) → the service's module for it */
+const USERS_PERMISSIONS_FILES: Record<string, string> = {
+  utils: 'utils',
+  'utils/sanitize': 'utils-sanitize',
+  'controllers/validation/auth': 'validation-auth',
+  'controllers/validation/user': 'validation-user',
+  'services/jwt': 'service-jwt',
+  'services/user': 'service-user',
+};
+
+/** the users-permissions package files the service answers, as a project requires them */
+export const SERVED_USERS_PERMISSIONS_FILES: readonly string[] = Object.keys(USERS_PERMISSIONS_FILES).map(
+  (file) => `server/${file}`,
+);
+
+/** the service's module standing for a users-permissions package file, compiled (`.js`) or not (`.ts`) as this one is */
+function usersPermissionsFile(request: string): string | undefined {
+  if (!request.startsWith(USERS_PERMISSIONS)) return undefined;
+  const inPackage = request.slice(USERS_PERMISSIONS.length).replace(/(?:\/index)?(?:\.js)?$/, '');
+  const served = Object.hasOwn(USERS_PERMISSIONS_FILES, inPackage) ? USERS_PERMISSIONS_FILES[inPackage] : undefined;
+  if (served === undefined) return undefined;
+  const ext = extname(fileURLToPath(import.meta.url));
+  return fileURLToPath(new URL(`../plugins/users-permissions/package-files/${served}${ext}`, import.meta.url));
+}
 
 /** The service's file for a request it answers itself when the app has no such package, if any. */
 function fallbackFile(request: string): string | undefined {
-  if (USERS_PERMISSIONS_UTILS.test(request)) return usersPermissionsUtilsFile();
+  const served = usersPermissionsFile(request);
+  if (served !== undefined) return served;
   if (!isFallback(request)) return undefined;
   return ownRequire.resolve(LEGACY_UTILS_ENTRY.test(request) ? '@strapi/utils' : request);
 }

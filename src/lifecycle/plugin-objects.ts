@@ -50,6 +50,8 @@ export interface PluginDefaults {
   routes: AppRoute[];
   /** `<controller>.<action>` → the plugin's own function */
   actions: ReadonlyMap<string, unknown>;
+  /** a built-in plugin's own running services, by name */
+  ownServices?: () => Readonly<Record<string, unknown>>;
 }
 
 /** What a built-in plugin declares. */
@@ -72,6 +74,10 @@ export interface PluginHolder {
   controllerNames(): string[];
   /** the service instance of `name`, from the object's (maybe wrapped) factory */
   service(name: string): unknown;
+  /** the service instance of `name` where the app replaced or wrapped the plugin's own factory; undefined otherwise */
+  changedService(name: string): unknown;
+  /** the plugin's own service `name`, whatever the app made of its object's factory (undefined: it has none) */
+  ownService(name: string): unknown;
   serviceNames(): string[];
   /** a route handler named by a string (`<controller>.<action>` or `plugin::<plugin>.<controller>.<action>`); undefined: no such action */
   handler(name: string): KoaMiddleware | undefined;
@@ -167,6 +173,15 @@ function builtInHook(): () => Promise<void> {
   return hook;
 }
 
+/** The factories a built-in plugin's object holds for its own services (`() => service`). */
+const builtInServiceFactories = new WeakSet<object>();
+
+function builtInServiceFactory(service: unknown): () => unknown {
+  const factory = () => service;
+  builtInServiceFactories.add(factory);
+  return factory;
+}
+
 export function isBuiltInHook(value: unknown): boolean {
   return typeof value === 'function' && builtInHooks.has(value);
 }
@@ -188,7 +203,7 @@ export function builtInPluginServer(declared: PluginDeclaration): { server: Plug
     controllers,
     get services() {
       services ??= Object.fromEntries(
-        Object.entries(declared.services()).map(([name, service]) => [name, () => service]),
+        Object.entries(declared.services()).map(([name, service]) => [name, builtInServiceFactory(service)]),
       );
       return services;
     },
@@ -205,7 +220,7 @@ export function builtInPluginServer(declared: PluginDeclaration): { server: Plug
     bootstrap: builtInHook(),
     destroy: builtInHook(),
   };
-  return { server, defaults: { routes: declared.routes.map(routeOf), actions } };
+  return { server, defaults: { routes: declared.routes.map(routeOf), actions, ownServices: declared.services } };
 }
 
 /** The content-API routers of a plugin object. */
@@ -274,6 +289,16 @@ export function createPluginHolder(
     },
     controllerNames: () => Object.keys(holder.server.controllers),
     service: (service) => instance('services', service),
+    ownService: (service) => {
+      const own = defaults.ownServices?.() ?? {};
+      return Object.hasOwn(own, service) ? own[service] : undefined;
+    },
+    changedService(service) {
+      const source = holder.server.services[service];
+      return typeof source === 'function' && builtInServiceFactories.has(source)
+        ? undefined
+        : instance('services', service);
+    },
     handler(handlerName) {
       const { bag, name: actionName } = target(handlerName);
       if (!isObject(bag) || typeof bag[actionName] !== 'function') return undefined;

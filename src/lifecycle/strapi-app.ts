@@ -25,6 +25,7 @@ import { builtInPluginServer, createPluginHolder, type PluginHolder } from './pl
 import type { CoreFactoryRecord } from './strapi-factories.js';
 import type { LoadedPlugin } from './plugin-loader.js';
 import { adminPanel, adminPermissionService, type StrapiAdmin } from './admin-panel.js';
+import { recordOwnServices } from '../plugins/own-services.js';
 import type { PluginRoute, PluginRouteMiddleware } from '../plugins/types.js';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 import { createUploadService } from './upload-service.js';
@@ -307,7 +308,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   const uploadService = strictObject(
     createUploadService(host.service),
     "strapi.plugin('upload').service('upload')",
-    'upload({ data, files }), uploadToEntity({ id, model, field }, files)',
+    'upload({ data, files }), uploadToEntity({ id, model, field }, files), formatFileInfo(file, fileInfo, metas), uploadFileAndPersist(fileData)',
   );
   const declaredServices = (plugin: string): Record<string, unknown> => ({
     ...(plugin === 'users-permissions' ? { user: usersService } : {}),
@@ -331,7 +332,8 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
           registry
             .listContentTypes()
             .filter((ct) => ct.uid.startsWith(`plugin::${name}.`))
-            .map((ct) => [ct.uid.slice(`plugin::${name}.`.length), { schema: describeSchema(ct) }]),
+            // a copy: an extension changing it changes nothing stored (see checkAddedAttributes)
+            .map((ct) => [ct.uid.slice(`plugin::${name}.`.length), { schema: structuredClone(describeSchema(ct)) }]),
         ),
       });
       return [name, createPluginHolder(name, server, defaults, holderHost)] as const;
@@ -555,6 +557,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   for (const own of host.projectPlugins ?? []) app.config.set(`plugin.${own.name}`, own.server.config);
   const strict = strictObject(app, 'strapi', APP_API);
   pluginHolders.set(strict, holders);
+  recordOwnServices(strict, (plugin, name) => holders.get(plugin)?.ownService(name));
   customFieldRegistries.set(strict, customFields);
   return strict;
 }

@@ -31,6 +31,8 @@ export {
   uploadFiles,
 } from './files.js';
 export type { FileInfo } from './file-info.js';
+export { assertValidFilename, fileExtension, fileHash } from './file-names.js';
+export { bytesToKbytes } from './sizes.js';
 export { readFileInfo } from './file-info.js';
 export { readAttachRequest } from './attach.js';
 export { relatedOfFiles, type RelatedItem } from './related.js';
@@ -110,7 +112,7 @@ export const uploadPlugin: Plugin = {
     runtimes.set(ctx.models, runtime);
     const signer = mediaUrlSigner(runtime.provider);
     if (signer) ctx.setMediaUrlSigner(signer);
-    uploadRoutes(ctx, runtime, ctx.router);
+    ctx.serveRoutes(uploadRoutes(ctx, runtime));
     const serve = runtime.provider.serve;
     if (serve) ctx.rootRouter.use(serve.path, serve.handler);
   },

@@ -24,6 +24,7 @@ import {
   sanitizeUser,
   updateUser,
   usernameOrEmailTaken,
+  type NewUser,
   type UserDoc,
 } from './users.js';
 import { bodyObject, checkFields, USER_FIELD_RULES } from './validation.js';
@@ -85,6 +86,27 @@ async function sendConfirmation(rt: UsersPermissionsRuntime, user: UserDoc): Pro
 }
 
 /**
+ * Strapi's register adds the user with the plugin's `user` service: where the app replaced or
+ * wrapped it (`plugin.services.user` in its extension), its `add` gets the values Strapi hands it
+ * (the password in clear: its entity service hashes it, and emits the entry's event).
+ */
+async function addUser(ctx: ServiceContext, input: NewUser): Promise<UserDoc> {
+  const appUsers = ctx.appPluginService?.('users-permissions', 'user');
+  const add = typeof appUsers === 'object' && appUsers !== null ? Reflect.get(appUsers, 'add') : undefined;
+  if (typeof add !== 'function') {
+    const user = await createUser(ctx, input);
+    await emitUserEvent(ctx, 'entry.create', user);
+    return user;
+  }
+  const { extra, ...own } = input;
+  const added: unknown = await Reflect.apply(add, appUsers, [{ ...extra, ...own, provider: 'local' }]);
+  const id = typeof added === 'object' && added !== null ? Reflect.get(added, 'id') : undefined;
+  const user = typeof id === 'number' ? await findUserById(ctx, id) : null;
+  if (!user) throw new Error("the app's users-permissions user service add() answered no stored user");
+  return user;
+}
+
+/**
  * Register (REST and GraphQL): only username, email, password and the configured allowed fields are
  * read; the store's advanced settings may close it (`allow_register`) or name the new user's role.
  * With `email_confirmation` the user is created unconfirmed, gets the confirmation mail, and the
@@ -114,7 +136,7 @@ export async function register(
   checkFields(body, { username: usernameRules, password: passwordRules });
   const role = await findRole(ctx, { type: advanced.default_role });
   if (!role) throw new ApplicationError('Impossible to find the default role');
-  const user = await createUser(ctx, {
+  const user = await addUser(ctx, {
     username,
     email,
     password: fields.password ?? '',
@@ -124,7 +146,6 @@ export async function register(
   }).catch((err: unknown) => {
     throw takenField(err) ? new ApplicationError(TAKEN) : err;
   });
-  await emitUserEvent(ctx, 'entry.create', user);
   if (!advanced.email_confirmation) return session(rt, user, await answered(user));
   await sendConfirmation(rt, user).catch((err: unknown) => {
     throw err instanceof ApplicationError

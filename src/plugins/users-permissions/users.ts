@@ -108,17 +108,17 @@ export async function usernameOrEmailTaken(
  * Creates a user through the write path, so the app's own user attributes (an extension's
  * scalars, relations, media, components) are validated and written as on any content-type.
  */
-export async function createUser(
-  ctx: ServiceContext,
-  input: {
-    username: string;
-    email: string;
-    password: string;
-    role: number;
-    confirmed: boolean;
-    extra?: Record<string, unknown>;
-  },
-): Promise<UserDoc> {
+/** A new user's values: its own fields, and the extra attributes of the app's user type */
+export interface NewUser {
+  username: string;
+  email: string;
+  password: string;
+  role: number;
+  confirmed: boolean;
+  extra?: Record<string, unknown>;
+}
+
+export async function createUser(ctx: ServiceContext, input: NewUser): Promise<UserDoc> {
   const id = await createEntry(ctx, writableContentType(ctx, USER_UID), {
     ...input.extra,
     username: input.username,
