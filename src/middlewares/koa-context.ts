@@ -74,10 +74,44 @@ export interface CookieOptions {
   sameSite?: boolean | 'lax' | 'strict' | 'none';
 }
 
+/** What a Strapi app reads of Koa's `ctx.app`: the application's settings. */
+export interface KoaAppView {
+  /** `NODE_ENV`, or 'development' */
+  readonly env: string;
+  /** trust `X-Forwarded-*` (`config/server` `proxy`) */
+  proxy: boolean;
+  /** `config/server` `app.keys`, which sign cookies */
+  readonly keys: string[];
+  readonly subdomainOffset: number;
+  readonly proxyIpHeader: string;
+  readonly maxIpsCount: number;
+}
+
+/** The Koa app view of each Express app (set once by the service that built it). */
+const koaApps = new WeakMap<object, KoaAppView>();
+
+export function setKoaAppView(expressApp: object, view: KoaAppView): void {
+  koaApps.set(expressApp, view);
+}
+
+/** Koa's defaults, for a request of an app that set no view (a bare Express app in a unit test). */
+function defaultKoaApp(): KoaAppView {
+  return {
+    env: process.env.NODE_ENV || 'development',
+    proxy: false,
+    keys: [],
+    subdomainOffset: 2,
+    proxyIpHeader: 'X-Forwarded-For',
+    maxIpsCount: 0,
+  };
+}
+
 export interface KoaContext
   extends Omit<KoaRequest, 'body' | 'header' | 'headers'>, Omit<KoaResponse, 'header' | 'headers' | 'get'> {
   readonly req: Request;
   readonly res: Response;
+  /** Koa's application: `env`, `proxy`, `keys` */
+  readonly app: KoaAppView;
   readonly request: KoaRequest;
   readonly response: KoaResponse;
   readonly header: Request['headers'];
@@ -381,6 +415,9 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
   const ctx = {
     req,
     res,
+    get app() {
+      return koaApps.get(req.app) ?? defaultKoaApp();
+    },
     request,
     response,
     state: requestState(req),
