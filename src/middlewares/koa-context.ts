@@ -10,6 +10,7 @@ import createError from 'http-errors';
 import camelCase from 'lodash/camelCase.js';
 import { contentType } from 'mime-types';
 import { requestAuth } from '../operations/request-context.js';
+import { koaCookies, type KoaCookies } from './koa-cookies.js';
 import { filesOf, type RequestFiles } from './koa-multipart.js';
 
 /** What a Koa response holds that Express keeps nowhere: the body and whether a status was chosen. */
@@ -64,16 +65,6 @@ export interface KoaResponse {
   redirect(url: string, alt?: string): void;
 }
 
-export interface CookieOptions {
-  maxAge?: number;
-  expires?: Date;
-  path?: string;
-  domain?: string;
-  secure?: boolean;
-  httpOnly?: boolean;
-  sameSite?: boolean | 'lax' | 'strict' | 'none';
-}
-
 /** What a Strapi app reads of Koa's `ctx.app`: the application's settings. */
 export interface KoaAppView {
   /** `NODE_ENV`, or 'development' */
@@ -120,10 +111,7 @@ export interface KoaContext
   state: Record<string, unknown>;
   /** the path parameters of the app's route that matched (`/:id`), set by its router */
   params: Record<string, string>;
-  cookies: {
-    get(name: string): string | undefined;
-    set(name: string, value: string | null, options?: CookieOptions): void;
-  };
+  cookies: KoaCookies;
   throw(first?: number | ThrowArgument, ...rest: ThrowArgument[]): never;
   assert(value: unknown, status?: number, message?: string): void;
   send(data: unknown, status?: number): void;
@@ -147,21 +135,6 @@ function typeOfBody(value: unknown): string {
 
 export function isStream(value: unknown): value is NodeJS.ReadableStream {
   return typeof (value as { pipe?: unknown } | null)?.pipe === 'function';
-}
-
-/** The cookies of the request (`Cookie` header); values are URI-decoded as Koa's `cookies` does. */
-function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at < 0 || part.slice(0, at).trim() !== name) continue;
-    const raw = part.slice(at + 1).trim();
-    try {
-      return decodeURIComponent(raw);
-    } catch {
-      return raw;
-    }
-  }
-  return undefined;
 }
 
 /** Requests a `strapi::body` parser has seen: there Koa's `ctx.request.body` is `{}` when no body was parsed. */
@@ -422,15 +395,7 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
     response,
     state: requestState(req),
     params: {},
-    cookies: {
-      get: (name: string) => readCookie(req.headers.cookie, name),
-      set(name: string, value: string | null, options: CookieOptions = {}) {
-        if (res.headersSent) return;
-        const settings = { httpOnly: true, path: '/', ...options };
-        if (value === null) res.clearCookie(name, settings);
-        else res.cookie(name, value, settings);
-      },
-    },
+    cookies: koaCookies(req, res, () => (koaApps.get(req.app) ?? defaultKoaApp()).keys),
     throw(first?: number | ThrowArgument, ...rest: ThrowArgument[]): never {
       if (first === undefined) throw createError(...rest);
       // one call per overload of http-errors (a status first, or not)

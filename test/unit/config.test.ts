@@ -228,7 +228,6 @@ describe('configuration: Strapi v4 config files', () => {
       'cron-tasks',
       'database.connection',
       'plugins.graphql.config.apolloServer.introspection',
-      'server.app',
       'server.webhooks.populateRelations',
     ]);
   });
