@@ -47,7 +47,8 @@ import {
 import { createLogger, type Logger } from './logger.js';
 import { listen } from './listen.js';
 import { buildMiddlewares } from './middlewares/index.js';
-import { detachedKoaContext, setKoaAppView, type KoaAppView } from './middlewares/koa-context.js';
+import { setKoaAppView, type KoaAppView } from './middlewares/koa-context.js';
+import { detachedKoaContext, enterRequestContext } from './middlewares/request-context.js';
 import { readMultipartForApp } from './middlewares/koa-multipart.js';
 import { Models } from './models/index.js';
 import {
@@ -357,6 +358,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   // whatever config/middlewares says: a path that cannot be decoded and a body nested too deep
   // stop here, before a route or a parser of its own recurses into them
   app.use(pathGuard, bodyDepthGuard);
+  // the body parsers' callbacks run outside the request's async context: it is entered again
+  app.use(enterRequestContext);
   if (appServer) app.use(appServer.later, appServer.routes);
 
   const api = Router();

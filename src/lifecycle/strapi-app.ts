@@ -38,6 +38,7 @@ import type { ApiRouter } from './content-api-routes.js';
 import { strapiApi, type StrapiApiModule } from './strapi-api.js';
 import { createStrapiAuth, type StrapiAuth } from './strapi-auth.js';
 import { describeSchema, type StrapiContentType } from './strapi-schema.js';
+import { strapiRequestContext, type StrapiRequestContext } from '../middlewares/request-context.js';
 
 export type { StrapiContentType };
 
@@ -146,6 +147,8 @@ export interface StrapiApp {
   /** the apis as Strapi's modules (strapi-api.ts) */
   readonly api: Record<string, StrapiApiModule<StrapiContentType>>;
   auth: StrapiAuth;
+  /** the Koa context of the request being served (`get()`), wherever the code runs */
+  requestContext: StrapiRequestContext;
 }
 
 /** `strapi` while the app's files load (see loadingStrapi). */
@@ -239,7 +242,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, auth.verify/register, sanitizers, validators, admin.services.permission, eventHub, webhookStore, webhookRunner';
+  'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, auth.verify/register, requestContext.get/run, sanitizers, validators, admin.services.permission, eventHub, webhookStore, webhookRunner';
 const PLUGIN_API =
   'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
 
@@ -550,6 +553,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       return apiModules();
     },
     auth: strictObject(createStrapiAuth(host.logger), 'strapi.auth', 'verify(auth, config), register(type, strategy)'),
+    requestContext: strapiRequestContext,
   };
   // as Strapi's plugin container: a plugin's settings (its defaults under the app's) are `plugin.<name>`
   for (const own of host.projectPlugins ?? []) app.config.set(`plugin.${own.name}`, own.server.config);

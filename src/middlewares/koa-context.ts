@@ -426,10 +426,3 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
   // the accessors above are defined at run time, which the object literal's type cannot say
   return ctx as unknown as KoaContext;
 }
-
-/** A Koa context beside an answer written by other code (a GraphQL result): its body goes nowhere. */
-export function detachedKoaContext(req: Request, state: object): KoaContext {
-  const ctx = createKoaContext(req, req.res as Response, { body: undefined, explicitStatus: false });
-  ctx.state = state as Record<string, unknown>;
-  return ctx;
-}
