@@ -30,6 +30,7 @@ import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 import { createUploadService } from './upload-service.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
+import { createProvidersRegistry } from './providers-registry.js';
 import { createAdminUserService } from './admin-user-service.js';
 import { createPathRegistry, type AppRegistries, type PathRegistry } from './sanitizer-registries.js';
 import { createContentManagerUidService } from './content-manager-uid.js';
@@ -297,6 +298,11 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     "strapi.plugin('users-permissions').service('user')",
     'add, edit, fetch, fetchAll, fetchAuthenticatedUser, count, remove, validatePassword',
   );
+  const providersRegistry = strictObject(
+    createProvidersRegistry(),
+    "strapi.plugin('users-permissions').service('providers-registry')",
+    'getAll, get, add, remove, run',
+  );
   const adminUsers = strictObject(
     createAdminUserService(query),
     "strapi.service('admin::user')",
@@ -313,7 +319,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     'upload({ data, files }), uploadToEntity({ id, model, field }, files)',
   );
   const declaredServices = (plugin: string): Record<string, unknown> => ({
-    ...(plugin === 'users-permissions' ? { user: usersService } : {}),
+    ...(plugin === 'users-permissions' ? { user: usersService, 'providers-registry': providersRegistry } : {}),
     ...(plugin === 'upload' ? { upload: uploadService } : {}),
     ...host.pluginServices(plugin),
   });
