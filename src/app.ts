@@ -513,6 +513,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         enabledPlugins: plugins.map((p) => p.name),
         knownPlugins: builtInNames,
         pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
+        pluginConfig: (name) => plugins.find((p) => p.name === name)?.appConfig?.(context),
         pluginRoutes: (plugin) => pluginRoutes.get(plugin),
         projectPlugins,
         server: appServer?.server,

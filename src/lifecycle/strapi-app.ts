@@ -56,6 +56,8 @@ export interface LifecycleHost {
   enabledPlugins: readonly string[];
   /** the built-in plugins Content Service has, on or off */
   knownPlugins: readonly string[];
+  /** a built-in plugin's config as Strapi holds it (defaults and secrets in; absent: the app's as given) */
+  pluginConfig?(plugin: string): Record<string, unknown> | undefined;
   /** every service a plugin registered, by name */
   pluginServices(plugin: string): Record<string, unknown>;
   /** the project's plugins (local ones, `config/plugins` entries with `resolve`, and installed packages), loaded */
@@ -335,7 +337,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
         routes: declared?.routes ?? [],
         middlewares: declared?.middlewares ?? {},
         services: () => declaredServices(name),
-        config: { ...(host.config.plugins[name]?.config ?? {}) },
+        config: { ...(host.pluginConfig?.(name) ?? host.config.plugins[name]?.config ?? {}) },
         contentTypes: Object.fromEntries(
           registry
             .listContentTypes()
@@ -563,6 +565,8 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   };
   // as Strapi's plugin container: a plugin's settings (its defaults under the app's) are `plugin.<name>`
   for (const own of host.projectPlugins ?? []) app.config.set(`plugin.${own.name}`, own.server.config);
+  for (const [name, holder] of holders)
+    if (host.enabledPlugins.includes(name)) app.config.set(`plugin.${name}`, holder.server.config);
   const strict = strictObject(app, 'strapi', APP_API);
   pluginHolders.set(strict, holders);
   customFieldRegistries.set(strict, customFields);

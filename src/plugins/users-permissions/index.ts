@@ -85,6 +85,16 @@ export const usersPermissionsPlugin: Plugin = {
       rateLimit: { handler: limiter({}), withConfig: limiter },
     });
   },
+  // Strapi's default config reads JWT_SECRET, and its bootstrap sets a generated secret there
+  appConfig(ctx) {
+    const given = ctx.config.plugins['users-permissions']?.config ?? {};
+    const runtime = usersPermissionsRuntime(ctx);
+    return {
+      ...given,
+      jwtSecret: runtime?.secrets.jwtSecret ?? given.jwtSecret,
+      jwt: { ...(given.jwt as object | undefined), expiresIn: usersPermissionsSettings(ctx.config).jwt.expiresIn },
+    };
+  },
   async bootstrap(ctx) {
     await ensureUniqueIndexes(ctx);
     await seedRoles(ctx);
