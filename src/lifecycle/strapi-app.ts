@@ -30,6 +30,7 @@ import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 import { createUploadService } from './upload-service.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
+import { sendConfirmationEmail, usersPermissionsRuntime } from '../plugins/users-permissions/index.js';
 import { createProvidersRegistry } from './providers-registry.js';
 import { createAdminUserService } from './admin-user-service.js';
 import { createPathRegistry, type AppRegistries, type PathRegistry } from './sanitizer-registries.js';
@@ -296,9 +297,14 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     createQueryEngine({ entities: queryEntities, silent, lifecycles: host.service.lifecycles }, uid);
   // plugin services defined on the entity service and the query engine, as Strapi defines them
   const usersService = strictObject(
-    createUsersService(entityService, query),
+    createUsersService(entityService, query, async (user) => {
+      const runtime = usersPermissionsRuntime(host.service);
+      if (!runtime)
+        throw new UnsupportedStrapiApi("strapi.plugin('users-permissions').service('user').sendConfirmationEmail");
+      await sendConfirmationEmail(runtime, user);
+    }),
     "strapi.plugin('users-permissions').service('user')",
-    'add, edit, fetch, fetchAll, fetchAuthenticatedUser, count, remove, validatePassword',
+    'add, edit, fetch, fetchAll, fetchAuthenticatedUser, count, remove, validatePassword, sendConfirmationEmail',
   );
   const providersRegistry = strictObject(
     createProvidersRegistry(),
