@@ -47,7 +47,8 @@ import {
 import { createLogger, type Logger } from './logger.js';
 import { listen } from './listen.js';
 import { buildMiddlewares } from './middlewares/index.js';
-import { detachedKoaContext } from './middlewares/koa-context.js';
+import { setKoaAppView, type KoaAppView } from './middlewares/koa-context.js';
+import { detachedKoaContext, enterRequestContext } from './middlewares/request-context.js';
 import { readMultipartForApp } from './middlewares/koa-multipart.js';
 import { Models } from './models/index.js';
 import {
@@ -97,6 +98,23 @@ function serverKeys(config: ServiceConfig): string[] {
   const server = config.tree.server as { app?: { keys?: unknown } } | undefined;
   const keys = server?.app?.keys;
   return Array.isArray(keys) ? keys.map(String) : [];
+}
+
+/** Koa's `ctx.app` of this service's requests: its settings, `proxy` as the Express app trusts it now. */
+function koaAppView(app: Express, config: ServiceConfig): KoaAppView {
+  return {
+    env: process.env.NODE_ENV || 'development',
+    get proxy() {
+      return Boolean(app.get('trust proxy'));
+    },
+    set proxy(on: boolean) {
+      app.set('trust proxy', on);
+    },
+    keys: serverKeys(config),
+    subdomainOffset: 2,
+    proxyIpHeader: 'X-Forwarded-For',
+    maxIpsCount: 0,
+  };
 }
 
 export interface CreateServerOptions {
@@ -159,6 +177,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   app.disable('x-powered-by');
   app.set('etag', false); // Strapi sends none; hashing every body costs throughput
   if (config.server.proxy) app.set('trust proxy', true);
+  setKoaAppView(app, koaAppView(app, config));
   const graphql = plugins.some((p) => p.name === 'graphql') ? graphqlConfig(config).endpoint : null;
   const middlewares = await buildMiddlewares({ app, config, logger, graphqlEndpoint: graphql });
 
@@ -341,6 +360,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   // whatever config/middlewares says: a path that cannot be decoded and a body nested too deep
   // stop here, before a route or a parser of its own recurses into them
   app.use(pathGuard, bodyDepthGuard);
+  // the body parsers' callbacks run outside the request's async context: it is entered again
+  app.use(enterRequestContext);
   if (appServer) app.use(appServer.later, appServer.routes);
 
   const api = Router();
@@ -494,6 +515,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         enabledPlugins: plugins.map((p) => p.name),
         knownPlugins: builtInNames,
         pluginServices: (plugin) => Object.fromEntries(pluginServices.get(plugin) ?? []),
+        pluginConfig: (name) => plugins.find((p) => p.name === name)?.appConfig?.(context),
         pluginRoutes: (plugin) => pluginRoutes.get(plugin),
         projectPlugins,
         server: appServer?.server,

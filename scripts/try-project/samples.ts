@@ -36,13 +36,14 @@ function sample(registry: Registry, attribute: Attribute, name: string, depth: n
     }
     case 'boolean':
       return true;
+    // a day, a second, a second later per variant: a `unique` one does not collide with an earlier pass's
     case 'date':
-      return '2024-01-02';
+      return new Date(Date.UTC(2024, 0, 2 + variant)).toISOString().slice(0, 10);
     case 'time':
-      return '10:11:12.000';
+      return new Date(Date.UTC(2024, 0, 2, 10, 11, 12 + variant)).toISOString().slice(11, 23);
     case 'datetime':
     case 'timestamp':
-      return '2024-01-02T03:04:05.000Z';
+      return new Date(Date.UTC(2024, 0, 2, 3, 4, 5 + variant)).toISOString();
     case 'json':
       return { sample: true };
     case 'blocks':

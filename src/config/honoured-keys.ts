@@ -13,6 +13,8 @@ export const HONOURED_KEYS: Readonly<Record<string, KeyTree>> = {
     port: true,
     url: true,
     proxy: true,
+    // the keys that sign cookies (ctx.cookies, ctx.app.keys)
+    app: { keys: true },
     dirs: { public: true },
     cron: { enabled: true, tasks: true },
     webhooks: { defaultHeaders: true },

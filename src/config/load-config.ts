@@ -126,7 +126,8 @@ function readApi(config: ConfigTree): ServiceConfig['api'] {
     rest: {
       prefix,
       defaultLimit: integer(file('defaultLimit'), 'rest.defaultLimit', rest.defaultLimit ?? 25, 1),
-      maxLimit: integer(file('maxLimit'), 'rest.maxLimit', rest.maxLimit ?? 100, 1),
+      // -1 (or 0) is "no maximum", as projects mean it (docs/strapi-deviations.md, "No maximum page size")
+      maxLimit: integer(file('maxLimit'), 'rest.maxLimit', rest.maxLimit ?? 100, -1),
       withCount: rest.withCount === undefined ? true : rest.withCount !== false,
       maxPopulateDepth: integer(file('maxPopulateDepth'), 'rest.maxPopulateDepth', rest.maxPopulateDepth ?? 10, 1),
       maxPopulateRelations: integer(

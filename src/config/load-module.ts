@@ -13,6 +13,7 @@ const NAMESPACE = 'content-service-app';
 /** tsx's CommonJS loader, in a namespace of its own: what it loads is told apart in the module cache */
 const appRequire = (nodeRequire('tsx/cjs/api') as TsxCommonJsApi).register({ namespace: NAMESPACE });
 resolveStrapiPackagesFallback();
+loadPackagesPlainly();
 
 /**
  * The app's modules loaded from now on are loaded afresh: a service's files share their modules'
@@ -51,6 +52,32 @@ function packageType(dir: string): string | undefined {
  */
 function isEsModule(file: string): boolean {
   return /\.m[jt]s$/.test(file) || (!/\.c[jt]s$/.test(file) && packageType(dirname(file)) === 'module');
+}
+
+/** Node's CommonJS resolver, which `@types/node` does not describe */
+interface CommonJsResolver {
+  _resolveFilename(request: string, parent: unknown, isMain: boolean, options?: unknown): string;
+}
+
+const NAMESPACE_QUERY = `?namespace=${NAMESPACE}`;
+
+/**
+ * The CommonJS files of the packages an app requires (under a `node_modules` folder) load as Node
+ * loads them, outside tsx's namespace: there every resolved path carries `?namespace=…`, also what
+ * `require.resolve` answers, and a package that reads its own files through that path fails
+ * (uglify-js reads its `lib/*.js` so: ENOENT). ES modules stay with tsx, which lets CommonJS
+ * require them; the app's own files stay namespaced (beginAppModules).
+ */
+function loadPackagesPlainly(): void {
+  const resolver = nodeRequire('node:module') as CommonJsResolver;
+  const original = resolver._resolveFilename.bind(resolver);
+  resolver._resolveFilename = (request, parent, isMain, options) => {
+    const resolved = original(request, parent, isMain, options);
+    if (!resolved.endsWith(NAMESPACE_QUERY)) return resolved;
+    const file = resolved.slice(0, -NAMESPACE_QUERY.length);
+    const inPackage = file.includes(`${sep}node_modules${sep}`);
+    return inPackage && /\.c?js$/.test(file) && !isEsModule(file) ? file : resolved;
+  };
 }
 
 const MISSING_MODULE = /Cannot find (?:module|package) '([^']+)'/;

@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { ConfigError, type ServiceConfig } from '../config/index.js';
+import { MissingModuleError } from '../config/config-error.js';
 import { importPluginModule, pluginOf, type LoadedPlugin } from './plugin-loader.js';
 import { withStrapiFactories } from './strapi-factories.js';
 
@@ -16,6 +17,29 @@ const SERVER_FILE = /^strapi-server\.(js|cjs|mjs|ts)$/;
 function serverFile(dir: string): string | undefined {
   const name = readdirSync(dir).find((file) => SERVER_FILE.test(file));
   return name ? join(dir, name) : undefined;
+}
+
+/** Where a TypeScript plugin keeps its server's sources (Strapi's generator; the plugin SDK). */
+const TS_SERVER_SOURCES = ['server/index.ts', 'server/src/index.ts'];
+
+/**
+ * The server sources of a TypeScript plugin that is not built: its `strapi-server` requires
+ * `./dist/server`, which its build makes. Strapi's TypeScript dev mode runs the sources; so does the
+ * service (through its TypeScript loader).
+ */
+function unbuiltServerSources(dir: string): string | undefined {
+  if (existsSync(join(dir, 'dist'))) return undefined;
+  return TS_SERVER_SOURCES.map((path) => join(dir, path)).find((path) => existsSync(path));
+}
+
+async function importServer(dir: string, file: string, label: string): Promise<Record<string, unknown>> {
+  try {
+    return await importPluginModule(file, label);
+  } catch (err) {
+    const sources = err instanceof MissingModuleError ? unbuiltServerSources(dir) : undefined;
+    if (!sources) throw err;
+    return importPluginModule(sources, label);
+  }
 }
 
 /**
@@ -45,7 +69,7 @@ export async function loadLocalPlugins(
         );
         continue;
       }
-      const exported = await importPluginModule(file, label);
+      const exported = await importServer(dir, file, label);
       loaded.push(pluginOf(name, file, label, exported, plugin.config, false));
     }
     return loaded;

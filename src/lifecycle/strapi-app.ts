@@ -31,6 +31,8 @@ import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 import { createUploadService } from './upload-service.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
+import { sendConfirmationEmail, usersPermissionsRuntime } from '../plugins/users-permissions/index.js';
+import { createProvidersRegistry } from './providers-registry.js';
 import { createAdminUserService } from './admin-user-service.js';
 import { createPathRegistry, type AppRegistries, type PathRegistry } from './sanitizer-registries.js';
 import { createContentManagerUidService } from './content-manager-uid.js';
@@ -39,6 +41,7 @@ import type { ApiRouter } from './content-api-routes.js';
 import { strapiApi, type StrapiApiModule } from './strapi-api.js';
 import { createStrapiAuth, type StrapiAuth } from './strapi-auth.js';
 import { describeSchema, type StrapiContentType } from './strapi-schema.js';
+import { strapiRequestContext, type StrapiRequestContext } from '../middlewares/request-context.js';
 
 export type { StrapiContentType };
 
@@ -55,6 +58,8 @@ export interface LifecycleHost {
   enabledPlugins: readonly string[];
   /** the built-in plugins Content Service has, on or off */
   knownPlugins: readonly string[];
+  /** a built-in plugin's config as Strapi holds it (defaults and secrets in; absent: the app's as given) */
+  pluginConfig?(plugin: string): Record<string, unknown> | undefined;
   /** every service a plugin registered, by name */
   pluginServices(plugin: string): Record<string, unknown>;
   /** the project's plugins (local ones, `config/plugins` entries with `resolve`, and installed packages), loaded */
@@ -147,6 +152,8 @@ export interface StrapiApp {
   /** the apis as Strapi's modules (strapi-api.ts) */
   readonly api: Record<string, StrapiApiModule<StrapiContentType>>;
   auth: StrapiAuth;
+  /** the Koa context of the request being served (`get()`), wherever the code runs */
+  requestContext: StrapiRequestContext;
 }
 
 /** `strapi` while the app's files load (see loadingStrapi). */
@@ -240,7 +247,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, auth.verify/register, sanitizers, validators, admin.services.permission, eventHub, webhookStore, webhookRunner';
+  'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, auth.verify/register, requestContext.get/run, sanitizers, validators, admin.services.permission, eventHub, webhookStore, webhookRunner';
 const PLUGIN_API =
   'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
 
@@ -291,9 +298,19 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     createQueryEngine({ entities: queryEntities, silent, lifecycles: host.service.lifecycles }, uid);
   // plugin services defined on the entity service and the query engine, as Strapi defines them
   const usersService = strictObject(
-    createUsersService(entityService, query),
+    createUsersService(entityService, query, async (user) => {
+      const runtime = usersPermissionsRuntime(host.service);
+      if (!runtime)
+        throw new UnsupportedStrapiApi("strapi.plugin('users-permissions').service('user').sendConfirmationEmail");
+      await sendConfirmationEmail(runtime, user);
+    }),
     "strapi.plugin('users-permissions').service('user')",
-    'add, edit, fetch, fetchAll, fetchAuthenticatedUser, count, remove, validatePassword',
+    'add, edit, fetch, fetchAll, fetchAuthenticatedUser, count, remove, validatePassword, sendConfirmationEmail',
+  );
+  const providersRegistry = strictObject(
+    createProvidersRegistry(),
+    "strapi.plugin('users-permissions').service('providers-registry')",
+    'getAll, get, add, remove, run',
   );
   const adminUsers = strictObject(
     createAdminUserService(query),
@@ -311,7 +328,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     'upload({ data, files }), uploadToEntity({ id, model, field }, files), formatFileInfo(file, fileInfo, metas), uploadFileAndPersist(fileData)',
   );
   const declaredServices = (plugin: string): Record<string, unknown> => ({
-    ...(plugin === 'users-permissions' ? { user: usersService } : {}),
+    ...(plugin === 'users-permissions' ? { user: usersService, 'providers-registry': providersRegistry } : {}),
     ...(plugin === 'upload' ? { upload: uploadService } : {}),
     ...host.pluginServices(plugin),
   });
@@ -327,7 +344,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
         routes: declared?.routes ?? [],
         middlewares: declared?.middlewares ?? {},
         services: () => declaredServices(name),
-        config: { ...(host.config.plugins[name]?.config ?? {}) },
+        config: { ...(host.pluginConfig?.(name) ?? host.config.plugins[name]?.config ?? {}) },
         contentTypes: Object.fromEntries(
           registry
             .listContentTypes()
@@ -552,9 +569,12 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       return apiModules();
     },
     auth: strictObject(createStrapiAuth(host.logger), 'strapi.auth', 'verify(auth, config), register(type, strategy)'),
+    requestContext: strapiRequestContext,
   };
   // as Strapi's plugin container: a plugin's settings (its defaults under the app's) are `plugin.<name>`
   for (const own of host.projectPlugins ?? []) app.config.set(`plugin.${own.name}`, own.server.config);
+  for (const [name, holder] of holders)
+    if (host.enabledPlugins.includes(name)) app.config.set(`plugin.${name}`, holder.server.config);
   const strict = strictObject(app, 'strapi', APP_API);
   pluginHolders.set(strict, holders);
   recordOwnServices(strict, (plugin, name) => holders.get(plugin)?.ownService(name));

@@ -22,9 +22,15 @@ export interface UsersService {
   count(params?: Params): Promise<number>;
   remove(params: Params): Promise<PlainEntry | null>;
   validatePassword(password: string, hash: string): Promise<boolean>;
+  /** a new confirmation token, and the advanced settings' confirmation template mailed through the e-mail plugin */
+  sendConfirmationEmail(user: { id?: unknown; email?: unknown }): Promise<void>;
 }
 
-export function createUsersService(entities: EntityService, query: (uid: string) => QueryEngine): UsersService {
+export function createUsersService(
+  entities: EntityService,
+  query: (uid: string) => QueryEngine,
+  sendConfirmationEmail: UsersService['sendConfirmationEmail'],
+): UsersService {
   return {
     add: (values) => entities.create(USER, { data: values, populate: ['role'] }),
     edit: (userId, params = {}) => entities.update(USER, userId, { data: params, populate: ['role'] }),
@@ -34,5 +40,6 @@ export function createUsersService(entities: EntityService, query: (uid: string)
     count: (params) => query(USER).count({ where: params }),
     remove: (params) => query(USER).delete({ where: params }),
     validatePassword: (password, hash) => verifyPassword(password, hash),
+    sendConfirmationEmail,
   };
 }

@@ -14,6 +14,7 @@ import createError from 'http-errors';
 import { NotFoundError, fromStrapiUtilsError, isAppError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
 import { createKoaContext, isStream, type KoaAnswer, type KoaContext } from './koa-context.js';
+import { inRequestContext, noteKoaContext } from './request-context.js';
 
 // what `next()` resolves to is whatever the rest of the chain returned (Strapi reads a handler's returned body)
 export type KoaNext = () => Promise<unknown>;
@@ -131,6 +132,7 @@ function open(req: Request, res: Response): Exchange {
     return Reflect.apply(original.write, res, args);
   });
   exchanges.set(req, exchange);
+  noteKoaContext(req, exchange.ctx);
   return exchange;
 }
 
@@ -266,7 +268,9 @@ export function koaHandler(
       if (failed) answerError(err, req, res, errors, logger);
       else if (!exchange.streamed && !res.headersSent) respond(exchange, req, res);
     };
-    void new Promise<unknown>((resolve) => resolve(middleware(exchange.ctx, koaNext))).then(
+    void new Promise<unknown>((resolve) =>
+      resolve(inRequestContext(req, () => middleware(exchange.ctx, koaNext))),
+    ).then(
       () => finish(false),
       (err: unknown) => finish(true, err),
     );

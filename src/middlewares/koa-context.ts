@@ -10,6 +10,7 @@ import createError from 'http-errors';
 import camelCase from 'lodash/camelCase.js';
 import { contentType } from 'mime-types';
 import { requestAuth } from '../operations/request-context.js';
+import { koaCookies, type KoaCookies } from './koa-cookies.js';
 import { filesOf, type RequestFiles } from './koa-multipart.js';
 
 /** What a Koa response holds that Express keeps nowhere: the body and whether a status was chosen. */
@@ -64,20 +65,44 @@ export interface KoaResponse {
   redirect(url: string, alt?: string): void;
 }
 
-export interface CookieOptions {
-  maxAge?: number;
-  expires?: Date;
-  path?: string;
-  domain?: string;
-  secure?: boolean;
-  httpOnly?: boolean;
-  sameSite?: boolean | 'lax' | 'strict' | 'none';
+/** What a Strapi app reads of Koa's `ctx.app`: the application's settings. */
+export interface KoaAppView {
+  /** `NODE_ENV`, or 'development' */
+  readonly env: string;
+  /** trust `X-Forwarded-*` (`config/server` `proxy`) */
+  proxy: boolean;
+  /** `config/server` `app.keys`, which sign cookies */
+  readonly keys: string[];
+  readonly subdomainOffset: number;
+  readonly proxyIpHeader: string;
+  readonly maxIpsCount: number;
+}
+
+/** The Koa app view of each Express app (set once by the service that built it). */
+const koaApps = new WeakMap<object, KoaAppView>();
+
+export function setKoaAppView(expressApp: object, view: KoaAppView): void {
+  koaApps.set(expressApp, view);
+}
+
+/** Koa's defaults, for a request of an app that set no view (a bare Express app in a unit test). */
+function defaultKoaApp(): KoaAppView {
+  return {
+    env: process.env.NODE_ENV || 'development',
+    proxy: false,
+    keys: [],
+    subdomainOffset: 2,
+    proxyIpHeader: 'X-Forwarded-For',
+    maxIpsCount: 0,
+  };
 }
 
 export interface KoaContext
   extends Omit<KoaRequest, 'body' | 'header' | 'headers'>, Omit<KoaResponse, 'header' | 'headers' | 'get'> {
   readonly req: Request;
   readonly res: Response;
+  /** Koa's application: `env`, `proxy`, `keys` */
+  readonly app: KoaAppView;
   readonly request: KoaRequest;
   readonly response: KoaResponse;
   readonly header: Request['headers'];
@@ -86,10 +111,7 @@ export interface KoaContext
   state: Record<string, unknown>;
   /** the path parameters of the app's route that matched (`/:id`), set by its router */
   params: Record<string, string>;
-  cookies: {
-    get(name: string): string | undefined;
-    set(name: string, value: string | null, options?: CookieOptions): void;
-  };
+  cookies: KoaCookies;
   throw(first?: number | ThrowArgument, ...rest: ThrowArgument[]): never;
   assert(value: unknown, status?: number, message?: string): void;
   send(data: unknown, status?: number): void;
@@ -113,21 +135,6 @@ function typeOfBody(value: unknown): string {
 
 export function isStream(value: unknown): value is NodeJS.ReadableStream {
   return typeof (value as { pipe?: unknown } | null)?.pipe === 'function';
-}
-
-/** The cookies of the request (`Cookie` header); values are URI-decoded as Koa's `cookies` does. */
-function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at < 0 || part.slice(0, at).trim() !== name) continue;
-    const raw = part.slice(at + 1).trim();
-    try {
-      return decodeURIComponent(raw);
-    } catch {
-      return raw;
-    }
-  }
-  return undefined;
 }
 
 /** Requests a `strapi::body` parser has seen: there Koa's `ctx.request.body` is `{}` when no body was parsed. */
@@ -381,19 +388,14 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
   const ctx = {
     req,
     res,
+    get app() {
+      return koaApps.get(req.app) ?? defaultKoaApp();
+    },
     request,
     response,
     state: requestState(req),
     params: {},
-    cookies: {
-      get: (name: string) => readCookie(req.headers.cookie, name),
-      set(name: string, value: string | null, options: CookieOptions = {}) {
-        if (res.headersSent) return;
-        const settings = { httpOnly: true, path: '/', ...options };
-        if (value === null) res.clearCookie(name, settings);
-        else res.cookie(name, value, settings);
-      },
-    },
+    cookies: koaCookies(req, res, () => (koaApps.get(req.app) ?? defaultKoaApp()).keys),
     throw(first?: number | ThrowArgument, ...rest: ThrowArgument[]): never {
       if (first === undefined) throw createError(...rest);
       // one call per overload of http-errors (a status first, or not)
@@ -423,11 +425,4 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
   for (const [key, descriptor] of shortcuts) if (!(key in ctx)) Object.defineProperty(ctx, key, descriptor);
   // the accessors above are defined at run time, which the object literal's type cannot say
   return ctx as unknown as KoaContext;
-}
-
-/** A Koa context beside an answer written by other code (a GraphQL result): its body goes nowhere. */
-export function detachedKoaContext(req: Request, state: object): KoaContext {
-  const ctx = createKoaContext(req, req.res as Response, { body: undefined, explicitStatus: false });
-  ctx.state = state as Record<string, unknown>;
-  return ctx;
 }

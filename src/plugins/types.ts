@@ -67,6 +67,12 @@ export interface Plugin {
   contentTypes?(config: ServiceConfig): ContentTypeSource[];
   /** after the models exist: routes and hooks */
   register?(ctx: PluginRegisterContext): void | Promise<void>;
+  /**
+   * the plugin's config as Strapi's plugin container holds it once the plugin registered (its
+   * defaults under the app's, secrets resolved), which `strapi.config.get('plugin.<name>')` and
+   * `strapi.plugin(name).config(path)` answer; absent: the app's config as given
+   */
+  appConfig?(ctx: ServiceContext): Record<string, unknown>;
   /** after indexes exist: seed data (roles, permissions) */
   bootstrap?(ctx: ServiceContext): Promise<void>;
   /**

@@ -166,7 +166,13 @@ function isComponentList(attribute: Attribute): boolean {
   return attribute.type === 'dynamiczone' || (attribute.type === 'component' && attribute.repeatable === true);
 }
 
+/**
+ * The value written when a create gives none. A relation's or a media's `default` (`"default": false`
+ * as the admin's builder may leave it) is ignored: Strapi's database layer applies defaults to scalar
+ * attributes only, and it connects nothing for such a value.
+ */
 function scalarDefault(attribute: Attribute): unknown {
+  if (attribute.type === 'relation' || attribute.type === 'media') return undefined;
   return 'default' in attribute ? attribute.default : undefined;
 }
 

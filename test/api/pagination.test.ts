@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { seedPublication } from '../helpers/seed.js';
+import { writeTempApp } from '../helpers/temp-app.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 
 /** `pagination` over HTTP: both styles, defaults, caps, meta shapes, pagination inside populate. */
@@ -184,6 +186,40 @@ describe('REST pagination', () => {
       expect(res.body.meta.pagination).to.deep.equal({ start: 0, limit: -1, total: 34 });
       const large = await request(unlimited.app).get('/api/articles?pagination[pageSize]=500&fields[0]=title');
       expect(large.body.meta.pagination).to.include({ pageSize: 500, pageCount: 1 });
+    } finally {
+      await unlimited.close();
+    }
+  });
+
+  it("config/api's maxLimit -1 is no maximum: the size asked for is honoured, limit=-1 reads every entry", async () => {
+    const appDir = await writeTempApp({
+      config: { api: { rest: { defaultLimit: 10, maxLimit: -1 } } },
+      api: {
+        article: {
+          kind: 'collectionType',
+          collectionName: 'articles',
+          info: { singularName: 'article', pluralName: 'articles', displayName: 'Article' },
+          options: { draftAndPublish: false },
+          attributes: { title: { type: 'string' } },
+        },
+      },
+    });
+    const unlimited = await createTestService({ appDir });
+    try {
+      const token = (await createApiToken(unlimited.context, { name: 'all', type: 'full-access' })).accessKey;
+      for (let i = 0; i < 12; i += 1)
+        await request(unlimited.app)
+          .post('/api/articles')
+          .set('Authorization', `Bearer ${token}`)
+          .send({ data: { title: `a${i}` } })
+          .expect(200);
+      const get = (query: string) =>
+        request(unlimited.app).get(`/api/articles?fields[0]=title&${query}`).set('Authorization', `Bearer ${token}`);
+      expect((await get('')).body.meta.pagination).to.deep.equal({ page: 1, pageSize: 10, pageCount: 2, total: 12 });
+      expect((await get('pagination[pageSize]=5')).body.meta.pagination).to.include({ pageSize: 5, pageCount: 3 });
+      const all = await get('pagination[limit]=-1');
+      expect(all.body.data).to.have.length(12);
+      expect(all.body.meta.pagination).to.deep.equal({ start: 0, limit: -1, total: 12 });
     } finally {
       await unlimited.close();
     }

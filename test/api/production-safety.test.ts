@@ -136,8 +136,8 @@ describe('configuration values that cannot be used stop start-up naming the file
     ['a port', { server: { port: 70000 } }, 'config/server.json (key "port"): must be an integer from 0 to 65535'],
     [
       'a REST limit',
-      { api: { rest: { maxLimit: 0 } } },
-      'config/api.json (key "rest.maxLimit"): must be an integer >= 1, got 0',
+      { api: { rest: { maxLimit: -2 } } },
+      'config/api.json (key "rest.maxLimit"): must be an integer >= -1, got -2',
     ],
   ];
   for (const [what, config, message] of cases)

@@ -43,7 +43,6 @@ describe('a Strapi v4 TypeScript project, unchanged, in production', () => {
       'admin.transfer',
       'admin.flags',
       'database.connection',
-      'server.app',
       'server.webhooks.populateRelations',
     ]);
     expect(lines.map((l) => l.msg)).to.include('bootstrap: category mutations off, 2 app keys');
@@ -248,7 +247,7 @@ describe('a Strapi v4 JavaScript (CommonJS) project with a REST prefix, provider
 
   it('lists the cron and other keys it ignores, and keeps the security config', async () => {
     const ignored = lines.find((l) => String(l.msg).startsWith('configuration not used by Content Service'));
-    expect(ignored?.ignored).to.include.members(['admin.auth', 'cron-tasks', 'database.connection', 'server.app']);
+    expect(ignored?.ignored).to.include.members(['admin.auth', 'cron-tasks', 'database.connection']);
     const res = await request(service.app).get('/v1/articles').expect(200);
     expect(String(res.headers['content-security-policy'])).to.include("img-src 'self' data: blob: res.cloudinary.com");
   });

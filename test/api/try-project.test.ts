@@ -95,4 +95,26 @@ module.exports = {
     expect(report.startError).to.be.a('string');
     expect(report.passes).to.deep.equal([]);
   });
+
+  it('writes unique date, datetime and time values in each pass, so both passes create their entries', async () => {
+    const report = await tryProject(
+      await writeTempProject({
+        'src/api/slot/content-types/slot/schema.json': json({
+          kind: 'collectionType',
+          collectionName: 'slots',
+          info: { singularName: 'slot', pluralName: 'slots', displayName: 'slot' },
+          options: { draftAndPublish: false },
+          attributes: {
+            day: { type: 'date', unique: true },
+            startsAt: { type: 'datetime', unique: true },
+            opensAt: { type: 'time', unique: true },
+          },
+        }),
+        'config/plugins.js': 'module.exports = { graphql: { enabled: false } };',
+      }),
+      ['token', 'user'],
+    );
+    expect(report.startError).to.equal(undefined);
+    expect(report.passes.map((pass) => pass.failed)).to.deep.equal([[], []]);
+  });
 });

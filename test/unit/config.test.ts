@@ -58,7 +58,7 @@ describe('configuration', () => {
   const bad: Array<[string, Record<string, string>, RegExp]> = [
     ['invalid JSON', { 'server.json': '{ port: ' }, /server\.json: is not valid JSON/],
     ['a non-integer port', { 'server.json': '{"port": "abc"}' }, /server\.json \(key "port"\)/],
-    ['a bad limit', { 'api.json': '{"rest": {"maxLimit": 0}}' }, /api\.json \(key "rest.maxLimit"\)/],
+    ['a bad limit', { 'api.json': '{"rest": {"maxLimit": -2}}' }, /api\.json \(key "rest.maxLimit"\)/],
     [
       'a non-boolean enabled',
       { 'plugins.json': '{"i18n": {"enabled": "yes"}}' },
@@ -228,7 +228,6 @@ describe('configuration: Strapi v4 config files', () => {
       'cron-tasks',
       'database.connection',
       'plugins.graphql.config.apolloServer.introspection',
-      'server.app',
       'server.webhooks.populateRelations',
     ]);
   });

@@ -274,11 +274,17 @@ export function addComponentTypes(ctx: TypeBuildContext, component: Component): 
   addInput(ctx, component, owner);
 }
 
+const ROOT_TYPE_NAMES = new Set(['Query', 'Mutation', 'Subscription']);
+
 export function addContentTypeTypes(ctx: TypeBuildContext, ct: ContentType): void {
   const owner = ctx.names.get(ct.uid) ?? typeName(ct);
   addEnums(ctx, owner, ct);
   addDynamicZones(ctx, owner, ct);
-  ctx.sc.createObjectTC({ name: owner, fields: outputFields(ctx, ct, owner) });
+  // graphql-compose keeps no type it is given under a root's name: a content-type named `query`,
+  // `mutation` or `subscription` is the root type of its name, whose fields nexus merges with the
+  // root's in Strapi (its `Subscription` becomes the subscription root)
+  if (ROOT_TYPE_NAMES.has(owner)) ctx.sc.getOrCreateOTC(owner).addFields(outputFields(ctx, ct, owner));
+  else ctx.sc.createObjectTC({ name: owner, fields: outputFields(ctx, ct, owner) });
   ctx.sc.createObjectTC({
     name: entityName(owner),
     fields: { id: 'ID', attributes: { type: owner, resolve: entityAttributes } },

@@ -107,6 +107,20 @@ async function addUser(ctx: ServiceContext, input: NewUser): Promise<UserDoc> {
 }
 
 /**
+ * The user service's `sendConfirmationEmail(user)` (Strapi 4.26), which projects call from their
+ * own sign-up flows: a new confirmation token for the stored user, and the mail to `user.email`.
+ */
+export async function sendConfirmationEmail(
+  rt: UsersPermissionsRuntime,
+  user: { id?: unknown; email?: unknown },
+): Promise<void> {
+  const id = Number(user.id);
+  const stored = Number.isInteger(id) ? await findUserById(rt.ctx, id) : null;
+  if (!stored) throw new ApplicationError('sendConfirmationEmail: no user has this id');
+  await sendConfirmation(rt, typeof user.email === 'string' ? { ...stored, email: user.email } : stored);
+}
+
+/**
  * Register (REST and GraphQL): only username, email, password and the configured allowed fields are
  * read; the store's advanced settings may close it (`allow_register`) or name the new user's role.
  * With `email_confirmation` the user is created unconfirmed, gets the confirmation mail, and the

@@ -38,6 +38,7 @@ export function usersPermissionsRuntime(ctx: ServiceContext): UsersPermissionsRu
   return runtimes.get(ctx.models);
 }
 export { issueJwt } from './jwt.js';
+export { sendConfirmationEmail } from './auth-operations.js';
 export { createUserByRequest } from './user-create.js';
 export { updateUserByRequest, userId } from './user-update.js';
 
@@ -84,6 +85,16 @@ export const usersPermissionsPlugin: Plugin = {
     ctx.serveRoutes([...authRoutes(runtime), ...userRoutes(runtime), ...roleRoutes(runtime)], {
       rateLimit: { handler: limiter({}), withConfig: limiter },
     });
+  },
+  // Strapi's default config reads JWT_SECRET, and its bootstrap sets a generated secret there
+  appConfig(ctx) {
+    const given = ctx.config.plugins['users-permissions']?.config ?? {};
+    const runtime = usersPermissionsRuntime(ctx);
+    return {
+      ...given,
+      jwtSecret: runtime?.secrets.jwtSecret ?? given.jwtSecret,
+      jwt: { ...(given.jwt as object | undefined), expiresIn: usersPermissionsSettings(ctx.config).jwt.expiresIn },
+    };
   },
   async bootstrap(ctx) {
     await ensureUniqueIndexes(ctx);

@@ -65,7 +65,7 @@ export function parsePopulate(
   state: PublicationState,
   param = 'populate',
 ): PopulateMap {
-  const requests = normalize(raw, param);
+  const requests = normalize(withoutOptionKeys(schema, raw), param);
   const map: PopulateMap = {};
   if (requests !== '*' && requests.size === 0) return map;
   const level: PopulateContext = { ...ctx, depth: ctx.guard.nextLevel(ctx.depth ?? 0, param) };
@@ -355,6 +355,26 @@ function componentSort(component: Component, raw: unknown): SortKey[] {
     if (!sortable || rest.length > 0) throw new ValidationError(`Invalid parameter ${key.path.join('.')}`, {});
   }
   return keys;
+}
+
+/**
+ * A populate object's `fields` and `sort` keys that name no attribute (`populate: { fields: ['*'],
+ * seo: true }`, which projects write): Strapi 4.26 checks them against the level's schema as it
+ * checks those parameters (`Invalid parameter <name>`), then populates nothing for them.
+ */
+function withoutOptionKeys(schema: Schema, raw: unknown): unknown {
+  if (!isPlainObject(raw)) return raw;
+  const options = ['fields', 'sort'].filter((key) => Object.hasOwn(raw, key) && !Object.hasOwn(schema.attributes, key));
+  if (options.length === 0) return raw;
+  if (options.includes('fields')) parseFields(schema, raw.fields);
+  if (options.includes('sort'))
+    for (const key of parseSort(raw.sort)) {
+      const [name = ''] = key.path;
+      const attribute = Object.hasOwn(schema.attributes, name) ? schema.attributes[name] : undefined;
+      if (name !== 'id' && (attribute === undefined || isPrivate(attribute)))
+        throw new ValidationError(`Invalid parameter ${name}`, {});
+    }
+  return Object.fromEntries(Object.entries(raw).filter(([key]) => !options.includes(key)));
 }
 
 /** The populate value as `*` or attribute → request; dotted paths become nested requests. */
