@@ -154,9 +154,11 @@ describe('compileFilters: operators, casting, deep filters', () => {
       expect((await rejected('filters[readingTime][$eq]=abc')).status).to.equal(400);
       expect((await rejected('filters[price][$in][0]=1&filters[price][$in][1]=x')).status).to.equal(400);
     });
-    it('biginteger compares as an integer', async () => {
+    it('biginteger compares exactly as an integer, by value with another number; text is a 400', async () => {
       expect(await find('filters[views][$eq]=3000123457')).to.deep.equal([1]);
-      expect((await rejected('filters[views][$eq]=3.5')).status).to.equal(400);
+      expect(await find('filters[views][$eq]=3000123457.0')).to.deep.equal([1]);
+      expect(await find('filters[views][$eq]=3.5')).to.deep.equal([]);
+      expect((await rejected('filters[views][$eq]=3.5x')).status).to.equal(400);
     });
     it('booleans from true/false/t/f/1/0', async () => {
       const featured = where((r) => r.featured === true);
