@@ -385,6 +385,38 @@ describe('GraphQL queries', () => {
     expect([get.status, get.text]).to.deep.equal([400, 'GET query missing.']);
   });
 
+  it('reads variables and extensions sent as JSON text, in a POST body, a batch or a GET (Apollo Server 3)', async () => {
+    const query = 'query Q($id: ID!) { tag(id: $id) { data { id } } }';
+    const post = (body: object) => request(service.app).post('/graphql').set('Accept', 'application/json').send(body);
+    const text = await post({ query, variables: '{"id":3}' });
+    expect([text.status, text.body]).to.deep.equal([200, { data: { tag: { data: { id: '3' } } } }]);
+    const batch = await post([
+      { query, variables: '{"id":1}' },
+      { query, variables: { id: 2 } },
+    ]);
+    expect(batch.body).to.deep.equal([
+      { data: { tag: { data: { id: '1' } } } },
+      { data: { tag: { data: { id: '2' } } } },
+    ]);
+    const empty = await post({ query: '{ tag(id: 1) { data { id } } }', variables: '', extensions: '{}' });
+    expect([empty.status, empty.body]).to.deep.equal([200, { data: { tag: { data: { id: '1' } } } }]);
+    const get = await request(service.app)
+      .get('/graphql')
+      .query({ query, variables: '{"id":4}' })
+      .set('Accept', 'application/json');
+    expect([get.status, JSON.parse(get.text)]).to.deep.equal([200, { data: { tag: { data: { id: '4' } } } }]);
+
+    const broken = await post({ query, variables: '{"id":' });
+    expect([broken.status, broken.type, broken.text]).to.deep.equal([400, 'text/plain', 'Variables are invalid JSON.']);
+    const brokenInBatch = await post([
+      { query, variables: { id: 1 } },
+      { query, variables: '{' },
+    ]);
+    expect([brokenInBatch.status, brokenInBatch.text]).to.deep.equal([400, 'Variables are invalid JSON.']);
+    const brokenGet = await request(service.app).get('/graphql').query({ query, extensions: 'x' });
+    expect([brokenGet.status, brokenGet.text]).to.deep.equal([400, 'Extensions are invalid JSON.']);
+  });
+
   it('answers introspection with Strapi names', async () => {
     const res = await gql(service, '{ __type(name: "ArticleEntityResponseCollection") { fields { name } } }');
     expect(at(res.body, 'data.__type.fields')).to.deep.equal([{ name: 'data' }, { name: 'meta' }]);

@@ -26,7 +26,8 @@ import { depthLimitRule } from './depth-limit.js';
 import { formatResolverError, PARSE_FAILED, VALIDATION_FAILED, withCode } from './errors.js';
 import { isMultipart, uploadRuntime, withWorkDir } from '../upload/index.js';
 import { PersistedQueries, type PersistedQueryOutcome } from './persisted-queries.js';
-import { missingQueryAnswer, requestShapeError } from './request-shape.js';
+import { parseJsonTextParams } from './json-text-params.js';
+import { missingQueryAnswer, requestShapeError, type ShapeError } from './request-shape.js';
 import { startTracing, withTracing } from './tracing.js';
 import { isRecord } from './values.js';
 import { readGraphQLMultipart } from './upload-multipart.js';
@@ -228,6 +229,11 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
         });
         return;
       }
+      const textError = readJsonTextParams(req);
+      if (textError) {
+        res.status(textError.status).type(textError.contentType).send(textError.body);
+        return;
+      }
       const single = req.method === 'GET' ? getParameters(req) : isRecord(req.body) ? req.body : undefined;
       const outcome = single ? persisted.resolve(single) : undefined;
       if (outcome?.kind === 'answer') {
@@ -253,6 +259,33 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
       next(err);
     }
   };
+}
+
+/**
+ * `variables` and `extensions` sent as JSON text, read before anything else as Apollo reads them:
+ * a POST body's (each operation of a batch) are replaced by their values; a GET's are only checked
+ * (graphql-http parses the query string itself). The error that answers the request, or null.
+ */
+function readJsonTextParams(req: Request): ShapeError | null {
+  if (req.method === 'GET') {
+    const outcome = parseJsonTextParams(getParameters(req));
+    return 'error' in outcome ? outcome.error : null;
+  }
+  if (req.method !== 'POST') return null;
+  const body: unknown = req.body;
+  const operations = Array.isArray(body) ? body : [body];
+  const parsed: unknown[] = [];
+  for (const operation of operations) {
+    if (!isRecord(operation)) {
+      parsed.push(operation);
+      continue;
+    }
+    const outcome = parseJsonTextParams(operation);
+    if ('error' in outcome) return outcome.error;
+    parsed.push(outcome.operation);
+  }
+  req.body = Array.isArray(body) ? parsed : parsed[0];
+  return null;
 }
 
 /** A GET's operation parameters (`query`, `extensions`, ...), as sent. */
