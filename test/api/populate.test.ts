@@ -64,6 +64,15 @@ describe('REST populate', () => {
     });
   });
 
+  it('reads an empty value as false, as the other false texts (Strapi 4.26 casts it with Boolean)', async () => {
+    for (const off of ['', 'false', 'f', '0']) {
+      const query = `populate[author]=${off}&populate[tags]=*&populate[category][populate][articles]=${off}`;
+      const { data } = await get(`/api/articles/1?fields[0]=title&${query}`);
+      expect(Object.keys(data.attributes), query).to.have.members(['title', 'tags', 'category']);
+      expect(data.attributes.category.data.attributes, query).not.to.have.property('articles');
+    }
+  });
+
   it('ignores unknown keys and scalar attributes', async () => {
     const body = await get('/api/articles?populate[nope]=*&populate[title]=*&fields[0]=title&pagination[pageSize]=1');
     expect(body.data[0]).to.deep.equal({ id: 1, attributes: { title: 'Getting Started with Strapi' } });

@@ -39,7 +39,8 @@ export interface PopulateContext {
   fromApp?: boolean;
 }
 
-const FALSE_STRINGS = new Set(['false', 'f', '0']);
+/** Strapi casts a populate value given as text to a boolean (`Boolean(text)` past these): `populate[x]=` is false too. */
+const FALSE_STRINGS = new Set(['false', 'f', '0', '']);
 
 /**
  * Internal callers (GraphQL aliases) may populate one attribute twice under different output keys:
@@ -385,7 +386,7 @@ function normalize(raw: unknown, param: string): '*' | Map<string, PopulateReque
   }
   if (!isPlainObject(raw)) throw new ValidationError(`Invalid parameter ${param}`, {});
   for (const [key, value] of Object.entries(raw)) {
-    // Strapi casts a string value to a boolean (`*`, `true`, any other text: populate; `false`, `f`, `0`: not)
+    // Strapi casts a string value to a boolean (`*`, `true`, any other text: populate; `false`, `f`, `0`, empty: not)
     if (value === false || (typeof value === 'string' && FALSE_STRINGS.has(value))) continue;
     if (value === true || typeof value === 'string') addPath(requests, key.split('.'), true);
     else if (isPlainObject(value)) addPath(requests, key.split('.'), value);
