@@ -97,6 +97,24 @@ describe('REST filters', () => {
       for (const id of [7, 10, 20, 30, 36, 40]) expect(ids(res.body)).to.not.include(id);
       expect(res.body.meta.pagination.total).to.equal(28);
     });
+    it("$in and $notIn with an empty value compare with the empty text (Strapi 4.26: IN (''))", async () => {
+      const total = async (query: string) =>
+        (await get(`/api/articles?${query}&pagination[pageSize]=1`)).body.meta.pagination.total as number;
+      const all = await total('');
+      for (const query of [
+        'filters[id][$in]=',
+        'filters[id][$in][0]=',
+        'filters[category][id][$in]=',
+        'filters[title][$in]=',
+      ])
+        expect(await total(query), query).to.equal(0);
+      for (const query of ['filters[id][$notIn]=', 'filters[title][$notIn]='])
+        expect(await total(query), query).to.equal(all);
+      // through a relation the joined NULL of an entry without a category is no match
+      expect(await total('filters[category][id][$notIn]=')).to.equal(
+        await total('filters[category][id][$notNull]=true'),
+      );
+    });
     it('$between, $null=false, $nei, $startsWithi, $endsWith', async () => {
       expect(
         ids((await get('/api/articles?filters[readingTime][$between][0]=5&filters[readingTime][$between][1]=7')).body),

@@ -422,6 +422,44 @@ describe('GraphQL queries', () => {
     expect(at(res.body, 'data.__type.fields')).to.deep.equal([{ name: 'data' }, { name: 'meta' }]);
   });
 
+  it('in/notIn of an empty list: IN () matches nothing, NOT IN () everything, on id no condition (Strapi 4.26)', async () => {
+    const total = async (collection: string, filters: string) =>
+      at(
+        (await gql(service, `{ ${collection}(filters: ${filters}) { meta { pagination { total } } } }`)).body,
+        `data.${collection}.meta.pagination.total`,
+      );
+    const all = await total('articles', '{}');
+    const withCategory = await total('articles', '{ category: { id: { notNull: true } } }');
+    expect(withCategory).to.be.below(all);
+    // on an attribute, knex's `1 = 0` and `1 = 1`: NULLs and entries with nothing related included
+    for (const filters of [
+      '{ views: { in: [] } }',
+      '{ category: { name: { in: [] } } }',
+      '{ links: { label: { in: [] } } }',
+      '{ not: { category: { name: { notIn: [] } } } }',
+    ])
+      expect(await total('articles', filters), filters).to.equal(0);
+    for (const filters of [
+      '{ not: { views: { in: [] } } }',
+      '{ category: { name: { notIn: [] } } }',
+      '{ tags: { name: { notIn: [] } } }',
+      '{ not: { seo: { metaTitle: { in: [] } } } }',
+    ])
+      expect(await total('articles', filters), filters).to.equal(all);
+    expect(await total('categories', '{ sortOrder: { notIn: [] } }')).to.equal(await total('categories', '{}'));
+    // Strapi's sanitizer removes the empty list under `id` (a relation's too), and what it empties with it
+    for (const filters of [
+      '{ id: { in: [] } }',
+      '{ and: [{ id: { in: [] } }] }',
+      '{ category: { id: { in: [] } } }',
+      '{ not: { category: { id: { in: [] } } } }',
+      '{ not: { id: { notIn: [] } } }',
+      '{ id: { not: { in: [] } } }',
+    ])
+      expect(await total('articles', filters), filters).to.equal(all);
+    expect(await total('articles', '{ id: { in: [], eq: 1 } }')).to.equal(1);
+  });
+
   it('an empty or, and or a not of nothing is no condition (Strapi 4.26)', async () => {
     const total = async (filters: string) =>
       at(

@@ -45,7 +45,7 @@ export function parseFilters(ctx: ParseContext, schema: Schema, filters: unknown
   if (nestedDeeperThan(filters, MAX_FILTER_DEPTH))
     throw new ValidationError(`Invalid filters: nested over ${MAX_FILTER_DEPTH} levels deep`, {});
   const node = parseEntity(ctx, schema, filters, { prefix: '', operatorsOnId: false, throughArray: false });
-  return node.kind === 'and' && node.children.length === 0 ? undefined : node;
+  return isNoCondition(node) ? undefined : node;
 }
 
 interface EntityScope {
@@ -75,7 +75,7 @@ function parseEntity(ctx: ParseContext, schema: Schema, value: unknown, scope: E
         throw new ValidationError('Invalid parameter $not: not allowed inside a relation or a component', {});
       const child = parseEntity(ctx, schema, nested, scope);
       // the negation of no condition is no condition, as Strapi's query builder drops it
-      if (!(child.kind === 'and' && child.children.length === 0)) children.push({ kind: 'not', child });
+      if (!isNoCondition(child)) children.push({ kind: 'not', child });
     } else if (scope.operatorsOnId && isValueOperator(key)) {
       const idPath = `${scope.prefix}${schema.modelType === 'component' ? 'id' : '_id'}`;
       children.push(parseValue({ [key]: nested }, { path: idPath, type: 'id', key: 'id' }));
@@ -116,6 +116,7 @@ function parseAttribute(
       if (!attribute.repeatable)
         return parseEntity(ctx, component, value, { ...scope, prefix: `${path}.`, operatorsOnId: true });
       const element = parseEntity(ctx, component, value, { prefix: '', operatorsOnId: true, throughArray: false });
+      if (isNoCondition(element)) return element;
       // relations need a $lookup, which cannot run inside $elemMatch: read them through the array instead
       if (anyNode(element, (node) => node.kind === 'relation'))
         return parseEntity(ctx, component, value, { prefix: `${path}.`, operatorsOnId: true, throughArray: true });
@@ -137,6 +138,8 @@ function parseRelation(ctx: ParseContext, schema: Schema, key: string, value: un
     isPlainObject(value) && !asList(value)
       ? parseEntity(ctx, target, value, { prefix: '', operatorsOnId: true, throughArray: false })
       : parseValue(value, { path: '_id', type: 'id', key: 'id' });
+  // what Strapi's sanitizer emptied is removed with its relation (`$not: { category: { id: { $in: [] } } }`)
+  if (isNoCondition(child)) return child;
   return {
     kind: 'relation',
     path: `${scope.prefix}${key}`,
@@ -177,15 +180,20 @@ function parseValue(value: unknown, field: Field): FilterNode {
   if (!isPlainObject(value)) throw invalidParameter(field.key);
   const children: FilterNode[] = [];
   for (const [key, nested] of Object.entries(value)) {
+    // Strapi's filter sanitizer walks into the operators of `id` (not into an attribute's) and
+    // removes the empty ones: `id: { $in: [] }` is no condition, `views: { $in: [] }` matches nothing
+    if (field.type === 'id' && isEmptyList(nested)) continue;
     if (isValueOperator(key)) {
       children.push(condition(field, key, nested));
     } else if (key === '$not') {
       const items = asList(nested);
-      children.push(
-        items
-          ? { kind: 'or', children: items.map((item) => ({ kind: 'not', child: parseValue(item, field) })) }
-          : { kind: 'not', child: parseValue(nested, field) },
-      );
+      if (items) {
+        children.push({ kind: 'or', children: items.map((item) => ({ kind: 'not', child: parseValue(item, field) })) });
+        continue;
+      }
+      const negated = parseValue(nested, field);
+      // the negation of no condition is no condition, as on the entry level
+      if (!isNoCondition(negated)) children.push({ kind: 'not', child: negated });
     } else if (key === '$and' || key === '$or') {
       // Strapi has no attribute-level group (its query builder fails on it: a 500)
       throw new ValidationError(`Undefined attribute level operator ${key}`, {});
@@ -299,6 +307,14 @@ function readFlag(raw: unknown): boolean {
   if (raw === 'true' || raw === 't' || raw === '1' || raw === 1) return true;
   if (raw === 'false' || raw === 'f' || raw === '0' || raw === 0) return false;
   return Boolean(raw);
+}
+
+function isNoCondition(node: FilterNode): boolean {
+  return node.kind === 'and' && node.children.length === 0;
+}
+
+function isEmptyList(value: unknown): boolean {
+  return Array.isArray(value) ? value.length === 0 : isPlainObject(value) && Object.keys(value).length === 0;
 }
 
 function and(children: FilterNode[]): FilterNode {
