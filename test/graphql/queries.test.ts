@@ -424,9 +424,11 @@ describe('GraphQL queries', () => {
 
   it('in/notIn of an empty list: IN () matches nothing, NOT IN () everything, on id no condition (Strapi 4.26)', async () => {
     const total = async (collection: string, filters: string) =>
-      at(
-        (await gql(service, `{ ${collection}(filters: ${filters}) { meta { pagination { total } } } }`)).body,
-        `data.${collection}.meta.pagination.total`,
+      Number(
+        at(
+          (await gql(service, `{ ${collection}(filters: ${filters}) { meta { pagination { total } } } }`)).body,
+          `data.${collection}.meta.pagination.total`,
+        ),
       );
     const all = await total('articles', '{}');
     const withCategory = await total('articles', '{ category: { id: { notNull: true } } }');
