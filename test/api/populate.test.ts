@@ -300,13 +300,22 @@ describe('REST populate', () => {
       );
       expect(bad.status).to.equal(400);
       expect(bad.body.error).to.include({ name: 'ValidationError', message: 'Invalid parameter author' });
-      // a component of the app the zone does not list matches no item; one the app lacks is a 400
-      // (Strapi fails with a 500)
+      // a component of the app the zone does not list matches no item, and so does one the app
+      // lacks, unless its fragment asks for fields, filters or sort: a 400 (Strapi fails with a 500)
       const other = await get('/api/articles/3?fields[0]=title&populate[blocks][on][shared.seo][fields][0]=metaTitle');
       expect(other.data.attributes.blocks).to.deep.equal([]);
-      const unknown = await request(service.app).get('/api/articles/3?populate[blocks][on][nope.nope][fields][0]=x');
-      expect(unknown.status).to.equal(400);
-      expect(unknown.body.error.name).to.equal('ValidationError');
+      for (const fragment of ['=*', '=true', '=false', '[populate]=*', '[count]=true']) {
+        const ignored = await get(
+          `/api/articles/3?fields[0]=title&populate[blocks][on][nope.nope]${fragment}&populate[blocks][on][blocks.cta]=*`,
+        );
+        expect(ignored.data.attributes.blocks, fragment).to.deep.equal([
+          { id: 1, __component: 'blocks.cta', label: 'Subscribe', url: '/subscribe', style: 'primary' },
+        ]);
+      }
+      for (const fragment of ['[fields][0]=x', '[filters][id]=1', '[sort]=id']) {
+        const unknown = await request(service.app).get(`/api/articles/3?populate[blocks][on][nope.nope]${fragment}`);
+        expect([unknown.status, unknown.body.error?.name], fragment).to.deep.equal([400, 'ValidationError']);
+      }
     });
 
     it('answers count=true of relations and components as Strapi does', async () => {

@@ -42,6 +42,9 @@ export interface PopulateContext {
 /** Strapi casts a populate value given as text to a boolean (`Boolean(text)` past these): `populate[x]=` is false too. */
 const FALSE_STRINGS = new Set(['false', 'f', '0', '']);
 
+/** The keys of a populate level Strapi checks against its schema. */
+const CHECKED_KEYS = ['fields', 'filters', 'sort'];
+
 /**
  * Internal callers (GraphQL aliases) may populate one attribute twice under different output keys:
  * a populate request object carrying this key names the attribute it reads. A query string can
@@ -152,10 +155,11 @@ function zoneSelections(
   // an `on` that is not an object lists no component (Strapi reads its entries)
   const on = raw === undefined || raw === null ? raw : isPlainObject(raw) ? raw : {};
   const idOnly = on === undefined || on === null ? zoneOptions(spec) : false;
-  // a component the app does not have fails Strapi's read (a 500 there); a known one the zone
-  // does not list matches no item
-  for (const uid of Object.keys(on ?? {}))
-    if (!ctx.registry.component(uid))
+  // a component the app does not have, or one the zone does not list, matches no item; Strapi
+  // ignores the first unless its fragment names fields, filters or sort (checked against no
+  // schema, a 500 there)
+  for (const [uid, fragment] of Object.entries(on ?? {}))
+    if (!ctx.registry.component(uid) && isPlainObject(fragment) && CHECKED_KEYS.some((key) => key in fragment))
       throw new ValidationError(`Invalid parameter ${param}[on][${uid}]: no such component`, {});
   for (const uid of uids) {
     const component = ctx.registry.component(uid);
