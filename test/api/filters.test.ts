@@ -262,6 +262,27 @@ describe('REST filters', () => {
       expect(await idsOf('/api/articles?filters[links][$notNull]=true')).to.have.length(24);
     });
 
+    it("a component's id filters as Strapi 4.26 answers (single, repeatable, nested, through a relation, in populate)", async () => {
+      for (const [query, expected] of [
+        ['filters[seo][id][$eq]=1', [1]],
+        ['filters[seo][id]=2', [3]],
+        ['filters[links][id][$eq]=3', [3]],
+        ['filters[links][id][$in][0]=3&filters[links][id][$in][1]=4', [3, 4]],
+        ['filters[seo][metaSocial][id][$eq]=1', [1]],
+        ['filters[author][address][id][$eq]=1', [1, 8, 15, 29, 36]],
+        ['filters[links][id][$null]=true', [2, 8, 11, 14, 17, 20, 23, 29, 32, 35]],
+      ] as const)
+        expect(await idsOf(`/api/articles?${query}`), query).to.deep.equal(expected);
+      // a repeatable component's id: an element other than 3, so entries without links are out
+      const notThree = await idsOf('/api/articles?filters[links][id][$ne]=3');
+      expect(notThree).to.deep.equal(await idsOf('/api/articles?filters[$not][links][id][$eq]=3'));
+      expect(notThree).to.not.include.members([2, 3]);
+      const populated = await get(
+        '/api/articles/3?fields[0]=id&populate[links][filters][id][$in][0]=3&populate[links][filters][id][$in][1]=5',
+      );
+      expect(populated.body.data.attributes.links.map((link: { id: number }) => link.id)).to.deep.equal([3]);
+    });
+
     it('a relation or component object mixing attributes and operators, or with two operators, is a 400 (Strapi: 500)', async () => {
       await expectValidationError(
         '/api/articles?filters[author][$null]=false&filters[author][name]=x',
