@@ -422,6 +422,37 @@ describe('GraphQL queries', () => {
     expect(at(res.body, 'data.__type.fields')).to.deep.equal([{ name: 'data' }, { name: 'meta' }]);
   });
 
+  it("lists the upload file's fields in Strapi 4.26's order (its added attributes before the timestamps)", async () => {
+    const names = async (type: string, list: 'fields' | 'inputFields') =>
+      (
+        at((await gql(service, `{ __type(name: "${type}") { ${list} { name } } }`)).body, `data.__type.${list}`) as {
+          name: string;
+        }[]
+      ).map((field) => field.name);
+    const scalars = ['name', 'alternativeText', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime'];
+    const more = ['size', 'url', 'previewUrl', 'provider', 'provider_metadata'];
+    expect(await names('UploadFile', 'fields')).to.deep.equal([
+      ...scalars,
+      ...more,
+      'related',
+      'createdAt',
+      'updatedAt',
+    ]);
+    expect(await names('UploadFileFiltersInput', 'inputFields')).to.deep.equal([
+      'id',
+      ...scalars,
+      ...more,
+      'folder',
+      'folderPath',
+      'createdAt',
+      'updatedAt',
+      'and',
+      'or',
+      'not',
+    ]);
+    expect(await names('UploadFileInput', 'inputFields')).to.deep.equal([...scalars, ...more, 'folder', 'folderPath']);
+  });
+
   it('in/notIn of an empty list: IN () matches nothing, NOT IN () everything, on id no condition (Strapi 4.26)', async () => {
     const total = async (collection: string, filters: string) =>
       Number(
