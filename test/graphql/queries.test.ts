@@ -398,8 +398,31 @@ describe('GraphQL queries', () => {
       { data: { tag: { data: { id: '1' } } } },
       { data: { tag: { data: { id: '2' } } } },
     ]);
-    const empty = await post({ query: '{ tag(id: 1) { data { id } } }', variables: '', extensions: '{}' });
-    expect([empty.status, empty.body]).to.deep.equal([200, { data: { tag: { data: { id: '1' } } } }]);
+    const tagOne = { data: { tag: { data: { id: '1' } } } };
+    // a list is object-like to graphql-js: no variables
+    const listed = await post({ query: '{ tag(id: 1) { data { id } } }', variables: '[1]', extensions: '' });
+    expect([listed.status, listed.body]).to.deep.equal([200, tagOne]);
+    // variables that are no object (an empty text) fail graphql-js's execute, alone or in their place in a batch
+    const notAnObject = {
+      errors: [
+        {
+          message:
+            'Variables must be provided as an Object where each property is a variable value. Perhaps look to see if an unparsed JSON string was provided.',
+          extensions: { code: 'INTERNAL_SERVER_ERROR' },
+        },
+      ],
+    };
+    const empty = await post({ query: '{ tag(id: 1) { data { id } } }', variables: '' });
+    expect([empty.status, empty.body]).to.deep.equal([400, notAnObject]);
+    const emptyInBatch = await post([
+      { query: '{ tag(id: 1) { data { id } } }', variables: '{}' },
+      { query: '{ tag(id: 1) { data { id } } }', variables: '' },
+    ]);
+    expect([emptyInBatch.status, emptyInBatch.body]).to.deep.equal([200, [tagOne, notAnObject]]);
+    const emptyGet = await request(service.app)
+      .get('/graphql')
+      .query({ query: '{ tag(id: 1) { data { id } } }', variables: '' });
+    expect([emptyGet.status, JSON.parse(emptyGet.text)]).to.deep.equal([400, notAnObject]);
     const get = await request(service.app)
       .get('/graphql')
       .query({ query, variables: '{"id":4}' })

@@ -199,7 +199,13 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
   const runBatch = async (req: Request, res: Response, operations: unknown[]) => {
     const auth = await options.service.authenticate(req);
     const answers: unknown[] = [];
-    for (const item of operations) {
+    for (const sent of operations) {
+      const read = isRecord(sent) ? parseJsonTextParams(sent) : null;
+      if (read?.kind === 'operation-error') {
+        answers.push(read.answer);
+        continue;
+      }
+      const item = read?.kind === 'operation' ? read.operation : sent;
       const outcome: PersistedQueryOutcome = isRecord(item) ? persisted.resolve(item) : { kind: 'run', operation: {} };
       if (outcome.kind === 'answer') {
         answers.push(JSON.parse(outcome.body));
@@ -263,28 +269,26 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
 
 /**
  * `variables` and `extensions` sent as JSON text, read before anything else as Apollo reads them:
- * a POST body's (each operation of a batch) are replaced by their values; a GET's are only checked
- * (graphql-http parses the query string itself). The error that answers the request, or null.
+ * a single POST body's are replaced by their values, a GET's are only checked (graphql-http
+ * parses the query string itself); a batch is only checked for text that is no JSON, each of its
+ * operations being read in its turn (runBatch). The answer that ends the request, or null.
  */
 function readJsonTextParams(req: Request): ShapeError | null {
-  if (req.method === 'GET') {
-    const outcome = parseJsonTextParams(getParameters(req));
-    return 'error' in outcome ? outcome.error : null;
-  }
-  if (req.method !== 'POST') return null;
   const body: unknown = req.body;
-  const operations = Array.isArray(body) ? body : [body];
-  const parsed: unknown[] = [];
-  for (const operation of operations) {
-    if (!isRecord(operation)) {
-      parsed.push(operation);
-      continue;
-    }
-    const outcome = parseJsonTextParams(operation);
-    if ('error' in outcome) return outcome.error;
-    parsed.push(outcome.operation);
+  const single = req.method === 'GET' ? getParameters(req) : req.method === 'POST' && isRecord(body) ? body : null;
+  if (single) {
+    const outcome = parseJsonTextParams(single);
+    if (outcome.kind === 'request-error') return outcome.error;
+    if (outcome.kind === 'operation-error')
+      return { status: 400, contentType: 'application/json', body: JSON.stringify(outcome.answer) };
+    if (req.method === 'POST') req.body = outcome.operation;
+    return null;
   }
-  req.body = Array.isArray(body) ? parsed : parsed[0];
+  if (req.method !== 'POST' || !Array.isArray(body)) return null;
+  for (const operation of body) {
+    const outcome = isRecord(operation) ? parseJsonTextParams(operation) : null;
+    if (outcome?.kind === 'request-error') return outcome.error;
+  }
   return null;
 }
 
