@@ -371,7 +371,7 @@ export function populatedNames(raw: unknown, param = 'populate'): '*' | string[]
 
 function normalize(raw: unknown, param: string): '*' | Map<string, PopulateRequest> {
   const requests = new Map<string, PopulateRequest>();
-  if (raw === undefined || raw === '' || raw === false || raw === 'false') return requests;
+  if (raw === undefined || raw === null || raw === '' || raw === false || raw === 'false') return requests;
   if (raw === '*' || raw === true || raw === 'true') return '*';
   // Strapi splits the string and each item of the list on commas; a `*` among the names populates
   // nothing, and a whole item `*` of the list form is refused (Strapi: 500)
@@ -393,10 +393,22 @@ function normalize(raw: unknown, param: string): '*' | Map<string, PopulateReque
     // Strapi casts a string value to a boolean (`*`, `true`, any other text: populate; `false`, `f`, `0`, empty: not)
     if (value === false || (typeof value === 'string' && FALSE_STRINGS.has(value))) continue;
     if (value === true || typeof value === 'string') addPath(requests, key.split('.'), true);
-    else if (isPlainObject(value)) addPath(requests, key.split('.'), value);
+    else if (isPlainObject(value)) addPath(requests, key.split('.'), withoutNulls(value));
     else throw new ValidationError(`Invalid parameter ${param}[${key}]`, {});
   }
   return requests;
+}
+
+/**
+ * A populate level without the keys given no value (`populate[author][fields]`, qs's strict
+ * null): Strapi's conversion skips what is nil (`if (fields)`, `isNil(page)`).
+ */
+function withoutNulls(spec: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.values(spec).includes(null)) return spec;
+  // a copy keeps the symbol keys internal callers set (POPULATE_ATTRIBUTE)
+  const copy = { ...spec };
+  for (const [key, value] of Object.entries(spec)) if (value === null) delete copy[key];
+  return copy;
 }
 
 /** Adds a dotted path; it stops before a `*` segment (`author.*` populates the author only, as in Strapi). */
