@@ -15,7 +15,11 @@ export async function findSingle(ctx: OperationContext, uid: string, query: RawQ
   const match = localeMatch(schema, ctx.i18n, query.locale);
   // with findOne hooks, the filters are the event's `where`, which the read applies
   if (lifecycles.listens('beforeFindOne', uid) || lifecycles.listens('afterFindOne', uid)) {
-    const entry = await readEntry(ctx, uid, match, query, { lifecycles, where: query.filters });
+    const entry = await readEntry(ctx, uid, match, query, {
+      lifecycles,
+      where: query.filters,
+      sortDirections: 'checked',
+    });
     if (!entry) throw new NotFoundError();
     return { data: entry, meta: {} };
   }
@@ -30,7 +34,7 @@ export async function findSingle(ctx: OperationContext, uid: string, query: RawQ
     );
     if (matching.entries.length === 0) throw new NotFoundError();
   }
-  const entry = await readEntry(ctx, uid, match, query);
+  const entry = await readEntry(ctx, uid, match, query, { sortDirections: 'checked' });
   if (!entry) throw new NotFoundError();
   return { data: entry, meta: {} };
 }

@@ -41,6 +41,7 @@ import { relatedEntries } from './plan/related-entries.js';
 import { SelectionMemo, selectionKey, type MemoizedSelection } from './selection-memo.js';
 import type { EntrySelection, PublicationState, ReadTree } from './read-tree.js';
 import { compileSort } from './sort/index.js';
+import type { SortReading } from './sort/parse.js';
 
 type Doc = Record<string, unknown>;
 
@@ -294,7 +295,7 @@ export async function readEntry(
   const state = parsePublicationState(rawQuery.publicationState);
   const chosen = memoizedSelection(ctx, schema, rawQuery, state);
   let selection = chosen.selection;
-  validateUnused(ctx, uid, rawQuery);
+  validateUnused(ctx, uid, rawQuery, { directions: options.sortDirections ?? 'ignored' });
   const style = options.style ?? 'envelope';
   const { lifecycles } = options;
   if (!lifecycles || !listensToRead(lifecycles, 'FindOne', uid)) {
@@ -332,6 +333,11 @@ export async function readEntry(
 export interface EntryHooks {
   lifecycles?: DbLifecycles;
   where?: unknown;
+  /**
+   * Strapi's findOne validates the sort's keys only and never reads it (`ignored`, the default:
+   * `sort=title:sideways` answers); a single type's find reads it (`checked`).
+   */
+  sortDirections?: 'checked' | 'ignored';
 }
 
 function selectionOf(rawQuery: ReadQuery): ReadQuery {
@@ -358,10 +364,15 @@ function entryPipeline(
 }
 
 /** Strapi validates `filters` and `sort` on every read, also where they do not apply (findOne): a bad one is still a 400. */
-export function validateUnused(ctx: Pick<ReadContext, 'registry' | 'access'>, uid: string, rawQuery: ReadQuery): void {
+export function validateUnused(
+  ctx: Pick<ReadContext, 'registry' | 'access'>,
+  uid: string,
+  rawQuery: ReadQuery,
+  sortReading?: SortReading,
+): void {
   const query = { registry: ctx.registry, uid, access: ctx.access };
   if (rawQuery.filters !== undefined) compileFilters({ ...query, filters: rawQuery.filters });
-  if (rawQuery.sort !== undefined) compileSort({ ...query, sort: rawQuery.sort });
+  if (rawQuery.sort !== undefined) compileSort({ ...query, sort: rawQuery.sort, reading: sortReading });
 }
 
 /**
@@ -369,7 +380,8 @@ export function validateUnused(ctx: Pick<ReadContext, 'registry' | 'access'>, ui
  * sort at any depth, fields, populate with what it nests; a bad one throws the 400 the read would.
  */
 export function validateReadQuery(ctx: SelectionContext, uid: string, rawQuery: ReadQuery): void {
-  validateUnused(ctx, uid, rawQuery);
+  // Strapi's validator checks the sort's keys; a direction fails only where a read converts it
+  validateUnused(ctx, uid, rawQuery, { directions: 'ignored' });
   const schema = ctx.registry.contentType(uid);
   if (schema) parseSelection(ctx, schema, rawQuery, 'live');
 }

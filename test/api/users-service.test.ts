@@ -33,6 +33,9 @@ const INDEX = `module.exports = {
       }),
       route('PUT', '/api/svc/users/:id', async (ctx) => users().edit(ctx.params.id, ctx.request.body)),
       route('DELETE', '/api/svc/users/:id', async (ctx) => users().remove({ id: Number(ctx.params.id) })),
+      route('GET', '/api/svc/jwt/:id', async (ctx) => ({
+        jwt: strapi.plugin('users-permissions').service('jwt').issue({ id: Number(ctx.params.id) }),
+      })),
       route('GET', '/api/svc/unknown', async () => {
         try {
           return users().sendSomething();
@@ -96,6 +99,30 @@ describe("users-permissions' user service for an app's own code", () => {
     const { body: users } = await api().get('/api/users').set(auth).expect(200);
     expect(users).to.have.length.greaterThan(0);
     for (const user of users) expect(user).to.not.have.any.keys('password', 'resetPasswordToken', 'confirmationToken');
+  });
+
+  it('answers the text fields a user was written without as null (Strapi 4.26)', async () => {
+    const { body: cat } = await api()
+      .post('/api/svc/users')
+      .send({ username: 'cat', email: 'cat@example.com', password: 'secret-pass-3', role: 1 })
+      .expect(200);
+    const { accessKey } = await createApiToken(service.context, { name: 'nulls', type: 'full-access' });
+    const auth = { Authorization: `Bearer ${accessKey}` };
+    const expected = { id: cat.id, username: 'cat', email: 'cat@example.com', provider: null };
+    const { body: users } = await api().get('/api/users?filters[username]=cat').set(auth).expect(200);
+    expect(users).to.have.length(1);
+    expect(users[0]).to.include(expected);
+    expect((await api().get(`/api/users/${cat.id}`).set(auth).expect(200)).body).to.include(expected);
+    const { body: issued } = await api().get(`/api/svc/jwt/${cat.id}`).expect(200);
+    const { body: me } = await api()
+      .get('/api/users/me')
+      .set({ Authorization: `Bearer ${issued.jwt}` })
+      .expect(200);
+    expect(me).to.include(expected);
+    expect(me).to.not.have.any.keys('password', 'confirmationToken', 'resetPasswordToken');
+    // Strapi's login looks the user up with the local provider: a user without one cannot log in
+    const login = await api().post('/api/auth/local').send({ identifier: 'cat', password: 'secret-pass-3' });
+    expect([login.status, login.body.error?.message]).to.deep.equal([400, 'Invalid identifier or password']);
   });
 
   it('refuses bad data as the entity service does, and changes nothing', async () => {

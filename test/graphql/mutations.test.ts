@@ -340,6 +340,43 @@ describe('GraphQL mutations and permissions', () => {
       { id: '1', attributes: { code: 'en', name: 'English (en)' } },
       { id: '2', attributes: { code: 'fr', name: 'French (fr)' } },
     ]);
+
+    // filters, sort and pagination as Strapi 4.26 applies them to the locale type
+    const list = async (args: string) => {
+      const answer = await gql(
+        service,
+        `{ i18NLocales${args} { data { id } meta { pagination { total page pageSize pageCount } } } }`,
+        undefined,
+        accessKey,
+      );
+      return answer.body.errors?.[0]?.message ?? at(answer.body, 'data.i18NLocales');
+    };
+    const ids = (...values: string[]) => values.map((id) => ({ id }));
+    const meta = (total: number, page: number, pageSize: number, pageCount: number) => ({
+      pagination: { total, page, pageSize, pageCount },
+    });
+    expect(await list('')).to.deep.equal({ data: ids('1', '2'), meta: meta(2, 1, 10, 1) });
+    expect(await list('(sort: ["code:desc"])')).to.deep.equal({ data: ids('2', '1'), meta: meta(2, 1, 10, 1) });
+    expect(await list('(filters: { code: { eq: "fr" } })')).to.deep.equal({ data: ids('2'), meta: meta(1, 1, 10, 1) });
+    expect(await list('(filters: { name: { containsi: "FRENCH" } }, sort: "name")')).to.deep.equal({
+      data: ids('2'),
+      meta: meta(1, 1, 10, 1),
+    });
+    expect(await list('(filters: { or: [{ code: { eq: "en" } }, { id: { eq: 2 } }] }, sort: "id:desc")')).to.deep.equal(
+      { data: ids('2', '1'), meta: meta(2, 1, 10, 1) },
+    );
+    expect(await list('(pagination: { pageSize: 1, page: 2 })')).to.deep.equal({
+      data: ids('2'),
+      meta: meta(2, 2, 1, 2),
+    });
+    expect(await list('(pagination: { start: 1, limit: 1 })')).to.deep.equal({
+      data: ids('2'),
+      meta: meta(2, 2, 1, 2),
+    });
+    expect(await list('(sort: "nothere")')).to.equal('Invalid parameter nothere');
+    expect(await list('(filters: { code: { eq: "fr" } }, pagination: { page: 1, limit: 1 })')).to.equal(
+      'Cannot use both page & offset pagination in the same query',
+    );
   });
 
   it("createUsersPermissionsUser runs POST /api/users' checks and answers (Strapi 4.26 runs that controller)", async () => {

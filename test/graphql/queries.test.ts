@@ -385,9 +385,135 @@ describe('GraphQL queries', () => {
     expect([get.status, get.text]).to.deep.equal([400, 'GET query missing.']);
   });
 
+  it('reads variables and extensions sent as JSON text, in a POST body, a batch or a GET (Apollo Server 3)', async () => {
+    const query = 'query Q($id: ID!) { tag(id: $id) { data { id } } }';
+    const post = (body: object) => request(service.app).post('/graphql').set('Accept', 'application/json').send(body);
+    const text = await post({ query, variables: '{"id":3}' });
+    expect([text.status, text.body]).to.deep.equal([200, { data: { tag: { data: { id: '3' } } } }]);
+    const batch = await post([
+      { query, variables: '{"id":1}' },
+      { query, variables: { id: 2 } },
+    ]);
+    expect(batch.body).to.deep.equal([
+      { data: { tag: { data: { id: '1' } } } },
+      { data: { tag: { data: { id: '2' } } } },
+    ]);
+    const tagOne = { data: { tag: { data: { id: '1' } } } };
+    // a list is object-like to graphql-js: no variables
+    const listed = await post({ query: '{ tag(id: 1) { data { id } } }', variables: '[1]', extensions: '' });
+    expect([listed.status, listed.body]).to.deep.equal([200, tagOne]);
+    // variables that are no object (an empty text) fail graphql-js's execute, alone or in their place in a batch
+    const notAnObject = {
+      errors: [
+        {
+          message:
+            'Variables must be provided as an Object where each property is a variable value. Perhaps look to see if an unparsed JSON string was provided.',
+          extensions: { code: 'INTERNAL_SERVER_ERROR' },
+        },
+      ],
+    };
+    const empty = await post({ query: '{ tag(id: 1) { data { id } } }', variables: '' });
+    expect([empty.status, empty.body]).to.deep.equal([400, notAnObject]);
+    const emptyInBatch = await post([
+      { query: '{ tag(id: 1) { data { id } } }', variables: '{}' },
+      { query: '{ tag(id: 1) { data { id } } }', variables: '' },
+    ]);
+    expect([emptyInBatch.status, emptyInBatch.body]).to.deep.equal([200, [tagOne, notAnObject]]);
+    const emptyGet = await request(service.app)
+      .get('/graphql')
+      .query({ query: '{ tag(id: 1) { data { id } } }', variables: '' });
+    expect([emptyGet.status, JSON.parse(emptyGet.text)]).to.deep.equal([400, notAnObject]);
+    const get = await request(service.app)
+      .get('/graphql')
+      .query({ query, variables: '{"id":4}' })
+      .set('Accept', 'application/json');
+    expect([get.status, JSON.parse(get.text)]).to.deep.equal([200, { data: { tag: { data: { id: '4' } } } }]);
+
+    const broken = await post({ query, variables: '{"id":' });
+    expect([broken.status, broken.type, broken.text]).to.deep.equal([400, 'text/plain', 'Variables are invalid JSON.']);
+    const brokenInBatch = await post([
+      { query, variables: { id: 1 } },
+      { query, variables: '{' },
+    ]);
+    expect([brokenInBatch.status, brokenInBatch.text]).to.deep.equal([400, 'Variables are invalid JSON.']);
+    const brokenGet = await request(service.app).get('/graphql').query({ query, extensions: 'x' });
+    expect([brokenGet.status, brokenGet.text]).to.deep.equal([400, 'Extensions are invalid JSON.']);
+  });
+
   it('answers introspection with Strapi names', async () => {
     const res = await gql(service, '{ __type(name: "ArticleEntityResponseCollection") { fields { name } } }');
     expect(at(res.body, 'data.__type.fields')).to.deep.equal([{ name: 'data' }, { name: 'meta' }]);
+  });
+
+  it("lists the upload file's fields in Strapi 4.26's order (its added attributes before the timestamps)", async () => {
+    const names = async (type: string, list: 'fields' | 'inputFields') =>
+      (
+        at((await gql(service, `{ __type(name: "${type}") { ${list} { name } } }`)).body, `data.__type.${list}`) as {
+          name: string;
+        }[]
+      ).map((field) => field.name);
+    const scalars = ['name', 'alternativeText', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime'];
+    const more = ['size', 'url', 'previewUrl', 'provider', 'provider_metadata'];
+    expect(await names('UploadFile', 'fields')).to.deep.equal([
+      ...scalars,
+      ...more,
+      'related',
+      'createdAt',
+      'updatedAt',
+    ]);
+    expect(await names('UploadFileFiltersInput', 'inputFields')).to.deep.equal([
+      'id',
+      ...scalars,
+      ...more,
+      'folder',
+      'folderPath',
+      'createdAt',
+      'updatedAt',
+      'and',
+      'or',
+      'not',
+    ]);
+    expect(await names('UploadFileInput', 'inputFields')).to.deep.equal([...scalars, ...more, 'folder', 'folderPath']);
+  });
+
+  it('in/notIn of an empty list: IN () matches nothing, NOT IN () everything, on id no condition (Strapi 4.26)', async () => {
+    const total = async (collection: string, filters: string) =>
+      Number(
+        at(
+          (await gql(service, `{ ${collection}(filters: ${filters}) { meta { pagination { total } } } }`)).body,
+          `data.${collection}.meta.pagination.total`,
+        ),
+      );
+    const all = await total('articles', '{}');
+    const withCategory = await total('articles', '{ category: { id: { notNull: true } } }');
+    expect(withCategory).to.be.below(all);
+    // on an attribute, knex's `1 = 0` and `1 = 1`: NULLs and entries with nothing related included
+    for (const filters of [
+      '{ views: { in: [] } }',
+      '{ category: { name: { in: [] } } }',
+      '{ links: { label: { in: [] } } }',
+      '{ not: { category: { name: { notIn: [] } } } }',
+    ])
+      expect(await total('articles', filters), filters).to.equal(0);
+    for (const filters of [
+      '{ not: { views: { in: [] } } }',
+      '{ category: { name: { notIn: [] } } }',
+      '{ tags: { name: { notIn: [] } } }',
+      '{ not: { seo: { metaTitle: { in: [] } } } }',
+    ])
+      expect(await total('articles', filters), filters).to.equal(all);
+    expect(await total('categories', '{ sortOrder: { notIn: [] } }')).to.equal(await total('categories', '{}'));
+    // Strapi's sanitizer removes the empty list under `id` (a relation's too), and what it empties with it
+    for (const filters of [
+      '{ id: { in: [] } }',
+      '{ and: [{ id: { in: [] } }] }',
+      '{ category: { id: { in: [] } } }',
+      '{ not: { category: { id: { in: [] } } } }',
+      '{ not: { id: { notIn: [] } } }',
+      '{ id: { not: { in: [] } } }',
+    ])
+      expect(await total('articles', filters), filters).to.equal(all);
+    expect(await total('articles', '{ id: { in: [], eq: 1 } }')).to.equal(1);
   });
 
   it('an empty or, and or a not of nothing is no condition (Strapi 4.26)', async () => {

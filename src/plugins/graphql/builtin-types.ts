@@ -24,6 +24,7 @@ import {
   scalarFilterName,
 } from './naming.js';
 import { listArgs } from './content-type-types.js';
+import { listLocales, localeEntities } from './locale-list.js';
 import { CUSTOM_SCALARS } from './scalars.js';
 import { isRecord } from './values.js';
 import type { RootField } from './shadow-crud.js';
@@ -61,18 +62,6 @@ export function addGenericMorph(sc: Composer, members: string[], typeOf: (value:
       return type !== undefined && members.includes(type) ? type : ERROR_TYPE;
     },
   });
-}
-
-interface LocaleEntity {
-  id: number;
-  attributes: { name: string; code: string; createdAt: null; updatedAt: null };
-}
-
-function locales(ctx: GraphQLContext): LocaleEntity[] {
-  return (ctx.service.i18n?.locales ?? []).map((l, i) => ({
-    id: i + 1,
-    attributes: { name: l.name, code: l.code, createdAt: null, updatedAt: null },
-  }));
 }
 
 const LOCALE = 'I18NLocale';
@@ -113,19 +102,15 @@ export function localeQueryFields(): Record<string, RootField> {
       type: entityResponseName(LOCALE),
       action: LIST_LOCALES_ACTION,
       args: { id: { type: 'ID' } },
-      resolve: (_p, args, ctx) => ({ data: locales(ctx).find((l) => String(l.id) === String(args.id)) ?? null }),
+      resolve: (_p, args, ctx) => ({
+        data: localeEntities(ctx).find((l) => String(l.id) === String(args.id)) ?? null,
+      }),
     },
     i18NLocales: {
       type: entityResponseCollectionName(LOCALE),
       action: LIST_LOCALES_ACTION,
       args: listArgs(filtersInputName(LOCALE), false),
-      resolve: (_p, _a, ctx) => {
-        const data = locales(ctx);
-        return {
-          data,
-          meta: { pagination: { total: data.length, page: 1, pageSize: Math.max(data.length, 1), pageCount: 1 } },
-        };
-      },
+      resolve: (_p, args, ctx) => listLocales(ctx, args),
     },
   };
 }

@@ -26,7 +26,8 @@ import { depthLimitRule } from './depth-limit.js';
 import { formatResolverError, PARSE_FAILED, VALIDATION_FAILED, withCode } from './errors.js';
 import { isMultipart, uploadRuntime, withWorkDir } from '../upload/index.js';
 import { PersistedQueries, type PersistedQueryOutcome } from './persisted-queries.js';
-import { missingQueryAnswer, requestShapeError } from './request-shape.js';
+import { parseJsonTextParams } from './json-text-params.js';
+import { missingQueryAnswer, requestShapeError, type ShapeError } from './request-shape.js';
 import { startTracing, withTracing } from './tracing.js';
 import { isRecord } from './values.js';
 import { readGraphQLMultipart } from './upload-multipart.js';
@@ -198,7 +199,13 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
   const runBatch = async (req: Request, res: Response, operations: unknown[]) => {
     const auth = await options.service.authenticate(req);
     const answers: unknown[] = [];
-    for (const item of operations) {
+    for (const sent of operations) {
+      const read = isRecord(sent) ? parseJsonTextParams(sent) : null;
+      if (read?.kind === 'operation-error') {
+        answers.push(read.answer);
+        continue;
+      }
+      const item = read?.kind === 'operation' ? read.operation : sent;
       const outcome: PersistedQueryOutcome = isRecord(item) ? persisted.resolve(item) : { kind: 'run', operation: {} };
       if (outcome.kind === 'answer') {
         answers.push(JSON.parse(outcome.body));
@@ -228,6 +235,11 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
         });
         return;
       }
+      const textError = readJsonTextParams(req);
+      if (textError) {
+        res.status(textError.status).type(textError.contentType).send(textError.body);
+        return;
+      }
       const single = req.method === 'GET' ? getParameters(req) : isRecord(req.body) ? req.body : undefined;
       const outcome = single ? persisted.resolve(single) : undefined;
       if (outcome?.kind === 'answer') {
@@ -253,6 +265,31 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
       next(err);
     }
   };
+}
+
+/**
+ * `variables` and `extensions` sent as JSON text, read before anything else as Apollo reads them:
+ * a single POST body's are replaced by their values, a GET's are only checked (graphql-http
+ * parses the query string itself); a batch is only checked for text that is no JSON, each of its
+ * operations being read in its turn (runBatch). The answer that ends the request, or null.
+ */
+function readJsonTextParams(req: Request): ShapeError | null {
+  const body: unknown = req.body;
+  const single = req.method === 'GET' ? getParameters(req) : req.method === 'POST' && isRecord(body) ? body : null;
+  if (single) {
+    const outcome = parseJsonTextParams(single);
+    if (outcome.kind === 'request-error') return outcome.error;
+    if (outcome.kind === 'operation-error')
+      return { status: 400, contentType: 'application/json', body: JSON.stringify(outcome.answer) };
+    if (req.method === 'POST') req.body = outcome.operation;
+    return null;
+  }
+  if (req.method !== 'POST' || !Array.isArray(body)) return null;
+  for (const operation of body) {
+    const outcome = isRecord(operation) ? parseJsonTextParams(operation) : null;
+    if (outcome?.kind === 'request-error') return outcome.error;
+  }
+  return null;
 }
 
 /** A GET's operation parameters (`query`, `extensions`, ...), as sent. */

@@ -177,12 +177,27 @@ function wrapAddedRootFields(
   }
 }
 
-/** Strapi's upload file has `related` (upload-related.ts) and folder fields the upload plugin does not store. */
+/**
+ * Strapi's upload file has `related` (upload-related.ts) and folder fields the upload plugin does
+ * not store. They are attributes of Strapi's file type, so they come before the timestamps, in
+ * the order Strapi's introspection lists them (code generators diff it).
+ */
 function addUploadFileExtras(sc: Composer, type: string, names: ReadonlyMap<string, string>): void {
-  sc.getOTC(type).addFields({ related: { type: `[${GENERIC_MORPH}]`, resolve: fileRelated(names) } });
+  const file = sc.getOTC(type);
+  file.addFields({ related: { type: `[${GENERIC_MORPH}]`, resolve: fileRelated(names) } });
+  file.reorderFields(beforeTimestamps(file.getFieldNames(), ['related']));
   sc.getOTC(entityName(type)).extendField('attributes', { resolve: fileAttributes });
-  sc.getITC(filtersInputName(type)).addFields({ folder: 'UploadFolderFiltersInput', folderPath: 'StringFilterInput' });
+  const filters = sc.getITC(filtersInputName(type));
+  filters.addFields({ folder: 'UploadFolderFiltersInput', folderPath: 'StringFilterInput' });
+  filters.reorderFields(beforeTimestamps(filters.getFieldNames(), ['folder', 'folderPath']));
   sc.getITC(inputName(type)).addFields({ folder: 'ID', folderPath: 'String' });
+}
+
+/** `names` with `added` moved in front of `createdAt` (or left at the end without it). */
+function beforeTimestamps(names: string[], added: string[]): string[] {
+  const rest = names.filter((name) => !added.includes(name));
+  const at = rest.indexOf('createdAt');
+  return at === -1 ? [...rest, ...added] : [...rest.slice(0, at), ...added, ...rest.slice(at)];
 }
 
 function wrapRoot(

@@ -5,9 +5,13 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export type Body = Record<string, unknown>;
 
+/** The body as an object; a JSON array is yup's type error on the whole body, as Strapi's object schemas answer it. */
 export function bodyObject(body: unknown): Body {
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw new ValidationError('Request body must be a JSON object');
+  if (Array.isArray(body))
+    throw ValidationError.fromIssues([
+      { path: [], message: messages.typeError(['this'], 'object', body, body), name: 'ValidationError' },
+    ]);
+  if (!body || typeof body !== 'object') throw new ValidationError('Request body must be a JSON object');
   return body as Body;
 }
 
@@ -39,8 +43,13 @@ export function checkFields(
   for (const [field, fieldRules] of Object.entries(rules)) {
     const value = body[field];
     const issue = (message: string) => issues.push({ path: [field], message, name: 'ValidationError' });
+    const requiredAt = fieldRules.findIndex((r) => r.kind === 'required');
+    // a yup string that is not nullable fails its type check on null before any test
+    if (value === null && required && requiredAt >= 0) {
+      issue(messages.typeError([field], 'string', value, value));
+      continue;
+    }
     if (value === undefined || value === null || value === '') {
-      const requiredAt = fieldRules.findIndex((r) => r.kind === 'required');
       // yup runs every test in order: an empty text also fails a `min` declared before `required`
       if (value === '' && requiredAt > 0)
         for (const rule of fieldRules.slice(0, requiredAt))

@@ -3,7 +3,7 @@ import { matchesNullRow } from './negate.js';
 import { jsonTextExpression } from './json-text.js';
 import { isNumberTextCondition, neverMatchesNumberText, numberTextExpression } from './number-text.js';
 import { relationJoin } from './relation-join.js';
-import { anyNode, type ConditionNode, type FilterNode, type RelationNode } from './tree.js';
+import { anyNode, constantTruth, type ConditionNode, type FilterNode, type RelationNode } from './tree.js';
 
 export type PipelineStage = Record<string, unknown>;
 type Query = Record<string, unknown>;
@@ -191,6 +191,9 @@ const NEGATED_COMPARISON = { lt: '$gte', lte: '$gt', gt: '$lte', gte: '$lt' } as
 /** One condition as a MongoDB query; values are cast scalars, always behind an operator so none is read as one. */
 export function conditionQuery(node: ConditionNode): Query {
   const { path, value, negated } = node;
+  const constant = constantTruth(node);
+  // `$in: []` is a query no value matches (`$expr` is refused inside `$elemMatch`)
+  if (constant !== undefined) return constant ? {} : { [path]: { $in: [] } };
   if (node.type === 'json' && node.op !== 'null') return { $expr: jsonTextCondition(node) };
   if (isNumberTextCondition(node)) return { $expr: numberTextCondition(node) };
   switch (node.op) {

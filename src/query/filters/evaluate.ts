@@ -2,7 +2,7 @@ import { Decimal128, Long } from 'mongodb';
 import { textPattern } from './compile.js';
 import { isNumberTextCondition, neverMatchesNumberText, numberText } from './number-text.js';
 import { matchesNullRow } from './negate.js';
-import type { ConditionNode, FilterNode } from './tree.js';
+import { constantTruth, type ConditionNode, type FilterNode } from './tree.js';
 
 type Doc = Record<string, unknown>;
 
@@ -35,6 +35,8 @@ export function matchesFilter(node: FilterNode, doc: Doc): boolean {
 }
 
 function matchesCondition(node: ConditionNode, stored: unknown): boolean {
+  const constant = constantTruth(node);
+  if (constant !== undefined) return constant;
   const value =
     node.type === 'json' && node.op !== 'null'
       ? jsonText(stored)

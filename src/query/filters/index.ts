@@ -2,6 +2,7 @@ import type { Registry } from '../../content-types/index.js';
 import { ValidationError } from '../../errors/index.js';
 import type { QueryAccess } from '../access.js';
 import { compileNode, TempFields, type PipelineStage, type ResolvedRelations } from './compile.js';
+import { matchesFilter } from './evaluate.js';
 import { pushNegations } from './negate.js';
 import { parseFilters } from './parse.js';
 import { resolveRelations, type RelatedEntries } from './push-down.js';
@@ -37,6 +38,15 @@ export function compileFilters(input: FilterInput): PipelineStage[] {
 export async function compileFiltersPushedDown(input: FilterInput, related: RelatedEntries): Promise<PipelineStage[]> {
   const tree = filterTree(input);
   return tree ? stagesOf(tree, await resolveRelations(tree, related)) : [];
+}
+
+/**
+ * The filter as a test of values already read (`{ _id, ...attributes }`), for lists that are not
+ * stored (the configured locales). Throws ValidationError (400) on any bad input; relations never match.
+ */
+export function filterPredicate(input: FilterInput): (doc: Record<string, unknown>) => boolean {
+  const tree = filterTree(input);
+  return tree ? (doc) => matchesFilter(tree, doc) : () => true;
 }
 
 /** The parsed tree in negation normal form (400 on any bad input), or null when there is no filter. */

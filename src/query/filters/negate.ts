@@ -1,4 +1,4 @@
-import type { FilterNode } from './tree.js';
+import { constantTruth, type FilterNode } from './tree.js';
 
 /**
  * Pushes every `$not` down to the conditions (negation normal form), with SQL's semantics, which
@@ -34,7 +34,7 @@ export function pushNegations(node: FilterNode, negated = false): FilterNode {
 export function matchesNullRow(node: FilterNode): boolean {
   switch (node.kind) {
     case 'condition':
-      return node.op === 'null' && node.value === true;
+      return constantTruth(node) ?? (node.op === 'null' && node.value === true);
     case 'and':
       return node.children.every(matchesNullRow);
     case 'or':

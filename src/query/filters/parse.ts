@@ -15,7 +15,7 @@ import {
   looksLikeOperator,
   type ValueOperator,
 } from '../operators.js';
-import { asList, isPlainObject, nestedDeeperThan } from '../qs-values.js';
+import { isPlainObject, nestedDeeperThan } from '../qs-values.js';
 import { anyNode, type ConditionNode, type ConditionOperator, type FilterNode } from './tree.js';
 import { acceptsNumberText } from './number-text.js';
 
@@ -45,7 +45,7 @@ export function parseFilters(ctx: ParseContext, schema: Schema, filters: unknown
   if (nestedDeeperThan(filters, MAX_FILTER_DEPTH))
     throw new ValidationError(`Invalid filters: nested over ${MAX_FILTER_DEPTH} levels deep`, {});
   const node = parseEntity(ctx, schema, filters, { prefix: '', operatorsOnId: false, throughArray: false });
-  return node.kind === 'and' && node.children.length === 0 ? undefined : node;
+  return isNoCondition(node) ? undefined : node;
 }
 
 interface EntityScope {
@@ -58,13 +58,16 @@ interface EntityScope {
 }
 
 function parseEntity(ctx: ParseContext, schema: Schema, value: unknown, scope: EntityScope): FilterNode {
-  const list = asList(value);
+  const list = listOf(value);
   if (list) return and(list.map((item) => parseEntity(ctx, schema, item, scope)));
   if (!isPlainObject(value)) throw new ValidationError('Invalid filters: expected an object', {});
   const children: FilterNode[] = [];
   for (const [key, nested] of Object.entries(value)) {
     if (key === '$and' || key === '$or') {
-      const items = asList(nested);
+      const items = listOf(nested);
+      // an object of groups (qs past its array limit, `$or[a]`): Strapi refuses its first key that
+      // is no attribute or operator (`Invalid parameter 0`); one holding only attributes is a 500 there
+      if (!items && isPlainObject(nested)) parseEntity(ctx, schema, nested, scope);
       if (!items) throw new ValidationError(`Invalid parameter ${key}: expected an array`, {});
       const parsed = items.map((item) => parseEntity(ctx, schema, item, scope));
       // an empty group is no condition (Strapi's query builder drops it), `$or` included
@@ -75,7 +78,7 @@ function parseEntity(ctx: ParseContext, schema: Schema, value: unknown, scope: E
         throw new ValidationError('Invalid parameter $not: not allowed inside a relation or a component', {});
       const child = parseEntity(ctx, schema, nested, scope);
       // the negation of no condition is no condition, as Strapi's query builder drops it
-      if (!(child.kind === 'and' && child.children.length === 0)) children.push({ kind: 'not', child });
+      if (!isNoCondition(child)) children.push({ kind: 'not', child });
     } else if (scope.operatorsOnId && isValueOperator(key)) {
       const idPath = `${scope.prefix}${schema.modelType === 'component' ? 'id' : '_id'}`;
       children.push(parseValue({ [key]: nested }, { path: idPath, type: 'id', key: 'id' }));
@@ -116,6 +119,7 @@ function parseAttribute(
       if (!attribute.repeatable)
         return parseEntity(ctx, component, value, { ...scope, prefix: `${path}.`, operatorsOnId: true });
       const element = parseEntity(ctx, component, value, { prefix: '', operatorsOnId: true, throughArray: false });
+      if (isNoCondition(element)) return element;
       // relations need a $lookup, which cannot run inside $elemMatch: read them through the array instead
       if (anyNode(element, (node) => node.kind === 'relation'))
         return parseEntity(ctx, component, value, { prefix: `${path}.`, operatorsOnId: true, throughArray: true });
@@ -132,11 +136,13 @@ function parseRelation(ctx: ParseContext, schema: Schema, key: string, value: un
   const target = ctx.registry.contentType(relation.target);
   if (!target || !ctx.access.canRead(target.uid)) throw invalidParameter(key);
   // `filters[author]=2`, `filters[author][0]=1&…`: ids of the related entries
-  if (isPlainObject(value) && !asList(value)) checkJoinedKeys(value);
+  if (isPlainObject(value) && !listOf(value)) checkJoinedKeys(value);
   const child =
-    isPlainObject(value) && !asList(value)
+    isPlainObject(value) && !listOf(value)
       ? parseEntity(ctx, target, value, { prefix: '', operatorsOnId: true, throughArray: false })
       : parseValue(value, { path: '_id', type: 'id', key: 'id' });
+  // what Strapi's sanitizer emptied is removed with its relation (`$not: { category: { id: { $in: [] } } }`)
+  if (isNoCondition(child)) return child;
   return {
     kind: 'relation',
     path: `${scope.prefix}${key}`,
@@ -173,24 +179,31 @@ interface Field {
 /** The value of one attribute: a scalar (implicit `$eq`), a list (implicit `$in`) or an object of operators. */
 function parseValue(value: unknown, field: Field): FilterNode {
   if (isRawScalar(value)) return condition(field, '$eq', value);
-  if (asList(value)) return condition(field, '$in', value);
+  if (listOf(value)) return condition(field, '$in', value);
   if (!isPlainObject(value)) throw invalidParameter(field.key);
   const children: FilterNode[] = [];
   for (const [key, nested] of Object.entries(value)) {
+    // Strapi's filter sanitizer walks into the operators of `id` (not into an attribute's) and
+    // removes the empty ones: `id: { $in: [] }` is no condition, `views: { $in: [] }` matches nothing
+    if (field.type === 'id' && isEmptyList(nested)) continue;
     if (isValueOperator(key)) {
       children.push(condition(field, key, nested));
     } else if (key === '$not') {
-      const items = asList(nested);
-      children.push(
-        items
-          ? { kind: 'or', children: items.map((item) => ({ kind: 'not', child: parseValue(item, field) })) }
-          : { kind: 'not', child: parseValue(nested, field) },
-      );
+      const items = listOf(nested);
+      if (items) {
+        children.push({ kind: 'or', children: items.map((item) => ({ kind: 'not', child: parseValue(item, field) })) });
+        continue;
+      }
+      const negated = parseValue(nested, field);
+      // the negation of no condition is no condition, as on the entry level
+      if (!isNoCondition(negated)) children.push({ kind: 'not', child: negated });
     } else if (key === '$and' || key === '$or') {
       // Strapi has no attribute-level group (its query builder fails on it: a 500)
       throw new ValidationError(`Undefined attribute level operator ${key}`, {});
     } else {
-      throw invalidParameter(isLogicalOperator(key) || looksLikeOperator(key) ? key : `${field.key}.${key}`);
+      // Strapi's validator walks into `id` (no attribute) and names the key; under an attribute it drops it
+      const named = field.type === 'id' || isLogicalOperator(key) || looksLikeOperator(key);
+      throw invalidParameter(named ? key : `${field.key}.${key}`);
     }
   }
   return and(children);
@@ -243,7 +256,7 @@ const OPERATOR_NODES: Record<ValueOperator, { op: ConditionOperator; negated: bo
  */
 function condition(field: Field, operator: ValueOperator, raw: unknown): FilterNode {
   const arity = VALUE_OPERATORS[operator].arity;
-  const items = arity === 'scalar' || arity === 'text' ? asList(raw) : undefined;
+  const items = arity === 'scalar' || arity === 'text' ? listOf(raw) : undefined;
   if (items) return { kind: 'or', children: items.map((item) => singleCondition(field, operator, item)) };
   return singleCondition(field, operator, raw);
 }
@@ -268,11 +281,13 @@ function singleCondition(field: Field, operator: ValueOperator, raw: unknown): C
       return { ...base, value: value instanceof Date ? value.toISOString() : String(value) };
     }
     case 'list': {
-      const items = asList(raw) ?? [raw];
+      const [firstKey] = isPlainObject(raw) ? Object.keys(raw) : [];
+      if (firstKey !== undefined) throw invalidParameter(firstKey);
+      const items = listOf(raw) ?? [raw];
       return { ...base, value: items.map((item) => castValue(field.type, scalar(item, field, operator), field.key)) };
     }
     case 'pair': {
-      const items = asList(raw);
+      const items = listOf(raw);
       if (!items || items.length !== 2) throw new ValidationError(`${operator} on ${field.key} expects two values`, {});
       const bounds = items.map((item) => scalar(item, field, operator));
       if (bounds.includes(null)) throw new ValidationError(`${operator} on ${field.key} expects two values`, {});
@@ -299,6 +314,23 @@ function readFlag(raw: unknown): boolean {
   if (raw === 'true' || raw === 't' || raw === '1' || raw === 1) return true;
   if (raw === 'false' || raw === 'f' || raw === '0' || raw === 0) return false;
   return Boolean(raw);
+}
+
+/**
+ * A list of the filters: an array only. An object with index keys (what qs builds past its array
+ * limit of 100, `filters[$or][150][id]=2`) is read as an object, so its keys are refused as Strapi
+ * 4.26 refuses them (`Invalid parameter 0`).
+ */
+function listOf(value: unknown): unknown[] | undefined {
+  return Array.isArray(value) ? value : undefined;
+}
+
+function isNoCondition(node: FilterNode): boolean {
+  return node.kind === 'and' && node.children.length === 0;
+}
+
+function isEmptyList(value: unknown): boolean {
+  return Array.isArray(value) ? value.length === 0 : isPlainObject(value) && Object.keys(value).length === 0;
 }
 
 function and(children: FilterNode[]): FilterNode {

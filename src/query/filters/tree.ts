@@ -51,6 +51,16 @@ export type ConditionOperator =
   | 'endsWith'
   | 'endsWithi';
 
+/**
+ * The truth of a condition that compares with nothing: `$in` of an empty list is knex's `IN ()`,
+ * written `1 = 0` (false for every row), and `$notIn` of one (`negated`) is `1 = 1`: true for every
+ * row, NULLs and the row of NULLs of a LEFT JOIN included. undefined for any other condition.
+ */
+export function constantTruth(node: ConditionNode): boolean | undefined {
+  if (node.op !== 'in' || !Array.isArray(node.value) || node.value.length > 0) return undefined;
+  return node.negated;
+}
+
 /** Entries related through `relation` (stored at `path`, or the inverse side): some related entry (or, when there is none, a row of nulls) matches `child`. */
 export interface RelationNode {
   kind: 'relation';

@@ -30,11 +30,14 @@ export function defaultFields(schema: Schema, withPrivate = false): readonly str
  * Strapi words it). `id` is always returned, so naming it is accepted.
  */
 export function parseFields(schema: Schema, raw: unknown, withPrivate = false): readonly string[] {
-  if (raw === undefined) return defaultFields(schema, withPrivate);
+  // a key without a value (`?fields`, qs's strict null) is not given, as Strapi's isNil reads it
+  if (raw === undefined || raw === null) return defaultFields(schema, withPrivate);
   const items = typeof raw === 'string' ? [raw] : asList(raw);
   if (!items) throw new ValidationError('Invalid parameter fields', {});
   const selected = new Set<string>();
   for (const item of items) {
+    // `fields[0]` without a value names nothing: the entry's id only
+    if (item === null) continue;
     if (typeof item !== 'string') throw new ValidationError('Invalid parameter fields', {});
     const name = item.trim();
     if (name === '*') {

@@ -39,7 +39,11 @@ export interface PopulateContext {
   fromApp?: boolean;
 }
 
-const FALSE_STRINGS = new Set(['false', 'f', '0']);
+/** Strapi casts a populate value given as text to a boolean (`Boolean(text)` past these): `populate[x]=` is false too. */
+const FALSE_STRINGS = new Set(['false', 'f', '0', '']);
+
+/** The keys of a populate level Strapi checks against its schema. */
+const CHECKED_KEYS = ['fields', 'filters', 'sort'];
 
 /**
  * Internal callers (GraphQL aliases) may populate one attribute twice under different output keys:
@@ -151,10 +155,11 @@ function zoneSelections(
   // an `on` that is not an object lists no component (Strapi reads its entries)
   const on = raw === undefined || raw === null ? raw : isPlainObject(raw) ? raw : {};
   const idOnly = on === undefined || on === null ? zoneOptions(spec) : false;
-  // a component the app does not have fails Strapi's read (a 500 there); a known one the zone
-  // does not list matches no item
-  for (const uid of Object.keys(on ?? {}))
-    if (!ctx.registry.component(uid))
+  // a component the app does not have, or one the zone does not list, matches no item; Strapi
+  // ignores the first unless its fragment names fields, filters or sort (checked against no
+  // schema, a 500 there)
+  for (const [uid, fragment] of Object.entries(on ?? {}))
+    if (!ctx.registry.component(uid) && isPlainObject(fragment) && CHECKED_KEYS.some((key) => key in fragment))
       throw new ValidationError(`Invalid parameter ${param}[on][${uid}]: no such component`, {});
   for (const uid of uids) {
     const component = ctx.registry.component(uid);
@@ -386,7 +391,7 @@ export function populatedNames(raw: unknown, param = 'populate'): '*' | string[]
 
 function normalize(raw: unknown, param: string): '*' | Map<string, PopulateRequest> {
   const requests = new Map<string, PopulateRequest>();
-  if (raw === undefined || raw === '' || raw === false || raw === 'false') return requests;
+  if (raw === undefined || raw === null || raw === '' || raw === false || raw === 'false') return requests;
   if (raw === '*' || raw === true || raw === 'true') return '*';
   // Strapi splits the string and each item of the list on commas; a `*` among the names populates
   // nothing, and a whole item `*` of the list form is refused (Strapi: 500)
@@ -405,13 +410,25 @@ function normalize(raw: unknown, param: string): '*' | Map<string, PopulateReque
   }
   if (!isPlainObject(raw)) throw new ValidationError(`Invalid parameter ${param}`, {});
   for (const [key, value] of Object.entries(raw)) {
-    // Strapi casts a string value to a boolean (`*`, `true`, any other text: populate; `false`, `f`, `0`: not)
+    // Strapi casts a string value to a boolean (`*`, `true`, any other text: populate; `false`, `f`, `0`, empty: not)
     if (value === false || (typeof value === 'string' && FALSE_STRINGS.has(value))) continue;
     if (value === true || typeof value === 'string') addPath(requests, key.split('.'), true);
-    else if (isPlainObject(value)) addPath(requests, key.split('.'), value);
+    else if (isPlainObject(value)) addPath(requests, key.split('.'), withoutNulls(value));
     else throw new ValidationError(`Invalid parameter ${param}[${key}]`, {});
   }
   return requests;
+}
+
+/**
+ * A populate level without the keys given no value (`populate[author][fields]`, qs's strict
+ * null): Strapi's conversion skips what is nil (`if (fields)`, `isNil(page)`).
+ */
+function withoutNulls(spec: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.values(spec).includes(null)) return spec;
+  // a copy keeps the symbol keys internal callers set (POPULATE_ATTRIBUTE)
+  const copy = { ...spec };
+  for (const [key, value] of Object.entries(spec)) if (value === null) delete copy[key];
+  return copy;
 }
 
 /** Adds a dotted path; it stops before a `*` segment (`author.*` populates the author only, as in Strapi). */

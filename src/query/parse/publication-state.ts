@@ -3,7 +3,8 @@ import type { PublicationState } from '../read-tree.js';
 
 /** `publicationState`: `live` (default) or `preview`; anything else is a 400 (Strapi: a 500). */
 export function parsePublicationState(raw: unknown, fallback: PublicationState = 'live'): PublicationState {
-  if (raw === undefined) return fallback;
+  // a key without a value (`?publicationState`) is not given
+  if (raw === undefined || raw === null) return fallback;
   if (raw === 'live' || raw === 'preview') return raw;
   throw new ValidationError('Invalid parameter publicationState: expected live or preview', {});
 }

@@ -4,7 +4,7 @@ import type { QueryAccess } from '../access.js';
 import { TempFields, type PipelineStage } from '../filters/compile.js';
 import { jsonTextExpression } from '../filters/json-text.js';
 import { relationJoin } from '../filters/relation-join.js';
-import { parseSort, type SortKey } from './parse.js';
+import { parseSort, type SortKey, type SortReading } from './parse.js';
 
 export interface SortInput {
   registry: Registry;
@@ -12,6 +12,8 @@ export interface SortInput {
   /** the qs value of `sort` */
   sort: unknown;
   access: QueryAccess;
+  /** how directions are read (parse.ts) */
+  reading?: SortReading;
 }
 
 export interface CompiledSort {
@@ -37,7 +39,7 @@ export function compileSort(input: SortInput): CompiledSort {
   const temps = new TempFields('__sort');
   const lookups: PipelineStage[] = [];
   const sort: Record<string, 1 | -1> = {};
-  for (const key of parseSort(input.sort)) {
+  for (const key of parseSort(input.sort, input.reading)) {
     const field = sortField(input, schema, key, key.path, '', false, temps, lookups);
     if (!Object.hasOwn(sort, field)) sort[field] = key.direction;
   }

@@ -5,8 +5,16 @@ import { asList, isPlainObject } from '../qs-values.js';
 export interface SortKey {
   path: string[];
   direction: 1 | -1;
-  /** the direction as written in the object form (`sort[author]=asc`), which Strapi names when the path stops at a relation */
+  /** the direction as written (`sort[author]=asc`, `author:asc`), which Strapi names when the path stops at a relation */
   written?: string;
+}
+
+export interface SortReading {
+  /**
+   * `ignored` where Strapi only validates the sort's keys and never applies it (findOne): any
+   * direction is taken (`title:sideways`), and an item without a field (`:desc`) names nothing.
+   */
+  directions?: 'checked' | 'ignored';
 }
 
 /**
@@ -15,16 +23,16 @@ export interface SortKey {
  * anything else is a 400 (Strapi answers `title:sideways` with a 500;
  * docs/strapi-deviations.md).
  */
-export function parseSort(sort: unknown): SortKey[] {
+export function parseSort(sort: unknown, reading: SortReading = {}): SortKey[] {
   if (sort === undefined || sort === null || sort === '') return [];
   const list = asList(sort);
-  if (list) return list.flatMap((item) => parseSortItem(item));
-  return parseSortItem(sort);
+  if (list) return list.flatMap((item) => parseSortItem(item, reading));
+  return parseSortItem(sort, reading);
 }
 
-function parseSortItem(item: unknown): SortKey[] {
-  if (typeof item === 'string') return item.split(',').flatMap((part) => parseSortString(part));
-  if (isPlainObject(item)) return parseSortObject(item, []);
+function parseSortItem(item: unknown, reading: SortReading): SortKey[] {
+  if (typeof item === 'string') return item.split(',').flatMap((part) => parseSortString(part, reading));
+  if (isPlainObject(item)) return parseSortObject(item, [], reading);
   throw new ValidationError('Invalid sort parameter: expected a string, an array or an object', {});
 }
 
@@ -32,19 +40,22 @@ function parseSortItem(item: unknown): SortKey[] {
  * One `field[:direction]` as Strapi reads it: the item is trimmed, an empty one sorts on nothing,
  * the field keeps inner spaces (`title :desc` names `title `), text after a second `:` is ignored.
  */
-function parseSortString(text: string): SortKey[] {
+function parseSortString(text: string, reading: SortReading): SortKey[] {
   const trimmed = text.trim();
   if (trimmed === '') return [];
-  const [field = '', direction = 'asc'] = trimmed.split(':');
+  const [field = '', direction] = trimmed.split(':');
+  if (field === '' && reading.directions === 'ignored') return [];
   if (field === '') throw new ValidationError(`Invalid sort parameter ${text}`, {});
-  return [{ path: splitPath(field), direction: parseDirection(direction, field) }];
+  const written = direction === undefined || direction === '' ? {} : { written: direction };
+  return [{ path: splitPath(field), direction: parseDirection(direction ?? 'asc', field, reading), ...written }];
 }
 
-function parseSortObject(object: Record<string, unknown>, prefix: string[]): SortKey[] {
+function parseSortObject(object: Record<string, unknown>, prefix: string[], reading: SortReading): SortKey[] {
   return Object.entries(object).flatMap(([key, value]) => {
     const path = [...prefix, ...splitPath(key)];
-    if (typeof value === 'string') return [{ path, direction: parseDirection(value, path.join('.')), written: value }];
-    if (isPlainObject(value)) return parseSortObject(value, path);
+    if (typeof value === 'string')
+      return [{ path, direction: parseDirection(value, path.join('.'), reading), written: value }];
+    if (isPlainObject(value)) return parseSortObject(value, path, reading);
     throw new ValidationError(`Invalid sort parameter ${path.join('.')}`, {});
   });
 }
@@ -55,9 +66,10 @@ function splitPath(field: string): string[] {
   return path;
 }
 
-function parseDirection(direction: string, field: string): 1 | -1 {
+function parseDirection(direction: string, field: string, reading: SortReading): 1 | -1 {
   const normalized = direction.trim().toLowerCase();
   if (normalized === 'asc') return 1;
   if (normalized === 'desc') return -1;
+  if (reading.directions === 'ignored') return 1;
   throw new ValidationError(`Invalid sort direction "${direction}" for ${field}: expected asc or desc`, {});
 }

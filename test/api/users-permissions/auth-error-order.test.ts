@@ -117,6 +117,59 @@ describe('users-permissions: the order of auth errors', () => {
     });
   });
 
+  it("null fields are yup's type error, an array body the body's (register picks nothing out of it)", async () => {
+    const typeError = (path: string[], value: string) =>
+      issue(
+        path,
+        `${path[0] ?? 'this'} must be a \`${path.length ? 'string' : 'object'}\` type, but the final value was: \`${value}\`.`,
+      );
+    expect(await post('/api/auth/local', { identifier: null, password: 'x' })).to.deep.equal({
+      status: 400,
+      body: failure('identifier must be a `string` type, but the final value was: `null`.', [
+        typeError(['identifier'], 'null'),
+      ]),
+    });
+    expect(await post('/api/auth/forgot-password', { email: null })).to.deep.equal({
+      status: 400,
+      body: failure('email must be a `string` type, but the final value was: `null`.', [typeError(['email'], 'null')]),
+    });
+    const change = await post(
+      '/api/auth/change-password',
+      { currentPassword: 'Password123!', password: null, passwordConfirmation: null },
+      bearer(jwt),
+    );
+    expect(change).to.deep.equal({
+      status: 400,
+      body: failure('2 errors occurred', [
+        typeError(['passwordConfirmation'], 'null'),
+        typeError(['password'], 'null'),
+      ]),
+    });
+    for (const path of ['/api/auth/local', '/api/auth/forgot-password', '/api/auth/reset-password']) {
+      const res = await request(service.app).post(path).send([]);
+      expect({ status: res.status, body: res.body as unknown }, path).to.deep.equal({
+        status: 400,
+        body: failure('this must be a `object` type, but the final value was: `[]`.', [typeError([], '[]')]),
+      });
+    }
+    const changeArray = await request(service.app).post('/api/auth/change-password').set(bearer(jwt)).send([]);
+    expect(changeArray.body.error.message).to.equal('this must be a `object` type, but the final value was: `[]`.');
+    const register = await request(service.app).post('/api/auth/local/register').send([]);
+    expect(register.body.error.message).to.equal('3 errors occurred');
+  });
+
+  it('change-password: a new password equal to the current one is refused', async () => {
+    const same = await post(
+      '/api/auth/change-password',
+      { currentPassword: 'Password123!', password: 'Password123!', passwordConfirmation: 'Password123!' },
+      bearer(jwt),
+    );
+    expect(same).to.deep.equal({
+      status: 400,
+      body: failure('Your new password must be different than your current password'),
+    });
+  });
+
   it('OAuth connect and callback: no provider is enabled; the local callback is the login', async () => {
     for (const path of ['/api/connect/github', '/api/connect/foo', '/api/auth/github/callback']) {
       const res = await request(service.app).get(path);

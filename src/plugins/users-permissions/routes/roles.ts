@@ -17,7 +17,15 @@ import {
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { bodyObject, checkFields } from '../validation.js';
 import { isDuplicate } from '../indexes.js';
+import { isPlainObject } from '../../../write/index.js';
 import type { PluginRoute } from '../../types.js';
+
+/** Strapi's role controller refuses an empty body (`{}`, `[]`) before its schema reads it. */
+function roleBody(body: unknown): Record<string, unknown> {
+  const empty = Array.isArray(body) ? body.length === 0 : isPlainObject(body) && Object.keys(body).length === 0;
+  if (empty) throw new ValidationError('Request body cannot be empty');
+  return bodyObject(body);
+}
 
 const snakeCase = (name: string) =>
   name
@@ -53,7 +61,7 @@ export function roleRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
 
   route('POST', '/roles', 'role.createRole', async (req, res) => {
     authorize(req, ROLE_ACTIONS.createRole);
-    const body = bodyObject(req.body);
+    const body = roleBody(req.body);
     const { name = '', description } = checkFields(body, {
       name: [{ kind: 'required' }, { kind: 'min', n: 3 }],
       description: [],
@@ -74,7 +82,7 @@ export function roleRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
   route('PUT', '/roles/:role', 'role.updateRole', async (req, res) => {
     authorize(req, ROLE_ACTIONS.updateRole);
     const role = await requireRole(ctx, req.params.role);
-    const body = bodyObject(req.body);
+    const body = roleBody(req.body);
     const { name, description } = checkFields(
       body,
       { name: [{ kind: 'min', n: 3 }], description: [] },
