@@ -131,6 +131,28 @@ describe('upload plugin: REST', function () {
       expect(Buffer.compare(served.body as Buffer, stored)).to.equal(0);
     });
 
+    it("re-encodes and resizes an image to the bytes Strapi 4.26 stores (sharp 0.33.5's palette PNGs)", async () => {
+      // sizes recorded from the reference Strapi 4.26.2 (sharp 0.33.5) for these pixels
+      const raw = Buffer.alloc(1200 * 800 * 3);
+      for (let i = 0; i < raw.length; i++) raw[i] = ((i % 3600) * 7 + Math.floor(i / 3600) * 3) % 256;
+      const detailed = await sharp(raw, { raw: { width: 1200, height: 800, channels: 3 } })
+        .png()
+        .toBuffer();
+      const res = await upload().attach('files', detailed, 'detailed.png');
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const [file] = res.body as FileAnswer[];
+      expect(file!.size).to.equal(7.61);
+      const sizes = Object.fromEntries(
+        Object.entries(file!.formats!).map(([key, format]) => [key, [format.width, format.height, format.sizeInBytes]]),
+      );
+      expect(sizes).to.deep.equal({
+        thumbnail: [234, 156, 83112],
+        large: [1000, 667, 33813],
+        medium: [750, 500, 16147],
+        small: [500, 333, 16355],
+      });
+    });
+
     it('gives a JPEG only the formats smaller than itself', async () => {
       const res = await upload().attach('files', wideJpeg, 'wide.jpg');
       expect(res.status).to.equal(200);
