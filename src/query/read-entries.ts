@@ -169,7 +169,7 @@ async function hookedTree(
 ): Promise<ReadTree> {
   const query = queryOfParams(rawQuery, params);
   const { tree } = await parseFind({ ...ctx, access: APP_CODE }, schema, query);
-  return { ...tree, selection: parseSelection(ctx, schema, query, tree.publicationState, true) };
+  return { ...tree, selection: parseSelection(ctx, schema, query, tree.publicationState) };
 }
 
 /**
@@ -307,7 +307,7 @@ export async function readEntry(
   const one = await runBeforeRead(lifecycles, 'FindOne', uid, { ...where, ...selectionParams(selectionOf(rawQuery)) });
   // a hook's filters are the app's (no permission applies); what is answered stays the caller's
   const access = one.changed ? APP_CODE : ctx.access;
-  if (one.changed) selection = parseSelection(ctx, schema, queryOfParams(rawQuery, one.params), state, true);
+  if (one.changed) selection = parseSelection(ctx, schema, queryOfParams(rawQuery, one.params), state);
   const filters = one.params.where;
   const filterStages =
     filters === undefined || filters === null
@@ -388,19 +388,16 @@ export function validateReadQuery(ctx: SelectionContext, uid: string, rawQuery: 
 
 type SelectionContext = Pick<ReadContext, 'registry' | 'access' | 'config'>;
 
-/** `fromHook`: the selection a before-hook left (its populate is the app's: see PopulateContext.fromApp). */
 function parseSelection(
   ctx: SelectionContext,
   schema: ContentType,
   rawQuery: ReadQuery,
   state: PublicationState,
-  fromHook = false,
 ): EntrySelection {
   let names = 0;
   const populateContext: PopulateContext = {
     registry: ctx.registry,
     access: ctx.access,
-    fromApp: fromHook,
     limits: limits(ctx),
     nextName: () => String(names++),
     guard: new PopulateGuard({

@@ -73,6 +73,17 @@ describe('REST populate', () => {
     }
   });
 
+  it('reads the text true as a name, as Strapi 4.26 (populate=true populates nothing, at any level)', async () => {
+    const top = await get('/api/articles/1?fields[0]=title&populate=true');
+    expect(top.data.attributes).to.deep.equal({ title: 'Getting Started with Strapi' });
+    const nested = await get(
+      '/api/articles/1?fields[0]=title&populate[author][fields][0]=name&populate[author][populate]=true',
+    );
+    expect(nested.data.attributes.author.data.attributes).to.deep.equal({ name: 'Alice Martin' });
+    const listed = await get('/api/articles/1?fields[0]=title&populate=author,true');
+    expect(Object.keys(listed.data.attributes)).to.have.members(['title', 'author']);
+  });
+
   it('ignores unknown keys and scalar attributes', async () => {
     const body = await get('/api/articles?populate[nope]=*&populate[title]=*&fields[0]=title&pagination[pageSize]=1');
     expect(body.data[0]).to.deep.equal({ id: 1, attributes: { title: 'Getting Started with Strapi' } });

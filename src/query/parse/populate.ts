@@ -31,12 +31,6 @@ export interface PopulateContext {
   guard: PopulateGuard;
   /** nesting level of the attributes being parsed (0 above the top level) */
   depth?: number;
-  /**
-   * the populate is the app's code's (a before-hook left it, e.g. strapi-plugin-populate-deep's):
-   * a relation the caller cannot read is left out whatever it asks of it, as Strapi sanitizes the
-   * answer after the read, instead of being the caller's 400
-   */
-  fromApp?: boolean;
 }
 
 /** Strapi casts a populate value given as text to a boolean (`Boolean(text)` past these): `populate[x]=` is false too. */
@@ -59,8 +53,7 @@ type PopulateRequest = true | (Record<string, unknown> & { [POPULATE_ATTRIBUTE]?
  * `populate` in every form Strapi v4 accepts (`*`, `a,b`, `[0]=a`, `seo.metaSocial`,
  * `[a]=*|true`, `[a][populate|fields|filters|sort|count|pagination|start|limit|publicationState|on]`)
  * as a validated tree. Unknown keys and scalar attributes are ignored (as Strapi does); relations
- * to types the caller cannot read are left out, and asking them for fields, filters, sort or
- * populate is a 400.
+ * to types the caller cannot read are left out, whatever the request asks of them.
  */
 export function parsePopulate(
   ctx: PopulateContext,
@@ -102,18 +95,10 @@ function populateAttribute(
     case 'media': {
       const relation = schema.relations[name];
       if (!relation) return null;
-      // media are not restricted by the file type's permissions (Strapi checks `find` on relations only)
-      if (!relation.media && !ctx.access.canRead(relation.target)) {
-        // left out, as the seed says; but asking it for fields, filters or sort is a 400: an
-        // answer must never depend on data the caller cannot read, nor pretend it applied them
-        const asked = ['fields', 'filters', 'sort', 'populate'].find((key) => spec[key] !== undefined);
-        if (asked && ctx.fromApp !== true)
-          throw new ValidationError(
-            `Invalid parameter ${param}[${asked}]: the caller cannot read ${relation.target}`,
-            {},
-          );
-        return null;
-      }
+      // a relation the caller cannot read is left out whatever it asks of it, as the seed says and
+      // Strapi 4.26 does (its sanitizer drops the whole populate); media are not restricted by the
+      // file type's permissions (Strapi checks `find` on relations only)
+      if (!relation.media && !ctx.access.canRead(relation.target)) return null;
       return populateRelation(ctx, name, relation, spec, state, param);
     }
     case 'component': {
@@ -382,17 +367,21 @@ function withoutOptionKeys(schema: Schema, raw: unknown): unknown {
   return Object.fromEntries(Object.entries(raw).filter(([key]) => !options.includes(key)));
 }
 
-/** The populate value as `*` or attribute → request; dotted paths become nested requests. */
 /** The attributes a `populate` value names at its top level (`*`: all), for attributes a plugin answers itself. */
 export function populatedNames(raw: unknown, param = 'populate'): '*' | string[] {
   const requests = normalize(raw, param);
   return requests === '*' ? '*' : [...requests.keys()];
 }
 
+/**
+ * The populate value as `*` or attribute → request; dotted paths become nested requests. The text
+ * `true` is a name, as in Strapi 4.26 (`populate=true` populates no attribute named so); only the
+ * boolean, which app code may pass, is every attribute.
+ */
 function normalize(raw: unknown, param: string): '*' | Map<string, PopulateRequest> {
   const requests = new Map<string, PopulateRequest>();
   if (raw === undefined || raw === null || raw === '' || raw === false || raw === 'false') return requests;
-  if (raw === '*' || raw === true || raw === 'true') return '*';
+  if (raw === '*' || raw === true) return '*';
   // Strapi splits the string and each item of the list on commas; a `*` among the names populates
   // nothing, and a whole item `*` of the list form is refused (Strapi: 500)
   const fromString = typeof raw === 'string';

@@ -105,6 +105,14 @@ describe('users-permissions: /api/users', () => {
     expect(Object.keys(list.body[0])).to.deep.equal(['id', 'username']);
   });
 
+  it('a populate of the role the caller may not read is left out, whatever it asks (Strapi 4.26)', async () => {
+    for (const query of ['populate=role', 'populate[role][fields][0]=name', 'populate[role][populate]=*']) {
+      const me = await get(`/api/users/me?fields[0]=username&${query}`);
+      expect(me.status, query).to.equal(200);
+      expect(me.body, query).to.deep.equal({ id: me.body.id, username: 'alice' });
+    }
+  });
+
   it('GET /api/users without auth is 403', async () => {
     const res = await request(service.app).get('/api/users');
     expect(res.status).to.equal(403);
