@@ -163,6 +163,18 @@ describe('upload plugin: REST', function () {
       expect(file!.formats!.small).to.include({ width: 500, height: 250 });
     });
 
+    it("takes a name without extension's extension from its type, as Strapi 4.26 (mime-types 2.1.35)", async () => {
+      const jpegRes = await upload().attach('files', wideJpeg, { filename: 'photo', contentType: 'image/jpeg' });
+      expect(jpegRes.status, JSON.stringify(jpegRes.body)).to.equal(200);
+      expect((jpegRes.body as FileAnswer[])[0]).to.include({ ext: '.jpeg', mime: 'image/jpeg' });
+      const notes = await upload().attach('files', Buffer.from('# Notes\n'), {
+        filename: 'notes',
+        contentType: 'text/markdown',
+      });
+      expect(notes.status, JSON.stringify(notes.body)).to.equal(200);
+      expect((notes.body as FileAnswer[])[0]).to.include({ ext: '.markdown' });
+    });
+
     it('gives an image smaller than the thumbnail no formats (null)', async () => {
       const res = await upload().attach('files', tinyPng, 'tiny.png');
       expect(res.status).to.equal(200);
