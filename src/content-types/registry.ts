@@ -99,6 +99,22 @@ export class Registry {
     );
   }
 
+  /**
+   * Becomes `next` (built from the same files with the app's code's changes), so that whoever holds
+   * this registry reads the new schemas; only before any entry was read or written.
+   */
+  replaceWith(next: Registry): void {
+    const copy = <T>(into: Map<string, T>, from: Map<string, T>) => {
+      into.clear();
+      for (const [key, value] of from) into.set(key, value);
+    };
+    copy(this.contentTypes, next.contentTypes);
+    copy(this.components, next.components);
+    copy(this.byPlural, next.byPlural);
+    copy(this.bySingular, next.bySingular);
+    this.notices.splice(0, this.notices.length, ...next.notices);
+  }
+
   contentType(uid: string): ContentType | undefined {
     return this.contentTypes.get(uid);
   }

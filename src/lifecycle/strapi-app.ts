@@ -38,6 +38,7 @@ import type { EventHub, StrapiWebhookRunner, WebhookStore } from '../webhooks/in
 import type { ApiRouter } from './content-api-routes.js';
 import { strapiApi, type StrapiApiModule } from './strapi-api.js';
 import { createStrapiAuth, type StrapiAuth } from './strapi-auth.js';
+import { createSchemaEdits, type SchemaEdits } from './schema-edits.js';
 import { describeSchema, type StrapiContentType } from './strapi-schema.js';
 
 export type { StrapiContentType };
@@ -250,6 +251,14 @@ export function pluginHoldersOf(app: StrapiApp): ReadonlyMap<string, PluginHolde
   return pluginHolders.get(app) ?? new Map();
 }
 
+const schemaEditsByApp = new WeakMap<object, SchemaEdits>();
+/** What the app's code changes of the content-types' attributes at start-up (see schema-edits.ts). */
+export function schemaEditsOf(app: StrapiApp): SchemaEdits {
+  const edits = schemaEditsByApp.get(app);
+  if (!edits) throw new Error('not a strapi object of this service');
+  return edits;
+}
+
 function isBuilt(app: StrapiApp | LoadingStrapi): app is StrapiApp {
   return pluginHolders.has(app);
 }
@@ -332,7 +341,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
           registry
             .listContentTypes()
             .filter((ct) => ct.uid.startsWith(`plugin::${name}.`))
-            // a copy: an extension changing it changes nothing stored (see checkAddedAttributes)
+            // a copy: what an extension changes is taken after the register hooks (schema-edits.ts)
             .map((ct) => [ct.uid.slice(`plugin::${name}.`.length), { schema: structuredClone(describeSchema(ct)) }]),
         ),
       });
@@ -350,8 +359,9 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     const holder = holderOf(plugin);
     return lazyMap(holder.serviceNames().map((name) => [name, () => holder.service(name)] as const));
   };
+  const schemaEdits = createSchemaEdits(registry);
   const allContentTypes = (): Record<string, StrapiContentType> =>
-    Object.fromEntries(registry.listContentTypes().map((ct) => [ct.uid, describeSchema(ct)]));
+    Object.fromEntries(registry.listContentTypes().map((ct) => [ct.uid, schemaEdits.view(ct)]));
 
   const pluginObject = (name: string): StrapiPlugin => {
     const holder = holderOf(name);
@@ -389,7 +399,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
         config: (path, defaultValue) => get(holder.server.config, path, defaultValue) as unknown,
         contentType(ctName) {
           const ct = registry.contentType(`plugin::${name}.${ctName}`);
-          return ct ? describeSchema(ct) : undefined;
+          return ct ? schemaEdits.view(ct) : undefined;
         },
         get contentTypes() {
           return Object.fromEntries(
@@ -514,9 +524,11 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     },
     contentType(uid) {
       const ct = registry.contentType(uid);
-      return ct ? describeSchema(ct) : undefined;
+      return ct ? schemaEdits.view(ct) : undefined;
     },
     getModel(uid) {
+      const ct = registry.contentType(uid);
+      if (ct) return schemaEdits.view(ct);
       const schema = registry.schema(uid);
       return schema ? describeSchema(schema) : undefined;
     },
@@ -557,6 +569,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   for (const own of host.projectPlugins ?? []) app.config.set(`plugin.${own.name}`, own.server.config);
   const strict = strictObject(app, 'strapi', APP_API);
   pluginHolders.set(strict, holders);
+  schemaEditsByApp.set(strict, schemaEdits);
   recordOwnServices(strict, (plugin, name) => holders.get(plugin)?.ownService(name));
   customFieldRegistries.set(strict, customFields);
   return strict;

@@ -1,0 +1,229 @@
+// A Strapi v4 project whose code changes the content-types of plugins, as Strapi 4.26 takes it:
+// `src/extensions/users-permissions/strapi-server` adding attributes to
+// `plugin.contentTypes.user.schema.attributes` (set one by one, spread into a new object,
+// Object.assign) and replacing one, and `register({ strapi })` doing the same through
+// `strapi.plugin(...).contentTypes.user` / `strapi.contentType(uid)` (Strapi builds its database
+// metadata from these after register). The attributes are stored, answered, populated from both
+// sides of a relation, filtered on, and in the GraphQL schema.
+import { expect } from 'chai';
+import request from 'supertest';
+import { capturingLogger, WARN, type LogLine } from '../helpers/log-capture.js';
+import { createTestService, type TestService } from '../helpers/server.js';
+import { startUpError } from '../helpers/start-up-error.js';
+import { writeTempProject } from '../helpers/temp-app.js';
+import { bearer } from './users-permissions/helpers.js';
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+const coreApi = (api: string) => ({
+  [`src/api/${api}/controllers/${api}.js`]: `module.exports = require('@strapi/strapi').factories.createCoreController('api::${api}.${api}');`,
+  [`src/api/${api}/routes/${api}.js`]: `module.exports = require('@strapi/strapi').factories.createCoreRouter('api::${api}.${api}');`,
+  [`src/api/${api}/services/${api}.js`]: `module.exports = require('@strapi/strapi').factories.createCoreService('api::${api}.${api}');`,
+});
+
+const collection = (singularName: string, pluralName: string, attributes: Record<string, unknown>) =>
+  json({
+    kind: 'collectionType',
+    collectionName: pluralName,
+    info: { singularName, pluralName, displayName: singularName },
+    options: { draftAndPublish: false },
+    attributes,
+  });
+
+/** a project with teams (the inverse side of the user's `team`), countries, an address component */
+const project = (code: Record<string, string>): Record<string, string> => ({
+  'package.json': json({ name: 'plugin-schema-edits', dependencies: { '@strapi/plugin-graphql': '4.26.2' } }),
+  'config/permissions.json': json({
+    authenticated: [
+      'plugin::users-permissions.user.me',
+      'plugin::users-permissions.user.find',
+      'plugin::users-permissions.user.update',
+      'api::team.team.find',
+      'api::team.team.findOne',
+      'api::country.country.find',
+    ],
+  }),
+  'config/plugins.js': `module.exports = { 'users-permissions': { config: { register: { allowedFields: ['firstName', 'team', 'country', 'address'] }, ratelimit: { enabled: false } } } };`,
+  'src/api/team/content-types/team/schema.json': collection('team', 'teams', {
+    name: { type: 'string' },
+    motto: { type: 'string' },
+    members: { type: 'relation', relation: 'oneToMany', target: 'plugin::users-permissions.user', mappedBy: 'team' },
+  }),
+  'src/api/country/content-types/country/schema.json': collection('country', 'countries', { name: { type: 'string' } }),
+  'src/components/shared/address.json': json({
+    collectionName: 'components_shared_addresses',
+    info: { displayName: 'Address' },
+    attributes: { city: { type: 'string' } },
+  }),
+  ...coreApi('team'),
+  ...coreApi('country'),
+  ...code,
+});
+
+const SEED = `
+  async bootstrap({ strapi }) {
+    await strapi.entityService.create('api::team.team', { data: { name: 'Blue', motto: 'onwards' } });
+    await strapi.entityService.create('api::country.country', { data: { name: 'France' } });
+  },`;
+
+const EXTENSION = `module.exports = (plugin) => {
+  const user = plugin.contentTypes.user;
+  user.schema.attributes.firstName = { type: 'string' };
+  user.schema.attributes.avatar = { type: 'media', allowedTypes: ['images'] };
+  user.schema.attributes = {
+    ...user.schema.attributes,
+    team: { type: 'relation', relation: 'manyToOne', target: 'api::team.team', inversedBy: 'members' },
+  };
+  Object.assign(user.schema.attributes, {
+    country: { type: 'relation', relation: 'manyToOne', target: 'api::country.country' },
+    address: { type: 'component', component: 'shared.address' },
+  });
+  user.schema.attributes.username = { ...user.schema.attributes.username, maxLength: 12 };
+  return plugin;
+};`;
+
+const REGISTER = `module.exports = {
+  register({ strapi }) {
+    const user = strapi.plugin('users-permissions').contentTypes.user;
+    user.attributes.firstName = { type: 'string' };
+    user.attributes.avatar = { type: 'media', allowedTypes: ['images'] };
+    const attributes = strapi.contentType('plugin::users-permissions.user').attributes;
+    Object.assign(attributes, {
+      team: { type: 'relation', relation: 'manyToOne', target: 'api::team.team', inversedBy: 'members' },
+      country: { type: 'relation', relation: 'manyToOne', target: 'api::country.country' },
+      address: { type: 'component', component: 'shared.address' },
+    });
+    attributes.username = { ...attributes.username, maxLength: 12 };
+    delete strapi.contentTypes['api::team.team'].attributes.motto;
+  },${SEED}
+};`;
+
+const projects: Array<[string, Record<string, string>]> = [
+  [
+    'an extension (src/extensions/users-permissions/strapi-server.js)',
+    {
+      'src/extensions/users-permissions/strapi-server.js': EXTENSION,
+      'src/index.js': `module.exports = {${SEED}\n};`,
+    },
+  ],
+  ['register({ strapi }) of src/index.js', { 'src/index.js': REGISTER }],
+];
+
+for (const [by, code] of projects)
+  describe(`attributes of the users-permissions user added by ${by}`, () => {
+    let service: TestService;
+    let jwt: string;
+    let userId: number;
+    let logLines: LogLine[];
+    const api = () => request(service.app);
+    before(async () => {
+      const { logger, lines } = capturingLogger();
+      logLines = lines;
+      service = await createTestService({ appDir: await writeTempProject(project(code)), logger });
+      const res = await api()
+        .post('/api/auth/local/register')
+        .send({
+          username: 'ann',
+          email: 'ann@example.com',
+          password: 'Password123!',
+          firstName: 'Ann',
+          team: 1,
+          country: 1,
+          address: { city: 'Lyon' },
+        })
+        .expect(200);
+      jwt = res.body.jwt as string;
+      userId = res.body.user.id as number;
+      expect(res.body.user).to.include({ username: 'ann', firstName: 'Ann' });
+    });
+    after(() => service.close());
+
+    it('registers with them (register.allowedFields) and answers them on /users/me?populate=*', async () => {
+      const me = await api().get('/api/users/me?populate=*').set(bearer(jwt)).expect(200);
+      expect(me.body).to.include({ username: 'ann', firstName: 'Ann', avatar: null });
+      expect(me.body.team).to.include({ id: 1, name: 'Blue' });
+      expect(me.body.country).to.include({ id: 1, name: 'France' });
+      expect(me.body.address).to.include({ city: 'Lyon' });
+    });
+
+    it('writes them with PUT /api/users/:id and filters on them', async () => {
+      const res = await api()
+        .put(`/api/users/${userId}`)
+        .set(bearer(jwt))
+        .send({ firstName: 'Annie', address: { city: 'Nice' } })
+        .expect(200);
+      expect(res.body).to.include({ firstName: 'Annie' });
+      const found = await api().get('/api/users?filters[firstName][$eq]=Annie').set(bearer(jwt)).expect(200);
+      expect(found.body.map((user: { username: string }) => user.username)).to.deep.equal(['ann']);
+      const none = await api().get('/api/users?filters[firstName][$eq]=Ann').set(bearer(jwt)).expect(200);
+      expect(none.body).to.deep.equal([]);
+      const me = await api().get('/api/users/me?populate=address').set(bearer(jwt)).expect(200);
+      expect(me.body.address).to.include({ city: 'Nice' });
+    });
+
+    it('populates the relation from the api side, which maps it (mappedBy), and warns of nothing', async () => {
+      expect(logLines.filter((line) => line.level >= WARN).map((line) => line.msg)).to.deep.equal([]);
+      const team = await api().get('/api/teams/1?populate=members').set(bearer(jwt)).expect(200);
+      expect(team.body.data.attributes.members.data.map((m: { id: number }) => m.id)).to.deep.equal([userId]);
+    });
+
+    it('checks a replaced attribute as replaced (username maxLength 12)', async () => {
+      const res = await api()
+        .post('/api/auth/local/register')
+        .send({ username: 'a-very-long-username', email: 'long@example.com', password: 'Password123!' })
+        .expect(400);
+      expect(res.body.error.name).to.equal('ValidationError');
+    });
+
+    it('has them in the GraphQL type UsersPermissionsUser', async () => {
+      const res = await api()
+        .post('/graphql')
+        .send({ query: '{ __type(name: "UsersPermissionsUser") { fields { name } } }' })
+        .expect(200);
+      const fields = (res.body.data.__type.fields as Array<{ name: string }>).map((field) => field.name);
+      expect(fields).to.include.members(['firstName', 'avatar', 'team', 'country', 'address']);
+    });
+  });
+
+describe('an attribute register({ strapi }) removes from an api content-type', () => {
+  let service: TestService;
+  before(async () => {
+    service = await createTestService({ appDir: await writeTempProject(project({ 'src/index.js': REGISTER })) });
+  });
+  after(() => service.close());
+
+  it('is neither stored nor answered', async () => {
+    const login = await request(service.app)
+      .post('/api/auth/local/register')
+      .send({ username: 'bob', email: 'bob@example.com', password: 'Password123!' })
+      .expect(200);
+    const team = await request(service.app).get('/api/teams/1').set(bearer(login.body.jwt)).expect(200);
+    expect(team.body.data.attributes).to.include({ name: 'Blue' });
+    expect(team.body.data.attributes).to.not.have.property('motto');
+  });
+});
+
+describe('plugin content-type changes that cannot start', () => {
+  it('an extension that adds nothing starts', async () => {
+    const message = await startUpError({
+      'src/extensions/users-permissions/strapi-server.js': `module.exports = (plugin) => {
+  plugin.contentTypes.user.schema.attributes = { ...plugin.contentTypes.user.schema.attributes };
+  return plugin;
+};`,
+    });
+    expect(message).to.equal('started');
+  });
+
+  it('an attribute of no type stops start-up naming the content-type and the code that changed it', async () => {
+    const message = await startUpError({
+      'src/extensions/users-permissions/strapi-server.js': `module.exports = (plugin) => {
+  plugin.contentTypes.user.schema.attributes.nickname = { type: 'text-ish' };
+  return plugin;
+};`,
+    });
+    // as a schema.json's attribute of that type (Strapi's database layer says "Unknown type text-ish")
+    expect(message).to.match(
+      /^plugin::users-permissions\.user as src\/extensions\/users-permissions\/strapi-server\.js or the register hooks changed it \(attribute "nickname"\): unknown attribute type "text-ish"; Strapi v4's types are string, /,
+    );
+  });
+});
