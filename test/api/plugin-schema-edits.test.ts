@@ -7,6 +7,7 @@
 // sides of a relation, filtered on, and in the GraphQL schema.
 import { expect } from 'chai';
 import request from 'supertest';
+import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { capturingLogger, WARN, type LogLine } from '../helpers/log-capture.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 import { startUpError } from '../helpers/start-up-error.js';
@@ -24,7 +25,7 @@ const coreApi = (api: string) => ({
 const collection = (singularName: string, pluralName: string, attributes: Record<string, unknown>) =>
   json({
     kind: 'collectionType',
-    collectionName: pluralName,
+    collectionName: pluralName.replace('-', '_'),
     info: { singularName, pluralName, displayName: singularName },
     options: { draftAndPublish: false },
     attributes,
@@ -225,5 +226,61 @@ describe('plugin content-type changes that cannot start', () => {
     expect(message).to.match(
       /^plugin::users-permissions\.user as src\/extensions\/users-permissions\/strapi-server\.js or the register hooks changed it \(attribute "nickname"\): unknown attribute type "text-ish"; Strapi v4's types are string, /,
     );
+  });
+});
+
+describe("attributes extensions add to the upload plugin's file and to a local plugin's content-type", () => {
+  let service: TestService;
+  before(async () => {
+    const appDir = await writeTempProject({
+      'config/plugins.js': `module.exports = { tally: { enabled: true, resolve: './src/plugins/tally' } };`,
+      'src/plugins/tally/package.json': json({ name: 'tally', strapi: { kind: 'plugin', name: 'tally' } }),
+      'src/plugins/tally/strapi-server.js': `module.exports = { contentTypes: { counter: { schema: ${collection('counter', 'tally-counters', { value: { type: 'integer' } })} } } };`,
+      'src/extensions/tally/strapi-server.js': `module.exports = (plugin) => {
+  plugin.contentTypes.counter.schema.attributes.label = { type: 'string' };
+  return plugin;
+};`,
+      'src/extensions/upload/strapi-server.js': `module.exports = (plugin) => {
+  plugin.contentTypes.file.schema.attributes.credit = { type: 'string' };
+  return plugin;
+};`,
+      'src/index.js': `module.exports = {
+  async bootstrap({ strapi }) {
+    await strapi.entityService.create('plugin::tally.counter', { data: { value: 3, label: 'three' } });
+    await strapi.entityService.create('plugin::tally.counter', { data: { value: 4, label: 'four' } });
+  },
+};`,
+      'src/api/probe/controllers/probe.js': `module.exports = {
+  async show(ctx) {
+    await strapi.entityService.update('plugin::upload.file', Number(ctx.query.file), { data: { credit: 'Ann' } });
+    ctx.body = await strapi.entityService.findMany('plugin::tally.counter', { filters: { label: 'three' }, fields: ['value', 'label'] });
+  },
+};`,
+      'src/api/probe/routes/probe.js': `module.exports = { routes: [{ method: 'GET', path: '/probe', handler: 'probe.show', config: { auth: false } }] };`,
+    });
+    service = await createTestService({ appDir });
+  });
+  after(() => service.close());
+
+  it('stores and answers them', async () => {
+    const { accessKey } = await createApiToken(service.context, { name: 'uploads', type: 'full-access' });
+    const auth = { Authorization: `Bearer ${accessKey}` };
+    const [file] = (
+      await request(service.app)
+        .post('/api/upload')
+        .set(auth)
+        .attach('files', Buffer.from('notes'), 'notes.txt')
+        .expect(200)
+    ).body as Array<{ id: number; credit?: unknown }>;
+    expect(file).to.include({ credit: null });
+    const counters = await request(service.app)
+      .get(`/api/probe?file=${String(file?.id)}`)
+      .expect(200);
+    expect(counters.body).to.deep.equal([{ id: 1, value: 3, label: 'three' }]);
+    const stored = await request(service.app)
+      .get(`/api/upload/files/${String(file?.id)}`)
+      .set(auth)
+      .expect(200);
+    expect(stored.body).to.include({ name: 'notes.txt', credit: 'Ann' });
   });
 });
