@@ -41,6 +41,7 @@ const project = (code: Record<string, string>): Record<string, string> => ({
       'plugin::users-permissions.user.update',
       'api::team.team.find',
       'api::team.team.findOne',
+      'api::team.team.create',
       'api::country.country.find',
     ],
   }),
@@ -96,6 +97,7 @@ const REGISTER = `module.exports = {
     });
     attributes.username = { ...attributes.username, maxLength: 12 };
     delete strapi.contentTypes['api::team.team'].attributes.motto;
+    strapi.contentTypes['api::team.team'].attributes.slogan = { type: 'string' };
   },${SEED}
 };`;
 
@@ -186,7 +188,7 @@ for (const [by, code] of projects)
     });
   });
 
-describe('an attribute register({ strapi }) removes from an api content-type', () => {
+describe('attributes register({ strapi }) removes from and adds to an api content-type', () => {
   let service: TestService;
   before(async () => {
     service = await createTestService({ appDir: await writeTempProject(project({ 'src/index.js': REGISTER })) });
@@ -201,6 +203,32 @@ describe('an attribute register({ strapi }) removes from an api content-type', (
     const team = await request(service.app).get('/api/teams/1').set(bearer(login.body.jwt)).expect(200);
     expect(team.body.data.attributes).to.include({ name: 'Blue' });
     expect(team.body.data.attributes).to.not.have.property('motto');
+    expect(team.body.data.attributes).to.include({ slogan: null });
+  });
+
+  it('writes the added one through the core routes, JSON and multipart', async () => {
+    const login = await request(service.app)
+      .post('/api/auth/local/register')
+      .send({ username: 'cid', email: 'cid@example.com', password: 'Password123!' })
+      .expect(200);
+    const created = await request(service.app)
+      .post('/api/teams')
+      .set(bearer(login.body.jwt))
+      .send({ data: { name: 'Red', slogan: 'faster', motto: 'ignored' } })
+      .expect(200);
+    expect(created.body.data.attributes).to.include({ name: 'Red', slogan: 'faster' });
+    expect(created.body.data.attributes).to.not.have.property('motto');
+    const multipart = await request(service.app)
+      .post('/api/teams')
+      .set(bearer(login.body.jwt))
+      .field('data', JSON.stringify({ name: 'Green', slogan: 'greener' }))
+      .expect(200);
+    expect(multipart.body.data.attributes).to.include({ name: 'Green', slogan: 'greener' });
+    const found = await request(service.app)
+      .get('/api/teams?filters[slogan][$eq]=greener')
+      .set(bearer(login.body.jwt))
+      .expect(200);
+    expect(found.body.data.map((team: { id: number }) => team.id)).to.deep.equal([multipart.body.data.id]);
   });
 });
 
