@@ -2,7 +2,7 @@ import { adminUserType } from './admin-user.js';
 import { withAttributeChanges, type AttributeChanges } from './attribute-changes.js';
 import { applyExtensions } from './extensions.js';
 import { loadSchemas } from './load.js';
-import type { ContentTypeSource } from './normalize.js';
+import type { ComponentSource, ContentTypeSource } from './normalize.js';
 import type { SchemaNotice } from './notices.js';
 import { Registry, type RegistryOptions } from './registry.js';
 import { schemaKeyTypos } from './schema-key-typos.js';
@@ -35,16 +35,19 @@ export function buildAppRegistry(
   const given = new Set(pluginTypes.map((type) => type.uid));
   const fromDisk = loaded.contentTypes.filter((type) => !given.has(type.uid));
   const types = applyExtensions([adminUserType(), ...pluginTypes, ...fromDisk], loaded.extensions, notices);
-  const built = (contentTypes: ContentTypeSource[]): AppRegistry => {
-    const registry = Registry.build(contentTypes, loaded.components, options);
+  const built = (contentTypes: ContentTypeSource[], components: ComponentSource[]): AppRegistry => {
+    const registry = Registry.build(contentTypes, components, options);
     return {
       registry,
       notices: [...notices, ...registry.notices],
-      rebuild: (changes, changedBy) =>
-        built(
-          withAttributeChanges(contentTypes, changes, (type) => `${type.uid} as ${changedBy(type.uid)} changed it`),
-        ),
+      rebuild: (changes, changedBy) => {
+        const source = (type: { uid: string }) => `${type.uid} as ${changedBy(type.uid)} changed it`;
+        return built(
+          withAttributeChanges(contentTypes, changes, source),
+          withAttributeChanges(components, changes, source),
+        );
+      },
     };
   };
-  return built(types);
+  return built(types, loaded.components);
 }

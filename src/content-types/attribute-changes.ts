@@ -1,4 +1,4 @@
-import type { ContentTypeSource } from './normalize.js';
+import type { ComponentSource, ContentTypeSource } from './normalize.js';
 import type { SchemaAttribute } from './types.js';
 
 /** What the app's code did to a content-type's attributes: set (added or replaced) and removed ones. */
@@ -8,14 +8,14 @@ export interface AttributeChanges {
 }
 
 /**
- * The content-types with the app's changes to their attributes, each changed one named by `source`
- * (where its messages point: the code that changed it, not the file it was read from).
+ * The content-types (or components) with the app's changes to their attributes, each changed one
+ * named by `source` (where its messages point: the code that changed it, not the file it was read from).
  */
-export function withAttributeChanges(
-  contentTypes: readonly ContentTypeSource[],
+export function withAttributeChanges<T extends ContentTypeSource | ComponentSource>(
+  contentTypes: readonly T[],
   changes: ReadonlyMap<string, AttributeChanges>,
-  source: (type: ContentTypeSource) => string,
-): ContentTypeSource[] {
+  source: (type: T) => string,
+): T[] {
   return contentTypes.map((type) => {
     const change = changes.get(type.uid);
     if (!change) return type;

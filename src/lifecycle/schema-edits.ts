@@ -1,15 +1,16 @@
 /**
- * Content-type attributes the app's code changes before the database is used, as Strapi v4 takes
- * them: an extension's `plugin.contentTypes.<type>.schema.attributes` (added, replaced, removed,
- * or the whole `attributes`/`schema` replaced), then the register hooks' `strapi.contentType(uid)
- * .attributes`, `strapi.contentTypes[uid]`, `strapi.plugin(name).contentTypes.<type>` (Strapi
- * creates its content-types from the extended plugin objects, and builds the database metadata
- * from them after every register). Here the registry is built from the files first: these edits
- * record what each content-type's attributes were before any code ran, hand the code mutable
- * copies while it may change them, and return the differences for the registry to be rebuilt.
+ * Content-type and component attributes the app's code changes before the database is used, as
+ * Strapi v4 takes them: an extension's `plugin.contentTypes.<type>.schema.attributes` (added,
+ * replaced, removed, or the whole `attributes`/`schema` replaced), then the register hooks'
+ * `strapi.contentType(uid).attributes`, `strapi.contentTypes[uid]`, `strapi.components[uid]`,
+ * `strapi.plugin(name).contentTypes.<type>` (Strapi creates its content-types from the extended
+ * plugin objects, and builds the database metadata from them after every register). Here the
+ * registry is built from the files first: these edits record what each schema's attributes were
+ * before any code ran, hand the code mutable copies while it may change them, and return the
+ * differences for the registry to be rebuilt.
  */
 import { relative } from 'node:path';
-import type { AttributeChanges, ContentType, Registry, SchemaAttribute } from '../content-types/index.js';
+import type { AttributeChanges, Component, ContentType, Registry, SchemaAttribute } from '../content-types/index.js';
 import type { PluginExtension } from './plugin-extensions.js';
 import type { PluginHolder } from './plugin-objects.js';
 import { describeSchema, type StrapiContentType } from './strapi-schema.js';
@@ -39,8 +40,8 @@ function snapshot(attributes: Record<string, unknown>): Map<string, string> {
 }
 
 export interface SchemaEdits {
-  /** `strapi.contentType(uid)` and the like: the mutable copy while edits are open, else the registry's */
-  view(contentType: ContentType): StrapiContentType;
+  /** `strapi.contentType(uid)`, `strapi.components[uid]` and the like: the mutable copy while edits are open, else the registry's */
+  view(schema: ContentType | Component): StrapiContentType;
   /** before the extensions run: what every content-type's attributes are */
   begin(holders: ReadonlyMap<string, PluginHolder>): void;
   /** after the extensions ran: the register hooks are given copies of what the plugin objects now say */
@@ -53,20 +54,20 @@ export function createSchemaEdits(registry: Registry): SchemaEdits {
   const before = new Map<string, Map<string, string>>();
   const open = new Map<string, StrapiContentType>();
   return {
-    view(contentType) {
-      return open.get(contentType.uid) ?? describeSchema(contentType);
+    view(schema) {
+      return open.get(schema.uid) ?? describeSchema(schema);
     },
     begin(holders) {
       const fromPlugins = new Map([...holders.values()].flatMap((holder) => [...holderAttributes(holder)]));
-      for (const contentType of registry.listContentTypes())
-        before.set(contentType.uid, snapshot(fromPlugins.get(contentType.uid) ?? contentType.attributes));
+      for (const schema of registry.all())
+        before.set(schema.uid, snapshot(fromPlugins.get(schema.uid) ?? schema.attributes));
     },
     open(holders) {
       const fromPlugins = new Map([...holders.values()].flatMap((holder) => [...holderAttributes(holder)]));
-      for (const contentType of registry.listContentTypes()) {
-        const described = describeSchema(contentType);
-        const attributes = fromPlugins.get(contentType.uid) ?? contentType.attributes;
-        open.set(contentType.uid, {
+      for (const schema of registry.all()) {
+        const described = describeSchema(schema);
+        const attributes = fromPlugins.get(schema.uid) ?? schema.attributes;
+        open.set(schema.uid, {
           ...structuredClone(described),
           attributes: structuredClone(attributes) as StrapiContentType['attributes'],
         });

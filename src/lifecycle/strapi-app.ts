@@ -520,17 +520,15 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       return allContentTypes();
     },
     get components() {
-      return Object.fromEntries(registry.listComponents().map((c) => [c.uid, describeSchema(c)]));
+      return Object.fromEntries(registry.listComponents().map((c) => [c.uid, schemaEdits.view(c)]));
     },
     contentType(uid) {
       const ct = registry.contentType(uid);
       return ct ? schemaEdits.view(ct) : undefined;
     },
     getModel(uid) {
-      const ct = registry.contentType(uid);
-      if (ct) return schemaEdits.view(ct);
       const schema = registry.schema(uid);
-      return schema ? describeSchema(schema) : undefined;
+      return schema ? schemaEdits.view(schema) : undefined;
     },
     entityService: strictObject(
       entityService,

@@ -98,6 +98,7 @@ const REGISTER = `module.exports = {
     attributes.username = { ...attributes.username, maxLength: 12 };
     delete strapi.contentTypes['api::team.team'].attributes.motto;
     strapi.contentTypes['api::team.team'].attributes.slogan = { type: 'string' };
+    strapi.components['shared.address'].attributes.zip = { type: 'string' };
   },${SEED}
 };`;
 
@@ -188,7 +189,7 @@ for (const [by, code] of projects)
     });
   });
 
-describe('attributes register({ strapi }) removes from and adds to an api content-type', () => {
+describe('attributes register({ strapi }) removes from and adds to an api content-type and a component', () => {
   let service: TestService;
   before(async () => {
     service = await createTestService({ appDir: await writeTempProject(project({ 'src/index.js': REGISTER })) });
@@ -204,6 +205,20 @@ describe('attributes register({ strapi }) removes from and adds to an api conten
     expect(team.body.data.attributes).to.include({ name: 'Blue' });
     expect(team.body.data.attributes).to.not.have.property('motto');
     expect(team.body.data.attributes).to.include({ slogan: null });
+  });
+
+  it('stores an attribute added to a component (strapi.components[uid].attributes)', async () => {
+    const res = await request(service.app)
+      .post('/api/auth/local/register')
+      .send({
+        username: 'dee',
+        email: 'dee@example.com',
+        password: 'Password123!',
+        address: { city: 'Lyon', zip: '69001' },
+      })
+      .expect(200);
+    const me = await request(service.app).get('/api/users/me?populate=address').set(bearer(res.body.jwt)).expect(200);
+    expect(me.body.address).to.include({ city: 'Lyon', zip: '69001' });
   });
 
   it('writes the added one through the core routes, JSON and multipart', async () => {
