@@ -533,7 +533,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     if (lifecycle && strapi) await lifecycle.run('register', strapi);
     await options.register?.({ app: service });
     // where Strapi builds its database metadata from the content-types: after register
-    const { notices } = strapi ? await settleSchemaEdits(schemaEditsOf(strapi).close()) : built;
+    const settled = strapi ? await settleSchemaEdits(schemaEditsOf(strapi).close()) : built;
+    const [unfixed] = settled.registry.deferred;
+    if (unfixed) throw unfixed;
+    const { notices } = settled;
     // a custom field no mapping knows waited for the app's register hooks, which may register it
     const heldCustomFieldNotices = notices.filter((notice) => notice.unknownCustomField !== undefined);
     for (const notice of notices) if (notice.unknownCustomField === undefined) logger[notice.level](notice.message);

@@ -35,8 +35,9 @@ export function buildAppRegistry(
   const given = new Set(pluginTypes.map((type) => type.uid));
   const fromDisk = loaded.contentTypes.filter((type) => !given.has(type.uid));
   const types = applyExtensions([adminUserType(), ...pluginTypes, ...fromDisk], loaded.extensions, notices);
-  const built = (contentTypes: ContentTypeSource[], components: ComponentSource[]): AppRegistry => {
-    const registry = Registry.build(contentTypes, components, options);
+  const built = (contentTypes: ContentTypeSource[], components: ComponentSource[], rebuilt = false): AppRegistry => {
+    // what the app's code may still fix waits for it; once it ran, it stops start-up
+    const registry = Registry.build(contentTypes, components, { ...options, deferMissingInverse: !rebuilt });
     return {
       registry,
       notices: [...notices, ...registry.notices],
@@ -45,6 +46,7 @@ export function buildAppRegistry(
         return built(
           withAttributeChanges(contentTypes, changes, source),
           withAttributeChanges(components, changes, source),
+          true,
         );
       },
     };

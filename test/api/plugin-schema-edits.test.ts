@@ -327,3 +327,59 @@ describe("attributes extensions add to the upload plugin's file and to a local p
     expect(stored.body).to.include({ name: 'notes.txt', credit: 'Ann' });
   });
 });
+
+const ARTICLE = collection('article', 'articles', {
+  title: { type: 'string' },
+  likedBy: {
+    type: 'relation',
+    relation: 'manyToMany',
+    target: 'plugin::users-permissions.user',
+    inversedBy: 'likedArticles',
+  },
+});
+
+describe("an api type's inversedBy naming a user attribute the extension adds", () => {
+  let service: TestService;
+  before(async () => {
+    const appDir = await writeTempProject({
+      'config/permissions.json': json({
+        public: ['api::article.article.find', 'plugin::users-permissions.user.findOne'],
+      }),
+      'src/api/article/content-types/article/schema.json': ARTICLE,
+      ...coreApi('article'),
+      'src/extensions/users-permissions/strapi-server.js': `module.exports = (plugin) => {
+  plugin.contentTypes.user.schema.attributes.likedArticles = {
+    type: 'relation', relation: 'manyToMany', target: 'api::article.article', mappedBy: 'likedBy',
+  };
+  return plugin;
+};`,
+      'src/index.js': `module.exports = {
+  async bootstrap({ strapi }) {
+    const user = await strapi.entityService.create('plugin::users-permissions.user', {
+      data: { username: 'ann', email: 'ann@example.com', provider: 'local', confirmed: true },
+    });
+    await strapi.entityService.create('api::article.article', { data: { title: 'Hello', likedBy: [user.id] } });
+  },
+};`,
+    });
+    service = await createTestService({ appDir });
+  });
+  after(() => service.close());
+
+  it('starts, and the relation is populated from both sides', async () => {
+    const { accessKey } = await createApiToken(service.context, { name: 'all', type: 'full-access' });
+    const auth = { Authorization: `Bearer ${accessKey}` };
+    const articles = await request(service.app).get('/api/articles?populate=likedBy').set(auth).expect(200);
+    expect(articles.body.data[0].attributes.likedBy.data.map((user: { id: number }) => user.id)).to.deep.equal([1]);
+    const user = await request(service.app).get('/api/users/1?populate=likedArticles').set(auth).expect(200);
+    expect(user.body.likedArticles.map((article: { title: string }) => article.title)).to.deep.equal(['Hello']);
+  });
+
+  it('stops start-up as before when no code adds it', async () => {
+    const message = await startUpError({ 'src/api/article/content-types/article/schema.json': ARTICLE });
+    expect(message).to.contain(
+      '/src/api/article/content-types/article/schema.json (attribute "likedBy"): inversedBy "likedArticles" must name a relation of ' +
+        'plugin::users-permissions.user with mappedBy "likedBy"; add that attribute to plugin::users-permissions.user or remove "inversedBy"',
+    );
+  });
+});
