@@ -3,7 +3,13 @@ import express, { Router, type Express, type Request, type RequestHandler, type 
 import mongoose from 'mongoose';
 import { allowAll, type Authenticator } from './access/ability.js';
 import { beginAppModules, ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
-import { buildAppRegistry, customFieldTypes, SchemaError } from './content-types/index.js';
+import {
+  buildAppRegistry,
+  customFieldTypes,
+  SchemaError,
+  type AppRegistry,
+  type AttributeChanges,
+} from './content-types/index.js';
 import { selectDatabase, type DatabaseHandle } from './database/select-database.js';
 import {
   configuredCronTasks,
@@ -32,6 +38,8 @@ import {
   registeredCustomFields,
   settleCustomFields,
   loadingStrapi,
+  schemaEditsOf,
+  schemaChangers,
   loadAppCode,
   loadRouteFiles,
   restActions,
@@ -198,10 +206,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     ...localPlugins.map((p) => p.file),
   ]);
   // an installed plugin whose content-types this service cannot store is left out (warned)
-  const {
-    built: { registry, notices },
-    plugins: projectPlugins,
-  } = withStorablePlugins(
+  const { built, plugins: projectPlugins } = withStorablePlugins(
     inStrapiOrder([...localPlugins, ...installedPlugins], Object.keys(config.plugins)),
     (own) =>
       buildAppRegistry(
@@ -212,6 +217,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       ),
     warn,
   );
+  const { registry } = built;
   // plugins whose lifecycle functions threw (third-party ones only: a local plugin's throw stops start-up)
   const failedPlugins = new Set<string>();
   const runPluginHooks = (hook: 'register' | 'bootstrap' | 'destroy', app: StrapiApp) =>
@@ -224,9 +230,6 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     ),
     dependencies: appDependencies(config.appDir),
   });
-  // a custom field no mapping knows waits for the app's register hooks, which may register it
-  const heldCustomFieldNotices = notices.filter((notice) => notice.unknownCustomField !== undefined);
-  for (const notice of notices) if (notice.unknownCustomField === undefined) logger[notice.level](notice.message);
   const modelHooks = await loadModelLifecycles(config.appDir, registry);
   const dbLifecycles = createDbLifecycles(registry, modelHooks);
   // the app's code (src/index, lifecycles files, its middlewares) reaches the `strapi` object
@@ -504,6 +507,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       await database.stop();
     },
   };
+  // the registry (and the models) again where the app's code changed content-types' attributes
+  const settleSchemaEdits = async (changes: Map<string, AttributeChanges>): Promise<AppRegistry> => {
+    if (changes.size === 0) return built;
+    const rebuilt = built.rebuild(changes, (uid) => schemaChangers(uid, extensions, lifecycle?.file, config.appDir));
+    registry.replaceWith(rebuilt.registry);
+    await models.refresh();
+    return rebuilt;
+  };
   // the app's lifecycle functions and its own middlewares' factories are given `{ strapi }`
   const strapi: StrapiApp | undefined = hasAppCode
     ? createStrapiApp({
@@ -528,12 +539,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     : undefined;
   try {
     if (strapi) globalThis.strapi = strapi;
-    // Strapi's plugin loader applies the extensions before any register hook
-    if (strapi)
-      await applyPluginExtensions(extensions, pluginHoldersOf(strapi), (uid) => {
-        const stored = registry.contentType(uid);
-        return stored ? Object.keys(stored.attributes) : undefined;
-      });
+    // Strapi's plugin loader applies the extensions before any register hook; what they and the
+    // register hooks change of the content-types' attributes is taken after register
+    if (strapi) schemaEditsOf(strapi).begin(pluginHoldersOf(strapi));
+    if (strapi) await applyPluginExtensions(extensions, pluginHoldersOf(strapi));
+    if (strapi) schemaEditsOf(strapi).open(pluginHoldersOf(strapi));
     const extendedHooks = (names: string[], hook: 'register' | 'bootstrap' | 'destroy') =>
       strapi ? runExtendedBuiltInHooks(extensions, pluginHoldersOf(strapi), names, hook, strapi) : undefined;
     // every plugin's register in Strapi's order (what an extension put on a built-in plugin's object
@@ -544,7 +554,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         else await runPluginHook([step.plugin], pluginHoldersOf(strapi), 'register', strapi, failedPlugins, warn);
     if (lifecycle && strapi) await lifecycle.run('register', strapi);
     await options.register?.({ app: service });
-    // where Strapi gives custom fields their registered types: after register
+    // where Strapi builds its database metadata from the content-types: after register
+    const settled = strapi ? await settleSchemaEdits(schemaEditsOf(strapi).close()) : built;
+    const [unfixed] = settled.registry.deferred;
+    if (unfixed) throw unfixed;
+    const { notices } = settled;
+    // a custom field no mapping knows waited for the app's register hooks, which may register it
+    const heldCustomFieldNotices = notices.filter((notice) => notice.unknownCustomField !== undefined);
+    for (const notice of notices) if (notice.unknownCustomField === undefined) logger[notice.level](notice.message);
     settleCustomFields(registry, strapi ? registeredCustomFields(strapi) : new Map(), heldCustomFieldNotices, logger);
     // where Strapi instantiates the controllers its routes name: after register
     code.instantiate();

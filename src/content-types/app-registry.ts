@@ -1,10 +1,21 @@
 import { adminUserType } from './admin-user.js';
+import { withAttributeChanges, type AttributeChanges } from './attribute-changes.js';
 import { applyExtensions } from './extensions.js';
 import { loadSchemas } from './load.js';
-import type { ContentTypeSource } from './normalize.js';
+import type { ComponentSource, ContentTypeSource } from './normalize.js';
 import type { SchemaNotice } from './notices.js';
 import { Registry, type RegistryOptions } from './registry.js';
 import { schemaKeyTypos } from './schema-key-typos.js';
+
+export interface AppRegistry {
+  registry: Registry;
+  notices: SchemaNotice[];
+  /**
+   * The registry again from the same schemas with the app's code's changes to their attributes
+   * (`changedBy`: the code named in messages about them); its notices are the whole start-up's.
+   */
+  rebuild(changes: ReadonlyMap<string, AttributeChanges>, changedBy: (uid: string) => string): AppRegistry;
+}
 
 /**
  * The registry of an app: its schemas, Strapi's `admin::user`, the enabled plugins' content-types with the app's
@@ -16,7 +27,7 @@ export function buildAppRegistry(
   pluginTypes: ContentTypeSource[],
   options: RegistryOptions,
   runningCode: ReadonlySet<string> = new Set(),
-): { registry: Registry; notices: SchemaNotice[] } {
+): AppRegistry {
   const loaded = loadSchemas(appDir, runningCode);
   const notices = [...loaded.notices, ...schemaKeyTypos(appDir, [...loaded.contentTypes, ...loaded.components])];
   // extensions apply to the built-in plugins' types and to the project's local plugins' alike
@@ -24,6 +35,21 @@ export function buildAppRegistry(
   const given = new Set(pluginTypes.map((type) => type.uid));
   const fromDisk = loaded.contentTypes.filter((type) => !given.has(type.uid));
   const types = applyExtensions([adminUserType(), ...pluginTypes, ...fromDisk], loaded.extensions, notices);
-  const registry = Registry.build(types, loaded.components, options);
-  return { registry, notices: [...notices, ...registry.notices] };
+  const built = (contentTypes: ContentTypeSource[], components: ComponentSource[], rebuilt = false): AppRegistry => {
+    // what the app's code may still fix waits for it; once it ran, it stops start-up
+    const registry = Registry.build(contentTypes, components, { ...options, deferMissingInverse: !rebuilt });
+    return {
+      registry,
+      notices: [...notices, ...registry.notices],
+      rebuild: (changes, changedBy) => {
+        const source = (type: { uid: string }) => `${type.uid} as ${changedBy(type.uid)} changed it`;
+        return built(
+          withAttributeChanges(contentTypes, changes, source),
+          withAttributeChanges(components, changes, source),
+          true,
+        );
+      },
+    };
+  };
+  return built(types, loaded.components);
 }

@@ -1,7 +1,8 @@
 export * from './types.js';
 export * from './uids.js';
 export { Registry, type RegistryOptions } from './registry.js';
-export { buildAppRegistry } from './app-registry.js';
+export { buildAppRegistry, type AppRegistry } from './app-registry.js';
+export type { AttributeChanges } from './attribute-changes.js';
 export { customFieldTypes } from './custom-field-config.js';
 export {
   CUSTOM_FIELD_BASE_TYPES,

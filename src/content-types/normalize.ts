@@ -229,6 +229,7 @@ export function linkRelations(
   schema: ContentType | Component,
   contentTypes: Map<string, ContentType>,
   notices: SchemaNotice[],
+  deferred?: SchemaError[],
 ): void {
   for (const [name, attr] of Object.entries(schema.attributes)) {
     if (attr.type === 'media') {
@@ -284,12 +285,19 @@ export function linkRelations(
       // a side left out above (its mappedBy names no owner) still counts here, as in Strapi v4
       const other = target.attributes[attr.inversedBy] ?? target.declared.attributes[attr.inversedBy];
       if (!other || other.type !== 'relation') {
-        throw new SchemaError(
+        const error = new SchemaError(
           schema.source,
           `inversedBy "${attr.inversedBy}" must name a relation of ${attr.target} with mappedBy "${name}"; ` +
             `add that attribute to ${attr.target} or remove "inversedBy"`,
           name,
         );
+        // an api type's owner side whose other side the app's code may still add: one-way until then
+        if (!deferred || other || schema.modelType !== 'contentType' || schema.namespace !== 'api') throw error;
+        deferred.push(error);
+        const { inversedBy: _missing, ...oneWay } = attr;
+        schema.attributes[name] = oneWay;
+        schema.relations[name] = describeRelation(name, oneWay);
+        continue;
       }
       if (other.target !== schema.uid || other.mappedBy !== name) {
         // Strapi v4 makes this side own its links and wires the other side to whichever owner it maps:

@@ -25,6 +25,11 @@ export interface RegistryOptions {
   i18n: boolean;
   /** the app's custom field uid → base type mapping (known plugins need none) */
   customFields?: CustomFieldTypes;
+  /**
+   * an api type's `inversedBy` naming an attribute its target lacks is held in `deferred` (the
+   * relation one-way) instead of thrown: the app's code may add that attribute before it is used
+   */
+  deferMissingInverse?: boolean;
 }
 
 /**
@@ -38,8 +43,15 @@ export class Registry {
   private readonly bySingular = new Map<string, ContentType>();
   /** what building the registry has to say at start-up (one log line each) */
   readonly notices: SchemaNotice[];
+  /** what stops start-up unless the app's code fixes it first (`deferMissingInverse`) */
+  readonly deferred: SchemaError[] = [];
 
-  constructor(contentTypes: ContentType[], components: Component[], notices: SchemaNotice[] = []) {
+  constructor(
+    contentTypes: ContentType[],
+    components: Component[],
+    notices: SchemaNotice[] = [],
+    deferMissingInverse = false,
+  ) {
     this.notices = notices;
     for (const ct of contentTypes) {
       if (this.contentTypes.has(ct.uid))
@@ -86,7 +98,7 @@ export class Registry {
     settleBothSidesInversedBy([...this.contentTypes.values()], this.notices);
     for (const schema of this.all()) {
       this.checkReferences(schema);
-      linkRelations(schema, this.contentTypes, this.notices);
+      linkRelations(schema, this.contentTypes, this.notices, deferMissingInverse ? this.deferred : undefined);
     }
   }
 
@@ -96,7 +108,25 @@ export class Registry {
       contentTypes.map((ct) => normalizeContentType(ct, normalize)),
       components.map((c) => normalizeComponent(c, normalize)),
       normalize.notices,
+      options.deferMissingInverse,
     );
+  }
+
+  /**
+   * Becomes `next` (built from the same files with the app's code's changes), so that whoever holds
+   * this registry reads the new schemas; only before any entry was read or written.
+   */
+  replaceWith(next: Registry): void {
+    const copy = <T>(into: Map<string, T>, from: Map<string, T>) => {
+      into.clear();
+      for (const [key, value] of from) into.set(key, value);
+    };
+    copy(this.contentTypes, next.contentTypes);
+    copy(this.components, next.components);
+    copy(this.byPlural, next.byPlural);
+    copy(this.bySingular, next.bySingular);
+    this.notices.splice(0, this.notices.length, ...next.notices);
+    this.deferred.splice(0, this.deferred.length, ...next.deferred);
   }
 
   contentType(uid: string): ContentType | undefined {

@@ -118,29 +118,30 @@ export interface CoreController {
 export function createCoreController(host: CoreControllerHost, uid: string): CoreController {
   const { service } = host;
   const { registry } = service;
-  const schema = registry.contentType(uid);
-  if (!schema)
-    throw new UnsupportedStrapiApi(`the core controller of "${uid}"`, 'it is not a content-type of this app');
-  const methods = SERVICE_METHODS[schema.kind];
+  const made = registry.contentType(uid);
+  if (!made) throw new UnsupportedStrapiApi(`the core controller of "${uid}"`, 'it is not a content-type of this app');
+  const methods = SERVICE_METHODS[made.kind];
+  // the registry's schema when used: one made in register outlives the attributes the app changes there
+  const current = () => registry.contentType(uid) ?? made;
 
   const { registries } = host;
   // what the app registered runs after the built-in steps, given the schema as Strapi describes it
   const registered = (kind: keyof AppRegistries, path: string, data: unknown) =>
-    registries ? runRegistered(registries[kind], path, describeSchema(schema), data) : data;
+    registries ? runRegistered(registries[kind], path, describeSchema(current()), data) : data;
   const helpers: MethodBag = {
     transformResponse: (data: unknown, meta?: Record<string, unknown>) =>
-      transformResponse(registry, schema, data, meta),
+      transformResponse(registry, current(), data, meta),
     sanitizeOutput: async (data: unknown, ctx: Context) =>
-      registered('sanitizers', CONTENT_API_OUTPUT, sanitizeOutput(registry, schema, data, callerAccess(ctx))),
+      registered('sanitizers', CONTENT_API_OUTPUT, sanitizeOutput(registry, current(), data, callerAccess(ctx))),
     sanitizeInput: async (data: unknown, ctx: Context) =>
-      registered('sanitizers', CONTENT_API_INPUT, sanitizeInput(schema, data, callerAccess(ctx))),
+      registered('sanitizers', CONTENT_API_INPUT, sanitizeInput(current(), data, callerAccess(ctx))),
     // a copy all the way down: an app editing what it gets never changes ctx.query
     sanitizeQuery: async (ctx: Context) => withAccess(cloneDeep(queryOf(ctx)), callerAccess(ctx)),
     validateQuery: async (ctx: Context) => {
       validateReadQuery({ registry, config: host.service.config, access: callerAccess(ctx) }, uid, queryOf(ctx));
     },
     validateInput: async (data: unknown, ctx: Context) => {
-      validateInput(schema, data, callerAccess(ctx));
+      validateInput(current(), data, callerAccess(ctx));
       // awaited, so that a validator's refusal refuses the request (Strapi 4.26 starts them without waiting)
       await registered('validators', CONTENT_API_INPUT, data);
     },
@@ -148,7 +149,7 @@ export function createCoreController(host: CoreControllerHost, uid: string): Cor
 
   /** a write's body: the request's JSON, or its multipart/form-data (`data` + `files.<path>`, stored first) */
   const written = <T>(ctx: Context, target: WriteTarget, write: (body: unknown) => Promise<T>): Promise<T> =>
-    withWriteBody(service, requestOf(ctx), schema, target, bodyOf(ctx), write, () => dataOf(ctx));
+    withWriteBody(service, requestOf(ctx), current(), target, bodyOf(ctx), write, () => dataOf(ctx));
 
   // no helper, service method or registered sanitizer of the app's takes part
   const direct = (self: MethodBag, action: string): boolean => {
@@ -231,7 +232,7 @@ export function createCoreController(host: CoreControllerHost, uid: string): Cor
   // the actions are the controller's own, the helpers its prototype's, as in Strapi
   const controller = Object.assign(
     Object.create(helpers) as MethodBag,
-    schema.kind === 'singleType' ? singleActions : collectionActions,
+    made.kind === 'singleType' ? singleActions : collectionActions,
   );
   return { controller, direct };
 }

@@ -5,10 +5,12 @@ export {
   registeredCustomFields,
   loadingStrapi,
   runningStrapi,
+  schemaEditsOf,
   type StrapiApp,
   type LifecycleHost,
 } from './strapi-app.js';
 export { settleCustomFields } from './custom-fields.js';
+export { schemaChangers } from './schema-edits.js';
 export { applyPluginExtensions, loadPluginExtensions, runExtendedBuiltInHooks } from './plugin-extensions.js';
 export { loadLocalPlugins } from './local-plugins.js';
 export {

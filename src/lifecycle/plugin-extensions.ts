@@ -57,41 +57,10 @@ function isPluginServer(value: unknown): value is PluginServer {
   return typeof value === 'object' && value !== null;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
-/** the attribute names a content-type has (undefined: no such content-type) */
-export type StoredAttributes = (uid: string) => readonly string[] | undefined;
-
-/**
- * Attributes an extension put on its plugin's content-types (`plugin.contentTypes.user.schema
- * .attributes.x = …`), which Strapi applies. Here the content-types are stored before the plugin's
- * object exists, so such an attribute would be answered but never stored: start-up stops instead,
- * naming the file that declares them (what is already there, from that file, is fine).
- */
-function checkAddedAttributes(extension: PluginExtension, holder: PluginHolder, stored: StoredAttributes): void {
-  for (const [name, contentType] of Object.entries(holder.server.contentTypes ?? {})) {
-    const schema: unknown = isRecord(contentType) ? contentType.schema : undefined;
-    const attributes: unknown = isRecord(schema) ? schema.attributes : undefined;
-    const known = stored(`plugin::${holder.name}.${name}`);
-    if (known === undefined || !isRecord(attributes)) continue;
-    const added = Object.keys(attributes).filter((attribute) => !known.includes(attribute));
-    if (added.length === 0) continue;
-    throw new ConfigError(
-      extension.label,
-      undefined,
-      `adds ${added.join(', ')} to plugin.contentTypes.${name}.schema.attributes, which this service takes from ` +
-        `src/extensions/${holder.name}/content-types/${name}/schema.json only: declare ${added.length > 1 ? 'them' : 'it'} there`,
-    );
-  }
-}
-
 /** Runs each extension on its plugin's object; what it returns becomes the plugin (its own object when it returns nothing). */
 export async function applyPluginExtensions(
   extensions: readonly PluginExtension[],
   holders: ReadonlyMap<string, PluginHolder>,
-  stored: StoredAttributes,
 ): Promise<void> {
   for (const extension of extensions) {
     const holder = holders.get(extension.plugin);
@@ -107,7 +76,6 @@ export async function applyPluginExtensions(
       );
     }
     if (isPluginServer(result)) holder.server = result;
-    checkAddedAttributes(extension, holder, stored);
   }
 }
 

@@ -40,6 +40,7 @@ import type { EventHub, StrapiWebhookRunner, WebhookStore } from '../webhooks/in
 import type { ApiRouter } from './content-api-routes.js';
 import { strapiApi, type StrapiApiModule } from './strapi-api.js';
 import { createStrapiAuth, type StrapiAuth } from './strapi-auth.js';
+import { createSchemaEdits, type SchemaEdits } from './schema-edits.js';
 import { describeSchema, type StrapiContentType } from './strapi-schema.js';
 import { strapiRequestContext, type StrapiRequestContext } from '../middlewares/request-context.js';
 
@@ -257,6 +258,14 @@ export function pluginHoldersOf(app: StrapiApp): ReadonlyMap<string, PluginHolde
   return pluginHolders.get(app) ?? new Map();
 }
 
+const schemaEditsByApp = new WeakMap<object, SchemaEdits>();
+/** What the app's code changes of the content-types' attributes at start-up (see schema-edits.ts). */
+export function schemaEditsOf(app: StrapiApp): SchemaEdits {
+  const edits = schemaEditsByApp.get(app);
+  if (!edits) throw new Error('not a strapi object of this service');
+  return edits;
+}
+
 function isBuilt(app: StrapiApp | LoadingStrapi): app is StrapiApp {
   return pluginHolders.has(app);
 }
@@ -349,7 +358,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
           registry
             .listContentTypes()
             .filter((ct) => ct.uid.startsWith(`plugin::${name}.`))
-            // a copy: an extension changing it changes nothing stored (see checkAddedAttributes)
+            // a copy: what an extension changes is taken after the register hooks (schema-edits.ts)
             .map((ct) => [ct.uid.slice(`plugin::${name}.`.length), { schema: structuredClone(describeSchema(ct)) }]),
         ),
       });
@@ -367,8 +376,9 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     const holder = holderOf(plugin);
     return lazyMap(holder.serviceNames().map((name) => [name, () => holder.service(name)] as const));
   };
+  const schemaEdits = createSchemaEdits(registry);
   const allContentTypes = (): Record<string, StrapiContentType> =>
-    Object.fromEntries(registry.listContentTypes().map((ct) => [ct.uid, describeSchema(ct)]));
+    Object.fromEntries(registry.listContentTypes().map((ct) => [ct.uid, schemaEdits.view(ct)]));
 
   const pluginObject = (name: string): StrapiPlugin => {
     const holder = holderOf(name);
@@ -406,7 +416,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
         config: (path, defaultValue) => get(holder.server.config, path, defaultValue) as unknown,
         contentType(ctName) {
           const ct = registry.contentType(`plugin::${name}.${ctName}`);
-          return ct ? describeSchema(ct) : undefined;
+          return ct ? schemaEdits.view(ct) : undefined;
         },
         get contentTypes() {
           return Object.fromEntries(
@@ -527,15 +537,15 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       return allContentTypes();
     },
     get components() {
-      return Object.fromEntries(registry.listComponents().map((c) => [c.uid, describeSchema(c)]));
+      return Object.fromEntries(registry.listComponents().map((c) => [c.uid, schemaEdits.view(c)]));
     },
     contentType(uid) {
       const ct = registry.contentType(uid);
-      return ct ? describeSchema(ct) : undefined;
+      return ct ? schemaEdits.view(ct) : undefined;
     },
     getModel(uid) {
       const schema = registry.schema(uid);
-      return schema ? describeSchema(schema) : undefined;
+      return schema ? schemaEdits.view(schema) : undefined;
     },
     entityService: strictObject(
       entityService,
@@ -577,6 +587,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     if (host.enabledPlugins.includes(name)) app.config.set(`plugin.${name}`, holder.server.config);
   const strict = strictObject(app, 'strapi', APP_API);
   pluginHolders.set(strict, holders);
+  schemaEditsByApp.set(strict, schemaEdits);
   recordOwnServices(strict, (plugin, name) => holders.get(plugin)?.ownService(name));
   customFieldRegistries.set(strict, customFields);
   return strict;

@@ -31,6 +31,24 @@ export class Models {
     }
   }
 
+  /**
+   * The models again from the registry, which the app's code changed after `init()` (attributes
+   * added, replaced, removed), with the collections and indexes they need; before any entry is
+   * read or written.
+   */
+  async refresh(): Promise<void> {
+    this.models.clear();
+    this.driverCollections.clear();
+    for (const contentType of this.registry.listContentTypes()) {
+      if (this.connection.models[contentType.uid]) this.connection.deleteModel(contentType.uid);
+      this.models.set(
+        contentType.uid,
+        this.connection.model<Record<string, unknown>>(contentType.uid, contentTypeSchema(contentType, this.registry)),
+      );
+    }
+    await this.init();
+  }
+
   model(uid: string): ContentModel {
     const model = this.models.get(uid);
     if (!model) throw new Error(`no model for ${uid}`);

@@ -67,7 +67,8 @@ export function coreRoutes(service: ServiceContext, ct: ContentType): CoreRoute[
   const id = (req: Request) => String(req.params.id);
   /** a write's body: JSON, or multipart/form-data (`data` and `files.<path>`, stored first) */
   const written = <T>(req: Request, target: WriteTarget, write: (body: unknown) => Promise<T>) =>
-    withWriteBody(service, req, ct, target, req.body, write);
+    // the registry's schema now: the app's register hooks may have changed its attributes since
+    withWriteBody(service, req, service.registry.contentType(uid) ?? ct, target, req.body, write);
   if (ct.kind === 'collectionType') {
     const list = `/${ct.pluralName}`;
     const one = `/${ct.pluralName}/:id`;

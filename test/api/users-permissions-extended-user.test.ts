@@ -126,27 +126,10 @@ describe('a project extending the users-permissions user (schema.json, services.
   });
 });
 
-// Strapi applies attributes an extension puts on `plugin.contentTypes.user.schema`; here the
-// content-types are stored before the plugin's object exists, so such an attribute would be answered
-// (null) and never stored: start-up stops naming the file that declares them instead.
+// what an extension puts on `plugin.contentTypes.user.schema` is stored (plugin-schema-edits.test.ts);
+// on top of what schema.json declares, as Strapi applies the extension after the schema files
 describe('attributes a users-permissions extension puts on plugin.contentTypes.user.schema', () => {
-  it('stop start-up, naming them and the schema.json that declares them here', async () => {
-    const message = await startUpError({
-      'src/extensions/users-permissions/strapi-server.js': `module.exports = (plugin) => {
-  plugin.contentTypes.user.schema.attributes.signupSource = { type: 'string', default: 'web' };
-  plugin.contentTypes.user.schema = {
-    ...plugin.contentTypes.user.schema,
-    attributes: { ...plugin.contentTypes.user.schema.attributes, nickname: { type: 'string' } },
-  };
-  return plugin;
-};`,
-    });
-    expect(message).to.equal(
-      'src/extensions/users-permissions/strapi-server.js: adds signupSource, nickname to plugin.contentTypes.user.schema.attributes, which this service takes from src/extensions/users-permissions/content-types/user/schema.json only: declare them there',
-    );
-  });
-
-  it('start where schema.json declares them too (the extension repeating them changes nothing)', async () => {
+  it('start where schema.json declares them too (the extension repeating or changing them)', async () => {
     const message = await startUpError({
       'src/extensions/users-permissions/content-types/user/schema.json': json({
         ...USER_SCHEMA,
