@@ -166,7 +166,7 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
     const [answer, init] = await handle({
       url,
       method: req.method,
-      headers: { get: (key: string) => (key.toLowerCase() === 'content-type' ? contentType : req.get(key)) ?? null },
+      headers: { get: (key: string) => requestHeader(req, key, contentType) },
       body: () => Promise.resolve(body === undefined ? '' : (body as string | Record<string, unknown>)),
       raw: { req, auth },
       context: undefined,
@@ -290,6 +290,18 @@ function readJsonTextParams(req: Request): ShapeError | null {
     if (outcome?.kind === 'request-error') return outcome.error;
   }
   return null;
+}
+
+/**
+ * A header of the request as graphql-http reads it. `Accept` is always JSON: Apollo Server 3
+ * answers `application/json` whatever the client accepts (Apollo Client 3.9+ and graphql-request
+ * ask for `application/graphql-response+json` first), never a 406.
+ */
+function requestHeader(req: Request, key: string, contentType: string | undefined): string | null {
+  const name = key.toLowerCase();
+  if (name === 'content-type') return contentType ?? null;
+  if (name === 'accept') return 'application/json';
+  return req.get(key) ?? null;
 }
 
 /** A GET's operation parameters (`query`, `extensions`, ...), as sent. */
