@@ -187,9 +187,10 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
     const auth = await options.service.authenticate(req);
     const { answer, init } = await runOperation(req, auth, body, contentType, url, register);
     const status = init.status === 200 && typeof answer === 'string' && hasNoData(answer) ? 400 : init.status;
-    res.status(status);
     for (const [name, value] of Object.entries(init.headers ?? {})) if (value !== undefined) res.setHeader(name, value);
-    res.end(answer ?? undefined);
+    if (typeof answer === 'string' && String(res.getHeader('content-type')).startsWith('application/json'))
+      sendApolloJson(res, status, answer);
+    else res.status(status).end(answer ?? undefined);
   };
 
   /**
@@ -220,7 +221,7 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
       const { answer } = await runOperation(req, auth, operation, 'application/json', undefined, outcome.register);
       answers.push(JSON.parse(answer ?? 'null'));
     }
-    res.status(200).type('application/json').send(JSON.stringify(answers));
+    sendApolloJson(res, 200, JSON.stringify(answers));
   };
 
   return async (req: Request, res: Response, next) => {
@@ -237,13 +238,13 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
       }
       const textError = readJsonTextParams(req);
       if (textError) {
-        res.status(textError.status).type(textError.contentType).send(textError.body);
+        sendShapeError(res, textError);
         return;
       }
       const single = req.method === 'GET' ? getParameters(req) : isRecord(req.body) ? req.body : undefined;
       const outcome = single ? persisted.resolve(single) : undefined;
       if (outcome?.kind === 'answer') {
-        res.status(outcome.status).type('application/json').send(outcome.body);
+        sendApolloJson(res, outcome.status, outcome.body);
         return;
       }
       // a GET whose query came from the store: its parameters with the query added
@@ -252,7 +253,7 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
       if (req.method === 'POST' && outcome) req.body = outcome.operation;
       const shapeError = url ? null : requestShapeError(req);
       if (shapeError) {
-        res.status(shapeError.status).type(shapeError.contentType).send(shapeError.body);
+        sendShapeError(res, shapeError);
         return;
       }
       if (req.method === 'POST' && Array.isArray(req.body)) await runBatch(req, res, req.body);
@@ -265,6 +266,20 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
       next(err);
     }
   };
+}
+
+/**
+ * A JSON answer as Apollo Server 3 sends it, byte for byte what Strapi sends: `Content-Type:
+ * application/json` (no charset) and the JSON text followed by a newline.
+ */
+function sendApolloJson(res: Response, status: number, json: string): void {
+  res.status(status).setHeader('Content-Type', 'application/json');
+  res.end(`${json}\n`);
+}
+
+function sendShapeError(res: Response, error: ShapeError): void {
+  if (error.contentType === 'application/json') sendApolloJson(res, error.status, error.body);
+  else res.status(error.status).type(error.contentType).send(error.body);
 }
 
 /**
