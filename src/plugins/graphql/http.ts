@@ -27,7 +27,7 @@ import { formatResolverError, PARSE_FAILED, VALIDATION_FAILED, withCode } from '
 import { isMultipart, uploadRuntime, withWorkDir } from '../upload/index.js';
 import { PersistedQueries, type PersistedQueryOutcome } from './persisted-queries.js';
 import { parseJsonTextParams } from './json-text-params.js';
-import { missingQueryAnswer, requestShapeError, type ShapeError } from './request-shape.js';
+import { GET_MUTATION_ANSWER, missingQueryAnswer, requestShapeError, type ShapeError } from './request-shape.js';
 import { startTracing, withTracing } from './tracing.js';
 import { isRecord } from './values.js';
 import { readGraphQLMultipart } from './upload-multipart.js';
@@ -188,7 +188,9 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
     const { answer, init } = await runOperation(req, auth, body, contentType, url, register);
     const status = init.status === 200 && typeof answer === 'string' && hasNoData(answer) ? 400 : init.status;
     for (const [name, value] of Object.entries(init.headers ?? {})) if (value !== undefined) res.setHeader(name, value);
-    if (typeof answer === 'string' && String(res.getHeader('content-type')).startsWith('application/json'))
+    // graphql-http's 405 (with Allow: POST) is for a mutation sent by GET
+    if (req.method === 'GET' && status === 405) sendApolloJson(res, status, JSON.stringify(GET_MUTATION_ANSWER));
+    else if (typeof answer === 'string' && String(res.getHeader('content-type')).startsWith('application/json'))
       sendApolloJson(res, status, answer);
     else res.status(status).end(answer ?? undefined);
   };
