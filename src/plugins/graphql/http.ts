@@ -234,7 +234,8 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
         if (!upload) throw new ValidationError('File uploads need the upload plugin');
         await withWorkDir(async (directory) => {
           const operation = await readGraphQLMultipart(req, { sizeLimit: upload.settings.sizeLimit, directory });
-          await run(req, res, operation, 'application/json');
+          if (Array.isArray(operation)) await runBatch(req, res, operation);
+          else await run(req, res, operation, 'application/json');
         });
         return;
       }
