@@ -190,6 +190,40 @@ describe('upload plugin: GraphQL', function () {
     expect(await count()).to.equal(before);
   });
 
+  it('a batch of operations in one multipart request (0.variables.file): answers in order (Strapi 4.26)', async () => {
+    const upload = 'mutation($file: Upload!) { upload(file: $file) { data { attributes { name } } } }';
+    const res = await request(media.service.app)
+      .post('/graphql')
+      .set(media.auth)
+      .field(
+        'operations',
+        JSON.stringify([
+          { query: upload, variables: { file: null } },
+          { query: upload, variables: { file: null } },
+          { query: '{ __typename }' },
+        ]),
+      )
+      .field('map', JSON.stringify({ 0: ['0.variables.file'], 1: ['1.variables.file'] }))
+      .attach('0', TEXT, 'first.txt')
+      .attach('1', TEXT, 'second.txt');
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body).to.deep.equal([
+      { data: { upload: { data: { attributes: { name: 'first.txt' } } } } },
+      { data: { upload: { data: { attributes: { name: 'second.txt' } } } } },
+      { data: { __typename: 'Query' } },
+    ]);
+    const outside = await request(media.service.app)
+      .post('/graphql')
+      .set(media.auth)
+      .field('operations', JSON.stringify([{ query: upload, variables: { file: null } }]))
+      .field('map', JSON.stringify({ 0: ['variables.file'] }))
+      .attach('0', TEXT, 'third.txt');
+    expect(outside.status).to.equal(400);
+    expect(outside.body.error.message).to.equal(
+      `Invalid multipart GraphQL request: map path "variables.file" is not under an operation's variables (0.variables...)`,
+    );
+  });
+
   it('updateFileInfo and removeFile (bytes gone from disk); a missing file is null', async () => {
     const up = await multipart(media, UPLOAD, { file: null }, { 0: ['variables.file'] }, [
       { field: '0', content: image, filename: 'tmp.png' },

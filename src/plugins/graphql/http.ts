@@ -27,7 +27,7 @@ import { formatResolverError, PARSE_FAILED, VALIDATION_FAILED, withCode } from '
 import { isMultipart, uploadRuntime, withWorkDir } from '../upload/index.js';
 import { PersistedQueries, type PersistedQueryOutcome } from './persisted-queries.js';
 import { parseJsonTextParams } from './json-text-params.js';
-import { missingQueryAnswer, requestShapeError, type ShapeError } from './request-shape.js';
+import { GET_MUTATION_ANSWER, missingQueryAnswer, requestShapeError, type ShapeError } from './request-shape.js';
 import { startTracing, withTracing } from './tracing.js';
 import { isRecord } from './values.js';
 import { readGraphQLMultipart } from './upload-multipart.js';
@@ -166,7 +166,7 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
     const [answer, init] = await handle({
       url,
       method: req.method,
-      headers: { get: (key: string) => (key.toLowerCase() === 'content-type' ? contentType : req.get(key)) ?? null },
+      headers: { get: (key: string) => requestHeader(req, key, contentType) },
       body: () => Promise.resolve(body === undefined ? '' : (body as string | Record<string, unknown>)),
       raw: { req, auth },
       context: undefined,
@@ -187,9 +187,12 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
     const auth = await options.service.authenticate(req);
     const { answer, init } = await runOperation(req, auth, body, contentType, url, register);
     const status = init.status === 200 && typeof answer === 'string' && hasNoData(answer) ? 400 : init.status;
-    res.status(status);
     for (const [name, value] of Object.entries(init.headers ?? {})) if (value !== undefined) res.setHeader(name, value);
-    res.end(answer ?? undefined);
+    // graphql-http's 405 (with Allow: POST) is for a mutation sent by GET
+    if (req.method === 'GET' && status === 405) sendApolloJson(res, status, JSON.stringify(GET_MUTATION_ANSWER));
+    else if (typeof answer === 'string' && String(res.getHeader('content-type')).startsWith('application/json'))
+      sendApolloJson(res, status, answer);
+    else res.status(status).end(answer ?? undefined);
   };
 
   /**
@@ -220,7 +223,7 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
       const { answer } = await runOperation(req, auth, operation, 'application/json', undefined, outcome.register);
       answers.push(JSON.parse(answer ?? 'null'));
     }
-    res.status(200).type('application/json').send(JSON.stringify(answers));
+    sendApolloJson(res, 200, JSON.stringify(answers));
   };
 
   return async (req: Request, res: Response, next) => {
@@ -231,19 +234,20 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
         if (!upload) throw new ValidationError('File uploads need the upload plugin');
         await withWorkDir(async (directory) => {
           const operation = await readGraphQLMultipart(req, { sizeLimit: upload.settings.sizeLimit, directory });
-          await run(req, res, operation, 'application/json');
+          if (Array.isArray(operation)) await runBatch(req, res, operation);
+          else await run(req, res, operation, 'application/json');
         });
         return;
       }
       const textError = readJsonTextParams(req);
       if (textError) {
-        res.status(textError.status).type(textError.contentType).send(textError.body);
+        sendShapeError(res, textError);
         return;
       }
       const single = req.method === 'GET' ? getParameters(req) : isRecord(req.body) ? req.body : undefined;
       const outcome = single ? persisted.resolve(single) : undefined;
       if (outcome?.kind === 'answer') {
-        res.status(outcome.status).type('application/json').send(outcome.body);
+        sendApolloJson(res, outcome.status, outcome.body);
         return;
       }
       // a GET whose query came from the store: its parameters with the query added
@@ -252,7 +256,7 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
       if (req.method === 'POST' && outcome) req.body = outcome.operation;
       const shapeError = url ? null : requestShapeError(req);
       if (shapeError) {
-        res.status(shapeError.status).type(shapeError.contentType).send(shapeError.body);
+        sendShapeError(res, shapeError);
         return;
       }
       if (req.method === 'POST' && Array.isArray(req.body)) await runBatch(req, res, req.body);
@@ -265,6 +269,20 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
       next(err);
     }
   };
+}
+
+/**
+ * A JSON answer as Apollo Server 3 sends it, byte for byte what Strapi sends: `Content-Type:
+ * application/json` (no charset) and the JSON text followed by a newline.
+ */
+function sendApolloJson(res: Response, status: number, json: string): void {
+  res.status(status).setHeader('Content-Type', 'application/json');
+  res.end(`${json}\n`);
+}
+
+function sendShapeError(res: Response, error: ShapeError): void {
+  if (error.contentType === 'application/json') sendApolloJson(res, error.status, error.body);
+  else res.status(error.status).type(error.contentType).send(error.body);
 }
 
 /**
@@ -290,6 +308,18 @@ function readJsonTextParams(req: Request): ShapeError | null {
     if (outcome?.kind === 'request-error') return outcome.error;
   }
   return null;
+}
+
+/**
+ * A header of the request as graphql-http reads it. `Accept` is always JSON: Apollo Server 3
+ * answers `application/json` whatever the client accepts (Apollo Client 3.9+ and graphql-request
+ * ask for `application/graphql-response+json` first), never a 406.
+ */
+function requestHeader(req: Request, key: string, contentType: string | undefined): string | null {
+  const name = key.toLowerCase();
+  if (name === 'content-type') return contentType ?? null;
+  if (name === 'accept') return 'application/json';
+  return req.get(key) ?? null;
 }
 
 /** A GET's operation parameters (`query`, `extensions`, ...), as sent. */

@@ -1,7 +1,8 @@
 /**
  * Requests that carry no usable GraphQL operation, answered as Strapi v4's Apollo Server 3 answers
- * them (before any parsing): a plain-text 400 for a missing body or query string, a JSON 400 for
- * an empty `query`; in a batch, an operation without a query is answered in its place.
+ * them (before any parsing): a plain-text 400 for a missing body or a GET without parameters, a
+ * JSON 400 for a missing or empty `query`; in a batch, an operation without a query is answered in
+ * its place. A mutation sent by GET is Apollo's JSON 405 too.
  */
 import type { Request } from 'express';
 import { ValidationError } from '../../errors/index.js';
@@ -26,9 +27,9 @@ const EMPTY_QUERY_ANSWER = {
 
 export function requestShapeError(req: Request): ShapeError | null {
   if (req.method === 'GET') {
+    if (Object.keys(req.query).length === 0) return text('GET query missing.');
     const query: unknown = req.query.query;
-    if (query === undefined) return text('GET query missing.');
-    return query === '' ? emptyQuery() : null;
+    return query === undefined || query === '' ? emptyQuery() : null;
   }
   if (req.method !== 'POST') return null;
   const body: unknown = req.body;
@@ -57,6 +58,11 @@ function batchShapeError(operations: unknown[]): ShapeError | null {
   );
   return notText ? text(NOT_TEXT) : null;
 }
+
+/** Apollo Server 3's answer (405, `Allow: POST`) to a mutation sent by GET. */
+export const GET_MUTATION_ANSWER = {
+  errors: [{ message: 'GET supports only query operation', extensions: { code: 'INTERNAL_SERVER_ERROR' } }],
+};
 
 function missingQuery(operation: Record<string, unknown>): boolean {
   return operation.query === undefined || operation.query === null || operation.query === '';

@@ -114,6 +114,7 @@ export const JSONScalar = new GraphQLScalarType({
   name: 'JSON',
   description:
     'The `JSON` scalar type represents JSON values as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf).',
+  specifiedByURL: 'http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf',
   serialize: (value) => value,
   parseValue: (value) => value,
   parseLiteral: (ast, variables) => literalValue(ast, variables),

@@ -38,6 +38,7 @@ import {
 import { entityName, filtersInputName, GENERIC_MORPH, inputName } from './naming.js';
 import { fileAttributes, fileRelated, morphType } from './upload-related.js';
 import { withNexusTypes } from './nexus-types.js';
+import { withGraphQL15Introspection } from './introspection-v15.js';
 import { shadowMutations, shadowQueries, type RootField } from './shadow-crud.js';
 import { UPLOAD_FILE_CRUD_ACTIONS, uploadMutations, withStoredBytesRemoval } from './upload-mutations.js';
 import { addUsersPermissionsTypes, usersPermissionsMutations, usersPermissionsQueries } from './users-permissions.js';
@@ -144,7 +145,7 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
     nexusTypes.length === 0 && nexusPlugins.length === 0 ? built : withNexusTypes(built, nexusTypes, nexusPlugins);
   setLaterResolvers(merged, laterResolvers);
   if (merged !== built) wrapAddedRootFields(merged, built, resolversConfig);
-  return merged;
+  return withGraphQL15Introspection(merged);
 }
 
 /** The extensions' resolvers of fields their nexus types added; one naming no field stops start-up. */

@@ -1,6 +1,7 @@
 /**
- * GraphQL multipart requests (graphql-multipart-request-spec): `operations` (the JSON request),
- * `map` (file field → paths in `variables`), then the files. The files are streamed to disk by the
+ * GraphQL multipart requests (graphql-multipart-request-spec): `operations` (the JSON request, or
+ * a batch of them as Strapi's graphql-upload reads it), `map` (file field → paths in `variables`,
+ * `0.variables.file` in a batch), then the files. The files are streamed to disk by the
  * upload plugin's parser (same size limit, same clean-up as `POST /api/upload`) and each mapped
  * variable becomes an `UploadValue` the upload mutations read. Implemented here rather than with
  * `graphql-upload`: its current major needs graphql 17 and Node 22, the previous one Express 4, and
@@ -32,11 +33,18 @@ function parseJsonField(fields: Array<{ name: string; value: string }>, name: st
   return value;
 }
 
-/** Puts `value` at `path` (`variables.files.1`) inside `operation`; only under `variables`. */
-function place(operation: Record<string, unknown>, path: string, value: UploadValue): void {
+/**
+ * Puts `value` at `path` (`variables.files.1`, in a batch `0.variables.files.1`) inside
+ * `operations`; only under an operation's `variables`.
+ */
+function place(operations: Operations, path: string, value: UploadValue): void {
   const keys = path.split('.');
-  if (keys[0] !== 'variables' || keys.length < 2) throw invalid(`map path "${path}" is not under variables`);
-  let holder: unknown = operation;
+  const variablesAt = Array.isArray(operations) ? 1 : 0;
+  if (keys[variablesAt] !== 'variables' || keys.length < variablesAt + 2)
+    throw invalid(
+      `map path "${path}" is not under ${variablesAt ? "an operation's variables (0.variables...)" : 'variables'}`,
+    );
+  let holder: unknown = operations;
   for (const key of keys.slice(0, -1)) {
     const next: unknown = Array.isArray(holder) ? holder[Number(key)] : isRecord(holder) ? holder[key] : undefined;
     if (next === undefined || next === null || typeof next !== 'object')
@@ -48,14 +56,18 @@ function place(operation: Record<string, unknown>, path: string, value: UploadVa
   else if (isRecord(holder)) holder[last] = value;
 }
 
-/** The GraphQL request of a multipart body, its files placed in its variables. */
+/** One GraphQL request, or a batch of them. */
+type Operations = Record<string, unknown> | unknown[];
+
+/** The GraphQL request (or batch) of a multipart body, its files placed in its variables. */
 export async function readGraphQLMultipart(
   req: IncomingMessage,
   options: { sizeLimit: number; directory: string },
-): Promise<Record<string, unknown>> {
+): Promise<Operations> {
   const body = await readMultipart(req, options);
   const operation = parseJsonField(body.fields, 'operations');
-  if (!isRecord(operation)) throw invalid('"operations" must be one GraphQL request object (no batches)');
+  if (!isRecord(operation) && !Array.isArray(operation))
+    throw invalid('"operations" must be a GraphQL request object or an array of them');
   const map = parseJsonField(body.fields, 'map');
   if (!isRecord(map)) throw invalid('"map" must be an object');
   for (const [key, paths] of Object.entries(map)) {
