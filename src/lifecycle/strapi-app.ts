@@ -40,6 +40,7 @@ import type { EventHub, StrapiWebhookRunner, WebhookStore } from '../webhooks/in
 import type { ApiRouter } from './content-api-routes.js';
 import { strapiApi, type StrapiApiModule } from './strapi-api.js';
 import { createStrapiAuth, type StrapiAuth } from './strapi-auth.js';
+import { createStrapiContainer, type StrapiContainer } from './strapi-container.js';
 import { describeSchema, type StrapiContentType } from './strapi-schema.js';
 import { strapiRequestContext, type StrapiRequestContext } from '../middlewares/request-context.js';
 
@@ -152,6 +153,8 @@ export interface StrapiApp {
   /** the apis as Strapi's modules (strapi-api.ts) */
   readonly api: Record<string, StrapiApiModule<StrapiContentType>>;
   auth: StrapiAuth;
+  /** Strapi's registry container, for the registries above (strapi-container.ts) */
+  container: StrapiContainer;
   /** the Koa context of the request being served (`get()`), wherever the code runs */
   requestContext: StrapiRequestContext;
 }
@@ -247,7 +250,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, auth.verify/register, requestContext.get/run, sanitizers, validators, admin.services.permission, eventHub, webhookStore, webhookRunner';
+  'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, auth.verify/register, container.get(name), requestContext.get/run, sanitizers, validators, admin.services.permission, eventHub, webhookStore, webhookRunner';
 const PLUGIN_API =
   'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
 
@@ -441,6 +444,12 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     config: (path, defaultValue) => app.config.get(path, defaultValue),
   });
   const unknownPluginsAsked = new Set<string>();
+  const auth = strictObject(
+    createStrapiAuth(host.logger),
+    'strapi.auth',
+    'verify(auth, config), register(type, strategy)',
+  );
+  let container: StrapiContainer | undefined;
   const app: StrapiApp = {
     config: configObject(host.config.tree),
     log: logMethods(host.logger),
@@ -568,7 +577,11 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     get api() {
       return apiModules();
     },
-    auth: strictObject(createStrapiAuth(host.logger), 'strapi.auth', 'verify(auth, config), register(type, strategy)'),
+    auth,
+    get container() {
+      container ??= createStrapiContainer({ auth, config: app.config, ...registries, customFields: customFields.api });
+      return container;
+    },
     requestContext: strapiRequestContext,
   };
   // as Strapi's plugin container: a plugin's settings (its defaults under the app's) are `plugin.<name>`
