@@ -39,7 +39,7 @@ import { createContentManagerUidService } from './content-manager-uid.js';
 import type { EventHub, StrapiWebhookRunner, WebhookStore } from '../webhooks/index.js';
 import type { ApiRouter } from './content-api-routes.js';
 import { strapiApi, type StrapiApiModule } from './strapi-api.js';
-import { createStrapiAuth, type StrapiAuth } from './strapi-auth.js';
+import { contentApiStrategies, createStrapiAuth, type AuthStrategy, type StrapiAuth } from './strapi-auth.js';
 import { createStrapiContainer, type StrapiContainer } from './strapi-container.js';
 import { describeSchema, type StrapiContentType } from './strapi-schema.js';
 import { strapiRequestContext, type StrapiRequestContext } from '../middlewares/request-context.js';
@@ -276,6 +276,13 @@ export function registeredCustomFields(app: StrapiApp): ReadonlyMap<string, Cust
   return customFieldRegistries.get(app)?.registered() ?? new Map();
 }
 
+/** The content-API strategies the app's code registered through a `strapi` object's auth service. */
+const appAuths = new WeakMap<StrapiApp, StrapiAuth>();
+export function appContentApiStrategies(app: StrapiApp): readonly AuthStrategy[] {
+  const auth = appAuths.get(app);
+  return auth ? contentApiStrategies(auth) : [];
+}
+
 /** `{ uid: value }` whose values are made when read, as Strapi's `strapi.controllers` and `strapi.services`. */
 function lazyMap<T>(entries: ReadonlyArray<readonly [string, () => T]>): Record<string, T> {
   const map: Record<string, T> = {};
@@ -444,11 +451,8 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     config: (path, defaultValue) => app.config.get(path, defaultValue),
   });
   const unknownPluginsAsked = new Set<string>();
-  const auth = strictObject(
-    createStrapiAuth(host.logger),
-    'strapi.auth',
-    'verify(auth, config), register(type, strategy)',
-  );
+  const ownAuth = createStrapiAuth(host.logger);
+  const auth = strictObject(ownAuth, 'strapi.auth', 'verify(auth, config), register(type, strategy)');
   let container: StrapiContainer | undefined;
   const app: StrapiApp = {
     config: configObject(host.config.tree),
@@ -592,5 +596,6 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   pluginHolders.set(strict, holders);
   recordOwnServices(strict, (plugin, name) => holders.get(plugin)?.ownService(name));
   customFieldRegistries.set(strict, customFields);
+  appAuths.set(strict, ownAuth);
   return strict;
 }

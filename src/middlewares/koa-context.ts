@@ -10,6 +10,7 @@ import createError from 'http-errors';
 import camelCase from 'lodash/camelCase.js';
 import { contentType } from 'mime-types';
 import { requestAuth } from '../operations/request-context.js';
+import { stateUser } from '../access/auth-state.js';
 import { koaCookies, type KoaCookies } from './koa-cookies.js';
 import { filesOf, type RequestFiles } from './koa-multipart.js';
 
@@ -173,7 +174,7 @@ function requestState(req: Request): Record<string, unknown> {
   return Object.defineProperty({}, 'user', {
     enumerable: true,
     configurable: true,
-    get: () => (own ? own.user : requestAuth(req).credentials),
+    get: () => (own ? own.user : stateUser(requestAuth(req))),
     set: (user: unknown) => {
       own = { user };
     },
