@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import express, { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
 import mongoose from 'mongoose';
 import { allowAll, type Authenticator } from './access/ability.js';
+import { withAppStrategies } from './lifecycle/app-auth-strategies.js';
 import { beginAppModules, ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
 import {
   buildAppRegistry,
@@ -35,6 +36,7 @@ import {
   hasAdminRoutes,
   prefixedPath,
   pluginHoldersOf,
+  appContentApiStrategies,
   registeredCustomFields,
   settleCustomFields,
   loadingStrapi,
@@ -276,7 +278,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     connection,
     logger,
     i18n,
-    authenticate: (req) => authenticate(req),
+    authenticate: withAppStrategies(
+      (req) => authenticate(req),
+      () => (strapi ? appContentApiStrategies(strapi) : []),
+    ),
     lifecycles: dbLifecycles,
     mediaUrlSigner: () => mediaUrlSigner,
   };

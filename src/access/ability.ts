@@ -1,3 +1,5 @@
+import { UnauthorizedError } from '../errors/index.js';
+
 /** What one request may do: actions like `api::article.article.find`. */
 export interface Ability {
   can(action: string): boolean;
@@ -6,8 +8,8 @@ export interface Ability {
 export const ALLOW_ALL: Ability = { can: () => true };
 
 export interface RequestAuth {
-  /** `public` (no credentials), `users-permissions` (a user's JWT), `api-token` */
-  strategy: 'public' | 'users-permissions' | 'api-token' | 'none';
+  /** `public` (no credentials), `users-permissions` (a user's JWT), `api-token`, `app` (a project's strategy) */
+  strategy: 'public' | 'users-permissions' | 'api-token' | 'app' | 'none';
   ability: Ability;
   /** the authenticated user (users-permissions), without private fields */
   user?: { id: number } & Record<string, unknown>;
@@ -18,6 +20,20 @@ export interface RequestAuth {
   credentials?: { id: number } & Record<string, unknown>;
   /** the API token used, if any */
   token?: { id: number; type: string };
+  /** public with no permission at all: Strapi's own strategies did not authenticate the caller */
+  unauthenticated?: true;
+  /** the project's strategy that authenticated the caller (access/app-strategies.ts) */
+  app?: { strategy: { name?: string }; ability: unknown; stateUser: unknown };
+}
+
+/**
+ * A bearer value no built-in strategy recognises (neither a valid JWT nor a known API token), where
+ * Strapi's strategies answer `authenticated: false` and the next strategy is asked.
+ */
+export class UnrecognisedCredentialError extends UnauthorizedError {
+  constructor() {
+    super('Missing or invalid credentials');
+  }
 }
 
 /** Decides who a request is; throws UnauthorizedError for a bad or expired credential. */

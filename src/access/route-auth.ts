@@ -38,6 +38,7 @@ export function verifyRouteAuth(auth: RequestAuth, config: RouteAuthConfig): Rou
         return every((action) => READ_ACTION.test(action)) ? 'allowed' : 'forbidden';
       return every((action) => auth.ability.can(action)) ? 'allowed' : 'forbidden';
     case 'users-permissions':
+    case 'app':
       return scope === undefined || every((action) => auth.ability.can(action)) ? 'allowed' : 'forbidden';
     case 'public':
       if (scope === undefined) return 'unauthorized';

@@ -2,6 +2,7 @@ export { loadLifecycle, type AppLifecycle } from './load-lifecycle.js';
 export {
   createStrapiApp,
   pluginHoldersOf,
+  appContentApiStrategies,
   registeredCustomFields,
   loadingStrapi,
   runningStrapi,

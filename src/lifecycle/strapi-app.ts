@@ -39,8 +39,9 @@ import { createContentManagerUidService } from './content-manager-uid.js';
 import type { EventHub, StrapiWebhookRunner, WebhookStore } from '../webhooks/index.js';
 import type { ApiRouter } from './content-api-routes.js';
 import { strapiApi, type StrapiApiModule } from './strapi-api.js';
-import { createStrapiAuth, type StrapiAuth } from './strapi-auth.js';
 import { createSchemaEdits, type SchemaEdits } from './schema-edits.js';
+import { contentApiStrategies, createStrapiAuth, type AuthStrategy, type StrapiAuth } from './strapi-auth.js';
+import { createStrapiContainer, type StrapiContainer } from './strapi-container.js';
 import { describeSchema, type StrapiContentType } from './strapi-schema.js';
 import { strapiRequestContext, type StrapiRequestContext } from '../middlewares/request-context.js';
 
@@ -153,6 +154,8 @@ export interface StrapiApp {
   /** the apis as Strapi's modules (strapi-api.ts) */
   readonly api: Record<string, StrapiApiModule<StrapiContentType>>;
   auth: StrapiAuth;
+  /** Strapi's registry container, for the registries above (strapi-container.ts) */
+  container: StrapiContainer;
   /** the Koa context of the request being served (`get()`), wherever the code runs */
   requestContext: StrapiRequestContext;
 }
@@ -248,7 +251,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, auth.verify/register, requestContext.get/run, sanitizers, validators, admin.services.permission, eventHub, webhookStore, webhookRunner';
+  'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, auth.verify/register, container.get(name), requestContext.get/run, sanitizers, validators, admin.services.permission, eventHub, webhookStore, webhookRunner';
 const PLUGIN_API =
   'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
 
@@ -280,6 +283,13 @@ export function runningStrapi(): StrapiApp | undefined {
 const customFieldRegistries = new WeakMap<StrapiApp, CustomFieldsRegistry>();
 export function registeredCustomFields(app: StrapiApp): ReadonlyMap<string, CustomFieldBaseType> {
   return customFieldRegistries.get(app)?.registered() ?? new Map();
+}
+
+/** The content-API strategies the app's code registered through a `strapi` object's auth service. */
+const appAuths = new WeakMap<StrapiApp, StrapiAuth>();
+export function appContentApiStrategies(app: StrapiApp): readonly AuthStrategy[] {
+  const auth = appAuths.get(app);
+  return auth ? contentApiStrategies(auth) : [];
 }
 
 /** `{ uid: value }` whose values are made when read, as Strapi's `strapi.controllers` and `strapi.services`. */
@@ -451,6 +461,9 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     config: (path, defaultValue) => app.config.get(path, defaultValue),
   });
   const unknownPluginsAsked = new Set<string>();
+  const ownAuth = createStrapiAuth(host.logger);
+  const auth = strictObject(ownAuth, 'strapi.auth', 'verify(auth, config), register(type, strategy)');
+  let container: StrapiContainer | undefined;
   const app: StrapiApp = {
     config: configObject(host.config.tree),
     log: logMethods(host.logger),
@@ -578,7 +591,11 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     get api() {
       return apiModules();
     },
-    auth: strictObject(createStrapiAuth(host.logger), 'strapi.auth', 'verify(auth, config), register(type, strategy)'),
+    auth,
+    get container() {
+      container ??= createStrapiContainer({ auth, config: app.config, ...registries, customFields: customFields.api });
+      return container;
+    },
     requestContext: strapiRequestContext,
   };
   // as Strapi's plugin container: a plugin's settings (its defaults under the app's) are `plugin.<name>`
@@ -590,5 +607,6 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   schemaEditsByApp.set(strict, schemaEdits);
   recordOwnServices(strict, (plugin, name) => holders.get(plugin)?.ownService(name));
   customFieldRegistries.set(strict, customFields);
+  appAuths.set(strict, ownAuth);
   return strict;
 }

@@ -4,17 +4,15 @@
  *   the strategy of `ctx.state.auth` decides (access/auth-state.ts: the route rules for `{ scope }`);
  *   strapi-plugin-slugify checks `{ scope: '<uid>.find' }` this way, and @strapi/utils'
  *   `sanitize.contentAPI.output` drops the relations a caller may not read with it;
- * - `register(type, strategy)`: the strategy is checked as Strapi checks it and kept, but requests
- *   are authenticated by users-permissions and API tokens only: a warning says so once per type.
+ * - `register(type, strategy)`: the strategy is checked as Strapi checks it and kept; the
+ *   `content-api` ones authenticate the requests Strapi's own strategies leave unauthenticated
+ *   (access/app-strategies.ts); another type (`admin`) is never asked: a warning says so once.
  */
 import { UnauthorizedError } from '../errors/index.js';
+import type { AppAuthStrategy } from './app-auth-strategies.js';
 import type { Logger } from '../logger.js';
 
-export interface AuthStrategy {
-  name?: string;
-  authenticate(ctx: unknown): unknown;
-  verify?(auth: unknown, config: unknown): unknown;
-}
+export type AuthStrategy = AppAuthStrategy;
 
 export interface StrapiAuth {
   register(type: string, strategy: AuthStrategy): StrapiAuth;
@@ -30,16 +28,24 @@ function strategyVerify(auth: unknown): ((auth: unknown, config: unknown) => unk
   return typeof verify === 'function' ? verify.bind(strategy) : undefined;
 }
 
+const CONTENT_API = 'content-api';
+
+/** The `content-api` strategies registered on an auth service, in the order registered. */
+const contentApi = new WeakMap<StrapiAuth, () => readonly AuthStrategy[]>();
+export function contentApiStrategies(auth: StrapiAuth): readonly AuthStrategy[] {
+  return contentApi.get(auth)?.() ?? [];
+}
+
 export function createStrapiAuth(logger: Logger): StrapiAuth {
   const strategies = new Map<string, AuthStrategy[]>();
   const auth: StrapiAuth = {
     register(type, strategy) {
       if (typeof strategy?.authenticate !== 'function') throw new TypeError(INVALID_STRATEGY);
       if (strategy.verify !== undefined && typeof strategy.verify !== 'function') throw new TypeError(INVALID_STRATEGY);
-      if (!strategies.has(type))
+      if (type !== CONTENT_API && !strategies.has(type))
         logger.warn(
-          `strapi.auth.register('${type}', ${JSON.stringify(strategy.name ?? 'a strategy')}): Content Service authenticates ` +
-            'requests with users-permissions and API tokens only; this strategy is kept but never asked',
+          `strapi.auth.register('${type}', ${JSON.stringify(strategy.name ?? 'a strategy')}): Content Service serves ` +
+            `only the content API ('${CONTENT_API}'); this strategy is kept but never asked`,
         );
       strategies.set(type, [...(strategies.get(type) ?? []), strategy]);
       return auth;
@@ -50,5 +56,6 @@ export function createStrapiAuth(logger: Logger): StrapiAuth {
       return strategyVerify(given)?.(given, config);
     },
   };
+  contentApi.set(auth, () => strategies.get(CONTENT_API) ?? []);
   return auth;
 }

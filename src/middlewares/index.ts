@@ -22,7 +22,7 @@ import { responseTime } from './response-time.js';
 import { responses } from './responses.js';
 import { security } from './security.js';
 import { session } from './session.js';
-import type { MiddlewareContext, MiddlewareFactory, MiddlewareHandlers } from './types.js';
+import type { FactoryContext, MiddlewareContext, MiddlewareFactory, MiddlewareHandlers } from './types.js';
 import { errorMiddleware } from '../rest/error-middleware.js';
 
 export type { MiddlewareContext } from './types.js';
@@ -79,7 +79,7 @@ function build(
   file: string,
   entry: MiddlewareEntry,
   factory: MiddlewareFactory,
-  context: MiddlewareContext,
+  context: FactoryContext,
 ): MiddlewareHandlers {
   try {
     return factory(entry.config, context);
@@ -124,7 +124,7 @@ export async function buildMiddlewares(context: MiddlewareContext): Promise<AppM
       out.custom.push(item);
       continue;
     }
-    const made = build(file, item.entry, item.factory, context);
+    const made = build(file, item.entry, item.factory, { ...context, errors: errorAnswers });
     out.handlers.push(...(made.handlers ?? []));
     out.fallback.push(...(made.fallback ?? []));
     out.closing.push(...(made.closing ?? []));

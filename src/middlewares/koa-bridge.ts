@@ -170,6 +170,23 @@ function respond(exchange: Exchange, req: Request, res: Response): void {
   res.end(bytes);
 }
 
+/**
+ * The answer, or, when its body cannot be written (JSON with a cycle, a `BigInt`), Koa's own answer
+ * to an error thrown while it responds: a plain-text 500 `Internal Server Error`, the error logged.
+ * The process goes on serving (an unhandled rejection would stop it).
+ */
+function respondOr500(exchange: Exchange, req: Request, res: Response, logger: Logger): void {
+  try {
+    respond(exchange, req, res);
+  } catch (err) {
+    logger.error({ err, method: req.method, url: req.originalUrl }, 'the answer could not be written');
+    if (res.headersSent) return;
+    const text = STATUS_CODES[500] ?? 'Internal Server Error';
+    res.removeHeader('Content-Length');
+    res.status(500).type('text/plain; charset=utf-8').send(text);
+  }
+}
+
 /** A status an error carries (Koa's `ctx.throw`, http-errors, `err.status = 4xx`), when it is an HTTP error status. */
 function statusOf(err: unknown): number | undefined {
   const { status, statusCode } = (err ?? {}) as { status?: unknown; statusCode?: unknown };
@@ -266,7 +283,7 @@ export function koaHandler(
       exchange.restore();
       exchanges.delete(req);
       if (failed) answerError(err, req, res, errors, logger);
-      else if (!exchange.streamed && !res.headersSent) respond(exchange, req, res);
+      else if (!exchange.streamed && !res.headersSent) respondOr500(exchange, req, res, logger);
     };
     void new Promise<unknown>((resolve) =>
       resolve(inRequestContext(req, () => middleware(exchange.ctx, koaNext))),

@@ -10,6 +10,7 @@ import createError from 'http-errors';
 import camelCase from 'lodash/camelCase.js';
 import { contentType } from 'mime-types';
 import { requestAuth } from '../operations/request-context.js';
+import { stateUser } from '../access/auth-state.js';
 import { koaCookies, type KoaCookies } from './koa-cookies.js';
 import { filesOf, type RequestFiles } from './koa-multipart.js';
 
@@ -82,6 +83,8 @@ export interface KoaAppView {
 const koaApps = new WeakMap<object, KoaAppView>();
 
 export function setKoaAppView(expressApp: object, view: KoaAppView): void {
+  // as Koa's application.toJSON: its signing keys are never written out
+  hiddenMethod(view, 'toJSON', () => ({ subdomainOffset: view.subdomainOffset, proxy: view.proxy, env: view.env }));
   koaApps.set(expressApp, view);
 }
 
@@ -173,7 +176,7 @@ function requestState(req: Request): Record<string, unknown> {
   return Object.defineProperty({}, 'user', {
     enumerable: true,
     configurable: true,
-    get: () => (own ? own.user : requestAuth(req).credentials),
+    get: () => (own ? own.user : stateUser(requestAuth(req))),
     set: (user: unknown) => {
       own = { user };
     },
@@ -198,6 +201,11 @@ function errorHelpers(answer: (status: number, body: unknown) => void): Record<s
       answer(code, { data: null, error: { status: code, name: err.name, message: err.message, details } });
     };
   return helpers;
+}
+
+/** A method that `Object.keys` and the spread leave out, as Koa's prototype methods. */
+function hiddenMethod(target: object, name: string, method: () => unknown): void {
+  Object.defineProperty(target, name, { value: method, enumerable: false, configurable: true, writable: true });
 }
 
 /** The Koa-like context of one request; `answer` holds its body until it is written. */
@@ -416,6 +424,22 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
     },
     ...errorHelpers(answerWith),
   };
+  // what JSON.stringify writes of them, as Koa's toJSON (never the sockets; the app's keys stay out):
+  // a controller answering `transformResponse(entry, ctx)` sends `meta` as this
+  const requestJson = () => ({ method: request.method, url: request.url, header: request.header });
+  const responseJson = () => ({ status: response.status, message: response.message, header: response.header });
+  hiddenMethod(ctx, 'toJSON', () => {
+    const { subdomainOffset, proxy, env } = ctx.app;
+    return {
+      request: requestJson(),
+      response: responseJson(),
+      app: { subdomainOffset, proxy, env },
+      originalUrl: req.originalUrl,
+      req: '<original node req>',
+      res: '<original node res>',
+      socket: '<original node socket>',
+    };
+  });
   // the shortcuts (`ctx.status`, `ctx.body`, `ctx.query`…) are the request's and the response's own
   // accessors, as Koa delegates them: `body` is the response's, `get` and the headers the request's
   const shortcuts = [
@@ -423,6 +447,8 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
     ...Object.entries(Object.getOwnPropertyDescriptors(response)),
   ];
   for (const [key, descriptor] of shortcuts) if (!(key in ctx)) Object.defineProperty(ctx, key, descriptor);
+  hiddenMethod(request, 'toJSON', requestJson);
+  hiddenMethod(response, 'toJSON', responseJson);
   // the accessors above are defined at run time, which the object literal's type cannot say
   return ctx as unknown as KoaContext;
 }

@@ -23,5 +23,10 @@ export interface MiddlewareHandlers {
   closing?: Array<RequestHandler | ErrorRequestHandler>;
 }
 
+/** What a `strapi::<name>` factory is given: the context, and how `strapi::errors` answers an error. */
+export interface FactoryContext extends MiddlewareContext {
+  errors: ErrorRequestHandler;
+}
+
 /** One of Strapi's `strapi::<name>` middlewares: its `config` from `config/middlewares` in, handlers out. */
-export type MiddlewareFactory = (config: Record<string, unknown>, context: MiddlewareContext) => MiddlewareHandlers;
+export type MiddlewareFactory = (config: Record<string, unknown>, context: FactoryContext) => MiddlewareHandlers;

@@ -206,6 +206,41 @@ describe('config/middlewares: an app list with options', () => {
   });
 });
 
+describe('config/middlewares: strapi::responses handlers', () => {
+  const REQUIRED =
+    "'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::query', 'strapi::body', 'strapi::public', 'strapi::favicon'";
+  let service: TestService;
+  before(async () => {
+    service = await serviceWith({
+      // as Strapi v4's: after the chain answered, the handler of the answer's status runs
+      'config/middlewares.js': `module.exports = [${REQUIRED}, {
+        name: 'strapi::responses',
+        config: {
+          handlers: {
+            404: (ctx) => { ctx.body = { message: 'nothing at ' + ctx.path }; ctx.status = 404; },
+            200: async (ctx) => { ctx.set('X-Handled', String(ctx.status)); },
+            403: 'not a function',
+          },
+        },
+      }];`,
+    });
+  });
+  after(() => service.close());
+
+  it("runs the handler of the answer's status, which may change it; a status without a function is left as it is", async () => {
+    const missing = await request(service.app).get('/api/nowhere');
+    expect(missing.status).to.equal(404);
+    expect(missing.body).to.deep.equal({ message: 'nothing at /api/nowhere' });
+    const found = await request(service.app).get('/api/notes');
+    expect(found.status).to.equal(200);
+    expect(found.headers['x-handled']).to.equal('200');
+    expect(found.body.data).to.deep.equal([]);
+    const refused = await request(service.app).delete('/api/notes/1');
+    expect(refused.status).to.equal(403);
+    expect(refused.body.error.name).to.equal('ForbiddenError');
+  });
+});
+
 describe('config/middlewares: origin functions and strings, ip filter', () => {
   it('calls an origin function with a Koa-like ctx, and splits a comma-separated string', async () => {
     const fn = await serviceWith({
@@ -326,9 +361,9 @@ describe('config/middlewares: entries that stop start-up', () => {
       /misses required middlewares .*: add strapi::security, strapi::public, strapi::favicon/,
     ],
     [
-      'strapi::responses with Koa handlers',
-      `module.exports = [${REQUIRED}, { name: 'strapi::responses', config: { handlers: { 404: (ctx) => {} } } }];`,
-      /strapi::responses\.handlers/,
+      'strapi::responses handlers that are no object',
+      `module.exports = [${REQUIRED}, { name: 'strapi::responses', config: { handlers: [(ctx) => {}] } }];`,
+      /strapi::responses\.handlers.*must be an object of status codes to functions/,
     ],
   ];
   for (const [what, text, message] of cases) {

@@ -2,7 +2,7 @@
 import type { Request } from 'express';
 import type { FieldNode } from 'graphql';
 import type { RequestAuth } from '../../access/ability.js';
-import { authState, type StrapiAuthState } from '../../access/auth-state.js';
+import { authState, stateUser, type StrapiAuthState } from '../../access/auth-state.js';
 import type { OperationContext } from '../../operations/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import { graphqlConfig } from './config.js';
@@ -14,7 +14,7 @@ export type GraphQLContext = {
   auth: RequestAuth;
   req: Request;
   /** Strapi's `ctx.state`, which resolvers of Strapi apps read (`context.state.user`) */
-  state: { user?: RequestAuth['user']; auth: StrapiAuthState };
+  state: { user?: unknown; auth: StrapiAuthState };
   /**
    * Strapi's `context.koaContext`: the request's Koa context (headers, cookies, `ctx.set`), made
    * when a resolver first reads it; its `state` is the context's. The answer stays GraphQL's.
@@ -39,7 +39,7 @@ export function graphqlContext(
   req: Request,
   koaContextOf: (req: Request, state: object) => object,
 ): GraphQLContext {
-  const state = { user: auth.credentials, auth: authState(auth) };
+  const state = { user: stateUser(auth), auth: authState(auth) };
   let koaContext: object | undefined;
   return {
     service,

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { abilityFromActions } from '../../access/abilities.js';
-import type { Authenticator } from '../../access/ability.js';
+import { UnrecognisedCredentialError, type Authenticator } from '../../access/ability.js';
 import { UnauthorizedError } from '../../errors/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import { authenticateApiToken } from './api-tokens.js';
@@ -33,11 +33,16 @@ export function createAuthenticator(
 ): Authenticator {
   return async (req) => {
     const token = bearerToken(req);
-    if (token === undefined)
-      return { strategy: 'public', ability: abilityFromActions(await deps.permissions.publicActions()) };
+    if (token === undefined) {
+      const actions = await deps.permissions.publicActions();
+      const ability = abilityFromActions(actions);
+      return actions.length > 0
+        ? { strategy: 'public', ability }
+        : { strategy: 'public', ability, unauthenticated: true };
+    }
     if (looksLikeJwt(token)) {
       const verified = await deps.jwt.verify(req);
-      if (!verified.ok) throw new UnauthorizedError('Missing or invalid credentials');
+      if (!verified.ok) throw new UnrecognisedCredentialError();
       const user = await findUserById(ctx, verified.payload.id);
       if (!user || user.blocked === true) throw new UnauthorizedError('Invalid credentials');
       const role = typeof user.role === 'number' ? await deps.permissions.roleOf(user.role) : undefined;
@@ -50,6 +55,7 @@ export function createAuthenticator(
     }
     const checked = await authenticateApiToken(ctx, deps.apiTokenSalt, token);
     if (checked.ok) return checked.auth;
-    throw new UnauthorizedError(checked.reason === 'expired' ? 'Token expired' : 'Missing or invalid credentials');
+    if (checked.reason === 'expired') throw new UnauthorizedError('Token expired');
+    throw new UnrecognisedCredentialError();
   };
 }
