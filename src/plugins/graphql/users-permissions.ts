@@ -19,7 +19,8 @@ import {
   usersPermissionsRuntime,
   type UsersPermissionsRuntime,
 } from '../users-permissions/index.js';
-import { createRole, deleteRoleOfUsers, findRole, requireRole, updateRole } from '../users-permissions/roles.js';
+import { deleteRoleOfUsers, findRole, requireRole, updateRole } from '../users-permissions/roles.js';
+import { createCheckedRole } from '../users-permissions/routes/roles.js';
 import { findUserById } from '../users-permissions/users.js';
 import type { Registry } from '../../content-types/index.js';
 import type { GraphQLContext } from './context.js';
@@ -167,14 +168,12 @@ function mutationFields(registry: Registry): Record<string, RootField> {
       type: 'UsersPermissionsCreateRolePayload',
       args: { data: 'UsersPermissionsRoleInput!' },
       action: 'plugin::users-permissions.role.createRole',
+      // the REST controller's checks (Strapi's resolver runs that controller)
       resolve: async (_p, args, ctx) => {
-        const data = plain(args.data) as Args;
-        const name = typeof data.name === 'string' ? data.name : '';
-        await createRole(ctx.service, {
-          name,
-          description: typeof data.description === 'string' ? data.description : null,
-          type: typeof data.type === 'string' ? data.type : name.toLowerCase(),
-        });
+        const given = Object.entries(plain(args.data) as Args).filter(
+          ([key, value]) => ['name', 'description', 'type'].includes(key) && value !== undefined,
+        );
+        await createCheckedRole(ctx.service, Object.fromEntries(given), []);
         return ok;
       },
     },

@@ -19,6 +19,7 @@ import { bodyObject, checkFields } from '../validation.js';
 import { isDuplicate } from '../indexes.js';
 import { isPlainObject } from '../../../write/index.js';
 import type { PluginRoute } from '../../types.js';
+import type { ServiceContext } from '../../../service-context.js';
 
 /** Strapi's role controller refuses an empty body (`{}`, `[]`) before its schema reads it. */
 function roleBody(body: unknown): Record<string, unknown> {
@@ -33,6 +34,31 @@ const snakeCase = (name: string) =>
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_|_$/g, '');
+
+/**
+ * A new role from a create body (REST's, GraphQL's `data`), with its actions: an empty body,
+ * a name shorter than the role type's minLength 3, and a second role of one `type` (`This role
+ * already exists`: the role of a type is looked up by it) are refused, where Strapi 4.26 stores them.
+ */
+export async function createCheckedRole(
+  ctx: ServiceContext,
+  input: unknown,
+  actions: readonly string[],
+): Promise<void> {
+  const body = roleBody(input);
+  const { name = '', description } = checkFields(body, {
+    name: [{ kind: 'required' }, { kind: 'min', n: 3 }],
+    description: [],
+  });
+  const type = typeof body.type === 'string' && body.type.trim() !== '' ? snakeCase(body.type) : snakeCase(name);
+  if (!type) throw ValidationError.forPath(['name'], 'name must contain letters or digits');
+  if (await findRole(ctx, { type })) throw new ApplicationError('This role already exists');
+  const role = await createRole(ctx, { name, description: description ?? null, type }).catch((error: unknown) => {
+    // created by another request meanwhile (unique `type`)
+    throw isDuplicate(error, 'type') ? new ApplicationError('This role already exists') : error;
+  });
+  await setRoleActions(ctx, role._id, actions);
+}
 
 /** `/users-permissions/roles[/:id]`, answering as Strapi v4 (`{ roles }`, `{ role }`, `{ ok: true }`). */
 export function roleRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
@@ -62,19 +88,8 @@ export function roleRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
   route('POST', '/roles', 'role.createRole', async (req, res) => {
     authorize(req, ROLE_ACTIONS.createRole);
     const body = roleBody(req.body);
-    const { name = '', description } = checkFields(body, {
-      name: [{ kind: 'required' }, { kind: 'min', n: 3 }],
-      description: [],
-    });
-    const type = typeof body.type === 'string' && body.type.trim() !== '' ? snakeCase(body.type) : snakeCase(name);
-    if (!type) throw ValidationError.forPath(['name'], 'name must contain letters or digits');
-    if (await findRole(ctx, { type })) throw new ApplicationError('This role already exists');
     const actions = body.permissions !== undefined ? fromPermissionInput(body.permissions) : [];
-    const role = await createRole(ctx, { name, description: description ?? null, type }).catch((error: unknown) => {
-      // created by another request meanwhile (unique `type`)
-      throw isDuplicate(error, 'type') ? new ApplicationError('This role already exists') : error;
-    });
-    await setRoleActions(ctx, role._id, actions);
+    await createCheckedRole(ctx, body, actions);
     rt.permissions.invalidate();
     res.json({ ok: true });
   });
