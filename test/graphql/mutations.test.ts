@@ -478,4 +478,23 @@ describe('GraphQL mutations and permissions', () => {
     const res = await gql(service, '{ notes { data { id } } }', undefined, 'not-a-jwt');
     expect(res.status).to.equal(401);
   });
+
+  it('deletes the single type; deleting it again is Strapi 4.26 resolver’s own NotFoundError', async () => {
+    const mutation = 'mutation { deleteHomepage { data { attributes { subtitle } } } }';
+    const deleted = await gql(service, mutation, undefined, jwt);
+    expect(at(deleted.body, 'data.deleteHomepage.data.attributes.subtitle')).to.equal('from graphql');
+    const again = await gql(service, mutation, undefined, jwt);
+    expect(again.body).to.deep.equal({
+      errors: [
+        {
+          message: 'Entity not found',
+          extensions: {
+            error: { name: 'NotFoundError', message: 'Entity not found', details: {} },
+            code: 'STRAPI_NOT_FOUND_ERROR',
+          },
+        },
+      ],
+      data: { deleteHomepage: null },
+    });
+  });
 });

@@ -19,7 +19,9 @@ describe('regression: GraphQL createUsersPermissionsRole checks as the REST rout
   const create = (data: string) =>
     gql(service, `mutation { createUsersPermissionsRole(data: ${data}) { ok } }`, undefined, token);
   const roleNames = async () =>
-    (await service.context.connection.db?.collection('up_roles').find({}).toArray())?.map((role) => role.name);
+    (await service.context.connection.db?.collection('up_roles').find({}).toArray())?.map((role) =>
+      String(role['name']),
+    );
 
   it('creates a role once; the same name again, a short name or no data are 4xx errors that store nothing', async () => {
     expect((await create('{ name: "Editors", description: "Edit" }')).body).to.deep.equal({
@@ -28,7 +30,7 @@ describe('regression: GraphQL createUsersPermissionsRole checks as the REST rout
     const again = await create('{ name: "editors" }');
     expect(again.body.data).to.deep.equal({ createUsersPermissionsRole: null });
     expect(again.body.errors?.[0]?.message).to.equal('This role already exists');
-    expect(again.body.errors?.[0]?.extensions?.error?.name).to.equal('ApplicationError');
+    expect(JSON.stringify(again.body.errors?.[0]?.extensions)).to.include('"name":"ApplicationError"');
     const short = await create('{ name: "x" }');
     expect(short.body.errors?.[0]?.message).to.equal('name must be at least 3 characters');
     expect(short.body.errors?.[0]?.extensions?.code).to.not.equal('INTERNAL_SERVER_ERROR');

@@ -208,7 +208,12 @@ export function shadowMutations(
         action: `${uid}.delete`,
         resolve: async (_p, args, ctx, info) => {
           const query = answerQuery(args, info, ctx);
-          const answer = await operations.deleteSingle(operationContext(ctx), uid, deleteReadQuery(query));
+          const answer = await operations
+            .deleteSingle(operationContext(ctx), uid, deleteReadQuery(query))
+            .catch((err: unknown) => {
+              // Strapi's single-type delete resolver words its own
+              throw err instanceof NotFoundError ? new NotFoundError('Entity not found') : err;
+            });
           return emptiedAfterDelete(ct, query, answer);
         },
       };
