@@ -368,8 +368,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   // whatever config/middlewares says: a path that cannot be decoded and a body nested too deep
   // stop here, before a route or a parser of its own recurses into them
   app.use(pathGuard, bodyDepthGuard);
-  // the body parsers' callbacks run outside the request's async context: it is entered again
-  app.use(enterRequestContext);
+  // the body parsers' callbacks run outside the request's async context: it is entered again. Only
+  // app code reads it (`strapi.requestContext`): without any, requests run without the async
+  // context tracking an AsyncLocalStorage turns on for every promise
+  if (hasAppCode) app.use(enterRequestContext);
   if (appServer) app.use(appServer.later, appServer.routes);
 
   const api = Router();
