@@ -3,7 +3,7 @@
 // `http://localhost:${strapi.config.get('server.port')}` reaches it whatever --port or PORT said.
 // With no host set, `server.host` is Strapi's default (the machine's name); the service listens on
 // every address.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer as createNetServer } from 'node:net';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -49,22 +49,33 @@ describe('the server address in strapi.config', function () {
     const appDir = await selfCallingProject(
       "module.exports = ({ env }) => ({ host: env('HOST', '0.0.0.0'), port: env.int('PORT', 1337), url: 'https://cms.example.com/' });",
     );
-    const port = await freePort();
     const { PORT: _port, HOST: _host, ...env } = process.env;
-    const child = spawn(
-      process.execPath,
-      [BIN, 'start', '--app', appDir, '--memory', '--port', String(port), '--host', '127.0.0.1'],
-      { env: { ...env, NODE_ENV: 'test', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    try {
-      await new Promise<void>((resolve, reject) => {
+    // a port found free may be taken by another process before the service binds it: try another
+    let started: { child: ChildProcess; port: number } | undefined;
+    for (let attempt = 0; !started; attempt++) {
+      const port = await freePort();
+      const child = spawn(
+        process.execPath,
+        [BIN, 'start', '--app', appDir, '--memory', '--port', String(port), '--host', '127.0.0.1'],
+        { env: { ...env, NODE_ENV: 'test', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      const listening = await new Promise<boolean>((resolve, reject) => {
         let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
+        let err = '';
+        child.stdout?.on('data', (chunk: Buffer) => {
           out += chunk.toString();
-          if (out.includes('Content Service listening on')) resolve();
+          if (out.includes('Content Service listening on')) resolve(true);
         });
-        child.on('exit', (code) => reject(new Error(`the service exited with ${code}: ${out}`)));
+        child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+        child.on('exit', (code) => {
+          if (attempt < 4 && err.includes(`port ${port} is in use`)) resolve(false);
+          else reject(new Error(`the service exited with ${code}: ${out}${err}`));
+        });
       });
+      if (listening) started = { child, port };
+    }
+    const { child, port } = started;
+    try {
       const res = await fetch(`http://127.0.0.1:${port}/api/hello`);
       expect(await res.json()).to.deep.equal({
         host: '127.0.0.1',
