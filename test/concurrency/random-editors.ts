@@ -90,6 +90,10 @@ function randomRequest(
       { tags: toMany('tags', live.tags) },
       { reviewer: toOne('authors'), tags: toMany('tags', live.tags) },
       { publishedAt: random.chance(0.5) ? null : new Date().toISOString(), author: toOne('authors') },
+      {
+        links: Array.from({ length: random.int(0, 3) }, (_, i) => ({ label: `link ${i}` })),
+        seo: { metaTitle: 'seo' },
+      },
     ]),
     authors: random.pick([{ profile: toOne('author-profiles') }, { articles: toMany('articles', live.articles) }]),
     'author-profiles': { author: toOne('authors') },
@@ -274,6 +278,11 @@ async function danglingInStorage(cluster: Cluster, all: Record<Kind, Map<number,
     }
   };
   const articles = await cluster.docs('articles');
+  const links = articles.flatMap((doc) =>
+    (Array.isArray(doc.links) ? (doc.links as { id: unknown }[]) : []).map((link) => link.id),
+  );
+  for (const id of new Set(duplicates(links)))
+    problems.push(`stored articles: component shared.link ${String(id)} held twice`);
   const groups = articles.map((doc) => `${String(doc.localeGroup)}/${String(doc.locale)}`);
   for (const group of new Set(duplicates(groups)))
     problems.push(`stored articles: two entries of localization group/locale ${group}`);
