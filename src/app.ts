@@ -35,6 +35,7 @@ import {
   withStorablePlugins,
   hasAdminRoutes,
   prefixedPath,
+  layerMethods,
   pluginHoldersOf,
   appContentApiStrategies,
   registeredCustomFields,
@@ -361,6 +362,16 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         endpoint,
         errors: middlewares.errors,
         logger,
+        servedContentApiRoutes: () => [
+          ...contentApiRoutes.listRoutes(),
+          ...(strapi ? [...pluginHoldersOf(strapi).values()] : [])
+            .filter((holder) => !servedByObject.has(holder.name))
+            .flatMap((holder) => holder.contentApiRoutes())
+            .map((route) => ({
+              path: `${config.api.rest.prefix}${route.path}`,
+              methods: layerMethods(String(route.method)),
+            })),
+        ],
       })
     : undefined;
   if (appServer) app.use(appServer.first);

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
+import merge from 'lodash/merge.js';
 import { ConfigError } from './config-error.js';
 import type { ServiceConfig } from './types.js';
 
@@ -34,7 +37,7 @@ function normalisedUrl(value: string, invalid: () => ConfigError): string {
  * normalised URLs (`getConfigUrls`: '' when no `server.url` is set, `/admin` under it).
  */
 export function serverTree(config: ServiceConfig): Record<string, unknown> {
-  const { tree } = config;
+  const tree = merge({}, rootValues(config.appDir), STRAPI_DEFAULTS, config.tree) as Section;
   const server = isObject(tree.server) ? tree.server : {};
   const admin = isObject(tree.admin) ? tree.admin : {};
   const serverUrl = normalisedUrl(
@@ -55,6 +58,40 @@ export function serverTree(config: ServiceConfig): Record<string, unknown> {
     port: config.server.port,
     server: { ...server, host, port: config.server.port, url: serverUrl },
     admin: { ...admin, url: adminUrl, path: adminPath(serverUrl, adminUrl) },
+  };
+}
+
+/** What Strapi 4.26's configuration holds where no file sets it (`app-configuration`'s defaults). */
+const STRAPI_DEFAULTS = {
+  server: { proxy: false, cron: { enabled: false }, admin: { autoOpen: false }, dirs: { public: './public' } },
+  admin: {},
+  api: { rest: { prefix: '/api' } },
+};
+
+/** The Strapi version `strapi.config.info.strapi` names: the one whose API the service speaks. */
+const STRAPI_VERSION = '4.26.2';
+
+/**
+ * The keys Strapi puts at the root of its configuration: the project's package.json (`info`, its
+ * `strapi` section), the time of start-up; no admin panel is served and nothing reloads.
+ */
+function rootValues(appDir: string): Section {
+  let pkg: Section = {};
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8'));
+    if (isObject(parsed)) pkg = parsed;
+  } catch {
+    // a directory of schemas alone has no package.json
+  }
+  const strapi = isObject(pkg.strapi) ? pkg.strapi : {};
+  const { uuid, ...packageJsonStrapi } = strapi;
+  return {
+    launchedAt: Date.now(),
+    serveAdminPanel: false,
+    autoReload: false,
+    uuid,
+    packageJsonStrapi,
+    info: { ...pkg, strapi: STRAPI_VERSION },
   };
 }
 
