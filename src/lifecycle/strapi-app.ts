@@ -31,7 +31,11 @@ import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 import { createUploadService } from './upload-service.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
-import { sendConfirmationEmail, usersPermissionsRuntime } from '../plugins/users-permissions/index.js';
+import {
+  createRoleService,
+  sendConfirmationEmail,
+  usersPermissionsRuntime,
+} from '../plugins/users-permissions/index.js';
 import { createProvidersRegistry } from './providers-registry.js';
 import { createAdminUserService } from './admin-user-service.js';
 import { createPathRegistry, type AppRegistries, type PathRegistry } from './sanitizer-registries.js';
@@ -326,6 +330,15 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     "strapi.plugin('users-permissions').service('user')",
     'add, edit, fetch, fetchAll, fetchAuthenticatedUser, count, remove, validatePassword, sendConfirmationEmail',
   );
+  const roleService = strictObject(
+    createRoleService(() => {
+      const runtime = usersPermissionsRuntime(host.service);
+      if (!runtime) throw new UnsupportedStrapiApi("strapi.plugin('users-permissions').service('role')");
+      return runtime;
+    }),
+    "strapi.plugin('users-permissions').service('role')",
+    'find, findOne, createRole, updateRole, deleteRole',
+  );
   const providersRegistry = strictObject(
     createProvidersRegistry(),
     "strapi.plugin('users-permissions').service('providers-registry')",
@@ -347,7 +360,9 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     'upload({ data, files }), uploadToEntity({ id, model, field }, files), formatFileInfo(file, fileInfo, metas), uploadFileAndPersist(fileData)',
   );
   const declaredServices = (plugin: string): Record<string, unknown> => ({
-    ...(plugin === 'users-permissions' ? { user: usersService, 'providers-registry': providersRegistry } : {}),
+    ...(plugin === 'users-permissions'
+      ? { user: usersService, role: roleService, 'providers-registry': providersRegistry }
+      : {}),
     ...(plugin === 'upload' ? { upload: uploadService } : {}),
     ...host.pluginServices(plugin),
   });

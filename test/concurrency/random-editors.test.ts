@@ -2,7 +2,7 @@
 // EDITORS_OPERATIONS its length, EDITORS_LOG=1 prints each refusal. Every answer must be a 200, or a 400/404 in Strapi's shape, and
 // the invariants must hold afterwards.
 import { expect } from 'chai';
-import { startCluster, type Cluster, type RawDoc } from './helpers.js';
+import { createMany, startCluster, type Cluster, type RawDoc } from './helpers.js';
 import { checkInvariants, runEditors } from './random-editors.js';
 
 const seed = Number(process.env.EDITORS_SEED ?? 20261207);
@@ -25,15 +25,19 @@ for (const instances of [1, 2]) {
       if (instances > 1) return;
 
       // the checks see a broken store: a dangling id, a lost entry, one side of a link gone
-      const [article] = await cluster.docs('articles', { author: { $ne: null } });
-      const [lost] = await cluster.docs('tags');
-      await cluster.db.collection<RawDoc>('articles').updateOne({ _id: article._id }, { $set: { category: 99_999 } });
-      await cluster.db.collection<RawDoc>('tags').deleteOne({ _id: lost._id });
-      await cluster.db.collection<RawDoc>('authors').deleteOne({ _id: article.author as number });
+      const [author] = await createMany(cluster, 'authors', 1, () => ({ name: 'to lose' }));
+      const [tag] = await createMany(cluster, 'tags', 1, () => ({ name: 'to lose' }));
+      const [article] = await createMany(cluster, 'articles', 1, () => ({ title: 'to break', author }));
+      run.created.authors.add(author);
+      run.created.tags.add(tag);
+      run.created.articles.add(article);
+      await cluster.db.collection<RawDoc>('articles').updateOne({ _id: article }, { $set: { category: 99_999 } });
+      await cluster.db.collection<RawDoc>('tags').deleteOne({ _id: tag });
+      await cluster.db.collection<RawDoc>('authors').deleteOne({ _id: author });
       const problems = await checkInvariants(cluster, run);
-      expect(problems).to.include(`stored articles ${article._id}.category -> 99999, missing`);
-      expect(problems).to.include(`tags ${lost._id}: created (200), never deleted, missing`);
-      expect(problems).to.include(`stored articles ${article._id}.author -> ${article.author}, missing`);
+      expect(problems).to.include(`stored articles ${article}.category -> 99999, missing`);
+      expect(problems).to.include(`tags ${tag}: created (200), never deleted, missing`);
+      expect(problems).to.include(`stored articles ${article}.author -> ${author}, missing`);
     });
   });
 }
