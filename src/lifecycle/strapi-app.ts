@@ -32,7 +32,6 @@ import { createUploadService } from './upload-service.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
 import { sendConfirmationEmail, usersPermissionsRuntime } from '../plugins/users-permissions/index.js';
-import { createProvidersRegistry } from './providers-registry.js';
 import { createAdminUserService } from './admin-user-service.js';
 import { createPathRegistry, type AppRegistries, type PathRegistry } from './sanitizer-registries.js';
 import { createContentManagerUidService } from './content-manager-uid.js';
@@ -326,11 +325,6 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     "strapi.plugin('users-permissions').service('user')",
     'add, edit, fetch, fetchAll, fetchAuthenticatedUser, count, remove, validatePassword, sendConfirmationEmail',
   );
-  const providersRegistry = strictObject(
-    createProvidersRegistry(),
-    "strapi.plugin('users-permissions').service('providers-registry')",
-    'getAll, get, add, remove, run',
-  );
   const adminUsers = strictObject(
     createAdminUserService(query),
     "strapi.service('admin::user')",
@@ -347,7 +341,8 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     'upload({ data, files }), uploadToEntity({ id, model, field }, files), formatFileInfo(file, fileInfo, metas), uploadFileAndPersist(fileData)',
   );
   const declaredServices = (plugin: string): Record<string, unknown> => ({
-    ...(plugin === 'users-permissions' ? { user: usersService, 'providers-registry': providersRegistry } : {}),
+    // the plugin's own services (`jwt`, `providers-registry`) come from its register
+    ...(plugin === 'users-permissions' ? { user: usersService } : {}),
     ...(plugin === 'upload' ? { upload: uploadService } : {}),
     ...host.pluginServices(plugin),
   });
