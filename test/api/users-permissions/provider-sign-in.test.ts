@@ -4,7 +4,7 @@
 // the front end with the access token), and `/auth/<provider>/callback?access_token=` answering
 // `{ jwt, user }` (user found by e-mail and provider, or created with the default role). The
 // providers are fakes on 127.0.0.1; GitHub's hard-coded API is routed to one.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -38,6 +38,13 @@ const index = (origin: string) => `module.exports = {
         return { username: body.name, email: body.mail };
       },
     });
+  },
+  // a project without Strapi's admin turns a built-in provider on through strapi.store
+  async bootstrap({ strapi }) {
+    const store = strapi.store({ type: 'plugin', name: 'users-permissions' });
+    const grant = await store.get({ key: 'grant' });
+    const discord = { ...grant.discord, enabled: true, key: 'dc-key', callback: 'http://front.test/dc' };
+    await store.set({ key: 'grant', value: { ...grant, discord } });
   },
 };
 `;
@@ -227,6 +234,18 @@ describe('users-permissions provider sign-in (OAuth)', () => {
       });
     });
 
+    it('sends a built-in provider the app enabled through strapi.store to its own authorization page', async () => {
+      const res = await api().get('/api/connect/discord');
+      expect(res.status, JSON.stringify(res.body)).to.equal(302);
+      const location = new URL(res.headers.location ?? '');
+      expect(`${location.origin}${location.pathname}`).to.equal('https://discord.com/api/oauth2/authorize');
+      expect(Object.fromEntries(location.searchParams)).to.include({
+        client_id: 'dc-key',
+        redirect_uri: 'http://cms.test/api/connect/discord/callback',
+        scope: 'identify email',
+      });
+    });
+
     it('answers a disabled or unknown provider with "This provider is disabled"', async () => {
       applicationError(await api().get('/api/connect/google'), 'This provider is disabled');
       applicationError(await api().get('/api/connect/nobody'), 'This provider is disabled');
@@ -360,5 +379,22 @@ describe('users-permissions provider sign-in (OAuth)', () => {
       expect((await login('google')).body.errors[0].message).to.equal('This provider is disabled');
       expect((await login('acme')).body.errors[0].message).to.equal('No access_token.');
     });
+  });
+});
+
+describe("users-permissions provider settings: Strapi's first start", () => {
+  it('stores the grant settings Strapi 4.26.2 stores on a first start without server.url', async () => {
+    const service = await createTestService();
+    try {
+      const stored = await service.context.connection
+        .collection('strapi_core_store_settings')
+        .findOne({ key: 'plugin_users-permissions_grant' });
+      const recorded: unknown = JSON.parse(
+        await readFile(new URL('../../fixtures/strapi-grant-settings.json', import.meta.url), 'utf8'),
+      );
+      expect(stored?.value).to.deep.equal(recorded);
+    } finally {
+      await service.close();
+    }
   });
 });
