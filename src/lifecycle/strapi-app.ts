@@ -36,7 +36,6 @@ import {
   sendConfirmationEmail,
   usersPermissionsRuntime,
 } from '../plugins/users-permissions/index.js';
-import { createProvidersRegistry } from './providers-registry.js';
 import { createAdminUserService } from './admin-user-service.js';
 import { createPathRegistry, type AppRegistries, type PathRegistry } from './sanitizer-registries.js';
 import { createContentManagerUidService } from './content-manager-uid.js';
@@ -339,11 +338,6 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     "strapi.plugin('users-permissions').service('role')",
     'find, findOne, createRole, updateRole, deleteRole',
   );
-  const providersRegistry = strictObject(
-    createProvidersRegistry(),
-    "strapi.plugin('users-permissions').service('providers-registry')",
-    'getAll, get, add, remove, run',
-  );
   const adminUsers = strictObject(
     createAdminUserService(query),
     "strapi.service('admin::user')",
@@ -360,9 +354,8 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     'upload({ data, files }), uploadToEntity({ id, model, field }, files), formatFileInfo(file, fileInfo, metas), uploadFileAndPersist(fileData)',
   );
   const declaredServices = (plugin: string): Record<string, unknown> => ({
-    ...(plugin === 'users-permissions'
-      ? { user: usersService, role: roleService, 'providers-registry': providersRegistry }
-      : {}),
+    // the plugin's own services (`jwt`, `providers-registry`) come from its register
+    ...(plugin === 'users-permissions' ? { user: usersService, role: roleService } : {}),
     ...(plugin === 'upload' ? { upload: uploadService } : {}),
     ...host.pluginServices(plugin),
   });
