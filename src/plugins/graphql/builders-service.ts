@@ -4,6 +4,7 @@
  * arguments into `strapi.entityService` parameters (Strapi's docs pair it with the `format`
  * service's `toEntityResponseCollection`). The schema builders themselves are the service's own.
  */
+import { filterOperators } from './filter-operators.js';
 import type { Registry } from '../../content-types/index.js';
 import type { GraphQLConfig } from './config.js';
 import { toRestFilters } from './filters.js';
@@ -18,6 +19,7 @@ interface TransformOptions {
 
 export function createBuildersService(registry: Registry, gql: GraphQLConfig) {
   return {
+    filters: { operators: filterOperators() },
     utils: {
       /**
        * `pagination` becomes `start` and `limit` (Strapi's defaults and limits for GraphQL lists,

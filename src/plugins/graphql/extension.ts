@@ -99,6 +99,8 @@ export interface FieldControl {
   hasInputEnabled(): boolean;
   hasOutputEnabled(): boolean;
   hasFiltersEnabled(): boolean;
+  /** Strapi 4's own spelling, which plugins call */
+  hasFiltersEnabeld(): boolean;
 }
 
 /** Strapi's getters read one switch each (`isActionEnabled` looks only at disabled actions). */
@@ -194,6 +196,7 @@ export class ExtensionService {
           hasInputEnabled: () => field.input,
           hasOutputEnabled: () => field.output,
           hasFiltersEnabled: () => field.filters,
+          hasFiltersEnabeld: () => field.filters,
           disable() {
             field.enabled = false;
             field.output = false;

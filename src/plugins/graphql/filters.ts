@@ -11,7 +11,7 @@ import { filtersInputName, scalarFilterName } from './naming.js';
 import { isRecord } from './values.js';
 
 /** Strapi v4 GraphQL's operators, in its order; `$startsWithi`/`$endsWithi` are REST only. */
-const GRAPHQL_OPERATORS = [
+export const GRAPHQL_OPERATORS = [
   '$eq',
   '$eqi',
   '$ne',

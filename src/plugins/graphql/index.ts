@@ -13,6 +13,7 @@ import { appAskedForGraphql } from './asked-for.js';
 import { createBuildersService } from './builders-service.js';
 import { createFormatService } from './format-service.js';
 import { createUtilsService } from './utils-service.js';
+import { createInternalsService } from './internals-service.js';
 import { graphqlEndpoint } from './http.js';
 import { playground } from './playground.js';
 import { buildSchema, type SchemaInputs } from './schema.js';
@@ -87,6 +88,7 @@ export const graphqlPlugin: Plugin = {
     ctx.setService('extension', extension);
     ctx.setService('format', createFormatService(ctx.registry));
     ctx.setService('utils', createUtilsService(ctx.registry));
+    ctx.setService('internals', createInternalsService());
     ctx.setService('builders', createBuildersService(ctx.registry, gql));
     const service = graphqlService(ctx, gql);
     let built: { revision: number; schema: GraphQLSchema } | null = null;
