@@ -27,11 +27,13 @@ import type { LoadedPlugin } from './plugin-loader.js';
 import { adminPanel, adminPermissionService, type StrapiAdmin } from './admin-panel.js';
 import { recordOwnServices } from '../plugins/own-services.js';
 import type { PluginRoute, PluginRouteMiddleware } from '../plugins/types.js';
+import type { Ability } from '../access/ability.js';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 import { createUploadService } from './upload-service.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
 import {
+  createApiTokenService,
   createRoleService,
   sendConfirmationEmail,
   usersPermissionsRuntime,
@@ -154,6 +156,8 @@ export interface StrapiApp {
   eventHub: EventHub;
   webhookStore: WebhookStore;
   webhookRunner: StrapiWebhookRunner;
+  /** `strapi.contentAPI.permissions.engine.generateAbility(permissions)`: an ability over a list of actions */
+  contentAPI: StrapiContentApi;
   /** the apis as Strapi's modules (strapi-api.ts) */
   readonly api: Record<string, StrapiApiModule<StrapiContentType>>;
   auth: StrapiAuth;
@@ -208,6 +212,30 @@ function logMethods(logger: Logger): StrapiLog {
   };
 }
 
+/** `strapi.contentAPI`: what plugins read of Strapi's content-API permission engine. */
+export interface StrapiContentApi {
+  permissions: { engine: { generateAbility(permissions: unknown): Promise<Ability> } };
+}
+
+/**
+ * Strapi's engine makes a CASL ability from `[{ action }]` (a role's or a token's permissions);
+ * here an ability that can exactly those actions (strapi-plugin-io checks a room's this way).
+ */
+const contentApiPermissionEngine = {
+  async generateAbility(permissions: unknown): Promise<Ability> {
+    const actions = new Set(
+      (Array.isArray(permissions) ? permissions : [])
+        .map((permission: unknown) =>
+          typeof permission === 'object' && permission !== null
+            ? (permission as { action?: unknown }).action
+            : undefined,
+        )
+        .filter((action): action is string => typeof action === 'string'),
+    );
+    return { can: (action: string) => actions.has(action) };
+  },
+};
+
 const CONFIG_METHODS = new Set(['get', 'has', 'set']);
 
 function configObject(tree: Record<string, unknown>): StrapiConfig {
@@ -254,7 +282,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, auth.verify/register, container.get(name), requestContext.get/run, sanitizers, validators, admin.services.permission, eventHub, webhookStore, webhookRunner';
+  'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, auth.verify/register, container.get(name), requestContext.get/run, sanitizers, validators, admin.services.permission, eventHub, webhookStore, webhookRunner, contentAPI.permissions.engine.generateAbility';
 const PLUGIN_API =
   'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
 
@@ -329,14 +357,20 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     "strapi.plugin('users-permissions').service('user')",
     'add, edit, fetch, fetchAll, fetchAuthenticatedUser, count, remove, validatePassword, sendConfirmationEmail',
   );
+  const pluginRuntime = (caller: string) => () => {
+    const runtime = usersPermissionsRuntime(host.service);
+    if (!runtime) throw new UnsupportedStrapiApi(caller, 'the users-permissions plugin is turned off');
+    return runtime;
+  };
   const roleService = strictObject(
-    createRoleService(() => {
-      const runtime = usersPermissionsRuntime(host.service);
-      if (!runtime) throw new UnsupportedStrapiApi("strapi.plugin('users-permissions').service('role')");
-      return runtime;
-    }),
+    createRoleService(pluginRuntime("strapi.plugin('users-permissions').service('role')")),
     "strapi.plugin('users-permissions').service('role')",
     'find, findOne, createRole, updateRole, deleteRole',
+  );
+  const apiTokens = strictObject(
+    createApiTokenService(pluginRuntime("strapi.service('admin::api-token')")),
+    "strapi.service('admin::api-token')",
+    'hash, list, getById, getByName, exists, create, revoke, checkSaltIsDefined',
   );
   const adminUsers = strictObject(
     createAdminUserService(query),
@@ -504,13 +538,14 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
         );
       }
       if (uid === 'admin::user') return adminUsers;
+      if (uid === 'admin::api-token') return apiTokens;
       if (uid === 'plugin::content-manager.uid') return contentManagerUid;
       if (uid === 'admin::permission') return adminPermissionService("strapi.service('admin::permission')");
       const match = /^plugin::([\w-]+)\.([\w-]+)$/.exec(uid);
       if (!match)
         throw new UnsupportedStrapiApi(
           `strapi.service('${uid}')`,
-          "it offers the core services of content-types ('api::<api>.<name>'), plugin services such as 'plugin::graphql.extension', and 'admin::user'",
+          "it offers the core services of content-types ('api::<api>.<name>'), plugin services such as 'plugin::graphql.extension', 'admin::user' and 'admin::api-token'",
         );
       const plugin = app.plugin(match[1] ?? '');
       if (!plugin)
@@ -596,6 +631,11 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     eventHub: host.webhooks.eventHub,
     webhookStore: host.webhooks.store,
     webhookRunner: host.webhooks.runner,
+    contentAPI: strictObject(
+      { permissions: strictObject({ engine: contentApiPermissionEngine }, 'strapi.contentAPI.permissions', 'engine') },
+      'strapi.contentAPI',
+      'permissions.engine.generateAbility(permissions)',
+    ),
     get api() {
       return apiModules();
     },

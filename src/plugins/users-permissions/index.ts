@@ -44,6 +44,7 @@ export function usersPermissionsRuntime(ctx: ServiceContext): UsersPermissionsRu
 export { issueJwt } from './jwt.js';
 export { sendConfirmationEmail } from './auth-operations.js';
 export { createRoleService, type RoleService } from './role-service.js';
+export { createApiTokenService, type ApiTokenService } from './api-token-service.js';
 export { createUserByRequest } from './user-create.js';
 export { updateUserByRequest, userId } from './user-update.js';
 
