@@ -432,7 +432,17 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   const allContentTypes = (): Record<string, StrapiContentType> =>
     Object.fromEntries(registry.listContentTypes().map((ct) => [ct.uid, schemaEdits.view(ct)]));
 
+  // one object per plugin, as Strapi's: what a plugin's code puts on it is there the next time
+  const pluginObjects = new Map<string, StrapiPlugin>();
   const pluginObject = (name: string): StrapiPlugin => {
+    let object = pluginObjects.get(name);
+    if (!object) {
+      object = newPluginObject(name);
+      pluginObjects.set(name, object);
+    }
+    return object;
+  };
+  const newPluginObject = (name: string): StrapiPlugin => {
     const holder = holderOf(name);
     const named = (kind: 'middlewares' | 'policies', one: string, item: string) => {
       const found = holder.server[kind][item];

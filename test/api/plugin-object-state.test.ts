@@ -1,0 +1,55 @@
+// `strapi.plugin(name)` is one object per plugin, as in Strapi: what a plugin's register puts on it
+// (strapi-plugin-protected-populate keeps its route table as `strapi.plugin(...).protectedRoutes`)
+// is there for its services and the app's code later, through `strapi.plugins[name]` too.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import request from 'supertest';
+import { createTestService, type TestService } from '../helpers/server.js';
+import { writeFiles } from '../helpers/temp-app.js';
+
+const FILES = {
+  'src/api/page/content-types/page/schema.json': JSON.stringify({
+    kind: 'collectionType',
+    collectionName: 'pages',
+    info: { singularName: 'page', pluralName: 'pages', displayName: 'Page' },
+    options: { draftAndPublish: false },
+    attributes: { title: { type: 'string' } },
+  }),
+  'src/api/page/routes/state.js': `module.exports = { routes: [{ method: 'GET', path: '/plugin-state', handler: 'page.state', config: { auth: false } }] };`,
+  'src/api/page/controllers/page.js': `module.exports = require('@strapi/strapi').factories.createCoreController('api::page.page', ({ strapi }) => ({
+  state() {
+    return {
+      rules: strapi.plugin('users-permissions').protectedRoutes,
+      same: strapi.plugins['users-permissions'] === strapi.plugin('users-permissions'),
+    };
+  },
+}));`,
+  'src/index.js': `module.exports = {
+  register({ strapi }) {
+    strapi.plugin('users-permissions').protectedRoutes = { '/api/pages': ['title'] };
+  },
+  bootstrap({ strapi }) {
+    strapi.plugin('users-permissions').protectedRoutes['/api/pages/:id'] = ['id'];
+  },
+};`,
+};
+
+describe('strapi.plugin(name) keeps what code puts on it', () => {
+  let service: TestService;
+  before(async () => {
+    const appDir = await mkdtemp(join(tmpdir(), 'cs-plugin-state-'));
+    await writeFiles(appDir, FILES);
+    service = await createTestService({ appDir });
+  });
+  after(() => service.close());
+
+  it('answers the same object every time, with the properties register and bootstrap set', async () => {
+    const res = await request(service.app).get('/api/plugin-state').expect(200);
+    expect(res.body).to.deep.equal({
+      rules: { '/api/pages': ['title'], '/api/pages/:id': ['id'] },
+      same: true,
+    });
+  });
+});
