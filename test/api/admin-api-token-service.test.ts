@@ -2,13 +2,10 @@
 // for its front-end (the access key answered once), `hash(key)` finding it through
 // `strapi.query('admin::api-token')` (strapi-plugin-io authenticates sockets so), `list`,
 // `getByName`, `exists`, `revoke`; and `strapi.contentAPI.permissions.engine.generateAbility`.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createTestService, type TestService } from '../helpers/server.js';
-import { writeFiles } from '../helpers/temp-app.js';
+import { writeTempProject } from '../helpers/temp-app.js';
 
 const FILES = {
   'src/api/page/content-types/page/schema.json': JSON.stringify({
@@ -57,9 +54,7 @@ const FILES = {
 describe("strapi.service('admin::api-token') and strapi.contentAPI", () => {
   let service: TestService;
   before(async () => {
-    const appDir = await mkdtemp(join(tmpdir(), 'cs-api-token-service-'));
-    await writeFiles(appDir, FILES);
-    service = await createTestService({ appDir });
+    service = await createTestService({ appDir: await writeTempProject(FILES) });
   });
   after(() => service.close());
 

@@ -1,13 +1,10 @@
 // `strapi.plugin(name)` is one object per plugin, as in Strapi: what a plugin's register puts on it
 // (strapi-plugin-protected-populate keeps its route table as `strapi.plugin(...).protectedRoutes`)
 // is there for its services and the app's code later, through `strapi.plugins[name]` too.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createTestService, type TestService } from '../helpers/server.js';
-import { writeFiles } from '../helpers/temp-app.js';
+import { writeTempProject } from '../helpers/temp-app.js';
 
 const FILES = {
   'src/api/page/content-types/page/schema.json': JSON.stringify({
@@ -39,9 +36,7 @@ const FILES = {
 describe('strapi.plugin(name) keeps what code puts on it', () => {
   let service: TestService;
   before(async () => {
-    const appDir = await mkdtemp(join(tmpdir(), 'cs-plugin-state-'));
-    await writeFiles(appDir, FILES);
-    service = await createTestService({ appDir });
+    service = await createTestService({ appDir: await writeTempProject(FILES) });
   });
   after(() => service.close());
 

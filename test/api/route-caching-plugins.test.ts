@@ -4,13 +4,10 @@
 // routes with and without a route file, custom routes, users-permissions'), an empty
 // `api('admin').listRoutes()`, then a Koa router of its own mounted on `strapi.server.router` whose
 // middlewares wrap the core routes: a GET answered from its cache, a PUT that purges it.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createTestService, type TestService } from '../helpers/server.js';
-import { writeFiles } from '../helpers/temp-app.js';
+import { writeTempProject } from '../helpers/temp-app.js';
 
 const collection = (singularName: string, pluralName: string) =>
   JSON.stringify({
@@ -85,9 +82,7 @@ module.exports = {
 describe('a response-cache plugin built on strapi.server.listRoutes() and strapi.server.router', () => {
   let service: TestService;
   before(async () => {
-    const appDir = await mkdtemp(join(tmpdir(), 'cs-route-cache-'));
-    await writeFiles(appDir, FILES);
-    service = await createTestService({ appDir });
+    service = await createTestService({ appDir: await writeTempProject(FILES) });
   });
   after(() => service.close());
 

@@ -2,13 +2,10 @@
 // (strapi-plugin-sitemap grants the public role its routes this way): find(), findOne(id) with the
 // permissions tree, a change of that tree written back with updateRole(id, role), createRole and
 // deleteRole; what they change is what the REST routes then allow at once.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createTestService, type TestService } from '../helpers/server.js';
-import { writeFiles } from '../helpers/temp-app.js';
+import { writeTempProject } from '../helpers/temp-app.js';
 
 const FILES = {
   'src/api/page/content-types/page/schema.json': JSON.stringify({
@@ -46,9 +43,7 @@ const FILES = {
 describe("strapi.plugin('users-permissions').service('role')", () => {
   let service: TestService;
   before(async () => {
-    const appDir = await mkdtemp(join(tmpdir(), 'cs-role-service-'));
-    await writeFiles(appDir, FILES);
-    service = await createTestService({ appDir });
+    service = await createTestService({ appDir: await writeTempProject(FILES) });
   });
   after(() => service.close());
 

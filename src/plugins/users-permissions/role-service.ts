@@ -8,18 +8,10 @@
 import { NotFoundError } from '../../errors/index.js';
 import { rolePermissionTree } from './permission-catalogue.js';
 import { fromPermissionInput, type PermissionTree } from './permissions-format.js';
-import {
-  changeRole,
-  countUsersByRole,
-  deleteRoleOfUsers,
-  findRole,
-  formatRole,
-  listRoles,
-  roleActions,
-} from './roles.js';
-import { createCheckedRole } from './routes/roles.js';
+import { countUsersByRole, deleteRoleOfUsers, findRole, formatRole, listRoles, roleActions } from './roles.js';
+import { changeCheckedRole, createCheckedRole } from './routes/roles.js';
 import type { UsersPermissionsRuntime } from './runtime.js';
-import { checkFields, bodyObject } from './validation.js';
+import { bodyObject } from './validation.js';
 
 type RoleId = number | string;
 
@@ -63,18 +55,7 @@ export function createRoleService(runtime: () => UsersPermissionsRuntime): RoleS
     },
     async updateRole(roleId, data) {
       const rt = runtime();
-      const role = await existingRole(rt, roleId);
-      const body = bodyObject(data);
-      const { name, description } = checkFields(
-        body,
-        { name: [{ kind: 'min', n: 3 }], description: [] },
-        { required: false },
-      );
-      const set: { name?: string; description?: string } = {};
-      if (name !== undefined) set.name = name;
-      if (description !== undefined) set.description = description;
-      const actions = body.permissions !== undefined ? fromPermissionInput(body.permissions) : undefined;
-      await changeRole(rt.ctx, role._id, set, actions);
+      await changeCheckedRole(rt.ctx, (await existingRole(rt, roleId))._id, data);
       rt.permissions.invalidate();
     },
     async deleteRole(roleId) {

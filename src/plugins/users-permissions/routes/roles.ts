@@ -60,6 +60,25 @@ export async function createCheckedRole(
   await setRoleActions(ctx, role._id, actions);
 }
 
+/**
+ * A role's name, description and, when given, permissions from an update body (REST's, the role
+ * service's): all of it read and checked before anything is written, so a refused tree leaves the
+ * name as it was.
+ */
+export async function changeCheckedRole(ctx: ServiceContext, roleId: number, input: unknown): Promise<void> {
+  const body = bodyObject(input);
+  const { name, description } = checkFields(
+    body,
+    { name: [{ kind: 'min', n: 3 }], description: [] },
+    { required: false },
+  );
+  const set: { name?: string; description?: string } = {};
+  if (name !== undefined) set.name = name;
+  if (description !== undefined) set.description = description;
+  const actions = body.permissions !== undefined ? fromPermissionInput(body.permissions) : undefined;
+  await changeRole(ctx, roleId, set, actions);
+}
+
 /** `/users-permissions/roles[/:id]`, answering as Strapi v4 (`{ roles }`, `{ role }`, `{ ok: true }`). */
 export function roleRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
   const { ctx } = rt;
@@ -97,18 +116,7 @@ export function roleRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
   route('PUT', '/roles/:role', 'role.updateRole', async (req, res) => {
     authorize(req, ROLE_ACTIONS.updateRole);
     const role = await requireRole(ctx, req.params.role);
-    const body = roleBody(req.body);
-    const { name, description } = checkFields(
-      body,
-      { name: [{ kind: 'min', n: 3 }], description: [] },
-      { required: false },
-    );
-    const set: { name?: string; description?: string } = {};
-    if (name !== undefined) set.name = name;
-    if (description !== undefined) set.description = description;
-    // read whole before anything is written: a refused tree leaves the name as it was
-    const actions = body.permissions !== undefined ? fromPermissionInput(body.permissions) : undefined;
-    await changeRole(ctx, role._id, set, actions);
+    await changeCheckedRole(ctx, role._id, roleBody(req.body));
     rt.permissions.invalidate();
     res.json({ ok: true });
   });
