@@ -13,6 +13,9 @@ export const DEFAULT_TTL_INTERVAL_MS = 60_000;
 /** Budget of a command that sends no maxTimeMS of its own (see README.md, "Time budgets"). */
 export const DEFAULT_MAX_TIME_MS = 60_000;
 
+/** An open transaction is aborted this long after it started, as mongod's `transactionLifetimeLimitSeconds` default. */
+export const DEFAULT_TRANSACTION_LIFETIME_MS = 60_000;
+
 export interface EngineOptions {
   /** 0 or undefined: a free port */
   port?: number;
@@ -34,6 +37,10 @@ export interface EngineOptions {
   ttlIntervalMs?: number;
   /** test hook: the process kills itself (SIGKILL) when a compaction reaches this step */
   crashAt?: CompactionStep;
+  /** multi-document transactions (default true; false: refused with code 20, as a standalone mongod) */
+  transactions?: boolean;
+  /** ms after which an open transaction is aborted (default DEFAULT_TRANSACTION_LIFETIME_MS) */
+  transactionLifetimeMs?: number;
 }
 
 export interface Engine {
@@ -58,6 +65,8 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
     compactAtBytes: opts.compactAtBytes,
     crashAt: opts.crashAt,
     ttlIntervalMs: opts.ttlIntervalMs ?? DEFAULT_TTL_INTERVAL_MS,
+    transactions: opts.transactions !== false,
+    transactionLifetimeMs: opts.transactionLifetimeMs ?? DEFAULT_TRANSACTION_LIFETIME_MS,
   });
   const port = await server.start();
   let stopped: Promise<void> | undefined;

@@ -113,8 +113,25 @@ export class Journal {
    */
   append(changes: Change[]): void {
     if (changes.length === 0) return;
-    const buf =
-      changes.length === 1 ? encodeRecord(changes[0]) : Buffer.concat(journalRecords(changes).map(encodeRecord));
+    this.write(
+      changes.length === 1 ? encodeRecord(changes[0]) : Buffer.concat(journalRecords(changes).map(encodeRecord)),
+    );
+  }
+
+  /**
+   * Appends the changes of a committed transaction as one group (a `group` record counting the
+   * records after it; start-up applies all of them or none) and makes them durable; fails as
+   * `append` does.
+   */
+  appendGroup(changes: Change[]): void {
+    const records = journalRecords(changes);
+    if (records.length === 0) return;
+    const group: StoredRecord[] =
+      records.length === 1 ? records : [{ op: 'group', records: records.length }, ...records];
+    this.write(Buffer.concat(group.map(encodeRecord)));
+  }
+
+  private write(buf: Buffer): void {
     const at = this.current.size;
     try {
       writeAll(this.current.fd, buf, at);
