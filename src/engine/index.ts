@@ -1,11 +1,11 @@
 import type { EngineLog } from './events.js';
 import { EngineServer } from './server.js';
-import type { CompactionStep } from './storage/journal.js';
+import type { CrashPoint } from './storage/journal.js';
 
 export type { EngineEvent, EngineLog } from './events.js';
 export { DataDamagedError } from './storage/recovery.js';
 export { DataDirLockedError } from './storage/lock.js';
-export { COMPACTION_STEPS, type CompactionStep } from './storage/journal.js';
+export { COMPACTION_STEPS, type CompactionStep, type CrashPoint } from './storage/journal.js';
 
 /** Time between passes of the TTL monitor, as mongod's `ttlMonitorSleepSecs` default. */
 export const DEFAULT_TTL_INTERVAL_MS = 60_000;
@@ -35,8 +35,8 @@ export interface EngineOptions {
   compactAtBytes?: number;
   /** ms between passes of the TTL monitor deleting expired documents (default 60 s; 0: no monitor) */
   ttlIntervalMs?: number;
-  /** test hook: the process kills itself (SIGKILL) when a compaction reaches this step */
-  crashAt?: CompactionStep;
+  /** test hook: the process kills itself (SIGKILL) at this compaction step, or with a transaction's group half written */
+  crashAt?: CrashPoint;
   /** multi-document transactions (default true; false: refused with code 20, as a standalone mongod) */
   transactions?: boolean;
   /** ms after which an open transaction is aborted (default DEFAULT_TRANSACTION_LIFETIME_MS) */

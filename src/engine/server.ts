@@ -11,7 +11,7 @@ import type { Doc } from './bson/types.js';
 import { readMessages } from './protocol/connection.js';
 import { serializeReply, type Request } from './protocol/wire.js';
 import { Catalog } from './storage/catalog.js';
-import { Journal, JournalWriteError, type CompactionStep } from './storage/journal.js';
+import { Journal, JournalWriteError, type CrashPoint } from './storage/journal.js';
 import { LockConflict, TRANSACTION_COMMANDS, Transactions, type Transaction, type Undoable } from './transactions.js';
 import { isWork, runSlice, type TimeBudget, type Work } from './work.js';
 import { commandError } from './errors.js';
@@ -28,7 +28,7 @@ export interface EngineServerOptions {
   /** budget of a command without its own maxTimeMS, in ms (0: none) */
   defaultMaxTimeMS: number;
   compactAtBytes?: number;
-  crashAt?: CompactionStep;
+  crashAt?: CrashPoint;
   /** ms between passes of the TTL monitor (0: none) */
   ttlIntervalMs: number;
   /** multi-document transactions (false: refused with 20, as a standalone mongod) */

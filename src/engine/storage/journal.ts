@@ -40,12 +40,18 @@ export const COMPACTION_STEPS = [
   'done',
 ] as const;
 export type CompactionStep = (typeof COMPACTION_STEPS)[number];
+/**
+ * Where a test makes the process kill itself: a compaction step, or `transaction-group` (the
+ * first committed transaction of several records gets its group head and first record on disk,
+ * not the rest).
+ */
+export type CrashPoint = CompactionStep | 'transaction-group';
 
 export interface JournalOptions extends RecoveryOptions {
   /** compact once the current journal is larger than this (default 32 MiB: bounds the replay at start-up) */
   compactAtBytes?: number;
-  /** test hook: the process kills itself (SIGKILL) when a compaction reaches this step */
-  crashAt?: CompactionStep;
+  /** test hook: the process kills itself (SIGKILL) there */
+  crashAt?: CrashPoint;
 }
 
 const DEFAULT_COMPACT_AT_BYTES = 32 * 1024 * 1024;
@@ -128,7 +134,12 @@ export class Journal {
     if (records.length === 0) return;
     const group: StoredRecord[] =
       records.length === 1 ? records : [{ op: 'group', records: records.length }, ...records];
-    this.write(Buffer.concat(group.map(encodeRecord)));
+    const encoded = group.map(encodeRecord);
+    if (this.opts.crashAt === 'transaction-group' && encoded.length > 2) {
+      this.write(Buffer.concat(encoded.slice(0, 2)));
+      this.crash('transaction-group');
+    }
+    this.write(Buffer.concat(encoded));
   }
 
   private write(buf: Buffer): void {
@@ -252,7 +263,7 @@ export class Journal {
     }
   }
 
-  private crash(step: CompactionStep): void {
+  private crash(step: CrashPoint): void {
     if (this.opts.crashAt === step) process.kill(process.pid, 'SIGKILL');
   }
 }
