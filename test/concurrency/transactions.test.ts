@@ -2,11 +2,13 @@
 // engine (unless started without them). These tests run the committed path on the engine: a
 // write's commands carry its transaction and are committed together, and a write that fails
 // half-way (a collection validator refusing the inverse-side write, or a delete's sweep) leaves
-// nothing of itself behind. With the engine's transactions off, the service runs without them.
+// nothing of itself behind. With the engine's transactions off (ENGINE_TRANSACTIONS=off), the
+// service runs without them.
 import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import request from 'supertest';
-import { startEngine } from '../../src/engine/index.js';
+import type { ServiceConfig } from '../../src/config/index.js';
+import { selectDatabase, type DatabaseHandle } from '../../src/database/select-database.js';
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { createTestService, freshDatabaseUri, type TestService } from '../helpers/server.js';
 
@@ -92,9 +94,17 @@ describe('write transactions', () => {
     ).to.equal(authorId);
   });
 
-  it('on an engine started without transactions, the service writes without them', async () => {
-    const engine = await startEngine({ transactions: false });
-    const other = await createTestService({}, `${engine.uri}/no_transactions`);
+  it('on an engine started with ENGINE_TRANSACTIONS=off, the service writes without them', async () => {
+    const saved = process.env.ENGINE_TRANSACTIONS;
+    process.env.ENGINE_TRANSACTIONS = 'off';
+    let database: DatabaseHandle;
+    try {
+      database = await selectDatabase({ database: {} } as ServiceConfig, { memory: true });
+    } finally {
+      if (saved === undefined) delete process.env.ENGINE_TRANSACTIONS;
+      else process.env.ENGINE_TRANSACTIONS = saved;
+    }
+    const other = await createTestService({}, database.uri);
     try {
       expect(other.context.models.transactions).to.equal(false);
       const token = (await createApiToken(other.context, { name: 'tx', type: 'full-access' })).accessKey;
@@ -105,7 +115,7 @@ describe('write transactions', () => {
       expect(res.status).to.equal(200);
     } finally {
       await other.close();
-      await engine.stop();
+      await database.stop();
     }
   });
 });

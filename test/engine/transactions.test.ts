@@ -5,6 +5,7 @@
 // commands a transaction refuses. Persistence and crashes: transaction-persistence.test.ts.
 import { expect } from 'chai';
 import { MongoServerError, type ClientSession, type Collection, type MongoClient } from 'mongodb';
+import { parseArgs } from '../../src/engine/cli.js';
 import { startEngine, type Engine } from '../../src/engine/index.js';
 import { MongoClient as Client } from 'mongodb';
 import type { AnyDoc } from './helpers/server.js';
@@ -241,8 +242,9 @@ describe('engine: transactions', function () {
     expect(await coll.countDocuments({ _id: 4 })).to.equal(0);
   });
 
-  it('with transactions off, refuses them with 20 as a standalone mongod', async () => {
-    const off = await startEngine({ transactions: false });
+  it('with transactions off (`content-service engine --no-transactions`), refuses them as a standalone mongod', async () => {
+    expect(parseArgs(['--no-transactions']).transactions).to.equal(false);
+    const off = await startEngine({ transactions: parseArgs(['--no-transactions']).transactions });
     const c = await Client.connect(off.uri);
     try {
       expect((await c.db('admin').command({ hello: 1 })).embeddedTransactions).to.equal(undefined);
