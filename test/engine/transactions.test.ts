@@ -164,6 +164,22 @@ describe('engine: transactions', function () {
     expect((await state()).bySlug).to.deep.equal([7, 1, 2, 3]);
   });
 
+  it('dropping a collection or an index another transaction holds locks in waits for it', async () => {
+    await inSession(async (session) => {
+      session.startTransaction();
+      await coll.insertOne({ _id: 4, slug: 'd', n: 4 }, { session });
+      const events: string[] = [];
+      const dropIndex = coll.dropIndex('n_1').then(() => events.push('index dropped'));
+      const drop = coll.drop().then(() => events.push('dropped'));
+      await new Promise((r) => setTimeout(r, 50));
+      events.push('commit');
+      await session.commitTransaction();
+      await Promise.all([dropIndex, drop]);
+      expect(events).to.deep.equal(['commit', 'index dropped', 'dropped']);
+    });
+    expect(await coll.countDocuments()).to.equal(0);
+  });
+
   it('a waiting write with maxTimeMS gives up with 50 and changes nothing', async () => {
     await inSession(async (session) => {
       session.startTransaction();
