@@ -24,6 +24,8 @@ export interface EngineWorkerData {
   dataDir?: string;
   /** move damaged bytes of the data files aside instead of refusing to start */
   repair?: boolean;
+  /** multi-document transactions (default on; off: the service writes without them, see Models.init) */
+  transactions?: boolean;
   /** test hook: the worker ignores stop requests (as one busy for longer than the stop waits) */
   ignoreStop?: boolean;
 }

@@ -16,6 +16,7 @@ startEngine({
   socketPath: options.socketPath,
   dataDir: options.dataDir,
   repair: options.repair,
+  transactions: options.transactions,
   log: (event) => post({ log: event }),
 }).then(
   (engine) => {

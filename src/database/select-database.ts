@@ -21,7 +21,7 @@ interface MemoryServerModule {
 /**
  * Which database the service runs on, first that applies: `MONGODB_URI` (a real server) → `MONGOMS_SYSTEM_BINARY` (mongodb-memory-server-core
  * with that binary, never a download) → the embedded engine (persisted in `dataDir`, or in memory),
- * in a worker thread of this process.
+ * in a worker thread of this process, with transactions unless `ENGINE_TRANSACTIONS=off`.
  */
 export async function selectDatabase(
   config: ServiceConfig,
@@ -48,6 +48,7 @@ export async function selectDatabase(
     host: '127.0.0.1',
     dataDir,
     repair: options.repair,
+    transactions: process.env.ENGINE_TRANSACTIONS !== 'off',
     logger: options.logger,
   });
   const database = (uri: string) => `${uri.replace(/\/?$/, '/')}content`;

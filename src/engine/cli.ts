@@ -2,9 +2,10 @@ import type { EngineEvent } from './events.js';
 import { startEngine } from './index.js';
 
 export const USAGE =
-  'usage: content-service engine [--port N] [--host H] [--data DIR | --memory] [--repair] [--max-time-ms N]\n' +
+  'usage: content-service engine [--port N] [--host H] [--data DIR | --memory] [--repair] [--max-time-ms N] [--no-transactions]\n' +
   '  --repair          move damaged bytes of the data files aside (into DIR) instead of refusing to start\n' +
-  '  --max-time-ms N   budget of a command without its own maxTimeMS (default 60000; 0: none)';
+  '  --max-time-ms N   budget of a command without its own maxTimeMS (default 60000; 0: none)\n' +
+  '  --no-transactions refuse transactions (code 20) as a standalone mongod';
 
 export interface CliOptions {
   port: number;
@@ -12,6 +13,7 @@ export interface CliOptions {
   dataDir?: string;
   repair: boolean;
   defaultMaxTimeMS?: number;
+  transactions?: boolean;
 }
 
 export function parseArgs(argv: string[]): CliOptions {
@@ -48,6 +50,9 @@ export function parseArgs(argv: string[]): CliOptions {
         opts.defaultMaxTimeMS = n;
         break;
       }
+      case '--no-transactions':
+        opts.transactions = false;
+        break;
       case '--help':
       case '-h':
         throw new Error(USAGE);

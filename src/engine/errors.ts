@@ -41,6 +41,10 @@ export const Codes = {
   Location16410: [16410, 'Location16410'],
   NoSuchKey: [4, 'NoSuchKey'],
   InvalidLength: [16, 'InvalidLength'],
+  TransactionTooOld: [225, 'TransactionTooOld'],
+  NoSuchTransaction: [251, 'NoSuchTransaction'],
+  TransactionCommitted: [256, 'TransactionCommitted'],
+  OperationNotSupportedInTransaction: [263, 'OperationNotSupportedInTransaction'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type CodeName = keyof typeof Codes;

@@ -1,17 +1,20 @@
 import type { EngineLog } from './events.js';
 import { EngineServer } from './server.js';
-import type { CompactionStep } from './storage/journal.js';
+import type { CrashPoint } from './storage/journal.js';
 
 export type { EngineEvent, EngineLog } from './events.js';
 export { DataDamagedError } from './storage/recovery.js';
 export { DataDirLockedError } from './storage/lock.js';
-export { COMPACTION_STEPS, type CompactionStep } from './storage/journal.js';
+export { COMPACTION_STEPS, type CompactionStep, type CrashPoint } from './storage/journal.js';
 
 /** Time between passes of the TTL monitor, as mongod's `ttlMonitorSleepSecs` default. */
 export const DEFAULT_TTL_INTERVAL_MS = 60_000;
 
 /** Budget of a command that sends no maxTimeMS of its own (see README.md, "Time budgets"). */
 export const DEFAULT_MAX_TIME_MS = 60_000;
+
+/** An open transaction is aborted this long after it started, as mongod's `transactionLifetimeLimitSeconds` default. */
+export const DEFAULT_TRANSACTION_LIFETIME_MS = 60_000;
 
 export interface EngineOptions {
   /** 0 or undefined: a free port */
@@ -32,8 +35,12 @@ export interface EngineOptions {
   compactAtBytes?: number;
   /** ms between passes of the TTL monitor deleting expired documents (default 60 s; 0: no monitor) */
   ttlIntervalMs?: number;
-  /** test hook: the process kills itself (SIGKILL) when a compaction reaches this step */
-  crashAt?: CompactionStep;
+  /** test hook: the process kills itself (SIGKILL) at this compaction step, or with a transaction's group half written */
+  crashAt?: CrashPoint;
+  /** multi-document transactions (default true; false: refused with code 20, as a standalone mongod) */
+  transactions?: boolean;
+  /** ms after which an open transaction is aborted (default DEFAULT_TRANSACTION_LIFETIME_MS) */
+  transactionLifetimeMs?: number;
 }
 
 export interface Engine {
@@ -58,6 +65,8 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
     compactAtBytes: opts.compactAtBytes,
     crashAt: opts.crashAt,
     ttlIntervalMs: opts.ttlIntervalMs ?? DEFAULT_TTL_INTERVAL_MS,
+    transactions: opts.transactions !== false,
+    transactionLifetimeMs: opts.transactionLifetimeMs ?? DEFAULT_TRANSACTION_LIFETIME_MS,
   });
   const port = await server.start();
   let stopped: Promise<void> | undefined;

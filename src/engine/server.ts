@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import type { Reply, ServerState } from './commands/context.js';
-import { dispatch, maxTimeMSOf } from './commands/registry.js';
+import { GENERIC_COMMAND_FIELDS, type Reply, type ServerState } from './commands/context.js';
+import { dispatch, errorReply, maxTimeMSOf } from './commands/registry.js';
 import { expireDocuments } from './commands/ttl.js';
 import { CursorReply } from './protocol/cursor-reply.js';
 import { CursorStore } from './cursors.js';
@@ -10,9 +10,11 @@ import { collectGarbage } from './full-gc.js';
 import type { Doc } from './bson/types.js';
 import { readMessages } from './protocol/connection.js';
 import { serializeReply, type Request } from './protocol/wire.js';
-import { Catalog, type Change } from './storage/catalog.js';
-import { Journal, JournalWriteError, type CompactionStep } from './storage/journal.js';
+import { Catalog } from './storage/catalog.js';
+import { Journal, JournalWriteError, type CrashPoint } from './storage/journal.js';
+import { LockConflict, TRANSACTION_COMMANDS, Transactions, type Transaction, type Undoable } from './transactions.js';
 import { isWork, runSlice, type TimeBudget, type Work } from './work.js';
+import { commandError } from './errors.js';
 
 export interface EngineServerOptions {
   host: string;
@@ -26,9 +28,13 @@ export interface EngineServerOptions {
   /** budget of a command without its own maxTimeMS, in ms (0: none) */
   defaultMaxTimeMS: number;
   compactAtBytes?: number;
-  crashAt?: CompactionStep;
+  crashAt?: CrashPoint;
   /** ms between passes of the TTL monitor (0: none) */
   ttlIntervalMs: number;
+  /** multi-document transactions (false: refused with 20, as a standalone mongod) */
+  transactions: boolean;
+  /** an open transaction is aborted this long after it started */
+  transactionLifetimeMs: number;
 }
 
 /** How long a command runs before it gives the event loop back to other connections' commands. */
@@ -66,7 +72,9 @@ export class EngineServer {
   private readonly catalog = new Catalog();
   private readonly cursors = new CursorStore();
   private readonly connections = new Set<Connection>();
-  private pending: Array<{ change: Change; undo: () => void }> = [];
+  /** changes of the command running now (outside transactions), journaled before its reply */
+  private pending: Undoable[] = [];
+  private readonly transactions: Transactions;
   private journal: Journal | undefined;
   private background: Work<void> | undefined;
   private readonly servers: Server[] = [];
@@ -85,7 +93,20 @@ export class EngineServer {
       connections: { current: 0, totalCreated: 0 },
       log: opts.log,
       ttl: { passes: 0, deletedDocuments: 0 },
+      transactions: opts.transactions,
     };
+    this.transactions = new Transactions({
+      enabled: opts.transactions,
+      lifetimeMs: opts.transactionLifetimeMs,
+      onEnd: () => this.maybeCompact(),
+      onUndoFailed: (err) =>
+        opts.log({
+          level: 'error',
+          event: 'transaction.undo-failed',
+          message: `undoing a transaction's write failed: ${(err as Error).message}`,
+        }),
+    });
+    this.catalog.guard = this.transactions;
   }
 
   async start(): Promise<number> {
@@ -96,10 +117,13 @@ export class EngineServer {
         compactAtBytes: this.opts.compactAtBytes,
         crashAt: this.opts.crashAt,
       });
-      this.catalog.record = (change, undo) => {
-        this.pending.push({ change, undo });
-      };
     }
+    // a transaction's document writes are its own (journaled at its commit); anything else is the command's
+    this.catalog.record = (change, undo) => {
+      const txn = this.transactions.current;
+      if (txn && (change.op === 'put' || change.op === 'del')) txn.changes.push({ change, undo });
+      else this.pending.push({ change, undo });
+    };
     this.cursors.startReaper();
     const server = await this.listen((s) => s.listen(this.opts.port, this.opts.host));
     if (this.opts.socketPath) {
@@ -244,7 +268,8 @@ export class EngineServer {
    * (nothing after a failed journal write, when writes are refused).
    */
   private expire(): void {
-    if (this.state.writesRefused !== undefined) return;
+    // a locked document waits for its transaction (the next pass deletes it)
+    if (this.state.writesRefused !== undefined || this.transactions.locked) return;
     const deleted = expireDocuments(this.catalog, Date.now());
     this.state.ttl.passes++;
     this.state.ttl.deletedDocuments += deleted;
@@ -282,38 +307,151 @@ export class EngineServer {
     while (!conn.running && conn.queue.length > 0 && !conn.socket.destroyed) {
       const req = conn.queue.shift() as Request;
       conn.running = true;
-      const budget: TimeBudget = { remainingMs: this.budgetOf(req.command) };
-      const started = runSlice(
-        () => dispatch(req.command, { catalog: this.catalog, cursors: this.cursors, server: this.state }),
-        budget,
-        SLICE_MS,
-      );
-      if (isWork(started)) this.run(conn, req, started, budget);
-      else this.finish(conn, req, started);
+      this.execute(conn, req);
     }
   }
 
-  private run(conn: Connection, req: Request, work: Work<Reply>, budget: TimeBudget): void {
+  private execute(conn: Connection, req: Request): void {
+    const cmd = req.command;
+    const name = Object.keys(cmd).find((k) => !GENERIC_COMMAND_FIELDS.has(k)) ?? '';
+    let txn: Transaction | undefined;
+    try {
+      if (name === 'endSessions') this.transactions.endSessions(cmd.endSessions);
+      txn = this.transactions.enter(cmd, name);
+    } catch (err) {
+      this.finish(conn, req, errorReply(err), undefined);
+      return;
+    }
+    if (txn && TRANSACTION_COMMANDS.has(name)) {
+      this.finish(
+        conn,
+        req,
+        name === 'commitTransaction' ? this.commitTransaction(txn) : this.abortTransaction(txn),
+        undefined,
+      );
+      return;
+    }
+    const budget: TimeBudget = { remainingMs: this.budgetOf(cmd) };
+    this.transactions.current = txn;
+    let started: Reply | Work<Reply>;
+    try {
+      started = runSlice(
+        () => dispatch(cmd, { catalog: this.catalog, cursors: this.cursors, server: this.state }),
+        budget,
+        SLICE_MS,
+      );
+    } finally {
+      this.transactions.current = undefined;
+    }
+    if (isWork(started)) this.run(conn, req, started, budget, txn);
+    else this.finish(conn, req, started, txn);
+  }
+
+  private run(
+    conn: Connection,
+    req: Request,
+    work: Work<Reply>,
+    budget: TimeBudget,
+    txn: Transaction | undefined,
+  ): void {
     if (conn.socket.destroyed) {
       work.return({ ok: 0, errmsg: 'connection closed' });
       conn.running = false;
       return;
     }
-    const step = runSlice(() => work.next(), budget, SLICE_MS);
+    this.transactions.current = txn;
+    let step: IteratorResult<unknown, Reply>;
+    try {
+      step = runSlice(() => work.next(), budget, SLICE_MS);
+    } finally {
+      this.transactions.current = undefined;
+    }
     if (!step.done) {
       setImmediate(() => {
-        this.run(conn, req, work, budget);
+        this.run(conn, req, work, budget, txn);
         this.next(conn);
       });
       return;
     }
-    this.finish(conn, req, step.value);
+    this.finish(conn, req, step.value, txn);
   }
 
-  private finish(conn: Connection, req: Request, reply: Reply): void {
-    this.respond(conn, req, this.commit(reply));
+  private finish(conn: Connection, req: Request, reply: Reply, txn: Transaction | undefined): void {
+    let answer = reply;
+    const holder = this.transactions.takeConflict();
+    if (holder && !txn) {
+      // a write outside transactions met a locked document: undone, and run again once the lock is free
+      this.undoPending();
+      this.park(conn, req, holder);
+      return;
+    }
+    if (txn?.state === 'active' && (holder || failed(reply))) {
+      // mongod aborts a transaction whose command fails; a write conflict is retried by the driver
+      this.transactions.abort(txn);
+      if (holder) answer = errorReply(new LockConflict(holder));
+    }
+    this.respond(conn, req, this.commit(answer));
     conn.running = false;
     this.maybeCompact();
+  }
+
+  /** Runs a command again once `holder` has ended (its locks are free), or fails it when its maxTimeMS runs out first. */
+  private park(conn: Connection, req: Request, holder: Transaction): void {
+    let timer: NodeJS.Timeout | undefined;
+    const wake = (): void => {
+      clearTimeout(timer);
+      holder.waiters.delete(wake);
+      setImmediate(() => {
+        conn.running = false;
+        conn.queue.unshift(req);
+        this.next(conn);
+      });
+    };
+    holder.waiters.add(wake);
+    let maxTimeMS: number | undefined;
+    try {
+      maxTimeMS = maxTimeMSOf(req.command);
+    } catch {
+      maxTimeMS = undefined;
+    }
+    if (maxTimeMS !== undefined)
+      timer = setTimeout(() => {
+        holder.waiters.delete(wake);
+        this.respond(conn, req, {
+          ok: 0,
+          errmsg: 'operation exceeded time limit',
+          code: 50,
+          codeName: 'MaxTimeMSExpired',
+        });
+        conn.running = false;
+        this.next(conn);
+      }, maxTimeMS);
+  }
+
+  private undoPending(): void {
+    const changes = this.pending;
+    this.pending = [];
+    for (let i = changes.length - 1; i >= 0; i--) changes[i]?.undo();
+  }
+
+  /** Journals a transaction's changes as one group, then frees its locks. */
+  private commitTransaction(txn: Transaction): Reply {
+    if (txn.state === 'committed') return { ok: 1 }; // a repeated commit
+    if (this.state.writesRefused !== undefined && txn.changes.length > 0) {
+      this.transactions.abort(txn);
+      return errorReply(commandError('UserWritesBlocked', this.state.writesRefused));
+    }
+    try {
+      this.transactions.commit(txn, (changes) => this.journal?.appendGroup(changes));
+      return { ok: 1 };
+    } catch (err) {
+      return this.journalFailed(err, 'transaction');
+    }
+  }
+
+  private abortTransaction(txn: Transaction): Reply {
+    this.transactions.abort(txn);
+    return { ok: 1 };
   }
 
   /** Makes a command's changes durable before its reply; on failure undoes them and refuses writes from now on. */
@@ -326,20 +464,25 @@ export class EngineServer {
       return reply;
     } catch (err) {
       for (let i = changes.length - 1; i >= 0; i--) changes[i]?.undo();
-      const cause = err instanceof JournalWriteError ? err.message : `journal write failed: ${String(err)}`;
-      this.state.writesRefused = `writes are refused until the engine restarts: ${cause} (the write was undone)`;
-      this.opts.log({
-        level: 'error',
-        event: 'journal.write-failed',
-        message: `${cause}: the command's changes were undone; the engine refuses writes until it restarts`,
-      });
-      return {
-        ok: 0,
-        errmsg: `${cause}: the command's changes were undone and the engine refuses writes until it restarts`,
-        code: 42,
-        codeName: 'LogWriteFailed',
-      };
+      return this.journalFailed(err, 'command');
     }
+  }
+
+  /** After a journal write failed (its changes undone): writes are refused from now on. */
+  private journalFailed(err: unknown, what: 'command' | 'transaction'): Reply {
+    const cause = err instanceof JournalWriteError ? err.message : `journal write failed: ${String(err)}`;
+    this.state.writesRefused = `writes are refused until the engine restarts: ${cause} (the write was undone)`;
+    this.opts.log({
+      level: 'error',
+      event: 'journal.write-failed',
+      message: `${cause}: the ${what}'s changes were undone; the engine refuses writes until it restarts`,
+    });
+    return {
+      ok: 0,
+      errmsg: `${cause}: the ${what}'s changes were undone and the engine refuses writes until it restarts`,
+      code: 42,
+      codeName: 'LogWriteFailed',
+    };
   }
 
   private respond(conn: Connection, req: Request, reply: Reply): void {
@@ -365,7 +508,8 @@ export class EngineServer {
 
   /** Starts a background compaction when the journal wants one; it runs in slices like a read. */
   private maybeCompact(): void {
-    if (this.background || !this.journal?.wantsCompaction()) return;
+    // a snapshot must not capture a transaction's uncommitted writes: it starts once none is open
+    if (this.background || this.transactions.open > 0 || !this.journal?.wantsCompaction()) return;
     this.background = this.journal.compaction(this.catalog);
     const unlimited: TimeBudget = { remainingMs: Infinity };
     const step = (): void => {
@@ -387,11 +531,17 @@ export class EngineServer {
     this.cursors.stop();
     for (const conn of this.connections) conn.socket.destroy();
     await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    this.transactions.abortAll();
     this.background?.return();
     this.background = undefined;
     this.journal?.close(this.catalog);
     this.journal = undefined;
   }
+}
+
+/** A command that failed: an error reply, or write errors. */
+function failed(reply: Reply): boolean {
+  return !(reply instanceof CursorReply) && (reply.ok !== 1 || reply.writeErrors !== undefined);
 }
 
 function tooLargeReply(err: unknown): Doc {

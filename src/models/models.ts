@@ -10,8 +10,9 @@ export class Models {
   readonly counters: IdCounters;
   /**
    * Whether multi-document writes run in transactions: the database is a replica set member (its
-   * `hello` names a `setName`) or a mongos. A standalone server and the embedded engine have none
-   * (they refuse them with code 20). Decided by `init()`.
+   * `hello` names a `setName`), a mongos, or the embedded engine (its `hello` says
+   * `embeddedTransactions`; started with transactions off, it does not). A standalone mongod has
+   * none (it refuses them with code 20). Decided by `init()`.
    */
   transactions = false;
   private readonly models = new Map<string, ContentModel>();
@@ -104,7 +105,8 @@ export class Models {
   /** Creates collections and indexes and learns whether transactions exist; safe to call on every start. */
   async init(): Promise<void> {
     const hello = await this.connection.getClient().db('admin').command({ hello: 1 });
-    this.transactions = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+    this.transactions =
+      typeof hello.setName === 'string' || hello.msg === 'isdbgrid' || hello.embeddedTransactions === true;
     for (const model of this.models.values()) {
       await model.createCollection().catch((err: { code?: number }) => {
         if (err.code !== 48) throw err; // 48 NamespaceExists

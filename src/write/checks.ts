@@ -1,6 +1,6 @@
 // Database checks run after the payload is valid and before anything is written: relation
-// targets exist and unique values are free (the engine has no transactions, so nothing may fail
-// once writing starts).
+// targets exist and unique values are free (a standalone mongod has no transactions, so nothing
+// should fail once writing starts).
 import type { ContentType } from '../content-types/index.js';
 import { ValidationError, type ValidationIssue } from '../errors/index.js';
 import type { Models } from '../models/index.js';

@@ -1,6 +1,7 @@
-// Where the database has transactions (a replica set or mongos; see Models.transactions), the
-// writes of one request that belong together run in one; elsewhere each command stands alone and
-// the write path's order (docs/ARCHITECTURE.md, write path) keeps the invariants instead.
+// Where the database has transactions (a replica set, a mongos or the embedded engine; see
+// Models.transactions), the writes of one request that belong together run in one; elsewhere each
+// command stands alone and the write path's order (docs/ARCHITECTURE.md, write path) keeps the
+// invariants instead.
 import type { ClientSession } from 'mongodb';
 import type { Models } from '../models/index.js';
 

@@ -18,6 +18,8 @@ export interface ServerState {
   log: EngineLog;
   /** TTL monitor passes and documents it deleted */
   ttl: TtlStats;
+  /** whether multi-document transactions are accepted (transactions.ts) */
+  transactions: boolean;
   /** set after a failed journal write: why writes are refused until the engine restarts */
   writesRefused?: string;
 }
@@ -85,4 +87,8 @@ export const GENERIC_COMMAND_FIELDS = new Set([
   'maxTimeMS',
   '$audit',
   '$client',
+  // a transaction's (seen to by transactions.ts before the command runs)
+  'txnNumber',
+  'autocommit',
+  'startTransaction',
 ]);

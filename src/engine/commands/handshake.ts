@@ -7,8 +7,13 @@ import { executorStats } from '../query/stats.js';
 export const SERVER_VERSION = '7.0.0';
 const WIRE_VERSION = 21;
 
-/** `hello` / `isMaster`: a writable standalone. No `topologyVersion` (no streaming), no compression. */
-export const hello: CommandHandler = (cmd) => ({
+/**
+ * `hello` / `isMaster`: a writable standalone. No `topologyVersion` (no streaming), no compression.
+ * With transactions on, `embeddedTransactions: true` says so to a client that asks (the service's
+ * Models.init): a `setName` would make drivers treat the engine as a replica set (discovery,
+ * retryable writes), which it is not.
+ */
+export const hello: CommandHandler = (cmd, ctx) => ({
   ...(cmd.helloOk ? { helloOk: true } : {}),
   ismaster: true,
   isWritablePrimary: true,
@@ -21,6 +26,7 @@ export const hello: CommandHandler = (cmd) => ({
   minWireVersion: 0,
   maxWireVersion: WIRE_VERSION,
   readOnly: false,
+  ...(ctx.server.transactions ? { embeddedTransactions: true } : {}),
   ok: 1,
 });
 

@@ -69,22 +69,15 @@ const WRITE_COMMANDS = new Set([
   'findandmodify',
 ]);
 
-const TRANSACTION_FIELDS = ['txnNumber', 'startTransaction', 'autocommit'];
-const TRANSACTION_COMMANDS = new Set(['commitTransaction', 'abortTransaction']);
-
 /**
  * Runs one command document: its reply, or for reads work that ends with its reply (see work.ts).
- * Never throws: a failure is an error reply.
+ * Never throws: a failure is an error reply. Transaction fields were seen to before (transactions.ts).
  */
 export function dispatch(cmd: Doc, ctx: Omit<CommandContext, 'db'>): Reply | Work<Reply> {
   try {
     const name = Object.keys(cmd).find((k) => !GENERIC_COMMAND_FIELDS.has(k));
     if (!name) throw commandError('CommandNotFound', "no such command: ''");
     const db = typeof cmd.$db === 'string' ? cmd.$db : 'admin';
-    // A standalone mongod rejects transactions (and retryable-write transaction numbers).
-    if (TRANSACTION_FIELDS.some((f) => cmd[f] !== undefined) || TRANSACTION_COMMANDS.has(name)) {
-      throw commandError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
-    }
     const handler = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
     if (!handler) throw commandError('CommandNotFound', `no such command: '${name}'`);
     maxTimeMSOf(cmd);
@@ -106,7 +99,8 @@ function* answering(work: Work<Reply>): Work<Reply> {
   }
 }
 
-function errorReply(err: unknown): Doc {
+/** A failure as mongod answers it (with the error's extra fields: `keyValue`, `errorLabels`...). */
+export function errorReply(err: unknown): Doc {
   const e = err instanceof CommandError ? err : toCommandError(err);
   return { ok: 0, errmsg: e.message, code: e.code, codeName: e.codeName, ...e.extra };
 }

@@ -17,14 +17,23 @@ export type Change =
   | { op: 'modifyIndex'; db: string; coll: string; spec: IndexSpec }
   | { op: 'rename'; db: string; coll: string; toDb: string; to: string };
 
+/** Asked before each mutation; throws to refuse it (see transactions.ts: locks of open transactions). */
+export interface CatalogGuard {
+  /** before a document is inserted (`old` undefined), replaced, or removed (`next` undefined) */
+  document(coll: Collection, old: Doc | undefined, next: Doc | undefined): void;
+  /** before a change to a collection itself (or to every collection of `db`) */
+  namespace(db: string, coll?: string): void;
+}
+
 /**
- * All databases and their collections; every mutation goes through here and is reported to
- * `record` with the function that undoes it in memory (a command whose journal write fails is
- * undone, see server.ts).
+ * All databases and their collections; every mutation goes through here, is first submitted to
+ * `guard`, and is reported to `record` with the function that undoes it in memory (a command
+ * whose journal write fails, a transaction that aborts, are undone: see server.ts).
  */
 export class Catalog {
   private readonly dbs = new Map<string, Map<string, Collection>>();
   record: (change: Change, undo: () => void) => void = () => {};
+  guard: CatalogGuard | undefined;
 
   databases(): string[] {
     return [...this.dbs.keys()];
@@ -61,6 +70,7 @@ export class Catalog {
   drop(db: string, name: string): boolean {
     const coll = this.get(db, name);
     if (!coll) return false;
+    this.guard?.namespace(db, name);
     this.detach(db, name);
     this.record({ op: 'drop', db, coll: name }, () => this.attach(coll));
     return true;
@@ -69,39 +79,48 @@ export class Catalog {
   dropDatabase(db: string): void {
     const colls = this.dbs.get(db);
     if (!colls) return;
+    this.guard?.namespace(db);
     this.dbs.delete(db);
     this.record({ op: 'dropDatabase', db }, () => this.dbs.set(db, colls));
   }
 
   insert(coll: Collection, doc: Doc): void {
+    this.guard?.document(coll, undefined, doc);
     coll.insert(doc);
     this.record({ op: 'put', db: coll.db, coll: coll.name, doc }, () => coll.remove(valueKey(doc._id)));
   }
 
   replace(coll: Collection, id: string, doc: Doc): void {
     const old = coll.get(id);
+    this.guard?.document(coll, old, doc);
     coll.replace(id, doc);
     this.record({ op: 'put', db: coll.db, coll: coll.name, doc }, () => old && coll.replace(id, old));
   }
 
   remove(coll: Collection, id: string): void {
+    const existing = coll.get(id);
+    if (!existing) return;
+    this.guard?.document(coll, existing, undefined);
     const old = coll.remove(id);
     if (old) this.record({ op: 'del', db: coll.db, coll: coll.name, id: old._id }, () => coll.insert(old));
   }
 
   addIndex(coll: Collection, spec: IndexSpec): void {
+    this.guard?.namespace(coll.db, coll.name);
     coll.addIndex(spec);
     this.record({ op: 'createIndex', db: coll.db, coll: coll.name, spec }, () => coll.dropIndex(spec.name));
   }
 
   dropIndex(coll: Collection, name: string): void {
     const spec = coll.index(name)?.spec;
+    this.guard?.namespace(coll.db, coll.name);
     coll.dropIndex(name);
     this.record({ op: 'dropIndex', db: coll.db, coll: coll.name, name }, () => spec && coll.addIndex(spec, false));
   }
 
   /** Gives an index new options (same name and key), in place. */
   modifyIndex(coll: Collection, spec: IndexSpec): void {
+    this.guard?.namespace(coll.db, coll.name);
     const old = coll.modifyIndex(spec);
     if (!old) return;
     this.record({ op: 'modifyIndex', db: coll.db, coll: coll.name, spec }, () => coll.modifyIndex(old));
@@ -109,6 +128,7 @@ export class Catalog {
 
   /** Replaces a collection's options (`collMod`: validator, validation level and action...). */
   setOptions(coll: Collection, options: Doc): void {
+    this.guard?.namespace(coll.db, coll.name);
     const old = coll.options;
     coll.options = options;
     this.record({ op: 'options', db: coll.db, coll: coll.name, options }, () => {
@@ -120,6 +140,8 @@ export class Catalog {
   rename(coll: Collection, toDb: string, to: string): void {
     validateName(toDb, to);
     const { db, name } = coll;
+    this.guard?.namespace(db, name);
+    this.guard?.namespace(toDb, to);
     this.move(coll, toDb, to);
     this.record({ op: 'rename', db, coll: name, toDb, to }, () => this.move(coll, db, name));
   }

@@ -40,12 +40,18 @@ export const COMPACTION_STEPS = [
   'done',
 ] as const;
 export type CompactionStep = (typeof COMPACTION_STEPS)[number];
+/**
+ * Where a test makes the process kill itself: a compaction step, or `transaction-group` (the
+ * first committed transaction of several records gets its group head and first record on disk,
+ * not the rest).
+ */
+export type CrashPoint = CompactionStep | 'transaction-group';
 
 export interface JournalOptions extends RecoveryOptions {
   /** compact once the current journal is larger than this (default 32 MiB: bounds the replay at start-up) */
   compactAtBytes?: number;
-  /** test hook: the process kills itself (SIGKILL) when a compaction reaches this step */
-  crashAt?: CompactionStep;
+  /** test hook: the process kills itself (SIGKILL) there */
+  crashAt?: CrashPoint;
 }
 
 const DEFAULT_COMPACT_AT_BYTES = 32 * 1024 * 1024;
@@ -113,8 +119,30 @@ export class Journal {
    */
   append(changes: Change[]): void {
     if (changes.length === 0) return;
-    const buf =
-      changes.length === 1 ? encodeRecord(changes[0]) : Buffer.concat(journalRecords(changes).map(encodeRecord));
+    this.write(
+      changes.length === 1 ? encodeRecord(changes[0]) : Buffer.concat(journalRecords(changes).map(encodeRecord)),
+    );
+  }
+
+  /**
+   * Appends the changes of a committed transaction as one group (a `group` record counting the
+   * records after it; start-up applies all of them or none) and makes them durable; fails as
+   * `append` does.
+   */
+  appendGroup(changes: Change[]): void {
+    const records = journalRecords(changes);
+    if (records.length === 0) return;
+    const group: StoredRecord[] =
+      records.length === 1 ? records : [{ op: 'group', records: records.length }, ...records];
+    const encoded = group.map(encodeRecord);
+    if (this.opts.crashAt === 'transaction-group' && encoded.length > 2) {
+      this.write(Buffer.concat(encoded.slice(0, 2)));
+      this.crash('transaction-group');
+    }
+    this.write(Buffer.concat(encoded));
+  }
+
+  private write(buf: Buffer): void {
     const at = this.current.size;
     try {
       writeAll(this.current.fd, buf, at);
@@ -235,7 +263,7 @@ export class Journal {
     }
   }
 
-  private crash(step: CompactionStep): void {
+  private crash(step: CrashPoint): void {
     if (this.opts.crashAt === step) process.kill(process.pid, 'SIGKILL');
   }
 }

@@ -8,8 +8,8 @@ import type { DocumentBatch } from './document-batch.js';
 /*
  * The record framing shared by snapshot and journal files:
  *   uint32 LE length of the BSON body | uint32 LE CRC-32 of the body | BSON body
- * A body is a `Change` (post-image), the `meta` record that opens every file of format 2, or (in
- * snapshots) a batch of documents or an index's order.
+ * A body is a `Change` (post-image), the `meta` record that opens every file of format 2, a batch
+ * of documents, (in snapshots) an index's order, or (in journals) the head of a transaction's group.
  */
 
 /** First record of a snapshot or journal file: the generation it belongs to (see journal.ts). */
@@ -35,7 +35,16 @@ export interface IndexOrderRecord {
   positions: Binary;
 }
 
-export type StoredRecord = Change | MetaRecord | DocsRecord | IndexOrderRecord;
+/**
+ * Journal records: the head of a transaction's records, the `records` that follow it. Start-up
+ * applies them only once all are read (a crash while they were written leaves none applied).
+ */
+export interface GroupRecord {
+  op: 'group';
+  records: number;
+}
+
+export type StoredRecord = Change | MetaRecord | DocsRecord | IndexOrderRecord | GroupRecord;
 
 export const RECORD_HEAD_BYTES = 8;
 const MAX_RECORD_BYTES = 48_000_000;

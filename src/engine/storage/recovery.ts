@@ -22,7 +22,9 @@ import {
   RecordReader,
   type DocsRecord,
   type EncodedDocsRecord,
+  type GroupRecord,
   type IndexOrderRecord,
+  type MetaRecord,
   type StoredRecord,
 } from './records.js';
 
@@ -80,6 +82,7 @@ export function recover(dir: string, catalog: Catalog, opts: RecoveryOptions): R
         if (index === 0) snapshotGeneration = record.generation;
         return;
       }
+      if (record.op === 'group') throw new Error('a transaction group in a snapshot');
       if (index === 0) legacy = true;
       bulk.apply(record);
       snapshotRecords++;
@@ -99,11 +102,36 @@ export function recover(dir: string, catalog: Catalog, opts: RecoveryOptions): R
       continue;
     }
     const bulk = new BulkLoader(catalog);
-    const bytes = loadFile(dir, journal.name, 'journal', opts, (record) => {
+    let group:
+      | {
+          offset: number;
+          left: number;
+          records: Array<Exclude<StoredRecord, MetaRecord | GroupRecord> | EncodedDocsRecord>;
+        }
+      | undefined;
+    let bytes = loadFile(dir, journal.name, 'journal', opts, (record, _index, offset) => {
       if (record.op === 'meta') return;
-      bulk.apply(record);
-      replayed++;
+      if (record.op === 'group') {
+        if (group) throw new Error('a transaction group starts inside another');
+        group = { offset, left: record.records, records: [] };
+        return;
+      }
+      if (!group) {
+        bulk.apply(record);
+        replayed++;
+        return;
+      }
+      group.records.push(record);
+      if (--group.left > 0) return;
+      for (const held of group.records) bulk.apply(held);
+      replayed += group.records.length;
+      group = undefined;
     });
+    if (group) {
+      // a transaction whose records were not all written before a crash: never acknowledged
+      tornGroup(join(dir, journal.name), journal.name, bytes, group.offset, group.records.length, opts);
+      bytes = group.offset;
+    }
     journals.push({ ...journal, bytes });
   }
   if (journals.length > 0 || snapshotRecords > 0) {
@@ -126,7 +154,7 @@ function loadFile(
   file: string,
   kind: 'snapshot' | 'journal',
   opts: RecoveryOptions,
-  onRecord: (record: StoredRecord | EncodedDocsRecord, index: number) => void,
+  onRecord: (record: StoredRecord | EncodedDocsRecord, index: number, offset: number) => void,
 ): number {
   const full = join(dir, file);
   const fd = openSync(full, 'r');
@@ -141,7 +169,7 @@ function loadFile(
       let reason = 'length or checksum does not match';
       if (record) {
         try {
-          onRecord(readRecord(record.body), index++);
+          onRecord(readRecord(record.body), index++, offset);
           offset += record.length;
           end = offset;
           continue;
@@ -186,6 +214,23 @@ function tornTail(full: string, file: string, size: number, offset: number, opts
     event: 'recovery.torn-tail',
     message: `${file}: cut a torn tail of ${size - offset} bytes at byte offset ${offset} (a write interrupted by a crash, never acknowledged)`,
     details: { file, offset, bytes: size - offset },
+  });
+}
+
+function tornGroup(
+  full: string,
+  file: string,
+  size: number,
+  offset: number,
+  read: number,
+  opts: RecoveryOptions,
+): void {
+  durably(full, 'r+', (fd) => ftruncateSync(fd, offset));
+  opts.log({
+    level: 'warn',
+    event: 'recovery.torn-transaction',
+    message: `${file}: dropped a transaction cut short by a crash (${read} of its records written, never acknowledged): cut ${size - offset} bytes at byte offset ${offset}`,
+    details: { file, offset, bytes: size - offset, recordsWritten: read },
   });
 }
 
