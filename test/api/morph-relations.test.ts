@@ -136,4 +136,183 @@ describe('polymorphic (morph) relations', function () {
     // the item, then one read per linked type (articles, pages) for `related` and one for `featured`
     expect(commands.filter((c) => c === 'aggregate')).to.have.length(4);
   });
+
+  it('REST writes links (a list replaces the stored one); populate with fields, on fragments and nested populate', async () => {
+    const created = await request(service.app)
+      .post('/api/items')
+      .set(bearer(token))
+      .send({
+        data: {
+          label: 'Footer',
+          related: [
+            { __type: 'api::page.page', id: ids.home },
+            { __type: 'api::article.article', id: ids.live },
+            { __type: 'api::page.page', id: ids.home },
+          ],
+        },
+      });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    expect(created.body.data.attributes).to.not.have.property('related');
+    ids.footer = created.body.data.id;
+    const fields = await get(`/api/items/${ids.footer}?populate[related][fields][0]=title`).expect(200);
+    // an exact repeat is linked once (Strapi's toIdArray keeps unique links)
+    expect(fields.body.data.attributes.related).to.deep.equal([
+      { __type: 'api::page.page', id: ids.home, title: 'Home' },
+      { __type: 'api::article.article', id: ids.live, title: 'Live' },
+    ]);
+    const on = await get(
+      `/api/items/${ids.footer}?populate[related][on][api::article.article][fields][0]=title&populate[related][on][api::article.article][populate][category][fields][0]=name`,
+    ).expect(200);
+    expect(on.body.data.attributes.related).to.deep.equal([
+      {
+        __type: 'api::article.article',
+        id: ids.live,
+        title: 'Live',
+        category: { id: ids.news, name: 'News' },
+      },
+    ]);
+    const updated = await request(service.app)
+      .put(`/api/items/${ids.footer}`)
+      .set(bearer(token))
+      .send({ data: { related: [{ __type: 'api::page.page', id: String(ids.about) }] } })
+      .expect(200);
+    expect(updated.body.data.id).to.equal(ids.footer);
+    const after = await get(`/api/items/${ids.footer}?populate[related][fields][0]=title`).expect(200);
+    expect(after.body.data.attributes.related).to.deep.equal([
+      { __type: 'api::page.page', id: ids.about, title: 'About' },
+    ]);
+  });
+
+  it('an empty list is left out of a REST answer (Strapi sanitizes it away) and is [] from the entity service', async () => {
+    const item = (await call('create', 'api::item.item', { data: { label: 'Empty', related: [] } })) as { id: number };
+    const res = await get(`/api/items/${item.id}?populate=*`).expect(200);
+    expect(res.body.data.attributes).to.not.have.property('related');
+    expect(res.body.data.attributes.featured).to.equal(null);
+    const read = (await call('findOne', 'api::item.item', item.id, { populate: ['related'] })) as Record<
+      string,
+      unknown
+    >;
+    expect(read.related).to.deep.equal([]);
+  });
+
+  it('drafts are linked but read only with preview', async () => {
+    const item = (await call('create', 'api::item.item', {
+      data: {
+        label: 'Drafts',
+        related: [
+          { __type: 'api::article.article', id: ids.draft },
+          { __type: 'api::page.page', id: ids.home },
+        ],
+      },
+    })) as { id: number };
+    const live = await get(`/api/items/${item.id}?populate[related][fields][0]=title`).expect(200);
+    expect(live.body.data.attributes.related.map((r: { title: string }) => r.title)).to.deep.equal(['Home']);
+    const preview = await get(
+      `/api/items/${item.id}?populate[related][fields][0]=title&publicationState=preview`,
+    ).expect(200);
+    expect(preview.body.data.attributes.related.map((r: { title: string }) => r.title)).to.deep.equal([
+      'Draft',
+      'Home',
+    ]);
+  });
+
+  it('bad links are a 400 that changes nothing', async () => {
+    const send = (data: Record<string, unknown>) =>
+      request(service.app).post('/api/items').set(bearer(token)).send({ data });
+    const before = await get('/api/items').expect(200);
+    const noType = await send({ label: 'x', related: [{ id: ids.home }] }).expect(400);
+    expect(noType.body.error.name).to.equal('ValidationError');
+    expect(noType.body.error.details.errors[0].path).to.deep.equal(['related', '0']);
+    const unknown = await send({ label: 'x', related: [{ __type: 'api::nope.nope', id: 1 }] }).expect(400);
+    expect(unknown.body.error.message).to.contain('__type must name a content-type');
+    const missing = await send({ label: 'x', featured: { __type: 'api::page.page', id: 999 } }).expect(400);
+    expect(missing.body.error.message).to.equal(
+      '1 relation(s) of type api::page.page associated with this entity do not exist',
+    );
+    await send({ label: 'x', related: { connect: [{ __type: 'api::page.page', id: ids.home }] } }).expect(400);
+    await send({ label: 'x', featured: [{ __type: 'api::page.page', id: ids.home }] }).expect(400);
+    const after = await get('/api/items').expect(200);
+    expect(after.body.meta.pagination.total).to.equal(before.body.meta.pagination.total);
+  });
+
+  it('filters and sort on a morphTo attribute are refused as Strapi 4.26 validates them', async () => {
+    const filtered = await get(`/api/items?filters[related][id]=${ids.home}`).expect(400);
+    expect(filtered.body.error.message).to.equal('Invalid parameter related');
+    const sorted = await get('/api/items?sort=related').expect(400);
+    expect(sorted.body.error.message).to.equal('Invalid parameter related');
+  });
+
+  it('the public role reads and writes links only to the types it may read', async () => {
+    const item = (await call('create', 'api::item.item', {
+      data: {
+        label: 'Mixed',
+        related: [
+          { __type: 'api::article.article', id: ids.live },
+          { __type: 'api::page.page', id: ids.about },
+        ],
+      },
+    })) as { id: number };
+    const res = await request(service.app).get(`/api/items/${item.id}?populate=*`).expect(200);
+    expect(res.body.data.attributes.related.map((r: { __type: string }) => r.__type)).to.deep.equal(['api::page.page']);
+    const created = await request(service.app)
+      .post('/api/items')
+      .send({
+        data: {
+          label: 'Public',
+          related: [
+            { __type: 'api::article.article', id: ids.live },
+            { __type: 'api::page.page', id: ids.home },
+          ],
+        },
+      })
+      .expect(200);
+    const stored = await service.context.models.collection('api::item.item').findOne({ _id: created.body.data.id });
+    expect(stored?.related).to.deep.equal([{ __type: 'api::page.page', id: ids.home }]);
+  });
+
+  it('strapi.db.query writes links too; a morphMany side lists the entries linking back', async () => {
+    const item = (
+      await request(service.app)
+        .post('/api/call')
+        .send({
+          uid: 'api::item.item',
+          method: 'create',
+          args: [{ data: { label: 'Query', related: [{ __type: 'api::page.page', id: ids.about }] } }],
+        })
+        .expect(200)
+    ).body as { result: { id: number } };
+    const page = await get(`/api/pages/${ids.about}?populate[items][fields][0]=label`).expect(200);
+    const labels = page.body.data.attributes.items.data.map(
+      (i: { attributes: { label: string } }) => i.attributes.label,
+    );
+    expect(labels).to.include.members(['Menu', 'Footer', 'Query']);
+    expect(page.body.data.attributes.items.data.find((i: { id: number }) => i.id === item.result.id)).to.deep.equal({
+      id: item.result.id,
+      attributes: { label: 'Query' },
+    });
+    const plain = (await call('findOne', 'api::page.page', ids.about, {
+      populate: { items: { fields: ['label'] } },
+    })) as {
+      items: { label: string }[];
+    };
+    expect(plain.items.map((i) => i.label)).to.include('Query');
+  });
+
+  it('deleting a linked entry removes its links', async () => {
+    const doomed = ((await call('create', 'api::page.page', { data: { title: 'Doomed' } })) as { id: number }).id;
+    const item = (await call('create', 'api::item.item', {
+      data: {
+        label: 'Sweep',
+        related: [
+          { __type: 'api::page.page', id: doomed },
+          { __type: 'api::page.page', id: ids.home },
+        ],
+        featured: { __type: 'api::page.page', id: doomed },
+      },
+    })) as { id: number };
+    await request(service.app).delete(`/api/pages/${doomed}`).set(bearer(token)).expect(200);
+    const stored = await service.context.models.collection('api::item.item').findOne({ _id: item.id });
+    expect(stored?.related).to.deep.equal([{ __type: 'api::page.page', id: ids.home }]);
+    expect(stored?.featured).to.equal(null);
+  });
 });
