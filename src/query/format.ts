@@ -26,6 +26,12 @@ export interface Formatter {
   style: FormatStyle;
 }
 
+/**
+ * The content-type of a morphToOne's entry, which Strapi answers without `__type` (a symbol: no
+ * JSON answer carries it; GraphQL's union reads it).
+ */
+export const MORPH_TYPE = Symbol('morph type');
+
 /** Strapi's REST entry. */
 export interface EnvelopeEntry {
   id: number;
@@ -169,8 +175,10 @@ function formatMorph(fmt: Formatter, node: MorphPopulate, value: Doc): unknown {
       if (plain.length === 0 && fmt.style === 'envelope') return undefined;
       return plain.map((entry, i) => ({ __type: resolved[i]?.type, ...entry }));
     }
-    case 'morphToOne':
-      return plain[0] ?? null;
+    case 'morphToOne': {
+      const [entry] = plain;
+      return entry ? Object.assign(entry, { [MORPH_TYPE]: resolved[0]?.type }) : null;
+    }
     case 'morphOne':
     case 'morphMany': {
       const entries = resolved.map((item) => formatEntry(fmt, item.doc, item.selection));
