@@ -25,6 +25,8 @@ export interface MorphReader {
   plan: PlanContext;
   /** what is read of one linked type: the `fields` and `populate` of `spec`, checked as any populate level */
   select(schema: ContentType, spec: Record<string, unknown>, state: PublicationState, param: string): EntrySelection;
+  /** the stages of a populate level's `filters` on one linked type (Strapi applies them to each type's query) */
+  filter(uid: string, filters: unknown): PipelineStage[];
   read(uid: string, pipeline: PipelineStage[]): Promise<Doc[]>;
 }
 
@@ -108,7 +110,7 @@ async function readType(
     param = `${param}[on][${type}]`;
   }
   const selection = reader.select(schema, spec, node.publicationState, param);
-  const entries = await readEntriesOf(reader, schema, selection, node.publicationState, { _id: { $in: ids } });
+  const entries = await readEntriesOf(reader, schema, selection, node.publicationState, { _id: { $in: ids } }, spec);
   return new Map(entries.map((doc) => [Number(doc._id), { type, doc, selection }]));
 }
 
@@ -125,6 +127,7 @@ async function resolveMorphBy(reader: MorphReader, node: MorphPopulate, owners: 
     selection,
     node.publicationState,
     { [`${field}.id`]: { $in: ids }, [`${field}.__type`]: ownerType },
+    node.request,
     field,
   );
   for (const owner of owners) {
@@ -142,10 +145,12 @@ async function readEntriesOf(
   selection: EntrySelection,
   state: PublicationState,
   match: Doc,
+  spec: Record<string, unknown>,
   keep?: string,
 ): Promise<Doc[]> {
   const entries = await reader.read(schema.uid, [
     { $match: { ...match, ...publicationMatch(schema.draftAndPublish, state) } },
+    ...(spec.filters === undefined ? [] : reader.filter(schema.uid, spec.filters)),
     { $sort: { _id: 1 } },
     ...populateStages(reader.plan, selection.populate),
     { $project: { ...projection(selection), ...(keep ? { [keep]: 1 } : {}) } },

@@ -470,6 +470,7 @@ function morphReader(ctx: ReadContext): MorphReader {
     plan: planContext(ctx),
     select: (schema, spec, state, param) =>
       parseSelection(ctx, schema, { fields: spec.fields, populate: spec.populate }, state, param),
+    filter: (uid, filters) => compileFilters({ registry: ctx.registry, uid, access: ctx.access, filters }),
     read: (uid, pipeline) => aggregate(ctx, uid, pipeline),
   };
 }

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { createCommandCountingService, type TestService } from '../helpers/server.js';
+import { startUpError } from '../helpers/start-up-error.js';
 import { writeFiles } from '../helpers/temp-app.js';
 import { bearer } from './users-permissions/helpers.js';
 import { mkdtemp } from 'node:fs/promises';
@@ -362,5 +363,65 @@ describe('polymorphic (morph) relations', function () {
       name: 'GenericMorph',
       ofType: null,
     });
+  });
+
+  it('populate filters apply to each linked type; nested populate=* populates each type', async () => {
+    const filtered = await get(
+      `/api/items/${ids.menu}?populate[related][fields][0]=title&populate[related][filters][title][$ne]=About`,
+    ).expect(200);
+    expect(filtered.body.data.attributes.related.map((r: { title: string }) => r.title)).to.deep.equal([
+      'Live',
+      'Home',
+    ]);
+    const nested = await get(`/api/items/${ids.menu}?populate[related][populate]=*`).expect(200);
+    const [article] = nested.body.data.attributes.related;
+    expect(article.category).to.include({ id: ids.news, name: 'News' });
+  });
+
+  it('entityService.update takes { set } and null; the stored list is replaced', async () => {
+    const item = (await call('create', 'api::item.item', {
+      data: { label: 'Set', related: [{ __type: 'api::page.page', id: ids.home }] },
+    })) as { id: number };
+    await call('update', 'api::item.item', item.id, {
+      data: {
+        related: {
+          set: [
+            { __type: 'api::page.page', id: ids.about },
+            { __type: 'api::article.article', id: ids.live },
+          ],
+        },
+      },
+    });
+    expect((await storedItem(item.id))?.related).to.deep.equal([
+      { __type: 'api::page.page', id: ids.about },
+      { __type: 'api::article.article', id: ids.live },
+    ]);
+    await call('update', 'api::item.item', item.id, { data: { related: null, featured: null } });
+    const stored = await storedItem(item.id);
+    expect(stored?.related).to.deep.equal([]);
+    expect(stored?.featured).to.equal(null);
+  });
+});
+
+describe('polymorphic relations that cannot start', () => {
+  const note = (attributes: Record<string, unknown>) => ({
+    'src/api/other/content-types/other/schema.json': schema('other', 'others', attributes),
+  });
+
+  it('a morphMany whose morphBy names no morphTo attribute, a morph relation in a component', async () => {
+    expect(
+      await startUpError(
+        note({ notes: { type: 'relation', relation: 'morphMany', target: 'api::note.note', morphBy: 'owner' } }),
+      ),
+    ).to.contain('morphBy "owner" must name a morphToOne or morphToMany attribute of api::note.note');
+    expect(
+      await startUpError({
+        ...note({ block: { type: 'component', component: 'shared.block' } }),
+        'src/components/shared/block.json': JSON.stringify({
+          info: { displayName: 'Block' },
+          attributes: { link: { type: 'relation', relation: 'morphToOne' } },
+        }),
+      }),
+    ).to.contain('a morphToOne relation cannot be declared in a component');
   });
 });
