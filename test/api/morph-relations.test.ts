@@ -26,7 +26,13 @@ const schema = (singular: string, plural: string, attributes: Record<string, unk
 
 const FILES: Record<string, string> = {
   'config/permissions.json': JSON.stringify({
-    public: ['api::item.item.find', 'api::item.item.findOne', 'api::page.page.find', 'api::item.item.create'],
+    public: [
+      'api::item.item.find',
+      'api::item.item.findOne',
+      'api::page.page.find',
+      'api::item.item.create',
+      'api::item.item.sanitized',
+    ],
   }),
   'src/api/page/content-types/page/schema.json': schema('page', 'pages', {
     title: { type: 'string' },
@@ -50,6 +56,18 @@ const FILES: Record<string, string> = {
     related: { type: 'relation', relation: 'morphToMany' },
     featured: { type: 'relation', relation: 'morphToOne' },
   }),
+  // a controller action answering an entry read by the entity service through sanitizeOutput
+  'src/api/item/controllers/item.js': `module.exports = require('@strapi/strapi').factories.createCoreController('api::item.item', ({ strapi }) => ({
+  async sanitized(ctx) {
+    const entity = await strapi.entityService.findOne('api::item.item', ctx.params.id, { populate: ['related'] });
+    return this.sanitizeOutput(entity, ctx);
+  },
+}));
+`,
+  'src/api/item/routes/item.js':
+    "module.exports = require('@strapi/strapi').factories.createCoreRouter('api::item.item');",
+  'src/api/item/routes/sanitized.js':
+    "module.exports = { routes: [{ method: 'GET', path: '/items/:id/sanitized', handler: 'item.sanitized' }] };",
   // `POST /api/call` runs strapi.entityService[method](...args), or strapi.db.query(uid)[method] with `uid`
   'src/index.js': `module.exports = {
   register({ strapi }) {
@@ -400,6 +418,26 @@ describe('polymorphic (morph) relations', function () {
     const stored = await storedItem(item.id);
     expect(stored?.related).to.deep.equal([]);
     expect(stored?.featured).to.equal(null);
+  });
+  it("a controller's sanitizeOutput keeps the links the caller may read and leaves an empty list out", async () => {
+    const mixed = (await call('create', 'api::item.item', {
+      data: {
+        label: 'Sanitized',
+        related: [
+          { __type: 'api::article.article', id: ids.live },
+          { __type: 'api::page.page', id: ids.about },
+        ],
+      },
+    })) as { id: number };
+    const res = await request(service.app).get(`/api/items/${mixed.id}/sanitized`).expect(200);
+    expect(res.body.related.map((r: { __type: string; id: number }) => [r.__type, r.id])).to.deep.equal([
+      ['api::page.page', ids.about],
+    ]);
+    const empty = (await call('create', 'api::item.item', { data: { label: 'Nothing', related: [] } })) as {
+      id: number;
+    };
+    const none = await request(service.app).get(`/api/items/${empty.id}/sanitized`).expect(200);
+    expect(none.body).to.include({ label: 'Nothing' }).and.not.have.property('related');
   });
 });
 
