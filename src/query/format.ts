@@ -169,22 +169,20 @@ function formatRelation(fmt: Formatter, node: RelationPopulate, value: Doc, hold
  */
 function formatMorph(fmt: Formatter, node: MorphPopulate, value: Doc): unknown {
   const resolved = Array.isArray(value[node.as]) ? (value[node.as] as ResolvedMorph[]) : [];
-  const plain = resolved.map((item) => formatPlainEntry(fmt.registry, item.doc, item.selection));
+  const flat = (item: ResolvedMorph) => formatPlainEntry(fmt.registry, item.doc, item.selection);
   switch (node.relation) {
-    case 'morphToMany': {
-      if (plain.length === 0 && fmt.style === 'envelope') return undefined;
-      return plain.map((entry, i) => ({ __type: resolved[i]?.type, ...entry }));
-    }
+    case 'morphToMany':
+      if (resolved.length === 0 && fmt.style === 'envelope') return undefined;
+      return resolved.map((item) => ({ __type: item.type, ...flat(item) }));
     case 'morphToOne': {
-      const [entry] = plain;
-      return entry ? Object.assign(entry, { [MORPH_TYPE]: resolved[0]?.type }) : null;
+      const [first] = resolved;
+      return first ? Object.assign(flat(first), { [MORPH_TYPE]: first.type }) : null;
     }
     case 'morphOne':
     case 'morphMany': {
       const entries = resolved.map((item) => formatEntry(fmt, item.doc, item.selection));
-      const many = node.relation === 'morphMany';
-      if (fmt.style === 'plain') return many ? entries : (entries[0] ?? null);
-      return { data: many ? entries : (entries[0] ?? null) };
+      const answer = node.relation === 'morphMany' ? entries : (entries[0] ?? null);
+      return fmt.style === 'plain' ? answer : { data: answer };
     }
   }
 }
