@@ -419,6 +419,20 @@ describe('polymorphic (morph) relations', function () {
     expect(stored?.related).to.deep.equal([]);
     expect(stored?.featured).to.equal(null);
   });
+  it("strapi.db.query filters on Strapi's morphToOne columns target_id / target_type; the content API does not", async () => {
+    const res = await request(service.app)
+      .post('/api/call')
+      .send({
+        uid: 'api::item.item',
+        method: 'findMany',
+        args: [{ where: { target_id: String(ids.home), target_type: 'api::page.page' }, select: ['label'] }],
+      })
+      .expect(200);
+    expect((res.body.result as { label: string }[]).map((item) => item.label)).to.deep.equal(['Menu']);
+    const rest = await get(`/api/items?filters[target_id]=${ids.home}`).expect(400);
+    expect(rest.body.error.message).to.equal('Invalid parameter target_id');
+  });
+
   it("a controller's sanitizeOutput keeps the links the caller may read and leaves an empty list out", async () => {
     const mixed = (await call('create', 'api::item.item', {
       data: {
