@@ -566,7 +566,8 @@ export class RestGenerator {
 
   private targetOf(attribute: Attribute | undefined): Schema | undefined {
     if (!attribute) return undefined;
-    if (attribute.type === 'relation') return this.registry.schema(attribute.target);
+    if (attribute.type === 'relation')
+      return attribute.target === undefined ? undefined : this.registry.schema(attribute.target);
     if (attribute.type === 'media') return this.registry.schema('plugin::upload.file');
     if (attribute.type === 'component') return this.registry.component(attribute.component);
     if (attribute.type === 'dynamiczone') return this.registry.component(this.rnd.pick(attribute.components));

@@ -1,4 +1,29 @@
-import type { Attribute, Schema } from './types.js';
+import {
+  MORPH_RELATION_KINDS,
+  type Attribute,
+  type MorphAttribute,
+  type RelationAttribute,
+  type Schema,
+} from './types.js';
+
+const MORPH_KINDS = new Set<string>(MORPH_RELATION_KINDS);
+
+/** A polymorphic relation (`morphToOne`, `morphToMany`, `morphOne`, `morphMany`). */
+export function isMorph(attribute: Attribute | undefined): attribute is MorphAttribute {
+  return attribute?.type === 'relation' && MORPH_KINDS.has(attribute.relation);
+}
+
+/** A relation to one content-type (every relation but the polymorphic ones). */
+export function isTargetRelation(attribute: Attribute | undefined): attribute is RelationAttribute {
+  return attribute?.type === 'relation' && !MORPH_KINDS.has(attribute.relation);
+}
+
+/** The side of a polymorphic relation that stores the links (`{ __type, id }`). */
+export function isMorphTo(
+  attribute: Attribute | undefined,
+): attribute is MorphAttribute & { relation: 'morphToOne' | 'morphToMany' } {
+  return isMorph(attribute) && (attribute.relation === 'morphToOne' || attribute.relation === 'morphToMany');
+}
 
 /** Never selected, filtered, sorted or populated by a client, never in a response. */
 export function isPrivate(attribute: Attribute): boolean {

@@ -1,3 +1,4 @@
+import { isTargetRelation } from './attributes.js';
 import type { SchemaNotice } from './notices.js';
 import { SchemaError } from './schema-error.js';
 import type { ContentType, RelationAttribute } from './types.js';
@@ -21,10 +22,10 @@ export function settleBothSidesInversedBy(contentTypes: ContentType[], notices: 
   const byUid = new Map(contentTypes.map((ct) => [ct.uid, ct]));
   for (const ct of contentTypes) {
     for (const [name, attr] of Object.entries(ct.attributes)) {
-      if (attr.type !== 'relation' || !attr.inversedBy) continue;
+      if (!isTargetRelation(attr) || !attr.inversedBy) continue;
       const target = byUid.get(attr.target);
       const other = target?.attributes[attr.inversedBy];
-      if (!target || !other || other.type !== 'relation' || !other.inversedBy) continue;
+      if (!target || !isTargetRelation(other) || !other.inversedBy) continue;
       if (other.target !== ct.uid || other.inversedBy !== name) continue;
       if (!BOTH_OWNING_KINDS.has(attr.relation) || other.relation !== attr.relation) {
         throw new SchemaError(

@@ -12,7 +12,7 @@ export {
 } from './custom-fields.js';
 export { applyExtensions, type ExtensionSource } from './extensions.js';
 export type { SchemaNotice } from './notices.js';
-export { isManagedField, isPrivate, isScalar } from './attributes.js';
+export { isManagedField, isMorph, isMorphTo, isPrivate, isScalar, isTargetRelation } from './attributes.js';
 export { SchemaError } from './schema-error.js';
 export { loadSchemas, type LoadedSchemas } from './load.js';
 export { HIDDEN_FROM_ADMIN, pluginCollectionType, type ContentTypeSource, type ComponentSource } from './normalize.js';

@@ -1,5 +1,6 @@
 import { customFieldBaseType, isCustomFieldDeclaration, type CustomFieldTypes } from './custom-fields.js';
 import type { SchemaNotice } from './notices.js';
+import { isMorph, isMorphTo, isTargetRelation } from './attributes.js';
 import { describeRelation } from './relations.js';
 import { SchemaError } from './schema-error.js';
 import { UPLOAD_FILE_UID } from './uids.js';
@@ -8,12 +9,14 @@ import {
   RESERVED_ATTRIBUTE_NAMES,
   SCALAR_TYPES,
   RELATION_KINDS,
+  MORPH_RELATION_KINDS,
   type Attribute,
   type Component,
   type ComponentSchema,
   type ContentType,
   type ContentTypeSchema,
   type CustomFieldAttribute,
+  type MorphAttribute,
   type RelationAttribute,
   type SchemaAttribute,
 } from './types.js';
@@ -120,15 +123,17 @@ function checkAttribute(source: string, name: string, attr: Attribute): void {
     const registered = attr.customField ? ` (custom field ${attr.customField} is registered as an enumeration)` : '';
     throw new SchemaError(source, `an enumeration needs a non-empty "enum" array of strings${registered}`, name);
   }
-  if (attr.type === 'relation' && !RELATION_KINDS.includes(attr.relation)) {
+  const kinds: readonly string[] = [...RELATION_KINDS, ...MORPH_RELATION_KINDS];
+  if (attr.type === 'relation' && !kinds.includes(attr.relation)) {
     throw new SchemaError(
       source,
-      `unknown relation kind ${JSON.stringify(attr.relation)}; use one of ${RELATION_KINDS.join(', ')}`,
+      `unknown relation kind ${JSON.stringify(attr.relation)}; use one of ${kinds.join(', ')}`,
       name,
     );
   }
-  if (attr.type === 'relation' && attr.relation.startsWith('morph')) {
-    throw new SchemaError(source, 'polymorphic (morph) relations are not supported yet; remove the attribute', name);
+  if (isMorph(attr)) {
+    checkMorphAttribute(source, name, attr);
+    return;
   }
   if (attr.type === 'relation' && attr.inversedBy && attr.mappedBy) {
     throw new SchemaError(source, 'a relation cannot have both inversedBy and mappedBy; keep one of them', name);
@@ -142,6 +147,17 @@ function checkAttribute(source: string, name: string, attr: Attribute): void {
   if (attr.type === 'dynamiczone' && (!Array.isArray(attr.components) || attr.components.length === 0)) {
     throw new SchemaError(source, 'a dynamic zone needs a non-empty "components" array', name);
   }
+}
+
+/** `morphOne`/`morphMany` name the `morphTo*` attribute of their target that links back (checked once all types are known). */
+function checkMorphAttribute(source: string, name: string, attr: MorphAttribute): void {
+  if (isMorphTo(attr)) return;
+  if (typeof attr.target !== 'string' || typeof attr.morphBy !== 'string')
+    throw new SchemaError(
+      source,
+      `a ${attr.relation} needs "target": "api::<api>.<name>" and "morphBy": the morphToOne/morphToMany attribute of that type`,
+      name,
+    );
 }
 
 /**
@@ -242,6 +258,10 @@ export function linkRelations(
       };
       continue;
     }
+    if (isMorph(attr)) {
+      linkMorph(schema, name, attr, contentTypes);
+      continue;
+    }
     if (attr.type !== 'relation') continue;
     if (
       schema.modelType === 'contentType' &&
@@ -268,7 +288,7 @@ export function linkRelations(
     let targetAttribute: RelationAttribute | undefined;
     if (attr.mappedBy) {
       const other = target.attributes[attr.mappedBy];
-      if (!other || other.type !== 'relation' || other.target !== schema.uid || other.inversedBy !== name) {
+      if (!isTargetRelation(other) || other.target !== schema.uid || other.inversedBy !== name) {
         // Strapi v4 starts with such a side but never links it (no owner names it): it is left out here
         delete schema.attributes[name];
         notices.push({
@@ -284,7 +304,7 @@ export function linkRelations(
     if (attr.inversedBy) {
       // a side left out above (its mappedBy names no owner) still counts here, as in Strapi v4
       const other = target.attributes[attr.inversedBy] ?? target.declared.attributes[attr.inversedBy];
-      if (!other || other.type !== 'relation') {
+      if (!isTargetRelation(other)) {
         const error = new SchemaError(
           schema.source,
           `inversedBy "${attr.inversedBy}" must name a relation of ${attr.target} with mappedBy "${name}"; ` +
@@ -316,6 +336,39 @@ export function linkRelations(
     }
     schema.relations[name] = describeRelation(name, attr, targetAttribute);
   }
+}
+
+/**
+ * A polymorphic attribute once every schema is known: only on content-types (Strapi stores its
+ * links in a table per content-type), and a `morphOne`/`morphMany` names an existing `morphTo*`
+ * attribute of its target (Strapi: `Morph target not found`, `Morph target attribute not found`).
+ */
+function linkMorph(
+  schema: ContentType | Component,
+  name: string,
+  attr: MorphAttribute,
+  contentTypes: Map<string, ContentType>,
+): void {
+  if (schema.modelType === 'component')
+    throw new SchemaError(
+      schema.source,
+      `a ${attr.relation} relation cannot be declared in a component; move it to a content-type`,
+      name,
+    );
+  if (isMorphTo(attr)) return;
+  const target = attr.target === undefined ? undefined : contentTypes.get(attr.target);
+  if (!target)
+    throw new SchemaError(
+      schema.source,
+      `unknown morph target "${String(attr.target)}"; add that content-type or remove the attribute`,
+      name,
+    );
+  if (!isMorphTo(target.attributes[attr.morphBy ?? '']))
+    throw new SchemaError(
+      schema.source,
+      `morphBy "${String(attr.morphBy)}" must name a morphToOne or morphToMany attribute of ${target.uid}`,
+      name,
+    );
 }
 
 /** A built-in collection type of a plugin (no Draft & Publish), as its plugin declares it. */

@@ -25,17 +25,16 @@ export const SCALAR_TYPES = [
 ] as const;
 export type ScalarType = (typeof SCALAR_TYPES)[number];
 
-export const RELATION_KINDS = [
-  'oneToOne',
-  'oneToMany',
-  'manyToOne',
-  'manyToMany',
-  'oneWay',
-  'manyWay',
-  'morphToOne',
-  'morphToMany',
-] as const;
+export const RELATION_KINDS = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany', 'oneWay', 'manyWay'] as const;
 export type RelationKind = (typeof RELATION_KINDS)[number];
+
+/**
+ * Strapi's polymorphic relations: `morphToOne`/`morphToMany` link to entries of any content-type
+ * (`{ __type: uid, id }`), `morphOne`/`morphMany` are their inverse sides on a `target` type,
+ * named by `morphBy` there.
+ */
+export const MORPH_RELATION_KINDS = ['morphToOne', 'morphToMany', 'morphOne', 'morphMany'] as const;
+export type MorphRelationKind = (typeof MORPH_RELATION_KINDS)[number];
 
 interface AttributeCommon {
   required?: boolean;
@@ -80,6 +79,15 @@ export interface RelationAttribute extends AttributeCommon {
   autoPopulate?: boolean;
 }
 
+/** A polymorphic relation (docs/ARCHITECTURE.md, storage layout: stored on the `morphTo*` side). */
+export interface MorphAttribute extends AttributeCommon {
+  type: 'relation';
+  relation: MorphRelationKind;
+  /** `morphOne`/`morphMany`: the content-type whose `morphTo*` attribute (`morphBy`) links here */
+  target?: string;
+  morphBy?: string;
+}
+
 export interface MediaAttribute extends AttributeCommon {
   type: 'media';
   multiple?: boolean;
@@ -102,7 +110,7 @@ export interface DynamicZoneAttribute extends AttributeCommon {
 }
 
 export type Attribute =
-  ScalarAttribute | RelationAttribute | MediaAttribute | ComponentAttribute | DynamicZoneAttribute;
+  ScalarAttribute | RelationAttribute | MorphAttribute | MediaAttribute | ComponentAttribute | DynamicZoneAttribute;
 export type AttributeType = Attribute['type'];
 
 /** A custom field as a schema declares it; normalisation turns it into its plugin's base type. */

@@ -5,7 +5,7 @@
  * a relation to a content-type the caller may not `find` is removed (media are not restricted, as
  * on REST), `id` and the timestamps are not writable; keys that are no attribute stay as they are.
  */
-import { isPrivate, type Attribute, type Registry, type Schema } from '../content-types/index.js';
+import { isMorph, isPrivate, type Attribute, type Registry, type Schema } from '../content-types/index.js';
 import { UPLOAD_FILE_UID } from '../content-types/index.js';
 import { ValidationError } from '../errors/index.js';
 import type { QueryAccess } from '../query/index.js';
@@ -27,6 +27,9 @@ function each(value: unknown, fn: (item: Doc) => unknown): unknown {
 function nestedSchema(registry: Registry, attribute: Attribute, item: Doc): Schema | undefined {
   switch (attribute.type) {
     case 'relation':
+      // a polymorphic link names its content-type in `__type`
+      if (attribute.target === undefined)
+        return typeof item.__type === 'string' ? registry.schema(item.__type) : undefined;
       return registry.schema(attribute.target);
     case 'media':
       return registry.schema(UPLOAD_FILE_UID);
@@ -40,7 +43,18 @@ function nestedSchema(registry: Registry, attribute: Attribute, item: Doc): Sche
 }
 
 function restricted(attribute: Attribute, access: QueryAccess): boolean {
+  if (isMorph(attribute)) return attribute.target !== undefined && !access.canRead(attribute.target);
   return attribute.type === 'relation' && !access.canRead(attribute.target);
+}
+
+/**
+ * A polymorphic list keeps the links to types the caller may read; none left removes the key, as
+ * Strapi 4.26's removeRestrictedRelations does (an empty list too). undefined: leave the key out.
+ */
+function readableMorphs(value: unknown, access: QueryAccess): unknown {
+  if (!Array.isArray(value)) return value;
+  const kept = value.filter((item) => isDoc(item) && typeof item.__type === 'string' && access.canRead(item.__type));
+  return kept.length > 0 ? kept : undefined;
 }
 
 /** `sanitizeOutput`: an entry or a list of entries of `schema`, as the caller may see them. */
@@ -54,7 +68,10 @@ export function sanitizeOutput(registry: Registry, schema: Schema, data: unknown
         continue;
       }
       if (isPrivate(attribute) || restricted(attribute, access)) continue;
-      out[key] = each(value, (item) => {
+      const readable =
+        attribute.type === 'relation' && attribute.target === undefined ? readableMorphs(value, access) : value;
+      if (readable === undefined) continue;
+      out[key] = each(readable, (item) => {
         const nested = nestedSchema(registry, attribute, item);
         return nested ? sanitizeOutput(registry, nested, item, access) : item;
       });
@@ -71,6 +88,7 @@ export function sanitizeInput(schema: Schema, data: unknown, access: QueryAccess
 }
 
 function refusedInput(schema: Schema, key: string, access: QueryAccess): boolean {
+  // links of a polymorphic attribute are checked one by one where they are written
   const attribute = Object.hasOwn(schema.attributes, key) ? schema.attributes[key] : undefined;
   return (
     NOT_WRITABLE.has(key) || attribute?.writable === false || (attribute !== undefined && restricted(attribute, access))

@@ -132,7 +132,7 @@ export function isInstalledPluginKey(packages: readonly InstalledPluginPackage[]
 
 /**
  * Builds the registry with the plugins' content-types; when one of an installed plugin's cannot be
- * stored here (a SchemaError naming it, e.g. a polymorphic relation), that plugin is left out
+ * stored here (a SchemaError naming it, e.g. a relation to a type nobody declares), that plugin is left out
  * (said to `warn`) and the registry built again without it. Any other SchemaError is thrown.
  */
 export function withStorablePlugins<T>(

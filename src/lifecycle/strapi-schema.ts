@@ -9,7 +9,21 @@ export interface StrapiContentType {
   modelName: string;
   collectionName: string;
   info: { displayName: string; singularName?: string; pluralName?: string };
+  /** a content-type's schema options, `draftAndPublish` always set (plugins read it, e.g. strapi-plugin-navigation) */
+  options?: Record<string, unknown>;
+  pluginOptions?: Record<string, unknown>;
+  /** `api::<apiName>.<name>` */
+  apiName?: string;
+  /** `plugin::<plugin>.<name>` */
+  plugin?: string;
   attributes: ContentType['attributes'];
+}
+
+/** Where Strapi says a content-type comes from: its api, or its plugin. */
+function namespaceOf(uid: string): { apiName: string } | { plugin: string } | Record<string, never> {
+  const match = /^(api|plugin)::([^.]+)\./.exec(uid);
+  if (!match?.[2]) return {};
+  return match[1] === 'api' ? { apiName: match[2] } : { plugin: match[2] };
 }
 
 /** A content-type or component of the registry as Strapi describes it. */
@@ -23,6 +37,9 @@ export function describeSchema(schema: ContentType | Component): StrapiContentTy
         modelName: name,
         collectionName: schema.collectionName,
         info: { displayName: schema.displayName, singularName: schema.singularName, pluralName: schema.pluralName },
+        options: { ...schema.declared.options, draftAndPublish: schema.draftAndPublish },
+        pluginOptions: schema.declared.pluginOptions ?? {},
+        ...namespaceOf(schema.uid),
         attributes: schema.attributes,
       }
     : {

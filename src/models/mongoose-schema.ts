@@ -1,6 +1,7 @@
 import mongoose, { Schema, type SchemaDefinition, type SchemaDefinitionProperty } from 'mongoose';
 import {
   isManagedField,
+  isMorphTo,
   type Attribute,
   type Component,
   type ContentType,
@@ -48,6 +49,14 @@ function attributePaths(schema: ContentType | Component, registry: Registry, see
     switch (attribute.type) {
       case 'relation':
       case 'media': {
+        // a polymorphic link is `{ __type, id }` (a list of them for morphToMany)
+        if (isMorphTo(attribute)) {
+          def[name] =
+            attribute.relation === 'morphToMany'
+              ? { type: [Schema.Types.Mixed], default: undefined }
+              : { type: Schema.Types.Mixed, default: null };
+          break;
+        }
         const relation = schema.relations[name];
         if (!relation?.stored) break;
         def[name] = relation.multiple ? { type: [Number], default: undefined } : { type: Number, default: null };

@@ -1,5 +1,12 @@
 import { LINK_ORDER } from './storage-fields.js';
-import { isPrivate, isScalar, type Attribute, type AttributeType, type ContentType } from '../content-types/index.js';
+import {
+  isMorphTo,
+  isPrivate,
+  isScalar,
+  type Attribute,
+  type AttributeType,
+  type ContentType,
+} from '../content-types/index.js';
 
 /** One index the read path asks the database for (created with the content-type's collection). */
 export interface ReadIndex {
@@ -29,7 +36,8 @@ export function readIndexes(contentType: ContentType): ReadIndex[] {
   if (contentType.namespace !== 'api') {
     return Object.entries(contentType.relations)
       .filter(([, relation]) => relation.stored)
-      .map(([name]) => ({ keys: { [name]: 1 } }));
+      .map(([name]): ReadIndex => ({ keys: { [name]: 1 } }))
+      .concat(morphIndexes(contentType));
   }
   const defaults: Record<string, 1> = {};
   if (contentType.localized) defaults.locale = 1;
@@ -45,12 +53,20 @@ export function readIndexes(contentType: ContentType): ReadIndex[] {
     if (attribute?.type === 'relation' && attribute.relation === 'manyToOne' && attribute.inversedBy)
       out.push({ keys: { [name]: 1, [`${LINK_ORDER}.${name}`]: 1 } });
   }
+  out.push(...morphIndexes(contentType));
   for (const [name, attribute] of Object.entries(contentType.attributes)) {
     if (name === 'publishedAt' || (name === 'locale' && contentType.localized) || isPrivate(attribute)) continue;
     if (hasUniqueIndex(attribute) || !isScalar(attribute) || UNORDERED_TYPES.has(attribute.type)) continue;
     out.push({ keys: { [name]: 1 } });
   }
   return out;
+}
+
+/** The entries linking to one entry by a polymorphic attribute: its `morphOne`/`morphMany` side, the sweep of a deleted one. */
+function morphIndexes(contentType: ContentType): ReadIndex[] {
+  return Object.entries(contentType.attributes)
+    .filter(([, attribute]) => isMorphTo(attribute))
+    .map(([name]) => ({ keys: { [`${name}.id`]: 1 } }));
 }
 
 /** `unique` and `uid` attributes (Strapi's validator checks both) get a unique index of their own. */

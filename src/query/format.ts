@@ -3,7 +3,14 @@ import { inverseOrder } from '../models/index.js';
 import { matchesFilter } from './filters/evaluate.js';
 import { paginationMeta } from './parse/pagination.js';
 import { sortOrder } from './sort/value-order.js';
-import type { ComponentSelection, EntrySelection, PopulateMap, RelationPopulate } from './read-tree.js';
+import type {
+  ComponentSelection,
+  EntrySelection,
+  MorphPopulate,
+  PopulateMap,
+  RelationPopulate,
+  ResolvedMorph,
+} from './read-tree.js';
 
 type Doc = Record<string, unknown>;
 
@@ -18,6 +25,12 @@ export interface Formatter {
   registry: Registry;
   style: FormatStyle;
 }
+
+/**
+ * The content-type of a morphToOne's entry, which Strapi answers without `__type` (a symbol: no
+ * JSON answer carries it; GraphQL's union reads it).
+ */
+export const MORPH_TYPE = Symbol('morph type');
 
 /** Strapi's REST entry. */
 export interface EnvelopeEntry {
@@ -78,6 +91,9 @@ function formatPopulated(
   for (const [key, node] of Object.entries(map)) {
     if (node.kind === 'relation') {
       out[key] = formatRelation(fmt, node, value, holder, entryLevel);
+    } else if (node.kind === 'morph') {
+      const morph = formatMorph(fmt, node, value);
+      if (morph !== undefined) out[key] = morph;
     } else if (node.kind === 'component') {
       const stored = value[node.attribute];
       const held = node.repeatable
@@ -143,6 +159,32 @@ function formatRelation(fmt: Formatter, node: RelationPopulate, value: Doc, hold
     data: entries,
     meta: { pagination: paginationMeta(node.window.meta, node.window.meta.withCount ? total : null) },
   };
+}
+
+/**
+ * A polymorphic relation as Strapi 4.26 answers it. Its `morphTo*` links are no `{ data }`
+ * envelope on REST: flat entries (`{ __type, id, ...attributes }`; a morphToOne's entry has no
+ * `__type`), and an empty list is left out of a REST answer (its output sanitizer removes a
+ * polymorphic list with no readable link). `morphOne`/`morphMany` are relations to their target.
+ */
+function formatMorph(fmt: Formatter, node: MorphPopulate, value: Doc): unknown {
+  const resolved = Array.isArray(value[node.as]) ? (value[node.as] as ResolvedMorph[]) : [];
+  const flat = (item: ResolvedMorph) => formatPlainEntry(fmt.registry, item.doc, item.selection);
+  switch (node.relation) {
+    case 'morphToMany':
+      if (resolved.length === 0 && fmt.style === 'envelope') return undefined;
+      return resolved.map((item) => ({ __type: item.type, ...flat(item) }));
+    case 'morphToOne': {
+      const [first] = resolved;
+      return first ? Object.assign(flat(first), { [MORPH_TYPE]: first.type }) : null;
+    }
+    case 'morphOne':
+    case 'morphMany': {
+      const entries = resolved.map((item) => formatEntry(fmt, item.doc, item.selection));
+      const answer = node.relation === 'morphMany' ? entries : (entries[0] ?? null);
+      return fmt.style === 'plain' ? answer : { data: answer };
+    }
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ export {
   type ReadEntriesOptions,
   type ReadEntriesResult,
 } from './read-entries.js';
-export { formatScalar, type FormatStyle, type EnvelopeEntry, type PlainEntry } from './format.js';
+export { formatScalar, MORPH_TYPE, type FormatStyle, type EnvelopeEntry, type PlainEntry } from './format.js';
 export type { ReadTree, EntrySelection, PopulateMap, Pagination, PublicationState } from './read-tree.js';
 export { APP_CODE, UNRESTRICTED, type QueryAccess } from './access.js';
 export { POPULATE_ATTRIBUTE } from './parse/populate.js';

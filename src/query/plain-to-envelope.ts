@@ -35,6 +35,15 @@ function populated(node: PopulateNode, value: unknown, read: unknown): unknown {
       : [];
     return isDoc(read) && read.meta !== undefined ? { data, meta: read.meta } : { data };
   }
+  if (node.kind === 'morph') {
+    if (node.relation !== 'morphOne' && node.relation !== 'morphMany') return value;
+    const entry = (item: unknown): unknown => {
+      if (!isEntry(item)) return item;
+      const { id, ...attributes } = item;
+      return { id, attributes };
+    };
+    return { data: Array.isArray(value) ? value.map(entry) : value === undefined ? null : entry(value) };
+  }
   if (node.kind === 'component') {
     if (node.count) return value;
     const one = (item: unknown) => (isDoc(item) ? level(item, node.selection.populate, undefined) : item);

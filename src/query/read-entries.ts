@@ -38,6 +38,7 @@ import { searchMatch } from './parse/search.js';
 import { signPopulatedMedia } from './sign-media.js';
 import { populateStages, projection, type PlanContext } from './plan/populate-stages.js';
 import { relatedEntries } from './plan/related-entries.js';
+import { resolveMorphs, type MorphReader } from './morph-populate.js';
 import { SelectionMemo, selectionKey, type MemoizedSelection } from './selection-memo.js';
 import type { EntrySelection, PublicationState, ReadTree } from './read-tree.js';
 import { compileSort } from './sort/index.js';
@@ -393,6 +394,7 @@ function parseSelection(
   schema: ContentType,
   rawQuery: ReadQuery,
   state: PublicationState,
+  param = 'populate',
 ): EntrySelection {
   let names = 0;
   const populateContext: PopulateContext = {
@@ -408,7 +410,13 @@ function parseSelection(
   return {
     uid: schema.uid,
     fields: parseFields(schema, rawQuery.fields, ctx.access.readsPrivate),
-    populate: parsePopulate(populateContext, schema, rawQuery.populate, state),
+    populate: parsePopulate(
+      populateContext,
+      schema,
+      rawQuery.populate,
+      state,
+      param === 'populate' ? param : `${param}[populate]`,
+    ),
   };
 }
 
@@ -454,6 +462,19 @@ function planContext(ctx: ReadContext): PlanContext {
   };
 }
 
+/** How the polymorphic relations of a read are read (morph-populate.ts): with the caller's access and the read's time budget. */
+function morphReader(ctx: ReadContext): MorphReader {
+  return {
+    registry: ctx.registry,
+    access: ctx.access,
+    plan: planContext(ctx),
+    select: (schema, spec, state, param) =>
+      parseSelection(ctx, schema, { fields: spec.fields, populate: spec.populate }, state, param),
+    filter: (uid, filters) => compileFilters({ registry: ctx.registry, uid, access: ctx.access, filters }),
+    read: (uid, pipeline) => aggregate(ctx, uid, pipeline),
+  };
+}
+
 function requireContentType(ctx: ReadContext, uid: string): ContentType {
   const schema = ctx.registry.contentType(uid);
   if (!schema) throw new NotFoundError();
@@ -472,12 +493,14 @@ async function aggregate(ctx: ReadContext, uid: string, pipeline: PipelineStage[
 /** The entries a read's pipeline yields, their populated files signed when the upload provider is private. */
 async function entryDocs(ctx: ReadContext, uid: string, pipeline: PipelineStage[], selection: EntrySelection) {
   const docs = await aggregate(ctx, uid, pipeline);
+  await resolveMorphs(morphReader(ctx), docs, selection);
   await signPopulatedMedia(docs, selection, ctx.mediaUrlSigner?.());
   return docs;
 }
 
 async function entryDoc(ctx: ReadContext, uid: string, pipeline: PipelineStage[], selection: EntrySelection) {
   const doc = await aggregateFirst(ctx, uid, pipeline);
+  if (doc) await resolveMorphs(morphReader(ctx), [doc], selection);
   if (doc) await signPopulatedMedia([doc], selection, ctx.mediaUrlSigner?.());
   return doc;
 }

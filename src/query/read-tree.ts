@@ -1,4 +1,4 @@
-import type { RelationInfo } from '../content-types/index.js';
+import type { MorphRelationKind, RelationInfo } from '../content-types/index.js';
 import type { PipelineStage } from './filters/index.js';
 import type { FilterNode } from './filters/tree.js';
 import type { SortKey } from './sort/parse.js';
@@ -41,7 +41,7 @@ export interface EntrySelection {
  */
 export type PopulateMap = Record<string, PopulateNode>;
 
-export type PopulateNode = RelationPopulate | ComponentPopulate | DynamicZonePopulate;
+export type PopulateNode = RelationPopulate | MorphPopulate | ComponentPopulate | DynamicZonePopulate;
 
 export interface RelationPopulate {
   kind: 'relation';
@@ -61,6 +61,36 @@ export interface RelationPopulate {
   as: string;
   /** field holding the total count when `window.meta` is set */
   countAs: string;
+}
+
+/**
+ * A polymorphic relation: its linked entries are read after the aggregation, one read per
+ * content-type present among the links (`morph-populate.ts`), each with the request parsed
+ * against that type (or its `on` fragment). `morphOne`/`morphMany` read the entries of `target`
+ * whose `morphBy` links to the entry.
+ */
+export interface MorphPopulate {
+  kind: 'morph';
+  attribute: string;
+  relation: MorphRelationKind;
+  /** the content-type declaring the attribute */
+  owner: string;
+  target?: string;
+  morphBy?: string;
+  /** the populate request (`fields`, `populate`, `on`...), parsed for each type read */
+  request: Record<string, unknown>;
+  publicationState: PublicationState;
+  /** the parameter's name in error messages (`populate[related]`) */
+  param: string;
+  /** where the read entries are put on the entry (`ResolvedMorph[]`) */
+  as: string;
+}
+
+/** One entry a polymorphic relation links to, as read for the answer. */
+export interface ResolvedMorph {
+  type: string;
+  doc: Record<string, unknown>;
+  selection: EntrySelection;
 }
 
 export interface ComponentPopulate {

@@ -30,6 +30,8 @@ function populatedFiles(entries: Doc[], selection: EntrySelection): Set<Doc> {
         const fetched = docs(holder[node.as]);
         if (node.relation.target === UPLOAD_FILE_UID) fetched.forEach((file) => files.add(file));
         else fetched.forEach((entry) => visit(entry, entry, node.selection.populate));
+      } else if (node.kind === 'morph') {
+        continue;
       } else if (node.kind === 'component') {
         docs(value[node.attribute]).forEach((item) => visit(holder, item, node.selection.populate));
       } else {

@@ -8,14 +8,16 @@ import type {
   ContentType,
   DynamicZoneAttribute,
   MediaAttribute,
+  MorphAttribute,
   RelationInfo,
   Registry,
   RelationAttribute,
   ScalarAttribute,
 } from '../content-types/index.js';
-import { isManagedField } from '../content-types/index.js';
+import { isManagedField, isMorph, isMorphTo } from '../content-types/index.js';
 import { AppError, ApplicationError, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { issue, messages } from './messages.js';
+import { parseMorphInput } from './morph-input.js';
 import { isPlainObject, type WriteData } from './payload.js';
 import {
   applyRelationInput,
@@ -229,6 +231,10 @@ function buildFields(
     }
     if (value === null && walk.validate && enforcedRequired(attribute) && !walk.isDraft) {
       walk.plan.issues.push(issue(at, requiredNullMessage(attribute.type, at, walk.entityMode === 'create')));
+      continue;
+    }
+    if (isMorph(attribute)) {
+      buildMorph(walk, attribute, name, value, at, fields);
       continue;
     }
     switch (attribute.type) {
@@ -562,6 +568,31 @@ function atomicPatch(
   if (ids.length > 0) walk.plan.push[name] = ids;
   if (disconnect.length > 0) walk.plan.pull[name] = disconnect;
   return true;
+}
+
+/**
+ * A polymorphic attribute's links replace the stored ones (Strapi deletes its join rows and
+ * inserts the new list); their targets are checked like any relation's. The inverse sides
+ * (`morphOne`/`morphMany`) are read only: input to them is ignored.
+ */
+function buildMorph(
+  walk: Walk,
+  attribute: MorphAttribute,
+  name: string,
+  value: unknown,
+  at: string[],
+  fields: Fields,
+): void {
+  if (!isMorphTo(attribute)) return;
+  const parsed = parseMorphInput(walk, attribute, value, at);
+  if (parsed.ok === 'dropped') return;
+  if (!parsed.ok) {
+    walk.plan.issues.push(...parsed.issues);
+    return;
+  }
+  const links = parsed.links === null ? [] : Array.isArray(parsed.links) ? parsed.links : [parsed.links];
+  for (const link of links) addTargets(walk, link.__type, [link.id]);
+  fields.set[name] = parsed.links;
 }
 
 function buildRelation(

@@ -2,7 +2,7 @@
 // inverse is to-one (claims.ts), and the position in the target's list of a link whose inverse is
 // a to-many (link-order.ts: a newly linked entry goes to the end of that list, as in Strapi; a
 // manyToMany keeps one key per link, `__order.<field>.<target>`).
-import type { ContentType, Registry } from '../content-types/index.js';
+import { isTargetRelation, type ContentType, type Registry } from '../content-types/index.js';
 import { CLAIMS, LINK_ORDER, orderPath, type Models } from '../models/index.js';
 import type { OwningLink, StoredObject, WritePlan } from './build.js';
 import type { Claim } from './claims.js';
@@ -12,7 +12,7 @@ import { isOrderKey, keyAfter } from './link-order.js';
 /** The inverse side of an owning relation attribute, when it has one. */
 function inverseOf(registry: Registry, contentType: ContentType, attributeName: string) {
   const attribute = contentType.attributes[attributeName];
-  if (attribute?.type !== 'relation' || !attribute.inversedBy) return undefined;
+  if (!isTargetRelation(attribute) || !attribute.inversedBy) return undefined;
   return registry.relation(attribute.target, attribute.inversedBy);
 }
 

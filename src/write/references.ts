@@ -1,6 +1,7 @@
 // Deleting an entry removes its id from every stored relation that points at it, in every
-// content-type, including relations inside (nested, repeatable) components and dynamic zones.
-import type { Attribute, Component, ContentType, Registry } from '../content-types/index.js';
+// content-type, including relations inside (nested, repeatable) components and dynamic zones, and
+// every polymorphic link (`{ __type, id }`) to it.
+import { isMorphTo, type Attribute, type Component, type ContentType, type Registry } from '../content-types/index.js';
 import { claimPath, orderPath, type Models } from '../models/index.js';
 import { entries, updateEntries, type EntryUpdate } from './collection.js';
 import { NEXT_REVISION } from './revision.js';
@@ -102,6 +103,27 @@ export async function removeReferences(
         timestamps: false,
       });
     }
+    await removeMorphLinks(models, contentType, { __type: targetUid, id }, scope);
+  }
+}
+
+/** Removes the polymorphic links of `contentType` to one entry (Strapi leaves them in its join table, unread). */
+async function removeMorphLinks(
+  models: Models,
+  contentType: ContentType,
+  link: { __type: string; id: number },
+  scope: WriteScope,
+): Promise<void> {
+  for (const [name, attribute] of Object.entries(contentType.attributes)) {
+    if (!isMorphTo(attribute)) continue;
+    const many = attribute.relation === 'morphToMany';
+    await updateEntries(
+      models,
+      contentType.uid,
+      { [`${name}.id`]: link.id, [`${name}.__type`]: link.__type, ...(many ? { [name]: { $elemMatch: link } } : {}) },
+      many ? { $pull: { [name]: link }, ...NEXT_REVISION } : { $set: { [name]: null }, ...NEXT_REVISION },
+      { session: scope.session, timestamps: false },
+    );
   }
 }
 

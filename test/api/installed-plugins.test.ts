@@ -228,7 +228,7 @@ const PLUGIN_FILES: Record<string, string> = {
   'node_modules/strapi-plugin-morph/package.json': pluginPackage('strapi-plugin-morph', 'morph'),
   'node_modules/strapi-plugin-morph/strapi-server.js': `module.exports = { contentTypes: { task: { schema: {
     kind: 'collectionType', info: { singularName: 'task', pluralName: 'tasks', displayName: 'Task' },
-    attributes: { related: { type: 'relation', relation: 'morphToOne' } } } } } };`,
+    attributes: { notes: { type: 'relation', relation: 'morphMany', target: 'plugin::morph.note', morphBy: 'task' } } } } } };`,
   'node_modules/strapi-plugin-fake-graphql/package.json': pluginPackage('strapi-plugin-fake-graphql', 'graphql'),
   'node_modules/strapi-plugin-fake-graphql/strapi-server.js': FAKE_GRAPHQL_SERVER,
   'node_modules/@strapi/plugin-i18n/package.json': pluginPackage('@strapi/plugin-i18n', 'i18n'),
@@ -432,7 +432,7 @@ describe('Strapi plugins the project installed from npm (dependencies with strap
       );
       const morph = warnings().find((message) => message.includes('"morph"'));
       expect(morph).to.match(
-        /^the plugin "morph" is not run: its content-type cannot be stored by this service: .*polymorphic/,
+        /^the plugin "morph" is not run: its content-type cannot be stored by this service: .*unknown morph target "plugin::morph.note"/,
       );
       expect(service.context.registry.contentType('plugin::morph.task')).to.equal(undefined);
     });

@@ -4,7 +4,13 @@
  * after the register phase), media and relation attributes in the builder's own shape, and what
  * Strapi hides (`visible: false`, the timestamps) left out.
  */
-import type { Attribute, Component, ContentType, SchemaAttribute } from '../../content-types/index.js';
+import {
+  isMorph,
+  type Attribute,
+  type Component,
+  type ContentType,
+  type SchemaAttribute,
+} from '../../content-types/index.js';
 
 type Json = Record<string, unknown>;
 
@@ -20,6 +26,7 @@ function formatAttribute(declared: SchemaAttribute, built: Attribute | undefined
       allowedTypes: declared.allowedTypes,
       pluginOptions,
     };
+  if (declared.type === 'relation' && isMorph(declared)) return { ...declared };
   if (declared.type === 'relation')
     return {
       ...declared,

@@ -8,6 +8,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { ObjectTypeComposerFieldConfigMapDefinition, SchemaComposer } from 'graphql-compose';
 import {
   isManagedField,
+  isMorph,
   isPrivate,
   type Attribute,
   type Component,
@@ -20,6 +21,7 @@ import { ForbiddenError } from '../../errors/index.js';
 import { fieldError, pageLimits, type GraphQLContext } from './context.js';
 import { componentPage } from './component-lists.js';
 import { populatedValue } from './selection.js';
+import { morphField } from './morph-fields.js';
 import { entityAttributes } from './entity-attributes.js';
 import { relationFieldValue } from './flat-entry-relations.js';
 import type { ExtensionService } from './extension.js';
@@ -34,7 +36,6 @@ import {
   enumName,
   ERROR_TYPE,
   filtersInputName,
-  GENERIC_MORPH,
   inputName,
   PAGINATION_ARG,
   PUBLICATION_STATE,
@@ -122,8 +123,7 @@ function outputField(
     case 'relation':
     case 'media': {
       const relation = schema.relations[name];
-      if (attribute.type === 'relation' && attribute.relation.startsWith('morph'))
-        return { type: `[${GENERIC_MORPH}]`, resolve: () => [] };
+      if (attribute.type === 'relation' && isMorph(attribute)) return morphField(ctx.registry, name, attribute);
       const target = relation ? ctx.names.get(relation.target) : undefined;
       const targetType = relation ? ctx.registry.contentType(relation.target) : undefined;
       if (!relation || !target || !targetType || !ctx.extension.isTypeEnabled(relation.target)) return null;
@@ -252,7 +252,7 @@ function inputType(
     case 'relation':
     case 'media': {
       const relation = schema.relations[name];
-      if (!relation || (attribute.type === 'relation' && attribute.relation.startsWith('morph'))) return null;
+      if (!relation || isMorph(attribute)) return null;
       return relation.multiple ? '[ID]' : 'ID';
     }
     case 'component': {

@@ -9,7 +9,7 @@
  * from the database when a query selects it (flat-entry-relations.ts), as Strapi's resolver does:
  * also inside their components, which keep their place in the entry for it.
  */
-import { UPLOAD_FILE_UID, type Attribute, type Registry, type Schema } from '../../content-types/index.js';
+import { isMorph, UPLOAD_FILE_UID, type Attribute, type Registry, type Schema } from '../../content-types/index.js';
 import { readEntries } from '../../query/index.js';
 import { operationContext, pageLimits, type GraphQLContext } from './context.js';
 import { toRestFilters } from './filters.js';
@@ -63,7 +63,8 @@ export function createFormatService(registry: Registry) {
   const attribute = (attr: Attribute | undefined, value: unknown, name: string, place?: ComponentPlace): unknown => {
     switch (attr?.type) {
       case 'relation':
-        return relation(attr.target, value);
+        // polymorphic links are answered as read (`{ __type, id, ...attributes }`)
+        return attr.target === undefined || isMorph(attr) ? value : relation(attr.target, value);
       case 'media':
         return relation(UPLOAD_FILE_UID, value);
       case 'component':

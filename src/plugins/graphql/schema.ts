@@ -35,7 +35,7 @@ import {
   type Resolver,
   type ResolverConfig,
 } from './extension.js';
-import { entityName, filtersInputName, GENERIC_MORPH, inputName } from './naming.js';
+import { entityName, filtersInputName, GENERIC_MORPH, inputName, LOCALE_CODE_SCALAR } from './naming.js';
 import { fileAttributes, fileRelated, morphType } from './upload-related.js';
 import { withNexusTypes } from './nexus-types.js';
 import { withGraphQL15Introspection } from './introspection-v15.js';
@@ -140,6 +140,8 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
   dropMutationsWithEmptyInputs(sc);
   wrapRoot(sc, 'Query', actions, resolversConfig);
   wrapRoot(sc, 'Mutation', actions, resolversConfig);
+  // Strapi's i18n registers the scalar whether or not a type is localized: extensions' types use it
+  if (inputs.i18n) sc.addSchemaMustHaveType(sc.get(LOCALE_CODE_SCALAR));
   const built = sc.buildSchema();
   const merged =
     nexusTypes.length === 0 && nexusPlugins.length === 0 ? built : withNexusTypes(built, nexusTypes, nexusPlugins);

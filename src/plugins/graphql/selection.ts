@@ -17,9 +17,10 @@ import {
   type GraphQLField,
   type GraphQLNamedType,
   type GraphQLResolveInfo,
+  type GraphQLUnionType,
   type SelectionSetNode,
 } from 'graphql';
-import { UPLOAD_FILE_UID, type Registry, type Schema } from '../../content-types/index.js';
+import { isMorph, UPLOAD_FILE_UID, type Registry, type Schema } from '../../content-types/index.js';
 import type { RawQuery } from '../../operations/index.js';
 import { toRestFilters } from './filters.js';
 import { graphqlWindow, type GraphQLPageLimits } from './pagination.js';
@@ -200,6 +201,7 @@ function attributeSpec(
   const attribute = schema.attributes[name];
   const first = fieldNodes[0];
   if (!attribute || !first) return null;
+  if (isMorph(attribute)) return isUnionType(target) ? morphSpec(walk, fieldNodes, target) : null;
   if (attribute.type === 'relation' || attribute.type === 'media') {
     const relatedUid = schema.relations[name]?.target;
     // media are readable with their entry (Strapi restricts relations only)
@@ -248,6 +250,29 @@ function attributeSpec(
     on[uid] =
       memberNodes && memberType
         ? levelSpec(levelQueryOfFields(walk, component, memberType, memberNodes))
+        : { fields: ['id'] };
+  }
+  return { on };
+}
+
+/**
+ * A polymorphic field (`GenericMorph`): each content-type the caller may read is read with the
+ * fields its inline fragment selects (only its id without one: `__typename` still resolves).
+ */
+function morphSpec(walk: Walk, fieldNodes: FieldNode[], target: GraphQLUnionType): Record<string, unknown> {
+  const members = unionMembers(
+    walk,
+    fieldNodes,
+    target.getTypes().map((t) => t.name),
+  );
+  const on: Record<string, unknown> = {};
+  for (const contentType of walk.registry.listContentTypes()) {
+    if (!walk.access.canRead(contentType.uid)) continue;
+    const memberNodes = members.get(typeName(contentType));
+    const memberType = walk.info.schema.getType(typeName(contentType));
+    on[contentType.uid] =
+      memberNodes && memberType
+        ? levelSpec(levelQueryOfFields(walk, contentType, memberType, memberNodes))
         : { fields: ['id'] };
   }
   return { on };

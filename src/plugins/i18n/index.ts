@@ -7,6 +7,7 @@ import { ForbiddenError } from '../../errors/index.js';
 import { requestAuth } from '../../operations/request-context.js';
 import type { Plugin } from '../types.js';
 import { localizationRoutes } from './localization-route.js';
+import { createLocalesService } from './locales-service.js';
 
 /** Locales and the default locale from `plugins.i18n.config`; null when the plugin is off. */
 export function i18nSettings(config: ServiceConfig): I18nSettings | null {
@@ -64,6 +65,7 @@ export const i18nPlugin: Plugin = {
     localizationRoutes(context, router);
     // Strapi stamps a locale row when it is created; these come from the config, read at start-up
     const loadedAt = new Date().toISOString();
+    if (i18n) context.setService('locales', createLocalesService(i18n, loadedAt));
     router.get('/i18n/locales', (req, res) => {
       if (!requestAuth(req).ability.can(LIST_LOCALES_ACTION)) throw new ForbiddenError();
       const list = (i18n?.locales ?? []).map((locale, index) => ({

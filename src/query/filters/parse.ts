@@ -1,4 +1,5 @@
 import {
+  isMorphTo,
   isPrivate,
   type Attribute,
   type Component,
@@ -103,6 +104,8 @@ function parseAttribute(
     return parseValue(value, { path: `${prefix}${schema.modelType === 'component' ? 'id' : '_id'}`, type: 'id', key });
   }
   const attribute: Attribute | undefined = Object.hasOwn(schema.attributes, key) ? schema.attributes[key] : undefined;
+  const morphColumn = attribute || !ctx.access.readsPrivate ? undefined : morphToOneColumn(schema, key);
+  if (morphColumn) return parseValue(value, { ...morphColumn, path: `${prefix}${morphColumn.path}` });
   if (!attribute || (isPrivate(attribute) && !ctx.access.readsPrivate)) throw invalidParameter(key);
   const path = `${prefix}${key}`;
   switch (attribute.type) {
@@ -128,6 +131,23 @@ function parseAttribute(
     default:
       return parseValue(value, { path, type: attribute.type, key });
   }
+}
+
+/**
+ * Strapi 4.26 stores a morphToOne in the columns `target_id` and `target_type`, and app code
+ * filters on them (`strapi.db.query(uid).findMany({ where: { target_id, target_type } })`, as
+ * strapi-plugin-todo does): here they are the stored link's `id` and `__type`.
+ */
+function morphToOneColumn(schema: Schema, key: string): Field | undefined {
+  if (key !== 'target_id' && key !== 'target_type') return undefined;
+  const name = Object.keys(schema.attributes).find((attribute) => {
+    const declared = schema.attributes[attribute];
+    return isMorphTo(declared) && declared.relation === 'morphToOne';
+  });
+  if (name === undefined) return undefined;
+  return key === 'target_id'
+    ? { path: `${name}.id`, type: 'id', key }
+    : { path: `${name}.__type`, type: 'string', key };
 }
 
 function parseRelation(ctx: ParseContext, schema: Schema, key: string, value: unknown, scope: EntityScope): FilterNode {

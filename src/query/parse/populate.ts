@@ -1,4 +1,12 @@
-import { isPrivate, isScalar, type Component, type Registry, type Schema } from '../../content-types/index.js';
+import {
+  isMorph,
+  isPrivate,
+  isScalar,
+  type Component,
+  type MorphAttribute,
+  type Registry,
+  type Schema,
+} from '../../content-types/index.js';
 import { PaginationError, ValidationError } from '../../errors/index.js';
 import type { QueryAccess } from '../access.js';
 import { compileFilters } from '../filters/index.js';
@@ -9,6 +17,7 @@ import { asList, isPlainObject, looseNumber } from '../qs-values.js';
 import type {
   ComponentSelection,
   EntrySelection,
+  MorphPopulate,
   PopulateMap,
   PopulateNode,
   PublicationState,
@@ -90,6 +99,7 @@ function populateAttribute(
   const attribute = Object.hasOwn(schema.attributes, name) ? schema.attributes[name] : undefined;
   if (!attribute || isPrivate(attribute)) return null;
   const spec = request === true ? {} : request;
+  if (isMorph(attribute)) return populateMorph(ctx, schema.uid, name, attribute, spec, state, param);
   switch (attribute.type) {
     case 'relation':
     case 'media': {
@@ -213,6 +223,36 @@ function withSortedFields(schema: Schema, fields: readonly string[], sort: unkno
       return attribute !== undefined && isScalar(attribute);
     });
   return [...new Set([...sorted, ...fields])];
+}
+
+/**
+ * A polymorphic relation: what is read of each linked type is parsed once the types are known
+ * (morph-populate.ts). A `morphOne`/`morphMany` whose target the caller cannot read is left out.
+ */
+function populateMorph(
+  ctx: PopulateContext,
+  owner: string,
+  attribute: string,
+  morph: MorphAttribute,
+  spec: Record<string, unknown>,
+  inherited: PublicationState,
+  param: string,
+): MorphPopulate | null {
+  if (morph.target !== undefined && !ctx.access.canRead(morph.target)) return null;
+  ctx.guard.relation(param);
+  if (spec.on !== undefined && spec.on !== null && !isPlainObject(spec.on))
+    throw new ValidationError(`Invalid parameter ${param}[on]: expected an object of content-type uids`, {});
+  return {
+    kind: 'morph',
+    attribute,
+    relation: morph.relation,
+    owner,
+    ...(morph.target === undefined ? {} : { target: morph.target, morphBy: morph.morphBy }),
+    request: spec,
+    publicationState: parsePublicationState(spec.publicationState, inherited),
+    param,
+    as: `__m${ctx.nextName()}`,
+  };
 }
 
 function populateRelation(

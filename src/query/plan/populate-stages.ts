@@ -30,6 +30,7 @@ export function populateStages(plan: PlanContext, map: PopulateMap, steps: Compo
   for (const node of Object.values(map)) {
     const name = node.attribute;
     if (node.kind === 'relation') stages.push(...relationLookups(plan, node, steps));
+    else if (node.kind === 'morph') continue;
     else if (node.kind === 'component')
       stages.push(...populateStages(plan, node.selection.populate, [...steps, { name, many: node.repeatable }]));
     else {
@@ -58,6 +59,7 @@ function collectOutputs(map: PopulateMap, kept: Record<string, 1>, topLevel: boo
       continue;
     }
     if (topLevel) kept[node.attribute] = 1;
+    if (node.kind === 'morph') continue;
     if (node.kind === 'component') collectOutputs(node.selection.populate, kept, false);
     else for (const selection of Object.values(node.components)) collectOutputs(selection.populate, kept, false);
   }
