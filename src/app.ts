@@ -20,6 +20,7 @@ import {
   createAppCode,
   createStrapiApp,
   createContentApiRoutes,
+  addedPluginTypes,
   applyPluginExtensions,
   appDependencies,
   findInstalledPlugins,
@@ -220,6 +221,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     warn,
   );
   const { registry } = built;
+  // the schemas as loaded, then with what the app's extensions add to the plugins
+  let loadedRegistry: AppRegistry = built;
   // plugins whose lifecycle functions threw (third-party ones only: a local plugin's throw stops start-up)
   const failedPlugins = new Set<string>();
   const runPluginHooks = (hook: 'register' | 'bootstrap' | 'destroy', app: StrapiApp) =>
@@ -516,8 +519,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   };
   // the registry (and the models) again where the app's code changed content-types' attributes
   const settleSchemaEdits = async (changes: Map<string, AttributeChanges>): Promise<AppRegistry> => {
-    if (changes.size === 0) return built;
-    const rebuilt = built.rebuild(changes, (uid) => schemaChangers(uid, extensions, lifecycle?.file, config.appDir));
+    if (changes.size === 0) return loadedRegistry;
+    const rebuilt = loadedRegistry.rebuild(changes, (uid) =>
+      schemaChangers(uid, extensions, lifecycle?.file, config.appDir),
+    );
     registry.replaceWith(rebuilt.registry);
     await models.refresh();
     return rebuilt;
@@ -550,6 +555,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     // register hooks change of the content-types' attributes is taken after register
     if (strapi) schemaEditsOf(strapi).begin(pluginHoldersOf(strapi));
     if (strapi) await applyPluginExtensions(extensions, pluginHoldersOf(strapi));
+    const added = strapi ? addedPluginTypes(pluginHoldersOf(strapi), registry, extensions) : [];
+    if (added.length > 0) {
+      loadedRegistry = built.withTypes(added);
+      registry.replaceWith(loadedRegistry.registry);
+      await models.refresh();
+    }
     if (strapi) schemaEditsOf(strapi).open(pluginHoldersOf(strapi));
     const extendedHooks = (names: string[], hook: 'register' | 'bootstrap' | 'destroy') =>
       strapi ? runExtendedBuiltInHooks(extensions, pluginHoldersOf(strapi), names, hook, strapi) : undefined;
@@ -562,7 +573,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     if (lifecycle && strapi) await lifecycle.run('register', strapi);
     await options.register?.({ app: service });
     // where Strapi builds its database metadata from the content-types: after register
-    const settled = strapi ? await settleSchemaEdits(schemaEditsOf(strapi).close()) : built;
+    const settled = strapi ? await settleSchemaEdits(schemaEditsOf(strapi).close()) : loadedRegistry;
     const [unfixed] = settled.registry.deferred;
     if (unfixed) throw unfixed;
     const { notices } = settled;
