@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import express, { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
 import mongoose from 'mongoose';
 import { allowAll, type Authenticator } from './access/ability.js';
-import { withAppStrategies } from './lifecycle/app-auth-strategies.js';
+import { authenticateWithRouteStrategies, withAppStrategies } from './lifecycle/app-auth-strategies.js';
 import { beginAppModules, ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
 import {
   buildAppRegistry,
@@ -301,6 +301,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const endpoint: EndpointHost = {
     appDir: config.appDir,
     authenticate: (req) => context.authenticate(req),
+    authenticateWith: (req, strategies) =>
+      authenticateWithRouteStrategies(
+        req,
+        strategies,
+        (request) => authenticate(request),
+        strapi ? appContentApiStrategies(strapi) : [],
+      ),
     strapi: () => {
       if (!strapi) throw new Error('an app route was composed before the strapi object existed');
       return strapi;

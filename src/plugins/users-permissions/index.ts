@@ -38,6 +38,7 @@ export function usersPermissionsRuntime(ctx: ServiceContext): UsersPermissionsRu
   return runtimes.get(ctx.models);
 }
 export { issueJwt } from './jwt.js';
+export { builtInStrategyFor } from './authenticator.js';
 export { sendConfirmationEmail } from './auth-operations.js';
 export { createUserByRequest } from './user-create.js';
 export { updateUserByRequest, userId } from './user-update.js';
