@@ -21,6 +21,7 @@ import {
   createStrapiApp,
   createContentApiRoutes,
   addedPluginTypes,
+  pluginTypeLifecycles,
   applyPluginExtensions,
   appDependencies,
   findInstalledPlugins,
@@ -581,6 +582,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     await options.register?.({ app: service });
     // where Strapi builds its database metadata from the content-types: after register
     const settled = strapi ? await settleSchemaEdits(schemaEditsOf(strapi).close()) : loadedRegistry;
+    // the plugins' content-type definitions' own hooks join the lifecycles files' (an api type's file is its own)
+    if (strapi)
+      for (const [uid, hooks] of pluginTypeLifecycles(pluginHoldersOf(strapi), registry))
+        if (!modelHooks.has(uid)) modelHooks.set(uid, hooks);
     const [unfixed] = settled.registry.deferred;
     if (unfixed) throw unfixed;
     const { notices } = settled;
