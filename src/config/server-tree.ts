@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import defaultsDeep from 'lodash/defaultsDeep.js';
 import { ConfigError } from './config-error.js';
 import type { ServiceConfig } from './types.js';
 
@@ -31,7 +32,11 @@ function normalisedUrl(value: string, invalid: () => ConfigError): string {
  * and `server.port` are where the service listens (PORT, HOST, `--port`, `--host` included; with no
  * host set, Strapi's default, `os.hostname()`, while the service listens on every address), also
  * as the top-level `host` and `port`; `server.url`, `admin.url` and `admin.path` are Strapi's
- * normalised URLs (`getConfigUrls`: '' when no `server.url` is set, `/admin` under it).
+ * normalised URLs (`getConfigUrls`: '' when no `server.url` is set, `/admin` under it). Strapi's
+ * defaults fill what the files leave out (its app-configuration's `defaultConfig`): `api.rest.prefix`
+ * (the one in use, `/api`), `server.proxy`, `server.cron.enabled`, `server.admin.autoOpen`,
+ * `server.dirs.public`, which app code reads (a copied users-permissions bootstrap joins
+ * `strapi.config.get('api.rest.prefix')` into its OAuth URLs).
  */
 export function serverTree(config: ServiceConfig): Record<string, unknown> {
   const { tree } = config;
@@ -49,12 +54,21 @@ export function serverTree(config: ServiceConfig): Record<string, unknown> {
       )
     : `${serverUrl}/${adminSetting}`;
   const host = config.server.host ?? defaultHost();
+  const api = isObject(tree.api) ? tree.api : {};
+  const rest = isObject(api.rest) ? api.rest : {};
+  const serverDefaults = {
+    proxy: false,
+    cron: { enabled: false },
+    admin: { autoOpen: false },
+    dirs: { public: './public' },
+  };
   return {
     ...tree,
     host,
     port: config.server.port,
-    server: { ...server, host, port: config.server.port, url: serverUrl },
+    server: { ...defaultsDeep({}, server, serverDefaults), host, port: config.server.port, url: serverUrl },
     admin: { ...admin, url: adminUrl, path: adminPath(serverUrl, adminUrl) },
+    api: { ...api, rest: { ...rest, prefix: config.api.rest.prefix } },
   };
 }
 
