@@ -33,6 +33,7 @@ import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCusto
 import { createUsersService } from './users-service.js';
 import { sendConfirmationEmail, usersPermissionsRuntime } from '../plugins/users-permissions/index.js';
 import { createProvidersRegistry } from './providers-registry.js';
+import { createUsersPermissionsService } from './users-permissions-service.js';
 import { createAdminUserService } from './admin-user-service.js';
 import { createPathRegistry, type AppRegistries, type PathRegistry } from './sanitizer-registries.js';
 import { createContentManagerUidService } from './content-manager-uid.js';
@@ -331,6 +332,11 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     "strapi.plugin('users-permissions').service('providers-registry')",
     'getAll, get, add, remove, run',
   );
+  const usersPermissionsService = strictObject(
+    createUsersPermissionsService(query),
+    "strapi.plugin('users-permissions').service('users-permissions')",
+    'initialize, updateUserRole',
+  );
   const adminUsers = strictObject(
     createAdminUserService(query),
     "strapi.service('admin::user')",
@@ -347,7 +353,9 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     'upload({ data, files }), uploadToEntity({ id, model, field }, files), formatFileInfo(file, fileInfo, metas), uploadFileAndPersist(fileData)',
   );
   const declaredServices = (plugin: string): Record<string, unknown> => ({
-    ...(plugin === 'users-permissions' ? { user: usersService, 'providers-registry': providersRegistry } : {}),
+    ...(plugin === 'users-permissions'
+      ? { user: usersService, 'providers-registry': providersRegistry, 'users-permissions': usersPermissionsService }
+      : {}),
     ...(plugin === 'upload' ? { upload: uploadService } : {}),
     ...host.pluginServices(plugin),
   });
