@@ -37,6 +37,7 @@ import {
   withStorablePlugins,
   hasAdminRoutes,
   prefixedPath,
+  layerMethods,
   pluginHoldersOf,
   appContentApiStrategies,
   registeredCustomFields,
@@ -372,6 +373,16 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         endpoint,
         errors: middlewares.errors,
         logger,
+        servedContentApiRoutes: () => [
+          ...contentApiRoutes.listRoutes(),
+          ...(strapi ? [...pluginHoldersOf(strapi).values()] : [])
+            .filter((holder) => !servedByObject.has(holder.name))
+            .flatMap((holder) => holder.contentApiRoutes())
+            .map((route) => ({
+              path: `${config.api.rest.prefix}${route.path}`,
+              methods: layerMethods(String(route.method)),
+            })),
+        ],
       })
     : undefined;
   if (appServer) app.use(appServer.first);

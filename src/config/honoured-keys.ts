@@ -46,6 +46,9 @@ export const HONOURED_KEYS: Readonly<Record<string, KeyTree>> = {
         ratelimit: true,
         register: { allowedFields: true },
         resetPasswordUrl: true,
+        // the sign-in providers' settings, and the check of a connect's `?callback=`
+        providers: true,
+        callback: { validate: true },
       },
     },
     graphql: {

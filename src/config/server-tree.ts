@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import defaultsDeep from 'lodash/defaultsDeep.js';
+import { join } from 'node:path';
+import merge from 'lodash/merge.js';
 import { ConfigError } from './config-error.js';
 import type { ServiceConfig } from './types.js';
 
@@ -32,14 +34,10 @@ function normalisedUrl(value: string, invalid: () => ConfigError): string {
  * and `server.port` are where the service listens (PORT, HOST, `--port`, `--host` included; with no
  * host set, Strapi's default, `os.hostname()`, while the service listens on every address), also
  * as the top-level `host` and `port`; `server.url`, `admin.url` and `admin.path` are Strapi's
- * normalised URLs (`getConfigUrls`: '' when no `server.url` is set, `/admin` under it). Strapi's
- * defaults fill what the files leave out (its app-configuration's `defaultConfig`): `api.rest.prefix`
- * (the one in use, `/api`), `server.proxy`, `server.cron.enabled`, `server.admin.autoOpen`,
- * `server.dirs.public`, which app code reads (a copied users-permissions bootstrap joins
- * `strapi.config.get('api.rest.prefix')` into its OAuth URLs).
+ * normalised URLs (`getConfigUrls`: '' when no `server.url` is set, `/admin` under it).
  */
 export function serverTree(config: ServiceConfig): Record<string, unknown> {
-  const { tree } = config;
+  const tree = merge({}, rootValues(config.appDir), STRAPI_DEFAULTS, config.tree) as Section;
   const server = isObject(tree.server) ? tree.server : {};
   const admin = isObject(tree.admin) ? tree.admin : {};
   const serverUrl = normalisedUrl(
@@ -54,21 +52,46 @@ export function serverTree(config: ServiceConfig): Record<string, unknown> {
       )
     : `${serverUrl}/${adminSetting}`;
   const host = config.server.host ?? defaultHost();
-  const api = isObject(tree.api) ? tree.api : {};
-  const rest = isObject(api.rest) ? api.rest : {};
-  const serverDefaults = {
-    proxy: false,
-    cron: { enabled: false },
-    admin: { autoOpen: false },
-    dirs: { public: './public' },
-  };
   return {
     ...tree,
     host,
     port: config.server.port,
-    server: { ...defaultsDeep({}, server, serverDefaults), host, port: config.server.port, url: serverUrl },
+    server: { ...server, host, port: config.server.port, url: serverUrl },
     admin: { ...admin, url: adminUrl, path: adminPath(serverUrl, adminUrl) },
-    api: { ...api, rest: { ...rest, prefix: config.api.rest.prefix } },
+  };
+}
+
+/** What Strapi 4.26's configuration holds where no file sets it (`app-configuration`'s defaults). */
+const STRAPI_DEFAULTS = {
+  server: { proxy: false, cron: { enabled: false }, admin: { autoOpen: false }, dirs: { public: './public' } },
+  admin: {},
+  api: { rest: { prefix: '/api' } },
+};
+
+/** The Strapi version `strapi.config.info.strapi` names: the one whose API the service speaks. */
+const STRAPI_VERSION = '4.26.2';
+
+/**
+ * The keys Strapi puts at the root of its configuration: the project's package.json (`info`, its
+ * `strapi` section), the time of start-up; no admin panel is served and nothing reloads.
+ */
+function rootValues(appDir: string): Section {
+  let pkg: Section = {};
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8'));
+    if (isObject(parsed)) pkg = parsed;
+  } catch {
+    // a directory of schemas alone has no package.json
+  }
+  const strapi = isObject(pkg.strapi) ? pkg.strapi : {};
+  const { uuid, ...packageJsonStrapi } = strapi;
+  return {
+    launchedAt: Date.now(),
+    serveAdminPanel: false,
+    autoReload: false,
+    uuid,
+    packageJsonStrapi,
+    info: { ...pkg, strapi: STRAPI_VERSION },
   };
 }
 

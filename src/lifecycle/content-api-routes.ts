@@ -28,10 +28,12 @@ import { notePathMethods } from '../rest/error-middleware.js';
 import type { ServiceContext } from '../service-context.js';
 import {
   composeEndpoint,
+  layerMethods,
   ROUTE_METHODS,
   routerMethod,
   type AppRoute,
   type EndpointHost,
+  type ListedRoute,
   type RouterMethod,
 } from './route-endpoint.js';
 import type { CoreActionConfig, RouteFile } from './route-files.js';
@@ -87,6 +89,11 @@ export interface ContentApiRoutes {
   addPluginRoutes(plugin: string, routes: AppRoute[], endpoint: EndpointHost): void;
   /** composes the endpoints (after the app's register); an unknown policy, middleware or handler throws */
   compose(): Promise<void>;
+  /**
+   * The routes under the REST prefix once composed, as Koa router layers list them: the apis' route
+   * files, the core routes of a content-type without one, the plugin routes added here.
+   */
+  listRoutes(): ListedRoute[];
 }
 
 function hasScope(auth: CoreActionConfig['auth']): boolean {
@@ -270,6 +277,14 @@ export function createContentApiRoutes(options: ContentApiRoutesOptions): Conten
           );
       }
       serving = placed.some((item) => !item.plain);
+    },
+    listRoutes() {
+      const listed = router.stack.map(({ path, methods }) => ({ path, methods }));
+      for (const ct of service.registry.listContentTypes())
+        if (ct.namespace === 'api' && !settings.has(ct.uid))
+          for (const core of coreRoutes(service, ct))
+            listed.push({ path: `${options.apiPrefix}${core.path}`, methods: layerMethods(core.method) });
+      return listed;
     },
   };
 }

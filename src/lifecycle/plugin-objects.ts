@@ -104,6 +104,9 @@ function answerOn(ctx: KoaContext): PluginAnswer {
     redirect(url) {
       ctx.redirect(url);
     },
+    setHeader(name, value) {
+      ctx.set(name, value);
+    },
   };
   return answer;
 }

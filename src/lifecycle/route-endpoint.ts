@@ -314,3 +314,15 @@ export async function composeEndpoint(
     throw new ConfigError(where, undefined, `${label}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
+
+/** A route as `listRoutes()` gives it (the fields of Koa router's layers apps read). */
+export interface ListedRoute {
+  path: string;
+  methods: string[];
+}
+
+/** A route's methods as a Koa router layer lists them (a GET route answers HEAD too). */
+export function layerMethods(method: string): string[] {
+  const upper = method.toUpperCase();
+  return upper === 'GET' ? ['HEAD', 'GET'] : [upper];
+}

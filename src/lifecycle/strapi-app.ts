@@ -31,8 +31,11 @@ import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 import { createUploadService } from './upload-service.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
-import { sendConfirmationEmail, usersPermissionsRuntime } from '../plugins/users-permissions/index.js';
-import { createProvidersRegistry } from './providers-registry.js';
+import {
+  createRoleService,
+  sendConfirmationEmail,
+  usersPermissionsRuntime,
+} from '../plugins/users-permissions/index.js';
 import { createUsersPermissionsService } from './users-permissions-service.js';
 import { createAdminUserService } from './admin-user-service.js';
 import { createPathRegistry, type AppRegistries, type PathRegistry } from './sanitizer-registries.js';
@@ -327,10 +330,14 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     "strapi.plugin('users-permissions').service('user')",
     'add, edit, fetch, fetchAll, fetchAuthenticatedUser, count, remove, validatePassword, sendConfirmationEmail',
   );
-  const providersRegistry = strictObject(
-    createProvidersRegistry(),
-    "strapi.plugin('users-permissions').service('providers-registry')",
-    'getAll, get, add, remove, run',
+  const roleService = strictObject(
+    createRoleService(() => {
+      const runtime = usersPermissionsRuntime(host.service);
+      if (!runtime) throw new UnsupportedStrapiApi("strapi.plugin('users-permissions').service('role')");
+      return runtime;
+    }),
+    "strapi.plugin('users-permissions').service('role')",
+    'find, findOne, createRole, updateRole, deleteRole',
   );
   const usersPermissionsService = strictObject(
     createUsersPermissionsService(query),
@@ -353,8 +360,9 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     'upload({ data, files }), uploadToEntity({ id, model, field }, files), formatFileInfo(file, fileInfo, metas), uploadFileAndPersist(fileData)',
   );
   const declaredServices = (plugin: string): Record<string, unknown> => ({
+    // the plugin's own services (`jwt`, `providers-registry`) come from its register
     ...(plugin === 'users-permissions'
-      ? { user: usersService, 'providers-registry': providersRegistry, 'users-permissions': usersPermissionsService }
+      ? { user: usersService, role: roleService, 'users-permissions': usersPermissionsService }
       : {}),
     ...(plugin === 'upload' ? { upload: uploadService } : {}),
     ...host.pluginServices(plugin),

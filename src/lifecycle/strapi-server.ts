@@ -27,6 +27,7 @@ import {
   routerMethod,
   type AppRoute,
   type EndpointHost,
+  type ListedRoute,
   type RouterMethod,
 } from './route-endpoint.js';
 import type { RouteApi } from '../access/route-auth.js';
@@ -42,6 +43,7 @@ export interface RouteGroup {
 export interface ServerApi {
   routes(routes: AppRoute[] | RouteGroup): ServerApi;
   use(middleware: KoaMiddleware): ServerApi;
+  listRoutes(): ListedRoute[];
 }
 
 /** The Koa application as apps touch it. */
@@ -58,7 +60,7 @@ export interface StrapiServer {
   api(name: string): ServerApi;
   use(middleware: KoaMiddleware): StrapiServer;
   routes(routes: AppRoute[] | RouteGroup): StrapiServer;
-  listRoutes(): Array<{ path: string; methods: string[] }>;
+  listRoutes(): ListedRoute[];
 }
 
 export interface AppServerOptions {
@@ -74,6 +76,8 @@ export interface AppServerOptions {
   logger: Logger;
   /** before an app handler runs: a multipart body read into `ctx.request.body` / `ctx.request.files` */
   prepareRequest?: (req: Request, res: Response) => Promise<void>;
+  /** the content API's routes the service serves besides those added here (the apis', the plugins') */
+  servedContentApiRoutes?: () => ListedRoute[];
 }
 
 /** What the service mounts and calls around the `strapi.server` the app uses. */
@@ -174,8 +178,23 @@ export function createAppServer(options: AppServerOptions): AppServer {
       else pending.push(item);
     }
   };
+  const listed = (routers: Router<KoaContext>[]): ListedRoute[] =>
+    routers.flatMap((router) => router.stack).map(({ path, methods }) => ({ path, methods }));
+  const noAdminPanel = (call: string) =>
+    new UnsupportedStrapiApi(call, "the admin panel is not part of this service; it offers api('content-api')");
   const apis: Record<string, ServerApi> = {
+    // plugins read its routes (strapi-plugin-rest-cache checks its configured routes against them)
+    admin: {
+      routes() {
+        throw noAdminPanel("strapi.server.api('admin').routes");
+      },
+      use() {
+        throw noAdminPanel("strapi.server.api('admin').use");
+      },
+      listRoutes: () => [],
+    },
     'content-api': {
+      listRoutes: () => [...(options.servedContentApiRoutes?.() ?? []), ...listed([early.contentApi, late.contentApi])],
       routes(routes) {
         addRoutes(routes, 'content-api', placed().contentApi);
         return this;
@@ -216,11 +235,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       httpServer: options.httpServer,
       api(name) {
         const api = apis[name];
-        if (!api)
-          throw new UnsupportedStrapiApi(
-            `strapi.server.api('${name}')`,
-            "the admin panel is not part of this service; it offers api('content-api')",
-          );
+        if (!api) throw noAdminPanel(`strapi.server.api('${name}')`);
         return api;
       },
       use(middleware) {
@@ -233,10 +248,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
         else server.api(type).routes(routes);
         return server;
       },
-      listRoutes: () =>
-        [early.root, early.contentApi, late.root, late.contentApi]
-          .flatMap((router) => router.stack)
-          .map(({ path, methods }) => ({ path, methods })),
+      // Strapi's: its own router's routes, then each api's
+      listRoutes: () => [...listed([early.root, late.root]), ...apis['content-api'].listRoutes()],
     },
     'strapi.server',
     'app, router, httpServer, api(name), use(middleware), routes(routes), listRoutes()',

@@ -1,4 +1,4 @@
-import express from 'express';
+import express, { type RequestHandler } from 'express';
 import { isAppMiddleware } from './custom.js';
 import { noteBodyRead } from './koa-context.js';
 import type { MiddlewareFactory } from './types.js';
@@ -7,6 +7,29 @@ type Limit = string | number;
 
 function limit(value: unknown, fallback: Limit): Limit {
   return typeof value === 'string' || typeof value === 'number' ? value : fallback;
+}
+
+const CHARSET_PARAMETER = /;\s*charset\s*=\s*(?:"[^"]*"|[^;]*)/gi;
+
+/**
+ * koa-body decodes JSON and form bodies as UTF-8 whatever charset the request names; body-parser
+ * refuses a charset it does not decode (415). The parser sees the type without its charset, and the
+ * request keeps its header.
+ */
+function decodingAsUtf8(parser: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const original = req.headers['content-type'];
+    const plain = original?.replace(CHARSET_PARAMETER, '');
+    if (original === undefined || plain === original) {
+      parser(req, res, next);
+      return;
+    }
+    req.headers['content-type'] = plain;
+    parser(req, res, (err?: unknown) => {
+      req.headers['content-type'] = original;
+      next(err);
+    });
+  };
 }
 
 /**
@@ -18,15 +41,17 @@ export const body: MiddlewareFactory = (config, { config: service }) => {
   const handlers = [];
   if (config.json !== false)
     handlers.push(
-      express.json({
-        limit: limit(config.jsonLimit, '1mb'),
-        // koa-body's strict mode: a body that is no object or array is a 400
-        strict: true,
-        type: ['application/json', 'application/*+json', 'application/csp-report'],
-      }),
+      decodingAsUtf8(
+        express.json({
+          limit: limit(config.jsonLimit, '1mb'),
+          // koa-body's strict mode: a body that is no object or array is a 400
+          strict: true,
+          type: ['application/json', 'application/*+json', 'application/csp-report'],
+        }),
+      ),
     );
   if (config.urlencoded !== false)
-    handlers.push(express.urlencoded({ extended: true, limit: limit(config.formLimit, '56kb') }));
+    handlers.push(decodingAsUtf8(express.urlencoded({ extended: true, limit: limit(config.formLimit, '56kb') })));
   if (config.text !== false) handlers.push(express.text({ limit: limit(config.textLimit, '56kb'), type: 'text/*' }));
   // the app's middlewares after this one find `ctx.request.body` as koa-body leaves it: `{}` at least
   if (service.middlewares.entries.some(isAppMiddleware)) handlers.push(noteBodyRead);

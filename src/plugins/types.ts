@@ -56,6 +56,8 @@ export interface PluginAnswer {
   status(code: number): PluginAnswer;
   json(body: unknown): unknown;
   redirect(url: string): unknown;
+  /** one response header (the OAuth connect flow's `Set-Cookie`) */
+  setHeader(name: string, value: string): unknown;
 }
 
 /** A built-in plugin: its content-types, routes, authentication and start-up work. */

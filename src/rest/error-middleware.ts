@@ -1,14 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import {
-  AppError,
-  BodySyntaxError,
-  InternalServerError,
-  NotFoundError,
-  PayloadTooLargeError,
-  ValidationError,
-  isAppError,
-} from '../errors/index.js';
+import { AppError, BodyParserError, InternalServerError, NotFoundError, isAppError } from '../errors/index.js';
 import { databaseRefusal } from '../database/database-errors.js';
 import type { Logger } from '../logger.js';
 
@@ -19,6 +11,8 @@ interface HttpParserError {
   message?: unknown;
   /** the raw body of a body that could not be parsed */
   body?: unknown;
+  /** the Content-Encoding body-parser cannot inflate */
+  encoding?: unknown;
 }
 
 /** Where koa-body's strict mode lets a JSON body start: an object or an array. */
@@ -29,15 +23,19 @@ const OBJECT_OR_ARRAY = /^[\x20\x09\x0a\x0d]*[[{]/;
  * for a body that is no object or array (named `Error` by the REST body parser, `SyntaxError` by
  * the GraphQL endpoint's).
  */
-function bodySyntaxError(raw: string, onGraphQL: boolean): BodySyntaxError {
+function bodySyntaxError(raw: string, onGraphQL: boolean): BodyParserError {
   if (!OBJECT_OR_ARRAY.test(raw))
-    return new BodySyntaxError(onGraphQL ? 'SyntaxError' : 'Error', 'invalid JSON, only supports object and array');
+    return new BodyParserError(
+      400,
+      onGraphQL ? 'SyntaxError' : 'Error',
+      'invalid JSON, only supports object and array',
+    );
   try {
     JSON.parse(raw);
   } catch (err) {
-    if (err instanceof SyntaxError) return new BodySyntaxError('SyntaxError', err.message);
+    if (err instanceof SyntaxError) return new BodyParserError(400, 'SyntaxError', err.message);
   }
-  return new BodySyntaxError('SyntaxError', 'Invalid JSON');
+  return new BodyParserError(400, 'SyntaxError', 'Invalid JSON');
 }
 
 function toAppError(err: unknown, onGraphQL: boolean): AppError | undefined {
@@ -47,9 +45,11 @@ function toAppError(err: unknown, onGraphQL: boolean): AppError | undefined {
   const parserError = err as HttpParserError;
   if (parserError?.type === 'entity.parse.failed')
     return bodySyntaxError(typeof parserError.body === 'string' ? parserError.body : '', onGraphQL);
-  if (parserError?.type === 'entity.too.large') return new PayloadTooLargeError();
-  if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported')
-    return new ValidationError('Unsupported request body encoding');
+  // raw-body's and inflation's own messages, which koa-body passes on
+  if (parserError?.type === 'entity.too.large')
+    return new BodyParserError(413, 'PayloadTooLargeError', 'request entity too large');
+  if (parserError?.type === 'encoding.unsupported')
+    return new BodyParserError(415, 'Error', `Unsupported Content-Encoding: ${parserError.encoding ?? ''}`);
   return clientHttpError(err);
 }
 

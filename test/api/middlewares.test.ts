@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { ConfigError } from '../../src/config/index.js';
 import { createTestService, type TestService } from '../helpers/server.js';
@@ -145,7 +146,40 @@ describe('config/middlewares: Strapi v4 default list (no file)', () => {
       .post('/api/notes')
       .send({ data: { text: 'x'.repeat(1_100_000) } })
       .expect(413);
-    expect(big.body.error.name).to.equal('PayloadTooLargeError');
+    expect(big.body).to.deep.equal({
+      data: null,
+      error: { status: 413, name: 'PayloadTooLargeError', message: 'request entity too large' },
+    });
+  });
+
+  it('reads bodies as koa-body does: any charset as UTF-8, gzip inflated, an unknown encoding 415', async () => {
+    const latin = await request(service.app)
+      .post('/api/notes')
+      .set('Content-Type', 'application/json; charset=ISO-8859-1')
+      .send(JSON.stringify({ data: { text: 'café' } }))
+      .expect(200);
+    expect(latin.body.data.attributes.text).to.equal('café');
+    const zipped = await request(service.app)
+      .post('/api/notes')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .serialize((body: Buffer) => body as unknown as string) // superagent would JSON-encode a Buffer
+      .send(gzipSync(JSON.stringify({ data: { text: 'zipped' } })))
+      .expect(200);
+    expect(zipped.body.data.attributes.text).to.equal('zipped');
+    const before = await request(service.app).get('/api/notes').expect(200);
+    const unknown = await request(service.app)
+      .post('/api/notes')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'bogus')
+      .send(JSON.stringify({ data: { text: 'never' } }))
+      .expect(415);
+    expect(unknown.body).to.deep.equal({
+      data: null,
+      error: { status: 415, name: 'Error', message: 'Unsupported Content-Encoding: bogus' },
+    });
+    const after = await request(service.app).get('/api/notes').expect(200);
+    expect(after.body.meta.pagination.total).to.equal(before.body.meta.pagination.total);
   });
 });
 

@@ -1,6 +1,6 @@
 // users-permissions' providers-registry service (Strapi 4.26): projects add their own OAuth
-// provider from register; the registry keeps it beside `email`, answers get/getAll, and `run`
-// calls the provider's authCallback.
+// provider from register; the registry keeps it after `email` and Strapi's built-in providers,
+// answers get/getAll, and `run` calls the provider's authCallback.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,14 +57,18 @@ describe("users-permissions' providers-registry service", () => {
   });
   after(() => service.close());
 
-  it('keeps the provider a project adds in register beside email, and runs its authCallback', async () => {
+  it("keeps the provider a project adds in register after Strapi's, and runs its authCallback", async () => {
     const res = await request(service.app).get('/api/hello');
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.deep.equal({
-      names: ['email', 'acme'],
+      names: [
+        'email',
+        ...['discord', 'facebook', 'google', 'github', 'microsoft', 'twitter', 'instagram', 'vk', 'twitch'],
+        ...['linkedin', 'cognito', 'reddit', 'auth0', 'cas', 'patreon', 'keycloak', 'acme'],
+      ],
       acme: { enabled: true, scope: ['email'] },
       profile: { username: 'acme-tok', email: 'tok@acme.test' },
-      unknown: 'Unknown auth provider: nobody',
+      unknown: 'Unknown auth provider',
     });
   });
 });

@@ -57,6 +57,18 @@ describe("a Strapi v4 project's strapi.server", () => {
     await api().get('/api/articles/abc/views').expect(404);
   });
 
+  it('lists the routes the app added: all of them, those of the content API, none of the admin API', async () => {
+    const res = await api().get('/route-list').expect(200);
+    expect(res.body.all).to.include.members([
+      'HEAD,GET /ping/:name',
+      'HEAD,GET /api/bootstrap-hello',
+      'HEAD,GET /route-list',
+    ]);
+    expect(res.body.contentApi).to.include('/api/bootstrap-hello');
+    expect(res.body.contentApi).not.to.include('/route-list');
+    expect(res.body.admin).to.deep.equal([]);
+  });
+
   it('matches routes added in bootstrap after the core routes, as Strapi registers them after its routers', async () => {
     // GET /articles/:id of the core router answers first: no article has that id
     const shadowed = await api().get('/api/articles/from-bootstrap').expect(404);
@@ -158,7 +170,13 @@ describe('strapi.server routes that cannot be served stop start-up in one line',
   it('refuses the admin API, which this service does not have', async () => {
     const message = await registerError(`strapi.server.api('admin').routes([]);`);
     expect(message).to.include(
-      "strapi.server.api('admin') is not supported by Content Service: the admin panel is not part of this service",
+      "strapi.server.api('admin').routes is not supported by Content Service: the admin panel is not part of this service",
+    );
+    expect(await registerError(`strapi.server.api('admin').use(() => {});`)).to.include(
+      "strapi.server.api('admin').use is not supported by Content Service",
+    );
+    expect(await registerError(`strapi.server.api('other');`)).to.include(
+      "strapi.server.api('other') is not supported by Content Service",
     );
   });
 });

@@ -10,8 +10,10 @@ import {
   changePassword,
   confirmEmailSession,
   createUserByRequest,
+  enabledProvider,
   forgotPassword,
   login,
+  providerSession,
   register,
   resetPassword,
   updateUserByRequest,
@@ -227,11 +229,12 @@ function mutationFields(registry: Registry): Record<string, RootField> {
       type: 'UsersPermissionsLoginPayload!',
       args: { input: 'UsersPermissionsLoginInput!' },
       action: null,
-      resolve: (_p, args, ctx) => {
+      resolve: async (_p, args, ctx) => {
         const input = plain(args.input);
-        // no OAuth provider is enabled here, as the REST callback answers
-        if (isRecord(input) && input.provider !== undefined && input.provider !== 'local')
-          throw new ApplicationError('This provider is disabled');
+        const provider = isRecord(input) && typeof input.provider === 'string' ? input.provider : 'local';
+        const grant = await enabledProvider(runtime(ctx), provider);
+        // Strapi's resolver runs the REST callback, whose provider sign-in reads a query a mutation has not
+        if (provider !== 'local') return session(providerSession(runtime(ctx), provider, {}, grant));
         return session(login(runtime(ctx), input));
       },
     },

@@ -28,6 +28,8 @@ import {
   type UserDoc,
 } from './users.js';
 import { bodyObject, checkFields, USER_FIELD_RULES } from './validation.js';
+import type { GrantSettings } from './providers/grant-settings.js';
+import { providerUser } from './providers/sign-in.js';
 
 /** `{ jwt, user }`, as Strapi v4's register, login, reset and change-password answer. */
 
@@ -184,6 +186,26 @@ export async function login(rt: UsersPermissionsRuntime, input: unknown): Promis
     throw new ApplicationError('Your account email is not confirmed');
   if (user.blocked === true) throw new ApplicationError('Your account has been blocked by an administrator');
   return session(rt, user);
+}
+
+/**
+ * Sign-in through a provider with the access token in `query` (REST `GET /auth/<provider>/callback`,
+ * GraphQL `login` with a provider): as Strapi's controller, every failure (a bad token, a blocked
+ * user, registration closed...) is a 400 ApplicationError with its message.
+ */
+export async function providerSession(
+  rt: UsersPermissionsRuntime,
+  provider: string,
+  query: unknown,
+  grant: GrantSettings,
+): Promise<AuthSession> {
+  try {
+    const user = await providerUser(rt, provider, query, grant);
+    if (user.blocked) throw new Error('Your account has been blocked by an administrator');
+    return session(rt, user);
+  } catch (err) {
+    throw new ApplicationError(err instanceof Error ? err.message : String(err));
+  }
 }
 
 /**

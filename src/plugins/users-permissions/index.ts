@@ -19,6 +19,8 @@ import { createJwtService } from './jwt-service.js';
 import { checkProductionSecrets, resolveSecrets } from './secrets.js';
 import { usersPermissionsSettings } from './settings.js';
 import { userSchemaAdditions } from './user-fields.js';
+import { initGrantSettings } from './providers/grant-settings.js';
+import { createProvidersRegistry, joinUrl } from './providers/registry.js';
 
 export type { ApiTokenInfo, CreateApiTokenInput } from './api-tokens.js';
 export {
@@ -26,10 +28,12 @@ export {
   confirmEmailSession,
   forgotPassword,
   login,
+  providerSession,
   register,
   resetPassword,
   type AuthSession,
 } from './auth-operations.js';
+export { enabledProvider } from './providers/grant-settings.js';
 export type { UsersPermissionsRuntime } from './runtime.js';
 
 /** The plugin's runtime of a running service (for the GraphQL register/login mutations), keyed by its models. */
@@ -40,6 +44,7 @@ export function usersPermissionsRuntime(ctx: ServiceContext): UsersPermissionsRu
 export { issueJwt } from './jwt.js';
 export { builtInStrategyFor } from './authenticator.js';
 export { sendConfirmationEmail } from './auth-operations.js';
+export { createRoleService, type RoleService } from './role-service.js';
 export { createUserByRequest } from './user-create.js';
 export { updateUserByRequest, userId } from './user-update.js';
 
@@ -76,10 +81,13 @@ export const usersPermissionsPlugin: Plugin = {
     const secrets = await resolveSecrets(ctx.config, settings.jwtSecret);
     const jwt = new JwtVerifier(secrets.jwtSecret);
     const permissions = new PermissionCache(ctx);
-    const runtime: UsersPermissionsRuntime = { ctx, settings, secrets, jwt, permissions };
+    // Strapi's defaults point each provider's front-end redirect at `<server.url>/<prefix>/auth`
+    const providers = createProvidersRegistry(joinUrl(ctx.config.server.url ?? '', ctx.config.api.rest.prefix, 'auth'));
+    const runtime: UsersPermissionsRuntime = { ctx, settings, secrets, jwt, permissions, providers };
     runtimes.set(ctx.models, runtime);
     ctx.setAuthenticator(createAuthenticator(ctx, { jwt, apiTokenSalt: secrets.apiTokenSalt, permissions }));
     ctx.setService('jwt', createJwtService(secrets.jwtSecret, settings.jwt.expiresIn));
+    ctx.setService('providers-registry', providers);
     // Strapi's order: auth, user, role, permissions
     const limiter = (config: Record<string, unknown>) =>
       settings.ratelimit.enabled ? rateLimit(configuredRateLimit(settings.ratelimit, config)) : passOn;
@@ -100,6 +108,8 @@ export const usersPermissionsPlugin: Plugin = {
   async bootstrap(ctx) {
     await ensureUniqueIndexes(ctx);
     await seedRoles(ctx);
+    const runtime = usersPermissionsRuntime(ctx);
+    if (runtime) await initGrantSettings(ctx, runtime.providers, runtime.settings.providers);
     if (usersPermissionsSettings(ctx.config).allowedFields === undefined) {
       const [user] = usersPermissionsContentTypes();
       const added = userSchemaAdditions(ctx, Object.keys(user?.schema.attributes ?? {}));

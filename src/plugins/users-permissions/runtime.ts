@@ -5,6 +5,7 @@ import { requestAuth } from '../../operations/request-context.js';
 import type { ServiceContext } from '../../service-context.js';
 import type { JwtVerifier } from './jwt.js';
 import type { PermissionCache } from './permission-cache.js';
+import type { ProvidersRegistry } from './providers/registry.js';
 import type { Secrets } from './secrets.js';
 import type { UsersPermissionsSettings } from './settings.js';
 
@@ -16,6 +17,8 @@ export interface UsersPermissionsRuntime {
   jwt: JwtVerifier;
   /** role → actions, short-lived; invalidated by every role change made here */
   permissions: PermissionCache;
+  /** the sign-in providers (`providers-registry`), the app's added in its `register` */
+  providers: ProvidersRegistry;
 }
 
 /** The caller's `RequestAuth`, after checking it may perform `action` (403 otherwise, as Strapi). */

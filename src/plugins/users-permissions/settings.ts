@@ -1,5 +1,6 @@
 import jsonwebtoken from 'jsonwebtoken';
 import { ConfigError, type ServiceConfig } from '../../config/index.js';
+import type { GrantSettings } from './providers/grant-settings.js';
 
 /** `plugins['users-permissions'].config`, typed and defaulted (names as in Strapi v4). */
 export interface UsersPermissionsSettings {
@@ -13,6 +14,11 @@ export interface UsersPermissionsSettings {
   allowedFields: string[] | undefined;
   /** where reset-password links point when the advanced setting `email_reset_password` is unset */
   resetPasswordUrl: string;
+  /**
+   * sign-in providers' settings (`{ github: { enabled, key, secret, callback, scope } }`), written
+   * over the store's `grant` key at every start: how a deployment without Strapi's admin sets them
+   */
+  providers: GrantSettings;
 }
 
 /** A `jwt.expiresIn` jsonwebtoken signs with ("30d", "12h", seconds), checked by signing once. */
@@ -67,7 +73,17 @@ export function usersPermissionsSettings(config: ServiceConfig): UsersPermission
       'users-permissions.config.register.allowedFields',
       'must be an array of attribute names',
     );
+  const providers = raw.providers ?? {};
+  const isObject = (value: unknown): value is Record<string, unknown> =>
+    value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (!isObject(providers) || !Object.values(providers).every(isObject))
+    throw new ConfigError(
+      file('providers'),
+      'users-permissions.config.providers',
+      'must be an object of providers, each an object of settings ({ github: { enabled: true, key, secret, callback } })',
+    );
   return {
+    providers: providers as GrantSettings,
     jwtSecret: typeof raw.jwtSecret === 'string' && raw.jwtSecret !== '' ? raw.jwtSecret : undefined,
     jwt: { expiresIn },
     ratelimit: {

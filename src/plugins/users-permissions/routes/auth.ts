@@ -1,33 +1,43 @@
 import type { Request } from 'express';
 import { AUTH_ACTIONS } from '../../../access/actions.js';
 import { operationContext } from '../../../operations/request-context.js';
-import { ApplicationError } from '../../../errors/index.js';
 import type { PluginRoute } from '../../types.js';
 import {
   changePassword,
   confirmEmail,
   forgotPassword,
   login,
+  providerSession,
   register,
   resetPassword,
   sendEmailConfirmation,
 } from '../auth-operations.js';
 import { advancedSettings } from '../advanced-settings.js';
+import { connect } from '../providers/connect-flow.js';
+import { enabledProvider } from '../providers/grant-settings.js';
 import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 
-const PROVIDER_DISABLED = 'This provider is disabled';
 /** the routes Strapi guards with its rate limiter */
 const LIMITED = { prefix: '', middlewares: ['plugin::users-permissions.rateLimit'] };
 
-/** `/auth/local`, `/auth/local/register`, `/auth/forgot-password`, `/auth/reset-password`, `/auth/change-password`, the e-mail confirmation routes, the (disabled) OAuth connect and callback. */
+/** `/auth/local`, `/auth/local/register`, `/auth/forgot-password`, `/auth/reset-password`, `/auth/change-password`, the e-mail confirmation routes, the providers' connect and callback. */
 export function authRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
   // one action for both routes, as Strapi's `auth.callback`: no provider in the path is `local`
+  // (the e-mail provider of the grant settings), another signs in with its access token
   const callback: PluginRoute['run'] = async (req, res) => {
     authorize(req, AUTH_ACTIONS.callback);
-    if ((req.params.provider ?? 'local') !== 'local') throw new ApplicationError(PROVIDER_DISABLED);
+    const provider = req.params.provider === undefined ? 'local' : String(req.params.provider);
+    const grant = await enabledProvider(rt, provider);
     // a GET callback carries no body
-    res.json(await login(rt, req.method === 'GET' ? (req.body ?? {}) : req.body));
+    if (provider === 'local') res.json(await login(rt, req.method === 'GET' ? (req.body ?? {}) : req.body));
+    else res.json(await providerSession(rt, provider, req.query, grant));
   };
+  const connectLeg =
+    (leg: 'authorize' | 'callback'): PluginRoute['run'] =>
+    async (req, res) => {
+      authorize(req, AUTH_ACTIONS.connect);
+      await connect(rt, req, res, leg);
+    };
   /** A POST whose body one operation answers, after the action's permission check. */
   const post = (
     path: string,
@@ -45,17 +55,20 @@ export function authRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
     },
   });
   return [
-    // No OAuth provider is enabled here: Strapi answers a connect or a callback of any provider so;
-    // the `local` callback is the login.
+    // the provider's authorization page, and its way back (Strapi's `/connect/(.*)`, run by grant)
     {
       method: 'GET',
       path: '/connect/:provider',
       handler: 'auth.connect',
       config: LIMITED,
-      run: (req) => {
-        authorize(req, AUTH_ACTIONS.connect);
-        throw new ApplicationError(PROVIDER_DISABLED);
-      },
+      run: connectLeg('authorize'),
+    },
+    {
+      method: 'GET',
+      path: '/connect/:provider/callback',
+      handler: 'auth.connect',
+      config: LIMITED,
+      run: connectLeg('callback'),
     },
     { method: 'POST', path: '/auth/local', handler: 'auth.callback', config: LIMITED, run: callback },
     // the new user's role shows to a caller who may read roles (a full-access API token), as Strapi's sanitizer leaves it
