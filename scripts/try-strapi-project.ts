@@ -32,6 +32,9 @@ async function main(): Promise<void> {
     cpSync(join(appDir, 'src'), join(copy, 'src'), { recursive: true });
     appDir = copy;
   }
+  // as `content-service start` (and Strapi) runs in the project's directory: seeds reading
+  // `data/uploads/...` relative to it find their files
+  process.chdir(appDir);
   const report = await tryProject(appDir, passes);
   for (const notice of report.notices) console.log(`notice: ${notice}`);
   if (report.startError !== undefined) {

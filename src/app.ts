@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import express, { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
 import mongoose from 'mongoose';
 import { allowAll, type Authenticator } from './access/ability.js';
-import { withAppStrategies } from './lifecycle/app-auth-strategies.js';
+import { authenticateWithRouteStrategies, withAppStrategies } from './lifecycle/app-auth-strategies.js';
 import { beginAppModules, ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
 import {
   buildAppRegistry,
@@ -20,6 +20,8 @@ import {
   createAppCode,
   createStrapiApp,
   createContentApiRoutes,
+  addedPluginTypes,
+  pluginTypeLifecycles,
   applyPluginExtensions,
   appDependencies,
   findInstalledPlugins,
@@ -221,6 +223,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     warn,
   );
   const { registry } = built;
+  // the schemas as loaded, then with what the app's extensions add to the plugins
+  let loadedRegistry: AppRegistry = built;
   // plugins whose lifecycle functions threw (third-party ones only: a local plugin's throw stops start-up)
   const failedPlugins = new Set<string>();
   const runPluginHooks = (hook: 'register' | 'bootstrap' | 'destroy', app: StrapiApp) =>
@@ -299,6 +303,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const endpoint: EndpointHost = {
     appDir: config.appDir,
     authenticate: (req) => context.authenticate(req),
+    authenticateWith: (req, strategies) =>
+      authenticateWithRouteStrategies(
+        req,
+        strategies,
+        (request) => authenticate(request),
+        strapi ? appContentApiStrategies(strapi) : [],
+      ),
     strapi: () => {
       if (!strapi) throw new Error('an app route was composed before the strapi object existed');
       return strapi;
@@ -527,8 +538,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   };
   // the registry (and the models) again where the app's code changed content-types' attributes
   const settleSchemaEdits = async (changes: Map<string, AttributeChanges>): Promise<AppRegistry> => {
-    if (changes.size === 0) return built;
-    const rebuilt = built.rebuild(changes, (uid) => schemaChangers(uid, extensions, lifecycle?.file, config.appDir));
+    if (changes.size === 0) return loadedRegistry;
+    const rebuilt = loadedRegistry.rebuild(changes, (uid) =>
+      schemaChangers(uid, extensions, lifecycle?.file, config.appDir),
+    );
     registry.replaceWith(rebuilt.registry);
     await models.refresh();
     return rebuilt;
@@ -561,6 +574,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     // register hooks change of the content-types' attributes is taken after register
     if (strapi) schemaEditsOf(strapi).begin(pluginHoldersOf(strapi));
     if (strapi) await applyPluginExtensions(extensions, pluginHoldersOf(strapi));
+    const added = strapi ? addedPluginTypes(pluginHoldersOf(strapi), registry, extensions) : [];
+    if (added.length > 0) {
+      loadedRegistry = built.withTypes(added);
+      registry.replaceWith(loadedRegistry.registry);
+      await models.refresh();
+    }
     if (strapi) schemaEditsOf(strapi).open(pluginHoldersOf(strapi));
     const extendedHooks = (names: string[], hook: 'register' | 'bootstrap' | 'destroy') =>
       strapi ? runExtendedBuiltInHooks(extensions, pluginHoldersOf(strapi), names, hook, strapi) : undefined;
@@ -573,7 +592,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     if (lifecycle && strapi) await lifecycle.run('register', strapi);
     await options.register?.({ app: service });
     // where Strapi builds its database metadata from the content-types: after register
-    const settled = strapi ? await settleSchemaEdits(schemaEditsOf(strapi).close()) : built;
+    const settled = strapi ? await settleSchemaEdits(schemaEditsOf(strapi).close()) : loadedRegistry;
+    // the plugins' content-type definitions' own hooks join the lifecycles files' (an api type's file is its own)
+    if (strapi)
+      for (const [uid, hooks] of pluginTypeLifecycles(pluginHoldersOf(strapi), registry))
+        if (!modelHooks.has(uid)) modelHooks.set(uid, hooks);
     const [unfixed] = settled.registry.deferred;
     if (unfixed) throw unfixed;
     const { notices } = settled;

@@ -12,8 +12,11 @@ import type { RequestAuth } from './ability.js';
 
 export type RouteApi = 'content-api' | 'api';
 
-/** `config.auth` of a route: false, or `{ scope }` (one action or several), or absent. */
-export type RouteAuthConfig = false | { scope?: string | string[] } | undefined;
+/**
+ * `config.auth` of a route: false, or `{ scope, strategies }` (one action or several; the content-API
+ * strategies to try, by name or as strategy objects, instead of all of them), or absent.
+ */
+export type RouteAuthConfig = false | { scope?: string | string[]; strategies?: unknown[] } | undefined;
 
 export type RouteAuthVerdict = 'allowed' | 'unauthorized' | 'forbidden';
 

@@ -15,6 +15,8 @@ export interface AppRegistry {
    * (`changedBy`: the code named in messages about them); its notices are the whole start-up's.
    */
   rebuild(changes: ReadonlyMap<string, AttributeChanges>, changedBy: (uid: string) => string): AppRegistry;
+  /** the registry again with content-types the app's code added (an extension's new plugin type); what is still missing waits */
+  withTypes(added: readonly ContentTypeSource[]): AppRegistry;
 }
 
 /**
@@ -35,9 +37,14 @@ export function buildAppRegistry(
   const given = new Set(pluginTypes.map((type) => type.uid));
   const fromDisk = loaded.contentTypes.filter((type) => !given.has(type.uid));
   const types = applyExtensions([adminUserType(), ...pluginTypes, ...fromDisk], loaded.extensions, notices);
+  const addedByCode = new Set<string>();
   const built = (contentTypes: ContentTypeSource[], components: ComponentSource[], rebuilt = false): AppRegistry => {
     // what the app's code may still fix waits for it; once it ran, it stops start-up
-    const registry = Registry.build(contentTypes, components, { ...options, deferMissingInverse: !rebuilt });
+    const registry = Registry.build(contentTypes, components, {
+      ...options,
+      deferMissingInverse: !rebuilt,
+      addedByCode,
+    });
     return {
       registry,
       notices: [...notices, ...registry.notices],
@@ -48,6 +55,10 @@ export function buildAppRegistry(
           withAttributeChanges(components, changes, source),
           true,
         );
+      },
+      withTypes: (added) => {
+        for (const type of added) addedByCode.add(type.uid);
+        return built([...contentTypes, ...added], components);
       },
     };
   };

@@ -246,6 +246,7 @@ export function linkRelations(
   contentTypes: Map<string, ContentType>,
   notices: SchemaNotice[],
   deferred?: SchemaError[],
+  addedByCode: ReadonlySet<string> = new Set(),
 ): void {
   for (const [name, attr] of Object.entries(schema.attributes)) {
     if (attr.type === 'media') {
@@ -311,8 +312,11 @@ export function linkRelations(
             `add that attribute to ${attr.target} or remove "inversedBy"`,
           name,
         );
-        // an api type's owner side whose other side the app's code may still add: one-way until then
-        if (!deferred || other || schema.modelType !== 'contentType' || schema.namespace !== 'api') throw error;
+        // an api type's (or a type the code added) owner side whose other side the app's code may
+        // still add: one-way until then
+        const mayWait =
+          schema.modelType === 'contentType' && (schema.namespace === 'api' || addedByCode.has(schema.uid));
+        if (!deferred || other || !mayWait) throw error;
         deferred.push(error);
         const { inversedBy: _missing, ...oneWay } = attr;
         schema.attributes[name] = oneWay;

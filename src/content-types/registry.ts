@@ -30,6 +30,8 @@ export interface RegistryOptions {
    * relation one-way) instead of thrown: the app's code may add that attribute before it is used
    */
   deferMissingInverse?: boolean;
+  /** content-types the app's code added (an extension's new plugin type): a missing inverse of theirs waits as an api type's */
+  addedByCode?: ReadonlySet<string>;
 }
 
 /**
@@ -51,6 +53,7 @@ export class Registry {
     components: Component[],
     notices: SchemaNotice[] = [],
     deferMissingInverse = false,
+    addedByCode: ReadonlySet<string> = new Set(),
   ) {
     this.notices = notices;
     for (const ct of contentTypes) {
@@ -98,7 +101,13 @@ export class Registry {
     settleBothSidesInversedBy([...this.contentTypes.values()], this.notices);
     for (const schema of this.all()) {
       this.checkReferences(schema);
-      linkRelations(schema, this.contentTypes, this.notices, deferMissingInverse ? this.deferred : undefined);
+      linkRelations(
+        schema,
+        this.contentTypes,
+        this.notices,
+        deferMissingInverse ? this.deferred : undefined,
+        addedByCode,
+      );
     }
   }
 
@@ -109,6 +118,7 @@ export class Registry {
       components.map((c) => normalizeComponent(c, normalize)),
       normalize.notices,
       options.deferMissingInverse,
+      options.addedByCode,
     );
   }
 

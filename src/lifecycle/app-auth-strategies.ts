@@ -18,6 +18,7 @@
 import type { Request, Response } from 'express';
 import { UnauthorizedError } from '../errors/index.js';
 import { createKoaContext } from '../middlewares/koa-context.js';
+import { builtInStrategyFor } from '../plugins/users-permissions/index.js';
 import {
   ALLOW_ALL,
   UnrecognisedCredentialError,
@@ -92,4 +93,47 @@ export function withAppStrategies(builtIn: Authenticator, strategies: () => read
     }
     return auth;
   };
+}
+
+function isStrategy(entry: unknown): entry is AppAuthStrategy {
+  return typeof entry === 'object' && entry !== null && typeof (entry as AppAuthStrategy).authenticate === 'function';
+}
+
+/**
+ * The caller of a route whose `config.auth.strategies` lists the strategies to try, as Strapi 4.26's
+ * auth service tries them: in the listed order, a name being one of the content-API strategies
+ * (`users-permissions`, `api-token`, a project's by its `name`; an unknown name is skipped) and an
+ * object a strategy of its own. The first that authenticates the caller decides; one answering an
+ * error is a 401 with it; none: 401 `Missing or invalid credentials`. Without the users-permissions
+ * plugin everything is allowed, as on every route.
+ */
+export async function authenticateWithRouteStrategies(
+  req: Request,
+  listed: readonly unknown[],
+  builtIn: Authenticator,
+  own: readonly AppAuthStrategy[],
+): Promise<RequestAuth> {
+  // asked once: whichever built-in strategy the request is for reads its answer
+  const builtInAnswer = builtIn(req);
+  const settled = await builtInAnswer.catch(() => undefined);
+  if (settled?.strategy === 'none') return settled;
+  for (const entry of listed) {
+    if (entry === 'users-permissions' || entry === 'api-token') {
+      if (builtInStrategyFor(req) !== entry) continue;
+      let auth: RequestAuth;
+      try {
+        auth = await builtInAnswer;
+      } catch (err) {
+        if (err instanceof UnrecognisedCredentialError) continue;
+        throw err;
+      }
+      if (auth.unauthenticated) continue;
+      return auth;
+    }
+    const strategy = typeof entry === 'string' ? own.find((candidate) => candidate.name === entry) : entry;
+    if (!isStrategy(strategy)) continue;
+    const found = await askStrategies(req, [strategy]);
+    if (found) return found;
+  }
+  throw new UnauthorizedError('Missing or invalid credentials');
 }

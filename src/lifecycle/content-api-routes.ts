@@ -100,6 +100,10 @@ function hasScope(auth: CoreActionConfig['auth']): boolean {
   return typeof auth === 'object' && auth !== null && auth.scope !== undefined;
 }
 
+function hasStrategies(auth: CoreActionConfig['auth']): boolean {
+  return typeof auth === 'object' && auth !== null && auth.strategies !== undefined;
+}
+
 function methodOf(label: string, route: AppRoute): RouterMethod {
   const where = `route ${String(route?.method)} ${String(route?.path)}`;
   if (route === null || typeof route !== 'object')
@@ -144,11 +148,17 @@ function servedActions(options: { only?: string[]; except?: string[] }, routes: 
   );
 }
 
-/** A core route as plain as the REST routes serve it: at its own path, with no policies, middlewares or scope. */
+/** A core route as plain as the REST routes serve it: at its own path, with no policies, middlewares, scope or strategies. */
 function isPlainCoreRoute(route: AppRoute, filePrefix: string | undefined): boolean {
   const { policies = [], middlewares = [], auth } = route.config ?? {};
   const ownPrefix = route.config !== undefined && Object.hasOwn(route.config, 'prefix');
-  return (ownPrefix || !filePrefix) && policies.length === 0 && middlewares.length === 0 && !hasScope(auth);
+  return (
+    (ownPrefix || !filePrefix) &&
+    policies.length === 0 &&
+    middlewares.length === 0 &&
+    !hasScope(auth) &&
+    !hasStrategies(auth)
+  );
 }
 
 /** The file name a router is known by in `strapi.api[<api>].routes`. */

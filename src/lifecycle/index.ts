@@ -12,6 +12,8 @@ export {
 } from './strapi-app.js';
 export { settleCustomFields } from './custom-fields.js';
 export { schemaChangers } from './schema-edits.js';
+export { addedPluginTypes } from './added-plugin-types.js';
+export { pluginTypeLifecycles } from './plugin-type-lifecycles.js';
 export { applyPluginExtensions, loadPluginExtensions, runExtendedBuiltInHooks } from './plugin-extensions.js';
 export { loadLocalPlugins } from './local-plugins.js';
 export {

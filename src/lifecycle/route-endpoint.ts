@@ -63,6 +63,8 @@ export const ROUTE_METHODS = Object.keys(METHODS);
 export interface EndpointHost {
   appDir: string;
   authenticate(req: Request): Promise<RequestAuth>;
+  /** the caller as the strategies a route's `config.auth.strategies` lists decide, in their order (else `authenticate`) */
+  authenticateWith?(req: Request, strategies: readonly unknown[]): Promise<RequestAuth>;
   strapi(): StrapiApp;
   /** a string handler (`'article.find'`, `'api::article.article.find'`) of a route of `api`; undefined: unknown */
   controllerHandler?(name: string, api: string | undefined): KoaMiddleware | undefined;
@@ -176,13 +178,33 @@ function policyContext(ctx: KoaContext): PolicyContext {
   });
 }
 
+/** `config.auth.strategies`, checked as Strapi's auth service asserts them: names, or objects with an `authenticate` function. */
+function routeStrategies(config: RouteAuthConfig): readonly unknown[] | undefined {
+  const strategies = config === false ? undefined : config?.strategies;
+  if (strategies === undefined) return undefined;
+  const valid = (entry: unknown) =>
+    typeof entry === 'string' ||
+    (typeof entry === 'object' &&
+      entry !== null &&
+      typeof (entry as { authenticate?: unknown }).authenticate === 'function');
+  if (!Array.isArray(strategies) || !strategies.every(valid))
+    throw new Error(
+      'config.auth.strategies must be a list of strategy names or objects { name, authenticate(ctx), verify(auth, config) }',
+    );
+  return strategies;
+}
+
 function authentication(host: EndpointHost, route: AppRoute, api: RouteApi): KoaMiddleware {
   const config = route.config?.auth;
+  const strategies = routeStrategies(config);
   return async (ctx, next) => {
     if (config === false) return next();
     if (api !== 'content-api') return ctx.unauthorized('Missing or invalid credentials');
     // a bad or expired credential throws the 401 every content-API route answers
-    const auth = await host.authenticate(ctx.req);
+    const auth =
+      strategies && host.authenticateWith
+        ? await host.authenticateWith(ctx.req, strategies)
+        : await host.authenticate(ctx.req);
     setRequestAuth(ctx.req, auth);
     ctx.state.isAuthenticated = true;
     ctx.state.auth = authState(auth);

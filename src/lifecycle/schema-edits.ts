@@ -67,6 +67,8 @@ export function createSchemaEdits(registry: Registry): SchemaEdits {
       for (const schema of registry.all()) {
         const described = describeSchema(schema);
         const attributes = fromPlugins.get(schema.uid) ?? schema.attributes;
+        // a type an extension added has its attributes from it: the register hooks' changes count from here
+        if (!before.has(schema.uid)) before.set(schema.uid, snapshot(attributes));
         open.set(schema.uid, {
           ...structuredClone(described),
           attributes: structuredClone(attributes) as StrapiContentType['attributes'],

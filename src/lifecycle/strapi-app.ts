@@ -38,6 +38,7 @@ import {
   sendConfirmationEmail,
   usersPermissionsRuntime,
 } from '../plugins/users-permissions/index.js';
+import { createUsersPermissionsService } from './users-permissions-service.js';
 import { createAdminUserService } from './admin-user-service.js';
 import { createPathRegistry, type AppRegistries, type PathRegistry } from './sanitizer-registries.js';
 import { createContentManagerUidService } from './content-manager-uid.js';
@@ -372,6 +373,11 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     "strapi.service('admin::api-token')",
     'hash, list, getById, getByName, exists, create, revoke, checkSaltIsDefined',
   );
+  const usersPermissionsService = strictObject(
+    createUsersPermissionsService(query),
+    "strapi.plugin('users-permissions').service('users-permissions')",
+    'initialize, updateUserRole',
+  );
   const adminUsers = strictObject(
     createAdminUserService(query),
     "strapi.service('admin::user')",
@@ -389,7 +395,9 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   );
   const declaredServices = (plugin: string): Record<string, unknown> => ({
     // the plugin's own services (`jwt`, `providers-registry`) come from its register
-    ...(plugin === 'users-permissions' ? { user: usersService, role: roleService } : {}),
+    ...(plugin === 'users-permissions'
+      ? { user: usersService, role: roleService, 'users-permissions': usersPermissionsService }
+      : {}),
     ...(plugin === 'upload' ? { upload: uploadService } : {}),
     ...host.pluginServices(plugin),
   });

@@ -64,6 +64,14 @@ export interface KoaResponse {
   append(name: string, value: HeaderValue): void;
   remove(name: string): void;
   redirect(url: string, alt?: string): void;
+  /** Strapi's helpers, on Koa's response (the context delegates to them): `send`, `created`, `deleted`, `badRequest`… */
+  send(data: unknown, status?: number): void;
+  created(data: unknown): void;
+  deleted(data?: unknown): void;
+  badRequest: ErrorHelper;
+  unauthorized: ErrorHelper;
+  forbidden: ErrorHelper;
+  notFound: ErrorHelper;
 }
 
 /** What a Strapi app reads of Koa's `ctx.app`: the application's settings. */
@@ -340,7 +348,8 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
     accepts: (...types) => (types.length === 0 ? req.accepts() : req.accepts(types)),
   };
 
-  const response: KoaResponse = {
+  type StrapiHelperName = 'send' | 'created' | 'deleted' | 'badRequest' | 'unauthorized' | 'forbidden' | 'notFound';
+  const ownResponse: Omit<KoaResponse, StrapiHelperName> = {
     get status() {
       return answer.explicitStatus ? res.statusCode : 404;
     },
@@ -393,6 +402,25 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
     setStatus(status);
     setBody(body);
   };
+  // Strapi adds them to Koa's response and delegates the context's to them (a policy may call
+  // `policyContext.response.forbidden(...)`); Koa's own methods are not enumerated
+  const strapiHelpers = {
+    send(data: unknown, status = 200) {
+      answerWith(status, data);
+    },
+    created(data: unknown) {
+      answerWith(201, data);
+    },
+    deleted(data?: unknown) {
+      if (data === undefined || data === null) setStatus(204);
+      else answerWith(200, data);
+    },
+    ...errorHelpers(answerWith),
+  };
+  for (const [name, helper] of Object.entries(strapiHelpers))
+    Object.defineProperty(ownResponse, name, { value: helper, enumerable: false, configurable: true, writable: true });
+  // the helpers were defined just above, which the literal's type cannot say
+  const response = ownResponse as KoaResponse;
   const ctx = {
     req,
     res,
@@ -412,17 +440,7 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
     assert(value: unknown, status = 500, message?: string) {
       if (!value) throw createError(status, message ?? STATUS_CODES[status] ?? '');
     },
-    send(data: unknown, status = 200) {
-      answerWith(status, data);
-    },
-    created(data: unknown) {
-      answerWith(201, data);
-    },
-    deleted(data?: unknown) {
-      if (data === undefined || data === null) setStatus(204);
-      else answerWith(200, data);
-    },
-    ...errorHelpers(answerWith),
+    ...strapiHelpers,
   };
   // what JSON.stringify writes of them, as Koa's toJSON (never the sockets; the app's keys stay out):
   // a controller answering `transformResponse(entry, ctx)` sends `meta` as this

@@ -113,7 +113,9 @@ export function usersPermissionsQueries(): Record<string, RootField> {
       type: 'UsersPermissionsMe',
       action: 'plugin::users-permissions.user.me',
       resolve: async (_p, _a, ctx) => {
-        const user = ctx.auth.user;
+        // Strapi's resolver answers `context.state.user`: the JWT's user, or what a project's strategy set there
+        const set = ctx.auth.app ? ctx.state.user : undefined;
+        const user = ctx.auth.user ?? (isRecord(set) ? set : undefined);
         // Strapi's resolver throws a plain error here (an API token's caller has no user)
         if (!user) throw new ShownInternalError('Authentication requested');
         return meOf(ctx, user);

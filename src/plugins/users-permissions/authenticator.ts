@@ -23,6 +23,16 @@ export function bearerToken(req: Request): string | undefined {
 const looksLikeJwt = (token: string) => token.split('.').length === 3;
 
 /**
+ * Which of Strapi's own content-API strategies can authenticate a request: users-permissions
+ * (no credential, the public role; or a JWT) or api-token (any other bearer value). The other one
+ * answers `authenticated: false` for it.
+ */
+export function builtInStrategyFor(req: Request): 'users-permissions' | 'api-token' {
+  const token = bearerToken(req);
+  return token === undefined || looksLikeJwt(token) ? 'users-permissions' : 'api-token';
+}
+
+/**
  * Request → who is calling: no credential = the `public` role; a JWT = its user's role (the user
  * must exist and not be blocked); another bearer value = an API token. A bad, expired or revoked
  * credential is a 401 — never a silent fall-back to public.

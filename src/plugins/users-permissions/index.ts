@@ -42,6 +42,7 @@ export function usersPermissionsRuntime(ctx: ServiceContext): UsersPermissionsRu
   return runtimes.get(ctx.models);
 }
 export { issueJwt } from './jwt.js';
+export { builtInStrategyFor } from './authenticator.js';
 export { sendConfirmationEmail } from './auth-operations.js';
 export { createRoleService, type RoleService } from './role-service.js';
 export { createApiTokenService, type ApiTokenService } from './api-token-service.js';

@@ -1,5 +1,5 @@
 import { USER_ACTIONS } from '../../../access/actions.js';
-import { USER_UID } from '../../../content-types/index.js';
+import { entryIdFromPath, USER_UID } from '../../../content-types/index.js';
 import { NotFoundError, UnauthorizedError } from '../../../errors/index.js';
 import { operationContext, rawQuery } from '../../../operations/request-context.js';
 import { deleteEntry, withLifecycles } from '../../../write/index.js';
@@ -12,6 +12,12 @@ import { countUsers, findUser, findUsers } from '../user-query.js';
 import { updateUserByRequest, userId } from '../user-update.js';
 import { findUserById, sanitizeUser } from '../users.js';
 
+/** A user id as a project's strategy may have set it on `ctx.state.user`: an integer, or its text. */
+function entryIdOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+  return typeof value === 'string' ? entryIdFromPath(value) : undefined;
+}
+
 /** `/users/me`, `/users` (list, create), `/users/count`, `/users/:id` (Strapi v4: plain user objects, no envelope). */
 export function userRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
   const { ctx } = rt;
@@ -19,12 +25,22 @@ export function userRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
   const route = (method: PluginRoute['method'], path: string, action: string, run: PluginRoute['run']) =>
     routes.push({ method, path, handler: `user.${action}`, config: { prefix: '' }, run });
 
+  // Strapi's `me` reads `ctx.state.user`: the JWT's user, or what a project's strategy set there; that
+  // user's id read again (an id naming no user answers Strapi's empty body, a 204)
   route('GET', '/users/me', 'me', async (req, res) => {
     const auth = authorize(req, USER_ACTIONS.me);
-    if (!auth.user) throw new UnauthorizedError();
-    const user = await findUser(operationContext(ctx, req), auth.user.id, rawQuery(req));
-    if (!user) throw new UnauthorizedError();
-    res.json(user);
+    if (auth.user) {
+      const user = await findUser(operationContext(ctx, req), auth.user.id, rawQuery(req));
+      if (!user) throw new UnauthorizedError();
+      res.json(user);
+      return;
+    }
+    const set = auth.app?.stateUser;
+    if (typeof set !== 'object' || set === null) throw new UnauthorizedError();
+    const id = entryIdOf((set as { id?: unknown }).id);
+    const user = id === undefined ? null : await findUser(operationContext(ctx, req), id, rawQuery(req));
+    if (user) res.json(user);
+    else res.status(204).json(null);
   });
 
   route('GET', '/users/count', 'count', async (req, res) => {
