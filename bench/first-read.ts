@@ -32,8 +32,11 @@ const t0 = performance.now();
 /** when the engine's events arrived, ms after the start */
 const timeline: Record<string, number> = {};
 const eventLogger = (): Logger => {
-  const note = (fields: { engine?: string }) => {
-    if (fields.engine) timeline[fields.engine] ??= Math.round(performance.now() - t0);
+  const note = (fields: { engine?: string; ms?: number }) => {
+    if (!fields.engine) return;
+    timeline[fields.engine] ??= Math.round(performance.now() - t0);
+    // the engine's own account of the work (ms spent decoding or building, in its thread)
+    if (typeof fields.ms === 'number') timeline[`${fields.engine} work`] ??= fields.ms;
   };
   return { info: note, warn: note, error: note } as unknown as Logger;
 };
