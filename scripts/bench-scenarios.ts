@@ -131,6 +131,7 @@ async function startService(monitorCommands: boolean): Promise<{ url: string; en
     databaseUri: uri.toString(),
     config: { env: 'production' },
   });
+  await engine.decoded; // as `start` does (the service listens once the engine's documents are decoded)
   const { url } = await service.start({ port: 0, host: '127.0.0.1' });
   return { url, engineUri: engine.uri, ms: performance.now() - t0 };
 }

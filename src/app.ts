@@ -478,6 +478,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     async start(on = {}) {
       const port = on.port ?? config.server.port;
       const host = on.host ?? config.server.host;
+      // the engine decodes a persisted start's documents while the service starts: the service
+      // listens once they are, so that its first reads do not wait for them
+      await database.ready;
       server = await listen(httpServer, port, host ?? EVERY_ADDRESS);
       const address = server.address();
       const bound = typeof address === 'object' && address ? address.port : port;

@@ -13,6 +13,8 @@ export interface EngineThread {
   uri: string;
   /** a Unix domain socket (TCP on Windows): this process's own connection, which skips the TCP stack on both threads */
   socketUri: string;
+  /** settles once the engine has decoded the documents its start left encoded (see Engine.decoded) */
+  decoded: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -37,6 +39,8 @@ export type WorkerMessage = {
   error?: string;
   name?: string;
   stopped?: boolean;
+  /** the documents of the data files are decoded (see Engine.decoded) */
+  decoded?: boolean;
   log?: EngineEvent;
 };
 
@@ -105,6 +109,13 @@ export function startEngineThread(
     if (socketDir) rmSync(socketDir, { recursive: true, force: true });
   };
   const worker = createWorker({ ...data, socketPath: socketDir && join(socketDir, 'engine.sock') });
+  // settled by the worker's message, or by its end (nothing is left to wait for then)
+  const decoded = new Promise<void>((resolve) => {
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.decoded) resolve();
+    });
+    worker.once('exit', () => resolve());
+  });
   worker.on('message', (message: WorkerMessage) => {
     if (message.log && logger) logEngineEvent(logger, message.log);
   });
@@ -115,7 +126,7 @@ export function startEngineThread(
     };
     worker.once('error', onStartError);
     const onStart = (message: WorkerMessage) => {
-      if (message.log) return;
+      if (message.log || message.decoded) return;
       worker.off('message', onStart);
       worker.off('error', onStartError);
       if (!message.uri) {
@@ -129,6 +140,7 @@ export function startEngineThread(
       resolve({
         uri: message.uri,
         socketUri: message.socketUri ?? message.uri,
+        decoded,
         stop: () =>
           new Promise<void>((done) => {
             const stopped = () => {

@@ -28,6 +28,7 @@ startEngine({
       );
     });
     post({ uri: engine.uri, socketUri: engine.socketUri });
+    void engine.decoded.then(() => post({ decoded: true }));
   },
   (err: unknown) => {
     post({

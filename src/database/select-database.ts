@@ -8,6 +8,11 @@ export interface DatabaseHandle {
   uri: string;
   /** how it was chosen, for the start-up log */
   description: string;
+  /**
+   * Settles once the database answers reads without first loading its data (the embedded
+   * engine's documents decoded after a start on persisted data); none for an external MongoDB.
+   */
+  ready?: Promise<void>;
   /** stops what this process started (nothing for an external MongoDB) */
   stop(): Promise<void>;
 }
@@ -58,6 +63,7 @@ export async function selectDatabase(
   return {
     uri: database(engine.socketUri),
     description: dataDir ? `embedded engine, data in ${dataDir}` : 'embedded engine, in memory',
+    ready: engine.decoded,
     stop: async () => {
       if (dataDir) rmSync(join(dataDir, RUNNING_URI_FILE), { force: true });
       await engine.stop();

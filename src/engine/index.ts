@@ -48,6 +48,11 @@ export interface Engine {
   /** the URI of `socketPath`, when given: a client in the same machine skips TCP */
   socketUri?: string;
   port: number;
+  /**
+   * Settles once the documents a start on persisted data left encoded are decoded (at once when
+   * there were none): reads of the large collections then answer without decoding them first.
+   */
+  decoded: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -74,6 +79,7 @@ export async function startEngine(opts: EngineOptions = {}): Promise<Engine> {
     uri: `mongodb://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     ...(opts.socketPath ? { socketUri: `mongodb://${encodeURIComponent(opts.socketPath)}` } : {}),
+    decoded: server.decoded,
     stop: () => (stopped ??= server.stop()),
   };
 }

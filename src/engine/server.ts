@@ -40,12 +40,6 @@ export interface EngineServerOptions {
 /** How long a command runs before it gives the event loop back to other connections' commands. */
 const SLICE_MS = 5;
 
-/**
- * How long no command may have arrived before a batch of documents left encoded at start-up is
- * decoded (a few ms each): a client's burst of commands is served first.
- */
-const QUIET_BEFORE_DECODING_MS = 5;
-
 /** How long no command may have arrived before an index left to build at start-up is built. */
 const IDLE_BEFORE_INDEX_BUILD_MS = 250;
 /**
@@ -80,10 +74,14 @@ export class EngineServer {
   private readonly servers: Server[] = [];
   private ttlTimer: NodeJS.Timeout | undefined;
   private indexBuild: NodeJS.Timeout | undefined;
-  private decoding: NodeJS.Timeout | undefined;
+  /** stops the decoding of documents left encoded (see decodeLoadedDocuments) */
+  private stopDecoding: (() => void) | undefined;
   /** when the last command arrived (see buildDeferredIndexes) */
   private lastCommandAt = 0;
   readonly state: ServerState;
+  private documentsDecoded!: () => void;
+  /** settles once the documents a start left encoded are decoded (or the server stops first) */
+  readonly decoded = new Promise<void>((resolve) => (this.documentsDecoded = resolve));
 
   constructor(private readonly opts: EngineServerOptions) {
     this.state = {
@@ -159,8 +157,9 @@ export class EngineServer {
 
   /**
    * Decodes the documents a start left encoded (see Collection.loadLater), one batch at a time
-   * once no command has arrived for QUIET_BEFORE_DECODING_MS: the client's own start-up is served
-   * first, and a command that needs a collection still encoded decodes the rest of it itself.
+   * from the moment the engine listens, while the client's own start-up runs on its thread: a
+   * command that arrives is served before the next batch (it waits for the batch under way, a
+   * few ms at most), and one that needs a collection still encoded decodes the rest of it itself.
    * Then `then`.
    */
   private decodeLoadedDocuments(then: () => void): void {
@@ -168,14 +167,22 @@ export class EngineServer {
       .databases()
       .flatMap((db) => this.catalog.collections(db))
       .filter((coll) => coll.loading);
-    if (loading.length === 0) return then();
+    if (loading.length === 0) {
+      this.documentsDecoded();
+      return then();
+    }
     let workMs = 0;
     let steps = 0;
+    let timer: NodeJS.Timeout | undefined;
+    let immediate: NodeJS.Immediate | undefined;
+    this.stopDecoding = () => {
+      clearTimeout(timer);
+      if (immediate) clearImmediate(immediate);
+    };
     const step = (): void => {
-      this.decoding = undefined;
-      const quietFor = performance.now() - this.lastCommandAt;
-      if (quietFor < QUIET_BEFORE_DECODING_MS) {
-        this.decoding = setTimeout(step, QUIET_BEFORE_DECODING_MS - quietFor).unref();
+      if (this.busy()) {
+        // a read running in time slices goes first
+        timer = setTimeout(step, 1).unref();
         return;
       }
       // settled meanwhile by a command, or dropped
@@ -183,6 +190,7 @@ export class EngineServer {
         loading.shift();
       const coll = loading[0];
       if (!coll) {
+        this.stopDecoding = undefined;
         const ms = Math.round(workMs);
         this.opts.log({
           level: 'info',
@@ -190,6 +198,7 @@ export class EngineServer {
           message: `documents of the data files decoded (${steps} batches, ${ms} ms of work)`,
           details: { steps, ms },
         });
+        this.documentsDecoded();
         then();
         return;
       }
@@ -207,9 +216,17 @@ export class EngineServer {
       }
       workMs += performance.now() - started;
       steps++;
-      this.decoding = setTimeout(step, 0).unref();
+      // after the commands that arrived meanwhile (setImmediate runs once pending I/O is handled);
+      // not unref'd: the event loop would then wait in its poll for I/O or a timer between steps
+      immediate = setImmediate(step);
     };
-    this.decoding = setTimeout(step, 0).unref();
+    immediate = setImmediate(step);
+  }
+
+  /** Whether some connection's command is under way (a read between two of its time slices). */
+  private busy(): boolean {
+    for (const conn of this.connections) if (conn.running) return true;
+    return false;
   }
 
   /**
@@ -527,7 +544,8 @@ export class EngineServer {
   async stop(): Promise<void> {
     clearInterval(this.ttlTimer);
     clearTimeout(this.indexBuild);
-    clearTimeout(this.decoding);
+    this.stopDecoding?.();
+    this.documentsDecoded();
     this.cursors.stop();
     for (const conn of this.connections) conn.socket.destroy();
     await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));

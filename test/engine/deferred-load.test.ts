@@ -95,7 +95,7 @@ describe('engine: documents left encoded at start-up (decoded when first used)',
     });
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-    it('answers at once with every document, and decodes the rest once no command comes', async () => {
+    it('answers at once with every document, and decodes the rest from the start on', async () => {
       const N = 3_000;
       const first = await startEngine({ dataDir: dir });
       const client = await MongoClient.connect(first.uri);
@@ -125,13 +125,13 @@ describe('engine: documents left encoded at start-up (decoded when first used)',
         await engine.stop();
       }
 
-      // untouched by any command: decoded in the background
+      // untouched by any command: decoded in the background, batch by batch, `decoded` settling then
       events.length = 0;
       const restarted = await startEngine({ dataDir: dir, log: (e) => events.push(e) });
+      expect(events.map((e) => e.event)).not.to.include('documents.decoded');
+      await restarted.decoded;
       const client3 = await MongoClient.connect(restarted.uri);
       try {
-        for (let waited = 0; waited < 5_000 && !events.some((e) => e.event === 'documents.decoded'); waited += 20)
-          await new Promise((resolve) => setTimeout(resolve, 20));
         const decoded = events.find((e) => e.event === 'documents.decoded');
         expect(decoded?.details?.steps).to.be.greaterThan(1);
         expect(await client3.db('p').collection('other').countDocuments({ tag: 'v1' })).to.equal(600);
@@ -140,6 +140,24 @@ describe('engine: documents left encoded at start-up (decoded when first used)',
         await client3.close();
         await restarted.stop();
       }
+    });
+
+    it('settles `decoded` at once when the start left nothing encoded, and on a stop before the end', async () => {
+      const memory = await startEngine();
+      await memory.decoded;
+      await memory.stop();
+      const empty = await startEngine({ dataDir: dir });
+      await empty.decoded;
+      const client = await MongoClient.connect(empty.uri);
+      await client.db('p').collection<AnyDoc>('items').insertMany(docs(0, 2_000));
+      await client.close();
+      await empty.stop();
+
+      const events: EngineEvent[] = [];
+      const stopped = await startEngine({ dataDir: dir, log: (e) => events.push(e) });
+      await stopped.stop();
+      await stopped.decoded;
+      expect(events.map((e) => e.event)).not.to.include('documents.decoded');
     });
   });
 });

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startEngineThread } from '../../src/database/engine-thread.js';
 import { startEngine } from '../../src/engine/index.js';
+import { capturingLogger } from '../helpers/log-capture.js';
 
 // Each test starts an engine of its own, whatever database the run uses.
 describe('engine: Unix domain socket beside TCP', function () {
@@ -71,6 +72,33 @@ describe('engine: Unix domain socket beside TCP', function () {
       expect(await again.db('s').collection<{ _id: number }>('c').findOne({ _id: 1 })).to.deep.equal({ _id: 1 });
     } finally {
       await again.close();
+      await second.stop();
+    }
+  });
+
+  it("the engine thread's `decoded` settles once the worker has decoded a persisted start's documents", async () => {
+    const dataDir = join(dir, 'data');
+    const first = await startEngineThread({ host: '127.0.0.1', dataDir });
+    await first.decoded; // nothing to decode in a new directory
+    const client = await MongoClient.connect(first.socketUri);
+    try {
+      const items = client.db('s').collection<{ _id: number; n: string }>('items');
+      for (let from = 0; from < 6_000; from += 1_000)
+        await items.insertMany(Array.from({ length: 1_000 }, (_, i) => ({ _id: from + i, n: `item ${from + i}` })));
+    } finally {
+      await client.close();
+      await first.stop(); // compacted into a snapshot of batches, which the next start leaves encoded
+    }
+    const { logger, lines } = capturingLogger();
+    const second = await startEngineThread({ host: '127.0.0.1', dataDir, logger });
+    try {
+      await second.decoded;
+      const decoded = lines.find((line) => line.engine === 'documents.decoded');
+      expect(decoded?.steps).to.be.greaterThan(1);
+      const again = await MongoClient.connect(second.socketUri);
+      expect(await again.db('s').collection('items').countDocuments({})).to.equal(6_000);
+      await again.close();
+    } finally {
       await second.stop();
     }
   });
