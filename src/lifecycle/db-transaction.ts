@@ -9,6 +9,7 @@
  * Where the database has no transactions (a standalone mongod, `ENGINE_TRANSACTIONS=off`) `cb`
  * runs without one, its writes landing one by one, with a warning logged once.
  */
+import type { ClientSession } from 'mongodb';
 import type { Logger } from '../logger.js';
 import {
   ambientTransaction,
@@ -54,8 +55,7 @@ export function createDbTransaction(models: Models, logger: Logger): DbTransacti
       warned = true;
       logger.warn(NO_TRANSACTIONS_WARNING);
     }
-    const session = models.transactions ? models.connection.getClient().startSession() : undefined;
-    session?.startTransaction();
+    const session = models.transactions ? await begin(models) : undefined;
     const transaction: AmbientTransaction = { open: true, session, commitCallbacks: [], rollbackCallbacks: [] };
     const commit = () => end(transaction, 'commit', logger);
     const rollback = () => end(transaction, 'rollback', logger);
@@ -70,6 +70,26 @@ export function createDbTransaction(models: Models, logger: Logger): DbTransacti
       }
     });
   };
+}
+
+/**
+ * A session whose transaction has started on the server: `cb` may send commands at once
+ * (`Promise.all`), and the driver marks every command as the first of the transaction
+ * (`startTransaction`) until one was sent, which the server refuses for all but one. So one
+ * read that finds nothing goes first.
+ */
+async function begin(models: Models): Promise<ClientSession> {
+  const session = models.connection.getClient().startSession();
+  try {
+    session.startTransaction();
+    const db = models.connection.db;
+    if (!db) throw new Error('the database connection is not open');
+    await db.collection<{ _id: string }>('counters').findOne({ _id: '' }, { session });
+    return session;
+  } catch (error) {
+    await session.endSession();
+    throw error;
+  }
 }
 
 function controlsOf(

@@ -117,9 +117,12 @@ describe('strapi.db.transaction(cb)', () => {
     ]);
   });
 
-  it('rollback() called by cb undoes its writes; cb still answers', async () => {
+  it('rollback() called by cb undoes its writes and runs only the onRollback callbacks; cb still answers', async () => {
     const before = await texts(NOTE);
-    const answer = await strapi.db.transaction(async ({ rollback }) => {
+    const ran: string[] = [];
+    const answer = await strapi.db.transaction(async ({ rollback, onCommit, onRollback }) => {
+      onCommit(() => ran.push('commit'));
+      onRollback(() => ran.push('rollback'));
       await strapi.entityService.create(NOTE, { data: { text: 'rolled back' } });
       await rollback();
       await rollback(); // once ended, nothing more
@@ -127,6 +130,7 @@ describe('strapi.db.transaction(cb)', () => {
     });
     expect(answer).to.equal('done');
     expect(await texts(NOTE)).to.deep.equal(before);
+    expect(ran).to.deep.equal(['rollback']);
   });
 
   it('commit() called by cb ends it early: what follows is outside, not undone by a later throw', async () => {
@@ -184,6 +188,27 @@ describe('strapi.db.transaction(cb)', () => {
     const work = sent.filter((c) => c.name !== 'abortTransaction');
     expect(work.length).to.be.greaterThan(3);
     expect(work.filter((c) => !c.inTransaction)).to.deep.equal([]);
+  });
+
+  it('writes run at once (Promise.all) inside cb share it: all kept on commit, none on a throw', async () => {
+    const before = await texts(NOTE);
+    const many = (prefix: string) =>
+      Promise.all([1, 2, 3, 4].map((n) => strapi.entityService.create(NOTE, { data: { text: `${prefix} ${n}` } })));
+    const failed = await strapi.db
+      .transaction(async () => {
+        await many('parallel undone');
+        throw new Error('undo all');
+      })
+      .catch((err: Error) => err);
+    expect((failed as Error).message).to.equal('undo all');
+    expect(await texts(NOTE)).to.deep.equal(before);
+    await strapi.db.transaction(() => many('parallel kept'));
+    expect(await texts(NOTE)).to.include.members([
+      'parallel kept 1',
+      'parallel kept 2',
+      'parallel kept 3',
+      'parallel kept 4',
+    ]);
   });
 
   it('a nested call joins the outer transaction: its commit() does nothing, the outer throw undoes both', async () => {
