@@ -29,6 +29,8 @@ import { recordOwnServices } from '../plugins/own-services.js';
 import type { PluginRoute, PluginRouteMiddleware } from '../plugins/types.js';
 import type { Ability } from '../access/ability.js';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
+import { createDbTransaction, type DbTransaction } from './db-transaction.js';
+import { ambientTransaction } from '../database/ambient-transaction.js';
 import { createUploadService } from './upload-service.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
@@ -143,7 +145,13 @@ export interface StrapiApp {
   contentType(uid: string): StrapiContentType | undefined;
   getModel(uid: string): StrapiContentType | undefined;
   entityService: EntityService;
-  db: { query(uid: string): QueryEngine; lifecycles: Pick<DbLifecyclesProvider, 'subscribe' | 'clear'> };
+  db: {
+    query(uid: string): QueryEngine;
+    lifecycles: Pick<DbLifecyclesProvider, 'subscribe' | 'clear'>;
+    transaction: DbTransaction;
+    /** whether the caller runs inside `transaction(cb)` */
+    inTransaction(): boolean;
+  };
   query(uid: string): QueryEngine;
   store: StrapiStore;
   customFields: StrapiCustomFields;
@@ -283,7 +291,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, query(uid), store(scope), customFields.register, server, cron, auth.verify/register, container.get(name), requestContext.get/run, sanitizers, validators, admin.services.permission, eventHub, webhookStore, webhookRunner, contentAPI.permissions.engine.generateAbility';
+  'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, db.transaction(cb), db.inTransaction(), query(uid), store(scope), customFields.register, server, cron, auth.verify/register, container.get(name), requestContext.get/run, sanitizers, validators, admin.services.permission, eventHub, webhookStore, webhookRunner, contentAPI.permissions.engine.generateAbility';
 const PLUGIN_API =
   'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
 
@@ -634,9 +642,11 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
           'strapi.db.lifecycles',
           'subscribe(subscriber), clear()',
         ),
+        transaction: createDbTransaction(host.service.models, host.service.logger),
+        inTransaction: () => ambientTransaction()?.open === true,
       },
       'strapi.db',
-      'query(uid), lifecycles',
+      'query(uid), lifecycles, transaction(cb), inTransaction()',
     ),
     query,
     store: createStrapiStore(host.service.connection),

@@ -1,4 +1,5 @@
 import type { Connection } from 'mongoose';
+import { outsideAmbientTransaction } from '../database/ambient-transaction.js';
 
 interface CounterDoc {
   _id: string;
@@ -7,7 +8,9 @@ interface CounterDoc {
 
 /**
  * Integer ids, as Strapi's, from an atomic counter: one `findOneAndUpdate` with `$inc`, so ids
- * are unique across many service instances sharing one database.
+ * are unique across many service instances sharing one database. Outside an app's
+ * `strapi.db.transaction`, as a SQL sequence: other writers do not wait for its commit, and a
+ * rollback does not give the ids back.
  */
 export class IdCounters {
   constructor(private readonly connection: Connection) {}
@@ -16,7 +19,9 @@ export class IdCounters {
   async next(key: string, count = 1): Promise<number> {
     const counters = this.connection.db!.collection<CounterDoc>('counters');
     const increment = () =>
-      counters.findOneAndUpdate({ _id: key }, { $inc: { seq: count } }, { upsert: true, returnDocument: 'after' });
+      outsideAmbientTransaction(() =>
+        counters.findOneAndUpdate({ _id: key }, { $inc: { seq: count } }, { upsert: true, returnDocument: 'after' }),
+      );
     // two first upserts of one key may race on `_id`: the loser finds the counter on a second try
     const doc = await increment().catch((error: { code?: unknown }) => {
       if (error?.code === 11000) return increment();

@@ -2,6 +2,7 @@ import { Long } from 'bson';
 import type { Document as BsonDocument, Collection as DriverCollection } from 'mongodb';
 import type { Collection, Connection, Document } from 'mongoose';
 import type { Registry } from '../content-types/index.js';
+import { ambientSession, joinAmbientTransactions } from '../database/ambient-transaction.js';
 import { IdCounters } from './counters.js';
 import { contentTypeSchema, type ContentModel } from './mongoose-schema.js';
 
@@ -72,7 +73,8 @@ export class Models {
     const db = this.connection.db;
     if (!db) throw new Error('the database connection is not open');
     const collection = this.driverCollection(uid, db);
-    const readConcern = collection.readConcern?.toJSON();
+    // a command inside a transaction takes the transaction's read concern
+    const readConcern = ambientSession() ? undefined : collection.readConcern?.toJSON();
     const reply = await db.command(
       {
         aggregate: collection.collectionName,
@@ -104,6 +106,7 @@ export class Models {
 
   /** Creates collections and indexes and learns whether transactions exist; safe to call on every start. */
   async init(): Promise<void> {
+    joinAmbientTransactions(this.connection.getClient());
     const hello = await this.connection.getClient().db('admin').command({ hello: 1 });
     this.transactions =
       typeof hello.setName === 'string' || hello.msg === 'isdbgrid' || hello.embeddedTransactions === true;

@@ -1,8 +1,10 @@
 // Where the database has transactions (a replica set, a mongos or the embedded engine; see
 // Models.transactions), the writes of one request that belong together run in one; elsewhere each
 // command stands alone and the write path's order (docs/ARCHITECTURE.md, write path) keeps the
-// invariants instead.
+// invariants instead. Inside an app's `strapi.db.transaction(cb)` the writes join that transaction
+// (src/database/ambient-transaction.ts): they commit or roll back with the rest of `cb`.
 import type { ClientSession } from 'mongodb';
+import { ambientSession } from '../database/ambient-transaction.js';
 import type { Models } from '../models/index.js';
 
 /** What every command of a write is sent with: the transaction's session, when there is one. */
@@ -12,8 +14,13 @@ export interface WriteScope {
 
 export const NO_TRANSACTION: WriteScope = {};
 
-/** Runs `work` in a transaction when the database has them (retried by the driver on transient errors). */
+/**
+ * Runs `work` in a transaction when the database has them (retried by the driver on transient
+ * errors), or in the app's open one (not retried: `cb` is the app's).
+ */
 export async function inTransaction<T>(models: Models, work: (scope: WriteScope) => Promise<T>): Promise<T> {
+  const ambient = ambientSession();
+  if (ambient) return work({ session: ambient });
   if (!models.transactions) return work(NO_TRANSACTION);
   const session = models.connection.getClient().startSession();
   try {

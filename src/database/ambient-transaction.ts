@@ -1,0 +1,58 @@
+// The transaction an app's `strapi.db.transaction(cb)` opened, held for the asynchronous work of
+// `cb` (AsyncLocalStorage, as Strapi's `transactionCtx`). Every command the service sends while
+// one is open joins its session: the driver asks `client.startSession({ explicit: false })` for
+// each command sent without a session (its implicit session), and a client that
+// `joinAmbientTransactions` answered that with the open transaction's session instead, so the
+// entity service, the query engine and the core services need no session of their own; the
+// write path's own transaction (`src/write/scope.ts`) joins it rather than nesting one.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ClientSession, ClientSessionOptions, MongoClient } from 'mongodb';
+
+export interface AmbientTransaction {
+  /** until its commit or rollback */
+  open: boolean;
+  /** the open transaction's session; absent where the database has no transactions, or once it ended */
+  session?: ClientSession;
+  /** run after the commit (shared with nested calls, as Strapi's) */
+  commitCallbacks: (() => unknown)[];
+  /** run after the rollback */
+  rollbackCallbacks: (() => unknown)[];
+}
+
+const storage = new AsyncLocalStorage<AmbientTransaction>();
+
+/** The transaction `strapi.db.transaction` holds for the current asynchronous work, if any. */
+export function ambientTransaction(): AmbientTransaction | undefined {
+  return storage.getStore();
+}
+
+/** The session of the open ambient transaction, if any. */
+export function ambientSession(): ClientSession | undefined {
+  return storage.getStore()?.session;
+}
+
+/** Runs `work` with `transaction` as the ambient one. */
+export function runInAmbientTransaction<T>(transaction: AmbientTransaction, work: () => Promise<T>): Promise<T> {
+  return storage.run(transaction, work);
+}
+
+/**
+ * Runs `work` outside any ambient transaction: what must not wait for its commit nor be undone by
+ * its rollback (id counters, as a SQL database's sequences).
+ */
+export function outsideAmbientTransaction<T>(work: () => Promise<T>): Promise<T> {
+  return storage.exit(work);
+}
+
+const joined = new WeakSet<MongoClient>();
+
+/** Makes the commands `client` sends without a session join the open ambient transaction. */
+export function joinAmbientTransactions(client: MongoClient): void {
+  if (joined.has(client)) return;
+  joined.add(client);
+  const startSession = client.startSession.bind(client);
+  client.startSession = (options?: ClientSessionOptions & { explicit?: boolean }) => {
+    const session = options?.explicit === false ? ambientSession() : undefined;
+    return session && !session.hasEnded ? session : startSession(options);
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * `strapi.db.transaction(cb)` of Strapi 4.15+: the service's reads and writes made while `cb` runs
+ * (entity service, `strapi.db.query`, core services) are in one transaction, committed when `cb`
+ * returns (its result is the answer) and rolled back when it throws (the error is thrown again).
+ * A call inside another joins the outer transaction (its `commit`/`rollback` do nothing, its
+ * `onCommit`/`onRollback` callbacks wait for the outer end). `commit()` and `rollback()` end it
+ * early; what `cb` does afterwards runs outside any transaction, as in Strapi.
+ *
+ * Where the database has no transactions (a standalone mongod, `ENGINE_TRANSACTIONS=off`) `cb`
+ * runs without one, its writes landing one by one, with a warning logged once.
+ */
+import type { ClientSession } from 'mongodb';
+import type { Logger } from '../logger.js';
+import {
+  ambientTransaction,
+  runInAmbientTransaction,
+  type AmbientTransaction,
+} from '../database/ambient-transaction.js';
+import type { Models } from '../models/index.js';
+import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
+
+export interface TransactionControls {
+  /** Strapi's knex transaction; here the transaction is ambient, so this offers nothing */
+  trx: object;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+  onCommit(callback: () => unknown): void;
+  onRollback(callback: () => unknown): void;
+}
+
+export type DbTransaction = <T>(cb: (controls: TransactionControls) => T | Promise<T>) => Promise<T>;
+
+const NO_TRANSACTIONS_WARNING =
+  'strapi.db.transaction: the database has no transactions (a standalone mongod, or ENGINE_TRANSACTIONS=off), ' +
+  'so the callback runs without one: its writes are not undone when it fails';
+
+export function createDbTransaction(models: Models, logger: Logger): DbTransaction {
+  let warned = false;
+  return async <T>(cb: (controls: TransactionControls) => T | Promise<T>): Promise<T> => {
+    if (typeof cb !== 'function')
+      throw new UnsupportedStrapiApi(
+        'strapi.db.transaction() without a callback',
+        'pass the work as strapi.db.transaction(async ({ commit, rollback, onCommit, onRollback }) => ...)',
+      );
+    const outer = ambientTransaction();
+    if (outer?.open)
+      return cb(
+        controlsOf(
+          outer,
+          async () => {},
+          async () => {},
+        ),
+      );
+    if (!models.transactions && !warned) {
+      warned = true;
+      logger.warn(NO_TRANSACTIONS_WARNING);
+    }
+    const session = models.transactions ? await begin(models) : undefined;
+    const transaction: AmbientTransaction = { open: true, session, commitCallbacks: [], rollbackCallbacks: [] };
+    const commit = () => end(transaction, 'commit', logger);
+    const rollback = () => end(transaction, 'rollback', logger);
+    return runInAmbientTransaction(transaction, async () => {
+      try {
+        const result = await cb(controlsOf(transaction, commit, rollback));
+        await commit();
+        return result;
+      } catch (error) {
+        await rollback();
+        throw error;
+      }
+    });
+  };
+}
+
+/**
+ * A session whose transaction has started on the server: `cb` may send commands at once
+ * (`Promise.all`), and the driver marks every command as the first of the transaction
+ * (`startTransaction`) until one was sent, which the server refuses for all but one. So one
+ * read that finds nothing goes first.
+ */
+async function begin(models: Models): Promise<ClientSession> {
+  const session = models.connection.getClient().startSession();
+  try {
+    session.startTransaction();
+    const db = models.connection.db;
+    if (!db) throw new Error('the database connection is not open');
+    await db.collection<{ _id: string }>('counters').findOne({ _id: '' }, { session });
+    return session;
+  } catch (error) {
+    await session.endSession();
+    throw error;
+  }
+}
+
+function controlsOf(
+  transaction: AmbientTransaction,
+  commit: () => Promise<void>,
+  rollback: () => Promise<void>,
+): TransactionControls {
+  return {
+    trx: strictObject({}, 'trx', 'nothing: the calls made inside the callback join the transaction without it'),
+    commit,
+    rollback,
+    onCommit: (callback) => void transaction.commitCallbacks.push(callback),
+    onRollback: (callback) => void transaction.rollbackCallbacks.push(callback),
+  };
+}
+
+/**
+ * Commits or rolls back once (later calls do nothing), then runs that end's callbacks. A commit
+ * that fails is rolled back (its rollback callbacks run) and its error thrown.
+ */
+async function end(transaction: AmbientTransaction, how: 'commit' | 'rollback', logger: Logger): Promise<void> {
+  if (!transaction.open) return;
+  transaction.open = false;
+  const { session } = transaction;
+  transaction.session = undefined;
+  let failure: unknown;
+  let ended = how;
+  try {
+    if (session && how === 'commit') await session.commitTransaction();
+  } catch (error) {
+    failure = error;
+    ended = 'rollback';
+  }
+  try {
+    if (session && ended === 'rollback') await session.abortTransaction().catch(() => undefined);
+  } finally {
+    await session?.endSession();
+  }
+  const callbacks = ended === 'commit' ? transaction.commitCallbacks : transaction.rollbackCallbacks;
+  transaction.commitCallbacks = [];
+  transaction.rollbackCallbacks = [];
+  for (const callback of callbacks) runCallback(callback, ended, logger);
+  if (failure !== undefined) throw failure;
+}
+
+/** As Strapi: not awaited; a failure is logged rather than turning the ended transaction into an error. */
+function runCallback(callback: () => unknown, ended: string, logger: Logger): void {
+  const failed = (error: unknown) =>
+    logger.error(
+      { err: error },
+      `strapi.db.transaction: an ${ended === 'commit' ? 'onCommit' : 'onRollback'} callback failed`,
+    );
+  try {
+    const result = callback();
+    if (result instanceof Promise) result.catch(failed);
+  } catch (error) {
+    failed(error);
+  }
+}
