@@ -125,13 +125,6 @@ export interface KoaContext
   cookies: KoaCookies;
   throw(first?: number | ThrowArgument, ...rest: ThrowArgument[]): never;
   assert(value: unknown, status?: number, message?: string): void;
-  send(data: unknown, status?: number): void;
-  created(data: unknown): void;
-  deleted(data?: unknown): void;
-  badRequest: ErrorHelper;
-  unauthorized: ErrorHelper;
-  forbidden: ErrorHelper;
-  notFound: ErrorHelper;
 }
 
 const EMPTY_STATUSES = new Set([204, 205, 304]);
