@@ -35,6 +35,21 @@ interface Link {
   id: number;
 }
 
+/** Whether a selection populates a polymorphic relation at any depth (kept per selection: memoized ones are reused). */
+const populatesMorphs = new WeakMap<PopulateMap, boolean>();
+
+export function populatesMorph(selection: Pick<EntrySelection, 'populate'>): boolean {
+  const known = populatesMorphs.get(selection.populate);
+  if (known !== undefined) return known;
+  const found = Object.values(selection.populate).some((node) => {
+    if (node.kind === 'morph') return true;
+    if (node.kind === 'dynamiczone') return Object.values(node.components).some(populatesMorph);
+    return !(node.kind === 'relation' && node.count) && populatesMorph(node.selection);
+  });
+  populatesMorphs.set(selection.populate, found);
+  return found;
+}
+
 /** Reads the polymorphic relations `selection` populates on `entries`, in place. */
 export async function resolveMorphs(reader: MorphReader, entries: Doc[], selection: EntrySelection): Promise<void> {
   const found = new Map<MorphPopulate, Doc[]>();

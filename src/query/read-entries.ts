@@ -38,7 +38,7 @@ import { searchMatch } from './parse/search.js';
 import { signPopulatedMedia } from './sign-media.js';
 import { populateStages, projection, type PlanContext } from './plan/populate-stages.js';
 import { relatedEntries } from './plan/related-entries.js';
-import { resolveMorphs, type MorphReader } from './morph-populate.js';
+import { populatesMorph, resolveMorphs, type MorphReader } from './morph-populate.js';
 import { SelectionMemo, selectionKey, type MemoizedSelection } from './selection-memo.js';
 import type { EntrySelection, PublicationState, ReadTree } from './read-tree.js';
 import { compileSort } from './sort/index.js';
@@ -493,14 +493,14 @@ async function aggregate(ctx: ReadContext, uid: string, pipeline: PipelineStage[
 /** The entries a read's pipeline yields, their populated files signed when the upload provider is private. */
 async function entryDocs(ctx: ReadContext, uid: string, pipeline: PipelineStage[], selection: EntrySelection) {
   const docs = await aggregate(ctx, uid, pipeline);
-  await resolveMorphs(morphReader(ctx), docs, selection);
+  if (populatesMorph(selection)) await resolveMorphs(morphReader(ctx), docs, selection);
   await signPopulatedMedia(docs, selection, ctx.mediaUrlSigner?.());
   return docs;
 }
 
 async function entryDoc(ctx: ReadContext, uid: string, pipeline: PipelineStage[], selection: EntrySelection) {
   const doc = await aggregateFirst(ctx, uid, pipeline);
-  if (doc) await resolveMorphs(morphReader(ctx), [doc], selection);
+  if (doc && populatesMorph(selection)) await resolveMorphs(morphReader(ctx), [doc], selection);
   if (doc) await signPopulatedMedia([doc], selection, ctx.mediaUrlSigner?.());
   return doc;
 }

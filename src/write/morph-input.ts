@@ -84,11 +84,3 @@ function morphLink(ctx: MorphInputContext, value: unknown, at: string[]): MorphL
     return { issue: issue(at, `${path}.id must be an entry id, got ${JSON.stringify(value.id)}`) };
   return { __type: type, id };
 }
-
-/** The stored links of a polymorphic attribute's value, whatever its kind. */
-export function storedMorphLinks(value: unknown): MorphLink[] {
-  const items = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
-  return items.filter(
-    (item): item is MorphLink => isPlainObject(item) && typeof item.__type === 'string' && typeof item.id === 'number',
-  );
-}
