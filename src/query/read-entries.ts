@@ -242,7 +242,7 @@ async function parseFind(
 
 /**
  * The find aggregation: `$match` (publication state, locale: index-served) → locale fallback →
- * filters → sort lookups → `$sort` → `$skip` → `$limit` → populate `$lookup`s → `$project`; and
+ * filters → sort lookups → `$sort` → `$skip` → `$limit` → sort clean-up → populate `$lookup`s → `$project`; and
  * the stages selecting the entries, which the count reuses.
  */
 function planFind(
@@ -256,9 +256,10 @@ function planFind(
     ...filtering,
     ...tree.sort.lookups,
     { $sort: tree.sort.sort },
-    ...tree.sort.cleanup,
     ...(window.skip > 0 ? [{ $skip: window.skip }] : []),
     ...(window.limit === null ? [] : [{ $limit: window.limit }]),
+    // after the window, so the sort is a top-k and only the page's entries lose the sort's fields
+    ...tree.sort.cleanup,
     ...planned.stages,
     { $project: planned.project },
   ];

@@ -10,7 +10,7 @@ import { candidates, equalTo } from './plan.js';
 import { isWork, tick, type Work } from '../work.js';
 import type { PipelineEnv } from './pipeline.js';
 
-type RunPipeline = (source: Collection | Doc[], pipeline: unknown, env: PipelineEnv) => Work<Doc[]>;
+export type RunPipeline = (source: Collection | Doc[], pipeline: unknown, env: PipelineEnv) => Work<Doc[]>;
 
 /** The joined documents of one outer document: known at once (index look-up, memo) or a sub-pipeline to run. */
 type Joined = Doc[] | Work<Doc[]>;
@@ -113,6 +113,16 @@ export function semiJoinLength(stages: Array<{ name: string; spec: unknown }>, i
     (project?.name === '$unset' &&
       (project.spec === as || (Array.isArray(project.spec) && project.spec.length === 1 && project.spec[0] === as)));
   return dropsField ? 3 : 0;
+}
+
+/** A `$lookup`'s output field and its join (memoized per join value, as `lookupStage` runs it). */
+export function lookupJoiner(
+  rawSpec: unknown,
+  env: PipelineEnv,
+  run: RunPipeline,
+): { as: string; join: (outer: Doc) => Joined } {
+  const spec = parseSpec(rawSpec);
+  return { as: spec.as, join: joiner(spec, env, run) };
 }
 
 /** The joined documents of one outer document, for a parsed `$lookup`. */

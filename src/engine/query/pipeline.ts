@@ -7,6 +7,7 @@ import type { Collection } from '../storage/collection.js';
 import { collationCompare } from './collation.js';
 import { compileFilter } from './filter.js';
 import { lookupStage, semiJoinLength, semiJoinStage } from './lookup.js';
+import { joinedSortLength, joinedSortStage } from './joined-sort.js';
 import { MINGO_STAGES, mingoOptions, plainOptions } from './operators.js';
 import { allDocuments, countMatches, matches, sortedMatches, type Hint } from './plan.js';
 import { normalizeRegexes } from './regex.js';
@@ -154,6 +155,14 @@ export function* pipelineWork(
           if (span > 0) {
             docs = yield* semiJoinStage(docs, spec, env, pipelineWork);
             i += span - 1;
+            break;
+          }
+          const sorted = joinedSortLength(stages, i);
+          const window = sorted > 0 ? topK(stages, i + sorted) : undefined;
+          if (window !== undefined) {
+            docs = yield* joinedSortStage(docs, stages, i, window, env, pipelineWork, strings);
+            i += sorted - 1;
+            owned = false;
             break;
           }
           docs = yield* lookupStage(docs, spec, env, pipelineWork);

@@ -80,7 +80,7 @@ function relationLookups(plan: PlanContext, node: RelationPopulate, steps: Compo
   // a to-many `mappedBy` side is ordered by keys its owning entries store (entries without one first)
   const keyOrder = inverseOrder(node.relation);
   const order = node.sort
-    ? [...node.sort.lookups, { $sort: node.sort.sort }, ...node.sort.cleanup]
+    ? [...node.sort.lookups, { $sort: node.sort.sort }]
     : keyOrder
       ? keyOrderStages(keyOrder)
       : node.window === null
@@ -96,6 +96,8 @@ function relationLookups(plan: PlanContext, node: RelationPopulate, steps: Compo
     ...node.filterStages,
     ...order,
     ...window,
+    // after the window, so the sort is a top-k and only the window's entries lose the sort's fields
+    ...(node.sort?.cleanup ?? []),
     ...populateStages(plan, node.selection.populate),
     { $project: projection(node.selection) },
   ];
