@@ -106,4 +106,94 @@ describe('engine: $lookup sub-pipelines shared between outer documents', () => {
     const values = new Set(docs.map((d) => (d.c as Array<{ r: number }>)[0]?.r));
     expect(values.size).to.equal(3);
   });
+  // a `$lookup` inside another's sub-pipeline runs once per outer document of that one; its
+  // results are kept for the whole command unless it reads a variable of the enclosing stage
+  const postsOfCategory = (inner: AnyDoc[]) => [
+    { $sort: { _id: 1 } },
+    {
+      $lookup: {
+        from: 'posts',
+        let: { cid: '$_id' },
+        pipeline: [
+          { $match: { $expr: { $eq: ['$category', '$$cid'] } } },
+          { $sort: { _id: 1 } },
+          {
+            $lookup: {
+              from: 'categories',
+              let: { ref: '$category' },
+              pipeline: [{ $match: { $expr: { $eq: ['$_id', '$$ref'] } } }, ...inner],
+              as: 'c',
+            },
+          },
+          { $project: { c: 1 } },
+        ],
+        as: 'posts',
+      },
+    },
+  ];
+
+  it('shares a nested join between runs of the enclosing sub-pipeline', async () => {
+    const docs = await server.db
+      .collection<AnyDoc>('categories')
+      .aggregate(postsOfCategory([{ $project: { _id: 0, name: 1 } }]))
+      .toArray();
+    expect(docs).to.deep.equal([
+      {
+        _id: 1,
+        name: 'Tech',
+        posts: [
+          { _id: 1, c: [{ name: 'Tech' }] },
+          { _id: 3, c: [{ name: 'Tech' }] },
+          { _id: 5, c: [{ name: 'Tech' }] },
+        ],
+      },
+      { _id: 2, name: 'Food', posts: [{ _id: 2, c: [{ name: 'Food' }] }] },
+    ]);
+  });
+
+  it('runs a nested join again for each value of an enclosing variable it reads', async () => {
+    // every post joins its own category, whose answer names the enclosing category ($$cid)
+    const docs = await server.db
+      .collection<AnyDoc>('categories')
+      .aggregate([
+        ...postsOfCategory([{ $project: { _id: 0, tag: { $concat: ['$name', '/', { $toString: '$$cid' }] } } }]),
+        { $project: { tags: '$posts.c.tag' } },
+      ])
+      .toArray();
+    expect(docs).to.deep.equal([
+      { _id: 1, tags: [['Tech/1'], ['Tech/1'], ['Tech/1']] },
+      { _id: 2, tags: [['Food/2']] },
+    ]);
+    const crossed = await server.db
+      .collection<AnyDoc>('categories')
+      .aggregate([
+        { $sort: { _id: 1 } },
+        {
+          $lookup: {
+            from: 'posts',
+            let: { cid: '$_id' },
+            pipeline: [
+              { $match: { category: { $ne: null } } },
+              { $sort: { _id: 1 } },
+              {
+                $lookup: {
+                  from: 'categories',
+                  let: { ref: '$category' },
+                  pipeline: [{ $match: { $expr: { $and: [{ $eq: ['$_id', '$$ref'] }, { $eq: ['$_id', '$$cid'] }] } } }],
+                  as: 'same',
+                },
+              },
+              { $project: { same: { $size: '$same' } } },
+            ],
+            as: 'posts',
+          },
+        },
+        { $project: { same: '$posts.same' } },
+      ])
+      .toArray();
+    expect(crossed).to.deep.equal([
+      { _id: 1, same: [1, 0, 1, 1] },
+      { _id: 2, same: [0, 1, 0, 0] },
+    ]);
+  });
 });

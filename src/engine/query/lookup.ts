@@ -68,7 +68,7 @@ function parseSpec(spec: unknown): LookupSpec {
  */
 export function* lookupStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, run: RunPipeline): Work<Doc[]> {
   const spec = parseSpec(rawSpec);
-  const join = joiner(spec, env, run);
+  const join = joiner(spec, env, run, rawSpec);
   const out: Doc[] = new Array<Doc>(docs.length);
   for (let i = 0; i < docs.length; i++) {
     const outer = docs[i] as Doc;
@@ -85,7 +85,7 @@ export function* lookupStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, ru
  * answer as the three stages, without building a new document per outer document.
  */
 export function* semiJoinStage(docs: Doc[], rawSpec: unknown, env: PipelineEnv, run: RunPipeline): Work<Doc[]> {
-  const join = joiner(parseSpec(rawSpec), env, run);
+  const join = joiner(parseSpec(rawSpec), env, run, rawSpec);
   const out: Doc[] = [];
   for (const outer of docs) {
     const joined = join(outer);
@@ -122,11 +122,11 @@ export function lookupJoiner(
   run: RunPipeline,
 ): { as: string; join: (outer: Doc) => Joined } {
   const spec = parseSpec(rawSpec);
-  return { as: spec.as, join: joiner(spec, env, run) };
+  return { as: spec.as, join: joiner(spec, env, run, rawSpec) };
 }
 
 /** The joined documents of one outer document, for a parsed `$lookup`. */
-function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline): (outer: Doc) => Joined {
+function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline, rawSpec: unknown): (outer: Doc) => Joined {
   const foreign = env.resolve(spec.from);
   const equalityJoin =
     spec.localField !== undefined && spec.foreignField !== undefined
@@ -136,7 +136,7 @@ function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline): (outer: D
   // one stage it runs once per distinct combination (a filter through a to-one relation over 10k
   // entries runs it once per related entry, not once per entry). Sharing the result arrays is
   // safe: a later stage that changes documents clones them first (see runPipeline).
-  const memo = spec.pipeline && isDeterministic(spec.pipeline) ? new Map<string, Doc[]>() : undefined;
+  const memo = spec.pipeline && isDeterministic(spec.pipeline) ? memoOf(rawSpec, spec, env) : undefined;
   const letValues = spec.let ? letEvaluator(spec.let, env) : undefined;
   return (outer) => {
     const locals = equalityJoin ? localValues(outer, spec.localField as string) : [];
@@ -250,6 +250,50 @@ function primitiveKey(v: unknown): string | undefined {
   if (v === null) return '#null';
   if (v === undefined) return '#missing';
   return undefined;
+}
+
+/**
+ * Results of a `$lookup` stage's sub-pipeline by join values, kept for the whole command: a stage
+ * inside another `$lookup`'s sub-pipeline runs once per outer document of that one (a populate of
+ * tags, each with its articles, on 25 articles), and would otherwise join the same tag again for
+ * each. Keyed by the stage's specification, which belongs to one command. Only where the
+ * sub-pipeline reads no variable of the enclosing stages, whose values differ between runs.
+ */
+const commandMemos = new WeakMap<object, Map<string, Doc[]>>();
+
+function memoOf(rawSpec: unknown, spec: LookupSpec, env: PipelineEnv): Map<string, Doc[]> {
+  const outer = Object.keys(env.variables ?? {}).filter((name) => !Object.hasOwn(spec.let ?? {}, name));
+  const read = variablesRead(spec.pipeline as unknown[]);
+  if (!isPlainObject(rawSpec) || outer.some((name) => read.has(name))) return new Map();
+  let memo = commandMemos.get(rawSpec);
+  if (!memo) {
+    memo = new Map();
+    commandMemos.set(rawSpec, memo);
+  }
+  return memo;
+}
+
+const variablesReadBy = new WeakMap<unknown[], Set<string>>();
+
+/** The names of the `$$variables` a pipeline mentions (bound inside it or not: a superset of what it reads from outside). */
+function variablesRead(pipeline: unknown[]): Set<string> {
+  let names = variablesReadBy.get(pipeline);
+  if (!names) {
+    names = new Set();
+    collectVariables(pipeline, names);
+    variablesReadBy.set(pipeline, names);
+  }
+  return names;
+}
+
+function collectVariables(value: unknown, names: Set<string>): void {
+  if (typeof value === 'string') {
+    if (value.startsWith('$$')) names.add(value.slice(2).split('.')[0] as string);
+  } else if (Array.isArray(value)) {
+    for (const v of value) collectVariables(v, names);
+  } else if (isPlainObject(value)) {
+    for (const v of Object.values(value)) collectVariables(v, names);
+  }
 }
 
 /** `$rand` and `$sample` give another answer on every run: such a sub-pipeline is not memoized. */
