@@ -4,7 +4,8 @@ import { type AnyDoc, startTestServer, type TestServer } from './helpers/server.
 // `$lookup` → `$addFields` of the joined field → `$sort` on it → window is how the service sorts on
 // a related entry's field (`sort=author.name`); the engine sorts on keys computed from the memoized
 // join and builds only the window's documents. The same stages with `{ $skip: 0 }` after the
-// `$lookup` take the general path: both must answer the same documents in the same order.
+// `$lookup` and before the `$sort` take the general path: both must answer the same documents in
+// the same order.
 describe('engine: a sort on a joined value', () => {
   let server: TestServer;
   const rng = mulberry32(20261207);
@@ -96,6 +97,7 @@ describe('engine: a sort on a joined value', () => {
               lookup,
               { $skip: 0 },
               add,
+              { $skip: 0 },
               { $sort: sort },
               ...window,
               ...cleanup,
@@ -130,6 +132,72 @@ describe('engine: a sort on a joined value', () => {
     const stored = await server.db.collection<AnyDoc>('authors').findOne({ _id: 1 });
     expect(stored).to.deep.equal({ _id: 1, name: 'Ada', rank: 0 });
   });
+});
+
+// `$addFields` of one field → `$sort` on it → window (an inverse relation's entries in their link
+// order): keys computed without copying the documents; `{ $skip: 0 }` before the `$sort` takes
+// the general path.
+describe('engine: a sort on a computed value', () => {
+  let server: TestServer;
+  const rng = mulberry32(7);
+  before(async () => {
+    server = await startTestServer('computed-sort');
+    const posts: AnyDoc[] = [];
+    for (let id = 1; id <= 300; id++) {
+      const post: AnyDoc = { _id: id, views: Math.floor(rng() * 4), title: `t${Math.floor(rng() * 9)}` };
+      const keys: AnyDoc = {};
+      for (const tag of [1, 2, 3]) if (rng() < 0.5) keys[String(tag)] = rng() < 0.1 ? null : Math.floor(rng() * 20);
+      if (rng() < 0.9) post.__order = { tags: keys };
+      posts.push(post);
+    }
+    await server.db.collection<AnyDoc>('posts').insertMany(posts);
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  const expressions: Record<string, unknown> = {
+    'a field path': '$views',
+    'a sum': { $add: ['$views', { $strLenCP: '$title' }] },
+    'a missing value': '$nothing',
+    'the key of a link': {
+      $arrayElemAt: [
+        {
+          $map: {
+            input: {
+              $filter: {
+                input: { $objectToArray: { $ifNull: ['$__order.tags', {}] } },
+                as: 'key',
+                cond: { $eq: ['$$key.k', '2'] },
+              },
+            },
+            as: 'key',
+            in: '$$key.v',
+          },
+        },
+        0,
+      ],
+    },
+  };
+  for (const [name, expr] of Object.entries(expressions)) {
+    it(`${name}: the same window as the general path`, async () => {
+      const posts = server.db.collection<AnyDoc>('posts');
+      for (const sort of [
+        { k: 1, _id: 1 },
+        { k: -1, views: 1, _id: -1 },
+        { title: 1, k: 1, _id: 1 },
+      ]) {
+        for (const window of [[{ $limit: 5 }], [{ $skip: 40 }, { $limit: 20 }], [{ $skip: 290 }, { $limit: 30 }]]) {
+          const fast = await posts.aggregate([{ $addFields: { k: expr } }, { $sort: sort }, ...window]).toArray();
+          const general = await posts
+            .aggregate([{ $addFields: { k: expr } }, { $skip: 0 }, { $sort: sort }, ...window])
+            .toArray();
+          expect(fast, JSON.stringify([sort, window])).to.deep.equal(general);
+          expect(fast.length).to.be.greaterThan(0);
+        }
+      }
+    });
+  }
 });
 
 /** A small seeded generator, so a failure can be replayed. */

@@ -1,10 +1,17 @@
-import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 import { isPlainObject, type Doc } from '../bson/types.js';
 import { CommandError, commandError } from '../errors.js';
+import { expressionEvaluator, type Evaluator } from './expression-shortcuts.js';
 
 /** `$addFields` paths in spec order: an expression, or the fields to set inside an embedded document. */
-type FieldTree = Map<string, { expr: unknown } | FieldTree>;
+type FieldTree = Map<string, Computed | FieldTree>;
+
+/** An expression, and its evaluator for the options of the stage's run (the same for all of its documents). */
+interface Computed {
+  expr: unknown;
+  options?: Options;
+  evaluate?: Evaluator;
+}
 
 /**
  * `$addFields` / `$set` as mongod runs them (a projection that keeps every field): fields that
@@ -66,7 +73,11 @@ function apply(value: unknown, tree: FieldTree, root: Doc, options: Options): un
       out[field] = apply(out[field], node, root, options);
       continue;
     }
-    const computed = evalExpr(root, node.expr, options);
+    if (node.options !== options) {
+      node.options = options;
+      node.evaluate = expressionEvaluator(node.expr, options);
+    }
+    const computed = (node.evaluate as Evaluator)(root);
     if (computed === undefined) delete out[field];
     else out[field] = computed;
   }

@@ -4,11 +4,9 @@ import { addFieldsStage } from './add-fields.js';
 import { lookupJoiner, type RunPipeline } from './lookup.js';
 import { mingoOptions } from './operators.js';
 import type { PipelineEnv } from './pipeline.js';
-import { parseSort, sortDocs, type SortSpec } from './sort.js';
+import { parseSort, type SortSpec } from './sort.js';
+import { MISSING, windowOrder } from './computed-sort.js';
 import type { StringCompare } from '../bson/compare.js';
-
-/** An expression that evaluates to nothing: `$addFields` then leaves the field out. */
-const MISSING = Symbol('missing');
 
 interface Stage {
   name: string;
@@ -63,8 +61,6 @@ export function* joinedSortStage(
   const options = mingoOptions(env);
   // the added field's value per joined result (the join's memo hands out one array per join value)
   const valueOf = new Map<Doc[], unknown>();
-  const roots = [...new Set(sort.map(([path]) => path.split('.')[0] as string))].filter((root) => root !== as);
-  const keyDocs: Doc[] = new Array<Doc>(docs.length);
   const values: unknown[] = new Array<unknown>(docs.length);
   for (let k = 0; k < docs.length; k++) {
     const doc = docs[k] as Doc;
@@ -77,14 +73,9 @@ export function* joinedSortStage(
       valueOf.set(joined, value);
     }
     values[k] = value;
-    const key: Doc = { __index: k };
-    for (const root of roots) if (Object.hasOwn(doc, root)) key[root] = doc[root];
-    if (value !== MISSING) key[as] = value;
-    keyDocs[k] = key;
     if (tick()) yield;
   }
-  return sortDocs(keyDocs, sort, limit, strings).map((key) => {
-    const k = key.__index as number;
+  return windowOrder(docs, values, as, sort, limit, strings).map((k) => {
     const doc = docs[k] as Doc;
     const value = values[k];
     const out: Doc = { ...doc, [as]: value };

@@ -8,6 +8,7 @@ import { collationCompare } from './collation.js';
 import { compileFilter } from './filter.js';
 import { lookupStage, semiJoinLength, semiJoinStage } from './lookup.js';
 import { joinedSortLength, joinedSortStage } from './joined-sort.js';
+import { computedSortLength, computedSortStage } from './computed-sort.js';
 import { MINGO_STAGES, mingoOptions, plainOptions } from './operators.js';
 import { allDocuments, countMatches, matches, sortedMatches, type Hint } from './plan.js';
 import { normalizeRegexes } from './regex.js';
@@ -182,6 +183,14 @@ export function* pipelineWork(
           const fastProjection = name === '$project' ? simpleProjection(spec) : undefined;
           if (fastProjection) {
             docs = yield* mapWork(docs, fastProjection);
+            owned = false;
+            break;
+          }
+          const computed = computedSortLength(stages, i);
+          const computedWindow = computed > 0 ? topK(stages, i + computed) : undefined;
+          if (computedWindow !== undefined) {
+            docs = yield* computedSortStage(docs, stages, i, computedWindow, env, strings);
+            i += computed - 1;
             owned = false;
             break;
           }
