@@ -1,6 +1,7 @@
 import { BSON, Long } from 'bson';
 import { randomBytes } from 'node:crypto';
 import type { Doc } from './bson/types.js';
+import { boundedBsonSize } from './bson/bounded-size.js';
 import { CommandError, commandError } from './errors.js';
 
 /** 2^53: every cursor id has this bit set */
@@ -143,7 +144,7 @@ function serializeResult(doc: Doc): Uint8Array {
     bytes = undefined; // larger than the serializer's buffer
   }
   if (bytes && bytes.length <= MAX_RESULT_DOCUMENT_BYTES) return bytes;
-  const size = BSON.calculateObjectSize(doc);
+  const size = boundedBsonSize(doc, MAX_RESULT_DOCUMENT_BYTES);
   const [firstKey] = Object.keys(doc);
   const first = firstKey === undefined ? '' : ` First element: ${firstKey}: ${describe(doc[firstKey])}`;
   throw commandError(
