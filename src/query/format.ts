@@ -145,9 +145,14 @@ function formatComponent(fmt: Formatter, item: Doc, holder: Doc, selection: Comp
 
 function formatRelation(fmt: Formatter, node: RelationPopulate, value: Doc, holder: Doc, entryLevel: boolean): unknown {
   const fetched = (Array.isArray(holder[node.as]) ? (holder[node.as] as unknown[]) : []).filter(isDoc);
+  if (node.count) {
+    // an entry's own relation is counted by the database (populate-stages.ts), one in a component here
+    const count = entryLevel
+      ? countedBy(fetched)
+      : relatedInOrder(node, fetched, value[node.relation.attribute], false).length;
+    return fmt.style === 'plain' ? { count } : { data: { attributes: { count } } };
+  }
   const related = relatedInOrder(node, fetched, value[node.relation.attribute], entryLevel);
-  if (node.count)
-    return fmt.style === 'plain' ? { count: related.length } : { data: { attributes: { count: related.length } } };
   const entries = related.map((doc) => formatEntry(fmt, doc, node.selection));
   if (fmt.style === 'plain') return node.relation.multiple ? entries : (entries[0] ?? null);
   if (!node.relation.multiple) return { data: entries[0] ?? null };
@@ -194,6 +199,12 @@ function formatMorph(fmt: Formatter, node: MorphPopulate, value: Doc): unknown {
  * Inside a component the lookup fetched the entries of every component of the entry: only the
  * ones this component stores are kept.
  */
+/** The `n` of a `$count` stage's answer (no document when nothing was counted). */
+function countedBy(answer: Doc[]): number {
+  const n = answer[0]?.n;
+  return typeof n === 'number' ? n : 0;
+}
+
 function relatedInOrder(node: RelationPopulate, fetched: Doc[], stored: unknown, entryLevel: boolean): Doc[] {
   const serverOrdered = node.sort !== null || node.window !== null || inverseOrder(node.relation) !== null;
   if (!node.relation.stored) return serverOrdered ? fetched : [...fetched].sort((a, b) => toId(a._id) - toId(b._id));

@@ -74,6 +74,14 @@ function relationLookups(plan: PlanContext, node: RelationPopulate, steps: Compo
   ].filter((condition) => Object.keys(condition).length > 0);
   const match: PipelineStage[] =
     conditions.length === 0 ? [] : [{ $match: conditions.length === 1 ? conditions[0] : { $and: conditions } }];
+  // `[count]=true` of an entry's own relation: the number alone (format.ts reads it); inside a
+  // component the entry's lookup joins every component's links, which each component then counts
+  if (node.count && steps.length === 0) {
+    const joinLet = join.let && Object.keys(join.let).length > 0 ? { let: join.let } : {};
+    const counting = [...match, ...node.filterStages, { $count: 'n' }];
+    const { localField, foreignField } = join;
+    return [{ $lookup: { from, localField, foreignField, ...joinLet, pipeline: counting, as: node.as } }];
+  }
   // Without sort or window the formatter puts the entries in order (stored order, or by id), which
   // spares the server a sort per entry; a window needs the order on the server.
   const storedOrder = join.stored && node.sort === null && node.window !== null;
