@@ -20,24 +20,17 @@ import { strapiUploadProvider } from './strapi-provider.js';
 import { uploadRoutes } from './routes.js';
 
 export type { UploadRuntime } from './files.js';
-export {
-  deleteStored,
-  findFile,
-  findFiles,
-  removeFile,
-  replaceFile,
-  storedFile,
-  updateFileInfo,
-  uploadFiles,
-} from './files.js';
+export { deleteStored, findFile, findFiles, storedFile } from './files.js';
+export { ownUploadServices, uploadServiceOf, type UploadServices } from './services.js';
+export { removeFileAndTell, uploadFilesThrough, type UploadService } from './upload-service.js';
+export { asFormidable } from './file-data.js';
 export type { FileInfo } from './file-info.js';
-export { assertValidFilename, fileExtension, fileHash } from './file-names.js';
-export { bytesToKbytes } from './sizes.js';
 export { readFileInfo } from './file-info.js';
-export { readAttachRequest } from './attach.js';
+export { readAttachRequest, resolveAttachTarget } from './attach.js';
 export { relatedOfFiles, type RelatedItem } from './related.js';
 export { byName, readMultipart, isMultipart, type IncomingFile, type MultipartBody } from './multipart.js';
-export { UPLOAD_ACTIONS, withWorkDir } from './routes.js';
+export { UPLOAD_ACTIONS } from './routes.js';
+export { withWorkDir } from './work-dir.js';
 export type { UploadProvider, ProviderUpload, ProviderStored, ProviderFile } from './provider.js';
 
 /**
