@@ -18,6 +18,7 @@ import type { UploadProvider } from './provider.js';
 import { mediaUrlSigner } from './signed-urls.js';
 import { strapiUploadProvider } from './strapi-provider.js';
 import { uploadRoutes } from './routes.js';
+import { ownUploadServices } from './services.js';
 
 export type { UploadRuntime } from './files.js';
 export { deleteStored, findFile, findFiles, storedFile } from './files.js';
@@ -103,6 +104,8 @@ export const uploadPlugin: Plugin = {
     const settings = uploadSettings(ctx.config);
     const runtime: UploadRuntime = { settings, provider: providerOf(ctx.config, ctx.logger, settings) };
     runtimes.set(ctx.models, runtime);
+    // the services the plugin's paths and the app's code share, made on the service's own context
+    ownUploadServices(ctx, runtime);
     const signer = mediaUrlSigner(runtime.provider);
     if (signer) ctx.setMediaUrlSigner(signer);
     ctx.serveRoutes(uploadRoutes(ctx, runtime));

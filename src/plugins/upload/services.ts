@@ -36,7 +36,7 @@ function appService<T>(ctx: ServiceContext, name: string, own: T): T {
   return isPlainObject(changed) ? (changed as T) : own;
 }
 
-/** The plugin's own services of `ctx`'s running service (the runtime: the plugin's, made at its register). */
+/** The plugin's own services of a running service, made once (at the plugin's register, on its context). */
 export function ownUploadServices(ctx: ServiceContext, rt: UploadRuntime): UploadServices {
   const known = made.get(ctx.models);
   if (known) return known;
