@@ -317,8 +317,8 @@ describe("the upload plugin's services as a project uses them (Strapi 4.26's met
   });
 });
 
-describe('an upload service method replaced in place in bootstrap', () => {
-  it('is what POST /api/upload and the replace of ?id= go through', async () => {
+describe('upload service methods and the provider changed in place in bootstrap', () => {
+  it('are what POST /api/upload and the replace of ?id= go through', async () => {
     const appDir = await mkdtemp(join(tmpdir(), 'cs-upload-in-place-'));
     await writeFiles(appDir, {
       'src/api/album/content-types/album/schema.json': ALBUM_SCHEMA,
@@ -330,6 +330,15 @@ describe('an upload service method replaced in place in bootstrap', () => {
             fileData.caption = 'via bootstrap';
             return uploadFileAndPersist.call(this, fileData, options);
           };
+          // the provider object, as some projects extend it (the service stores through it)
+          const provider = strapi.plugin('upload').provider;
+          const uploadStream = provider.uploadStream;
+          provider.extend({
+            async uploadStream(file) {
+              await uploadStream.call(this, file);
+              file.provider_metadata = { via: 'extend', hash: file.hash };
+            },
+          });
           const enhance = upload.enhanceAndValidateFile;
           upload.enhanceAndValidateFile = async function (file, fileInfo, metas) {
             const data = await enhance.call(this, file, fileInfo, metas);
@@ -349,6 +358,7 @@ describe('an upload service method replaced in place in bootstrap', () => {
         .attach('files', await png(10, 10), 'dot.png')
         .expect(200);
       expect(res.body[0]).to.include({ caption: 'via bootstrap', alternativeText: 'enhanced dot.png' });
+      expect(res.body[0].provider_metadata).to.deep.equal({ via: 'extend', hash: res.body[0].hash });
       const replaced = await request(service.app)
         .post(`/api/upload?id=${String(res.body[0].id)}`)
         .set(auth)
