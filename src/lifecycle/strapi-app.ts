@@ -31,7 +31,7 @@ import type { Ability } from '../access/ability.js';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 import { createDbTransaction, type DbTransaction } from './db-transaction.js';
 import { ambientTransaction } from '../database/ambient-transaction.js';
-import { createUploadService } from './upload-service.js';
+import { ownUploadServices, uploadRuntime, type UploadServices } from '../plugins/upload/index.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
 import {
@@ -124,6 +124,8 @@ export interface StrapiPlugin {
   config(path: string, defaultValue?: unknown): unknown;
   contentType(name: string): StrapiContentType | undefined;
   readonly contentTypes: Record<string, StrapiContentType>;
+  /** the upload plugin's provider (`upload`, `uploadStream`, `delete`, `checkFileSize`, `extend`...) */
+  readonly provider?: unknown;
 }
 
 export interface StrapiApp {
@@ -396,17 +398,26 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     "strapi.service('plugin::content-manager.uid')",
     'generateUIDField, findUniqueUID, checkUIDAvailability',
   );
-  const uploadService = strictObject(
-    createUploadService(host.service),
-    "strapi.plugin('upload').service('upload')",
-    'upload({ data, files }), uploadToEntity({ id, model, field }, files), formatFileInfo(file, fileInfo, metas), uploadFileAndPersist(fileData)',
-  );
+  // the upload plugin's own services, as Strapi 4.26 has them (its paths call what the app makes of them)
+  let uploadServices: UploadServices | undefined;
+  const uploadServicesNow = (): UploadServices => {
+    const runtime = uploadRuntime(host.service);
+    if (!runtime) throw new UnsupportedStrapiApi("strapi.plugin('upload')", 'the upload plugin is turned off');
+    uploadServices ??= ownUploadServices(host.service, runtime);
+    return uploadServices;
+  };
   const declaredServices = (plugin: string): Record<string, unknown> => ({
     // the plugin's own services (`jwt`, `providers-registry`) come from its register
     ...(plugin === 'users-permissions'
       ? { user: usersService, role: roleService, 'users-permissions': usersPermissionsService }
       : {}),
-    ...(plugin === 'upload' ? { upload: uploadService } : {}),
+    ...(plugin === 'upload'
+      ? {
+          upload: uploadServicesNow().upload,
+          'image-manipulation': uploadServicesNow()['image-manipulation'],
+          provider: uploadServicesNow().provider,
+        }
+      : {}),
     ...host.pluginServices(plugin),
   });
   const holderHost = {
@@ -465,48 +476,47 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       if (found === undefined) throw new UnsupportedStrapiApi(`strapi.plugin('${name}').${one}('${item}')`);
       return found;
     };
-    return strictObject<StrapiPlugin>(
-      {
-        service(serviceName) {
-          const service = holder.service(serviceName);
-          if (service === undefined)
-            throw new UnsupportedStrapiApi(`strapi.plugin('${name}').service('${serviceName}')`);
-          return service;
-        },
-        get services() {
-          return servicesOf(name);
-        },
-        controller: (controllerName) => holder.controller(controllerName),
-        get controllers() {
-          return lazyMap(holder.controllerNames().map((c) => [c, () => holder.controller(c) ?? {}] as const));
-        },
-        get routes() {
-          return holder.server.routes;
-        },
-        get middlewares() {
-          return holder.server.middlewares;
-        },
-        middleware: (item) => named('middlewares', 'middleware', item),
-        get policies() {
-          return holder.server.policies;
-        },
-        policy: (item) => named('policies', 'policy', item),
-        config: (path, defaultValue) => get(holder.server.config, path, defaultValue) as unknown,
-        contentType(ctName) {
-          const ct = registry.contentType(`plugin::${name}.${ctName}`);
-          return ct ? schemaEdits.view(ct) : undefined;
-        },
-        get contentTypes() {
-          return Object.fromEntries(
-            Object.entries(allContentTypes())
-              .filter(([uid]) => uid.startsWith(`plugin::${name}.`))
-              .map(([uid, ct]) => [uid.slice(`plugin::${name}.`.length), ct]),
-          );
-        },
+    const plugin: StrapiPlugin = {
+      service(serviceName) {
+        const service = holder.service(serviceName);
+        if (service === undefined) throw new UnsupportedStrapiApi(`strapi.plugin('${name}').service('${serviceName}')`);
+        return service;
       },
-      `strapi.plugin('${name}')`,
-      PLUGIN_API,
-    );
+      get services() {
+        return servicesOf(name);
+      },
+      controller: (controllerName) => holder.controller(controllerName),
+      get controllers() {
+        return lazyMap(holder.controllerNames().map((c) => [c, () => holder.controller(c) ?? {}] as const));
+      },
+      get routes() {
+        return holder.server.routes;
+      },
+      get middlewares() {
+        return holder.server.middlewares;
+      },
+      middleware: (item) => named('middlewares', 'middleware', item),
+      get policies() {
+        return holder.server.policies;
+      },
+      policy: (item) => named('policies', 'policy', item),
+      config: (path, defaultValue) => get(holder.server.config, path, defaultValue) as unknown,
+      contentType(ctName) {
+        const ct = registry.contentType(`plugin::${name}.${ctName}`);
+        return ct ? schemaEdits.view(ct) : undefined;
+      },
+      get contentTypes() {
+        return Object.fromEntries(
+          Object.entries(allContentTypes())
+            .filter(([uid]) => uid.startsWith(`plugin::${name}.`))
+            .map(([uid, ct]) => [uid.slice(`plugin::${name}.`.length), ct]),
+        );
+      },
+    };
+    // read when asked: the upload plugin's provider is made with its services
+    if (name === 'upload')
+      Object.defineProperty(plugin, 'provider', { enumerable: true, get: () => uploadServicesNow().strapiProvider });
+    return strictObject(plugin, `strapi.plugin('${name}')`, name === 'upload' ? `${PLUGIN_API}, provider` : PLUGIN_API);
   };
 
   const customFields = createCustomFieldsRegistry((name) => holders.has(name));

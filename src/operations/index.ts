@@ -7,3 +7,4 @@ export { create } from './create.js';
 export { update } from './update.js';
 export { remove } from './delete.js';
 export { findSingle, upsertSingle, deleteSingle } from './single.js';
+export { entityReadQuery, pageParams } from './entity-params.js';

@@ -14,13 +14,15 @@
 import type { Request } from 'express';
 import type { Attribute, Component, ContentType, MediaAttribute } from '../content-types/index.js';
 import { AppError, ValidationError } from '../errors/index.js';
-import { operationContext, requestAuth } from '../operations/request-context.js';
+import { operationContext } from '../operations/request-context.js';
 import {
+  asFormidable,
   isMultipart,
   readMultipart,
-  removeFile,
-  uploadFiles,
+  removeFileAndTell,
+  uploadFilesThrough,
   uploadRuntime,
+  uploadServiceOf,
   withWorkDir,
   type IncomingFile,
 } from '../plugins/upload/index.js';
@@ -73,7 +75,12 @@ async function multipartWrite<T>(
     const targets = [...keys].map(([key, files]) => ({ files, target: fileTarget(service, ct, key, data, stored) }));
     const ctx = operationContext(service, req);
     const sent = targets.flatMap((t) => t.files);
-    const uploaded = await uploadFiles(rt, ctx, requestAuth(req), { files: sent, infos: [], attach: null, workDir });
+    // through the upload service the app may have changed, as Strapi's entity service uploads them
+    const uploaded = await uploadFilesThrough(service, rt, uploadServiceOf(service, rt), {
+      files: sent.map(asFormidable),
+      infos: [],
+      metas: {},
+    });
     const ids = new Map(sent.map((file, i) => [file, uploaded[i]?.id as number]));
     for (const { files, target } of targets) {
       const newIds = files.map((file) => ids.get(file) as number);
@@ -83,7 +90,7 @@ async function multipartWrite<T>(
     try {
       return await write({ data });
     } catch (err) {
-      for (const file of uploaded) await removeFile(rt, ctx, String(file.id)).catch(() => undefined);
+      for (const file of uploaded) await removeFileAndTell(ctx, rt, file.id).catch(() => undefined);
       throw err;
     }
   });

@@ -55,6 +55,7 @@ function graphqlService(ctx: ServiceContext, gql: GraphQLConfig): ServiceContext
     ...(ctx.mediaUrlSigner ? { mediaUrlSigner: ctx.mediaUrlSigner } : {}),
     ...(ctx.events ? { events: ctx.events } : {}),
     ...(ctx.sanitizeAppInput ? { sanitizeAppInput: ctx.sanitizeAppInput } : {}),
+    ...(ctx.appPluginService ? { appPluginService: ctx.appPluginService } : {}),
   };
 }
 

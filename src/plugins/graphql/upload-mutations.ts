@@ -1,24 +1,25 @@
 /**
  * The upload plugin's GraphQL fields, as Strapi v4 generates them: `upload`, `multipleUpload`,
- * `updateFileInfo`, `removeFile` (run by the upload plugin's operations, files from multipart
- * requests), and its permission scopes on the `UploadFile` shadow CRUD (`uploadFiles` needs
+ * `updateFileInfo`, `removeFile` (through the upload service the app may have changed, as Strapi's
+ * resolvers call it; files from multipart requests), and its permission scopes on the `UploadFile` shadow CRUD (`uploadFiles` needs
  * `plugin::upload.content-api.find`, ...). `deleteUploadFile` removes the stored bytes too.
  */
-import { dirname } from 'node:path';
+import { UPLOAD_FILE_UID } from '../../content-types/index.js';
 import { ValidationError } from '../../errors/index.js';
 import {
+  asFormidable,
   deleteStored,
   readAttachRequest,
+  resolveAttachTarget,
   storedFile,
-  removeFile,
-  updateFileInfo,
-  uploadFiles,
+  uploadFilesThrough,
   uploadRuntime,
+  uploadServiceOf,
   UPLOAD_ACTIONS,
   type FileInfo,
   type UploadRuntime,
 } from '../upload/index.js';
-import type { PlainEntry } from '../../query/index.js';
+import { readEntry, type PlainEntry } from '../../query/index.js';
 import { operationContext, type GraphQLContext } from './context.js';
 import { isRecord, plain } from './values.js';
 import { UploadValue } from './upload-multipart.js';
@@ -50,15 +51,16 @@ function fileInfo(value: unknown): FileInfo {
 
 const entity = (file: PlainEntry) => ({ data: { id: file.id, attributes: file } });
 
+/** Strapi's resolvers: each file formatted (here: enhanced and checked), then each through `uploadFileAndPersist`. */
 async function upload(args: Args, ctx: GraphQLContext, files: UploadValue[], infos: FileInfo[]) {
-  const opCtx = operationContext(ctx);
-  const first = files[0];
-  return uploadFiles(runtime(ctx), opCtx, ctx.auth, {
-    files: files.map((f) => f.file),
+  const rt = runtime(ctx);
+  const attach = readAttachRequest({ ref: args.ref, refId: args.refId, field: args.field });
+  // the caller may change the entry the files go into (Strapi does not check this)
+  if (attach) await resolveAttachTarget(operationContext(ctx), ctx.auth, attach);
+  return uploadFilesThrough(ctx.service, rt, uploadServiceOf(ctx.service, rt), {
+    files: files.map((f) => asFormidable(f.file)),
     infos,
-    attach: readAttachRequest({ ref: args.ref, refId: args.refId, field: args.field }),
-    // the request's own directory, where its files are
-    workDir: first ? dirname(first.file.path) : '',
+    metas: attach ? { ...attach } : {},
   });
 }
 
@@ -96,15 +98,22 @@ export function uploadMutations(): Record<string, RootField> {
       args: { id: 'ID!', info: 'FileInfoInput' },
       action: UPLOAD_ACTIONS.upload,
       resolve: async (_p, args, ctx) =>
-        entity(await updateFileInfo(operationContext(ctx), String(args.id), fileInfo(args.info))),
+        entity(
+          await uploadServiceOf(ctx.service, runtime(ctx)).updateFileInfo(String(args.id), { ...fileInfo(args.info) }),
+        ),
     },
     removeFile: {
       type: 'UploadFileEntityResponse',
       args: { id: 'ID!' },
       action: UPLOAD_ACTIONS.destroy,
       resolve: async (_p, args, ctx) => {
-        const removed = await removeFile(runtime(ctx), operationContext(ctx), String(args.id));
-        return removed ? entity(removed) : null;
+        const id = String(args.id);
+        const file = /^[1-9]\d{0,14}$/.test(id)
+          ? await readEntry(operationContext(ctx), UPLOAD_FILE_UID, { _id: Number(id) }, {}, { style: 'plain' })
+          : null;
+        if (!file) return null;
+        await uploadServiceOf(ctx.service, runtime(ctx)).remove(file);
+        return entity(file);
       },
     },
   };

@@ -18,26 +18,20 @@ import type { UploadProvider } from './provider.js';
 import { mediaUrlSigner } from './signed-urls.js';
 import { strapiUploadProvider } from './strapi-provider.js';
 import { uploadRoutes } from './routes.js';
+import { ownUploadServices } from './services.js';
 
 export type { UploadRuntime } from './files.js';
-export {
-  deleteStored,
-  findFile,
-  findFiles,
-  removeFile,
-  replaceFile,
-  storedFile,
-  updateFileInfo,
-  uploadFiles,
-} from './files.js';
+export { deleteStored, findFile, findFiles, storedFile } from './files.js';
+export { ownUploadServices, uploadServiceOf, type UploadServices } from './services.js';
+export { removeFileAndTell, uploadFilesThrough, type UploadService } from './upload-service.js';
+export { asFormidable } from './file-data.js';
 export type { FileInfo } from './file-info.js';
-export { assertValidFilename, fileExtension, fileHash } from './file-names.js';
-export { bytesToKbytes } from './sizes.js';
 export { readFileInfo } from './file-info.js';
-export { readAttachRequest } from './attach.js';
+export { readAttachRequest, resolveAttachTarget } from './attach.js';
 export { relatedOfFiles, type RelatedItem } from './related.js';
 export { byName, readMultipart, isMultipart, type IncomingFile, type MultipartBody } from './multipart.js';
-export { UPLOAD_ACTIONS, withWorkDir } from './routes.js';
+export { UPLOAD_ACTIONS } from './routes.js';
+export { withWorkDir } from './work-dir.js';
 export type { UploadProvider, ProviderUpload, ProviderStored, ProviderFile } from './provider.js';
 
 /**
@@ -110,6 +104,8 @@ export const uploadPlugin: Plugin = {
     const settings = uploadSettings(ctx.config);
     const runtime: UploadRuntime = { settings, provider: providerOf(ctx.config, ctx.logger, settings) };
     runtimes.set(ctx.models, runtime);
+    // the services the plugin's paths and the app's code share, made on the service's own context
+    ownUploadServices(ctx, runtime);
     const signer = mediaUrlSigner(runtime.provider);
     if (signer) ctx.setMediaUrlSigner(signer);
     ctx.serveRoutes(uploadRoutes(ctx, runtime));

@@ -4,27 +4,21 @@
  * action of the plugin's `content-api` controller (`plugin::upload.content-api.<action>`), which
  * an app's `src/extensions/upload` may wrap; the permission is checked before the body is read.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Request } from 'express';
-import { ForbiddenError, NotFoundError } from '../../errors/index.js';
+import { UPLOAD_FILE_UID } from '../../content-types/index.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/index.js';
+import { readEntry } from '../../query/index.js';
 import { operationContext, rawQuery, requestAuth } from '../../operations/request-context.js';
 import type { ServiceContext } from '../../service-context.js';
 import { isPlainObject } from '../../write/index.js';
 import type { PluginRoute } from '../types.js';
-import { readAttachRequest } from './attach.js';
+import { readAttachRequest, resolveAttachTarget } from './attach.js';
+import { asFormidable } from './file-data.js';
 import { readFileInfo } from './file-info.js';
-import {
-  findFile,
-  findFiles,
-  removeFile,
-  replaceFile,
-  updateFileInfo,
-  uploadFiles,
-  type UploadRuntime,
-} from './files.js';
+import { findFile, findFiles, type UploadRuntime } from './files.js';
 import { byName, isMultipart, readMultipart, type IncomingFile } from './multipart.js';
+import { uploadServiceOf } from './services.js';
+import { withWorkDir } from './work-dir.js';
 
 export const UPLOAD_ACTIONS = {
   upload: 'plugin::upload.content-api.upload',
@@ -35,16 +29,6 @@ export const UPLOAD_ACTIONS = {
 
 function requireAction(req: Request, action: string): void {
   if (!requestAuth(req).ability.can(action)) throw new ForbiddenError();
-}
-
-/** A fresh temporary directory for one request's files, removed whatever happens. */
-export async function withWorkDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'content-service-upload-'));
-  try {
-    return await work(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }
 
 interface UploadBody {
@@ -73,15 +57,23 @@ export function uploadRoutes(service: ServiceContext, rt: UploadRuntime): Plugin
         const id = typeof req.query.id === 'string' ? req.query.id : undefined;
         const answer = await withWorkDir(async (workDir) => {
           const { fields, files } = await readUploadBody(req, rt, workDir);
+          // as Strapi's content-api controller: the upload service, which the app may have changed
+          const uploadService = uploadServiceOf(service, rt);
           if (id !== undefined && files.length === 0)
-            return updateFileInfo(ctx, id, readFileInfo(fields.fileInfo, 1)[0] ?? {});
-          if (id !== undefined)
-            return replaceFile(rt, ctx, id, { files, info: readFileInfo(fields.fileInfo, 1)[0] ?? {}, workDir });
-          return uploadFiles(rt, ctx, requestAuth(req), {
-            files,
-            infos: readFileInfo(fields.fileInfo, files.length),
-            attach: readAttachRequest(fields),
-            workDir,
+            return uploadService.updateFileInfo(id, { ...readFileInfo(fields.fileInfo, 1)[0] });
+          if (id !== undefined) {
+            if (files.length > 1) throw new ValidationError('Cannot replace a file with multiple ones');
+            const [file] = files.map(asFormidable);
+            return uploadService.replace(id, { data: { fileInfo: readFileInfo(fields.fileInfo, 1)[0] }, file });
+          }
+          const infos = readFileInfo(fields.fileInfo, files.length);
+          const attach = readAttachRequest(fields);
+          if (files.length === 0) throw new ValidationError('Files are empty');
+          // the caller may change the entry the files go into (Strapi does not check this)
+          if (attach) await resolveAttachTarget(ctx, requestAuth(req), attach);
+          return uploadService.upload({
+            data: { fileInfo: files.length > 1 ? infos : infos[0], ...(attach ?? {}) },
+            files: files.map(asFormidable),
           });
         });
         res.status(200).json(answer);
@@ -111,9 +103,19 @@ export function uploadRoutes(service: ServiceContext, rt: UploadRuntime): Plugin
       handler: 'content-api.destroy',
       async run(req, res) {
         requireAction(req, UPLOAD_ACTIONS.destroy);
-        const removed = await removeFile(rt, operationContext(service, req), String(req.params.id));
-        if (!removed) throw new NotFoundError('file.notFound');
-        res.status(200).json(removed);
+        const id = String(req.params.id);
+        const file = /^[1-9]\d{0,14}$/.test(id)
+          ? await readEntry(
+              operationContext(service, req),
+              UPLOAD_FILE_UID,
+              { _id: Number(id) },
+              {},
+              { style: 'plain' },
+            )
+          : null;
+        if (!file) throw new NotFoundError('file.notFound');
+        await uploadServiceOf(service, rt).remove(file);
+        res.status(200).json(file);
       },
     },
   ];
