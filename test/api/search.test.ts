@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
+import { collectionTypeSchema, writeTempApp } from '../helpers/temp-app.js';
 
 /** `_q`, Strapi's search parameter, over HTTP on the demo seed (answers checked against Strapi 4.26). */
 describe('REST _q search', () => {
@@ -60,5 +61,35 @@ describe('REST _q search', () => {
     const bad = await get('/api/articles?_q[0]=a');
     expect(bad.status).to.equal(400);
     expect(bad.body.error).to.include({ status: 400, name: 'ValidationError', message: 'Invalid parameter _q' });
+  });
+});
+
+describe('REST _q search on a content-type without text attributes', () => {
+  let service: TestService;
+  before(async () => {
+    const dir = await writeTempApp({
+      api: { meter: collectionTypeSchema('meter', 'meters', { value: { type: 'integer' } }) },
+      config: { permissions: { public: ['api::meter.meter.find', 'api::meter.meter.create'] } },
+    });
+    service = await createTestService({ appDir: dir });
+    for (const value of [5, 12, 7, 120, 3, 4, 8, 9, 10, 11, 21]) {
+      const res = await request(service.app).post('/api/meters').send({ data: { value } });
+      expect(res.status).to.equal(200);
+    }
+  });
+  after(() => service.close());
+
+  const ids = async (q: string) => {
+    const res = await request(service.app).get(`/api/meters?_q=${q}&pagination[pageSize]=100`);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return (res.body.data as Array<{ id: number }>).map((entry) => entry.id);
+  };
+
+  it('searches the id and the numbers, and a term no number prints finds nothing', async () => {
+    // ids 1..11; values as SQL prints integers
+    expect(await ids('1')).to.deep.equal([1, 2, 4, 9, 10, 11]);
+    expect(await ids('12')).to.deep.equal([2, 4]);
+    expect(await ids('x')).to.deep.equal([]);
+    expect(await ids('1x')).to.deep.equal([]);
   });
 });

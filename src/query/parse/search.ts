@@ -23,17 +23,24 @@ export function searchMatch(schema: ContentType, raw: unknown): Record<string, u
   if (typeof raw !== 'string') throw new ValidationError('Invalid parameter _q', {});
   const pattern = textPattern('containsi', raw);
   const numeric = !Number.isNaN(looseNumber(raw));
-  const clauses: Record<string, unknown>[] = [textOf('$_id', false, pattern)];
+  // the text clauses first: the printed numbers are expressions, evaluated for each entry the
+  // others leave; and a term no printed integer can contain leaves the id out
+  const texts: Record<string, unknown>[] = [];
+  const numbers: Record<string, unknown>[] = INTEGER_TEXT.test(raw) ? [textOf('$_id', false, pattern)] : [];
   for (const [name, attribute] of Object.entries(schema.attributes)) {
     if (isPrivate(attribute) || attribute.searchable === false) continue;
     if (attribute.type === 'relation' || attribute.type === 'media') continue;
     if (attribute.type === 'component' || attribute.type === 'dynamiczone') continue;
-    if (TEXT_TYPES.has(attribute.type)) clauses.push({ [name]: { $regex: pattern } });
+    if (TEXT_TYPES.has(attribute.type)) texts.push({ [name]: { $regex: pattern } });
     else if (numeric && NUMBER_TYPES.has(attribute.type))
-      clauses.push(textOf(`$${name}`, REAL_TYPES.has(attribute.type), pattern));
+      numbers.push(textOf(`$${name}`, REAL_TYPES.has(attribute.type), pattern));
   }
-  return { $or: clauses };
+  const clauses = [...texts, ...numbers];
+  return clauses.length === 0 ? { _id: { $exists: false } } : { $or: clauses };
 }
+
+/** A term a printed integer id (digits, a minus sign) can contain. */
+const INTEGER_TEXT = /^[-0-9]+$/;
 
 /** A number field printed as SQL prints it (null stays null, which matches nothing). */
 function textOf(path: string, real: boolean, pattern: RegExp): Record<string, unknown> {
