@@ -181,4 +181,52 @@ describe('reads during an open transaction (embedded engine: read committed)', (
       .toArray();
     expect(owners.map((a) => a._id)).to.deep.equal([second]);
   });
+
+  describe("what settles a write made in an app's transaction runs again after its commit", () => {
+    const stored = (collection: string, filter: object) =>
+      service.context.connection
+        .getClient()
+        .db(service.context.connection.db?.databaseName)
+        .collection(collection)
+        .find(filter)
+        .toArray();
+
+    it('a one-to-one target linked in it and by a concurrent request keeps one owner (the newer)', async () => {
+      const reviewer = (await strapi.entityService.create(AUTHOR, { data: { name: 'RC twice' } })) as { id: number };
+      const [inside, outside] = await Promise.all(
+        ['rc-inside', 'rc-outside'].map(
+          async (title) => ((await strapi.entityService.create(ARTICLE, { data: { title } })) as { id: number }).id,
+        ),
+      );
+      await heldOpen(
+        async () => {
+          await strapi.entityService.update(ARTICLE, inside, { data: { reviewer: reviewer.id } });
+        },
+        async () => {
+          // its release cannot see the uncommitted link of `inside`, nor `inside`'s settling its commit
+          const res = await put(`/api/articles/${outside}`, { reviewer: reviewer.id });
+          expect(res.status).to.equal(200);
+        },
+        false,
+      );
+      expect((await stored('articles', { reviewer: reviewer.id })).map((a) => a._id)).to.deep.equal([outside]);
+    });
+
+    it('a link a concurrent request writes to an entry deleted in it is swept', async () => {
+      const author = (await strapi.entityService.create(AUTHOR, { data: { name: 'RC deleted' } })) as { id: number };
+      const article = (await strapi.entityService.create(ARTICLE, { data: { title: 'rc-orphan' } })) as { id: number };
+      await heldOpen(
+        async () => {
+          await strapi.entityService.delete(AUTHOR, author.id);
+        },
+        async () => {
+          // its check still sees the author (the delete is not committed)
+          const res = await put(`/api/articles/${article.id}`, { author: author.id });
+          expect(res.status).to.equal(200);
+        },
+        false,
+      );
+      expect(await stored('articles', { author: author.id })).to.deep.equal([]);
+    });
+  });
 });
