@@ -108,8 +108,8 @@ export class Transactions {
   /** namespace → lock key (`d` + document id, or `k` + unique index + key) → holder */
   private readonly locks = new Map<string, Map<string, Transaction>>();
   private lockCount = 0;
-  /** namespace → `_id` key → a document an open transaction wrote (each map replaced, never changed: readers keep theirs) */
-  private readonly written = new Map<string, ReadonlyMap<string, Written>>();
+  /** namespace → `_id` key → a document an open transaction wrote */
+  private readonly written = new Map<string, Map<string, Written>>();
   /** moves at every transaction's document write and at every end (overlays taken before are stale) */
   private writes = 0;
   private active = 0;
@@ -336,17 +336,19 @@ export class Transactions {
   }
 
   private remember(ns: string, id: string, written: Written): void {
-    const next = new Map(this.written.get(ns));
-    next.set(id, written);
-    this.written.set(ns, next);
+    let docs = this.written.get(ns);
+    if (!docs) {
+      docs = new Map();
+      this.written.set(ns, docs);
+    }
+    docs.set(id, written);
   }
 
   private forgetWritten(ns: string, txn: Transaction): void {
-    const before = this.written.get(ns);
-    if (!before) return;
-    const next = new Map([...before].filter(([, w]) => w.holder !== txn));
-    if (next.size === 0) this.written.delete(ns);
-    else this.written.set(ns, next);
+    const docs = this.written.get(ns);
+    if (!docs) return;
+    for (const [id, w] of docs) if (w.holder === txn) docs.delete(id);
+    if (docs.size === 0) this.written.delete(ns);
   }
 
   /** Before a change to a collection itself (drop, rename, indexes, options): waits for other transactions' locks on it. */
