@@ -17,6 +17,11 @@ export interface AmbientTransaction {
   commitCallbacks: (() => unknown)[];
   /** run after the rollback */
   rollbackCallbacks: (() => unknown)[];
+  /**
+   * The write path's settling steps (src/write/scope.ts, `settleAgainAfterCommit`), run once more
+   * after the commit, outside it, and awaited before `strapi.db.transaction` answers
+   */
+  afterCommit: (() => Promise<void>)[];
 }
 
 const storage = new AsyncLocalStorage<AmbientTransaction>();

@@ -353,7 +353,13 @@ export class EngineServer {
     let started: Reply | Work<Reply>;
     try {
       started = runSlice(
-        () => dispatch(cmd, { catalog: this.catalog, cursors: this.cursors, server: this.state }),
+        () =>
+          dispatch(cmd, {
+            catalog: this.catalog,
+            cursors: this.cursors,
+            server: this.state,
+            overlay: this.transactions.overlays(txn),
+          }),
         budget,
         SLICE_MS,
       );

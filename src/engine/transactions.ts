@@ -4,6 +4,7 @@ import type { Doc } from './bson/types.js';
 import { CommandError, commandError } from './errors.js';
 import type { Change } from './storage/catalog.js';
 import type { Collection } from './storage/collection.js';
+import type { Overlay, OverlayOf } from './storage/overlay.js';
 
 /*
  * Multi-document transactions (the driver's protocol: `lsid`, `txnNumber`, `autocommit: false`,
@@ -11,21 +12,31 @@ import type { Collection } from './storage/collection.js';
  *
  * The engine runs one command at a time, so a transaction's writes are applied in place as they
  * come, each with its undo, and every document it writes is locked until it ends (also a deleted
- * one, and the unique index keys it frees, so an undo always finds its place free). Another
- * transaction writing a locked document gets WriteConflict (112, TransientTransactionError: the
+ * one), with the unique index keys its versions take or give up (so a key it took is not taken
+ * twice whatever it decides, and an undo always finds its place free). Another transaction
+ * writing a locked document or key gets WriteConflict (112, TransientTransactionError: the
  * driver's `withTransaction` retries it); a write outside any transaction waits for the lock (see
  * server.ts), as mongod's do. Its journal records are appended at commit as one group, which a
  * start-up replays whole or not at all (recovery.ts). Abort, a transaction left open past its
  * lifetime, or `endSessions` undo the writes in place, newest first.
  *
- * Isolation: reads by other sessions see a transaction's writes before it commits (read
- * uncommitted), and its own reads see its writes; writes never interleave on one document.
+ * Isolation: read committed. The version of each document a transaction wrote before its first
+ * write there is kept until it ends; every other session reads through an overlay of those
+ * committed versions (storage/overlay.ts), so it never sees an uncommitted write, and the
+ * transaction reads its own writes. Writes read the same way, and one that matched a document
+ * another transaction holds meets its lock.
  */
 
 /** A change made by a command, with what undoes it in memory. */
 export interface Undoable {
   change: Change;
   undo: () => void;
+}
+
+/** A document an open transaction wrote, with its version before the transaction's first write (undefined: it inserted it). */
+interface Written {
+  holder: Transaction;
+  committed: Doc | undefined;
 }
 
 export class Transaction {
@@ -97,6 +108,10 @@ export class Transactions {
   /** namespace → lock key (`d` + document id, or `k` + unique index + key) → holder */
   private readonly locks = new Map<string, Map<string, Transaction>>();
   private lockCount = 0;
+  /** namespace → `_id` key → a document an open transaction wrote */
+  private readonly written = new Map<string, Map<string, Written>>();
+  /** moves at every transaction's document write and at every end (overlays taken before are stale) */
+  private writes = 0;
   private active = 0;
   /** the transaction of the command running now */
   current: Transaction | undefined;
@@ -238,7 +253,9 @@ export class Transactions {
     txn.endedAt = Date.now();
     clearTimeout(txn.timer);
     txn.changes.length = 0;
+    const wrote = new Set<string>();
     for (const [ns, key] of txn.held) {
+      if (key.startsWith('d')) wrote.add(ns);
       const locks = this.locks.get(ns);
       if (locks?.get(key) !== txn) continue;
       locks.delete(key);
@@ -246,6 +263,8 @@ export class Transactions {
       if (locks.size === 0) this.locks.delete(ns);
     }
     txn.held.length = 0;
+    for (const ns of wrote) this.forgetWritten(ns, txn);
+    this.writes++;
     this.active--;
     const waiters = [...txn.waiters];
     txn.waiters.clear();
@@ -263,23 +282,73 @@ export class Transactions {
   /**
    * Before a document is inserted (`old` undefined), replaced or removed (`next` undefined): fails
    * with LockConflict when another transaction holds the document or a unique key the new version
-   * takes; in a transaction, locks the document and the unique keys the old version gives up.
+   * takes; in a transaction, locks the document and the unique keys of both versions, and keeps
+   * the committed version at its first write there.
    */
   document(coll: Collection, old: Doc | undefined, next: Doc | undefined): void {
     const txn = this.current;
     if (txn === undefined && this.lockCount === 0) return;
     const ns = coll.ns;
     const locks = this.locks.get(ns);
-    const docKey = `d${valueKey((next ?? old)?._id)}`;
+    const id = valueKey((next ?? old)?._id);
+    const docKey = `d${id}`;
     if (locks) {
       this.check(locks.get(docKey));
       if (next) for (const key of uniqueKeys(coll, next)) this.check(locks.get(key));
     }
     if (!txn) return;
-    this.lock(txn, ns, docKey);
-    if (!old) return;
-    const kept = new Set(next ? uniqueKeys(coll, next) : []);
-    for (const key of uniqueKeys(coll, old)) if (!kept.has(key)) this.lock(txn, ns, key);
+    // the stored version is the committed one until this transaction's first write (nobody else holds it)
+    if (this.lock(txn, ns, docKey)) this.remember(ns, id, { holder: txn, committed: coll.get(id) });
+    this.writes++;
+    for (const version of [old, next])
+      if (version) for (const key of uniqueKeys(coll, version)) this.lock(txn, ns, key);
+  }
+
+  /**
+   * Before a write changes the documents it matched (read through its overlay): fails with
+   * LockConflict when another transaction holds one of them. (A document that transaction deleted
+   * is not stored: its removal would find nothing to refuse.)
+   */
+  matched(coll: Collection, docs: readonly Doc[]): void {
+    if (this.lockCount === 0) return;
+    const locks = this.locks.get(coll.ns);
+    if (!locks) return;
+    for (const d of docs) this.check(locks.get(`d${valueKey(d._id)}`));
+  }
+
+  /**
+   * The overlays a command of `reader` (undefined: outside transactions) reads collections through:
+   * the other open transactions' writes replaced by the committed versions (storage/overlay.ts).
+   * Each is taken when asked, and kept until the next transaction write or end.
+   */
+  overlays(reader: Transaction | undefined): OverlayOf {
+    const taken = new Map<string, { at: number; overlay: Overlay | undefined }>();
+    return (coll) => {
+      if (this.written.size === 0) return undefined;
+      const written = this.written.get(coll.ns);
+      if (!written) return undefined;
+      const known = taken.get(coll.ns);
+      if (known && known.at === this.writes) return known.overlay;
+      const overlay = overlayOf(coll, written, reader);
+      taken.set(coll.ns, { at: this.writes, overlay });
+      return overlay;
+    };
+  }
+
+  private remember(ns: string, id: string, written: Written): void {
+    let docs = this.written.get(ns);
+    if (!docs) {
+      docs = new Map();
+      this.written.set(ns, docs);
+    }
+    docs.set(id, written);
+  }
+
+  private forgetWritten(ns: string, txn: Transaction): void {
+    const docs = this.written.get(ns);
+    if (!docs) return;
+    for (const [id, w] of docs) if (w.holder === txn) docs.delete(id);
+    if (docs.size === 0) this.written.delete(ns);
   }
 
   /** Before a change to a collection itself (drop, rename, indexes, options): waits for other transactions' locks on it. */
@@ -297,17 +366,36 @@ export class Transactions {
     throw new LockConflict(holder);
   }
 
-  private lock(txn: Transaction, ns: string, key: string): void {
+  /** Takes a lock for `txn` (nobody else holds it: checked before); true when it did not hold it yet. */
+  private lock(txn: Transaction, ns: string, key: string): boolean {
     let locks = this.locks.get(ns);
     if (!locks) {
       locks = new Map();
       this.locks.set(ns, locks);
     }
-    if (locks.has(key)) return;
+    if (locks.has(key)) return false;
     locks.set(key, txn);
     txn.held.push([ns, key]);
     this.lockCount++;
+    return true;
   }
+}
+
+/** The overlay of a collection for `reader`: the documents other transactions wrote, as committed. */
+function overlayOf(
+  coll: Collection,
+  written: ReadonlyMap<string, Written>,
+  reader: Transaction | undefined,
+): Overlay | undefined {
+  const replaced = new Map<Doc, Doc | undefined>();
+  const deleted: Doc[] = [];
+  for (const [id, { holder, committed }] of written) {
+    if (holder === reader) continue;
+    const stored = coll.get(id);
+    if (stored) replaced.set(stored, committed);
+    else if (committed) deleted.push(committed);
+  }
+  return replaced.size === 0 && deleted.length === 0 ? undefined : { replaced, deleted };
 }
 
 /** Lock keys of a document's entries in the collection's unique secondary indexes. */

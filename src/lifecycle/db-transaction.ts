@@ -13,6 +13,7 @@ import type { ClientSession } from 'mongodb';
 import type { Logger } from '../logger.js';
 import {
   ambientTransaction,
+  outsideAmbientTransaction,
   runInAmbientTransaction,
   type AmbientTransaction,
 } from '../database/ambient-transaction.js';
@@ -56,7 +57,13 @@ export function createDbTransaction(models: Models, logger: Logger): DbTransacti
       logger.warn(NO_TRANSACTIONS_WARNING);
     }
     const session = models.transactions ? await begin(models) : undefined;
-    const transaction: AmbientTransaction = { open: true, session, commitCallbacks: [], rollbackCallbacks: [] };
+    const transaction: AmbientTransaction = {
+      open: true,
+      session,
+      commitCallbacks: [],
+      rollbackCallbacks: [],
+      afterCommit: [],
+    };
     const commit = () => end(transaction, 'commit', logger);
     const rollback = () => end(transaction, 'rollback', logger);
     return runInAmbientTransaction(transaction, async () => {
@@ -107,8 +114,9 @@ function controlsOf(
 }
 
 /**
- * Commits or rolls back once (later calls do nothing), then runs that end's callbacks. A commit
- * that fails is rolled back (its rollback callbacks run) and its error thrown.
+ * Commits or rolls back once (later calls do nothing), then, after a commit, the write path's
+ * settling steps again (the first failure thrown once all ran), then that end's callbacks. A
+ * commit that fails is rolled back (its rollback callbacks run) and its error thrown.
  */
 async function end(transaction: AmbientTransaction, how: 'commit' | 'rollback', logger: Logger): Promise<void> {
   if (!transaction.open) return;
@@ -127,6 +135,15 @@ async function end(transaction: AmbientTransaction, how: 'commit' | 'rollback', 
     if (session && ended === 'rollback') await session.abortTransaction().catch(() => undefined);
   } finally {
     await session?.endSession();
+  }
+  const steps = ended === 'commit' ? transaction.afterCommit : [];
+  transaction.afterCommit = [];
+  for (const step of steps) {
+    try {
+      await outsideAmbientTransaction(step);
+    } catch (error) {
+      failure ??= error;
+    }
   }
   const callbacks = ended === 'commit' ? transaction.commitCallbacks : transaction.rollbackCallbacks;
   transaction.commitCallbacks = [];

@@ -16,7 +16,7 @@ import { hashPasswords } from './passwords.js';
 import { isPlainObject, type WriteData } from './payload.js';
 import { applyInverseOps, planInverseWrites, type InversePlan } from './relation-sides.js';
 import { NEXT_REVISION, StaleEntry, atRevision, retryWhileStale } from './revision.js';
-import { inTransaction, type WriteScope } from './scope.js';
+import { inTransaction, settleAgainAfterCommit, type WriteScope } from './scope.js';
 import { storedDatetime } from './stored-formats.js';
 import { hookedData, withLifecycles } from './lifecycle-hooks.js';
 import { changesSharedAttributes, localeGroupLease, planSharedWrites } from './shared-attributes.js';
@@ -162,8 +162,10 @@ async function afterWrite(
   claims: Claim[],
   inverse: InversePlan,
 ): Promise<void> {
-  await settleClaims(ctx.models, [...claims, ...inverse.claims]);
-  await verifyReferences(ctx.models, ctx.registry, contentType.uid, id, plan.targets, inverse.ops.length > 0);
+  await settleAgainAfterCommit(async () => {
+    await settleClaims(ctx.models, [...claims, ...inverse.claims]);
+    await verifyReferences(ctx.models, ctx.registry, contentType.uid, id, plan.targets, inverse.ops.length > 0);
+  });
 }
 
 /** Runs the beforeCreate hooks, validates `data`, checks the database, creates the entry, runs the afterCreate hooks; answers its id. */

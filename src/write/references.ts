@@ -5,7 +5,7 @@ import { isMorphTo, type Attribute, type Component, type ContentType, type Regis
 import { claimPath, orderPath, type Models } from '../models/index.js';
 import { entries, updateEntries, type EntryUpdate } from './collection.js';
 import { NEXT_REVISION } from './revision.js';
-import { inTransaction, type WriteScope } from './scope.js';
+import { inTransaction, settleAgainAfterCommit, type WriteScope } from './scope.js';
 
 /** One stored relation field pointing at the deleted type: its path segments, arrays marked. */
 interface ReferenceField {
@@ -129,13 +129,13 @@ async function removeMorphLinks(
 
 /**
  * Deletes an entry, then every stored id pointing at it (integrity.ts says why in this order). In a
- * transaction the sweep runs inside it and once more after the commit: links written concurrently
- * were not in the transaction's snapshot.
+ * transaction the sweep runs inside it and once more after the commit (the app's, when it runs in
+ * one): links written concurrently were not in the transaction's snapshot.
  */
 export async function deleteEntry(models: Models, registry: Registry, uid: string, id: number): Promise<void> {
   await inTransaction(models, async (scope) => {
     await entries(models, uid).deleteOne({ _id: id }, { session: scope.session });
     await removeReferences(models, registry, uid, id, scope);
   });
-  if (models.transactions) await removeReferences(models, registry, uid, id);
+  if (models.transactions) await settleAgainAfterCommit(() => removeReferences(models, registry, uid, id));
 }

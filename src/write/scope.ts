@@ -4,7 +4,7 @@
 // invariants instead. Inside an app's `strapi.db.transaction(cb)` the writes join that transaction
 // (src/database/ambient-transaction.ts): they commit or roll back with the rest of `cb`.
 import type { ClientSession } from 'mongodb';
-import { ambientSession } from '../database/ambient-transaction.js';
+import { ambientSession, ambientTransaction } from '../database/ambient-transaction.js';
 import type { Models } from '../models/index.js';
 
 /** What every command of a write is sent with: the transaction's session, when there is one. */
@@ -28,4 +28,16 @@ export async function inTransaction<T>(models: Models, work: (scope: WriteScope)
   } finally {
     await session.endSession();
   }
+}
+
+/**
+ * Runs what settles a write once it is committed (claims, reference checks, a delete's second
+ * sweep: each idempotent). Inside an app's open transaction the write is not committed yet and
+ * these reads cannot see what concurrent requests commit meanwhile, nor can those requests see the
+ * write: so `step` runs now (the answer reflects it) and once more after that transaction commits.
+ */
+export async function settleAgainAfterCommit(step: () => Promise<void>): Promise<void> {
+  await step();
+  const ambient = ambientTransaction();
+  if (ambient?.open) ambient.afterCommit.push(step);
 }

@@ -131,9 +131,9 @@ describe('engine: transactions', function () {
       await coll.updateOne({ _id: 1 }, { $inc: { n: 10 } }, { session });
       let done = false;
       const outside = coll.updateOne({ _id: 1 }, { $inc: { n: 100 } }).then(() => (done = true));
-      // other documents are free, and reads see the transaction's write (read uncommitted)
+      // other documents are free, and reads see the committed version (read committed)
       await coll.updateOne({ _id: 2 }, { $inc: { n: 1 } });
-      expect((await coll.findOne({ _id: 1 }))?.n).to.equal(11);
+      expect((await coll.findOne({ _id: 1 }))?.n).to.equal(1);
       await new Promise((r) => setTimeout(r, 50));
       expect(done).to.equal(false);
       await session.commitTransaction();

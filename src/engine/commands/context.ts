@@ -6,6 +6,7 @@ import { commandError } from '../errors.js';
 import type { PipelineEnv } from '../query/pipeline.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { Collection } from '../storage/collection.js';
+import type { OverlayOf } from '../storage/overlay.js';
 import type { CursorReply } from '../protocol/cursor-reply.js';
 import type { Work } from '../work.js';
 
@@ -30,6 +31,8 @@ export interface CommandContext {
   server: ServerState;
   /** the `$db` of the command */
   db: string;
+  /** what the command reads instead of other transactions' uncommitted writes (transactions.ts) */
+  overlay: OverlayOf;
 }
 
 /** What a command answers: a reply document, or one already serialized (cursor batches). */
@@ -48,7 +51,11 @@ export function collectionName(cmd: Doc, name: string): string {
 }
 
 export function pipelineEnv(ctx: CommandContext, collation?: unknown): PipelineEnv {
-  return { resolve: (name) => ctx.catalog.get(ctx.db, name), collation: collation ?? undefined };
+  return {
+    resolve: (name) => ctx.catalog.get(ctx.db, name),
+    overlay: ctx.overlay,
+    collation: collation ?? undefined,
+  };
 }
 
 export function optionalNumber(cmd: Doc, field: string): number | undefined {

@@ -236,6 +236,7 @@ function explainWrite(
       sort: write.sort,
       limit: write.single ? 1 : undefined,
       hint: resolveHint(coll, write.hint),
+      overlay: ctx.overlay,
     }),
   );
   let plan = sortStage(accessStages(coll ? done.choice : undefined, write.filter), done.choice, write.sort, 1);

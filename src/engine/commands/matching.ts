@@ -7,6 +7,7 @@ import { parseSort, sortDocs } from '../query/sort.js';
 import { collationCompare } from '../query/collation.js';
 import { compareStrings } from '../bson/compare.js';
 import type { Collection } from '../storage/collection.js';
+import type { OverlayOf } from '../storage/overlay.js';
 import { filterWork, finish, tick, type Work } from '../work.js';
 
 export interface MatchRequest {
@@ -18,9 +19,11 @@ export interface MatchRequest {
   limit?: number;
   /** the access path the command's `hint` imposes (see resolveHint) */
   hint?: Hint;
+  /** what the command reads instead of other transactions' uncommitted writes (none: the stored documents) */
+  overlay?: OverlayOf;
 }
 
-/** Stored documents matching a filter (planned on the indexes), optionally sorted; never copies. */
+/** Documents matching a filter (planned on the indexes), optionally sorted; never copies. */
 export function matching(coll: Collection | undefined, req: MatchRequest): Doc[] {
   return finish(matchingWork(coll, req));
 }
@@ -31,23 +34,25 @@ export function* matchingWork(coll: Collection | undefined, req: MatchRequest): 
   const predicate = compileFilter(req.filter, { collation: req.collation, variables: req.variables });
   const sort = parseSort(req.sort);
   const limit = req.limit !== undefined && req.limit > 0 ? req.limit : undefined;
+  const overlay = req.overlay?.(coll);
   if (req.collation) {
-    const docs = yield* filterWork(allDocuments(coll), predicate);
+    const docs = yield* filterWork(allDocuments(coll, overlay), predicate);
     if (!sort) return docs.slice(0, limit);
     const sorted = sortDocs(docs, sort, limit, collationCompare(req.collation));
     tick(docs.length);
     return sorted;
   }
-  if (!sort) return yield* matches(coll, req.filter, predicate, limit, req.hint);
-  return yield* sortedMatches(coll, req.filter, predicate, sort, limit, compareStrings, req.hint);
+  if (!sort) return yield* matches(coll, req.filter, predicate, limit, req.hint, overlay);
+  return yield* sortedMatches(coll, req.filter, predicate, sort, limit, compareStrings, req.hint, overlay);
 }
 
-/** How many stored documents match a filter (from index entries alone when they express it). */
+/** How many documents match a filter (from index entries alone when they express it). */
 export function* countMatchingWork(coll: Collection | undefined, req: MatchRequest): Work<number> {
   if (!coll) return 0;
   const predicate = compileFilter(req.filter, { collation: req.collation, variables: req.variables });
-  if (req.collation) return (yield* filterWork(allDocuments(coll), predicate)).length;
-  return yield* countMatches(coll, req.filter, predicate, req.hint);
+  const overlay = req.overlay?.(coll);
+  if (req.collation) return (yield* filterWork(allDocuments(coll, overlay), predicate)).length;
+  return yield* countMatches(coll, req.filter, predicate, req.hint, overlay);
 }
 
 /**

@@ -23,6 +23,7 @@ import {
 } from './context.js';
 import { countMatchingWork, matchingWork, resolveHint } from './matching.js';
 import { METADATA_SOURCES } from './coll-stats.js';
+import { seenCount } from '../storage/overlay.js';
 
 function firstBatch(
   ctx: CommandContext,
@@ -136,6 +137,7 @@ export function* findWork(req: FindRequest, ctx: CommandContext): Work<Doc[]> {
     variables,
     limit: limit > 0 ? skip + limit : undefined,
     hint: resolveHint(coll, req.hint),
+    overlay: ctx.overlay,
   });
   if (skip) docs = docs.slice(skip);
   if (limit) docs = docs.slice(0, limit);
@@ -179,8 +181,15 @@ export function* countWork(cmd: Doc, ctx: CommandContext): Work<number> {
   const limit = Math.abs(optionalNumber(cmd, 'limit') ?? 0);
   let n =
     !query || Object.keys(query).length === 0
-      ? (coll?.size ?? 0)
-      : yield* countMatchingWork(coll, { filter: query, collation: cmd.collation, hint: resolveHint(coll, cmd.hint) });
+      ? coll
+        ? seenCount(coll, ctx.overlay(coll))
+        : 0
+      : yield* countMatchingWork(coll, {
+          filter: query,
+          collation: cmd.collation,
+          hint: resolveHint(coll, cmd.hint),
+          overlay: ctx.overlay,
+        });
   n = Math.max(0, n - skip);
   if (limit) n = Math.min(n, limit);
   return n;
@@ -199,6 +208,7 @@ export function* distinctWork(cmd: Doc, ctx: CommandContext): Work<unknown[]> {
   const docs = yield* matchingWork(ctx.catalog.get(ctx.db, name), {
     filter: optionalDoc(cmd, 'query'),
     collation: cmd.collation,
+    overlay: ctx.overlay,
   });
   const seen = new Map<string, unknown>();
   for (const d of docs) {

@@ -145,7 +145,9 @@ export function updateDocuments(
     limit: multi ? undefined : 1,
     hint: resolveHint(coll, stmt.hint),
     variables: opts.variables,
+    overlay: ctx.overlay,
   });
+  if (coll) ctx.catalog.matched(coll, matches);
   if (matches.length === 0) {
     if (!stmt.upsert) return { matched: 0, modified: 0 };
     const seed =
@@ -230,7 +232,9 @@ export const deleteCommand: CommandHandler = (cmd, ctx) => {
       limit: limit === 1 ? 1 : undefined,
       hint: resolveHint(coll, raw.hint),
       variables: optionalDoc(cmd, 'let'),
+      overlay: ctx.overlay,
     });
+    ctx.catalog.matched(coll, docs);
     for (const d of docs) {
       ctx.catalog.remove(coll, valueKey(d._id));
       n++;
@@ -258,8 +262,12 @@ export const findAndModify: CommandHandler = (cmd, ctx) => {
       limit: 1,
       hint: resolveHint(coll, cmd.hint),
       variables: optionalDoc(cmd, 'let'),
+      overlay: ctx.overlay,
     });
-    if (doc && coll) ctx.catalog.remove(coll, valueKey(doc._id));
+    if (doc && coll) {
+      ctx.catalog.matched(coll, [doc]);
+      ctx.catalog.remove(coll, valueKey(doc._id));
+    }
     return { lastErrorObject: { n: doc ? 1 : 0 }, value: shape(doc), ok: 1 };
   }
   if (cmd.update === undefined)

@@ -4,6 +4,7 @@ import { isPlainObject, type Doc } from '../bson/types.js';
 import { evalExpr } from 'mingo/core';
 import { commandError } from '../errors.js';
 import type { Collection } from '../storage/collection.js';
+import { seenDocuments, type Overlay, type OverlayOf } from '../storage/overlay.js';
 import { mingoOptions } from './operators.js';
 import { isKeyScalar } from './index-bounds.js';
 import { candidates, equalTo } from './plan.js';
@@ -130,7 +131,7 @@ function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline, rawSpec: u
   const foreign = env.resolve(spec.from);
   const equalityJoin =
     spec.localField !== undefined && spec.foreignField !== undefined
-      ? equalityMatcher(foreign, spec.foreignField)
+      ? equalityMatcher(foreign, spec.foreignField, env.overlay)
       : undefined;
   // A sub-pipeline's result depends only on the join values and the `let` variables, so within
   // one stage it runs once per distinct combination (a filter through a to-one relation over 10k
@@ -158,12 +159,13 @@ function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline, rawSpec: u
     } else {
       let pipeline = spec.pipeline;
       let base: Doc[];
-      const exact = exactFirstMatch(foreign, pipeline, variables);
+      const overlay = foreign && env.overlay?.(foreign);
+      const exact = exactFirstMatch(foreign, pipeline, variables, overlay);
       if (exact) {
         base = exact;
         pipeline = pipeline.slice(1);
       } else {
-        base = pipelineCandidates(foreign, pipeline, variables);
+        base = pipelineCandidates(foreign, pipeline, variables, overlay);
       }
       joined = pipeline.length ? run(base, pipeline, subEnv) : base;
     }
@@ -186,16 +188,21 @@ function localValues(outer: Doc, path: string): unknown[] {
   return values.map((v) => (v === undefined ? null : v)).filter((v) => !(Array.isArray(v) && v.length === 0));
 }
 
-function equalityMatcher(foreign: Collection | undefined, field: string): (values: unknown[]) => Doc[] {
+function equalityMatcher(
+  foreign: Collection | undefined,
+  field: string,
+  overlayOf: OverlayOf | undefined,
+): (values: unknown[]) => Doc[] {
   if (!foreign) return () => [];
   let table: Map<string, Doc[]> | undefined;
   return (values) => {
-    if (values.every(isKeyScalar)) return equalTo(foreign, field, values);
-    // documents or arrays as join values: one hash table of the foreign collection per stage
+    const overlay = overlayOf?.(foreign);
+    if (values.every(isKeyScalar)) return equalTo(foreign, field, values, overlay);
+    // documents or arrays as join values: one hash table of the foreign collection per stage (as it was then)
     if (!table) {
       table = new Map();
       tick(foreign.size);
-      for (const d of foreign.all()) {
+      for (const d of seenDocuments(foreign, overlay)) {
         for (const v of new Set(pathValues(d, field).map(valueKey))) {
           const list = table.get(v);
           if (list) list.push(d);
@@ -321,7 +328,12 @@ const deterministic = new WeakMap<unknown[], boolean>();
  * indexed field, its result computed from the index with the expression's own semantics (the
  * whole field value compared, missing never equal), so the stage need not run per outer document.
  */
-function exactFirstMatch(foreign: Collection | undefined, pipeline: unknown[], variables: Doc): Doc[] | undefined {
+function exactFirstMatch(
+  foreign: Collection | undefined,
+  pipeline: unknown[],
+  variables: Doc,
+  overlay: Overlay | undefined,
+): Doc[] | undefined {
   if (!foreign) return undefined;
   const first = pipeline[0];
   if (!isPlainObject(first) || Object.keys(first).length !== 1 || !isPlainObject(first.$match)) return undefined;
@@ -349,30 +361,40 @@ function exactFirstMatch(foreign: Collection | undefined, pipeline: unknown[], v
   }
   if (!values.every(isKeyScalar)) return undefined;
   const wanted = new Set(values.map(valueKey));
-  return equalTo(foreign, path, values).filter((d) => {
+  return equalTo(foreign, path, values, overlay).filter((d) => {
     const v = getPath(d, path);
     return v !== undefined && wanted.has(valueKey(v));
   });
 }
 
 /** Candidates for a `let`/`pipeline` join: an index look-up when the first `$match` allows it. */
-function pipelineCandidates(foreign: Collection | undefined, pipeline: unknown[], variables: Doc): Doc[] {
+function pipelineCandidates(
+  foreign: Collection | undefined,
+  pipeline: unknown[],
+  variables: Doc,
+  overlay: Overlay | undefined,
+): Doc[] {
   if (!foreign) return [];
   const first = pipeline[0];
   tick(foreign.size);
-  if (!isPlainObject(first) || !isPlainObject(first.$match)) return [...foreign.all()];
+  if (!isPlainObject(first) || !isPlainObject(first.$match)) return seenDocuments(foreign, overlay);
   const match = first.$match;
   const { $expr, ...plain } = match;
   let best: Doc[] | undefined;
-  if ($expr !== undefined) best = exprCandidates(foreign, $expr, variables);
+  if ($expr !== undefined) best = exprCandidates(foreign, $expr, variables, overlay);
   if (Object.keys(plain).length > 0) {
-    const byFilter = candidates(foreign, plain);
+    const byFilter = candidates(foreign, plain, overlay);
     if (!best || byFilter.length < best.length) best = byFilter;
   }
-  return best ?? [...foreign.all()];
+  return best ?? seenDocuments(foreign, overlay);
 }
 
-function exprCandidates(foreign: Collection, expr: unknown, variables: Doc): Doc[] | undefined {
+function exprCandidates(
+  foreign: Collection,
+  expr: unknown,
+  variables: Doc,
+  overlay: Overlay | undefined,
+): Doc[] | undefined {
   if (!isPlainObject(expr)) return undefined;
   const [op] = Object.keys(expr);
   const args = expr[op];
@@ -380,7 +402,7 @@ function exprCandidates(foreign: Collection, expr: unknown, variables: Doc): Doc
   if (op === '$and' && Array.isArray(args)) {
     let best: Doc[] | undefined;
     for (const sub of args) {
-      const c = exprCandidates(foreign, sub, variables);
+      const c = exprCandidates(foreign, sub, variables, overlay);
       if (c && (!best || c.length < best.length)) best = c;
     }
     return best;
@@ -400,7 +422,7 @@ function exprCandidates(foreign: Collection, expr: unknown, variables: Doc): Doc
     if (Array.isArray(value) || isPlainObject(value)) return undefined;
     values = [value];
   }
-  return values.every(isKeyScalar) ? equalTo(foreign, field.slice(1), values) : undefined;
+  return values.every(isKeyScalar) ? equalTo(foreign, field.slice(1), values, overlay) : undefined;
 }
 
 const NOT_A_VARIABLE = Symbol('not a variable');

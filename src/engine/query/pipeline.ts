@@ -4,6 +4,7 @@ import { compareStrings } from '../bson/compare.js';
 import { isPlainObject, type Doc } from '../bson/types.js';
 import { CommandError, commandError, toCommandError } from '../errors.js';
 import type { Collection } from '../storage/collection.js';
+import { seenDocuments, type OverlayOf } from '../storage/overlay.js';
 import { collationCompare } from './collation.js';
 import { compileFilter } from './filter.js';
 import { lookupStage, semiJoinLength, semiJoinStage } from './lookup.js';
@@ -21,6 +22,8 @@ import { parseSort, sortDocs, type SortSpec } from './sort.js';
 export interface PipelineEnv {
   /** Collections of the database the pipeline runs in (for `$lookup`, `$unionWith`, `$graphLookup`). */
   resolve(name: string): Collection | undefined;
+  /** what the command reads instead of other transactions' uncommitted writes (none: the stored documents) */
+  overlay?: OverlayOf;
   collation?: unknown;
   variables?: Doc;
 }
@@ -97,21 +100,22 @@ export function* pipelineWork(
     const predicate = compileFilter(filter, env);
     const next = stages[1];
     const countField = countStageField(next);
+    const overlay = env.overlay?.(source);
     if (countField !== undefined) {
-      const n = yield* countMatches(source, filter, predicate, hint);
+      const n = yield* countMatches(source, filter, predicate, hint, overlay);
       docs = n > 0 ? [{ ...(next.name === '$group' ? { _id: (next.spec as Doc)._id } : {}), [countField]: n }] : [];
       owned = true;
       start = 2;
     } else if (next?.name === '$sort' && parseSort(next.spec)) {
       const sort = parseSort(next.spec) as SortSpec;
-      docs = yield* sortedMatches(source, filter, predicate, sort, topK(stages, 2), compareStrings, hint);
+      docs = yield* sortedMatches(source, filter, predicate, sort, topK(stages, 2), compareStrings, hint, overlay);
       start = 2;
     } else {
-      docs = yield* matches(source, filter, predicate, undefined, hint);
+      docs = yield* matches(source, filter, predicate, undefined, hint, overlay);
       start = 1;
     }
   } else {
-    docs = allDocuments(source);
+    docs = allDocuments(source, env.overlay?.(source));
   }
   const strings = env.collation ? collationCompare(env.collation) : compareStrings;
   for (let i = start; i < stages.length; i++) {
@@ -212,7 +216,7 @@ export function* pipelineWork(
           const agg = new Aggregator(
             [{ [name]: normalizeRegexes(spec) }],
             needsResolver
-              ? { ...plainOptions(env), collectionResolver: (coll: string) => [...(env.resolve(coll)?.all() ?? [])] }
+              ? { ...plainOptions(env), collectionResolver: (coll: string) => resolvedDocuments(env, coll) }
               : mingoOptions(env),
           );
           const input = docs;
@@ -228,6 +232,12 @@ export function* pipelineWork(
     }
   }
   return docs;
+}
+
+/** The documents of a collection `$unionWith` or `$graphLookup` names, as the command sees them. */
+function resolvedDocuments(env: PipelineEnv, name: string): Doc[] {
+  const coll = env.resolve(name);
+  return coll ? seenDocuments(coll, env.overlay?.(coll)) : [];
 }
 
 /**

@@ -3,6 +3,7 @@ import { TypeEdge } from '../storage/index-keys.js';
 import { pathValues } from '../bson/path.js';
 import type { Doc } from '../bson/types.js';
 import type { Collection } from '../storage/collection.js';
+import { committedVersions, countAdjustment, seenCandidates, seenDocuments, type Overlay } from '../storage/overlay.js';
 import type { SecondaryIndex } from '../storage/secondary-index.js';
 import { foldCase, type TrigramIndex } from '../storage/trigram-index.js';
 import {
@@ -194,8 +195,16 @@ function positions(index: SecondaryIndex, ranges: KeyRange[]): Array<[number, nu
   return merged;
 }
 
-/** The documents an access plan reaches, each once, in index order (natural order for a scan). */
-function reach(coll: Collection, plan: AccessPlan): Doc[] {
+/**
+ * The documents an access plan reaches, each once, in index order (natural order for a scan); read
+ * through an overlay, a superset of the documents seen that match (the caller applies the filter).
+ */
+function reach(coll: Collection, plan: AccessPlan, overlay: Overlay | undefined): Doc[] {
+  const stored = reachStored(coll, plan);
+  return overlay ? seenCandidates(stored, overlay) : stored;
+}
+
+function reachStored(coll: Collection, plan: AccessPlan): Doc[] {
   // the candidates count themselves as keys examined
   if (plan.docs) return plan.docs();
   const index = plan.index;
@@ -211,34 +220,42 @@ function reach(coll: Collection, plan: AccessPlan): Doc[] {
   return index.multikey ? [...new Set(docs)] : docs;
 }
 
+/*
+ * Each read below takes the overlay of other transactions' uncommitted writes (storage/overlay.ts)
+ * from its caller, taken in the same synchronous step as the call: it reaches the stored documents
+ * before its first yield, and answers what the overlay's reader sees.
+ */
+
 /**
  * Chooses the documents a filter can possibly match using `_id` and declared indexes: equality,
  * `$in`, ranges, `$ne`, on one field or on an index's leading fields. The filter itself is still
  * applied to every candidate, so the plan only has to be a superset. Natural order.
  */
-export function candidates(coll: Collection, filter: unknown): Doc[] {
+export function candidates(coll: Collection, filter: unknown, overlay: Overlay | undefined): Doc[] {
   const plan = accessPlan(coll, filterBounds(filter));
-  const docs = coll.inNaturalOrder(reach(coll, plan));
+  const docs = coll.inNaturalOrder(reach(coll, plan, overlay));
   if (!plan.index) executorStats.scannedObjects += docs.length;
   record(plan, docs.length, { covered: false });
   return docs;
 }
 
 /** Every document in natural order (a collection scan: each counts as examined). */
-export function allDocuments(coll: Collection): Doc[] {
-  executorStats.scannedObjects += coll.size;
-  recorder?.({ intervals: [], direction: 1, countOnly: false, sorted: false, covered: false, returned: coll.size });
-  return [...coll.all()];
+export function allDocuments(coll: Collection, overlay: Overlay | undefined): Doc[] {
+  const docs = seenDocuments(coll, overlay);
+  executorStats.scannedObjects += docs.length;
+  recorder?.({ intervals: [], direction: 1, countOnly: false, sorted: false, covered: false, returned: docs.length });
+  return docs;
 }
 
 /**
  * Documents whose `field` equals one of `values` (scalars; null also finds missing), as a
  * `$lookup` equality join reads them, in natural order.
  */
-export function equalTo(coll: Collection, field: string, values: unknown[]): Doc[] {
+export function equalTo(coll: Collection, field: string, values: unknown[], overlay: Overlay | undefined): Doc[] {
   const plan = accessPlan(coll, filterBounds({ [field]: { $in: values } }));
-  const pool = reach(coll, plan);
-  if (plan.setExact) {
+  const pool = reach(coll, plan, overlay);
+  // the committed versions an overlay adds are not from the index's range: checked below
+  if (plan.setExact && !overlay) {
     record(plan, pool.length);
     return coll.inNaturalOrder(pool);
   }
@@ -254,18 +271,19 @@ export function* matches(
   coll: Collection,
   filter: unknown,
   predicate: (d: Doc) => boolean,
-  limit?: number,
-  hint?: Hint,
+  limit: number | undefined,
+  hint: Hint | undefined,
+  overlay: Overlay | undefined,
 ): Work<Doc[]> {
   const plan = accessPlan(coll, filterBounds(filter), hint);
   if (limit === undefined) {
-    const docs = coll.inNaturalOrder(yield* checked(reach(coll, plan), predicate));
+    const docs = coll.inNaturalOrder(yield* checked(reach(coll, plan, overlay), predicate));
     record(plan, docs.length);
     return docs;
   }
   // with a limit, the first matches in natural order: order the candidates first
   const out: Doc[] = [];
-  for (const d of coll.inNaturalOrder(reach(coll, plan))) {
+  for (const d of coll.inNaturalOrder(reach(coll, plan, overlay))) {
     if (out.length >= limit) break;
     executorStats.scannedObjects++;
     if (predicate(d)) out.push(d);
@@ -284,28 +302,32 @@ function checked(pool: Doc[], predicate: (d: Doc) => boolean): Work<Doc[]> {
 /**
  * The number of documents a filter matches. When an index's ranges express the whole filter, the
  * number of entries in them (no document is read: O(log n) per range); otherwise the candidates
- * are checked.
+ * are checked. Through an overlay: the count of the stored documents, adjusted by the few the
+ * overlay covers (each way of counting counts exactly the stored documents that match).
  */
 export function* countMatches(
   coll: Collection,
   filter: unknown,
   predicate: (d: Doc) => boolean,
-  hint?: Hint,
+  hint: Hint | undefined,
+  overlay: Overlay | undefined,
 ): Work<number> {
+  // taken with the stored documents it corrects, before any yield
+  const adjustment = countAdjustment(overlay, predicate);
   const bounds = filterBounds(filter);
   const plan = accessPlan(coll, bounds, hint);
   if (hint === undefined && !plan.exact) {
     const counted = textCount(coll, filter, bounds, plan.count);
-    if (counted !== undefined) return counted;
+    if (counted !== undefined) return counted + adjustment;
   }
   if (plan.exact) {
     executorStats.scanned += plan.spans.length * 2;
     record(plan, 0, { countOnly: true, covered: true });
-    return plan.count;
+    return plan.count + adjustment;
   }
-  const n = (yield* checked(reach(coll, plan), predicate)).length;
+  const n = (yield* checked(reachStored(coll, plan), predicate)).length;
   record(plan, n);
-  return n;
+  return n + adjustment;
 }
 
 /**
@@ -371,16 +393,17 @@ export function* sortedMatches(
   sort: SortSpec,
   take: number | undefined,
   strings: StringCompare,
-  hint?: Hint,
+  hint: Hint | undefined,
+  overlay: Overlay | undefined,
 ): Work<Doc[]> {
   const bounds = filterBounds(filter);
   const plan = accessPlan(coll, bounds, hint);
   // a hint fixes the access path: no walk of another index
   if (take !== undefined && plan.count > take && hint === undefined) {
-    const walked = walkInOrder(coll, bounds, predicate, sort, take, plan.count, strings);
+    const walked = walkInOrder(coll, bounds, predicate, sort, take, plan.count, strings, overlay);
     if (walked) return walked;
   }
-  const docs = yield* checked(reach(coll, plan), predicate);
+  const docs = yield* checked(reach(coll, plan, overlay), predicate);
   // natural order first, so that documents with equal sort keys keep it
   const sorted = sortDocs(coll.inNaturalOrder(docs), sort, take, strings);
   tick(docs.length);
@@ -439,6 +462,7 @@ function walkInOrder(
   take: number,
   budget: number,
   strings: StringCompare,
+  overlay: Overlay | undefined,
 ): Doc[] | undefined {
   const [field, direction] = sort[0];
   const ordering = orderingIndex(coll, bounds, field);
@@ -481,6 +505,8 @@ function walkInOrder(
     tick();
     // a document the exact text rules out is passed over on the trigram index's folded values
     if (textTest && !textTest(doc)) return true;
+    // another transaction's uncommitted version: its committed one is merged in after the walk
+    if (overlay?.replaced.has(doc)) return true;
     executorStats.scannedObjects++;
     if (!predicate(doc)) return true;
     if (!inOrder) group.push(doc);
@@ -495,7 +521,7 @@ function walkInOrder(
   executorStats.scanned += Math.min(steps, budget);
   if (!full && steps > budget) return undefined;
   appendGroup(out, group, sort, strings);
-  const page = out.slice(0, take);
+  const page = overlay ? withCommitted(coll, out, overlay, predicate, sort, take, strings) : out.slice(0, take);
   index.accesses.ops++;
   recorder?.({
     index,
@@ -507,6 +533,25 @@ function walkInOrder(
     returned: page.length,
   });
   return page;
+}
+
+/**
+ * A walk's page of stored committed documents (the first `take` of them in sort order) with the
+ * overlay's committed versions that match merged in: the first `take` of both, in sort order.
+ */
+function withCommitted(
+  coll: Collection,
+  walked: Doc[],
+  overlay: Overlay,
+  predicate: (d: Doc) => boolean,
+  sort: SortSpec,
+  take: number,
+  strings: StringCompare,
+): Doc[] {
+  const matching = committedVersions(overlay).filter(predicate);
+  executorStats.scannedObjects += matching.length;
+  if (matching.length === 0) return walked.slice(0, take);
+  return sortDocs(coll.inNaturalOrder([...walked.slice(0, take), ...matching]), sort, take, strings);
 }
 
 /** A test of the filter's first exact text condition on a trigram-indexed field, without reading the document. */

@@ -21,6 +21,8 @@ export type Change =
 export interface CatalogGuard {
   /** before a document is inserted (`old` undefined), replaced, or removed (`next` undefined) */
   document(coll: Collection, old: Doc | undefined, next: Doc | undefined): void;
+  /** before a write changes the documents it matched */
+  matched(coll: Collection, docs: readonly Doc[]): void;
   /** before a change to a collection itself (or to every collection of `db`) */
   namespace(db: string, coll?: string): void;
 }
@@ -82,6 +84,11 @@ export class Catalog {
     this.guard?.namespace(db);
     this.dbs.delete(db);
     this.record({ op: 'dropDatabase', db }, () => this.dbs.set(db, colls));
+  }
+
+  /** Before a write changes documents it matched: refused when another transaction holds one (see CatalogGuard). */
+  matched(coll: Collection, docs: readonly Doc[]): void {
+    this.guard?.matched(coll, docs);
   }
 
   insert(coll: Collection, doc: Doc): void {

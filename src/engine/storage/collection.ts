@@ -152,7 +152,8 @@ export class Collection {
       for (const id of this.docs.keys()) this.positions.set(id, i++);
     }
     const positions = this.positions;
-    const keyed = docs.map((d) => [positions.get(valueKey(d._id)) ?? 0, d] as const);
+    // a document no longer stored (a committed version an overlay shows) goes last, where an abort would put it back
+    const keyed = docs.map((d) => [positions.get(valueKey(d._id)) ?? positions.size, d] as const);
     keyed.sort((a, b) => a[0] - b[0]);
     return keyed.map((e) => e[1]);
   }
