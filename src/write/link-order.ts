@@ -33,9 +33,19 @@ export function orderKeys(next: number[], current: Map<number, string>, moved: S
   return written;
 }
 
-/** A key after `last` (the end of a list). */
-export function keyAfter(last: string | null): string {
-  return generateKeyBetween(last, null);
+const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * The key of the `n`th link appended anywhere (a shared counter, models/counters.ts): an integer
+ * key of at least 7 digits (`g0000000`...), so it sorts after every key of every list except the
+ * ones made this way (a list's own keys start at `a0` and reach `g` only after 56.8 billion
+ * appends), and after those made earlier. Appending needs no look at the list, whatever its length.
+ */
+export function appendedKey(n: number): string {
+  let digits = '';
+  for (let rest = n; rest > 0; rest = Math.floor(rest / 62)) digits = DIGITS[rest % 62] + digits;
+  digits = digits.padStart(7, '0');
+  return String.fromCharCode('a'.charCodeAt(0) + digits.length - 1) + digits;
 }
 
 function between(low: string | null, high: string | null, count: number): string[] {

@@ -6,45 +6,13 @@ import { isTargetRelation, type ContentType, type Registry } from '../content-ty
 import { CLAIMS, LINK_ORDER, orderPath, type Models } from '../models/index.js';
 import type { OwningLink, StoredObject, WritePlan } from './build.js';
 import type { Claim } from './claims.js';
-import { entries } from './collection.js';
-import { isOrderKey, keyAfter } from './link-order.js';
+import { appendedKey } from './link-order.js';
 
 /** The inverse side of an owning relation attribute, when it has one. */
 function inverseOf(registry: Registry, contentType: ContentType, attributeName: string) {
   const attribute = contentType.attributes[attributeName];
   if (!isTargetRelation(attribute) || !attribute.inversedBy) return undefined;
   return registry.relation(attribute.target, attribute.inversedBy);
-}
-
-/**
- * The last key of each target's inverse list (keys sort as bytes; entries without one come first),
- * in one aggregation: the keys of the entries linked to the targets, the highest per target.
- */
-async function lastKeys(
-  models: Models,
-  uid: string,
-  field: string,
-  multiple: boolean,
-  targets: number[],
-): Promise<Map<number, string>> {
-  if (targets.length === 0) return new Map();
-  const path = `${LINK_ORDER}.${field}`;
-  const pipeline = multiple
-    ? [
-        { $match: { [field]: { $in: targets } } },
-        { $project: { _id: 0, key: { $objectToArray: { $ifNull: [`$${path}`, {}] } } } },
-        { $unwind: '$key' },
-        { $match: { 'key.k': { $in: targets.map(String) }, 'key.v': { $type: 'string' } } },
-        { $group: { _id: '$key.k', last: { $max: '$key.v' } } },
-      ]
-    : [
-        { $match: { [field]: { $in: targets }, [path]: { $type: 'string' } } },
-        { $group: { _id: `$${field}`, last: { $max: `$${path}` } } },
-      ];
-  const rows = await entries(models, uid).aggregate<{ _id: unknown; last: unknown }>(pipeline).toArray();
-  const last = new Map<number, string>();
-  for (const row of rows) if (isOrderKey(row.last)) last.set(Number(row._id), row.last);
-  return last;
 }
 
 /**
@@ -77,30 +45,36 @@ export async function resolveOwningLinks(
       continue;
     }
     if (link.relation.multiple) for (const id of removed) plan.unset.push(orderPath(field, true, id));
-    await appendKeys(models, contentType.uid, plan, field, link.relation.multiple, added);
+    await appendKeys(models, plan, field, link.relation.multiple, added);
   }
   for (const [field, ids] of Object.entries(plan.push))
-    if (inverseOf(registry, contentType, field)?.multiple)
-      await appendKeys(models, contentType.uid, plan, field, true, ids);
+    if (inverseOf(registry, contentType, field)?.multiple) await appendKeys(models, plan, field, true, ids);
   for (const [field, ids] of Object.entries(plan.pull))
     if (inverseOf(registry, contentType, field)?.multiple)
       for (const id of ids) plan.unset.push(orderPath(field, true, id));
   return claims;
 }
 
-/** Order keys for newly linked targets: each at the end of its target's list (a to-one links at most one). */
+/**
+ * Order keys for newly linked targets: each at the end of its target's list (a to-one links at
+ * most one), from the shared append counter rather than from the list's last key, which would
+ * mean reading every entry of the list (a tag's thousands of articles) for each write.
+ */
 async function appendKeys(
   models: Models,
-  uid: string,
   plan: WritePlan,
   field: string,
   multiple: boolean,
   added: number[],
 ): Promise<void> {
   const linked = multiple ? added : added.slice(0, 1);
-  const last = await lastKeys(models, uid, field, multiple, linked);
-  for (const target of linked) plan.set[orderPath(field, multiple, target)] = keyAfter(last.get(target) ?? null);
+  if (linked.length === 0) return;
+  const first = await models.counters.next(APPENDED_LINKS, linked.length);
+  linked.forEach((target, i) => (plan.set[orderPath(field, multiple, target)] = appendedKey(first + i)));
 }
+
+/** The counter of links appended to inverse lists (link-order.ts, appendedKey). */
+const APPENDED_LINKS = 'link-order';
 
 /** Exclusive links: stamp the new ones, keep the stamps of the links that stay. */
 async function stampLinks(
