@@ -9,7 +9,7 @@ import has from 'lodash/has.js';
 import set from 'lodash/set.js';
 import toPath from 'lodash/toPath.js';
 import type { ServiceConfig } from '../config/index.js';
-import type { CustomFieldBaseType, Registry } from '../content-types/index.js';
+import { API_TOKEN_UID, type CustomFieldBaseType, type Registry } from '../content-types/index.js';
 import type { Logger } from '../logger.js';
 import type { ServiceContext } from '../service-context.js';
 import { createAppCode, type AppCode } from './app-controllers.js';
@@ -377,9 +377,9 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     'find, findOne, createRole, updateRole, deleteRole',
   );
   const apiTokens = strictObject(
-    createApiTokenService(pluginRuntime("strapi.service('admin::api-token')")),
+    createApiTokenService(pluginRuntime("strapi.service('admin::api-token')"), () => query(API_TOKEN_UID)),
     "strapi.service('admin::api-token')",
-    'hash, list, getById, getByName, exists, create, revoke, checkSaltIsDefined',
+    'hash, list, getBy, getById, getByName, exists, create, update, regenerate, revoke, checkSaltIsDefined',
   );
   const usersPermissionsService = strictObject(
     createUsersPermissionsService(query),
