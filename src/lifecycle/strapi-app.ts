@@ -18,6 +18,7 @@ import type { DbLifecyclesProvider } from './db-lifecycles.js';
 import { createStrapiStore, type StrapiStore } from './core-store.js';
 import { createEntityService, type EntityService } from './entity-service.js';
 import { createQueryEngine, type QueryEngine } from './query-engine.js';
+import { createPendingQueries, type PendingQueries } from './pending-queries.js';
 import { NO_LIFECYCLES } from './read-hooks.js';
 import type { StrapiServer } from './strapi-server.js';
 import type { CronService } from './cron.js';
@@ -332,6 +333,12 @@ export function appContentApiStrategies(app: StrapiApp): readonly AuthStrategy[]
   return auth ? contentApiStrategies(auth) : [];
 }
 
+/** The queries the app's code starts through a `strapi` object once the service is stopping. */
+const appQueries = new WeakMap<StrapiApp, PendingQueries>();
+export function appPendingQueries(app: StrapiApp): PendingQueries | undefined {
+  return appQueries.get(app);
+}
+
 /** `{ uid: value }` whose values are made when read, as Strapi's `strapi.controllers` and `strapi.services`. */
 function lazyMap<T>(entries: ReadonlyArray<readonly [string, () => T]>): Record<string, T> {
   const map: Record<string, T> = {};
@@ -353,8 +360,11 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   // and they store passwords as given and validate nothing (its entity service hashes and validates)
   const queryEntities = createEntityService(unheard, { queryEngine: true });
   const silent = createEntityService({ ...unheard, lifecycles: NO_LIFECYCLES }, { queryEngine: true });
+  const pendingQueries = createPendingQueries();
   const query = (uid: string): QueryEngine =>
-    createQueryEngine({ entities: queryEntities, silent, lifecycles: host.service.lifecycles }, uid);
+    pendingQueries.tracked(
+      createQueryEngine({ entities: queryEntities, silent, lifecycles: host.service.lifecycles }, uid),
+    );
   // plugin services defined on the entity service and the query engine, as Strapi defines them
   const usersService = strictObject(
     createUsersService(entityService, query, async (user) => {
@@ -630,7 +640,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       return schema ? schemaEdits.view(schema) : undefined;
     },
     entityService: strictObject(
-      entityService,
+      pendingQueries.tracked(entityService),
       'strapi.entityService',
       'findMany, findOne, count, findPage, create, update, delete, load, loadPages',
     ),
@@ -684,5 +694,6 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   recordOwnServices(strict, (plugin, name) => holders.get(plugin)?.ownService(name));
   customFieldRegistries.set(strict, customFields);
   appAuths.set(strict, ownAuth);
+  appQueries.set(strict, pendingQueries);
   return strict;
 }
