@@ -40,6 +40,7 @@ import {
   layerMethods,
   pluginHoldersOf,
   appContentApiStrategies,
+  appPendingQueries,
   registeredCustomFields,
   settleCustomFields,
   loadingStrapi,
@@ -507,6 +508,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     },
     async stop() {
       cron?.destroy();
+      const pendingQueries = strapi ? appPendingQueries(strapi) : undefined;
+      pendingQueries?.stopping();
       if (strapi)
         await runExtendedBuiltInHooks(
           extensions,
@@ -533,6 +536,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
           s.closeIdleConnections();
         });
       }
+      // what the destroy functions started without awaiting ends first, as in Strapi (pending-queries.ts)
+      await pendingQueries?.settle(5_000);
       // the events of the last requests are posted before the database goes
       await webhooks.stop();
       await connection.close();

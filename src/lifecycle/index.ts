@@ -3,6 +3,7 @@ export {
   createStrapiApp,
   pluginHoldersOf,
   appContentApiStrategies,
+  appPendingQueries,
   registeredCustomFields,
   loadingStrapi,
   runningStrapi,

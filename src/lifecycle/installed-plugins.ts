@@ -114,7 +114,7 @@ export async function loadInstalledPlugins(
     for (const { name, packageName, file } of packages) {
       try {
         const exported = await importPluginModule(file, packageName);
-        loaded.push(pluginOf(name, file, packageName, exported, config.plugins[name]?.config ?? {}, true));
+        loaded.push(await pluginOf(name, file, packageName, exported, config.plugins[name]?.config ?? {}, true));
       } catch (err) {
         const message = err instanceof ConfigError ? err.message : `${packageName}: ${String(err)}`;
         warn(`the plugin "${name}" is not run: ${message}`);

@@ -70,7 +70,7 @@ export async function loadLocalPlugins(
         continue;
       }
       const exported = await importServer(dir, file, label);
-      loaded.push(pluginOf(name, file, label, exported, plugin.config, false));
+      loaded.push(await pluginOf(name, file, label, exported, plugin.config, false));
     }
     return loaded;
   });

@@ -39,14 +39,18 @@ function reason(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** The plugin's settings: its defaults under the app's, checked by its validator (a throw stops start-up). */
-function pluginSettings(name: string, label: string, declared: unknown, own: Record<string, unknown>) {
+/**
+ * The plugin's settings: its defaults under the app's, checked by its validator (a throw stops
+ * start-up). An async validator (strapi-plugin-website-builder's yup `validate`) is awaited: Strapi
+ * calls it without awaiting, so a refusal there is an unhandled rejection; here it refuses as a throw.
+ */
+async function pluginSettings(name: string, label: string, declared: unknown, own: Record<string, unknown>) {
   const config = record(declared);
   const defaults = typeof config.default === 'function' ? callAppFunction(config.default, { env }) : config.default;
   const settings = defaultsDeep({}, own, record(defaults)) as Record<string, unknown>;
   if (typeof config.validator === 'function') {
     try {
-      callAppFunction(config.validator, settings);
+      await callAppFunction(config.validator, settings);
     } catch (err) {
       throw new ConfigError(label, undefined, `Error regarding ${name} config: ${reason(err)}`);
     }
@@ -85,20 +89,20 @@ export async function importPluginModule(file: string, label: string): Promise<R
 }
 
 /** The plugin object of an exported `strapi-server`, with its settings (`declaredConfig`: the app's `config/plugins` `<name>.config`). */
-export function pluginOf(
+export async function pluginOf(
   name: string,
   file: string,
   label: string,
   exported: Record<string, unknown>,
   declaredConfig: Record<string, unknown>,
   thirdParty: boolean,
-): LoadedPlugin {
+): Promise<LoadedPlugin> {
   return {
     name,
     file,
     label,
     thirdParty,
-    server: pluginServer(exported, pluginSettings(name, label, exported.config, declaredConfig)),
+    server: pluginServer(exported, await pluginSettings(name, label, exported.config, declaredConfig)),
   };
 }
 

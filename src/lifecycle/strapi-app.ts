@@ -9,7 +9,7 @@ import has from 'lodash/has.js';
 import set from 'lodash/set.js';
 import toPath from 'lodash/toPath.js';
 import type { ServiceConfig } from '../config/index.js';
-import type { CustomFieldBaseType, Registry } from '../content-types/index.js';
+import { API_TOKEN_UID, type CustomFieldBaseType, type Registry } from '../content-types/index.js';
 import type { Logger } from '../logger.js';
 import type { ServiceContext } from '../service-context.js';
 import { createAppCode, type AppCode } from './app-controllers.js';
@@ -18,6 +18,7 @@ import type { DbLifecyclesProvider } from './db-lifecycles.js';
 import { createStrapiStore, type StrapiStore } from './core-store.js';
 import { createEntityService, type EntityService } from './entity-service.js';
 import { createQueryEngine, type QueryEngine } from './query-engine.js';
+import { createPendingQueries, type PendingQueries } from './pending-queries.js';
 import { NO_LIFECYCLES } from './read-hooks.js';
 import type { StrapiServer } from './strapi-server.js';
 import type { CronService } from './cron.js';
@@ -334,6 +335,12 @@ export function appContentApiStrategies(app: StrapiApp): readonly AuthStrategy[]
   return auth ? contentApiStrategies(auth) : [];
 }
 
+/** The queries the app's code starts through a `strapi` object once the service is stopping. */
+const appQueries = new WeakMap<StrapiApp, PendingQueries>();
+export function appPendingQueries(app: StrapiApp): PendingQueries | undefined {
+  return appQueries.get(app);
+}
+
 /** `{ uid: value }` whose values are made when read, as Strapi's `strapi.controllers` and `strapi.services`. */
 function lazyMap<T>(entries: ReadonlyArray<readonly [string, () => T]>): Record<string, T> {
   const map: Record<string, T> = {};
@@ -355,8 +362,11 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   // and they store passwords as given and validate nothing (its entity service hashes and validates)
   const queryEntities = createEntityService(unheard, { queryEngine: true });
   const silent = createEntityService({ ...unheard, lifecycles: NO_LIFECYCLES }, { queryEngine: true });
+  const pendingQueries = createPendingQueries();
   const query = (uid: string): QueryEngine =>
-    createQueryEngine({ entities: queryEntities, silent, lifecycles: host.service.lifecycles }, uid);
+    pendingQueries.tracked(
+      createQueryEngine({ entities: queryEntities, silent, lifecycles: host.service.lifecycles }, uid),
+    );
   // plugin services defined on the entity service and the query engine, as Strapi defines them
   const usersService = strictObject(
     createUsersService(entityService, query, async (user) => {
@@ -379,9 +389,9 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     'find, findOne, createRole, updateRole, deleteRole',
   );
   const apiTokens = strictObject(
-    createApiTokenService(pluginRuntime("strapi.service('admin::api-token')")),
+    createApiTokenService(pluginRuntime("strapi.service('admin::api-token')"), () => query(API_TOKEN_UID)),
     "strapi.service('admin::api-token')",
-    'hash, list, getById, getByName, exists, create, revoke, checkSaltIsDefined',
+    'hash, list, getBy, getById, getByName, exists, create, update, regenerate, revoke, checkSaltIsDefined',
   );
   const usersPermissionsService = strictObject(
     createUsersPermissionsService(query),
@@ -640,7 +650,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       return schema ? schemaEdits.view(schema) : undefined;
     },
     entityService: strictObject(
-      entityService,
+      pendingQueries.tracked(entityService),
       'strapi.entityService',
       'findMany, findOne, count, findPage, create, update, delete, load, loadPages',
     ),
@@ -694,5 +704,6 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   recordOwnServices(strict, (plugin, name) => holders.get(plugin)?.ownService(name));
   customFieldRegistries.set(strict, customFields);
   appAuths.set(strict, ownAuth);
+  appQueries.set(strict, pendingQueries);
   return strict;
 }

@@ -176,6 +176,14 @@ function respond(exchange: Exchange, req: Request, res: Response): void {
  * The process goes on serving (an unhandled rejection would stop it).
  */
 function respondOr500(exchange: Exchange, req: Request, res: Response, logger: Logger): void {
+  const { body } = exchange.answer;
+  // a handler that set `ctx.body` to a promise it did not await (strapi-plugin-redirects 1.0.4's
+  // content-type routes): Koa writes it as `{}`, as here; its rejection is logged, never left
+  // unhandled to stop the process
+  if (body instanceof Promise)
+    body.catch((err: unknown) =>
+      logger.error({ err, method: req.method, url: req.originalUrl }, 'the promise set as the body rejected'),
+    );
   try {
     respond(exchange, req, res);
   } catch (err) {

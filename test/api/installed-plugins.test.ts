@@ -225,6 +225,18 @@ const PLUGIN_FILES: Record<string, string> = {
   'node_modules/strapi-plugin-needs-more/package.json': pluginPackage('strapi-plugin-needs-more', 'needs-more'),
   'node_modules/strapi-plugin-needs-more/strapi-server.js':
     "require('some-package-nobody-installed'); module.exports = {};",
+  // strapi-plugin-website-builder 3.0.1's validator: async (a yup validate), refusing a build without url
+  'node_modules/strapi-plugin-builds/package.json': pluginPackage('strapi-plugin-builds', 'builds'),
+  'node_modules/strapi-plugin-builds/strapi-server.js': `module.exports = {
+    config: {
+      default: () => ({ builds: [{ name: 'site' }] }),
+      validator: async (config) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (config.builds.some((build) => !build.url)) throw new Error('A URL is required');
+      },
+    },
+    bootstrap() { throw new Error('the plugin with a refused config ran'); },
+  };`,
   'node_modules/strapi-plugin-morph/package.json': pluginPackage('strapi-plugin-morph', 'morph'),
   'node_modules/strapi-plugin-morph/strapi-server.js': `module.exports = { contentTypes: { task: { schema: {
     kind: 'collectionType', info: { singularName: 'task', pluralName: 'tasks', displayName: 'Task' },
@@ -246,6 +258,7 @@ const DEPENDENCIES = [
   'strapi-plugin-broken',
   '@acme/strapi-plugin-wobbly',
   'strapi-plugin-needs-more',
+  'strapi-plugin-builds',
   'strapi-plugin-morph',
   'strapi-plugin-fake-graphql',
   '@strapi/plugin-i18n',
@@ -430,6 +443,10 @@ describe('Strapi plugins the project installed from npm (dependencies with strap
       expect(warnings()).to.include(
         'the plugin "needs-more" is not run: strapi-plugin-needs-more: requires the package "some-package-nobody-installed", which is not installed: run "npm install some-package-nobody-installed" in the app directory, or remove what uses it',
       );
+      // an async validator's refusal, awaited (Strapi leaves it an unhandled rejection)
+      expect(warnings()).to.include(
+        'the plugin "builds" is not run: strapi-plugin-builds: Error regarding builds config: A URL is required',
+      );
       const morph = warnings().find((message) => message.includes('"morph"'));
       expect(morph).to.match(
         /^the plugin "morph" is not run: its content-type cannot be stored by this service: .*unknown morph target "plugin::morph.note"/,
@@ -449,7 +466,7 @@ describe('Strapi plugins the project installed from npm (dependencies with strap
     it('passes quietly over a dependency that is not installed, one that is no plugin and an admin-only plugin', () => {
       const said = lines.map((line) => String(line.msg)).join('\n');
       for (const name of ['not-installed', 'left-pad', 'admin-only']) expect(said).not.to.contain(name);
-      expect(warnings()).to.have.length(5);
+      expect(warnings()).to.have.length(6);
     });
 
     it("does not list the installed plugins' config/plugins entries as unused", () => {

@@ -25,6 +25,7 @@ const KIND_MESSAGE = `this must be one of the following values: ${KINDS.join(', 
 const PLUGIN_TYPE_ORDER = [
   'admin::user',
   'admin::api-token',
+  'admin::api-token-permission',
   'plugin::upload.file',
   'plugin::upload.folder',
   'plugin::users-permissions.permission',

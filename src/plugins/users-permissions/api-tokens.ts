@@ -8,6 +8,7 @@ import { nextId } from './roles.js';
 import { collectionOf } from './collections.js';
 import { CredentialCache } from './token-cache.js';
 import { isDuplicate } from './indexes.js';
+import { dropTokenActions, grantTokenActions, tokenActions, tokensActions } from './api-token-permissions.js';
 
 export interface CreateApiTokenInput {
   name: string;
@@ -36,7 +37,6 @@ interface ApiTokenDoc {
   description?: string | null;
   type: string;
   accessKey: string;
-  actions?: unknown;
   lastUsedAt?: Date | null;
   expiresAt?: Date | null;
   createdAt?: Date;
@@ -47,13 +47,14 @@ export function hashAccessKey(accessKey: string, salt: string): string {
   return createHmac('sha512', salt).update(accessKey).digest('hex');
 }
 
-function info(doc: ApiTokenDoc): ApiTokenInfo {
+/** A token as the service uses it; `actions`: its permissions' (those of a custom token only count). */
+function info(doc: ApiTokenDoc, actions: string[]): ApiTokenInfo {
   return {
     id: doc._id,
     name: doc.name,
     description: doc.description ?? null,
     type: isApiTokenType(doc.type) ? doc.type : 'custom',
-    actions: Array.isArray(doc.actions) ? doc.actions.filter((a): a is string => typeof a === 'string') : [],
+    actions,
     lastUsedAt: doc.lastUsedAt ?? null,
     expiresAt: doc.expiresAt ?? null,
     createdAt: doc.createdAt ?? null,
@@ -65,8 +66,9 @@ function validate(input: CreateApiTokenInput): void {
     throw ValidationError.forPath(['name'], 'name is a required field');
   if (!isApiTokenType(input.type))
     throw ValidationError.forPath(['type'], 'type must be one of the following values: read-only, full-access, custom');
-  if (input.type === 'custom' && (!input.actions || input.actions.length === 0))
-    throw ValidationError.forPath(['permissions'], 'a custom token needs at least one action');
+  // as Strapi: a custom token needs its list of actions (an empty one makes a token that can do nothing)
+  if (input.type === 'custom' && !Array.isArray(input.actions))
+    throw ValidationError.forPath(['permissions'], 'Missing permissions attribute for custom token');
   if (input.actions?.some((a) => typeof a !== 'string' || !/^[\w:.-]+\.[\w-]+$/.test(a)))
     throw ValidationError.forPath(['permissions'], 'actions must look like api::article.article.find');
   if (input.days !== undefined && (!Number.isFinite(input.days) || input.days <= 0))
@@ -88,10 +90,9 @@ export async function createApiTokenWithSalt(
     .create({
       _id: await nextId(ctx, API_TOKEN_UID),
       name: input.name.trim(),
-      description: input.description ?? null,
+      description: input.description ?? '',
       type: input.type,
       accessKey: hashAccessKey(accessKey, salt),
-      actions: input.type === 'custom' ? [...new Set(input.actions)] : [],
       lastUsedAt: null,
       expiresAt: lifespan !== null ? new Date(Date.now() + lifespan) : null,
       lifespan,
@@ -100,20 +101,42 @@ export async function createApiTokenWithSalt(
       // a token of this name was created meanwhile (unique `name`)
       throw isDuplicate(error, 'name') ? ValidationError.forPath(['name'], 'Name already taken') : error;
     });
+  const id = doc._id as number;
+  const actions = input.type === 'custom' ? [...new Set(input.actions)] : [];
+  await grantTokenActions(ctx, id, actions);
   tokenCache(ctx).invalidate();
-  return { id: doc._id as number, accessKey, token: info(doc.toObject() as unknown as ApiTokenDoc) };
+  return { id, accessKey, token: info(doc.toObject() as unknown as ApiTokenDoc, actions) };
 }
 
 export async function listApiTokens(ctx: ServiceContext): Promise<ApiTokenInfo[]> {
   const docs = (await ctx.models.model(API_TOKEN_UID).find({}).sort({ _id: 1 }).lean()) as unknown as ApiTokenDoc[];
-  return docs.map(info);
+  const actions = await tokensActions(
+    ctx,
+    docs.filter((doc) => doc.type === 'custom').map((doc) => doc._id),
+  );
+  return docs.map((doc) => info(doc, actions.get(doc._id) ?? []));
 }
 
-/** Deletes a token; false when there is none with this id. Requests of this process no longer pass with it. */
+/**
+ * Deletes a token and its permissions; false when there is none with this id. Requests of this
+ * process no longer pass with it.
+ */
 export async function revokeApiToken(ctx: ServiceContext, id: number): Promise<boolean> {
   const result = await collectionOf(ctx, API_TOKEN_UID).deleteOne({ _id: id });
+  await dropTokenActions(ctx, id);
   tokenCache(ctx).invalidate();
   return result.deletedCount === 1;
+}
+
+/** A new access key for the token (answered once; the old one no longer passes); null when there is no such token. */
+export async function regenerateApiToken(ctx: ServiceContext, salt: string, id: number): Promise<string | null> {
+  const accessKey = randomBytes(128).toString('hex');
+  const result = await collectionOf(ctx, API_TOKEN_UID).updateOne(
+    { _id: id },
+    { $set: { accessKey: hashAccessKey(accessKey, salt), updatedAt: new Date() } },
+  );
+  tokenCache(ctx).invalidate();
+  return result.matchedCount === 1 ? accessKey : null;
 }
 
 /** Looked-up tokens by key hash, one cache per service (keyed by its models). */
@@ -149,7 +172,7 @@ export async function authenticateApiToken(
   if (!token) {
     const doc = (await collection.findOne({ accessKey: hash })) as ApiTokenDoc | null;
     if (!doc) return { ok: false, reason: 'unknown' };
-    token = info(doc);
+    token = info(doc, doc.type === 'custom' ? await tokenActions(ctx, doc._id) : []);
     cache.set(hash, token);
   }
   const now = Date.now();

@@ -1,5 +1,12 @@
 import type { ContentTypeSource } from '../../content-types/index.js';
-import { API_TOKEN_UID, HIDDEN_FROM_ADMIN, PERMISSION_UID, ROLE_UID, USER_UID } from '../../content-types/index.js';
+import {
+  API_TOKEN_PERMISSION_UID,
+  API_TOKEN_UID,
+  HIDDEN_FROM_ADMIN,
+  PERMISSION_UID,
+  ROLE_UID,
+  USER_UID,
+} from '../../content-types/index.js';
 
 const SOURCE = 'plugin users-permissions (built in)';
 
@@ -75,6 +82,8 @@ export function usersPermissionsContentTypes(): ContentTypeSource[] {
         },
       },
     },
+    // Strapi 4.26's admin token types: a custom token's actions are api-token-permission entries
+    // related to it (`permissions` / `token`), as plugins populate them
     {
       uid: API_TOKEN_UID,
       namespace: 'plugin',
@@ -82,23 +91,67 @@ export function usersPermissionsContentTypes(): ContentTypeSource[] {
       schema: {
         kind: 'collectionType',
         collectionName: 'strapi_api_tokens',
-        info: { singularName: 'api-token', pluralName: 'api-tokens', displayName: 'Api Token' },
+        info: { singularName: 'api-token', pluralName: 'api-tokens', displayName: 'Api Token', description: '' },
         options: { draftAndPublish: false },
         pluginOptions: HIDDEN_FROM_ADMIN,
         attributes: {
-          name: { type: 'string', required: true, unique: true, configurable: false },
-          description: { type: 'string', configurable: false },
+          name: { type: 'string', minLength: 1, required: true, unique: true, configurable: false },
+          description: { type: 'string', minLength: 1, required: false, default: '', configurable: false },
           type: {
             type: 'enumeration',
             enum: ['read-only', 'full-access', 'custom'],
             required: true,
+            default: 'read-only',
             configurable: false,
           },
-          accessKey: { type: 'string', required: true, private: true, unique: true, configurable: false },
-          actions: { type: 'json', configurable: false },
-          lastUsedAt: { type: 'datetime', configurable: false },
-          expiresAt: { type: 'datetime', configurable: false },
-          lifespan: { type: 'integer', configurable: false },
+          // only its HMAC is stored; private here (Strapi's is not): no client reads or filters on it
+          accessKey: {
+            type: 'string',
+            minLength: 1,
+            required: true,
+            private: true,
+            unique: true,
+            searchable: false,
+            configurable: false,
+          },
+          lastUsedAt: { type: 'datetime', required: false, configurable: false },
+          permissions: {
+            type: 'relation',
+            relation: 'oneToMany',
+            target: API_TOKEN_PERMISSION_UID,
+            mappedBy: 'token',
+            required: false,
+            configurable: false,
+          },
+          expiresAt: { type: 'datetime', required: false, configurable: false },
+          lifespan: { type: 'biginteger', required: false, configurable: false },
+        },
+      },
+    },
+    {
+      uid: API_TOKEN_PERMISSION_UID,
+      namespace: 'plugin',
+      source: SOURCE,
+      schema: {
+        kind: 'collectionType',
+        collectionName: 'strapi_api_token_permissions',
+        info: {
+          singularName: 'api-token-permission',
+          pluralName: 'api-token-permissions',
+          displayName: 'API Token Permission',
+          description: '',
+        },
+        options: { draftAndPublish: false },
+        pluginOptions: HIDDEN_FROM_ADMIN,
+        attributes: {
+          action: { type: 'string', minLength: 1, required: true, configurable: false },
+          token: {
+            type: 'relation',
+            relation: 'manyToOne',
+            target: API_TOKEN_UID,
+            inversedBy: 'permissions',
+            configurable: false,
+          },
         },
       },
     },

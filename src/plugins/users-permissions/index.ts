@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
+import { migrateStoredTokenActions } from './api-token-permissions.js';
 import { createApiTokenWithSalt, listApiTokens, revokeApiToken, type CreateApiTokenInput } from './api-tokens.js';
 import { createAuthenticator } from './authenticator.js';
 import { usersPermissionsContentTypes } from './content-types.js';
@@ -108,6 +109,7 @@ export const usersPermissionsPlugin: Plugin = {
   },
   async bootstrap(ctx) {
     await ensureUniqueIndexes(ctx);
+    await migrateStoredTokenActions(ctx);
     await seedRoles(ctx);
     const runtime = usersPermissionsRuntime(ctx);
     if (runtime) await initGrantSettings(ctx, runtime.providers, runtime.settings.providers);

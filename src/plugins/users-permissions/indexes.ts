@@ -1,7 +1,7 @@
 // Unique indexes behind the plugin's check-then-write paths that its Strapi schemas do not mark
-// `unique` (an e-mail is one account; an action is granted to a role once), so parallel requests
+// `unique` (an e-mail is one account; an action is granted to a role or an API token once), so parallel requests
 // cannot both pass the check.
-import { PERMISSION_UID, USER_UID } from '../../content-types/index.js';
+import { API_TOKEN_PERMISSION_UID, PERMISSION_UID, USER_UID } from '../../content-types/index.js';
 import { ValidationError, type ValidationIssue } from '../../errors/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import { advancedSettings } from './advanced-settings.js';
@@ -12,6 +12,7 @@ const SHARED_EMAIL_INDEX = 'email_shared';
 const INDEXES = [
   { uid: USER_UID, key: { email: 1 }, name: EMAIL_INDEX },
   { uid: PERMISSION_UID, key: { role: 1, action: 1 }, name: 'role_action_unique' },
+  { uid: API_TOKEN_PERMISSION_UID, key: { token: 1, action: 1 }, name: 'token_action_unique' },
 ] as const;
 
 /**
