@@ -1,6 +1,7 @@
-// Query shapes beyond the judged scenarios, on kept bench data (bench:scenarios --data DIR): for
-// each, the documents and index keys the engine examined, the MongoDB commands sent and the
-// milliseconds per request (sequential requests, the service in this process as `start` runs it).
+// Query shapes beyond the judged scenarios, and a few writes, on a copy of kept bench data
+// (bench:scenarios --data DIR): for each, the documents and index keys the engine examined, the
+// MongoDB commands sent and the milliseconds per request (sequential requests, the service in
+// this process as `start` runs it).
 // The first three figures do not depend on the machine's load; the milliseconds do. Used to find
 // shapes whose cost grows with the content (a sort through a relation, an inverse relation in its
 // link order, relation counts, `_q`...) before a user does.
@@ -28,7 +29,7 @@ if (!values.data) {
   process.exit(2);
 }
 
-/** [label, path] for REST; a GraphQL query when the path starts with `{`. */
+/** [label, path] for REST reads; a GraphQL query when it starts with `{`; `POST|PUT path body` for writes. */
 const SHAPES: Array<[string, string]> = [
   ['list, page 1', '/api/articles?pagination[pageSize]=25'],
   ['list, page 300', '/api/articles?pagination[page]=300&pagination[pageSize]=25'],
@@ -59,6 +60,12 @@ const SHAPES: Array<[string, string]> = [
     '{ articles(pagination: { pageSize: 25 }) { data { attributes { title tags { data { attributes { name articles(pagination: { pageSize: 5 }) { data { attributes { title } } } } } } } } } }',
   ],
   ['GraphQL tags → their articles', '{ tags { data { attributes { name articles { data { id } } } } } }'],
+  [
+    'create with author, category, 3 tags',
+    'POST /api/articles {"data":{"title":"Shape","author":1,"category":2,"tags":[1,2,3],"seo":{"metaTitle":"m"}}}',
+  ],
+  ['update a title', 'PUT /api/articles/5000 {"data":{"title":"Shape update"}}'],
+  ['connect a tag from the article', 'PUT /api/articles/5001 {"data":{"tags":{"connect":[4]}}}'],
 ];
 
 process.env.JWT_SECRET ??= randomBytes(32).toString('base64');
@@ -93,12 +100,15 @@ try {
   for (const [label, shape] of SHAPES) {
     if (values.only && !label.includes(values.only)) continue;
     const graphql = shape.startsWith('{');
+    const write = /^(POST|PUT) (\S+) (.*)$/.exec(shape);
     const send = () =>
-      fetch(url + (graphql ? '/graphql' : shape), {
-        method: graphql ? 'POST' : 'GET',
-        headers,
-        body: graphql ? JSON.stringify({ query: shape }) : undefined,
-      });
+      write
+        ? fetch(url + write[2], { method: write[1], headers, body: write[3] })
+        : fetch(url + (graphql ? '/graphql' : shape), {
+            method: graphql ? 'POST' : 'GET',
+            headers,
+            body: graphql ? JSON.stringify({ query: shape }) : undefined,
+          });
     const warm = await send(); // the first request of a shape builds its indexes and plans
     const size = (await warm.arrayBuffer()).byteLength;
     if (warm.status !== 200) throw new Error(`${label}: HTTP ${warm.status}`);
