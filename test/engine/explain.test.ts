@@ -43,6 +43,21 @@ describe('engine: explain', () => {
     await server.stop();
   });
 
+  it('an $or over two indexed fields: FETCH over an OR of both IXSCANs, only their documents examined', async () => {
+    const filter = { $or: [{ tag: 't3' }, { rank: { $gte: 190 } }] };
+    const explain = await articles.find(filter).explain('executionStats');
+    const or = stage(explain, 'OR');
+    expect((or.inputStages as Document[]).map((s) => s.indexName).sort()).to.deep.equal(['rank_1', 'tag_1']);
+    expect(stages(explain, 'COLLSCAN')).to.have.length(0);
+    const stats = executionStats(explain);
+    // t3: 3, 13, ..., 193 (20); rank >= 190: 10, of which 193 is both
+    expect(stats.nReturned).to.equal(29);
+    expect(stats.totalDocsExamined).to.be.at.most(30);
+    const ids = (await articles.find(filter).toArray()).map((d) => d._id as number);
+    expect(ids).to.have.length(29);
+    expect(ids.every((id) => id % 10 === 3 || id >= 190)).to.equal(true);
+  });
+
   it('find on an indexed field: FETCH over IXSCAN with the index and its bounds; keys and documents examined', async () => {
     const explain = await articles.find({ tag: 't3' }).explain('executionStats');
     const ixscan = stage(explain, 'IXSCAN');

@@ -130,6 +130,12 @@ function keyValue(v: unknown, high: boolean): unknown {
 export function accessStages(choice: PlanChoice | undefined, filter: unknown): Stage {
   const filterDoc = isPlainObject(filter) && Object.keys(filter).length > 0 ? { filter } : {};
   if (!choice) return { stage: 'EOF' };
+  if (choice.union) {
+    const inputStages = choice.union.map((branch) =>
+      branch.index ? ixscan({ ...branch, index: branch.index }) : accessStages(branch, undefined),
+    );
+    return { stage: 'FETCH', ...filterDoc, inputStage: { stage: 'OR', inputStages } };
+  }
   const { index } = choice;
   if (!index) return { stage: 'COLLSCAN', ...filterDoc, direction: 'forward' };
   const scan = { ...choice, index };
@@ -149,6 +155,8 @@ export function withExecutionFigures(
     if (stage.stage === 'IXSCAN' || stage.stage === 'COUNT_SCAN') out.keysExamined = figures.keysExamined;
     if (stage.stage === 'FETCH' || stage.stage === 'COLLSCAN') out.docsExamined = figures.docsExamined;
     if (stage.inputStage) out.inputStage = annotate(stage.inputStage, false);
+    if (Array.isArray(stage.inputStages))
+      out.inputStages = stage.inputStages.map((input) => annotate(input as Stage, false));
     return out;
   };
   return annotate(plan, true);

@@ -30,6 +30,8 @@ export interface FilterBounds {
   texts: TextCondition[];
   /** conditions no interval expresses (regexes, `$expr`, `$elemMatch`...): checked on documents */
   residual: boolean;
+  /** the branches of each `$or` of the conjunction over several fields (a union of index reads may serve it) */
+  unions: unknown[][];
 }
 
 /** A regex condition of the conjunction that is a literal (`{ [field]: /literal/ }`). */
@@ -65,7 +67,7 @@ const MAX_RANGES = 4096;
 
 /** Reads a filter into per-field intervals (its top-level conjunction; `$and` flattened). */
 export function filterBounds(filter: unknown): FilterBounds {
-  const out: FilterBounds = { fields: new Map(), texts: [], residual: false };
+  const out: FilterBounds = { fields: new Map(), texts: [], residual: false, unions: [] };
   collect(filter, out);
   return out;
 }
@@ -81,7 +83,10 @@ function collect(filter: unknown, out: FilterBounds): void {
     } else if (key === '$or' && Array.isArray(cond)) {
       const union = orPredicate(cond);
       if (union) addPredicate(out, union.field, union.predicate);
-      else out.residual = true;
+      else {
+        out.residual = true;
+        if (cond.length > 0) out.unions.push(cond);
+      }
     } else if (key.startsWith('$')) {
       if (key !== '$comment') out.residual = true;
     } else {

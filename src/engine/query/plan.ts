@@ -36,6 +36,8 @@ interface AccessPlan {
   intervals?: Interval[][];
   /** the literal whose trigram candidates are read (`docs`) */
   substring?: { field: string; literal: string };
+  /** the plans of an `$or`'s branches whose documents `docs` unites */
+  union?: AccessPlan[];
 }
 
 /** An index a command's `hint` names (visible, existing), or `$natural`: a collection scan. */
@@ -49,6 +51,8 @@ export interface PlanChoice {
   intervals: Interval[][];
   /** the candidates of an unanchored regex, through the trigrams of the indexed field */
   substring?: { field: string; literal: string };
+  /** the branches of an `$or` read one by one (each with its index), their documents united */
+  union?: PlanChoice[];
   /** the index is walked in this direction of its own order */
   direction: 1 | -1;
   /** the answer is the number of index entries in range: no document is read */
@@ -80,18 +84,22 @@ export function recordingPlans<T>(read: () => T): { result: T; plans: PlanChoice
 
 /** Notes a plan's use: the index's access count ($indexStats), the choice for a recording explain. */
 function record(plan: AccessPlan, returned: number, how: Partial<PlanChoice> = {}): void {
-  if (plan.index) plan.index.accesses.ops++;
-  recorder?.({
+  for (const used of plan.union ?? [plan]) if (used.index) used.index.accesses.ops++;
+  recorder?.({ ...choiceOf(plan), returned, ...how });
+}
+
+function choiceOf(plan: AccessPlan): PlanChoice {
+  return {
     index: plan.index,
     intervals: plan.intervals ?? [],
     substring: plan.substring,
+    union: plan.union?.map(choiceOf),
     direction: 1,
     countOnly: false,
     sorted: false,
     covered: plan.setExact && plan.index !== undefined,
-    returned,
-    ...how,
-  });
+    returned: 0,
+  };
 }
 
 /**
@@ -125,8 +133,40 @@ function accessPlan(coll: Collection, bounds: FilterBounds, hint?: Hint): Access
         substring: { field: text.field, literal: text.literal },
       };
   }
+  for (const branches of bounds.unions) {
+    const union = unionPlan(coll, branches);
+    if (union && union.count < coll.size && (!best || union.count < best.count)) best = union;
+  }
   const all = bounds.fields.size === 0 && !bounds.residual;
   return best ?? { spans: [], count: coll.size, exact: all, setExact: all };
+}
+
+/**
+ * An `$or` over several fields (a filter through two relations, pushed down to `$in`s of ids) as
+ * the union of its branches' own plans, when each has one that is not a scan: the documents any
+ * branch reaches, each once (the whole filter is then applied to them). MongoDB's OR stage.
+ */
+function unionPlan(coll: Collection, branches: unknown[]): AccessPlan | undefined {
+  const plans: AccessPlan[] = [];
+  let count = 0;
+  for (const branch of branches) {
+    const plan = accessPlan(coll, filterBounds(branch));
+    if (!plan.index) return undefined;
+    plans.push(plan);
+    count += plan.count;
+  }
+  return {
+    spans: [],
+    count,
+    exact: false,
+    setExact: false,
+    union: plans,
+    docs: () => {
+      const reached = new Set<Doc>();
+      for (const plan of plans) for (const doc of reachStored(coll, plan)) reached.add(doc);
+      return [...reached];
+    },
+  };
 }
 
 /**
