@@ -130,6 +130,33 @@ describe('engine: explain', () => {
     expect(fast.queryPlanner.winningPlan.stage).to.equal('RECORD_STORE_FAST_COUNT');
   });
 
+  it('count on a compound index whose middle field is not bounded: the keys settle it, no document read', async () => {
+    const counted = server.db.collection<AnyDoc>('counted');
+    await counted.insertMany(
+      Array.from({ length: 120 }, (_, i) => ({
+        _id: i,
+        tags: [i % 4, (i % 4) + 10],
+        locale: i % 3 === 0 ? 'fr' : 'en',
+        ...(i % 5 === 0 ? {} : { publishedAt: i % 7 === 0 ? null : new Date(i * 1000) }),
+      })),
+    );
+    await counted.createIndex({ tags: 1, locale: 1, publishedAt: 1 });
+    const filter = { tags: 2, publishedAt: { $ne: null } };
+    const expected = Array.from({ length: 120 }, (_, i) => i).filter(
+      (i) => i % 4 === 2 && i % 5 !== 0 && i % 7 !== 0,
+    ).length;
+    expect(await counted.countDocuments(filter)).to.equal(expected);
+    expect(await counted.countDocuments({ ...filter, publishedAt: { $gt: new Date(60_000) } })).to.equal(
+      Array.from({ length: 120 }, (_, i) => i).filter((i) => i % 4 === 2 && i % 5 !== 0 && i % 7 !== 0 && i > 60)
+        .length,
+    );
+    const explain = await server.db.command({
+      explain: { count: 'counted', query: filter },
+      verbosity: 'executionStats',
+    });
+    expect(executionStats(explain).totalDocsExamined).to.equal(0);
+  });
+
   it('count of a case-insensitive substring: the title index with the regex bounds, no document read', async () => {
     await articles.createIndex({ title: 1 });
     expect(await articles.countDocuments({ title: /TITLE 1/i, tag: { $ne: 't3' } })).to.equal(

@@ -392,3 +392,50 @@ function pad(values: unknown[], width: number, sentinel: symbol): unknown[] {
   while (out.length < width) out.push(sentinel);
   return out;
 }
+
+/**
+ * A test of an index entry's key that settles whether its document matches the filter, without
+ * reading the document: when every condition is on a field of `index`, exactly expressed by
+ * intervals (`exact`), and no field is an array except one the ranges pin to a single value
+ * (`ranged`: the ranges' intervals per leading field; each document then has one entry in range).
+ * Undefined otherwise. `{ tags: 3, locale, publishedAt: { $ne: null } }` counted on the
+ * `{ tags, locale, publishedAt }` index reads keys only.
+ */
+export function keyTest(
+  index: SecondaryIndex,
+  bounds: FilterBounds,
+  ranged: Interval[][],
+): ((key: unknown) => boolean) | undefined {
+  if (bounds.residual) return undefined;
+  const checks: Array<{ position: number; intervals: Interval[] }> = [];
+  for (const [field, predicates] of bounds.fields) {
+    const position = index.fields.indexOf(field);
+    if (position < 0 || !predicates.every((p) => p.exact)) return undefined;
+    if (index.multikeyFields.has(position)) {
+      const pinned = ranged[position];
+      const only = predicates.length === 1 ? predicates[0] : undefined;
+      if (!only || only.negative || pinned?.length !== 1 || !isPoint(pinned[0] as Interval)) return undefined;
+      continue; // the range itself is the condition
+    }
+    checks.push({ position, intervals: intersectAll(predicates.map((p) => p.intervals)) });
+  }
+  // unbounded array fields after the ranged ones would give a document several entries
+  for (let f = 0; f < index.fields.length; f++) {
+    if (!index.multikeyFields.has(f)) continue;
+    const pinned = ranged[f];
+    if (pinned?.length !== 1 || !isPoint(pinned[0] as Interval)) return undefined;
+  }
+  const single = index.fields.length === 1;
+  return (key) =>
+    checks.every(({ position, intervals }) => {
+      const value = single ? key : (key as unknown[])[position];
+      return intervals.some((i) => inInterval(value, i));
+    });
+}
+
+function inInterval(value: unknown, i: Interval): boolean {
+  const lo = compareKeyValue(value, i.lo);
+  if (lo < 0 || (lo === 0 && !i.loInc)) return false;
+  const hi = compareKeyValue(value, i.hi);
+  return hi < 0 || (hi === 0 && i.hiInc);
+}

@@ -10,6 +10,7 @@ import {
   filterBounds,
   filterWithout,
   indexBounds,
+  keyTest,
   type FilterBounds,
   type Interval,
   type KeyRange,
@@ -364,6 +365,19 @@ export function* countMatches(
     executorStats.scanned += plan.spans.length * 2;
     record(plan, 0, { countOnly: true, covered: true });
     return plan.count + adjustment;
+  }
+  const test = plan.index && !plan.docs ? keyTest(plan.index, bounds, plan.intervals ?? []) : undefined;
+  if (plan.index && test) {
+    // every condition is settled on the keys in range: count them, no document read
+    let n = 0;
+    const count = (key: unknown) => {
+      if (test(key)) n++;
+      return true;
+    };
+    for (const [a, b] of plan.spans) plan.index.entries.scan(a, b, 1, count);
+    executorStats.scanned += plan.count;
+    record(plan, 0, { countOnly: true, covered: true });
+    return n + adjustment;
   }
   const n = (yield* checked(reachStored(coll, plan), predicate)).length;
   record(plan, n);
