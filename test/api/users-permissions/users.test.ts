@@ -212,6 +212,30 @@ describe('users-permissions: /api/users', () => {
     expect((await get('/api/users/count?password=x')).status).to.equal(400);
   });
 
+  it("GET /api/users/count reads its query as a where, operators and $or included (Strapi 4.26's counts)", async () => {
+    for (const [query, count] of [
+      ['username[$in][0]=alice&username[$in][1]=bob', 2],
+      ['username[$containsi]=AL', 1],
+      ['$or[0][username]=alice&$or[1][username]=bob', 2],
+      ['$and[0][blocked]=false', 3],
+      ['username[$eq]=alice&confirmed=true', 1],
+      ['username=alice&username=bob', 2],
+      ['id[$gt]=1', 2],
+      ['id=2', 1],
+      ['confirmed=1', 3],
+      ['createdAt[$gt]=2020-01-01', 3],
+      ['email=ALICE@users.example.com', 0],
+      ['email=alice@users.example.com', 1],
+    ] as const) {
+      const res = await get(`/api/users/count?${query}`);
+      expect([res.status, res.body], query).to.deep.equal([200, count]);
+    }
+    for (const query of ['username[$foo]=x', 'sort=username', 'password[$notNull]=true', 'role[type]=public']) {
+      const res = await get(`/api/users/count?${query}`);
+      expect([res.status, res.body.error?.name], query).to.deep.equal([400, 'ValidationError']);
+    }
+  });
+
   it('GET /api/users/:id answers one user, 404 otherwise', async () => {
     const res = await get('/api/users/3');
     expect(res.status).to.equal(200);
