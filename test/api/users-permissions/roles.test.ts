@@ -165,6 +165,23 @@ describe('users-permissions: roles and permissions', () => {
     expect((await request(service.app).get('/api/users/me').set(bearer(bobJwt))).status).to.equal(200);
   });
 
+  it("names a new role's type as Strapi 4.26 does (lodash snakeCase of the deburred, lower-cased name; a given type as is)", async () => {
+    const create = (body: object) =>
+      request(service.app).post('/api/users-permissions/roles').set(bearer(adminJwt)).send(body);
+    for (const [body, type] of [
+      [{ name: 'Éditeurs en Chef' }, 'editeurs_en_chef'],
+      [{ name: 'Role-X.v2 sw27' }, 'role_x_v_2_sw_27'],
+      [{ name: 'sw27camelCaseName' }, 'sw_27_camelcasename'],
+      [{ name: 'sw27 typed', type: 'Sw27 Typed' }, 'Sw27 Typed'],
+    ] as const) {
+      expect((await create(body)).body, JSON.stringify(body)).to.deep.equal({ ok: true });
+      const roles = await request(service.app).get('/api/users-permissions/roles').set(bearer(adminJwt));
+      const role = roles.body.roles.find((r: { name: string }) => r.name === body.name);
+      expect(role?.type, JSON.stringify(body)).to.equal(type);
+      await request(service.app).delete(`/api/users-permissions/roles/${role.id}`).set(bearer(adminJwt));
+    }
+  });
+
   it('refuses bad role input and built-in role deletion', async () => {
     // Strapi 4.26's role controller refuses an empty body before its schema
     const publicId = (await collectionOf(service.context, ROLE_UID).findOne({ type: 'public' }))?._id;
