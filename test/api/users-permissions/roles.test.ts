@@ -127,7 +127,7 @@ describe('users-permissions: roles and permissions', () => {
     expect(res.status).to.equal(403);
   });
 
-  it('a custom role grants exactly its permissions; updates apply at once; deleting moves users back', async () => {
+  it('a custom role grants exactly its permissions; updates apply at once; deleting moves its users to the public role', async () => {
     const created = await request(service.app)
       .post('/api/users-permissions/roles')
       .set(bearer(adminJwt))
@@ -162,7 +162,15 @@ describe('users-permissions: roles and permissions', () => {
       .delete(`/api/users-permissions/roles/${role?._id}`)
       .set(bearer(adminJwt));
     expect(removed.status).to.equal(200);
-    expect((await request(service.app).get('/api/users/me').set(bearer(bobJwt))).status).to.equal(200);
+    // Strapi 4.26 moves the role's users to the public role (its controller's deleteRole(id, publicRoleID))
+    const publicRole = await collectionOf(service.context, ROLE_UID).findOne({ type: 'public' });
+    const bob = await collectionOf(service.context, USER_UID).findOne({ username: 'bob' });
+    expect(bob?.role).to.equal(publicRole?._id);
+    expect((await request(service.app).get('/api/users/me').set(bearer(bobJwt))).status).to.equal(403);
+    const publicDelete = await request(service.app)
+      .delete(`/api/users-permissions/roles/${publicRole?._id}`)
+      .set(bearer(adminJwt));
+    expect([publicDelete.status, publicDelete.body.error?.message]).to.deep.equal([400, 'Cannot delete public role']);
   });
 
   it("names a new role's type as Strapi 4.26 does (lodash snakeCase of the deburred, lower-cased name; a given type as is)", async () => {
