@@ -70,7 +70,7 @@ export async function createRole(
 export async function updateRole(
   ctx: ServiceContext,
   roleId: number,
-  set: { name?: string; description?: string },
+  set: { name?: string; description?: string | null },
 ): Promise<void> {
   await ctx.models.model(ROLE_UID).updateOne({ _id: roleId }, { $set: set });
 }
@@ -82,7 +82,7 @@ export async function updateRole(
 export async function changeRole(
   ctx: ServiceContext,
   roleId: number,
-  set: { name?: string; description?: string },
+  set: { name?: string; description?: string | null },
   actions: readonly string[] | undefined,
 ): Promise<void> {
   const rename = () => (Object.keys(set).length > 0 ? updateRole(ctx, roleId, set) : Promise.resolve());

@@ -190,6 +190,34 @@ describe('users-permissions: roles and permissions', () => {
     }
   });
 
+  it('PUT /roles/:id empties a description as Strapi 4.26 does; a name sent is checked as on create', async () => {
+    await request(service.app)
+      .post('/api/users-permissions/roles')
+      .set(bearer(adminJwt))
+      .send({ name: 'Renamed', description: 'd' });
+    const role = await collectionOf(service.context, ROLE_UID).findOne({ type: 'renamed' });
+    const put = (body: object) =>
+      request(service.app).put(`/api/users-permissions/roles/${role?._id}`).set(bearer(adminJwt)).send(body);
+    const stored = async () => {
+      const res = await request(service.app).get(`/api/users-permissions/roles/${role?._id}`).set(bearer(adminJwt));
+      return [res.body.role.name, res.body.role.description];
+    };
+    for (const description of ['', null]) {
+      expect((await put({ description })).body).to.deep.equal({ ok: true });
+      expect(await stored()).to.deep.equal(['Renamed', description]);
+    }
+    for (const name of [null, '', 'ab'])
+      expect((await put({ name, description: 'kept?' })).status, String(name)).to.equal(400);
+    expect(await stored()).to.deep.equal(['Renamed', null]);
+    const graphql = await request(service.app)
+      .post('/graphql')
+      .set(bearer(adminJwt))
+      .send({ query: `mutation { updateUsersPermissionsRole(id: ${role?._id}, data: { name: "" }) { ok } }` });
+    expect(graphql.body.errors?.[0]?.extensions?.error?.name).to.equal('ValidationError');
+    expect(await stored()).to.deep.equal(['Renamed', null]);
+    await request(service.app).delete(`/api/users-permissions/roles/${role?._id}`).set(bearer(adminJwt));
+  });
+
   it('refuses bad role input and built-in role deletion', async () => {
     // Strapi 4.26's role controller refuses an empty body before its schema
     const publicId = (await collectionOf(service.context, ROLE_UID).findOne({ type: 'public' }))?._id;

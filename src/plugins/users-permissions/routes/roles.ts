@@ -67,14 +67,15 @@ export async function createCheckedRole(
  */
 export async function changeCheckedRole(ctx: ServiceContext, roleId: number, input: unknown): Promise<void> {
   const body = bodyObject(input);
-  const { name, description } = checkFields(
-    body,
-    { name: [{ kind: 'min', n: 3 }], description: [] },
-    { required: false },
-  );
-  const set: { name?: string; description?: string } = {};
+  // a name sent is checked as a new role's (Strapi 4.26 stores `null`, `''` or `ab`); a description may be emptied
+  const { name, description } = checkFields(body, {
+    ...('name' in body ? { name: [{ kind: 'required' }, { kind: 'min', n: 3 }] } : {}),
+    description: [],
+  });
+  const set: { name?: string; description?: string | null } = {};
   if (name !== undefined) set.name = name;
   if (description !== undefined) set.description = description;
+  else if (body.description === null || body.description === '') set.description = body.description;
   const actions = body.permissions !== undefined ? fromPermissionInput(body.permissions) : undefined;
   await changeRole(ctx, roleId, set, actions);
 }
