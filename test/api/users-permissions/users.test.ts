@@ -309,8 +309,31 @@ describe('users-permissions: /api/users', () => {
       expect(error(await put({ role: { connect: [], disconnect: [{ id: 1 }] } }))).to.deep.equal(
         one(['role', 'disconnect'], 'Cannot remove role'),
       );
+      // recorded from Strapi 4.26: each connect item is an object with an id, yup's issues disconnect first
+      const issues = (res: request.Response) =>
+        res.body.error?.details.errors.map((e: { path: string[]; message: string }) => [e.path.join('.'), e.message]);
+      expect(issues(await put({ role: { connect: [1] } }))).to.deep.equal([
+        ['role.disconnect', 'role.disconnect is a required field'],
+        ['role.connect.0', 'role.connect[0] must be a `object` type, but the final value was: `1`.'],
+      ]);
+      expect(issues(await put({ role: { connect: [{}], disconnect: [] } }))).to.deep.equal([
+        ['role.connect.0.id', 'role.connect[0].id is a required field'],
+      ]);
+      expect(issues(await put({ role: { connect: 'x', disconnect: [] } }))).to.deep.equal([
+        ['role.connect', 'role.connect must be a `array` type, but the final value was: `"x"`.'],
+      ]);
+      expect(error(await put({ role: [1] }))).to.deep.equal(
+        one(['role'], 'role must be a `object` type, but the final value was: `[\n  "1"\n]`.'),
+      );
+      expect(error(await put({ role: true }))).to.deep.equal(
+        one(['role'], 'role must be a `strapiID` type, but the final value was: `true`.'),
+      );
+      for (const name of ['username', 'email', 'password'])
+        expect(error(await put({ [name]: null })), name).to.deep.equal(
+          one([name], `${name} must be a \`string\` type, but the final value was: \`null\`.`),
+        );
       const stored = await collectionOf(admin.context, USER_UID).findOne({ _id: 2 });
-      expect([stored?.role, stored?.blocked]).to.deep.equal([1, false]);
+      expect([stored?.role, stored?.blocked, stored?.username]).to.deep.equal([1, false, 'bobby']);
     });
 
     it('PUT refuses a taken username and a bad e-mail', async () => {
