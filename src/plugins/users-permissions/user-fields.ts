@@ -70,16 +70,16 @@ export function updatableExtraFields(ctx: ServiceContext, body: Body): Record<st
 const MANAGED = ['role', 'confirmed', 'blocked'] as const;
 
 /**
- * The role of an update, checked as Strapi 4.26's update schema does before the write: an id
- * (`strapiID`: a number or a string), or an object (null included) with a `connect` list of
- * `{ id }` objects and a `disconnect` list, that does not only remove the role; yup's issues in its
- * order (`disconnect`'s, then `connect`'s). An id naming no role is the write path's relation check.
+ * The role of a create or an update, checked as Strapi 4.26's user schemas do before the write: an
+ * id (`strapiID`: a number or a string), or an object with a `connect` list of `{ id }` objects
+ * (on update also a `disconnect` list, and not only removing the role; null is no object), yup's
+ * issues in its order (`disconnect`'s first). An id naming no role is the write path's relation check.
  */
-function checkRoleShape(role: unknown): void {
-  if (role === undefined || typeof role === 'number' || typeof role === 'string') return;
-  if (typeof role !== 'object')
-    throw ValidationError.forPath(['role'], messages.typeError(['role'], 'strapiID', role, role));
-  if (!isPlainObject(role)) throw ValidationError.forPath(['role'], messages.typeError(['role'], 'object', role, role));
+export function roleIssues(role: unknown, mode: 'create' | 'update'): ValidationIssue[] {
+  if (role === undefined || role === '') return mode === 'create' ? [issue(['role'], messages.required(['role']))] : [];
+  if (typeof role === 'number' || typeof role === 'string') return [];
+  if (typeof role !== 'object') return [issue(['role'], messages.typeError(['role'], 'strapiID', role, role))];
+  if (!isPlainObject(role)) return [issue(['role'], messages.typeError(['role'], 'object', role, role))];
   const issues: ValidationIssue[] = [];
   const list = (name: string): unknown[] | undefined => {
     const value = role[name];
@@ -88,7 +88,7 @@ function checkRoleShape(role: unknown): void {
     else return value;
     return undefined;
   };
-  const disconnect = list('disconnect');
+  const disconnect = mode === 'update' ? list('disconnect') : undefined;
   const connect = list('connect');
   connect?.forEach((item, i) => {
     const at = ['role', 'connect', String(i)];
@@ -96,12 +96,14 @@ function checkRoleShape(role: unknown): void {
     else if (item.id === undefined || item.id === null)
       issues.push(issue([...at, 'id'], messages.required([...at, 'id'])));
   });
+  if (mode === 'create' && connect?.length === 0) issues.push(issue(['role', 'connect'], 'Users must have a role'));
   if (connect && disconnect && connect.length === 0 && disconnect.length > 0)
     issues.push(issue(['role', 'disconnect'], 'Cannot remove role'));
-  if (issues.length > 0) throw ValidationError.fromIssues(issues);
+  return issues;
 }
 
 export function managedFields(body: Body): Record<string, unknown> {
-  checkRoleShape(body.role);
+  const issues = roleIssues(body.role, 'update');
+  if (issues.length > 0) throw ValidationError.fromIssues(issues);
   return Object.fromEntries(MANAGED.filter((name) => body[name] !== undefined).map((name) => [name, body[name]]));
 }

@@ -67,6 +67,24 @@ describe('users-permissions: /api/users', () => {
       'ApplicationError',
       'Email already taken',
     ]);
+    // the role's shape, as Strapi 4.26's create schema words it (a ValidationError with its path)
+    const roleIssue = async (role: unknown) => {
+      const res = await post({ ...body, role });
+      return [
+        res.status,
+        res.body.error?.name,
+        ...res.body.error.details.errors.map((e: { message: string }) => e.message),
+      ];
+    };
+    for (const [role, message] of [
+      [{ connect: [1] }, 'role.connect[0] must be a `object` type, but the final value was: `1`.'],
+      [{ connect: [{}] }, 'role.connect[0].id is a required field'],
+      [{ connect: 'x' }, 'role.connect must be a `array` type, but the final value was: `"x"`.'],
+      [[1], 'role must be a `object` type, but the final value was: `[\n  "1"\n]`.'],
+      [true, 'role must be a `strapiID` type, but the final value was: `true`.'],
+      [null, 'role must be a `object` type, but the final value was: `null`.'],
+    ] as const)
+      expect(await roleIssue(role), JSON.stringify(role)).to.deep.equal([400, 'ValidationError', message]);
     expect((await request(service.app).get('/api/users/count').set(bearer(jwt))).body).to.equal(before.body);
     // role 1 is Authenticated, 2 Public (Strapi's order of creation); confirmed and blocked as given
     const created = await post({ ...body, role: { connect: [{ id: 2 }] }, blocked: true });
