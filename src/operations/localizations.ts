@@ -1,6 +1,7 @@
 // POST /api/<plural>/:id/localizations (Strapi v4 i18n): a new entry in another locale of the
 // same document. It copies the source's non-localized attributes, takes the flat body for the
-// rest, is always created as a draft, and is answered flat: `{ id, ...attributes, localizations }`.
+// rest (the shared ones the body gives go to the other localizations too, as Strapi's), is always
+// created as a draft, and is answered flat: `{ id, ...attributes, localizations }`.
 import type { Attribute, ContentType } from '../content-types/index.js';
 import { ApplicationError, NotFoundError } from '../errors/index.js';
 import {
@@ -108,10 +109,12 @@ export async function createLocalization(
     const current = await entries(ctx.models, uid).findOne({ _id: source._id });
     if (!current) throw new NotFoundError();
     const data: WriteData = { ...nonLocalizedAttributes(contentType, current), ...attributes };
-    return createEntry(ctx, contentType, data, { locale, localeGroup: group, draft: true }).catch((error: unknown) => {
-      // another request created this locale meanwhile (the unique index of the group decided)
-      throw error instanceof LocaleTakenError ? new ApplicationError('locale is already used') : error;
-    });
+    return createEntry(ctx, contentType, data, { locale, localeGroup: group, draft: true, shared: attributes }).catch(
+      (error: unknown) => {
+        // another request created this locale meanwhile (the unique index of the group decided)
+        throw error instanceof LocaleTakenError ? new ApplicationError('locale is already used') : error;
+      },
+    );
   });
   const answer = await findWritten(ctx, uid, String(id), {
     ...query,

@@ -19,7 +19,7 @@ import { NEXT_REVISION, StaleEntry, atRevision, retryWhileStale } from './revisi
 import { inTransaction, settleAgainAfterCommit, type WriteScope } from './scope.js';
 import { storedDatetime } from './stored-formats.js';
 import { hookedData, withLifecycles } from './lifecycle-hooks.js';
-import { changesSharedAttributes, localeGroupLease, planSharedWrites } from './shared-attributes.js';
+import { changesSharedAttributes, localeGroupLease, planSharedWrites, type SharedWrite } from './shared-attributes.js';
 import { withNamedLease } from './lease.js';
 
 export interface CreateOptions {
@@ -27,6 +27,12 @@ export interface CreateOptions {
   locale?: string | null;
   /** joins an existing group of localizations (the i18n localization route) */
   localeGroup?: number;
+  /**
+   * What of `data` the document's other localizations take from the new entry (Strapi's
+   * `syncNonLocalizedAttributes` after its create): the localization route's body; a create joining
+   * a document through `data.localizations` shares its whole `data`.
+   */
+  shared?: WriteData;
   /** the v4 localization route always creates a draft */
   draft?: boolean;
   /**
@@ -217,7 +223,24 @@ async function insertEntry(
     if (taken > 0) plan.issues.push(LOCALE_TAKEN);
   }
   await assertValid(ctx, contentType, plan, null);
+  // what the document's other localizations take from the new one: one such write at a time per group
+  const shared = options.shared ?? (options.localeGroup === undefined ? data : undefined);
+  if (group !== undefined && shared !== undefined && changesSharedAttributes(contentType, shared))
+    return withNamedLease(ctx.models, localeGroupLease(contentType, group), async () => {
+      const siblings = await planSharedWrites(ctx.models, ctx.registry, contentType, group, undefined, shared);
+      return writeNewEntry(ctx, contentType, plan, { publishedAt, locale, group }, siblings);
+    });
+  return writeNewEntry(ctx, contentType, plan, { publishedAt, locale, group }, []);
+}
 
+/** Writes a validated new entry, and what the document's other localizations take from it. */
+async function writeNewEntry(
+  ctx: WriteContext,
+  contentType: ContentType,
+  plan: WritePlan,
+  { publishedAt, locale, group }: { publishedAt: Date | null; locale: string | null; group: number | undefined },
+  siblings: SharedWrite[],
+): Promise<number> {
   const stamp = onceStamp(ctx);
   if (!ctx.queryEngine) await hashPasswords(plan.passwords);
   await assignComponentIds(ctx.models, plan.newComponents);
@@ -230,8 +253,11 @@ async function insertEntry(
     doc.locale = locale;
     doc.localeGroup = group ?? id;
   }
+  for (const sibling of siblings) await preparePlan(ctx, sibling.plan);
   await inTransaction(ctx.models, async (scope) => {
     await writeOrUniqueError(() => insertDocument(ctx, contentType, doc, scope));
+    for (const sibling of siblings)
+      await writeUpdate(ctx, contentType, { _id: sibling.entry._id }, sibling.plan, {}, scope);
     await applyInverseOps(ctx.models, inverse.ops, scope);
   });
   await afterWrite(ctx, contentType, id, plan, claims, inverse);
@@ -323,7 +349,14 @@ async function writeChange(
     });
     plan.storageErrors.push(...publishErrors);
     await assertValid(ctx, contentType, plan, current._id, round === 0);
-    const siblings = await planSharedWrites(ctx.models, ctx.registry, contentType, current, data);
+    const siblings = await planSharedWrites(
+      ctx.models,
+      ctx.registry,
+      contentType,
+      current.localeGroup,
+      current._id,
+      data,
+    );
 
     const stamp = onceStamp(ctx);
     const inverse = await planInverseWrites(ctx.models, plan.inverse, current._id, stamp);

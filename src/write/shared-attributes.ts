@@ -1,6 +1,7 @@
 // Strapi v4 i18n keeps non-localized attributes equal across the localizations of a document
 // (`syncNonLocalizedAttributes`): an update of one localization writes the same values to the
-// others. Components are copied without their ids, so each localization gets its own.
+// others, and a new localization's values go to the others as it is created. Components are
+// copied without their ids, so each localization gets its own.
 import type { ContentType, Registry } from '../content-types/index.js';
 import { ValidationError } from '../errors/index.js';
 import type { Models } from '../models/index.js';
@@ -47,19 +48,23 @@ export function localeGroupLease(contentType: ContentType, group: number): strin
   return `locale-group:${contentType.collectionName}:${group}`;
 }
 
-/** Plans the writes of every other localization of `entry`; validated before anything is written. */
+/**
+ * Plans the writes that bring the localizations of document `group` (all but `exceptId`) in line with
+ * `data`; validated before anything is written.
+ */
 export async function planSharedWrites(
   models: Models,
   registry: Registry,
   contentType: ContentType,
-  entry: StoredEntry,
+  group: unknown,
+  exceptId: number | undefined,
   data: WriteData,
 ): Promise<SharedWrite[]> {
-  if (!contentType.localized || typeof entry.localeGroup !== 'number') return [];
+  if (!contentType.localized || typeof group !== 'number') return [];
   const shared = sharedInput(contentType, data);
   if (Object.keys(shared).length === 0) return [];
   const siblings = await entries(models, contentType.uid)
-    .find({ localeGroup: entry.localeGroup, _id: { $ne: entry._id } })
+    .find({ localeGroup: group, ...(exceptId === undefined ? {} : { _id: { $ne: exceptId } }) })
     .sort({ _id: 1 })
     .toArray();
   return siblings.map((sibling) => {

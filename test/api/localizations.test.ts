@@ -60,6 +60,34 @@ describe('i18n: POST /api/<plural>/:id/localizations', () => {
     expect(en.body.data.attributes.localizations.data.map((l: { id: number }) => l.id)).to.deep.equal([res.body.id]);
   });
 
+  it("the shared attributes a new localization's body gives go to the document's other localizations (Strapi 4.26)", async () => {
+    const en = await client.post('/api/articles', { data: { title: 'Shared en', views: '5', rating: 2 } });
+    const fr = await client.post(`/api/articles/${en.body.data.id}/localizations`, {
+      locale: 'fr',
+      title: 'Partagé fr',
+      views: '9',
+      summary: 'localized, stays here',
+    });
+    expect(fr.status, JSON.stringify(fr.body)).to.equal(200);
+    expect(fr.body).to.include({ views: '9', rating: 2 });
+    const read = await client.get(
+      `/api/articles/${en.body.data.id}?publicationState=preview&fields[0]=views&fields[1]=rating&fields[2]=summary`,
+    );
+    expect(read.body.data.attributes).to.deep.equal({ views: '9', rating: 2, summary: null });
+    // a create joining the document through `localizations` shares what it sets the same way
+    const taken = await client.post('/api/articles', {
+      data: { title: 'Joined', locale: 'fr', views: '11', localizations: [en.body.data.id] },
+    });
+    expect(taken.status).to.equal(400); // fr is taken in this document
+    const other = await client.post('/api/articles', { data: { title: 'Other en', views: '1' } });
+    const joined = await client.post('/api/articles', {
+      data: { title: 'Joined fr', locale: 'fr', views: '12', localizations: [other.body.data.id] },
+    });
+    expect(joined.status, JSON.stringify(joined.body)).to.equal(200);
+    const otherRead = await client.get(`/api/articles/${other.body.data.id}?fields[0]=views`);
+    expect(otherRead.body.data.attributes).to.deep.equal({ views: '12' });
+  });
+
   it('rejects a used, missing or unknown locale and unknown entries; nothing written', async () => {
     const before = await client.count(ARTICLE);
     const used = await client.post('/api/articles/1/localizations', { locale: 'fr', title: 'again' });

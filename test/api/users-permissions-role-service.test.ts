@@ -36,6 +36,13 @@ const FILES = {
     await roles.createRole({ name: 'Temporary' });
     const temporary = (await roles.find()).find((one) => one.type === 'temporary');
     await roles.deleteRole(temporary.id);
+    // deleteRole(id, publicRoleID): the role's users move to the role given (Strapi's controller gives the public one)
+    await roles.createRole({ name: 'Leaving' });
+    const all = await roles.find();
+    const leaving = all.find((one) => one.type === 'leaving');
+    const editors = all.find((one) => one.type === 'editors');
+    await strapi.db.query('plugin::users-permissions.user').create({ data: { username: 'leaver', email: 'leaver@example.com', provider: 'local', role: leaving.id } });
+    await roles.deleteRole(leaving.id, editors.id);
   },
 };`,
 };
@@ -57,12 +64,12 @@ describe("strapi.plugin('users-permissions').service('role')", () => {
     expect(refused.body.error.name).to.equal('ForbiddenError');
   });
 
-  it('creates a role with its permissions, deletes another, and answers find/findOne as Strapi', async () => {
+  it('creates a role with its permissions, deletes others (users moving to the role given), and answers find/findOne as Strapi', async () => {
     const res = await request(service.app).get('/api/role-report').expect(200);
     expect(res.body.roles).to.deep.equal([
       ['authenticated', 0],
       ['public', 0],
-      ['editors', 0],
+      ['editors', 1],
     ]);
     expect(res.body.editors).to.include({ name: 'Editors', description: 'they edit', type: 'editors' });
     expect(res.body.editors.permissions['api::page'].controllers.page).to.deep.include({

@@ -21,8 +21,8 @@ import {
   usersPermissionsRuntime,
   type UsersPermissionsRuntime,
 } from '../users-permissions/index.js';
-import { deleteRoleOfUsers, findRole, requireRole, updateRole } from '../users-permissions/roles.js';
-import { createCheckedRole } from '../users-permissions/routes/roles.js';
+import { deleteRoleOfUsers, findRole, requireRole } from '../users-permissions/roles.js';
+import { changeCheckedRole, createCheckedRole } from '../users-permissions/routes/roles.js';
 import { findUserById } from '../users-permissions/users.js';
 import type { Registry } from '../../content-types/index.js';
 import type { GraphQLContext } from './context.js';
@@ -260,10 +260,8 @@ function mutationFields(registry: Registry): Record<string, RootField> {
       resolve: async (_p, args, ctx) => {
         const data = plain(args.data) as Args;
         const role = await requireRole(ctx.service, String(args.id));
-        await updateRole(ctx.service, role._id, {
-          ...(typeof data.name === 'string' ? { name: data.name } : {}),
-          ...(typeof data.description === 'string' ? { description: data.description } : {}),
-        });
+        const given = Object.entries(data).filter(([key]) => key === 'name' || key === 'description');
+        await changeCheckedRole(ctx.service, role._id, Object.fromEntries(given));
         return ok;
       },
     },

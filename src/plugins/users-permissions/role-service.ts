@@ -58,9 +58,11 @@ export function createRoleService(runtime: () => UsersPermissionsRuntime): RoleS
       await changeCheckedRole(rt.ctx, (await existingRole(rt, roleId))._id, data);
       rt.permissions.invalidate();
     },
-    async deleteRole(roleId) {
+    async deleteRole(roleId, publicRoleId) {
       const rt = runtime();
-      await deleteRoleOfUsers(rt.ctx, await existingRole(rt, roleId));
+      const role = await existingRole(rt, roleId);
+      const fallback = publicRoleId === undefined ? undefined : (await existingRole(rt, publicRoleId))._id;
+      await deleteRoleOfUsers(rt.ctx, role, fallback);
       rt.permissions.invalidate();
     },
   };

@@ -70,7 +70,7 @@ export async function createRole(
 export async function updateRole(
   ctx: ServiceContext,
   roleId: number,
-  set: { name?: string; description?: string },
+  set: { name?: string; description?: string | null },
 ): Promise<void> {
   await ctx.models.model(ROLE_UID).updateOne({ _id: roleId }, { $set: set });
 }
@@ -82,7 +82,7 @@ export async function updateRole(
 export async function changeRole(
   ctx: ServiceContext,
   roleId: number,
-  set: { name?: string; description?: string },
+  set: { name?: string; description?: string | null },
   actions: readonly string[] | undefined,
 ): Promise<void> {
   const rename = () => (Object.keys(set).length > 0 ? updateRole(ctx, roleId, set) : Promise.resolve());
@@ -127,14 +127,16 @@ export async function setRoleActions(ctx: ServiceContext, roleId: number, action
 }
 
 /**
- * Deletes a role its users fall back to the authenticated role from; the public and
- * authenticated roles themselves cannot be deleted.
+ * Deletes a role; its users move to the public role, as Strapi 4.26's role controller moves them
+ * (its service's `deleteRole(roleID, publicRoleID)`: to the role of `fallbackId` when a caller
+ * names one). A user left with fewer rights is safe; one raised to `authenticated` would not be.
+ * The public and authenticated roles themselves cannot be deleted.
  */
-export async function deleteRoleOfUsers(ctx: ServiceContext, role: RoleDoc): Promise<void> {
-  if (role.type === 'public' || role.type === 'authenticated')
-    throw new ApplicationError(`Cannot delete the ${role.type} role`);
-  const fallback = await findRole(ctx, { type: 'authenticated' });
-  if (!fallback) throw new ApplicationError('Impossible to find the default role');
+export async function deleteRoleOfUsers(ctx: ServiceContext, role: RoleDoc, fallbackId?: number): Promise<void> {
+  if (role.type === 'public') throw new ApplicationError('Cannot delete public role');
+  if (role.type === 'authenticated') throw new ApplicationError('Cannot delete the authenticated role');
+  const fallback = await findRole(ctx, fallbackId === undefined ? { type: 'public' } : { _id: fallbackId });
+  if (!fallback || fallback._id === role._id) throw new ApplicationError('Impossible to find the role users move to');
   await deleteRole(ctx, role._id, fallback._id);
 }
 

@@ -6,35 +6,32 @@
  * `blocked` as given, password hashed), every failure there an ApplicationError with its message.
  * Answers the user with its role (user-answer.ts).
  */
-import { ApplicationError, ValidationError, isAppError } from '../../errors/index.js';
+import { ApplicationError, isAppError } from '../../errors/index.js';
 import type { OperationContext } from '../../operations/index.js';
 import { USER_UID } from '../../content-types/index.js';
-import { createEntry, isPlainObject } from '../../write/index.js';
+import { createEntry } from '../../write/index.js';
 import { advancedSettings } from './advanced-settings.js';
 import { allowSharedEmails } from './indexes.js';
 import { userWithRole } from './user-answer.js';
 import { emitUserEvent } from './user-events.js';
+import { roleIssues } from './user-fields.js';
 import { findUserByEmail, findUserById } from './users.js';
 import { bodyObject, checkFields } from './validation.js';
-
-/** A role given as `{ connect: [] }` names none. */
-function assertRoleNamed(role: unknown): void {
-  if (isPlainObject(role) && Array.isArray(role.connect) && role.connect.length === 0)
-    throw ValidationError.forPath(['role', 'connect'], 'Users must have a role');
-}
 
 export async function createUserByRequest(
   ctx: OperationContext,
   input: unknown,
 ): Promise<{ id: number } & Record<string, unknown>> {
   const body = bodyObject(input);
-  const { email = '' } = checkFields(body, {
-    email: [{ kind: 'required' }, { kind: 'email' }],
-    username: [{ kind: 'min', n: 1 }, { kind: 'required' }],
-    password: [{ kind: 'min', n: 1 }, { kind: 'required' }],
-    role: [{ kind: 'required' }, { kind: 'anyType' }],
-  });
-  assertRoleNamed(body.role);
+  const { email = '' } = checkFields(
+    body,
+    {
+      email: [{ kind: 'required' }, { kind: 'email' }],
+      username: [{ kind: 'min', n: 1 }, { kind: 'required' }],
+      password: [{ kind: 'min', n: 1 }, { kind: 'required' }],
+    },
+    { also: roleIssues(body.role, 'create') },
+  );
   // `unique_email` off: another user may have the address (the index lets it)
   if (!(await advancedSettings(ctx)).unique_email) await allowSharedEmails(ctx);
   else if (await findUserByEmail(ctx, email)) throw new ApplicationError('Email already taken');

@@ -1,7 +1,7 @@
 import { isManagedField, isPrivate, USER_UID } from '../../content-types/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import { ValidationError, type ValidationIssue } from '../../errors/index.js';
-import { isPlainObject, issue } from '../../write/index.js';
+import { isPlainObject, issue, messages } from '../../write/index.js';
 import type { Body } from './validation.js';
 
 /** Never settable by a client through register or update (CVE-2023-39345: mass assignment). */
@@ -70,30 +70,40 @@ export function updatableExtraFields(ctx: ServiceContext, body: Body): Record<st
 const MANAGED = ['role', 'confirmed', 'blocked'] as const;
 
 /**
- * The role of an update, checked as Strapi 4.26's update schema does before the write: an id, or
- * an object (null included) with `connect` and `disconnect` lists that does not only remove it.
- * An id naming no role is the write path's relation check.
+ * The role of a create or an update, checked as Strapi 4.26's user schemas do before the write: an
+ * id (`strapiID`: a number or a string), or an object with a `connect` list of `{ id }` objects
+ * (on update also a `disconnect` list, and not only removing the role; null is no object), yup's
+ * issues in its order (`disconnect`'s first). An id naming no role is the write path's relation check.
  */
-function checkRoleShape(role: unknown): void {
-  if (role === undefined || (typeof role !== 'object' && role !== null)) return;
-  if (!isPlainObject(role))
-    throw ValidationError.forPath(
-      ['role'],
-      `role must be a \`object\` type, but the final value was: \`${JSON.stringify(role)}\`.`,
-    );
-  const lists = role;
+export function roleIssues(role: unknown, mode: 'create' | 'update'): ValidationIssue[] {
+  if (role === undefined || role === '') return mode === 'create' ? [issue(['role'], messages.required(['role']))] : [];
+  if (typeof role === 'number' || typeof role === 'string') return [];
+  if (typeof role !== 'object') return [issue(['role'], messages.typeError(['role'], 'strapiID', role, role))];
+  if (!isPlainObject(role)) return [issue(['role'], messages.typeError(['role'], 'object', role, role))];
   const issues: ValidationIssue[] = [];
-  for (const name of ['connect', 'disconnect']) {
-    if (lists[name] === undefined) issues.push(issue(['role', name], `role.${name} is a required field`));
-    else if (!Array.isArray(lists[name])) issues.push(issue(['role', name], `role.${name} must be a \`array\` type`));
-  }
-  const { connect, disconnect } = lists;
-  if (Array.isArray(connect) && Array.isArray(disconnect) && connect.length === 0 && disconnect.length > 0)
+  const list = (name: string): unknown[] | undefined => {
+    const value = role[name];
+    if (value === undefined) issues.push(issue(['role', name], messages.required(['role', name])));
+    else if (!Array.isArray(value)) issues.push(issue(['role', name], messages.array(['role', name], value)));
+    else return value;
+    return undefined;
+  };
+  const disconnect = mode === 'update' ? list('disconnect') : undefined;
+  const connect = list('connect');
+  connect?.forEach((item, i) => {
+    const at = ['role', 'connect', String(i)];
+    if (!isPlainObject(item)) issues.push(issue(at, messages.typeError(at, 'object', item, item)));
+    else if (item.id === undefined || item.id === null)
+      issues.push(issue([...at, 'id'], messages.required([...at, 'id'])));
+  });
+  if (mode === 'create' && connect?.length === 0) issues.push(issue(['role', 'connect'], 'Users must have a role'));
+  if (connect && disconnect && connect.length === 0 && disconnect.length > 0)
     issues.push(issue(['role', 'disconnect'], 'Cannot remove role'));
-  if (issues.length > 0) throw ValidationError.fromIssues(issues);
+  return issues;
 }
 
 export function managedFields(body: Body): Record<string, unknown> {
-  checkRoleShape(body.role);
+  const issues = roleIssues(body.role, 'update');
+  if (issues.length > 0) throw ValidationError.fromIssues(issues);
   return Object.fromEntries(MANAGED.filter((name) => body[name] !== undefined).map((name) => [name, body[name]]));
 }

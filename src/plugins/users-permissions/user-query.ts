@@ -1,4 +1,4 @@
-import { isPrivate, isScalar, USER_UID } from '../../content-types/index.js';
+import { isPrivate, USER_UID } from '../../content-types/index.js';
 import { ValidationError } from '../../errors/index.js';
 import type { OperationContext, RawQuery } from '../../operations/index.js';
 import {
@@ -11,7 +11,6 @@ import {
   validateUnused,
   type PlainEntry,
 } from '../../query/index.js';
-import { collectionOf } from './collections.js';
 
 const invalid = (name: string) => new ValidationError(`Invalid parameter ${name}`);
 
@@ -77,40 +76,29 @@ export async function findUser(ctx: OperationContext, id: number, query: RawQuer
 }
 
 /**
- * `GET /api/users/count`: Strapi v4 passes the query string as a `where`, so only plain equality on
- * readable scalar attributes is accepted here (`?confirmed=true`); anything else is a 400. Strapi
- * validates `filters` first (naming a bad attribute, as on the list) and answers valid ones with a
- * 500 (it passes them to the database as a column): a 400 here. The user model's count hooks run around it.
+ * `GET /api/users/count`: Strapi v4 passes the query string as the count's `where`, so every key is
+ * a filter (`?username[$in][0]=a`, `?role[type]=authenticated`, `?$or[0][confirmed]=true`) read as
+ * a list's `filters` are, with the caller's permissions (private attributes refused). A `filters`
+ * key Strapi validates (naming a bad attribute, as on the list) and answers valid ones with a 500 (it
+ * passes them to the database as a column): a 400 here. The user model's count hooks run around it.
  */
 export async function countUsers(ctx: OperationContext, query: RawQuery): Promise<number> {
-  const ct = ctx.registry.contentType(USER_UID);
-  const match: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(query)) {
-    if (name === 'filters') validateUnused(ctx, USER_UID, { filters: value });
-    const attribute = ct?.attributes[name];
-    if (!attribute || isPrivate(attribute) || !isScalar(attribute) || typeof value !== 'string') throw invalid(name);
-    if (attribute.type === 'boolean') {
-      if (value !== 'true' && value !== 'false') throw invalid(name);
-      match[name] = value === 'true';
-    } else if (attribute.type === 'string' || attribute.type === 'email' || attribute.type === 'text') {
-      match[name] = attribute.type === 'email' ? value.toLowerCase() : value;
-    } else {
-      throw invalid(name);
-    }
+  if ('filters' in query) {
+    validateUnused(ctx, USER_UID, { filters: query.filters });
+    throw invalid('filters');
   }
   const lifecycles = ctx.lifecycles;
-  if (!lifecycles || !listensToRead(lifecycles, 'Count', USER_UID))
-    return collectionOf(ctx, USER_UID).countDocuments(match);
-  // the count hooks get the query string as Strapi's `where`; a where a before-hook changed is the app's
-  const hooked = await runBeforeRead(lifecycles, 'Count', USER_UID, { where: { ...query } });
-  const count = hooked.changed
-    ? ((
-        await readEntries({ ...ctx, access: APP_CODE }, USER_UID, {
-          filters: hooked.params.where,
-          pagination: { start: 0, limit: 1, withCount: true },
-        })
-      ).pagination.total ?? 0)
-    : await collectionOf(ctx, USER_UID).countDocuments(match);
-  await runAfterRead(lifecycles, 'Count', USER_UID, hooked, count);
+  const hooked =
+    lifecycles && listensToRead(lifecycles, 'Count', USER_UID)
+      ? await runBeforeRead(lifecycles, 'Count', USER_UID, { where: { ...query } })
+      : undefined;
+  // a where a before-hook changed is the app's, read unrestricted
+  const reader = hooked?.changed ? { ...ctx, access: APP_CODE } : ctx;
+  const { pagination } = await readEntries(reader, USER_UID, {
+    filters: hooked?.changed ? hooked.params.where : query,
+    pagination: { start: 0, limit: 1, withCount: true },
+  });
+  const count = pagination.total ?? 0;
+  if (lifecycles && hooked) await runAfterRead(lifecycles, 'Count', USER_UID, hooked, count);
   return count;
 }

@@ -1,7 +1,7 @@
 /**
  * `PUT /api/users/:id` (`plugin::users-permissions.user.update`), as Strapi v4.26's user
  * controller, for REST and GraphQL's `updateUsersPermissionsUser` alike: the user must exist;
- * email, username and password may be left out but not empty; a username or (with `unique_email`)
+ * email, username and password may be left out but not empty or null; a username or (with `unique_email`)
  * an e-mail in use by another user is refused; besides them, what a user manager sets (role,
  * confirmed, blocked) and the app's own user attributes go through the write path. Answers the
  * stored user.
@@ -10,7 +10,7 @@ import { ApplicationError, NotFoundError, ValidationError } from '../../errors/i
 import { entryIdFromPath, USER_UID } from '../../content-types/index.js';
 import { UNRESTRICTED } from '../../query/index.js';
 import type { ServiceContext } from '../../service-context.js';
-import { issue, loadEntry, updateEntry, writableContentType } from '../../write/index.js';
+import { issue, loadEntry, messages, updateEntry, writableContentType } from '../../write/index.js';
 import { advancedSettings } from './advanced-settings.js';
 import { allowSharedEmails, takenField } from './indexes.js';
 import { managedFields, updatableExtraFields } from './user-fields.js';
@@ -29,10 +29,15 @@ export async function updateUserByRequest(ctx: ServiceContext, id: number, input
   const body = bodyObject(input);
   const existing = await findUserById(ctx, id);
   if (!existing) throw new NotFoundError('User not found');
-  // Strapi's update schema: these may be left out, not empty
-  const empty = ['email', 'username', 'password'].filter((name) => body[name] === '');
-  if (empty.length > 0)
-    throw ValidationError.fromIssues(empty.map((name) => issue([name], `${name} must be at least 1 characters`)));
+  // Strapi's update schema: these may be left out, not empty nor null (yup's non-nullable strings)
+  const invalid = ['email', 'username', 'password'].flatMap((name) =>
+    body[name] === ''
+      ? [issue([name], `${name} must be at least 1 characters`)]
+      : body[name] === null
+        ? [issue([name], messages.typeError([name], 'string', null, null))]
+        : [],
+  );
+  if (invalid.length > 0) throw ValidationError.fromIssues(invalid);
   // Besides the app's own attributes, what a user manager sets (as Strapi 4.26 writes them); the
   // provider and the tokens stay out of reach.
   const fields = checkFields(

@@ -30,13 +30,15 @@ export interface CheckOptions {
   required?: boolean;
   /** yup's `noUnknown()`: keys without rules are one issue on the whole body, reported last */
   noUnknown?: boolean;
+  /** issues of fields checked elsewhere (a role's shape), reported after these */
+  also?: ValidationIssue[];
 }
 
 /** yup-like checks with Strapi's messages ("x is a required field", "x must be at least 6 characters"). */
 export function checkFields(
   body: Body,
   rules: Record<string, Rule[]>,
-  { required = true, noUnknown = false }: CheckOptions = {},
+  { required = true, noUnknown = false, also = [] }: CheckOptions = {},
 ): Record<string, string> {
   const issues: ValidationIssue[] = [];
   const out: Record<string, string> = {};
@@ -82,6 +84,7 @@ export function checkFields(
       message: `this field has unspecified keys: ${unknown.join(', ')}`,
       name: 'ValidationError',
     });
+  issues.push(...also);
   if (issues.length > 0) throw ValidationError.fromIssues(issues);
   return out;
 }

@@ -127,7 +127,7 @@ describe('users-permissions: roles and permissions', () => {
     expect(res.status).to.equal(403);
   });
 
-  it('a custom role grants exactly its permissions; updates apply at once; deleting moves users back', async () => {
+  it('a custom role grants exactly its permissions; updates apply at once; deleting moves its users to the public role', async () => {
     const created = await request(service.app)
       .post('/api/users-permissions/roles')
       .set(bearer(adminJwt))
@@ -162,7 +162,60 @@ describe('users-permissions: roles and permissions', () => {
       .delete(`/api/users-permissions/roles/${role?._id}`)
       .set(bearer(adminJwt));
     expect(removed.status).to.equal(200);
-    expect((await request(service.app).get('/api/users/me').set(bearer(bobJwt))).status).to.equal(200);
+    // Strapi 4.26 moves the role's users to the public role (its controller's deleteRole(id, publicRoleID))
+    const publicRole = await collectionOf(service.context, ROLE_UID).findOne({ type: 'public' });
+    const bob = await collectionOf(service.context, USER_UID).findOne({ username: 'bob' });
+    expect(bob?.role).to.equal(publicRole?._id);
+    expect((await request(service.app).get('/api/users/me').set(bearer(bobJwt))).status).to.equal(403);
+    const publicDelete = await request(service.app)
+      .delete(`/api/users-permissions/roles/${publicRole?._id}`)
+      .set(bearer(adminJwt));
+    expect([publicDelete.status, publicDelete.body.error?.message]).to.deep.equal([400, 'Cannot delete public role']);
+  });
+
+  it("names a new role's type as Strapi 4.26 does (lodash snakeCase of the deburred, lower-cased name; a given type as is)", async () => {
+    const create = (body: object) =>
+      request(service.app).post('/api/users-permissions/roles').set(bearer(adminJwt)).send(body);
+    for (const [body, type] of [
+      [{ name: 'Éditeurs en Chef' }, 'editeurs_en_chef'],
+      [{ name: 'Role-X.v2 sw27' }, 'role_x_v_2_sw_27'],
+      [{ name: 'sw27camelCaseName' }, 'sw_27_camelcasename'],
+      [{ name: 'sw27 typed', type: 'Sw27 Typed' }, 'Sw27 Typed'],
+    ] as const) {
+      expect((await create(body)).body, JSON.stringify(body)).to.deep.equal({ ok: true });
+      const roles = await request(service.app).get('/api/users-permissions/roles').set(bearer(adminJwt));
+      const role = roles.body.roles.find((r: { name: string }) => r.name === body.name);
+      expect(role?.type, JSON.stringify(body)).to.equal(type);
+      await request(service.app).delete(`/api/users-permissions/roles/${role.id}`).set(bearer(adminJwt));
+    }
+  });
+
+  it('PUT /roles/:id empties a description as Strapi 4.26 does; a name sent is checked as on create', async () => {
+    await request(service.app)
+      .post('/api/users-permissions/roles')
+      .set(bearer(adminJwt))
+      .send({ name: 'Renamed', description: 'd' });
+    const role = await collectionOf(service.context, ROLE_UID).findOne({ type: 'renamed' });
+    const put = (body: object) =>
+      request(service.app).put(`/api/users-permissions/roles/${role?._id}`).set(bearer(adminJwt)).send(body);
+    const stored = async () => {
+      const res = await request(service.app).get(`/api/users-permissions/roles/${role?._id}`).set(bearer(adminJwt));
+      return [res.body.role.name, res.body.role.description];
+    };
+    for (const description of ['', null]) {
+      expect((await put({ description })).body).to.deep.equal({ ok: true });
+      expect(await stored()).to.deep.equal(['Renamed', description]);
+    }
+    for (const name of [null, '', 'ab'])
+      expect((await put({ name, description: 'kept?' })).status, String(name)).to.equal(400);
+    expect(await stored()).to.deep.equal(['Renamed', null]);
+    const graphql = await request(service.app)
+      .post('/graphql')
+      .set(bearer(adminJwt))
+      .send({ query: `mutation { updateUsersPermissionsRole(id: ${role?._id}, data: { name: "" }) { ok } }` });
+    expect(graphql.body.errors?.[0]?.extensions?.error?.name).to.equal('ValidationError');
+    expect(await stored()).to.deep.equal(['Renamed', null]);
+    await request(service.app).delete(`/api/users-permissions/roles/${role?._id}`).set(bearer(adminJwt));
   });
 
   it('refuses bad role input and built-in role deletion', async () => {

@@ -67,6 +67,24 @@ describe('users-permissions: /api/users', () => {
       'ApplicationError',
       'Email already taken',
     ]);
+    // the role's shape, as Strapi 4.26's create schema words it (a ValidationError with its path)
+    const roleIssue = async (role: unknown) => {
+      const res = await post({ ...body, role });
+      return [
+        res.status,
+        res.body.error?.name,
+        ...res.body.error.details.errors.map((e: { message: string }) => e.message),
+      ];
+    };
+    for (const [role, message] of [
+      [{ connect: [1] }, 'role.connect[0] must be a `object` type, but the final value was: `1`.'],
+      [{ connect: [{}] }, 'role.connect[0].id is a required field'],
+      [{ connect: 'x' }, 'role.connect must be a `array` type, but the final value was: `"x"`.'],
+      [[1], 'role must be a `object` type, but the final value was: `[\n  "1"\n]`.'],
+      [true, 'role must be a `strapiID` type, but the final value was: `true`.'],
+      [null, 'role must be a `object` type, but the final value was: `null`.'],
+    ] as const)
+      expect(await roleIssue(role), JSON.stringify(role)).to.deep.equal([400, 'ValidationError', message]);
     expect((await request(service.app).get('/api/users/count').set(bearer(jwt))).body).to.equal(before.body);
     // role 1 is Authenticated, 2 Public (Strapi's order of creation); confirmed and blocked as given
     const created = await post({ ...body, role: { connect: [{ id: 2 }] }, blocked: true });
@@ -212,6 +230,30 @@ describe('users-permissions: /api/users', () => {
     expect((await get('/api/users/count?password=x')).status).to.equal(400);
   });
 
+  it("GET /api/users/count reads its query as a where, operators and $or included (Strapi 4.26's counts)", async () => {
+    for (const [query, count] of [
+      ['username[$in][0]=alice&username[$in][1]=bob', 2],
+      ['username[$containsi]=AL', 1],
+      ['$or[0][username]=alice&$or[1][username]=bob', 2],
+      ['$and[0][blocked]=false', 3],
+      ['username[$eq]=alice&confirmed=true', 1],
+      ['username=alice&username=bob', 2],
+      ['id[$gt]=1', 2],
+      ['id=2', 1],
+      ['confirmed=1', 3],
+      ['createdAt[$gt]=2020-01-01', 3],
+      ['email=ALICE@users.example.com', 0],
+      ['email=alice@users.example.com', 1],
+    ] as const) {
+      const res = await get(`/api/users/count?${query}`);
+      expect([res.status, res.body], query).to.deep.equal([200, count]);
+    }
+    for (const query of ['username[$foo]=x', 'sort=username', 'password[$notNull]=true', 'role[type]=public']) {
+      const res = await get(`/api/users/count?${query}`);
+      expect([res.status, res.body.error?.name], query).to.deep.equal([400, 'ValidationError']);
+    }
+  });
+
   it('GET /api/users/:id answers one user, 404 otherwise', async () => {
     const res = await get('/api/users/3');
     expect(res.status).to.equal(200);
@@ -285,8 +327,31 @@ describe('users-permissions: /api/users', () => {
       expect(error(await put({ role: { connect: [], disconnect: [{ id: 1 }] } }))).to.deep.equal(
         one(['role', 'disconnect'], 'Cannot remove role'),
       );
+      // recorded from Strapi 4.26: each connect item is an object with an id, yup's issues disconnect first
+      const issues = (res: request.Response) =>
+        res.body.error?.details.errors.map((e: { path: string[]; message: string }) => [e.path.join('.'), e.message]);
+      expect(issues(await put({ role: { connect: [1] } }))).to.deep.equal([
+        ['role.disconnect', 'role.disconnect is a required field'],
+        ['role.connect.0', 'role.connect[0] must be a `object` type, but the final value was: `1`.'],
+      ]);
+      expect(issues(await put({ role: { connect: [{}], disconnect: [] } }))).to.deep.equal([
+        ['role.connect.0.id', 'role.connect[0].id is a required field'],
+      ]);
+      expect(issues(await put({ role: { connect: 'x', disconnect: [] } }))).to.deep.equal([
+        ['role.connect', 'role.connect must be a `array` type, but the final value was: `"x"`.'],
+      ]);
+      expect(error(await put({ role: [1] }))).to.deep.equal(
+        one(['role'], 'role must be a `object` type, but the final value was: `[\n  "1"\n]`.'),
+      );
+      expect(error(await put({ role: true }))).to.deep.equal(
+        one(['role'], 'role must be a `strapiID` type, but the final value was: `true`.'),
+      );
+      for (const name of ['username', 'email', 'password'])
+        expect(error(await put({ [name]: null })), name).to.deep.equal(
+          one([name], `${name} must be a \`string\` type, but the final value was: \`null\`.`),
+        );
       const stored = await collectionOf(admin.context, USER_UID).findOne({ _id: 2 });
-      expect([stored?.role, stored?.blocked]).to.deep.equal([1, false]);
+      expect([stored?.role, stored?.blocked, stored?.username]).to.deep.equal([1, false, 'bobby']);
     });
 
     it('PUT refuses a taken username and a bad e-mail', async () => {

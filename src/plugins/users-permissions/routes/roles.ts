@@ -1,3 +1,6 @@
+import deburr from 'lodash/deburr.js';
+import snakeCase from 'lodash/snakeCase.js';
+import toLower from 'lodash/toLower.js';
 import { PERMISSIONS_ACTION, ROLE_ACTIONS } from '../../../access/actions.js';
 import { ApplicationError, ValidationError } from '../../../errors/index.js';
 import { permissionCatalogue, rolePermissionTree } from '../permission-catalogue.js';
@@ -28,12 +31,8 @@ function roleBody(body: unknown): Record<string, unknown> {
   return bodyObject(body);
 }
 
-const snakeCase = (name: string) =>
-  name
-    .trim()
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_|_$/g, '');
+/** Strapi's role service names a role's type after its name: lodash `snakeCase(deburr(toLower(name)))` (`sw27 editors` → `sw_27_editors`). */
+const typeOfName = (name: string) => snakeCase(deburr(toLower(name)));
 
 /**
  * A new role from a create body (REST's, GraphQL's `data`), with its actions: an empty body,
@@ -50,7 +49,8 @@ export async function createCheckedRole(
     name: [{ kind: 'required' }, { kind: 'min', n: 3 }],
     description: [],
   });
-  const type = typeof body.type === 'string' && body.type.trim() !== '' ? snakeCase(body.type) : snakeCase(name);
+  // a type the body gives is stored as given, as Strapi's; a blank one is derived from the name (Strapi stores it blank)
+  const type = typeof body.type === 'string' && body.type.trim() !== '' ? body.type : typeOfName(name);
   if (!type) throw ValidationError.forPath(['name'], 'name must contain letters or digits');
   if (await findRole(ctx, { type })) throw new ApplicationError('This role already exists');
   const role = await createRole(ctx, { name, description: description ?? null, type }).catch((error: unknown) => {
@@ -67,14 +67,15 @@ export async function createCheckedRole(
  */
 export async function changeCheckedRole(ctx: ServiceContext, roleId: number, input: unknown): Promise<void> {
   const body = bodyObject(input);
-  const { name, description } = checkFields(
-    body,
-    { name: [{ kind: 'min', n: 3 }], description: [] },
-    { required: false },
-  );
-  const set: { name?: string; description?: string } = {};
+  // a name sent is checked as a new role's (Strapi 4.26 stores `null`, `''` or `ab`); a description may be emptied
+  const { name, description } = checkFields(body, {
+    ...('name' in body ? { name: [{ kind: 'required' }, { kind: 'min', n: 3 }] } : {}),
+    description: [],
+  });
+  const set: { name?: string; description?: string | null } = {};
   if (name !== undefined) set.name = name;
   if (description !== undefined) set.description = description;
+  else if (body.description === null || body.description === '') set.description = body.description;
   const actions = body.permissions !== undefined ? fromPermissionInput(body.permissions) : undefined;
   await changeRole(ctx, roleId, set, actions);
 }
