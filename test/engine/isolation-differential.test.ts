@@ -7,22 +7,11 @@
 import { expect } from 'chai';
 import { MongoClient, type ClientSession, type Collection, type Document, type Filter, type Sort } from 'mongodb';
 import { startEngine, type Engine } from '../../src/engine/index.js';
+import { Random } from '../../scripts/fuzz/random.js';
 
 type Doc = Document & { _id: number };
 type Write = (items: Collection<Doc>, session?: ClientSession) => Promise<unknown>;
 type Read = (items: Collection<Doc>, owners: Collection<Doc>) => Promise<unknown>;
-
-/** mulberry32: a small seeded generator, so a failure names the seed that replays it. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['apple', 'Apricot', 'banana', 'cherry', 'grape', 'Papaya', 'pear', 'plum'];
 const LITERALS = ['ap', 'AP', 'pear', 'an', 'rr', 'ple'];
@@ -45,7 +34,8 @@ describe('engine: read committed, differential', function () {
 
   it('reads during open transactions answer what a copy with only the committed data answers', async () => {
     const seed = Number(process.env.ISOLATION_SEED ?? Date.now() % 100_000);
-    const random = generator(seed);
+    const source = new Random(seed);
+    const random = () => source.next();
     const int = (n: number) => Math.floor(random() * n);
     const pick = <T>(list: readonly T[]): T => list[int(list.length)] as T;
     let nextId = 1;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { Random } from '../../scripts/fuzz/random.js';
 import { type AnyDoc, startTestServer, type TestServer } from './helpers/server.js';
 
 // `$lookup` → `$addFields` of the joined field → `$sort` on it → window is how the service sorts on
@@ -8,7 +9,8 @@ import { type AnyDoc, startTestServer, type TestServer } from './helpers/server.
 // the same order.
 describe('engine: a sort on a joined value', () => {
   let server: TestServer;
-  const rng = mulberry32(20261207);
+  const random = new Random(20261207);
+  const rng = () => random.next();
   before(async () => {
     server = await startTestServer('joined-sort');
     const names = ['Ada', 'Bob', 'ada', 'Émile', 'Zoe', 'Bob', '', 'Ann'];
@@ -139,7 +141,8 @@ describe('engine: a sort on a joined value', () => {
 // the general path.
 describe('engine: a sort on a computed value', () => {
   let server: TestServer;
-  const rng = mulberry32(7);
+  const random = new Random(7);
+  const rng = () => random.next();
   before(async () => {
     server = await startTestServer('computed-sort');
     const posts: AnyDoc[] = [];
@@ -199,15 +202,3 @@ describe('engine: a sort on a computed value', () => {
     });
   }
 });
-
-/** A small seeded generator, so a failure can be replayed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
