@@ -66,6 +66,7 @@ const SHAPES: Array<[string, string]> = [
   ],
   ['update a title', 'PUT /api/articles/5000 {"data":{"title":"Shape update"}}'],
   ['connect a tag from the article', 'PUT /api/articles/5001 {"data":{"tags":{"connect":[4]}}}'],
+  ['connect an article from the tag', 'PUT /api/tags/1 {"data":{"articles":{"connect":[5002]}}}'],
 ];
 
 process.env.JWT_SECRET ??= randomBytes(32).toString('base64');

@@ -68,9 +68,15 @@ async function appendKeys(
   added: number[],
 ): Promise<void> {
   const linked = multiple ? added : added.slice(0, 1);
-  if (linked.length === 0) return;
-  const first = await models.counters.next(APPENDED_LINKS, linked.length);
-  linked.forEach((target, i) => (plan.set[orderPath(field, multiple, target)] = appendedKey(first + i)));
+  const keys = await appendedKeys(models, linked.length);
+  linked.forEach((target, i) => (plan.set[orderPath(field, multiple, target)] = keys[i] as string));
+}
+
+/** `count` order keys at the end of every list, in order (link-order.ts, appendedKey). */
+export async function appendedKeys(models: Models, count: number): Promise<string[]> {
+  if (count === 0) return [];
+  const first = await models.counters.next(APPENDED_LINKS, count);
+  return Array.from({ length: count }, (_, i) => appendedKey(first + i));
 }
 
 /** The counter of links appended to inverse lists (link-order.ts, appendedKey). */

@@ -7,6 +7,7 @@ import type { InverseWrite } from './build.js';
 import type { Claim } from './claims.js';
 import { entries, updateEntries, type EntryUpdate, type StoredEntry } from './collection.js';
 import { isOrderKey, orderKeys } from './link-order.js';
+import { appendedKeys } from './owning-links.js';
 import { applyRelationInput } from './relation-input.js';
 import { NEXT_REVISION } from './revision.js';
 import type { WriteScope } from './scope.js';
@@ -64,6 +65,10 @@ export async function planInverseWrites(
   for (const write of writes) {
     const uid = write.relation.target;
     const { field, multiple: ownerMultiple } = write.relation.inverse;
+    if (appendsOnly(write)) {
+      plan.ops.push(...(await appendOps(models, write, id)));
+      continue;
+    }
     const current = await currentLinks(models, write, id);
     const outcome = applyRelationInput(current.ids, write.input, write.relation.multiple);
     if (!outcome.ok) throw new ValidationError(outcome.message);
@@ -72,17 +77,7 @@ export async function planInverseWrites(
     const added = next.filter((x) => !current.ids.includes(x));
     // this side's order, kept by the owning entries (one key per entry, or per link when they hold arrays)
     const keyPath = write.relation.multiple ? orderPath(field, ownerMultiple, id) : null;
-    if (removed.length > 0) {
-      plan.ops.push({
-        uid,
-        filter: { _id: { $in: removed }, [field]: id },
-        update: {
-          ...(ownerMultiple ? { $pull: { [field]: id } } : { $set: { [field]: null } }),
-          $unset: { [claimPath(field, ownerMultiple, id)]: '', ...(keyPath ? { [keyPath]: '' } : {}) },
-          ...NEXT_REVISION,
-        },
-      });
-    }
+    if (removed.length > 0) plan.ops.push(unlinkOp(write, id, removed, keyPath));
     if (!keyPath) {
       // this side is to-one, so the owning side's target is exclusive: the new owner claims it
       for (const owner of added) {
@@ -114,6 +109,57 @@ export async function planInverseWrites(
     }
   }
   return plan;
+}
+
+/** The owning entries of `owners` that still link to `id` stop linking to it (ids, claim stamp, order key). */
+function unlinkOp(write: InverseWrite, id: number, owners: number[], keyPath: string | null): InverseOp {
+  const { field, multiple: ownerMultiple } = write.relation.inverse;
+  return {
+    uid: write.relation.target,
+    filter: { _id: { $in: owners }, [field]: id },
+    update: {
+      ...(ownerMultiple ? { $pull: { [field]: id } } : { $set: { [field]: null } }),
+      $unset: { [claimPath(field, ownerMultiple, id)]: '', ...(keyPath ? { [keyPath]: '' } : {}) },
+      ...NEXT_REVISION,
+    },
+  };
+}
+
+/**
+ * A to-many side changed only by `connect`s without a position (or at the end) and `disconnect`s:
+ * its list's order is not needed. Connected entries go to the end (a connected one moves there,
+ * as Strapi does), with keys from the shared append counter, so a tag's thousands of articles are
+ * not read to link one more.
+ */
+function appendsOnly(write: InverseWrite): boolean {
+  const input = write.input;
+  return (
+    write.relation.multiple &&
+    input.kind === 'patch' &&
+    input.repeated === null &&
+    input.connect.every((item) => item.position === undefined || 'end' in item.position)
+  );
+}
+
+async function appendOps(models: Models, write: InverseWrite, id: number): Promise<InverseOp[]> {
+  const input = write.input as Extract<InverseWrite['input'], { kind: 'patch' }>;
+  const { field, multiple: ownerMultiple } = write.relation.inverse;
+  const keyPath = orderPath(field, ownerMultiple, id);
+  const connected = input.connect.map((item) => item.id);
+  const dropped = input.disconnect.filter((owner) => !connected.includes(owner));
+  const ops = dropped.length > 0 ? [unlinkOp(write, id, dropped, keyPath)] : [];
+  const keys = await appendedKeys(models, connected.length);
+  connected.forEach((owner, i) => {
+    const key = keys[i] as string;
+    ops.push({
+      uid: write.relation.target,
+      filter: { _id: owner },
+      update: ownerMultiple
+        ? { $addToSet: { [field]: id }, $set: { [keyPath]: key }, ...NEXT_REVISION }
+        : { $set: { [field]: id, [keyPath]: key }, ...NEXT_REVISION },
+    });
+  });
+  return ops;
 }
 
 export async function applyInverseOps(models: Models, ops: InverseOp[], scope: WriteScope): Promise<void> {
