@@ -69,6 +69,12 @@ const SHAPES: Array<[string, string]> = [
   ['connect an article from the tag', 'PUT /api/tags/1 {"data":{"articles":{"connect":[5002]}}}'],
 ];
 
+/** The status and the start of the error message of a refused request. */
+function refusal(status: number, body: string): string {
+  const message = /"message":"([^"]{0,80})/.exec(body)?.[1] ?? body.slice(0, 80);
+  return `${status} ${message}`;
+}
+
 process.env.JWT_SECRET ??= randomBytes(32).toString('base64');
 process.env.API_TOKEN_SALT ??= randomBytes(32).toString('base64');
 // a copy: reads leave the kept data as it was, whatever the engine writes at start
@@ -111,8 +117,15 @@ try {
             body: graphql ? JSON.stringify({ query: shape }) : undefined,
           });
     const warm = await send(); // the first request of a shape builds its indexes and plans
-    const size = (await warm.arrayBuffer()).byteLength;
-    if (warm.status !== 200) throw new Error(`${label}: HTTP ${warm.status}`);
+    const body = await warm.text();
+    const size = Buffer.byteLength(body);
+    // a refusal (a read over its time budget, an answer over 16 MB) is a figure too
+    const refused =
+      warm.status !== 200 ? refusal(warm.status, body) : /"errors":\[/.test(body) ? refusal(200, body) : '';
+    if (refused) {
+      console.log(`${label.padEnd(38)} refused: ${refused}`);
+      continue;
+    }
     const before = await examined();
     commands = 0;
     const t0 = performance.now();
