@@ -7,7 +7,8 @@ import { mingoOptions } from './operators.js';
 import type { PipelineEnv } from './pipeline.js';
 import { parseSort, sortDocs, type SortSpec } from './sort.js';
 
-interface Stage {
+/** A parsed pipeline stage (pipeline.ts, checkStage). */
+export interface Stage {
   name: string;
   spec: unknown;
 }

@@ -5,13 +5,8 @@ import { lookupJoiner, type RunPipeline } from './lookup.js';
 import { mingoOptions } from './operators.js';
 import type { PipelineEnv } from './pipeline.js';
 import { parseSort, type SortSpec } from './sort.js';
-import { MISSING, windowOrder } from './computed-sort.js';
+import { MISSING, windowOrder, type Stage } from './computed-sort.js';
 import type { StringCompare } from '../bson/compare.js';
-
-interface Stage {
-  name: string;
-  spec: unknown;
-}
 
 /**
  * If stages[i] starts a sort on a joined value (below), how many stages it spans (3), else 0:

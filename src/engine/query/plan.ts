@@ -377,6 +377,8 @@ export function* countMatches(
     for (const [a, b] of plan.spans) plan.index.entries.scan(a, b, 1, count);
     executorStats.scanned += plan.count;
     record(plan, 0, { countOnly: true, covered: true });
+    // the keys read count toward the next yield, as documents read would
+    if (tick(plan.count)) yield;
     return n + adjustment;
   }
   const n = (yield* checked(reachStored(coll, plan), predicate)).length;
