@@ -22,6 +22,29 @@ export function expressionEvaluator(expr: unknown, options: Options): Evaluator 
 }
 
 function keyLookup(expr: unknown, options: Options): Evaluator | undefined {
+  const lookup = parseKeyLookup(expr, options);
+  if (!lookup) return undefined;
+  const { key } = lookup;
+  const parts = lookup.path.split('.');
+  return (doc) => {
+    let value: unknown = doc;
+    for (const part of parts) {
+      if (value === undefined || value === null) break;
+      // arrays along the path, and values $objectToArray refuses: the interpreter's answer
+      if (!isPlainObject(value)) return evalExpr(doc, expr, options);
+      value = Object.hasOwn(value, part) ? value[part] : undefined;
+    }
+    if (value === undefined || value === null) return undefined;
+    if (!isPlainObject(value)) return evalExpr(doc, expr, options);
+    return Object.hasOwn(value, key) ? value[key] : undefined;
+  };
+}
+
+/**
+ * The embedded document's path and the computed key of a key lookup (see expressionEvaluator),
+ * for `options`' variables; undefined for any other expression.
+ */
+export function parseKeyLookup(expr: unknown, options: Options): { path: string; key: string } | undefined {
   if (options.collation) return undefined;
   const elemAt = only(expr, '$arrayElemAt');
   if (!Array.isArray(elemAt) || elemAt.length !== 2 || elemAt[1] !== 0) return undefined;
@@ -38,20 +61,7 @@ function keyLookup(expr: unknown, options: Options): Evaluator | undefined {
   if (typeof path !== 'string' || !path.startsWith('$') || path.startsWith('$$')) return undefined;
   if (!isPlainObject(fallback) || Object.keys(fallback).length !== 0) return undefined;
   const key = evalExpr({}, eq[1], options);
-  if (typeof key !== 'string') return undefined;
-  const parts = path.slice(1).split('.');
-  return (doc) => {
-    let value: unknown = doc;
-    for (const part of parts) {
-      if (value === undefined || value === null) break;
-      // arrays along the path, and values $objectToArray refuses: the interpreter's answer
-      if (!isPlainObject(value)) return evalExpr(doc, expr, options);
-      value = Object.hasOwn(value, part) ? value[part] : undefined;
-    }
-    if (value === undefined || value === null) return undefined;
-    if (!isPlainObject(value)) return evalExpr(doc, expr, options);
-    return Object.hasOwn(value, key) ? value[key] : undefined;
-  };
+  return typeof key === 'string' ? { path: path.slice(1), key } : undefined;
 }
 
 /** The argument of a one-operator expression `{ [op]: argument }`, else undefined. */

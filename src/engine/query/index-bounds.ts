@@ -406,8 +406,26 @@ export function keyTest(
   bounds: FilterBounds,
   ranged: Interval[][],
 ): ((key: unknown) => boolean) | undefined {
+  const checks = keyChecks(index, bounds, ranged);
+  if (!checks) return undefined;
+  const single = index.fields.length === 1;
+  return (key) =>
+    checks.every(({ position, intervals }) => {
+      const value = single ? key : (key as unknown[])[position];
+      return intervals.some((i) => inInterval(value, i));
+    });
+}
+
+/** The conditions a key test checks: for each position of the key, the intervals its value must lie in (see keyTest). */
+export interface KeyCheck {
+  position: number;
+  intervals: Interval[];
+}
+
+/** What keyTest checks, or undefined where it would be undefined. */
+export function keyChecks(index: SecondaryIndex, bounds: FilterBounds, ranged: Interval[][]): KeyCheck[] | undefined {
   if (bounds.residual) return undefined;
-  const checks: Array<{ position: number; intervals: Interval[] }> = [];
+  const checks: KeyCheck[] = [];
   for (const [field, predicates] of bounds.fields) {
     const position = index.fields.indexOf(field);
     if (position < 0 || !predicates.every((p) => p.exact)) return undefined;
@@ -425,15 +443,10 @@ export function keyTest(
     const pinned = ranged[f];
     if (pinned?.length !== 1 || !isPoint(pinned[0] as Interval)) return undefined;
   }
-  const single = index.fields.length === 1;
-  return (key) =>
-    checks.every(({ position, intervals }) => {
-      const value = single ? key : (key as unknown[])[position];
-      return intervals.some((i) => inInterval(value, i));
-    });
+  return checks;
 }
 
-function inInterval(value: unknown, i: Interval): boolean {
+export function inInterval(value: unknown, i: Interval): boolean {
   const lo = compareKeyValue(value, i.lo);
   if (lo < 0 || (lo === 0 && !i.loInc)) return false;
   const hi = compareKeyValue(value, i.hi);

@@ -10,6 +10,7 @@ import { compileFilter } from './filter.js';
 import { lookupStage, semiJoinLength, semiJoinStage } from './lookup.js';
 import { joinedSortLength, joinedSortStage } from './joined-sort.js';
 import { computedSortLength, computedSortStage } from './computed-sort.js';
+import { linkOrderWindow } from './link-order-window.js';
 import { MINGO_STAGES, mingoOptions, plainOptions } from './operators.js';
 import { allDocuments, countMatches, matches, sortedMatches, type Hint } from './plan.js';
 import { normalizeRegexes } from './regex.js';
@@ -101,7 +102,13 @@ export function* pipelineWork(
     const next = stages[1];
     const countField = countStageField(next);
     const overlay = env.overlay?.(source);
-    if (countField !== undefined) {
+    const linkWindow = countField === undefined && hint === undefined ? topK(stages, 3) : undefined;
+    const walked =
+      linkWindow !== undefined ? yield* linkOrderWindow(source, filter, predicate, stages, linkWindow, env) : undefined;
+    if (walked) {
+      docs = walked;
+      start = 3;
+    } else if (countField !== undefined) {
       const n = yield* countMatches(source, filter, predicate, hint, overlay);
       docs = n > 0 ? [{ ...(next.name === '$group' ? { _id: (next.spec as Doc)._id } : {}), [countField]: n }] : [];
       owned = true;

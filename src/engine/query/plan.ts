@@ -10,12 +10,14 @@ import {
   filterBounds,
   filterWithout,
   indexBounds,
+  keyChecks,
   keyTest,
   type FilterBounds,
   type Interval,
   type KeyRange,
   type TextCondition,
 } from './index-bounds.js';
+import { countKeysByRank } from './key-count.js';
 import { sortDocs, type SortSpec } from './sort.js';
 import { executorStats } from './stats.js';
 import { filterWork, tick, type Work } from '../work.js';
@@ -365,6 +367,16 @@ export function* countMatches(
     executorStats.scanned += plan.spans.length * 2;
     record(plan, 0, { countOnly: true, covered: true });
     return plan.count + adjustment;
+  }
+  const checks = plan.index && !plan.docs ? keyChecks(plan.index, bounds, plan.intervals ?? []) : undefined;
+  if (plan.index && checks) {
+    const probes = { n: 0 };
+    const ranked = countKeysByRank(plan.index, plan.spans, checks, probes);
+    if (ranked !== undefined) {
+      executorStats.scanned += probes.n;
+      record(plan, 0, { countOnly: true, covered: true });
+      return ranked + adjustment;
+    }
   }
   const test = plan.index && !plan.docs ? keyTest(plan.index, bounds, plan.intervals ?? []) : undefined;
   if (plan.index && test) {

@@ -4,6 +4,7 @@ import { bsonTypeOf, type Doc } from '../bson/types.js';
 import { commandError, CommandError } from '../errors.js';
 import { formatKeyValue } from './key-format.js';
 import { SecondaryIndex, type IndexSpec } from './secondary-index.js';
+import { LinkOrderIndex } from './link-order-index.js';
 import { TrigramIndex } from './trigram-index.js';
 import { unbudgeted } from '../work.js';
 
@@ -44,6 +45,8 @@ export class Collection {
   readonly indexes: SecondaryIndex[] = [new SecondaryIndex(ID_INDEX_SPEC)];
   /** substring candidates per field, built on the first unanchored regex on an indexed field */
   private readonly trigrams = new Map<string, TrigramIndex>();
+  /** relations in their links' order, by `field` and order path, built on the first read that walks one */
+  private readonly linkOrders = new Map<string, LinkOrderIndex>();
 
   constructor(
     private dbName: string,
@@ -86,6 +89,7 @@ export class Collection {
     // reading an index (or the substring lists) applies the loads first: their sources are the documents
     this.positions = undefined;
     this.trigrams.clear();
+    this.linkOrders.clear();
     for (const ix of this.indexes) ix.defer(() => this.docs.values());
   }
 
@@ -178,6 +182,18 @@ export class Collection {
     return index;
   }
 
+  /** The entries of `field` in the order of the positions kept at `orderPath` (built over the current documents the first time). */
+  linkOrderIndex(field: string, orderPath: string): LinkOrderIndex {
+    if (this.pending.length > 0 && !this.settling) this.settle(); // the loads would drop the entries made now
+    const name = `${field}\u0000${orderPath}`;
+    let index = this.linkOrders.get(name);
+    if (!index) {
+      index = unbudgeted(() => new LinkOrderIndex(field, orderPath, this.docs.values()));
+      this.linkOrders.set(name, index);
+    }
+    return index;
+  }
+
   index(name: string): SecondaryIndex | undefined {
     return this.indexes.find((i) => i.spec.name === name);
   }
@@ -197,6 +213,7 @@ export class Collection {
     this.docs.set(id, doc);
     this.positions = undefined;
     for (const t of this.trigrams.values()) t.add(doc);
+    for (const l of this.linkOrders.values()) l.add(doc);
   }
 
   /**
@@ -221,6 +238,7 @@ export class Collection {
     }
     this.positions = undefined;
     this.trigrams.clear();
+    this.linkOrders.clear();
     for (const ix of this.indexes) ix.defer(() => this.docs.values());
   }
 
@@ -247,6 +265,10 @@ export class Collection {
       t.retire(old);
       t.add(doc);
     }
+    for (const l of this.linkOrders.values()) {
+      l.retire(old);
+      l.add(doc);
+    }
   }
 
   remove(id: string): Doc | undefined {
@@ -256,6 +278,7 @@ export class Collection {
     this.docs.delete(id);
     this.positions = undefined;
     for (const t of this.trigrams.values()) t.retire(old);
+    for (const l of this.linkOrders.values()) l.retire(old);
     return old;
   }
 
