@@ -37,6 +37,7 @@ import {
 import { searchMatch } from './parse/search.js';
 import { signPopulatedMedia } from './sign-media.js';
 import { populateStages, projection, type PlanContext } from './plan/populate-stages.js';
+import { withPopulateFiltersPushedDown } from './plan/populate-filters.js';
 import { relatedEntries } from './plan/related-entries.js';
 import { populatesMorph, resolveMorphs, type MorphReader } from './morph-populate.js';
 import { SelectionMemo, selectionKey, type MemoizedSelection } from './selection-memo.js';
@@ -102,7 +103,9 @@ export async function readEntries(
   const { lifecycles } = options;
   if (lifecycles && (listensToRead(lifecycles, 'FindMany', uid) || listensToRead(lifecycles, 'Count', uid)))
     return readEntriesHooked(ctx, schema, rawQuery, tree, style, lifecycles);
-  const { filtering, pipeline } = planFind(ctx, tree, plannedStages(ctx, chosen));
+  const read = await plannedRead(ctx, chosen);
+  tree.selection = read.selection;
+  const { filtering, pipeline } = planFind(ctx, tree, read.planned);
   const [docs, total] = await Promise.all([
     entryDocs(ctx, uid, pipeline, tree.selection),
     tree.pagination.withCount ? count(ctx, uid, filtering) : Promise.resolve(null),
@@ -224,10 +227,7 @@ async function parseFind(
       ...(search ? [{ $match: search }] : []),
       ...(rawQuery.filters === undefined
         ? []
-        : await compileFiltersPushedDown(
-            { ...query, filters: rawQuery.filters },
-            relatedEntries((target, stages) => aggregate(ctx, target, stages)),
-          )),
+        : await compileFiltersPushedDown({ ...query, filters: rawQuery.filters }, related(ctx))),
       ...(localeFilter === undefined ? [] : compileFilters({ ...query, filters: localeFilter })),
     ],
     sort:
@@ -301,9 +301,10 @@ export async function readEntry(
   const style = options.style ?? 'envelope';
   const { lifecycles } = options;
   if (!lifecycles || !listensToRead(lifecycles, 'FindOne', uid)) {
-    const pipeline = entryPipeline(ctx, schema, state, match, [], plannedStages(ctx, chosen));
-    const doc = await entryDoc(ctx, uid, pipeline, selection);
-    return doc ? formatEntry({ registry: ctx.registry, style }, doc, selection) : null;
+    const read = await plannedRead(ctx, chosen);
+    const pipeline = entryPipeline(ctx, schema, state, match, [], read.planned);
+    const doc = await entryDoc(ctx, uid, pipeline, read.selection);
+    return doc ? formatEntry({ registry: ctx.registry, style }, doc, read.selection) : null;
   }
   const where = options.where === undefined ? {} : { where: options.where };
   const one = await runBeforeRead(lifecycles, 'FindOne', uid, { ...where, ...selectionParams(selectionOf(rawQuery)) });
@@ -314,11 +315,10 @@ export async function readEntry(
   const filterStages =
     filters === undefined || filters === null
       ? []
-      : await compileFiltersPushedDown(
-          { registry: ctx.registry, uid, access, filters },
-          relatedEntries((target, stages) => aggregate(ctx, target, stages)),
-        );
-  const pipeline = entryPipeline(ctx, schema, state, match, filterStages, plannedStages(ctx, { selection }));
+      : await compileFiltersPushedDown({ registry: ctx.registry, uid, access, filters }, related(ctx));
+  const read = await plannedRead(ctx, { selection });
+  selection = read.selection;
+  const pipeline = entryPipeline(ctx, schema, state, match, filterStages, read.planned);
   const doc = await entryDoc(ctx, uid, pipeline, selection);
   const after = lifecycles.listens('afterFindOne', uid)
     ? (plain: PlainEntry[]) => runAfterRead(lifecycles, 'FindOne', uid, one, plain[0] ?? null)
@@ -449,6 +449,25 @@ function plannedStages(ctx: ReadContext, chosen: MemoizedSelection): PlannedSele
     stages: populateStages(planContext(ctx), chosen.selection.populate),
     project: projection(chosen.selection),
   });
+}
+
+/**
+ * The selection a read answers and its planned stages: the memoized ones, unless populated
+ * relations filter through other relations, whose filters are then answered first for this read
+ * (plan/populate-filters.ts) and the stages planned from that copy.
+ */
+async function plannedRead(
+  ctx: ReadContext,
+  chosen: MemoizedSelection,
+): Promise<{ selection: EntrySelection; planned: PlannedSelection }> {
+  const pushed = await withPopulateFiltersPushedDown(chosen.selection, related(ctx));
+  if (!pushed) return { selection: chosen.selection, planned: plannedStages(ctx, chosen) };
+  return { selection: pushed, planned: plannedStages(ctx, { selection: pushed }) };
+}
+
+/** The queries relation filters are pushed down to, with the read's time budget. */
+function related(ctx: ReadContext) {
+  return relatedEntries((target, stages) => aggregate(ctx, target, stages));
 }
 
 function limits(ctx: SelectionContext): PaginationLimits {

@@ -1,5 +1,5 @@
 import type { MorphRelationKind, RelationInfo } from '../content-types/index.js';
-import type { PipelineStage } from './filters/index.js';
+import type { FilterInput, PipelineStage } from './filters/index.js';
 import type { FilterNode } from './filters/tree.js';
 import type { SortKey } from './sort/parse.js';
 
@@ -52,6 +52,8 @@ export interface RelationPopulate {
   selection: EntrySelection;
   /** `$match`/`$lookup` stages of `populate[x][filters]` (compiled by the filters module) */
   filterStages: PipelineStage[];
+  /** set when those filters join through a relation: compiled again per read with the relation filters answered first (plan/populate-filters.ts) */
+  pushDown?: FilterInput;
   /** `populate[x][sort]`, compiled; null: the stored order */
   sort: { lookups: PipelineStage[]; sort: Record<string, 1 | -1>; cleanup: PipelineStage[] } | null;
   publicationState: PublicationState;

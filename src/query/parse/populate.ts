@@ -269,7 +269,8 @@ function populateRelation(
   const publicationState = parsePublicationState(spec.publicationState, inherited);
   const count = parseCount(spec.count, param);
   const query = { registry: ctx.registry, uid: target.uid, access: ctx.access };
-  const filterStages = spec.filters === undefined ? [] : compileFilters({ ...query, filters: spec.filters });
+  const filterInput = { ...query, filters: spec.filters };
+  const filterStages = spec.filters === undefined ? [] : compileFilters(filterInput);
   const sort = spec.sort === undefined ? null : compileSort({ ...query, sort: spec.sort });
   const fields = parseFields(target, spec.fields, ctx.access.readsPrivate);
   const selection: EntrySelection = {
@@ -288,6 +289,8 @@ function populateRelation(
     count,
     selection: count ? { ...selection, fields: [], populate: {} } : selection,
     filterStages,
+    // filters joining through a relation are compiled again per read, pushed down (plan/populate-filters.ts)
+    pushDown: filterStages.some((stage) => '$lookup' in stage) ? filterInput : undefined,
     sort: count ? null : sort,
     publicationState,
     window: count ? null : window,
