@@ -61,6 +61,11 @@ const SHAPES: Array<[string, string]> = [
   ],
   ['GraphQL tags → their articles', '{ tags { data { attributes { name articles { data { id } } } } } }'],
   [
+    'GraphQL populate filtered through a relation',
+    '{ authors { data { id attributes { name articles(filters: { tags: { name: { eq: "JavaScript" } } }) { data { id } } } } } }',
+  ],
+  ['filter through two hops (inverse side)', '/api/tags?filters[articles][category][name][$eq]=Technology'],
+  [
     'create with author, category, 3 tags',
     'POST /api/articles {"data":{"title":"Shape","author":1,"category":2,"tags":[1,2,3],"seo":{"metaTitle":"m"}}}',
   ],
