@@ -61,7 +61,7 @@ const SHAPES: Array<[string, string]> = [
   ],
   ['GraphQL tags → their articles', '{ tags { data { attributes { name articles { data { id } } } } } }'],
   [
-    'GraphQL populate filtered through a relation',
+    'GraphQL populate, filter via relation',
     '{ authors { data { id attributes { name articles(filters: { tags: { name: { eq: "JavaScript" } } }) { data { id } } } } } }',
   ],
   ['filter through two hops (inverse side)', '/api/tags?filters[articles][category][name][$eq]=Technology'],
