@@ -59,8 +59,9 @@ interface Connection {
 /**
  * The TCP server: one catalog, one cursor store, an optional journal. Each connection's commands
  * run in order; reads run in time slices (see work.ts), so the commands of other connections run
- * between the slices of a long one. Writes run whole, and their changes are journaled before the
- * reply; a failed journal write undoes them and makes the engine refuse writes until restart.
+ * between the slices of a long one. Writes run whole, and their changes are journaled; no reply
+ * leaves before they are durable (see respond); a failed journal write undoes them and makes the
+ * engine refuse writes until restart.
  */
 export class EngineServer {
   private readonly catalog = new Catalog();
@@ -68,6 +69,9 @@ export class EngineServer {
   private readonly connections = new Set<Connection>();
   /** changes of the command running now (outside transactions), journaled before its reply */
   private pending: Undoable[] = [];
+  /** replies waiting for the journal's appends made before them to be durable, in order (see respond) */
+  private held: Array<{ conn: Connection; req: Request; reply: Reply; appended: number }> = [];
+  private syncScheduled = false;
   private readonly transactions: Transactions;
   private journal: Journal | undefined;
   private background: Work<void> | undefined;
@@ -115,6 +119,8 @@ export class EngineServer {
         compactAtBytes: this.opts.compactAtBytes,
         crashAt: this.opts.crashAt,
       });
+      const journal = this.journal;
+      this.state.journal = () => ({ appends: journal.appended, syncs: journal.syncs });
     }
     // a transaction's document writes are its own (journaled at its commit); anything else is the command's
     this.catalog.record = (change, undo) => {
@@ -466,6 +472,7 @@ export class EngineServer {
     }
     try {
       this.transactions.commit(txn, (changes) => this.journal?.appendGroup(changes));
+      this.syncJournal();
       return { ok: 1 };
     } catch (err) {
       return this.journalFailed(err, 'transaction');
@@ -484,6 +491,7 @@ export class EngineServer {
     this.pending = [];
     try {
       this.journal?.append(changes.map((c) => c.change));
+      this.syncJournal();
       return reply;
     } catch (err) {
       for (let i = changes.length - 1; i >= 0; i--) changes[i]?.undo();
@@ -508,8 +516,72 @@ export class EngineServer {
     };
   }
 
+  /**
+   * Sends a reply once every journal append made before it is durable: a write is acknowledged,
+   * and a read shows what writes made, only when no crash can lose it. The fdatasync runs once
+   * the commands that arrived together have run (the event loop's check phase), and covers all
+   * of them (group commit: concurrent writers share one fdatasync; a lone writer waits no longer
+   * than for its own).
+   */
   private respond(conn: Connection, req: Request, reply: Reply): void {
     if (req.moreToCome || conn.socket.destroyed) return;
+    const journal = this.journal;
+    if (journal && (journal.appended > journal.durable || this.held.length > 0)) {
+      this.held.push({ conn, req, reply, appended: journal.appended });
+      this.syncJournal();
+      return;
+    }
+    this.send(conn, req, reply);
+  }
+
+  /** Schedules the fdatasync of the journal's appends (one per turn of the event loop), then releases the replies it covers. */
+  private syncJournal(): void {
+    if (this.syncScheduled || !this.journal) return;
+    this.syncScheduled = true;
+    setImmediate(() => {
+      this.syncScheduled = false;
+      const journal = this.journal;
+      if (!journal) return;
+      try {
+        journal.sync();
+      } catch (err) {
+        this.syncFailed(err as Error);
+        return;
+      }
+      this.releaseHeld();
+    });
+  }
+
+  private releaseHeld(): void {
+    const durable = this.journal?.durable ?? Infinity;
+    let n = 0;
+    while (n < this.held.length && (this.held[n]?.appended ?? Infinity) <= durable) n++;
+    for (const { conn, req, reply } of this.held.splice(0, n)) this.send(conn, req, reply);
+  }
+
+  /**
+   * An fdatasync failed: what was appended since the last one may not be on disk. Nothing waiting
+   * is acknowledged (each gets the error), and writes are refused until the engine restarts.
+   */
+  private syncFailed(err: Error): void {
+    const cause = err.message;
+    this.state.writesRefused = `writes are refused until the engine restarts: ${cause}`;
+    this.opts.log({
+      level: 'error',
+      event: 'journal.write-failed',
+      message: `${cause}: the replies waiting for it were failed; the engine refuses writes until it restarts`,
+    });
+    const failure = {
+      ok: 0,
+      errmsg: `${cause}: the changes may not be durable and the engine refuses writes until it restarts`,
+      code: 42,
+      codeName: 'LogWriteFailed',
+    };
+    for (const { conn, req } of this.held.splice(0)) this.send(conn, req, failure);
+  }
+
+  private send(conn: Connection, req: Request, reply: Reply): void {
+    if (conn.socket.destroyed) return;
     let out: Buffer;
     try {
       out = serializeReply(req, reply);
@@ -558,6 +630,7 @@ export class EngineServer {
     this.transactions.abortAll();
     this.background?.return();
     this.background = undefined;
+    this.held = []; // their connections are closed
     this.journal?.close(this.catalog);
     this.journal = undefined;
   }

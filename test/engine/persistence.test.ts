@@ -34,6 +34,30 @@ describe('engine: persistence', function () {
     }
   }
 
+  it('lets concurrent writers share fdatasyncs (group commit) and keeps every acknowledged write', async () => {
+    const acknowledged: string[] = [];
+    const journal = await withEngine(async (client) => {
+      const c = client.db('p').collection<AnyDoc>('group');
+      await Promise.all(
+        Array.from({ length: 16 }, async (_, writer) => {
+          for (let i = 0; i < 20; i++) {
+            await c.insertOne({ _id: `${writer}-${i}`, at: i });
+            acknowledged.push(`${writer}-${i}`);
+          }
+        }),
+      );
+      const status = await client.db('admin').command({ serverStatus: 1 });
+      return status.metrics.journal as { appends: unknown; syncs: unknown };
+    });
+    expect(Number(journal.appends)).to.be.at.least(320);
+    expect(Number(journal.syncs)).to.be.greaterThan(0);
+    expect(Number(journal.syncs)).to.be.lessThan(Number(journal.appends));
+    await withEngine(async (client) => {
+      const stored = await client.db('p').collection<AnyDoc>('group').find().toArray();
+      expect(stored.map((d) => d._id).sort()).to.deep.equal([...acknowledged].sort());
+    });
+  });
+
   it('builds an index left to build after a restart without charging it to the first read', async () => {
     const N = 150_000;
     await withEngine(async (client) => {

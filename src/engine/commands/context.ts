@@ -23,6 +23,8 @@ export interface ServerState {
   transactions: boolean;
   /** set after a failed journal write: why writes are refused until the engine restarts */
   writesRefused?: string;
+  /** journal appends and the fdatasyncs that made them durable (none in memory) */
+  journal?: () => { appends: number; syncs: number };
 }
 
 export interface CommandContext {

@@ -15,7 +15,9 @@ import type { IndexSpec } from './secondary-index.js';
 /*
  * Persistence with generations. `snapshot.bson` holds the state at generation S; `journal.<G>.bson`
  * the post-images of every acknowledged write made while G was the current generation (appended
- * and fdatasync'ed once per command, before the reply). The state is the snapshot plus every
+ * per command; no reply leaves before an fdatasync covers the appends made until then, and one
+ * fdatasync covers every command that ran while the previous one was running: group commit, see
+ * EngineServer.respond). The state is the snapshot plus every
  * journal with G >= S, replayed in order; a journal older than the snapshot is obsolete.
  *
  * A compaction never leaves a state that cannot start, whatever step a crash interrupts:
@@ -77,6 +79,11 @@ interface OpenJournal {
 
 export class Journal {
   private compacting = false;
+  /** appends made so far, and how many of them an fdatasync has made durable (see sync) */
+  private appends = 0;
+  private durableAppends = 0;
+  /** fdatasyncs made (serverStatus `metrics.journal.syncs`) */
+  syncs = 0;
   /** journal files older than the current one still needed (an interrupted compaction): compact soon */
   private behind: number;
   private retryAtBytes = 0;
@@ -114,8 +121,9 @@ export class Journal {
   }
 
   /**
-   * Appends the changes of one command and makes them durable (one fdatasync). On failure the
-   * file is cut back to where it was and JournalWriteError is thrown: nothing of it counts.
+   * Appends the changes of one command (written to the file; durable once `sync` covers it). On
+   * failure the file is cut back to where it was and JournalWriteError is thrown: nothing of it
+   * counts.
    */
   append(changes: Change[]): void {
     if (changes.length === 0) return;
@@ -126,8 +134,7 @@ export class Journal {
 
   /**
    * Appends the changes of a committed transaction as one group (a `group` record counting the
-   * records after it; start-up applies all of them or none) and makes them durable; fails as
-   * `append` does.
+   * records after it; start-up applies all of them or none); fails as `append` does.
    */
   appendGroup(changes: Change[]): void {
     const records = journalRecords(changes);
@@ -146,7 +153,6 @@ export class Journal {
     const at = this.current.size;
     try {
       writeAll(this.current.fd, buf, at);
-      fdatasyncSync(this.current.fd);
     } catch (err) {
       try {
         ftruncateSync(this.current.fd, at);
@@ -156,6 +162,32 @@ export class Journal {
       throw new JournalWriteError(err as Error);
     }
     this.current.size += buf.length;
+    this.appends++;
+  }
+
+  /** The number of appends so far: durable once `durable` reaches it. */
+  get appended(): number {
+    return this.appends;
+  }
+
+  /** The number of appends an fdatasync has made durable. */
+  get durable(): number {
+    return this.durableAppends;
+  }
+
+  /**
+   * Makes every append so far durable with one fdatasync (the server calls it once for all the
+   * commands that ran since the last one: group commit). Throws JournalWriteError on failure.
+   */
+  sync(): void {
+    if (this.durableAppends === this.appends) return;
+    this.syncs++;
+    try {
+      fdatasyncSync(this.current.fd);
+    } catch (err) {
+      throw new JournalWriteError(err as Error);
+    }
+    this.durableAppends = this.appends;
   }
 
   /** Whether a background compaction should start now (journal large enough, or older journals left). */
@@ -174,6 +206,7 @@ export class Journal {
     try {
       const generation = this.current.generation + 1;
       const next = createJournal(this.dir, generation);
+      this.sync();
       closeSync(this.current.fd);
       this.current = next;
       this.behind++;
@@ -256,6 +289,7 @@ export class Journal {
   /** Compacts a journal worth compacting, closes it and unlocks the directory. */
   close(catalog: Catalog | undefined): void {
     try {
+      this.sync();
       if (catalog && (this.current.size > COMPACT_AT_STOP_BYTES || this.behind > 0)) this.finishCompaction(catalog);
     } finally {
       closeSync(this.current.fd);
