@@ -528,4 +528,35 @@ describe('GraphQL queries', () => {
       expect(await total(filters), filters).to.equal(all);
     expect(await total('{ or: [], kind: { eq: "news" } }')).to.equal(await total('{ kind: { eq: "news" } }'));
   });
+
+  it('null given for a relation, a component, and, or, not or an item of them is no condition (Strapi 4.26)', async () => {
+    const answer = async (filters: string) =>
+      (await gql(service, `{ articles(filters: ${filters}, pagination: { pageSize: 50 }) { data { id } } }`)).body;
+    const all = await answer('{}');
+    expect((at(all, 'data.articles.data') as unknown[]).length).to.equal(34);
+    for (const filters of [
+      '{ author: null }',
+      '{ tags: null }',
+      '{ localizations: null }',
+      '{ seo: null }',
+      '{ links: null }',
+      '{ seo: { metaSocial: null } }',
+      '{ and: null }',
+      '{ or: null }',
+      '{ not: null }',
+      '{ and: [null] }',
+      '{ or: [null] }',
+    ])
+      expect(await answer(filters), filters).to.deep.equal(all);
+    expect(await answer('{ or: [null, { id: { eq: 2 } }] }')).to.deep.equal({
+      data: { articles: { data: [{ id: '2' }] } },
+    });
+    // inside a relation's own filters too
+    const articles = await gql(
+      service,
+      '{ author(id: 1) { data { attributes { articles(filters: { category: null }) { data { id } } } } } }',
+    );
+    const unfiltered = await gql(service, '{ author(id: 1) { data { attributes { articles { data { id } } } } } }');
+    expect(articles.body).to.deep.equal(unfiltered.body);
+  });
 });
