@@ -442,7 +442,10 @@ function buildDynamicZone(
 ): void {
   if (!Array.isArray(value)) {
     walk.plan.issues.push(issue(at, messages.array(at, value)));
-    walk.plan.storeError ??= messages.zoneItemWithoutComponent();
+    // Strapi's relation check reads a lone value as a list of one: an object naming a known component passes it
+    if (!isPlainObject(value) || !value.__component) walk.plan.storeError ??= messages.zoneItemWithoutComponent();
+    else if (typeof value.__component !== 'string' || !walk.registry.component(value.__component))
+      walk.plan.storeError ??= messages.invalidRelations();
     return;
   }
   const current = existing?.[name];
