@@ -226,7 +226,12 @@ describe('REST create: POST /api/<plural>', () => {
         'ApplicationError',
         "This locale doesn't exist",
       ]);
-      expect(await client.count(ARTICLE)).to.equal(before);
+      // only a missing locale (or null) is the default one: '' names no locale
+      const empty = await client.post('/api/articles', { data: { title: 'x', locale: '' } });
+      expect([empty.status, empty.body.error?.message]).to.deep.equal([400, "This locale doesn't exist"]);
+      const nullLocale = await client.post('/api/articles', { data: { title: 'null locale', locale: null } });
+      expect([nullLocale.status, nullLocale.body.data?.attributes.locale]).to.deep.equal([200, 'en']);
+      expect(await client.count(ARTICLE)).to.equal(before + 1);
     });
 
     it('data.localizations joins the group of the listed entries', async () => {
