@@ -85,7 +85,10 @@ async function writeSingle(
 /** DELETE /api/<singular>: answers the deleted entry; 404 when there is none. */
 export async function deleteSingle(ctx: OperationContext, uid: string, query: RawQuery): Promise<EntryResponse> {
   const contentType = writableContentType(ctx, uid);
+  await checkAnswerQuery(ctx, uid, query);
   const existing = await singleEntry(ctx, contentType, query);
   if (!existing) throw new NotFoundError();
-  return deleteLoaded(ctx, uid, existing._id, query);
+  // Strapi's single-type service finds the entry with the query, then deletes it by id without
+  // it: the answer has every attribute and nothing populated, whatever `fields` or `populate` say
+  return deleteLoaded(ctx, uid, existing._id, {});
 }

@@ -17,7 +17,9 @@ export async function update(
   const payload = readDataPayload(body);
   const entry = await loadEntry(ctx, contentType, id);
   const wasPublished = (entry.publishedAt ?? null) !== null;
-  const data = dataObject(payload);
+  // Strapi's i18n plugin reads a localized entry's update through lodash's `omit`, which turns an
+  // array into an object of its indexes: no attribute is named and the entry is written unchanged
+  const data = Array.isArray(payload) && contentType.localized && ctx.i18n ? {} : dataObject(payload);
   await updateEntry(ctx, contentType, entry, data);
   const published = requestedPublication(data) ?? wasPublished;
   const [answer, emit] = await Promise.all([

@@ -1,7 +1,7 @@
 import type { Attribute, Registry, Schema } from '../content-types/index.js';
 import { inverseOrder } from '../models/index.js';
 import { matchesFilter } from './filters/evaluate.js';
-import { paginationMeta } from './parse/pagination.js';
+import { populatePaginationMeta } from './parse/pagination.js';
 import { sortOrder } from './sort/value-order.js';
 import type {
   ComponentSelection,
@@ -162,7 +162,7 @@ function formatRelation(fmt: Formatter, node: RelationPopulate, value: Doc, hold
   const total = isDoc(first) && typeof first.n === 'number' ? first.n : 0;
   return {
     data: entries,
-    meta: { pagination: paginationMeta(node.window.meta, node.window.meta.withCount ? total : null) },
+    meta: { pagination: populatePaginationMeta(node.window.meta, node.window.meta.withCount ? total : null) },
   };
 }
 

@@ -284,9 +284,10 @@ function buildComponentAttribute(
     return;
   }
   if (!attribute.repeatable) {
-    checkRelated(walk, [value], existingItems, at, false);
-    fields.set[name] = inList(walk, existing, existingItems, attribute.component, [value], () =>
-      buildComponent(walk, attribute.component, value, existingItems, at),
+    const item = ownedItem(existing, value);
+    checkRelated(walk, [item], existingItems, at, false);
+    fields.set[name] = inList(walk, existing, existingItems, attribute.component, [item], () =>
+      buildComponent(walk, attribute.component, item, existingItems, at),
     )[0];
     return;
   }
@@ -294,7 +295,7 @@ function buildComponentAttribute(
     walk.plan.issues.push(issue(at, messages.array(at, value)));
     return;
   }
-  const items = value.map(castItem);
+  const items = value.map((item) => ownedItem(existing, castItem(item)));
   checkRelated(walk, items, existingItems, at, false);
   const tracked = trackItemIssues(walk);
   fields.set[name] = inList(walk, existing, existingItems, attribute.component, items, (item, i) => {
@@ -364,6 +365,16 @@ function castItem(item: unknown): unknown {
  * Strapi checks first, before writing an attribute's components, that every component id it is
  * given belongs to the entry (in a dynamic zone: with the same component uid).
  */
+/**
+ * A component item as Strapi reads it: the components of an entry (or component) being created are
+ * all created, whatever `id` they name; only an update looks an `id` up among the stored ones.
+ */
+function ownedItem(owner: StoredObject | null, item: unknown): unknown {
+  if (owner !== null || !isPlainObject(item) || !('id' in item)) return item;
+  const { id: _ignored, ...rest } = item;
+  return rest;
+}
+
 function checkRelated(
   walk: Walk,
   items: unknown[],
@@ -442,12 +453,15 @@ function buildDynamicZone(
 ): void {
   if (!Array.isArray(value)) {
     walk.plan.issues.push(issue(at, messages.array(at, value)));
-    walk.plan.storeError ??= messages.zoneItemWithoutComponent();
+    // Strapi's relation check reads a lone value as a list of one: an object naming a known component passes it
+    if (!isPlainObject(value) || !value.__component) walk.plan.storeError ??= messages.zoneItemWithoutComponent();
+    else if (typeof value.__component !== 'string' || !walk.registry.component(value.__component))
+      walk.plan.storeError ??= messages.invalidRelations();
     return;
   }
   const current = existing?.[name];
   const existingItems = Array.isArray(current) ? current.filter(isPlainObject) : [];
-  const items = value.map(castItem);
+  const items = value.map((item) => ownedItem(existing, castItem(item)));
   checkRelated(walk, items, existingItems, at, true);
   const tracked = trackItemIssues(walk);
   fields.set[name] = inList(walk, existing, existingItems, undefined, items, (item, i) => {

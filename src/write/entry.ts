@@ -72,7 +72,8 @@ export async function loadEntry(
 export function resolveLocale(ctx: ServiceContext, requested: unknown): string {
   const i18n = ctx.i18n;
   if (!i18n) throw new ApplicationError("This locale doesn't exist");
-  if (requested === undefined || requested === null || requested === '') return i18n.defaultLocale;
+  // as Strapi's i18n: only a missing locale (undefined, null) is the default one; '' names none
+  if (requested === undefined || requested === null) return i18n.defaultLocale;
   if (typeof requested !== 'string' || !i18n.locales.some((l) => l.code === requested))
     throw new ApplicationError("This locale doesn't exist");
   return requested;

@@ -89,7 +89,6 @@ function toConnectItems(value: unknown): ConnectList | undefined {
   const seen = new Set<string>();
   let repeated: number | null = null;
   for (const entry of list) {
-    if (entry === null || entry === undefined) continue;
     const id = toId(entry);
     const position = isPlainObject(entry) ? toPosition(entry.position) : undefined;
     if (id === undefined || position === null) return undefined;
@@ -117,9 +116,12 @@ export function parseRelationInput(value: unknown, multiple: boolean, path: stri
   const bad: RelationInputResult = { ok: false, issues: [issue(path, messages.relation(path))] };
   const several: RelationInputResult = { ok: false, issues: [issue(path, messages.toOne(path))] };
   if (value === null) return { ok: true, input: { kind: 'set', ids: [] } };
-  if (isPlainObject(value) && PATCH_KEYS.some((key) => key in value)) {
-    if (value.set !== undefined) {
-      const ids = value.set === null ? [] : toIds(value.set);
+  const empty = isPlainObject(value) && Object.keys(value).length === 0;
+  if (empty || (isPlainObject(value) && PATCH_KEYS.some((key) => key in value))) {
+    // Strapi reads `set` only when it is truthy (`set: null` leaves the relation as it is), and
+    // `connect`/`set` only as lists; nulls inside `disconnect` are skipped
+    if (value.set !== undefined && value.set !== null) {
+      const ids = Array.isArray(value.set) ? toIds(value.set) : undefined;
       if (!ids) return bad;
       if (!multiple && ids.length > 1) return several;
       return { ok: true, input: { kind: 'set', ids } };
@@ -127,8 +129,13 @@ export function parseRelationInput(value: unknown, multiple: boolean, path: stri
     const connect =
       value.connect === undefined || value.connect === null
         ? { items: [], repeated: null }
-        : toConnectItems(value.connect);
-    const disconnect = value.disconnect === undefined || value.disconnect === null ? [] : toIds(value.disconnect);
+        : Array.isArray(value.connect)
+          ? toConnectItems(value.connect)
+          : undefined;
+    const disconnect =
+      value.disconnect === undefined || value.disconnect === null
+        ? []
+        : toIds(Array.isArray(value.disconnect) ? value.disconnect.filter((id) => id !== null) : value.disconnect);
     if (!connect || !disconnect) return bad;
     if (!multiple && connect.items.length > 1) return several;
     const strict = readStrict(value.options);
@@ -144,34 +151,34 @@ export function parseRelationInput(value: unknown, multiple: boolean, path: stri
 }
 
 /**
- * Why a relation input Strapi accepts the shape of failed to parse here, when it is one of these:
- * `unknown` lists its id values no entry can have (`"abc"`, `1.5`, `0`: Strapi looks them up and
- * reports them missing), `invalidLists` a `connect`/`disconnect`/`set` that is no list (Strapi's
- * "Invalid relations"). Null for any other malformed input.
+ * Why a relation input failed to parse, read as Strapi's relation check reads it (the `connect`
+ * list, else the `set` list, else the value as a list) when it is one of these: `unknown` lists
+ * the ids no entry can have (`"abc"`, `1.5`, `0`, `{ id: null }`: Strapi looks them up and reports
+ * them missing), `invalidLists` a list that is none or holds `null` or an object without `id`
+ * (Strapi's check fails reading it: "Invalid relations"). Null for any other malformed input.
  */
 export type UnreadableRelation =
-  { kind: 'unknown'; ids: (string | number)[]; valid: number[] } | { kind: 'invalidLists' };
+  { kind: 'unknown'; ids: (string | number | null)[]; valid: number[] } | { kind: 'invalidLists' };
 
 const isIdValue = (value: unknown): value is string | number => typeof value === 'string' || typeof value === 'number';
 
+function checkedList(value: unknown): unknown {
+  if (Array.isArray(value)) return value;
+  if (isPlainObject(value) && PATCH_KEYS.some((key) => key in value)) return value.connect ?? value.set ?? [];
+  return [value];
+}
+
 export function unreadableRelation(value: unknown): UnreadableRelation | null {
-  const lists: unknown[] = [];
-  if (isPlainObject(value) && PATCH_KEYS.some((key) => key in value)) {
-    for (const key of ['connect', 'disconnect', 'set']) {
-      const list = value[key];
-      if (list === undefined || list === null) continue;
-      if (!Array.isArray(list)) return isIdValue(list) ? { kind: 'invalidLists' } : null;
-      lists.push(...list);
-    }
-  } else {
-    lists.push(...(Array.isArray(value) ? value : [value]));
-  }
-  const ids: (string | number)[] = [];
+  const list = checkedList(value);
+  if (!Array.isArray(list)) return { kind: 'invalidLists' };
+  const ids: (string | number | null)[] = [];
   const valid: number[] = [];
-  for (const entry of lists) {
-    const raw = isPlainObject(entry) ? entry.id : entry;
-    if (!isIdValue(raw)) return null;
-    const id = toId(raw);
+  for (const entry of list) {
+    if (entry === null || entry === undefined) return { kind: 'invalidLists' };
+    const raw = isPlainObject(entry) ? entry.id : Array.isArray(entry) ? undefined : entry;
+    if (raw === undefined) return { kind: 'invalidLists' };
+    if (raw !== null && !isIdValue(raw)) return null;
+    const id = raw === null ? undefined : toId(raw);
     if (id !== undefined) valid.push(id);
     else if (!ids.includes(raw)) ids.push(raw);
   }

@@ -180,7 +180,10 @@ export function castScalar(
     case 'float':
     case 'decimal': {
       const value = castNumber(input);
-      if (typeof value !== 'number' || !Number.isFinite(value))
+      // yup's number type takes ±Infinity: an integer then fails its integer test (a float or
+      // decimal would be stored as null by Strapi, so it stays a type error here)
+      const infiniteInteger = attribute.type === 'integer' && Math.abs(value) === Infinity;
+      if (typeof value !== 'number' || (!Number.isFinite(value) && !infiniteInteger))
         return fail(path, messages.typeError(path, 'number', value, input));
       const issues: ValidationIssue[] = [];
       if (attribute.type === 'integer' && !Number.isInteger(value)) issues.push(issue(path, messages.integer(path)));

@@ -161,6 +161,37 @@ describe('REST create: POST /api/<plural>', () => {
       expect(links.map((l) => l.id)).to.deep.equal([3]);
     });
 
+    it('creates every component of a new entry whatever id it names (Strapi 4.26), and leaves the named ones alone', async () => {
+      const res = await client.post(
+        '/api/articles?populate[seo][populate]=*&populate[links]=*&populate[blocks]=*&fields[0]=title',
+        {
+          data: {
+            title: 'named component ids',
+            seo: { id: 2, metaTitle: 'x', metaSocial: [{ id: 1, network: 'Twitter' }] },
+            links: [
+              { id: 3, label: 'l' },
+              { id: 'abc', label: 'm' },
+            ],
+            blocks: [{ __component: 'blocks.quote', id: 2, text: 't' }],
+          },
+        },
+      );
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const { seo, links, blocks } = res.body.data.attributes;
+      expect(seo.id).to.not.equal(2);
+      expect(seo.metaSocial[0]).to.include({ network: 'Twitter' });
+      expect(links.map((l: { id: number; label: string }) => [l.id === 3, l.label])).to.deep.equal([
+        [false, 'l'],
+        [false, 'm'],
+      ]);
+      expect(blocks[0]).to.include({ __component: 'blocks.quote', text: 't' });
+      expect(blocks[0].id).to.not.equal(2);
+      // article 3 keeps its own
+      const stored = await client.stored(ARTICLE, 3);
+      expect((stored?.seo as { id: number; metaTitle: string }).id).to.equal(2);
+      expect((stored?.links as { id: number; label: string }[])[0].label).to.not.equal('l');
+    });
+
     it('publishedAt: explicit value kept, omitted defaults to now, null is a draft', async () => {
       expect(((await client.stored(ARTICLE, 2))?.publishedAt as Date).toISOString()).to.equal(
         '2024-01-03T10:00:00.000Z',
@@ -195,7 +226,12 @@ describe('REST create: POST /api/<plural>', () => {
         'ApplicationError',
         "This locale doesn't exist",
       ]);
-      expect(await client.count(ARTICLE)).to.equal(before);
+      // only a missing locale (or null) is the default one: '' names no locale
+      const empty = await client.post('/api/articles', { data: { title: 'x', locale: '' } });
+      expect([empty.status, empty.body.error?.message]).to.deep.equal([400, "This locale doesn't exist"]);
+      const nullLocale = await client.post('/api/articles', { data: { title: 'null locale', locale: null } });
+      expect([nullLocale.status, nullLocale.body.data?.attributes.locale]).to.deep.equal([200, 'en']);
+      expect(await client.count(ARTICLE)).to.equal(before + 1);
     });
 
     it('data.localizations joins the group of the listed entries', async () => {

@@ -259,6 +259,22 @@ describe('REST pagination', () => {
       '/api/categories/1?fields[0]=name&populate[articles][fields][0]=title&populate[articles][pagination][start]=1&populate[articles][pagination][limit]=1',
     );
     expect(ids(offset.body.data.attributes.articles)).to.deep.equal([6]);
-    expect(offset.body.data.attributes.articles.meta.pagination).to.include({ start: 1, limit: 1 });
+    // in pages whatever the style (conformance rule 7), an offset read as the page it starts
+    const total = articles.meta.pagination.total;
+    expect(offset.body.data.attributes.articles.meta.pagination).to.deep.equal({
+      page: 2,
+      pageSize: 1,
+      pageCount: total,
+      total,
+    });
+    const later = await get(
+      '/api/categories/1?fields[0]=name&populate[articles][fields][0]=title&populate[articles][pagination][start]=2&populate[articles][pagination][limit]=2',
+    );
+    expect(later.body.data.attributes.articles.meta.pagination).to.deep.equal({
+      page: 2,
+      pageSize: 2,
+      pageCount: Math.ceil(total / 2),
+      total,
+    });
   });
 });

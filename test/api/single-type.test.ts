@@ -82,4 +82,15 @@ describe('REST single types: PUT and DELETE /api/<singular>', () => {
     const again = await client.put('/api/homepage', { data: { title: 'Again' } });
     expect(again.body.data.id).to.equal(2);
   });
+
+  it('DELETE answers every attribute and nothing populated, whatever fields or populate say (Strapi 4.26)', async () => {
+    const bad = await client.del('/api/homepage?fields[0]=nope');
+    expect(bad.status).to.equal(400);
+    expect(await client.count(HOMEPAGE), 'a bad query deletes nothing').to.equal(1);
+    const res = await client.del('/api/homepage?populate=*&fields[0]=title');
+    expect(res.status).to.equal(200);
+    expect(Object.keys(res.body.data.attributes)).to.deep.equal(['title', 'subtitle', 'createdAt', 'updatedAt']);
+    expect(res.body.data.attributes).to.include({ title: 'Again', subtitle: null });
+    expect(await client.count(HOMEPAGE)).to.equal(0);
+  });
 });

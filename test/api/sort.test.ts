@@ -134,6 +134,38 @@ describe('REST sort', () => {
     });
   });
 
+  it('through a repeatable component an entry comes once per component, as Strapi 4.26’s join answers', async () => {
+    const page = async (path: string) => {
+      const body = (await get(`${path}&fields[0]=id`)).body;
+      return { ids: (body.data as { id: number }[]).map((e) => e.id), pagination: body.meta.pagination };
+    };
+    expect(await page('/api/articles?sort=links.label:desc,id&pagination[pageSize]=12')).to.deep.equal({
+      ids: [7, 40, 4, 37, 34, 31, 28, 25, 22, 16, 13, 10],
+      pagination: { page: 1, pageSize: 12, pageCount: 3, total: 34 },
+    });
+    // nested in a single component; the last page of the total holds rows the total does not count
+    expect(
+      await page('/api/articles?sort=seo.metaSocial.network,id&pagination[page]=6&pagination[pageSize]=6'),
+    ).to.deep.equal({ ids: [13, 25, 31, 37, 1, 7], pagination: { page: 6, pageSize: 6, pageCount: 6, total: 34 } });
+    // entries without a component come once, first (NULL)
+    expect(await page('/api/articles?sort=links.id&pagination[pageSize]=6&filters[id][$lte]=10')).to.deep.equal({
+      ids: [2, 8, 1, 1, 3, 4],
+      pagination: { page: 1, pageSize: 6, pageCount: 2, total: 9 },
+    });
+  });
+
+  it('a sort list mixing strings with objects (or null) is Strapi’s "Invalid parameter 0"', async () => {
+    for (const path of [
+      '/api/articles?sort[0]=title&sort[1][id]=desc',
+      '/api/articles?sort[0][title]=asc&sort[1]=id',
+    ]) {
+      const res = await get(path);
+      expect([res.status, res.body.error?.message], path).to.deep.equal([400, 'Invalid parameter 0']);
+    }
+    const objects = await get('/api/articles?sort[0][title]=asc&sort[1][id]=desc&fields[0]=id&pagination[pageSize]=3');
+    expect(objects.status).to.equal(200);
+  });
+
   describe('rejected input', () => {
     for (const [path, message] of [
       ['/api/articles?sort=title:sideways', undefined],

@@ -61,6 +61,14 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
     ]);
     const float = await rejected('notes', { title: 't', score: 1.5 }, 'api::note.note');
     expect(float.errors[0]?.message).to.equal('score must be an integer');
+    // yup's number type takes "Infinity": an integer then fails its integer test, and its range
+    const infinite = await rejected('notes', { title: 't', score: 'Infinity' }, 'api::note.note');
+    expect(infinite.errors.map((e) => e.message)).to.deep.equal(['score must be an integer']);
+    const below = await rejected('articles', { title: 't', readingTime: '-Infinity' }, 'api::article.article');
+    expect(below.errors.map((e) => e.message)).to.deep.equal([
+      'readingTime must be an integer',
+      'readingTime must be greater than or equal to 0',
+    ]);
   });
 
   it('every scalar type rejects what it cannot cast', async () => {

@@ -273,6 +273,43 @@ describe('GraphQL queries', () => {
     expect(wrong.body.errors?.[0]?.extensions).to.deep.equal({ code: 'BAD_USER_INPUT' });
   });
 
+  it('reads a list given for an input object as graphql-js 15 does: [] is {}, each item an unknown field', async () => {
+    const query =
+      'query ($p: PaginationArg, $f: ArticleFiltersInput) { articles(pagination: $p, filters: $f) { data { id } } }';
+    const all = await gql(service, query, {});
+    for (const variables of [{ p: [] }, { f: [] }, { f: { id: [] } }, { f: { and: [[]] } }]) {
+      const res = await gql(service, query, variables);
+      expect([res.status, res.body], JSON.stringify(variables)).to.deep.equal([200, all.body]);
+    }
+    const one = await gql(service, query, { p: [{ page: 1 }] });
+    expect([one.status, one.body]).to.deep.equal([
+      400,
+      {
+        errors: [
+          {
+            message: 'Variable "$p" got invalid value [{ page: 1 }]; Field "0" is not defined by type "PaginationArg".',
+            locations: [{ line: 1, column: 8 }],
+            extensions: { code: 'BAD_USER_INPUT' },
+          },
+        ],
+      },
+    ]);
+    const two = await gql(service, 'mutation ($d: NoteInput!) { createNote(data: $d) { data { id } } }', {
+      d: [{ title: 'a' }, { score: 1 }],
+    });
+    const invalid = 'Variable "$d" got invalid value [{ title: "a" }, { score: 1 }]';
+    expect(two.body.errors?.map((e: { message: string }) => e.message)).to.deep.equal([
+      `${invalid}; Field "0" is not defined by type "NoteInput".`,
+      `${invalid}; Field "1" is not defined by type "NoteInput".`,
+    ]);
+    // with another variable's error, in the variables' order
+    const both = await gql(service, query, { p: 'x', f: [{ id: { eq: 1 } }] });
+    expect(both.body.errors?.map((e: { message: string }) => e.message)).to.deep.equal([
+      'Variable "$p" got invalid value "x"; Expected type "PaginationArg" to be an object.',
+      'Variable "$f" got invalid value [{ id: [Object] }]; Field "0" is not defined by type "ArticleFiltersInput".',
+    ]);
+  });
+
   it('never exposes a password attribute, in output or filters (Strapi answers the hash)', async () => {
     const output = await gql(service, '{ authors { data { attributes { secretCode } } } }');
     expect(output.status).to.equal(400);
@@ -527,5 +564,36 @@ describe('GraphQL queries', () => {
     for (const filters of ['{ or: [] }', '{ and: [] }', '{ not: { or: [] } }'])
       expect(await total(filters), filters).to.equal(all);
     expect(await total('{ or: [], kind: { eq: "news" } }')).to.equal(await total('{ kind: { eq: "news" } }'));
+  });
+
+  it('null given for a relation, a component, and, or, not or an item of them is no condition (Strapi 4.26)', async () => {
+    const answer = async (filters: string) =>
+      (await gql(service, `{ articles(filters: ${filters}, pagination: { pageSize: 50 }) { data { id } } }`)).body;
+    const all = await answer('{}');
+    expect((at(all, 'data.articles.data') as unknown[]).length).to.equal(34);
+    for (const filters of [
+      '{ author: null }',
+      '{ tags: null }',
+      '{ localizations: null }',
+      '{ seo: null }',
+      '{ links: null }',
+      '{ seo: { metaSocial: null } }',
+      '{ and: null }',
+      '{ or: null }',
+      '{ not: null }',
+      '{ and: [null] }',
+      '{ or: [null] }',
+    ])
+      expect(await answer(filters), filters).to.deep.equal(all);
+    expect(await answer('{ or: [null, { id: { eq: 2 } }] }')).to.deep.equal({
+      data: { articles: { data: [{ id: '2' }] } },
+    });
+    // inside a relation's own filters too
+    const articles = await gql(
+      service,
+      '{ author(id: 1) { data { attributes { articles(filters: { category: null }) { data { id } } } } } }',
+    );
+    const unfiltered = await gql(service, '{ author(id: 1) { data { attributes { articles { data { id } } } } } }');
+    expect(articles.body).to.deep.equal(unfiltered.body);
   });
 });

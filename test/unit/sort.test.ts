@@ -33,8 +33,14 @@ describe('compileSort', () => {
       expect(sortOf('sort[0]=createdAt:desc&sort[1]=id')).to.deep.equal({ createdAt: -1, _id: 1 });
       expect(sortOf('sort=publishedAt')).to.deep.equal({ publishedAt: 1, _id: 1 });
     });
-    it('component fields sort in place', () => {
+    it('fields of single components sort in place; through a repeatable one, once per component', () => {
       expect(sortOf('sort=seo.metaTitle:desc')).to.deep.equal({ 'seo.metaTitle': -1, _id: 1 });
+      const compiled = compile('seo.metaSocial.network');
+      expect(compiled.sort).to.deep.equal({ __sort0: 1, _id: 1 });
+      expect(compiled.lookups).to.deep.equal([
+        { $addFields: { __sort0: '$seo.metaSocial.network' } },
+        { $unwind: { path: '$__sort0', preserveNullAndEmptyArrays: true } },
+      ]);
     });
   });
 

@@ -90,13 +90,17 @@ const LOGICAL: Record<string, string> = { and: '$and', or: '$or', not: '$not' };
 /**
  * GraphQL `filters` → the REST `filters` object: `{ title: { containsi: 'x' }, and: [...] }` →
  * `{ title: { $containsi: 'x' }, $and: [...] }`, following relations and components.
+ * An explicit `null` given for a logical operator, a relation, a component or an item of
+ * `and`/`or` sets no condition, as in Strapi 4.26 (`{ author: null }` lists every entry).
  */
 export function toRestFilters(registry: Registry, schema: Schema, filters: unknown): unknown {
-  if (Array.isArray(filters)) return filters.map((item) => toRestFilters(registry, schema, item));
+  if (Array.isArray(filters))
+    return filters.filter((item) => item !== null).map((item) => toRestFilters(registry, schema, item));
   if (!isRecord(filters)) return filters;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(filters)) {
     if (value === undefined) continue;
+    if (value === null && isNestedFilterKey(schema, key)) continue;
     const logical = LOGICAL[key];
     if (logical) {
       out[logical] = toRestFilters(registry, schema, value);
@@ -118,6 +122,13 @@ export function toRestFilters(registry: Registry, schema: Schema, filters: unkno
     }
   }
   return out;
+}
+
+/** Whether `key` holds a filter object (a logical operator, a relation, a media or a component), not an operator. */
+function isNestedFilterKey(schema: Schema, key: string): boolean {
+  if (LOGICAL[key]) return true;
+  const type = schema.attributes[key]?.type;
+  return type === 'relation' || type === 'media' || type === 'component';
 }
 
 /** `{ eq: 1, not: { null: true }, or: [1, 2] }` → `{ $eq: 1, $not: { $null: true }, $or: [{ $eq: 1 }, { $eq: 2 }] }` */

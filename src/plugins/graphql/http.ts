@@ -7,7 +7,10 @@
 import type { Request, RequestHandler, Response } from 'express';
 import {
   execute,
+  getOperationAST,
+  getVariableValues,
   GraphQLError,
+  Kind,
   parse,
   validate,
   type DocumentNode,
@@ -30,6 +33,7 @@ import { parseJsonTextParams } from './json-text-params.js';
 import { GET_MUTATION_ANSWER, missingQueryAnswer, requestShapeError, type ShapeError } from './request-shape.js';
 import { startTracing, withTracing } from './tracing.js';
 import { isRecord } from './values.js';
+import { v15InputLists, type V15Variables } from './v15-input-arrays.js';
 import { readGraphQLMultipart } from './upload-multipart.js';
 
 export interface EndpointOptions {
@@ -133,7 +137,9 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
     },
     execute: (args: ExecutionArgs) => {
       try {
-        const result = execute(args);
+        const lists = v15InputLists(args);
+        if (lists && lists.errors.length > 0) return { errors: v15VariableErrors(args, lists) };
+        const result = execute(lists ? { ...args, variableValues: lists.variableValues } : args);
         // variables that cannot be coerced fail before anything runs (`errors`, no `data`): Apollo's BAD_USER_INPUT
         if (!(result instanceof Promise) && result.data === undefined && result.errors)
           return { errors: result.errors.map((err) => withCode(err, 'BAD_USER_INPUT')) };
@@ -332,6 +338,31 @@ function withQuery(req: Request, operation: Record<string, unknown>): string {
   const url = new URL(req.originalUrl, 'http://localhost');
   url.searchParams.set('query', String(operation.query));
   return `${url.pathname}${url.search}`;
+}
+
+/**
+ * Every coercion error of the request's variables, in their definition order, as graphql-js 15
+ * lists them: its errors for lists given for input objects, graphql-js 16's for the other variables.
+ */
+function v15VariableErrors(args: ExecutionArgs, lists: V15Variables): GraphQLError[] {
+  const definitions = getOperationAST(args.document, args.operationName)?.variableDefinitions ?? [];
+  const failed = new Set(lists.errors.map((entry) => entry.index));
+  const others = definitions
+    .map((definition, index) => ({ definition, index }))
+    .filter(({ index }) => !failed.has(index));
+  const coerced = getVariableValues(
+    args.schema,
+    others.map(({ definition }) => definition),
+    lists.variableValues,
+  );
+  const otherErrors = (coerced.errors ?? []).map((error) => {
+    const name = error.nodes?.[0]?.kind === Kind.VARIABLE_DEFINITION ? error.nodes[0].variable.name.value : '';
+    const index = others.find(({ definition }) => definition.variable.name.value === name)?.index ?? definitions.length;
+    return { index, error };
+  });
+  return [...lists.errors, ...otherErrors]
+    .sort((a, b) => a.index - b.index)
+    .map(({ error }) => withCode(error, 'BAD_USER_INPUT'));
 }
 
 /** `{ errors }` without `data`: a request error (parse, validation, variables), answered 400 as Apollo does. */

@@ -87,6 +87,24 @@ export function paginationMeta(pagination: Pagination, total: number | null): Re
   return meta;
 }
 
+/**
+ * A populated relation's own `meta.pagination` (beyond Strapi: docs/strapi-deviations.md,
+ * "Pagination inside populate"): always in pages, as GraphQL answers it, an offset window read as
+ * the page it starts (`start=4&limit=2`: page 3 of size 2; no limit: one page of the rest).
+ */
+export function populatePaginationMeta(pagination: Pagination, total: number | null): Record<string, number> {
+  if (pagination.style === 'page') return paginationMeta(pagination, total);
+  const { start, limit } = pagination;
+  if (limit === -1) {
+    const meta: Record<string, number> = { page: 1 };
+    if (total !== null) Object.assign(meta, { pageSize: Math.max(total - start, 0), pageCount: 1, total });
+    return meta;
+  }
+  const meta: Record<string, number> = { page: Math.floor(start / limit) + 1, pageSize: limit };
+  if (total !== null) Object.assign(meta, { pageCount: Math.ceil(total / limit), total });
+  return meta;
+}
+
 /** Strapi's `withCount`: a boolean or `true/t/1`, `false/f/0`; anything else is its 400. */
 function parseWithCount(spec: Record<string, unknown>, limits: PaginationLimits): boolean {
   if (!Object.hasOwn(spec, 'withCount')) return limits.withCount;

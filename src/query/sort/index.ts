@@ -26,11 +26,11 @@ export interface CompiledSort {
 }
 
 /**
- * Strapi v4's `sort` as MongoDB stages. Fields of the entry and of its components sort in place;
- * a field through a relation (`author.name`, any depth) is fetched by a `$lookup` first. Through a
- * to-many relation the entry comes once per related entry, at each one's value (and once, as
- * NULL, without any), as Strapi's SQL join answers it; the page counts those rows, the total
- * does not. Strings sort in code-point order, nulls first ascending, last
+ * Strapi v4's `sort` as MongoDB stages. Fields of the entry and of its single components sort in
+ * place; a field through a relation (`author.name`, any depth) is fetched by a `$lookup` first.
+ * Through a to-many relation or a repeatable component the entry comes once per related entry or
+ * component, at each one's value (and once, as NULL, without any), as Strapi's SQL join answers
+ * it; the page counts those rows, the total does not. Strings sort in code-point order, nulls first ascending, last
  * descending, as Strapi's recorded answers; a `json` attribute sorts on its JSON text. Throws ValidationError on any bad key or direction.
  */
 export function compileSort(input: SortInput): CompiledSort {
@@ -40,7 +40,7 @@ export function compileSort(input: SortInput): CompiledSort {
   const lookups: PipelineStage[] = [];
   const sort: Record<string, 1 | -1> = {};
   for (const key of parseSort(input.sort, input.reading)) {
-    const field = sortField(input, schema, key, key.path, '', false, temps, lookups);
+    const field = sortField(input, schema, key, key.path, '', 0, temps, lookups);
     if (!Object.hasOwn(sort, field)) sort[field] = key.direction;
   }
   if (!Object.hasOwn(sort, '_id')) sort._id = 1;
@@ -56,14 +56,16 @@ function sortField(
   key: SortKey,
   path: string[],
   prefix: string,
-  throughArray: boolean,
+  /** how many repeatable components the path went through */
+  arrayDepth: number,
   temps: TempFields,
   lookups: PipelineStage[],
 ): string {
   const [name = '', ...rest] = path;
+  const throughArray = arrayDepth > 0;
   if (name === 'id') {
     if (rest.length > 0) throw invalidParameter(rest.join('.'));
-    return `${prefix}${schema.modelType === 'component' ? 'id' : '_id'}`;
+    return componentRows(`${prefix}${schema.modelType === 'component' ? 'id' : '_id'}`, arrayDepth, temps, lookups);
   }
   const attribute = Object.hasOwn(schema.attributes, name) ? schema.attributes[name] : undefined;
   if (!attribute || (isPrivate(attribute) && !input.access.readsPrivate)) throw invalidParameter(name);
@@ -80,7 +82,7 @@ function sortField(
         key,
         rest,
         `${prefix}${name}.`,
-        throughArray || attribute.repeatable === true,
+        arrayDepth + (attribute.repeatable === true ? 1 : 0),
         temps,
         lookups,
       );
@@ -92,7 +94,7 @@ function sortField(
       if (rest.length === 0) throw invalidParameter(stopName(key, name));
       const innerTemps = new TempFields('__sort');
       const innerLookups: PipelineStage[] = [];
-      const innerField = sortField(input, target, key, rest, '', false, innerTemps, innerLookups);
+      const innerField = sortField(input, target, key, rest, '', 0, innerTemps, innerLookups);
       const join = relationJoin(relation, `${prefix}${name}`, throughArray);
       const temp = temps.create();
       lookups.push({
@@ -123,8 +125,21 @@ function sortField(
     }
     default:
       if (rest.length > 0) throw invalidParameter(`${name}.${rest.join('.')}`);
-      return `${prefix}${name}`;
+      return componentRows(`${prefix}${name}`, arrayDepth, temps, lookups);
   }
+}
+
+/**
+ * A field inside repeatable components, sorted as Strapi's join of the component rows answers it:
+ * the entry comes once per component, at each one's value (once, as NULL, without any).
+ */
+function componentRows(field: string, arrayDepth: number, temps: TempFields, lookups: PipelineStage[]): string {
+  if (arrayDepth === 0) return field;
+  const temp = temps.create();
+  lookups.push({ $addFields: { [temp]: `$${field}` } });
+  for (let level = 0; level < arrayDepth; level++)
+    lookups.push({ $unwind: { path: `$${temp}`, preserveNullAndEmptyArrays: true } });
+  return temp;
 }
 
 /** A sort stopping at a relation or component: Strapi names the attribute, or in the object form the direction it read as an attribute. */

@@ -26,7 +26,14 @@ export interface SortReading {
 export function parseSort(sort: unknown, reading: SortReading = {}): SortKey[] {
   if (sort === undefined || sort === null || sort === '') return [];
   const list = asList(sort);
-  if (list) return list.flatMap((item) => parseSortItem(item, reading));
+  if (list) {
+    // Strapi reads a list only when all its items are strings or all are objects; any other list
+    // is read as an object, whose first key (`0`) names no attribute
+    const isObject = (item: unknown) => typeof item === 'object' && item !== null;
+    if (!list.every((item) => typeof item === 'string') && !list.every(isObject))
+      throw new ValidationError('Invalid parameter 0', {});
+    return list.flatMap((item) => parseSortItem(item, reading));
+  }
   return parseSortItem(sort, reading);
 }
 
