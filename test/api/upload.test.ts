@@ -242,6 +242,32 @@ describe('upload plugin: REST', function () {
       const cases: Array<[string, () => request.Test, number, string]> = [
         ['no file', () => upload(), 400, 'Files are empty'],
         ['an empty file input', () => upload().attach('files', Buffer.alloc(0), ''), 400, 'Files are empty'],
+        // Strapi's controller: one file of 0 bytes is no file (`files.size === 0`)
+        [
+          'one named file of 0 bytes',
+          () => upload().attach('files', Buffer.alloc(0), 'empty.txt'),
+          400,
+          'Files are empty',
+        ],
+        [
+          'a fileInfo key the body schema does not name (yup noUnknown)',
+          () =>
+            upload()
+              .attach('files', TEXT, 'ok.txt')
+              .field('fileInfo', JSON.stringify({ name: 'n.txt', folder: 3, foo: 'x' })),
+          400,
+          'fileInfo field has unspecified keys: folder, foo',
+        ],
+        [
+          'an unknown fileInfo key of the second of several files',
+          () =>
+            upload()
+              .attach('files', TEXT, 'a.txt')
+              .attach('files', TEXT, 'b.txt')
+              .field('fileInfo', JSON.stringify([{ name: 'a.txt' }, { title: 'b' }])),
+          400,
+          'fileInfo[1] field has unspecified keys: title',
+        ],
         [
           'JPEG bytes named .png',
           () => upload().attach('files', wideJpeg, 'photo.png'),
@@ -604,6 +630,18 @@ describe('upload plugin: REST', function () {
         caption: 'cap',
         hash: file.hash,
       });
+      // one empty file is no file (Strapi's controller): the info is updated, the bytes stay
+      const empty = await upload()
+        .query({ id: file.id })
+        .attach('files', Buffer.alloc(0), 'empty.png')
+        .field('fileInfo', JSON.stringify({ caption: 'from an empty part' }));
+      expect(empty.status, JSON.stringify(empty.body)).to.equal(200);
+      expect(empty.body).to.include({ caption: 'from an empty part', size: file.size, url: file.url });
+      const unknown = await upload()
+        .query({ id: file.id })
+        .send({ fileInfo: { caption: 'x', folder: 1 } });
+      expect(unknown.status).to.equal(400);
+      expect(unknown.body.error.message).to.equal('fileInfo field has unspecified keys: folder');
     });
 
     it('replaces the bytes under the same url; the old formats are gone from disk', async () => {
@@ -656,6 +694,33 @@ describe('upload plugin: REST', function () {
       expect(sorted.body.map((f: { name: string }) => f.name)).to.deep.equal(names.slice(1, 3));
       const ignored = await get('/api/upload/files?pagination[pageSize]=1&fields[0]=name');
       expect(ignored.body.length).to.equal(all.body.length);
+      // page/pageSize are checked by Strapi's query conversion, but its findMany applies no page
+      const paged = await get('/api/upload/files?page=2&pageSize=1&fields[0]=name');
+      expect(paged.body.length).to.equal(all.body.length);
+      for (const limit of ['-1', '0']) {
+        const every = await get(`/api/upload/files?limit=${limit}&fields[0]=name`);
+        expect(every.body.length, limit).to.equal(all.body.length);
+      }
+    });
+
+    it("answers Strapi's 400 PaginationError for a bad page or page size, or one mixed with start/limit", async () => {
+      const cases: Array<[string, string]> = [
+        ['page=0', "Invalid 'page' parameter. Expected an integer > 0, received: 0"],
+        ['pageSize=abc&page=1', "Invalid 'pageSize' parameter. Expected an integer > 0, received: 1"],
+        [
+          'page=1&start=0',
+          'Invalid pagination attributes. You cannot use page and offset pagination in the same query',
+        ],
+        [
+          'pageSize=5&limit=5',
+          'Invalid pagination attributes. You cannot use page and offset pagination in the same query',
+        ],
+      ];
+      for (const [query, message] of cases) {
+        const res = await get(`/api/upload/files?${query}`);
+        expect(res.status, query).to.equal(400);
+        expect(res.body.error, query).to.deep.equal({ status: 400, name: 'PaginationError', message, details: {} });
+      }
     });
 
     it('answers 400 for unknown fields, filters, operators and bad windows', async () => {

@@ -14,7 +14,7 @@ import { isPlainObject } from '../../write/index.js';
 import type { PluginRoute } from '../types.js';
 import { readAttachRequest, resolveAttachTarget } from './attach.js';
 import { asFormidable } from './file-data.js';
-import { readFileInfo } from './file-info.js';
+import { validateFileInfoBody } from './file-info.js';
 import { findFile, findFiles, type UploadRuntime } from './files.js';
 import { byName, isMultipart, readMultipart, type IncomingFile } from './multipart.js';
 import { uploadServiceOf } from './services.js';
@@ -56,19 +56,25 @@ export function uploadRoutes(service: ServiceContext, rt: UploadRuntime): Plugin
         const ctx = operationContext(service, req);
         const id = typeof req.query.id === 'string' ? req.query.id : undefined;
         const answer = await withWorkDir(async (workDir) => {
-          const { fields, files } = await readUploadBody(req, rt, workDir);
+          const body = await readUploadBody(req, rt, workDir);
+          const { fields } = body;
+          // as Strapi's controller: one empty file is no file (`files.size === 0`)
+          const files = body.files.length === 1 && body.files[0]?.size === 0 ? [] : body.files;
           // as Strapi's content-api controller: the upload service, which the app may have changed
           const uploadService = uploadServiceOf(service, rt);
           if (id !== undefined && files.length === 0)
-            return uploadService.updateFileInfo(id, { ...readFileInfo(fields.fileInfo, 1)[0] });
+            return uploadService.updateFileInfo(id, { ...validateFileInfoBody(fields.fileInfo, 1)[0] });
+          if (files.length === 0) throw new ValidationError('Files are empty');
           if (id !== undefined) {
             if (files.length > 1) throw new ValidationError('Cannot replace a file with multiple ones');
             const [file] = files.map(asFormidable);
-            return uploadService.replace(id, { data: { fileInfo: readFileInfo(fields.fileInfo, 1)[0] }, file });
+            return uploadService.replace(id, {
+              data: { fileInfo: validateFileInfoBody(fields.fileInfo, 1)[0] },
+              file,
+            });
           }
-          const infos = readFileInfo(fields.fileInfo, files.length);
+          const infos = validateFileInfoBody(fields.fileInfo, files.length);
           const attach = readAttachRequest(fields);
-          if (files.length === 0) throw new ValidationError('Files are empty');
           // the caller may change the entry the files go into (Strapi does not check this)
           if (attach) await resolveAttachTarget(ctx, requestAuth(req), attach);
           return uploadService.upload({
