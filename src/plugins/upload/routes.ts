@@ -39,7 +39,8 @@ interface UploadBody {
 
 async function readUploadBody(req: Request, rt: UploadRuntime, dir: string): Promise<UploadBody> {
   if (!isMultipart(req)) return { fields: isPlainObject(req.body) ? req.body : {}, files: [] };
-  const body = await readMultipart(req, { sizeLimit: rt.settings.sizeLimit, directory: dir });
+  const { sizeLimit, maxFileSize } = rt.settings;
+  const body = await readMultipart(req, { sizeLimit, maxFileSize, directory: dir });
   const fields = byName(body.fields.map(({ name, value }) => [name, value] as const));
   return { fields, files: body.files.filter((file) => file.field === 'files') };
 }
