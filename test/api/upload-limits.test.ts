@@ -2,7 +2,7 @@
 // (config/middlewares; the file bytes of the whole request, koa-body's 413 `FileTooBig`) and the
 // upload plugin's `sizeLimit` (one file; its 413 `<name> exceeds size limit of …`). Whatever is
 // refused, or cut off by the client, leaves no file on disk, no record and no temporary directory.
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { readdir } from 'node:fs/promises';
@@ -19,6 +19,10 @@ const MAX_FILE_SIZE = 120_000;
 async function workDirs(): Promise<string[]> {
   return (await readdir(tmpdir())).filter((name) => name.startsWith('content-service-upload-'));
 }
+
+// a temporary directory of this suite's own, so that other processes' uploads do not show in workDirs()
+const systemTmp = process.env.TMPDIR;
+const ownTmp = mkdtempSync(join(tmpdir(), 'cs-upload-limits-'));
 
 /** Waits until `check` holds (a server-side cleanup after the client left), at most `ms`. */
 async function eventually(check: () => Promise<boolean>, ms = 5_000): Promise<void> {
@@ -37,6 +41,7 @@ describe('upload limits: strapi::body maxFileSize and the plugin sizeLimit', fun
   const albumCount = () => media.service.context.models.collection(ALBUM_UID).countDocuments({});
 
   before(async () => {
+    process.env.TMPDIR = ownTmp;
     media = await createMediaApp({ sizeLimit: SIZE_LIMIT, sizeOptimization: false }, {}, (dir) =>
       writeFileSync(
         join(dir, 'config', 'middlewares.json'),
@@ -55,7 +60,12 @@ describe('upload limits: strapi::body maxFileSize and the plugin sizeLimit', fun
       ),
     );
   });
-  after(() => media.service.close());
+  after(async () => {
+    await media.service.close();
+    if (systemTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = systemTmp;
+    rmSync(ownTmp, { recursive: true, force: true });
+  });
 
   let before_: { files: number; albums: number };
   beforeEach(async () => {
