@@ -228,6 +228,21 @@ describe('upload plugin: REST', function () {
       expect(res.body[0].hash).to.match(/^renamed_[0-9a-f]{10}$/);
     });
 
+    it("names the hash as Strapi 4.26's slugify does: case kept, words parted with _ (apostrophes too)", async () => {
+      const names: Array<[string, RegExp]> = [
+        ["it's Ünïcode.txt", /^it_s_Uenicode_[0-9a-f]{10}$/],
+        ['Don’t stop (final) v2.txt', /^Don_t_stop_final_v2_[0-9a-f]{10}$/],
+        ['fooBar.txt', /^foo_Bar_[0-9a-f]{10}$/],
+      ];
+      for (const [name, hash] of names) {
+        const res = await upload().attach('files', TEXT, name);
+        expect(res.status, name).to.equal(200);
+        expect(res.body[0].name).to.equal(name);
+        expect(res.body[0].hash, name).to.match(hash);
+        expect(res.body[0].url).to.equal(`/uploads/${res.body[0].hash}.txt`);
+      }
+    });
+
     describe('bad input: 4xx, nothing stored', () => {
       let before: { files: number; stored: string[] };
       beforeEach(async () => {
