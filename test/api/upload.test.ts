@@ -545,6 +545,20 @@ describe('upload plugin: REST', function () {
         expect(stored?.photos).to.deep.equal([pngId, photos.body[0].id, photos.body[1].id]);
       });
 
+      it('several files into a single media attribute: each stored, the last one linked (Strapi: the last to finish)', async () => {
+        const res = await upload()
+          .attach('files', tinyPng, 'first.png')
+          .attach('files', tinyPng, 'second.png')
+          .field('ref', ALBUM_UID)
+          .field('refId', String(albumId))
+          .field('field', 'cover');
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        expect(res.body.map((f: { name: string }) => f.name)).to.deep.equal(['first.png', 'second.png']);
+        expect((await storedAlbum(albumId))?.cover).to.equal(res.body[1].id);
+        const read = await request(media.service.app).get(`/api/albums/${albumId}?populate=cover`).set(media.auth);
+        expect(read.body.data.attributes.cover.data.id).to.equal(res.body[1].id);
+      });
+
       it('goes into a component (ref = component uid, refId = its id), in a repeatable component or a dynamic zone', async () => {
         const stored = await storedAlbum(albumId);
         const figureId = (stored?.figures as Array<{ id: number }>)[0]!.id;
