@@ -724,6 +724,10 @@ describe('upload plugin: REST', function () {
       const ignored = await get('/api/upload/files?pagination[pageSize]=1&fields[0]=name');
       expect(ignored.body.length).to.equal(all.body.length);
       // page/pageSize are checked by Strapi's query conversion, but its findMany applies no page
+      // `_q`: Strapi's search over the text attributes (name, hash, mime, url...)
+      const searched = await get('/api/upload/files?_q=TEXT/PLAIN&fields[0]=mime');
+      expect(searched.body.length).to.equal(texts.body.length);
+      expect((await get('/api/upload/files?_q=no-such-file-anywhere')).body).to.deep.equal([]);
       const paged = await get('/api/upload/files?page=2&pageSize=1&fields[0]=name');
       expect(paged.body.length).to.equal(all.body.length);
       for (const limit of ['-1', '0']) {

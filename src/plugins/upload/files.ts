@@ -104,8 +104,8 @@ function listLimit(value: unknown): number {
 }
 
 /**
- * `GET /api/upload/files`: a bare array. `fields`, `filters`, `sort`, `populate` as for any
- * content-type; `start` and `limit` at the top level; `page`/`pageSize` are checked as Strapi's
+ * `GET /api/upload/files`: a bare array. `fields`, `filters`, `sort`, `populate`, `_q` (Strapi's
+ * search) as for any content-type; `start` and `limit` at the top level; `page`/`pageSize` are checked as Strapi's
  * query conversion checks them (an invalid one, or one mixed with `start`/`limit`, is its 400
  * PaginationError) but select nothing, and `pagination[...]` is ignored, as Strapi does.
  * The file model's findMany hooks run around it (no count: the answer has no total).
@@ -121,7 +121,7 @@ export async function findFiles(ctx: OperationContext, query: RawQuery): Promise
       api: { rest: { ...ctx.config.api.rest, defaultLimit: NO_LIMIT, maxLimit: NO_LIMIT, withCount: false } },
     },
   };
-  const { fields, filters, sort, populate } = query;
+  const { fields, filters, sort, populate, _q } = query;
   const related = asksForRelated(populate);
   const { entries: files } = await readEntries(
     unlimited,
@@ -131,6 +131,7 @@ export async function findFiles(ctx: OperationContext, query: RawQuery): Promise
       filters,
       sort,
       populate,
+      _q,
       pagination: { start: String(start), limit: String(limit), withCount: 'false' },
     },
     { style: 'plain', lifecycles: ctx.lifecycles },
