@@ -121,6 +121,25 @@ describe('upload limits: strapi::body maxFileSize and the plugin sizeLimit', fun
     await expectNothingLeft();
   });
 
+  it('a replacement over a limit (?id=): 413, the file keeps its record and its bytes', async () => {
+    const first = await upload().attach('files', TEXT, 'kept.txt');
+    expect(first.status).to.equal(200);
+    const kept = first.body[0] as { id: number; url: string };
+    before_ = { files: await fileCount(), albums: await albumCount() };
+    for (const [size, message] of [
+      [SIZE_LIMIT + 1, 'replacement.bin exceeds size limit of 50 KB.'],
+      [MAX_FILE_SIZE + 1, 'FileTooBig'],
+    ] as const) {
+      const res = await upload().query({ id: kept.id }).attach('files', Buffer.alloc(size, 8), 'replacement.bin');
+      expect(res.status).to.equal(413);
+      expect(res.body.error.message).to.equal(message);
+      await expectNothingLeft();
+      const now = await request(media.service.app).get(`/api/upload/files/${kept.id}`).set(media.auth);
+      expect(now.body).to.deep.equal(first.body[0]);
+      expect((await request(media.service.app).get(kept.url)).text).to.equal(TEXT.toString());
+    }
+  });
+
   it('the same limits on an entry written with its files (files.<field>): no entry, no file', async () => {
     const res = await request(media.service.app)
       .post('/api/albums')
