@@ -112,6 +112,21 @@ describe('upload limits: strapi::body maxFileSize and the plugin sizeLimit', fun
     await expectNothingLeft();
   });
 
+  it('the 413 of sizeLimit names the file by its fileInfo name, as Strapi (the info sent after the file too)', async () => {
+    const single = await upload()
+      .attach('files', Buffer.alloc(SIZE_LIMIT + 1, 3), 'sent.bin')
+      .field('fileInfo', JSON.stringify({ name: 'Chosen name.bin' }));
+    expect(single.status).to.equal(413);
+    expect(single.body.error.message).to.equal('Chosen name.bin exceeds size limit of 50 KB.');
+    const several = await upload()
+      .attach('files', TEXT, 'a.txt')
+      .attach('files', Buffer.alloc(SIZE_LIMIT + 1, 3), 'b.bin')
+      .field('fileInfo', JSON.stringify([{ name: 'first.txt' }, { caption: 'no name' }]));
+    expect(several.status).to.equal(413);
+    expect(several.body.error.message).to.equal('b.bin exceeds size limit of 50 KB.');
+    await expectNothingLeft();
+  });
+
   it('a file over sizeLimit in a request over maxFileSize: the body parser answers first (FileTooBig)', async () => {
     const res = await upload()
       .attach('files', Buffer.alloc(SIZE_LIMIT + 1, 4), 'over.bin')

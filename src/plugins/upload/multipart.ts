@@ -46,6 +46,8 @@ export interface MultipartOptions {
   maxFileSize?: number;
   /** an empty temporary directory owned by the request */
   directory: string;
+  /** the name a file over `sizeLimit` goes by in the 413, once the whole body is read (default: as sent) */
+  nameOf?: (file: IncomingFile, body: MultipartBody) => string;
 }
 
 const FIELD_SIZE_LIMIT = 1024 * 1024;
@@ -128,7 +130,7 @@ function readMultipartOnce(req: IncomingMessage, options: MultipartOptions): Pro
     /** the file bytes of the request so far, every file together */
     let fileBytes = 0;
     /** the first file over `sizeLimit`: answered once the whole body is read */
-    let oversized: Error | undefined;
+    let oversized: IncomingFile | undefined;
 
     const fail = (error: Error) => {
       if (failed) return;
@@ -173,9 +175,7 @@ function readMultipartOnce(req: IncomingMessage, options: MultipartOptions): Pro
         // koa-body's formidable error, which Strapi's body middleware answers so
         if (fileBytes > maxFileSize) fail(new PayloadTooLargeError('FileTooBig'));
         else if (file.size > sizeLimit && !oversized) {
-          oversized = new PayloadTooLargeError(
-            `${file.filename} exceeds size limit of ${bytesToHumanReadable(sizeLimit)}.`,
-          );
+          oversized = file;
           write?.abort();
         }
       });
@@ -184,7 +184,8 @@ function readMultipartOnce(req: IncomingMessage, options: MultipartOptions): Pro
     parser.on('close', () => {
       if (failed) return;
       if (oversized) {
-        fail(oversized);
+        const name = options.nameOf?.(oversized, body) ?? oversized.filename;
+        fail(new PayloadTooLargeError(`${name} exceeds size limit of ${bytesToHumanReadable(sizeLimit)}.`));
         return;
       }
       Promise.all(writes.map((write) => write.done)).then(() => {

@@ -14,9 +14,9 @@ import { isPlainObject } from '../../write/index.js';
 import type { PluginRoute } from '../types.js';
 import { readAttachRequest, resolveAttachTarget } from './attach.js';
 import { asFormidable } from './file-data.js';
-import { validateFileInfoBody } from './file-info.js';
+import { readFileInfo, validateFileInfoBody } from './file-info.js';
 import { findFile, findFiles, type UploadRuntime } from './files.js';
-import { byName, isMultipart, readMultipart, type IncomingFile } from './multipart.js';
+import { byName, isMultipart, readMultipart, type IncomingFile, type MultipartBody } from './multipart.js';
 import { uploadServiceOf } from './services.js';
 import { withWorkDir } from './work-dir.js';
 
@@ -37,12 +37,25 @@ interface UploadBody {
   files: IncomingFile[];
 }
 
+function uploadBody(body: MultipartBody): UploadBody {
+  const fields = byName(body.fields.map(({ name, value }) => [name, value] as const));
+  return { fields, files: body.files.filter((file) => file.field === 'files') };
+}
+
+/** The name Strapi's size check gives a file: its `fileInfo.name`, else the name it was sent with. */
+function usedName(file: IncomingFile, body: MultipartBody): string {
+  const { fields, files } = uploadBody(body);
+  try {
+    return (readFileInfo(fields.fileInfo, files.length)[files.indexOf(file)]?.name || file.filename).normalize();
+  } catch {
+    return file.filename;
+  }
+}
+
 async function readUploadBody(req: Request, rt: UploadRuntime, dir: string): Promise<UploadBody> {
   if (!isMultipart(req)) return { fields: isPlainObject(req.body) ? req.body : {}, files: [] };
   const { sizeLimit, maxFileSize } = rt.settings;
-  const body = await readMultipart(req, { sizeLimit, maxFileSize, directory: dir });
-  const fields = byName(body.fields.map(({ name, value }) => [name, value] as const));
-  return { fields, files: body.files.filter((file) => file.field === 'files') };
+  return uploadBody(await readMultipart(req, { sizeLimit, maxFileSize, directory: dir, nameOf: usedName }));
 }
 
 /** The plugin's content-API routes, each answered by its `content-api` action (an extension may wrap or replace them). */
