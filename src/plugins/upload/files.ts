@@ -105,9 +105,10 @@ function listLimit(value: unknown): number {
 
 /**
  * `GET /api/upload/files`: a bare array. `fields`, `filters`, `sort`, `populate`, `_q` (Strapi's
- * search) as for any content-type; `start` and `limit` at the top level; `page`/`pageSize` are checked as Strapi's
- * query conversion checks them (an invalid one, or one mixed with `start`/`limit`, is its 400
- * PaginationError) but select nothing, and `pagination[...]` is ignored, as Strapi does.
+ * search) as for any content-type; `start` and `limit` at the top level; `page`/`pageSize` are
+ * checked as Strapi's query conversion checks them (an invalid one, or one mixed with
+ * `start`/`limit`, is its 400 PaginationError) but select nothing, and `pagination[...]` is
+ * ignored, as Strapi does.
  * The file model's findMany hooks run around it (no count: the answer has no total).
  */
 export async function findFiles(ctx: OperationContext, query: RawQuery): Promise<PlainEntry[]> {
