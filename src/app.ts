@@ -3,7 +3,14 @@ import express, { Router, type Express, type Request, type RequestHandler, type 
 import mongoose from 'mongoose';
 import { allowAll, type Authenticator } from './access/ability.js';
 import { authenticateWithRouteStrategies, withAppStrategies } from './lifecycle/app-auth-strategies.js';
-import { beginAppModules, ConfigError, loadConfig, type ConfigOverrides, type ServiceConfig } from './config/index.js';
+import {
+  beginAppModules,
+  bodyFileLimit,
+  ConfigError,
+  loadConfig,
+  type ConfigOverrides,
+  type ServiceConfig,
+} from './config/index.js';
 import {
   buildAppRegistry,
   customFieldTypes,
@@ -75,7 +82,6 @@ import {
 import { graphqlConfig } from './plugins/graphql/config.js';
 import { ExtensionError } from './plugins/graphql/index.js';
 import { i18nSettings } from './plugins/i18n/index.js';
-import { DEFAULT_UPLOAD_SIZE_LIMIT, uploadRuntime } from './plugins/upload/index.js';
 import { DEFAULT_SETTINGS, contentRoutes } from './rest/content-routes.js';
 import { bodyDepthGuard } from './rest/body-depth-guard.js';
 import { HEALTH_PATH, healthCheck } from './rest/health.js';
@@ -325,10 +331,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       return strapi ? pluginHoldersOf(strapi).get(plugin)?.server.policies[item] : undefined;
     },
   };
-  // the app's own handlers see a multipart body as koa-body gives it (fields and files); the upload
-  // plugin's size limit applies, Strapi's default without the plugin
-  const prepareAppRequest = (req: Request, res: Response) =>
-    readMultipartForApp(req, res, uploadRuntime(context)?.settings.sizeLimit ?? DEFAULT_UPLOAD_SIZE_LIMIT);
+  // the app's own handlers see a multipart body as koa-body gives it (fields and files), under its limit
+  const appFileLimit = bodyFileLimit(config);
+  const prepareAppRequest = (req: Request, res: Response) => readMultipartForApp(req, res, appFileLimit);
   let contentApiRoutes: ContentApiRoutes;
   try {
     contentApiRoutes = createContentApiRoutes({

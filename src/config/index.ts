@@ -2,6 +2,7 @@ export type { ServiceConfig, PluginConfig, ConfigOverrides } from './types.js';
 export type { MiddlewareEntry } from './middleware-list.js';
 export type { EnvHelper } from './env-helper.js';
 export { ConfigError } from './config-error.js';
+export { bodyFileLimit, DEFAULT_BODY_FILE_LIMIT } from './body-file-limit.js';
 export { env } from './env-helper.js';
 export { loadConfig } from './load-config.js';
 export { beginAppModules, importAppModule, missingModuleMessage } from './load-module.js';

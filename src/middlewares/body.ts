@@ -1,4 +1,5 @@
 import express, { type RequestHandler } from 'express';
+import { bodyFileLimit } from '../config/index.js';
 import { isAppMiddleware } from './custom.js';
 import { noteBodyRead } from './koa-context.js';
 import type { MiddlewareFactory } from './types.js';
@@ -35,9 +36,11 @@ function decodingAsUtf8(parser: RequestHandler): RequestHandler {
 /**
  * `strapi::body`: JSON, url-encoded forms and text bodies, with Strapi's (koa-body's) limits
  * `jsonLimit` (1mb), `formLimit` (56kb), `textLimit` (56kb) and its switches `json`, `urlencoded`,
- * `text`. Multipart bodies are left to the routes that take files.
+ * `text`. Multipart bodies are left to the routes that take files, under its
+ * `formidable.maxFileSize` (checked here, at start-up; see config/body-file-limit.ts).
  */
 export const body: MiddlewareFactory = (config, { config: service }) => {
+  bodyFileLimit(service);
   const handlers = [];
   if (config.json !== false)
     handlers.push(

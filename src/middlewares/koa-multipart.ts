@@ -40,11 +40,12 @@ function formidableFile(file: IncomingFile): FormidableFile {
 }
 
 /** Reads a multipart request's fields and files for the app's handler; any other request is left alone. */
-export async function readMultipartForApp(req: Request, res: Response, sizeLimit: number): Promise<void> {
+/** `maxFileSize`: the file bytes the request may carry (`strapi::body`'s; the upload plugin's `sizeLimit` is not koa-body's). */
+export async function readMultipartForApp(req: Request, res: Response, maxFileSize: number): Promise<void> {
   if (!isMultipart(req) || requestFiles.has(req)) return;
   const directory = await mkdtemp(join(tmpdir(), 'content-service-form-'));
   res.on('close', () => void rm(directory, { recursive: true, force: true }));
-  const body = await readMultipart(req, { sizeLimit, directory });
+  const body = await readMultipart(req, { maxFileSize, directory });
   const holder = req as { body?: unknown };
   if (
     holder.body === undefined ||

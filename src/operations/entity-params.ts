@@ -1,6 +1,6 @@
 /**
  * The params of Strapi's entity service reads (`fields`, `filters`, `populate`, `sort`, `locale`,
- * `publicationState`, `start`/`limit`, `page`/`pageSize`) in the REST query shape the read path
+ * `publicationState`, `_q`, `start`/`limit`, `page`/`pageSize`) in the REST query shape the read path
  * takes: shared by `strapi.entityService` and the upload plugin's service, which reads through it.
  */
 import { PaginationError } from '../errors/index.js';
@@ -27,9 +27,9 @@ export function pageParams({ page, pageSize, start, limit }: Params): { page: nu
 
 /** What a read asks, in the REST query shape the read path takes (`paginate`: `start`/`limit` apply). */
 export function entityReadQuery(params: Params, paginate: boolean): Params {
-  const { fields, filters, populate, sort, locale, publicationState, start, limit } = params;
+  const { fields, filters, populate, sort, locale, publicationState, start, limit, _q } = params;
   const query: Params = { publicationState: publicationState ?? 'preview' };
-  for (const [key, value] of Object.entries({ fields, filters, populate, sort, locale }))
+  for (const [key, value] of Object.entries({ fields, filters, populate, sort, locale, _q }))
     if (value !== undefined) query[key] = value;
   const all = limit === undefined || limit === -1 || limit === '-1';
   if (paginate && (!all || start !== undefined))

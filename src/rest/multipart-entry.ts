@@ -66,7 +66,8 @@ async function multipartWrite<T>(
   const rt = uploadRuntime(service);
   if (!rt) throw new ValidationError('A multipart/form-data write needs the upload plugin');
   return withWorkDir(async (workDir) => {
-    const body = await readMultipart(req, { sizeLimit: rt.settings.sizeLimit, directory: workDir });
+    const { sizeLimit, maxFileSize } = rt.settings;
+    const body = await readMultipart(req, { sizeLimit, maxFileSize, directory: workDir });
     const data = readData(dataField ? dataField() : body.fields.findLast((f) => f.name === 'data')?.value);
     const keys = fileKeys(body.files);
     if (keys.size === 0) return write({ data });

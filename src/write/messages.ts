@@ -79,6 +79,8 @@ export const messages = {
     `${pathLabel(path)} must be a \`object\` type, but the final value was: \`${printValue(value)}\`.`,
   /** an item of a component list that is no object: yup casts it to null */
   objectItem: (path: string[], value: unknown) => messages.typeError(path, 'object', null, value),
+  /** yup's `noUnknown()`: an object schema that refuses keys it does not name */
+  noUnknown: (path: string[], keys: string[]) => `${pathLabel(path)} field has unspecified keys: ${keys.join(', ')}`,
   array: (path: string[], value: unknown) =>
     `${pathLabel(path)} must be a \`array\` type, but the final value was: \`${printValue(value)}\`.`,
   relation: (path: string[]) => `${pathLabel(path)} must be an id, an array of ids or { connect, disconnect, set }`,

@@ -61,6 +61,14 @@ describe("a project's own upload endpoints (ctx.request.files, the upload servic
           },
         }));
       `,
+      // koa-body's limit for the app's handlers: the file bytes of one request (the plugin's sizeLimit
+      // applies later, in the upload service)
+      'config/middlewares.js': `module.exports = [
+        'strapi::logger', 'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::poweredBy',
+        'strapi::session', 'strapi::query',
+        { name: 'strapi::body', config: { formidable: { maxFileSize: 100000 } } },
+        'strapi::favicon', 'strapi::public',
+      ];`,
       'src/api/profile/routes/profile-files.js': `module.exports = { routes: [
         { method: 'POST', path: '/profiles/:id/avatar', handler: 'profile-files.avatar' },
         { method: 'POST', path: '/profiles/:id/docs', handler: 'profile-files.docs' },
@@ -146,6 +154,20 @@ describe("a project's own upload endpoints (ctx.request.files, the upload servic
       .field('note', 'no file')
       .expect(400);
     expect(refused.body.error.name).to.equal('ValidationError');
+    expect((await readdir(uploads)).length).to.equal(before);
+    // files over strapi::body's formidable.maxFileSize, together: koa-body's 413, the handler never runs
+    const tooBig = await api()
+      .post(`/api/profiles/${profile.body.data.id}/docs`)
+      .set(auth())
+      .attach('docs', Buffer.alloc(60_000, 1), { filename: 'a.txt', contentType: 'text/plain' })
+      .attach('docs', Buffer.alloc(60_000, 1), { filename: 'b.txt', contentType: 'text/plain' })
+      .expect(413);
+    expect(tooBig.body.error).to.deep.equal({
+      status: 413,
+      name: 'PayloadTooLargeError',
+      message: 'FileTooBig',
+      details: {},
+    });
     expect((await readdir(uploads)).length).to.equal(before);
   });
 });

@@ -122,11 +122,12 @@ module.exports = {
     const upload = strapi.service('plugin::upload.upload');
     const page = await upload.findPage({ page: 1, pageSize: 2, sort: 'id:asc', fields: ['name'] });
     const pngs = await upload.findMany({ filters: { mime: 'image/png' }, fields: ['name'] });
+    const searched = await upload.findMany({ _q: 'SEED', fields: ['name'] });
     const one = await upload.findOne(ctx.params.id);
     const updated = await upload.updateFileInfo(ctx.params.id, { caption: 'Edited', name: null });
     const settings = await upload.getSettings();
     const removed = await upload.remove(await upload.findOne(ctx.params.other));
-    ctx.body = { page, pngs: pngs.map((f) => f.name), one: one.name, updated: { name: updated.name, caption: updated.caption }, settings, removed: removed.id };
+    ctx.body = { page, pngs: pngs.map((f) => f.name), searched: searched.map((f) => f.name), one: one.name, updated: { name: updated.name, caption: updated.caption }, settings, removed: removed.id };
   },
 };
 `;
@@ -305,6 +306,9 @@ describe("the upload plugin's services as a project uses them (Strapi 4.26's met
     });
     expect(res.body.page.results.map((f: { name: string }) => f.name)).to.deep.equal([first.name, second.name]);
     expect(res.body.pngs).to.deep.equal(listed.filter((f) => f.mime === 'image/png').map((f) => f.name));
+    // `_q`: Strapi's search, a case-insensitive part of a text attribute (the name here)
+    expect(res.body.searched).to.deep.equal(listed.filter((f) => /seed/i.test(f.name)).map((f) => f.name));
+    expect(res.body.searched).to.include('seed.png');
     expect(res.body).to.deep.include({
       one: first.name,
       updated: { name: first.name, caption: 'Edited' },

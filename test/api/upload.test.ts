@@ -228,6 +228,21 @@ describe('upload plugin: REST', function () {
       expect(res.body[0].hash).to.match(/^renamed_[0-9a-f]{10}$/);
     });
 
+    it("names the hash as Strapi 4.26's slugify does: case kept, words parted with _ (apostrophes too)", async () => {
+      const names: Array<[string, RegExp]> = [
+        ["it's Ünïcode.txt", /^it_s_Uenicode_[0-9a-f]{10}$/],
+        ['Don’t stop (final) v2.txt', /^Don_t_stop_final_v2_[0-9a-f]{10}$/],
+        ['fooBar.txt', /^foo_Bar_[0-9a-f]{10}$/],
+      ];
+      for (const [name, hash] of names) {
+        const res = await upload().attach('files', TEXT, name);
+        expect(res.status, name).to.equal(200);
+        expect(res.body[0].name).to.equal(name);
+        expect(res.body[0].hash, name).to.match(hash);
+        expect(res.body[0].url).to.equal(`/uploads/${res.body[0].hash}.txt`);
+      }
+    });
+
     describe('bad input: 4xx, nothing stored', () => {
       let before: { files: number; stored: string[] };
       beforeEach(async () => {
@@ -242,6 +257,32 @@ describe('upload plugin: REST', function () {
       const cases: Array<[string, () => request.Test, number, string]> = [
         ['no file', () => upload(), 400, 'Files are empty'],
         ['an empty file input', () => upload().attach('files', Buffer.alloc(0), ''), 400, 'Files are empty'],
+        // Strapi's controller: one file of 0 bytes is no file (`files.size === 0`)
+        [
+          'one named file of 0 bytes',
+          () => upload().attach('files', Buffer.alloc(0), 'empty.txt'),
+          400,
+          'Files are empty',
+        ],
+        [
+          'a fileInfo key the body schema does not name (yup noUnknown)',
+          () =>
+            upload()
+              .attach('files', TEXT, 'ok.txt')
+              .field('fileInfo', JSON.stringify({ name: 'n.txt', folder: 3, foo: 'x' })),
+          400,
+          'fileInfo field has unspecified keys: folder, foo',
+        ],
+        [
+          'an unknown fileInfo key of the second of several files',
+          () =>
+            upload()
+              .attach('files', TEXT, 'a.txt')
+              .attach('files', TEXT, 'b.txt')
+              .field('fileInfo', JSON.stringify([{ name: 'a.txt' }, { title: 'b' }])),
+          400,
+          'fileInfo[1] field has unspecified keys: title',
+        ],
         [
           'JPEG bytes named .png',
           () => upload().attach('files', wideJpeg, 'photo.png'),
@@ -504,6 +545,20 @@ describe('upload plugin: REST', function () {
         expect(stored?.photos).to.deep.equal([pngId, photos.body[0].id, photos.body[1].id]);
       });
 
+      it('several files into a single media attribute: each stored, the last one linked (Strapi: the last to finish)', async () => {
+        const res = await upload()
+          .attach('files', tinyPng, 'first.png')
+          .attach('files', tinyPng, 'second.png')
+          .field('ref', ALBUM_UID)
+          .field('refId', String(albumId))
+          .field('field', 'cover');
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        expect(res.body.map((f: { name: string }) => f.name)).to.deep.equal(['first.png', 'second.png']);
+        expect((await storedAlbum(albumId))?.cover).to.equal(res.body[1].id);
+        const read = await request(media.service.app).get(`/api/albums/${albumId}?populate=cover`).set(media.auth);
+        expect(read.body.data.attributes.cover.data.id).to.equal(res.body[1].id);
+      });
+
       it('goes into a component (ref = component uid, refId = its id), in a repeatable component or a dynamic zone', async () => {
         const stored = await storedAlbum(albumId);
         const figureId = (stored?.figures as Array<{ id: number }>)[0]!.id;
@@ -604,6 +659,18 @@ describe('upload plugin: REST', function () {
         caption: 'cap',
         hash: file.hash,
       });
+      // one empty file is no file (Strapi's controller): the info is updated, the bytes stay
+      const empty = await upload()
+        .query({ id: file.id })
+        .attach('files', Buffer.alloc(0), 'empty.png')
+        .field('fileInfo', JSON.stringify({ caption: 'from an empty part' }));
+      expect(empty.status, JSON.stringify(empty.body)).to.equal(200);
+      expect(empty.body).to.include({ caption: 'from an empty part', size: file.size, url: file.url });
+      const unknown = await upload()
+        .query({ id: file.id })
+        .send({ fileInfo: { caption: 'x', folder: 1 } });
+      expect(unknown.status).to.equal(400);
+      expect(unknown.body.error.message).to.equal('fileInfo field has unspecified keys: folder');
     });
 
     it('replaces the bytes under the same url; the old formats are gone from disk', async () => {
@@ -656,6 +723,37 @@ describe('upload plugin: REST', function () {
       expect(sorted.body.map((f: { name: string }) => f.name)).to.deep.equal(names.slice(1, 3));
       const ignored = await get('/api/upload/files?pagination[pageSize]=1&fields[0]=name');
       expect(ignored.body.length).to.equal(all.body.length);
+      // page/pageSize are checked by Strapi's query conversion, but its findMany applies no page
+      // `_q`: Strapi's search over the text attributes (name, hash, mime, url...)
+      const searched = await get('/api/upload/files?_q=TEXT/PLAIN&fields[0]=mime');
+      expect(searched.body.length).to.equal(texts.body.length);
+      expect((await get('/api/upload/files?_q=no-such-file-anywhere')).body).to.deep.equal([]);
+      const paged = await get('/api/upload/files?page=2&pageSize=1&fields[0]=name');
+      expect(paged.body.length).to.equal(all.body.length);
+      for (const limit of ['-1', '0']) {
+        const every = await get(`/api/upload/files?limit=${limit}&fields[0]=name`);
+        expect(every.body.length, limit).to.equal(all.body.length);
+      }
+    });
+
+    it("answers Strapi's 400 PaginationError for a bad page or page size, or one mixed with start/limit", async () => {
+      const cases: Array<[string, string]> = [
+        ['page=0', "Invalid 'page' parameter. Expected an integer > 0, received: 0"],
+        ['pageSize=abc&page=1', "Invalid 'pageSize' parameter. Expected an integer > 0, received: 1"],
+        [
+          'page=1&start=0',
+          'Invalid pagination attributes. You cannot use page and offset pagination in the same query',
+        ],
+        [
+          'pageSize=5&limit=5',
+          'Invalid pagination attributes. You cannot use page and offset pagination in the same query',
+        ],
+      ];
+      for (const [query, message] of cases) {
+        const res = await get(`/api/upload/files?${query}`);
+        expect(res.status, query).to.equal(400);
+        expect(res.body.error, query).to.deep.equal({ status: 400, name: 'PaginationError', message, details: {} });
+      }
     });
 
     it('answers 400 for unknown fields, filters, operators and bad windows', async () => {

@@ -1,8 +1,11 @@
-// Parallel uploads into one entry (`ref`, `refId`, `field`) and parallel replacements of one file
-// over HTTP, then what is stored checked with the service's own models and on disk: every
-// acknowledged file is in the entry, a record describes the bytes stored, and what did not land
-// leaves no file behind.
+// Parallel uploads into one entry (`ref`, `refId`, `field`) or under one file name, parallel
+// replacements of one file, a delete while its file is being read, over HTTP, then what is stored
+// checked with the service's own models and on disk: every acknowledged file is in the entry, a
+// record describes the bytes stored, no upload overwrites another, and what did not land leaves
+// no file behind.
 import { readFile } from 'node:fs/promises';
+import { createServer, get, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
@@ -115,6 +118,94 @@ describe('concurrent uploads into one entry', function () {
       for (const answer of replaced) expect([200, 404]).to.include(answer.status);
       expect(await record(id)).to.equal(null);
       expect((await media.stored()).filter((name) => name.includes(String(hash)))).to.deep.equal([]);
+    }
+  });
+
+  it('parallel uploads of one file name get distinct hashes: no file, format or record overwrites another', async () => {
+    const texts = range(0, 15).map((i) => Buffer.from(`document number ${i}\n`.repeat(50 + i)));
+    const images = await Promise.all(
+      range(0, 7).map((i) =>
+        sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 30 * i, g: 90, b: 200 - 20 * i } } })
+          .png()
+          .toBuffer(),
+      ),
+    );
+    const send = (bytes: Buffer, name: string) =>
+      request(media.service.app).post('/api/upload').set(media.auth).attach('files', bytes, name);
+    const answers = await Promise.all([
+      ...texts.map((bytes) => send(bytes, 'same name.txt')),
+      ...images.map((bytes) => send(bytes, 'same name.png')),
+    ]);
+    expect(answers.map((a) => a.status)).to.deep.equal(Array(texts.length + images.length).fill(200));
+    const files = answers.map((a) => a.body[0] as { id: number; hash: string; url: string; formats: null | object });
+    expect(new Set(files.map((f) => f.hash)).size).to.equal(files.length);
+    for (const file of files) expect(file.hash).to.match(/^same_name_[0-9a-f]{10}$/);
+    for (const [i, bytes] of texts.entries()) {
+      const served = await request(media.service.app).get(files[i]!.url);
+      expect(served.text, files[i]!.url).to.equal(bytes.toString());
+    }
+    for (const [i, bytes] of images.entries()) {
+      const file = files[texts.length + i] as { url: string; formats: { thumbnail: { url: string } } };
+      const stored = await readFile(join(media.uploads, file.url.replace(/^\/uploads\//, '')));
+      const [original, thumbnail] = await Promise.all([
+        sharp(stored).stats(),
+        sharp(await readFile(join(media.uploads, file.formats.thumbnail.url.replace(/^\/uploads\//, '')))).stats(),
+      ]);
+      const expected = await sharp(bytes).stats();
+      // each stored image and its thumbnail are of its own colour
+      expect(Math.round(original.channels[0]!.mean)).to.equal(Math.round(expected.channels[0]!.mean));
+      expect(Math.round(thumbnail.channels[0]!.mean)).to.equal(Math.round(expected.channels[0]!.mean));
+    }
+  });
+
+  it('a delete racing reads of its file: reads under way get the whole bytes, later ones 404, nothing is left', async () => {
+    const server: Server = createServer(media.service.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    /** a GET whose body is read only once `go` settles: its status, and the bytes it then reads */
+    const slowRead = (path: string, go: Promise<unknown>) =>
+      new Promise<{ status: number; bytes: Promise<number> }>((resolve, reject) => {
+        const req = get({ host: '127.0.0.1', port, path }, (res) => {
+          res.pause();
+          const bytes = go.then(
+            () =>
+              new Promise<number>((done, fail) => {
+                let count = 0;
+                res.on('data', (chunk: Buffer) => (count += chunk.length));
+                res.on('end', () => done(count));
+                res.on('error', fail);
+                res.resume();
+              }),
+          );
+          resolve({ status: res.statusCode ?? 0, bytes });
+        });
+        req.on('error', reject);
+      });
+    try {
+      const bytes = Buffer.alloc(4 * 1024 * 1024, 'abcdefgh');
+      for (let round = 0; round < 2; round++) {
+        const res = await request(media.service.app)
+          .post('/api/upload')
+          .set(media.auth)
+          .attach('files', bytes, `raced-${round}.txt`);
+        expect(res.status).to.equal(200);
+        const { id, url, hash } = res.body[0] as { id: number; url: string; hash: string };
+        let deleteDone!: (value: unknown) => void;
+        const afterDelete = new Promise((resolve) => (deleteDone = resolve));
+        const reads = await Promise.all(range(0, 3).map(() => slowRead(url, afterDelete)));
+        expect(reads.map((r) => r.status)).to.deep.equal([200, 200, 200, 200]);
+        // the reads have their answers' heads and wait: the file goes meanwhile
+        const deleted = await request(media.service.app).delete(`/api/upload/files/${id}`).set(media.auth);
+        expect(deleted.status).to.equal(200);
+        expect(await record(id)).to.equal(null);
+        expect((await media.stored()).filter((name) => name.includes(hash))).to.deep.equal([]);
+        deleteDone(null);
+        expect(await Promise.all(reads.map((r) => r.bytes))).to.deep.equal(Array(4).fill(bytes.length));
+        expect((await request(media.service.app).get(url)).status).to.equal(404);
+        expect((await request(media.service.app).get(`/api/upload/files/${id}`).set(media.auth)).status).to.equal(404);
+      }
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });

@@ -1,6 +1,7 @@
 // The upload plugin through GraphQL: multipart requests (graphql-multipart-request-spec) for
 // `upload` and `multipleUpload`, `updateFileInfo`, `removeFile`, the `UploadFile` queries with
 // Strapi's scopes, and media fields (also inside components and dynamic zones) in selections.
+import { writeFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -334,6 +335,42 @@ describe('upload plugin: GraphQL', function () {
         ]);
         expect(res.status).to.equal(413);
         expect(res.body.error.message).to.equal('big.bin exceeds size limit of 1 KB.');
+        expect(await limited.stored()).to.deep.equal([]);
+      } finally {
+        await limited.service.close();
+      }
+    });
+
+    it("files over strapi::body's formidable.maxFileSize together: 413 FileTooBig, nothing stored", async () => {
+      const limited = await createMediaApp({}, {}, (dir) =>
+        writeFileSync(
+          join(dir, 'config', 'middlewares.json'),
+          JSON.stringify([
+            ...['logger', 'errors', 'security', 'cors', 'poweredBy', 'session', 'query'].map((m) => `strapi::${m}`),
+            { name: 'strapi::body', config: { formidable: { maxFileSize: 10_000 } } },
+            'strapi::favicon',
+            'strapi::public',
+          ]),
+        ),
+      );
+      try {
+        const res = await multipart(
+          limited,
+          'mutation($files: [Upload]!) { multipleUpload(files: $files) { data { id } } }',
+          { files: [null, null] },
+          { 0: ['variables.files.0'], 1: ['variables.files.1'] },
+          [
+            { field: '0', content: Buffer.alloc(6000, 1), filename: 'a.bin' },
+            { field: '1', content: Buffer.alloc(6000, 1), filename: 'b.bin' },
+          ],
+        );
+        expect(res.status).to.equal(413);
+        expect(res.body.error).to.deep.equal({
+          status: 413,
+          name: 'PayloadTooLargeError',
+          message: 'FileTooBig',
+          details: {},
+        });
         expect(await limited.stored()).to.deep.equal([]);
       } finally {
         await limited.service.close();

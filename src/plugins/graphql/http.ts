@@ -239,7 +239,9 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
         const upload = uploadRuntime(options.service);
         if (!upload) throw new ValidationError('File uploads need the upload plugin');
         await withWorkDir(async (directory) => {
-          const operation = await readGraphQLMultipart(req, { sizeLimit: upload.settings.sizeLimit, directory });
+          // the REST limits, the body parser's too (Strapi's graphql-upload sets none: a request's files would be unbounded)
+          const { sizeLimit, maxFileSize } = upload.settings;
+          const operation = await readGraphQLMultipart(req, { sizeLimit, maxFileSize, directory });
           if (Array.isArray(operation)) await runBatch(req, res, operation);
           else await run(req, res, operation, 'application/json');
         });

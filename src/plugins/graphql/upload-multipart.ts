@@ -10,7 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ValidationError } from '../../errors/index.js';
 import { checkBodyDepth } from '../../operations/request-limits.js';
-import { readMultipart, type IncomingFile } from '../upload/index.js';
+import { readMultipart, type IncomingFile, type MultipartOptions } from '../upload/index.js';
 import { isRecord } from './values.js';
 
 /** A file variable of a multipart request, already on disk. */
@@ -60,10 +60,7 @@ function place(operations: Operations, path: string, value: UploadValue): void {
 type Operations = Record<string, unknown> | unknown[];
 
 /** The GraphQL request (or batch) of a multipart body, its files placed in its variables. */
-export async function readGraphQLMultipart(
-  req: IncomingMessage,
-  options: { sizeLimit: number; directory: string },
-): Promise<Operations> {
+export async function readGraphQLMultipart(req: IncomingMessage, options: MultipartOptions): Promise<Operations> {
   const body = await readMultipart(req, options);
   const operation = parseJsonField(body.fields, 'operations');
   if (!isRecord(operation) && !Array.isArray(operation))

@@ -3,11 +3,13 @@
  * `sizeLimit`, `breakpoints`) and defaults. Which provider stores the files is decided in index.ts.
  */
 import { resolve } from 'node:path';
-import { ConfigError, type ServiceConfig } from '../../config/index.js';
+import { bodyFileLimit, ConfigError, type ServiceConfig } from '../../config/index.js';
 
 export interface UploadSettings {
   /** largest accepted file, in bytes (Strapi's `sizeLimit`) */
   sizeLimit: number;
+  /** the file bytes one multipart request may carry: `strapi::body`'s `formidable.maxFileSize` (config/middlewares) */
+  maxFileSize: number;
   /** name → width/height bound of the responsive formats (Strapi's `breakpoints`) */
   breakpoints: Record<string, number>;
   /** the Media Library settings Strapi keeps in its admin store, here in config (same defaults) */
@@ -26,8 +28,8 @@ export interface UploadSettings {
 
 /** Names the file that sets a key of `config/plugins` (`upload.config.…`). */
 type FileOf = (key: string) => string;
-// 200 MB in the decimal units Strapi prints sizes in ("exceeds size limit of 200 MB")
-export const DEFAULT_SIZE_LIMIT = 200_000_000;
+// Strapi 4.26's default (1 GB); the body parser's 200 MiB applies first to a REST request
+export const DEFAULT_SIZE_LIMIT = 1_000_000_000;
 export const DEFAULT_BREAKPOINTS: Readonly<Record<string, number>> = { large: 1000, medium: 750, small: 500 };
 
 function positiveInteger(fileOf: FileOf, key: string, value: unknown, fallback: number): number {
@@ -84,6 +86,7 @@ export function uploadSettings(config: ServiceConfig): UploadSettings {
     providerOptions,
     actionOptions: record(fileOf, 'upload.config.actionOptions', raw.actionOptions),
     sizeLimit: positiveInteger(fileOf, 'upload.config.sizeLimit', raw.sizeLimit, DEFAULT_SIZE_LIMIT),
+    maxFileSize: bodyFileLimit(config),
     breakpoints: breakpoints(fileOf, raw.breakpoints),
     responsiveDimensions: flag(fileOf, 'upload.config.responsiveDimensions', raw.responsiveDimensions, true),
     sizeOptimization: flag(fileOf, 'upload.config.sizeOptimization', raw.sizeOptimization, true),

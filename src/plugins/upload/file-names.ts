@@ -35,6 +35,8 @@ export function fileExtension(filename: string, mimeType: string): string {
 
 /** `My Photo (1)` → `My_Photo_1_3f2a9c01be`: unique, and safe as a stored file name. */
 export function fileHash(usedName: string, ext: string): string {
-  const slug = slugify(basename(usedName, ext), { separator: '_', lowercase: false });
+  // slugify 2+ drops apostrophes ("it's" → "its"); Strapi 4.26's (1.1) parts the words there ("it_s")
+  const words = basename(usedName, ext).replace(/['\u2019]/g, ' ');
+  const slug = slugify(words, { separator: '_', lowercase: false });
   return `${slug}_${randomBytes(5).toString('hex')}`;
 }

@@ -6,7 +6,7 @@
 import type { UploadSettings } from './config.js';
 import { UPLOAD_FILE_UID, type ContentType } from '../../content-types/index.js';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
-import type { OperationContext, RawQuery } from '../../operations/index.js';
+import { pageParams, type OperationContext, type RawQuery } from '../../operations/index.js';
 import { readEntries, readEntry, type PlainEntry } from '../../query/index.js';
 import { parseFields } from '../../query/parse/fields.js';
 import { populatedNames } from '../../query/parse/populate.js';
@@ -96,14 +96,25 @@ function nonNegativeInteger(name: string, value: unknown): number | undefined {
   return Number(value);
 }
 
+/** `limit` as Strapi's query conversion reads it: -1 and 0 mean every file. */
+function listLimit(value: unknown): number {
+  if (value === '-1') return NO_LIMIT;
+  const limit = nonNegativeInteger('limit', value);
+  return limit === undefined || limit === 0 ? NO_LIMIT : limit;
+}
+
 /**
- * `GET /api/upload/files`: a bare array. `fields`, `filters`, `sort`, `populate` as for any
- * content-type; `start` and `limit` at the top level; `pagination[...]` is ignored, as Strapi does.
+ * `GET /api/upload/files`: a bare array. `fields`, `filters`, `sort`, `populate`, `_q` (Strapi's
+ * search) as for any content-type; `start` and `limit` at the top level; `page`/`pageSize` are
+ * checked as Strapi's query conversion checks them (an invalid one, or one mixed with
+ * `start`/`limit`, is its 400 PaginationError) but select nothing, and `pagination[...]` is
+ * ignored, as Strapi does.
  * The file model's findMany hooks run around it (no count: the answer has no total).
  */
 export async function findFiles(ctx: OperationContext, query: RawQuery): Promise<PlainEntry[]> {
+  pageParams(query);
   const start = nonNegativeInteger('start', query.start) ?? 0;
-  const limit = nonNegativeInteger('limit', query.limit);
+  const limit = listLimit(query.limit);
   const unlimited: OperationContext = {
     ...ctx,
     config: {
@@ -111,7 +122,7 @@ export async function findFiles(ctx: OperationContext, query: RawQuery): Promise
       api: { rest: { ...ctx.config.api.rest, defaultLimit: NO_LIMIT, maxLimit: NO_LIMIT, withCount: false } },
     },
   };
-  const { fields, filters, sort, populate } = query;
+  const { fields, filters, sort, populate, _q } = query;
   const related = asksForRelated(populate);
   const { entries: files } = await readEntries(
     unlimited,
@@ -121,7 +132,8 @@ export async function findFiles(ctx: OperationContext, query: RawQuery): Promise
       filters,
       sort,
       populate,
-      pagination: { start: String(start), limit: String(limit ?? NO_LIMIT), withCount: 'false' },
+      _q,
+      pagination: { start: String(start), limit: String(limit), withCount: 'false' },
     },
     { style: 'plain', lifecycles: ctx.lifecycles },
   );

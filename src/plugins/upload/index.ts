@@ -11,7 +11,6 @@ import { ConfigError, type ServiceConfig } from '../../config/index.js';
 import type { Logger } from '../../logger.js';
 import { notInstalled, requireProvider, type ProviderModule } from '../provider-packages.js';
 import { uploadSettings, type UploadSettings } from './config.js';
-export { DEFAULT_SIZE_LIMIT as DEFAULT_UPLOAD_SIZE_LIMIT } from './config.js';
 import type { UploadRuntime } from './files.js';
 import { localProvider } from './local-provider.js';
 import type { UploadProvider } from './provider.js';
@@ -29,7 +28,14 @@ export type { FileInfo } from './file-info.js';
 export { readFileInfo } from './file-info.js';
 export { readAttachRequest, resolveAttachTarget } from './attach.js';
 export { relatedOfFiles, type RelatedItem } from './related.js';
-export { byName, readMultipart, isMultipart, type IncomingFile, type MultipartBody } from './multipart.js';
+export {
+  byName,
+  readMultipart,
+  isMultipart,
+  type IncomingFile,
+  type MultipartBody,
+  type MultipartOptions,
+} from './multipart.js';
 export { UPLOAD_ACTIONS } from './routes.js';
 export { withWorkDir } from './work-dir.js';
 export type { UploadProvider, ProviderUpload, ProviderStored, ProviderFile } from './provider.js';

@@ -1,8 +1,15 @@
 /**
  * Streams a multipart/form-data request (busboy) to disk: each file part goes to its own file in
- * `directory` while its bytes are counted. A file over `sizeLimit` stops the parse at once: its
- * partial file is deleted, the rest of the body is discarded unread-into-storage, and the caller
- * gets a 413 before anything was stored. Shared by `POST /api/upload` and GraphQL multipart requests.
+ * `directory` while its bytes are counted, so memory stays bounded whatever the size. Two limits,
+ * as Strapi has them:
+ * - `maxFileSize` (`strapi::body`'s formidable limit): the file bytes of the whole request; past it
+ *   the parse stops at once and the answer is koa-body's 413 `FileTooBig`;
+ * - `sizeLimit` (the upload plugin's): one file's bytes; such a file's partial copy is deleted and
+ *   the rest of the body is read without being stored, to learn whether the request also exceeds
+ *   `maxFileSize` (Strapi's body parser answers first), then the answer is the plugin's 413.
+ * Either way, and when the client goes away mid-body, nothing stays on disk and the caller gets
+ * the error before anything was stored. Shared by `POST /api/upload`, entry writes with files, the
+ * app's own handlers and GraphQL multipart requests.
  */
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -33,28 +40,40 @@ export interface MultipartBody {
 }
 
 export interface MultipartOptions {
-  sizeLimit: number;
+  /** largest file, in bytes (the upload plugin's `sizeLimit`); none when absent */
+  sizeLimit?: number;
+  /** the file bytes of the whole request (`strapi::body`'s `formidable.maxFileSize`); none when absent */
+  maxFileSize?: number;
   /** an empty temporary directory owned by the request */
   directory: string;
+  /** the name a file over `sizeLimit` goes by in the 413, once the whole body is read (default: as sent) */
+  nameOf?: (file: IncomingFile, body: MultipartBody) => string;
 }
 
 const FIELD_SIZE_LIMIT = 1024 * 1024;
 
-/** Writes `stream` to `path`; `done` settles once the file is closed, also after `abort()`. */
+/**
+ * Writes `stream` to `path`; `done` settles once the file is closed, also after `abort()` (an
+ * aborted write's own error, such as a chunk arriving after the abort, is no failure).
+ */
 function writeTo(stream: Readable, path: string): { done: Promise<void>; abort(): void } {
   const file = createWriteStream(path);
+  let aborted = false;
   const done = new Promise<void>((resolve, reject) => {
+    const failed = (err: Error) => (aborted ? resolve() : reject(err));
     file.on('close', resolve);
-    file.on('error', reject);
+    file.on('error', failed);
     stream.on('error', (err) => {
       file.destroy();
-      reject(err);
+      failed(err);
     });
   });
   stream.pipe(file);
   return {
     done,
     abort: () => {
+      if (aborted) return;
+      aborted = true;
       stream.unpipe(file);
       stream.resume();
       file.destroy();
@@ -90,6 +109,7 @@ export function readMultipart(req: IncomingMessage, options: MultipartOptions): 
 }
 
 function readMultipartOnce(req: IncomingMessage, options: MultipartOptions): Promise<MultipartBody> {
+  const { sizeLimit = Infinity, maxFileSize = Infinity } = options;
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -98,16 +118,19 @@ function readMultipartOnce(req: IncomingMessage, options: MultipartOptions): Pro
         // the raw name, so that a name holding a path is refused rather than silently shortened
         preservePath: true,
         defParamCharset: 'utf8',
-        // busboy reports a file that reaches its limit; one of exactly `sizeLimit` bytes is allowed
-        limits: { fileSize: options.sizeLimit + 1, fieldSize: FIELD_SIZE_LIMIT },
+        limits: { fieldSize: FIELD_SIZE_LIMIT },
       });
     } catch {
       reject(new ValidationError('Invalid multipart body'));
       return;
     }
     const body: MultipartBody = { fields: [], files: [] };
-    const writes: Promise<void>[] = [];
+    const writes: Array<ReturnType<typeof writeTo>> = [];
     let failed = false;
+    /** the file bytes of the request so far, every file together */
+    let fileBytes = 0;
+    /** the first file over `sizeLimit`: answered once the whole body is read */
+    let oversized: IncomingFile | undefined;
 
     const fail = (error: Error) => {
       if (failed) return;
@@ -115,7 +138,9 @@ function readMultipartOnce(req: IncomingMessage, options: MultipartOptions): Pro
       req.unpipe(parser);
       // keep reading (and dropping) the rest of the body, so the client gets the answer
       req.resume();
-      Promise.allSettled(writes)
+      // a part's stream may still hold bytes the parser gave it: every write stops
+      for (const write of writes) write.abort();
+      Promise.allSettled(writes.map((write) => write.done))
         .then(() => Promise.all(body.files.map((f) => rm(f.path, { force: true }))))
         .then(() => reject(error), reject);
     };
@@ -138,32 +163,40 @@ function readMultipartOnce(req: IncomingMessage, options: MultipartOptions): Pro
         size: 0,
       };
       body.files.push(file);
+      // past a file over the limit, the rest is only counted
+      const write = oversized ? null : writeTo(stream, file.path);
+      if (write) {
+        writes.push(write);
+        write.done.catch((err: unknown) => fail(err instanceof Error ? err : new Error(String(err))));
+      } else stream.resume();
       stream.on('data', (chunk: Buffer) => {
         file.size += chunk.length;
+        fileBytes += chunk.length;
+        // koa-body's formidable error, which Strapi's body middleware answers so
+        if (fileBytes > maxFileSize) fail(new PayloadTooLargeError('FileTooBig'));
+        else if (file.size > sizeLimit && !oversized) {
+          oversized = file;
+          write?.abort();
+        }
       });
-      const write = writeTo(stream, file.path);
-      stream.on('limit', () => {
-        write.abort();
-        fail(
-          new PayloadTooLargeError(
-            `${file.filename} exceeds size limit of ${bytesToHumanReadable(options.sizeLimit)}.`,
-          ),
-        );
-      });
-      writes.push(
-        write.done.catch((err: unknown) => {
-          fail(err instanceof Error ? err : new Error(String(err)));
-        }),
-      );
     });
     parser.on('error', () => fail(new ValidationError('Invalid multipart body')));
     parser.on('close', () => {
       if (failed) return;
-      Promise.all(writes).then(() => {
+      if (oversized) {
+        const name = options.nameOf?.(oversized, body) ?? oversized.filename;
+        fail(new PayloadTooLargeError(`${name} exceeds size limit of ${bytesToHumanReadable(sizeLimit)}.`));
+        return;
+      }
+      Promise.all(writes.map((write) => write.done)).then(() => {
         if (!failed) resolve(body);
       }, reject);
     });
     req.on('error', (err) => fail(err));
+    // the client went away before the end of the body: what was written goes
+    req.on('close', () => {
+      if (!req.complete) fail(new ValidationError('The request was aborted'));
+    });
     req.pipe(parser);
   });
 }

@@ -14,9 +14,9 @@ import { isPlainObject } from '../../write/index.js';
 import type { PluginRoute } from '../types.js';
 import { readAttachRequest, resolveAttachTarget } from './attach.js';
 import { asFormidable } from './file-data.js';
-import { readFileInfo } from './file-info.js';
+import { readFileInfo, validateFileInfoBody } from './file-info.js';
 import { findFile, findFiles, type UploadRuntime } from './files.js';
-import { byName, isMultipart, readMultipart, type IncomingFile } from './multipart.js';
+import { byName, isMultipart, readMultipart, type IncomingFile, type MultipartBody } from './multipart.js';
 import { uploadServiceOf } from './services.js';
 import { withWorkDir } from './work-dir.js';
 
@@ -37,11 +37,25 @@ interface UploadBody {
   files: IncomingFile[];
 }
 
-async function readUploadBody(req: Request, rt: UploadRuntime, dir: string): Promise<UploadBody> {
-  if (!isMultipart(req)) return { fields: isPlainObject(req.body) ? req.body : {}, files: [] };
-  const body = await readMultipart(req, { sizeLimit: rt.settings.sizeLimit, directory: dir });
+function uploadBody(body: MultipartBody): UploadBody {
   const fields = byName(body.fields.map(({ name, value }) => [name, value] as const));
   return { fields, files: body.files.filter((file) => file.field === 'files') };
+}
+
+/** The name Strapi's size check gives a file: its `fileInfo.name`, else the name it was sent with. */
+function usedName(file: IncomingFile, body: MultipartBody): string {
+  const { fields, files } = uploadBody(body);
+  try {
+    return (readFileInfo(fields.fileInfo, files.length)[files.indexOf(file)]?.name || file.filename).normalize();
+  } catch {
+    return file.filename;
+  }
+}
+
+async function readUploadBody(req: Request, rt: UploadRuntime, dir: string): Promise<UploadBody> {
+  if (!isMultipart(req)) return { fields: isPlainObject(req.body) ? req.body : {}, files: [] };
+  const { sizeLimit, maxFileSize } = rt.settings;
+  return uploadBody(await readMultipart(req, { sizeLimit, maxFileSize, directory: dir, nameOf: usedName }));
 }
 
 /** The plugin's content-API routes, each answered by its `content-api` action (an extension may wrap or replace them). */
@@ -56,19 +70,25 @@ export function uploadRoutes(service: ServiceContext, rt: UploadRuntime): Plugin
         const ctx = operationContext(service, req);
         const id = typeof req.query.id === 'string' ? req.query.id : undefined;
         const answer = await withWorkDir(async (workDir) => {
-          const { fields, files } = await readUploadBody(req, rt, workDir);
+          const body = await readUploadBody(req, rt, workDir);
+          const { fields } = body;
+          // as Strapi's controller: one empty file is no file (`files.size === 0`)
+          const files = body.files.length === 1 && body.files[0]?.size === 0 ? [] : body.files;
           // as Strapi's content-api controller: the upload service, which the app may have changed
           const uploadService = uploadServiceOf(service, rt);
           if (id !== undefined && files.length === 0)
-            return uploadService.updateFileInfo(id, { ...readFileInfo(fields.fileInfo, 1)[0] });
+            return uploadService.updateFileInfo(id, { ...validateFileInfoBody(fields.fileInfo, 1)[0] });
+          if (files.length === 0) throw new ValidationError('Files are empty');
           if (id !== undefined) {
             if (files.length > 1) throw new ValidationError('Cannot replace a file with multiple ones');
             const [file] = files.map(asFormidable);
-            return uploadService.replace(id, { data: { fileInfo: readFileInfo(fields.fileInfo, 1)[0] }, file });
+            return uploadService.replace(id, {
+              data: { fileInfo: validateFileInfoBody(fields.fileInfo, 1)[0] },
+              file,
+            });
           }
-          const infos = readFileInfo(fields.fileInfo, files.length);
+          const infos = validateFileInfoBody(fields.fileInfo, files.length);
           const attach = readAttachRequest(fields);
-          if (files.length === 0) throw new ValidationError('Files are empty');
           // the caller may change the entry the files go into (Strapi does not check this)
           if (attach) await resolveAttachTarget(ctx, requestAuth(req), attach);
           return uploadService.upload({

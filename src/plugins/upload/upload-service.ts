@@ -163,10 +163,14 @@ async function assertStorable(fileData: FileData, images: ImageManipulationServi
   await assertDecodable(fileData, images);
 }
 
+/**
+ * An image (by sharp's reading, or by the type of its bytes) that sharp cannot decode is refused.
+ * One sharp decodes but does not process (an AVIF or HEIC, which sharp reads as `heif`) is stored
+ * as it is, without dimensions or formats, as in Strapi.
+ */
 async function assertDecodable(fileData: FileData, images: ImageManipulationService): Promise<void> {
-  const image = await images.isImage(fileData);
-  if (image ? await images.isFaultyImage(fileData) : IMAGE_MIMES.has(String(fileData.mime)))
-    throw new ApplicationError('File is not a valid image');
+  const claimsImage = (await images.isImage(fileData)) || IMAGE_MIMES.has(String(fileData.mime));
+  if (claimsImage && (await images.isFaultyImage(fileData))) throw new ApplicationError('File is not a valid image');
 }
 
 /**
