@@ -35,7 +35,7 @@ import {
   runPluginHook,
   runExtendedBuiltInHooks,
   withStorablePlugins,
-  hasAdminRoutes,
+  createPluginAdminRoutes,
   prefixedPath,
   layerMethods,
   pluginHoldersOf,
@@ -329,6 +329,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   // plugin's size limit applies, Strapi's default without the plugin
   const prepareAppRequest = (req: Request, res: Response) =>
     readMultipartForApp(req, res, uploadRuntime(context)?.settings.sizeLimit ?? DEFAULT_UPLOAD_SIZE_LIMIT);
+  const pluginAdminRoutes = createPluginAdminRoutes({
+    errors: middlewares.errors,
+    logger,
+    prepareRequest: prepareAppRequest,
+  });
   let contentApiRoutes: ContentApiRoutes;
   try {
     contentApiRoutes = createContentApiRoutes({
@@ -462,6 +467,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   if (contentApiRoutes.handler) app.use(contentApiRoutes.handler);
   app.use(config.api.rest.prefix, api);
   app.use(rootRouter);
+  // Strapi's admin API after its content API, at no prefix
+  if (projectPlugins.length > 0) app.use(pluginAdminRoutes.handler);
   app.use('/admin', webhooks.adminRoutes);
   // routes the app added in bootstrap: Strapi registers them after the apis' and plugins' routers
   if (appServer) app.use(appServer.laterRoutes);
@@ -627,7 +634,18 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
             controllerHandler: (name) => holder.handler(name),
           });
         }
-    const adminOnly = projectPlugins.filter((p) => hasAdminRoutes(p.server)).map((p) => p.name);
+    // their admin routes open to anyone (`auth: false`) are served; the others need the admin panel
+    const adminOnly: string[] = [];
+    if (strapi)
+      for (const own of projectPlugins) {
+        const holder = pluginHoldersOf(strapi).get(own.name);
+        if (!holder) continue;
+        const unserved = await pluginAdminRoutes.add(own.name, holder.adminRoutes(), {
+          ...endpoint,
+          controllerHandler: (name) => holder.handler(name),
+        });
+        if (unserved > 0) adminOnly.push(own.name);
+      }
     if (adminOnly.length > 0)
       logger.info(
         `the admin routes of plugins are not served (this service has no admin panel): ${adminOnly.join(', ')}`,
