@@ -232,6 +232,17 @@ describe('configuration: Strapi v4 config files', () => {
     ]);
   });
 
+  it('does not list config/cron-tasks when config/server.js runs those tasks (server.cron.tasks)', async () => {
+    const dir = await app({
+      'config/server.js':
+        "const tasks = require('./cron-tasks');\nmodule.exports = () => ({ cron: { enabled: true, tasks } });",
+      'config/cron-tasks.js':
+        "module.exports = { nightly: { task: () => {}, options: { rule: '0 0 * * *' } }, '*/5 * * * *': () => {} };",
+      'config/later-tasks.js': "module.exports = { nightly: { task: () => {}, options: { rule: '0 1 * * *' } } };",
+    });
+    expect((await loadConfig(dir)).ignored).to.deep.equal(['later-tasks']);
+  });
+
   it('stops on a config module that requires a package that is not installed, in one line', async () => {
     const dir = await app({
       'config/plugins.js':
