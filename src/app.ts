@@ -81,6 +81,7 @@ import { bodyDepthGuard } from './rest/body-depth-guard.js';
 import { HEALTH_PATH, healthCheck } from './rest/health.js';
 import { pathGuard } from './rest/path-guard.js';
 import { setRequestAuth } from './operations/request-context.js';
+import { pluginRouteInfo, setRequestRoute } from './operations/request-route.js';
 import type { MediaUrlSigner, ServiceContext } from './service-context.js';
 import { createWebhooks, type Webhooks } from './webhooks/index.js';
 
@@ -446,7 +447,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
               const own = routeMiddlewares[name.slice(name.lastIndexOf('.') + 1)];
               return own ? [own.handler] : [];
             });
-            api[routerMethodOf(route.method)](path, ...gate, ...guards, (req, res) => route.run(req, res));
+            const info = pluginRouteInfo(plugin.name, route);
+            const matched: RequestHandler = (req, _res, next) => {
+              setRequestRoute(req, info);
+              next();
+            };
+            api[routerMethodOf(route.method)](path, ...gate, matched, ...guards, (req, res) => route.run(req, res));
           }
         },
       });
