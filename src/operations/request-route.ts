@@ -9,12 +9,15 @@
 import type { Request } from 'express';
 
 export interface RouteInfo {
-  method: string;
-  path: string;
-  handler: string;
-  config: Record<string, unknown>;
+  method?: string;
+  path?: string;
+  handler?: string;
+  config?: Record<string, unknown>;
   info: Record<string, unknown>;
 }
+
+/** What Strapi's GraphQL endpoint puts in `ctx.state.route` before it authenticates: a content-API route, no more. */
+export const GRAPHQL_ROUTE: RouteInfo = { info: { type: 'content-api' } };
 
 const matched = new WeakMap<Request, RouteInfo>();
 
@@ -25,7 +28,8 @@ export function setRequestRoute(req: Request, route: RouteInfo): void {
 /** A copy of the route the request matched (Strapi hands each request its own), or undefined. */
 export function requestRoute(req: Request): RouteInfo | undefined {
   const route = matched.get(req);
-  return route && { ...route, config: { ...route.config }, info: { ...route.info } };
+  if (!route) return undefined;
+  return { ...route, ...(route.config ? { config: { ...route.config } } : {}), info: { ...route.info } };
 }
 
 /** A route's `config.auth` as Strapi's router fills it: its scope is the handler's action, unless `auth: false`. */

@@ -23,7 +23,7 @@ module.exports = (config, { strapi }) => async (ctx, next) => {
   await next();
   if (ctx.path === '/activity') return;
   const route = ctx.state.route;
-  seen.push(route ? { method: route.method, path: route.path, handler: route.handler, auth: route.config.auth, info: route.info } : null);
+  seen.push(route ? JSON.parse(JSON.stringify({ method: route.method, path: route.path, handler: route.handler, auth: route.config?.auth, info: route.info })) : null);
 };
 module.exports.seen = seen;
 `;
@@ -99,6 +99,12 @@ describe('ctx.state.route in a global middleware, after the route ran', () => {
       auth: { scope: ['plugin::users-permissions.auth.register'] },
       info: { pluginName: 'users-permissions', type: 'content-api' },
     });
+  });
+
+  it("is what Strapi's GraphQL endpoint says of itself: a content-API route, no path", async () => {
+    const res = await api().post('/graphql').send({ query: '{ notes { data { id } } }' }).expect(200);
+    expect(res.body.errors).to.equal(undefined);
+    expect(await lastSeen()).to.deep.equal({ info: { type: 'content-api' } });
   });
 
   it("is the project's own route, and nothing where no route matched", async () => {
