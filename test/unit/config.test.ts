@@ -266,6 +266,18 @@ describe('configuration: Strapi v4 config files', () => {
     expect((await failure(broken)).message).to.match(/^config\/logger\.js: cannot be loaded: /);
   });
 
+  it('leaves out config/database (an SQL connection, not used here) when it needs a package that is not installed', async () => {
+    const dir = await app({
+      'config/database.js':
+        "const parse = require('pg-connection-string').parse;\nconst config = parse(process.env.DATABASE_URL || '');\nmodule.exports = () => ({ connection: { client: 'postgres', connection: { host: config.host } } });",
+    });
+    const config = await loadConfig(dir);
+    expect(config.ignored).to.include('database.connection');
+    expect(config.database.uri).to.equal(process.env.MONGODB_URI || undefined);
+    const broken = await app({ 'config/database.js': 'module.exports = { connection: ' });
+    expect((await failure(broken)).message).to.match(/^config\/database\.js: cannot be loaded: /);
+  });
+
   const broken: Array<[string, Record<string, string>, RegExp]> = [
     ['a syntax error', { 'config/server.ts': 'export default { port: ' }, /^config\/server\.ts: cannot be loaded: .+/],
     [
