@@ -127,7 +127,9 @@ describe("a content-type's __schema__ (the schema as its file declared it)", () 
   before(async () => {
     const appDir = await mkdtemp(join(tmpdir(), 'cs-schema-reads-'));
     await writeFiles(appDir, {
-      'config/permissions.json': JSON.stringify({ public: ['api::journal.journal.create', 'api::journal.journal.find'] }),
+      'config/permissions.json': JSON.stringify({
+        public: ['api::journal.journal.create', 'api::journal.journal.find'],
+      }),
       'src/api/journal/content-types/journal/schema.json': JSON.stringify(JOURNAL),
       'src/components/shared/meta.json': JSON.stringify(META),
       'src/index.js': SCHEMA_INDEX,
