@@ -42,7 +42,7 @@ import {
   runPluginHook,
   runExtendedBuiltInHooks,
   withStorablePlugins,
-  hasAdminRoutes,
+  createPluginAdminRoutes,
   prefixedPath,
   layerMethods,
   pluginHoldersOf,
@@ -87,6 +87,7 @@ import { bodyDepthGuard } from './rest/body-depth-guard.js';
 import { HEALTH_PATH, healthCheck } from './rest/health.js';
 import { pathGuard } from './rest/path-guard.js';
 import { setRequestAuth } from './operations/request-context.js';
+import { pluginRouteInfo, setRequestRoute } from './operations/request-route.js';
 import type { MediaUrlSigner, ServiceContext } from './service-context.js';
 import { createWebhooks, type Webhooks } from './webhooks/index.js';
 
@@ -334,6 +335,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   // the app's own handlers see a multipart body as koa-body gives it (fields and files), under its limit
   const appFileLimit = bodyFileLimit(config);
   const prepareAppRequest = (req: Request, res: Response) => readMultipartForApp(req, res, appFileLimit);
+  const pluginAdminRoutes = createPluginAdminRoutes({
+    errors: middlewares.errors,
+    logger,
+    prepareRequest: prepareAppRequest,
+  });
   let contentApiRoutes: ContentApiRoutes;
   try {
     contentApiRoutes = createContentApiRoutes({
@@ -446,7 +452,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
               const own = routeMiddlewares[name.slice(name.lastIndexOf('.') + 1)];
               return own ? [own.handler] : [];
             });
-            api[routerMethodOf(route.method)](path, ...gate, ...guards, (req, res) => route.run(req, res));
+            const info = pluginRouteInfo(plugin.name, route);
+            const matched: RequestHandler = (req, _res, next) => {
+              setRequestRoute(req, info);
+              next();
+            };
+            api[routerMethodOf(route.method)](path, ...gate, matched, ...guards, (req, res) => route.run(req, res));
           }
         },
       });
@@ -467,6 +478,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   if (contentApiRoutes.handler) app.use(contentApiRoutes.handler);
   app.use(config.api.rest.prefix, api);
   app.use(rootRouter);
+  // Strapi's admin API after its content API, at no prefix
+  if (projectPlugins.length > 0) app.use(pluginAdminRoutes.handler);
   app.use('/admin', webhooks.adminRoutes);
   // routes the app added in bootstrap: Strapi registers them after the apis' and plugins' routers
   if (appServer) app.use(appServer.laterRoutes);
@@ -632,7 +645,18 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
             controllerHandler: (name) => holder.handler(name),
           });
         }
-    const adminOnly = projectPlugins.filter((p) => hasAdminRoutes(p.server)).map((p) => p.name);
+    // their admin routes open to anyone (`auth: false`) are served; the others need the admin panel
+    const adminOnly: string[] = [];
+    if (strapi)
+      for (const own of projectPlugins) {
+        const holder = pluginHoldersOf(strapi).get(own.name);
+        if (!holder) continue;
+        const unserved = await pluginAdminRoutes.add(own.name, holder.adminRoutes(), {
+          ...endpoint,
+          controllerHandler: (name) => holder.handler(name),
+        });
+        if (unserved > 0) adminOnly.push(own.name);
+      }
     if (adminOnly.length > 0)
       logger.info(
         `the admin routes of plugins are not served (this service has no admin panel): ${adminOnly.join(', ')}`,

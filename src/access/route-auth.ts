@@ -2,15 +2,15 @@
  * Who may call a route the app added through `strapi.server`, decided as Strapi v4's auth service
  * and its content-API strategies (users-permissions, API tokens) decide it:
  * - `config.auth: false`: anyone, and the caller is not even looked at (`ctx.state.user` stays unset);
- * - a route outside the content API (`strapi.server.routes([...])`): no strategy serves it, so
- *   every caller is refused with 401 unless `auth` is false;
+ * - a route outside the content API (`strapi.server.routes([...])`, a plugin's admin route): no
+ *   strategy serves it, so every caller is refused with 401 unless `auth` is false;
  * - a content-API route (`{ type: 'content-api', routes }`): with `config.auth.scope` (actions such
  *   as `api::article.article.find`) the caller's role or token must allow every one of them (403);
  *   without a scope, an authenticated user or a full-access token may call it, the public may not (401).
  */
 import type { RequestAuth } from './ability.js';
 
-export type RouteApi = 'content-api' | 'api';
+export type RouteApi = 'content-api' | 'api' | 'admin';
 
 /**
  * `config.auth` of a route: false, or `{ scope, strategies }` (one action or several; the content-API

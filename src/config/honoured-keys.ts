@@ -121,9 +121,27 @@ function visit(
   else out.ignored.push(path);
 }
 
+/**
+ * Whether a config file holds the tasks `server.cron.tasks` runs: Strapi's docs keep them in
+ * `config/cron-tasks.js`, which `config/server.js` requires (Strapi loads that file as a config of
+ * its own too, which nothing reads): the same tasks by name.
+ */
+function holdsServerCronTasks(value: unknown, tree: Record<string, unknown>): boolean {
+  const server = tree.server;
+  const cron = isPlainObject(server) ? server.cron : undefined;
+  const tasks = isPlainObject(cron) ? cron.tasks : undefined;
+  if (!isPlainObject(value) || !isPlainObject(tasks)) return false;
+  // each file is loaded as a module of its own, so the two are equal copies rather than one object
+  const names = Object.keys(value);
+  return (
+    names.length > 0 && names.length === Object.keys(tasks).length && names.every((name) => Object.hasOwn(tasks, name))
+  );
+}
+
 /** The configuration keys Content Service does not use, typos apart. */
 export function unusedKeys(tree: Record<string, unknown>): UnusedKeys {
   const out: UnusedKeys = { ignored: [], typos: [] };
-  for (const [name, value] of Object.entries(tree)) visit(HONOURED_KEYS, name, value, name, out);
+  for (const [name, value] of Object.entries(tree))
+    if (!holdsServerCronTasks(value, tree)) visit(HONOURED_KEYS, name, value, name, out);
   return out;
 }

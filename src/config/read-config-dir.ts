@@ -39,14 +39,21 @@ async function loadFile(path: string, file: string): Promise<unknown> {
 }
 
 /**
- * Strapi's own logger settings (`config/logger`: winston transports from `@strapi/logger`): this
- * service logs with its own logger and never reads them, so a file of them that needs a package
- * the app has not installed is left out (listed with the settings not used) instead of stopping.
+ * Files of Strapi settings this service never reads, left out (listed with the settings not used)
+ * instead of stopping start-up when they need a package the app has not installed: `config/logger`
+ * (winston transports from `@strapi/logger`; the service logs with its own logger) and
+ * `config/database` (an SQL connection, often parsed with `pg-connection-string` as Strapi's
+ * deployment docs show; the service reads `uri` and `dataDir` only, which no such file sets).
+ * Each stands in as what it would have held that is not used.
  */
-const UNUSED_FILES = new Set(['logger']);
+const UNUSED_FILES: ReadonlyMap<string, () => Record<string, unknown>> = new Map([
+  ['logger', () => ({})],
+  ['database', () => ({ connection: {} })],
+]);
 
-function unusedFileLeftOut(name: string, err: unknown): Record<string, never> {
-  if (UNUSED_FILES.has(name) && err instanceof MissingModuleError) return {};
+function unusedFileLeftOut(name: string, err: unknown): Record<string, unknown> {
+  const standIn = UNUSED_FILES.get(name);
+  if (standIn && err instanceof MissingModuleError) return standIn();
   throw err;
 }
 

@@ -38,4 +38,5 @@ export { createContentApiRoutes, type ContentApiRoutes } from './content-api-rou
 export { createAppCode, loadAppCode, type AppCode } from './app-controllers.js';
 export { restActions } from './rest-actions.js';
 export { appInputSanitizer, createPathRegistry, type AppRegistries } from './sanitizer-registries.js';
-export { hasAdminRoutes, prefixedPath } from './plugin-objects.js';
+export { prefixedPath } from './plugin-objects.js';
+export { createPluginAdminRoutes } from './plugin-admin-routes.js';

@@ -87,6 +87,8 @@ export interface PluginHolder {
   servedByObject(): boolean;
   /** the object's content-API routes, each path under the plugin's prefix (`/<plugin>` unless `config.prefix`) */
   contentApiRoutes(): AppRoute[];
+  /** the object's admin routes (every router not of the content API, or a `routes` array), each path under its prefix likewise */
+  adminRoutes(): AppRoute[];
   /** the content-API actions of the object's controllers the plugin does not declare (the app's own) */
   addedActions(): string[];
 }
@@ -232,11 +234,19 @@ function contentApiRouters(server: PluginServer): PluginRouter[] {
   return Object.values(server.routes).filter((router) => isObject(router) && router.type === 'content-api');
 }
 
-/** Whether a plugin object has routers this service does not serve (the admin's). */
-export function hasAdminRoutes(server: PluginServer): boolean {
-  const routers = Array.isArray(server.routes) ? [{ routes: server.routes }] : Object.values(server.routes);
-  return routers.some(
-    (router) => isObject(router) && router.type !== 'content-api' && (router.routes?.length ?? 0) > 0,
+/** The admin routers of a plugin object: Strapi's default `type`, and a `routes` array is one. */
+function adminRouters(server: PluginServer): PluginRouter[] {
+  if (Array.isArray(server.routes)) return [{ type: 'admin', routes: server.routes }];
+  return Object.values(server.routes).filter((router) => isObject(router) && router.type !== 'content-api');
+}
+
+/** A router's routes, each path under its prefix: `/<plugin>` unless the router's, and a route's own `config.prefix` first. */
+function routesUnderPrefix(plugin: string, routers: PluginRouter[]): AppRoute[] {
+  return routers.flatMap((router) =>
+    (Array.isArray(router.routes) ? router.routes : []).map((route) => ({
+      ...route,
+      path: prefixedPath(route.config?.prefix ?? (router.prefix || `/${plugin}`), route.path),
+    })),
   );
 }
 
@@ -323,14 +333,8 @@ export function createPluginHolder(
           routeKey(route) !== declaredKeys[at] || action(route.handler) !== defaults.actions.get(String(route.handler)),
       );
     },
-    contentApiRoutes() {
-      // Strapi: a router's prefix defaults to `/<plugin>`; a route's own `config.prefix` comes first
-      return contentApiRouters(holder.server).flatMap((router) =>
-        (router.routes ?? []).map((route) => {
-          return { ...route, path: prefixedPath(route.config?.prefix ?? (router.prefix || `/${name}`), route.path) };
-        }),
-      );
-    },
+    contentApiRoutes: () => routesUnderPrefix(name, contentApiRouters(holder.server)),
+    adminRoutes: () => routesUnderPrefix(name, adminRouters(holder.server)),
     addedActions() {
       const actions: string[] = [];
       for (const controller of holder.controllerNames()) {

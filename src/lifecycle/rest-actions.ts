@@ -9,6 +9,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import type { Logger } from '../logger.js';
 import { koaHandler, type KoaMiddleware } from '../middlewares/koa-bridge.js';
 import { requestAuth } from '../operations/request-context.js';
+import { requestRoute } from '../operations/request-route.js';
 import type { AppCode } from './app-controllers.js';
 import { extendsCoreAction, type AppRegistries } from './sanitizer-registries.js';
 
@@ -22,13 +23,13 @@ export interface RestActionOptions {
   registries?: AppRegistries;
 }
 
-function endpoint(uid: string, action: string, handler: KoaMiddleware): KoaMiddleware {
-  const [apiName] = uid.replace(/^api::/, '').split('.');
+function endpoint(handler: KoaMiddleware): KoaMiddleware {
   return async (ctx) => {
     const auth = requestAuth(ctx.req);
     // the core routes' only parameter is `:id`
     ctx.params = Object.fromEntries(Object.entries(ctx.req.params).map(([key, value]) => [key, String(value)]));
-    ctx.state.route = { handler: `${uid}.${action}`, config: {}, info: { apiName, type: 'content-api' } };
+    // the core route the REST routes matched (Strapi's route-info step sets it whatever was there)
+    ctx.state.route = requestRoute(ctx.req);
     ctx.state.isAuthenticated = true;
     ctx.state.auth = authState(auth);
     // the end of the route's chain: nothing after the handler
@@ -59,7 +60,7 @@ export function restActions(
     let route = handlers.get(action);
     if (!route) {
       // the handler looks the action up on each call: one made once serves every request
-      const middleware = endpoint(uid, action, handler);
+      const middleware = endpoint(handler);
       route = koaHandler(`${uid}.${action}`, () => middleware, options.errors, options.logger, options.prepareRequest);
       handlers.set(action, route);
     }

@@ -10,6 +10,7 @@ import createError from 'http-errors';
 import camelCase from 'lodash/camelCase.js';
 import { contentType } from 'mime-types';
 import { requestAuth } from '../operations/request-context.js';
+import { requestRoute } from '../operations/request-route.js';
 import { stateUser } from '../access/auth-state.js';
 import { koaCookies, type KoaCookies } from './koa-cookies.js';
 import { filesOf, type RequestFiles } from './koa-multipart.js';
@@ -169,19 +170,40 @@ function setQuery(req: Request, value: Record<string, unknown>): void {
 }
 
 /**
- * `ctx.state`, one per request: `user` is the user the route authenticated (so it is there after
- * `await next()`, as in Strapi) unless a middleware sets its own.
+ * `ctx.state`, one per request: `user` is the user the route authenticated and `route` the route
+ * it matched (so both are there after `await next()`, as in Strapi) unless a middleware sets its own.
  */
 function requestState(req: Request): Record<string, unknown> {
   let own: { user: unknown } | undefined;
-  return Object.defineProperty({}, 'user', {
-    enumerable: true,
-    configurable: true,
-    get: () => (own ? own.user : stateUser(requestAuth(req))),
-    set: (user: unknown) => {
-      own = { user };
+  // the route the request matched (request-route.ts), one copy per request, unless code sets its own
+  let route: { value: unknown } | undefined;
+  return Object.defineProperties(
+    {},
+    {
+      user: {
+        enumerable: true,
+        configurable: true,
+        get: () => (own ? own.user : stateUser(requestAuth(req))),
+        set: (user: unknown) => {
+          own = { user };
+        },
+      },
+      route: {
+        enumerable: true,
+        configurable: true,
+        get: () => {
+          if (route) return route.value;
+          // not kept while there is none: the route is matched after the global middlewares start
+          const found = requestRoute(req);
+          if (found) route = { value: found };
+          return found;
+        },
+        set: (value: unknown) => {
+          route = { value };
+        },
+      },
     },
-  });
+  );
 }
 
 /** Strapi's response helper of each 4xx and 5xx status, by name: `badRequest` → 400, `notFound` → 404… */

@@ -24,9 +24,19 @@ export function providerPackages(kind: ProviderKind, provider: string): string[]
   return [`@strapi/provider-${kind}-${name}`, name];
 }
 
+/**
+ * The package to install for a provider name: the name itself when it already is a provider
+ * package's (`strapi-provider-upload-do`, `@org/provider-upload-x`), else Strapi's `@strapi` one.
+ */
+function packageToInstall(kind: ProviderKind, provider: string): string {
+  const [official, own = provider] = providerPackages(kind, provider);
+  const isPackageName = own.startsWith('@') || own.includes(`provider-${kind}-`);
+  return isPackageName ? own : (official ?? own);
+}
+
 /** What start-up says of a provider `config/plugins` names that the app has not installed. */
 export function notInstalled(kind: ProviderKind, provider: string): string {
-  const install = providerPackages(kind, provider)[0] ?? provider;
+  const install = packageToInstall(kind, provider);
   return `the ${kind === 'email' ? 'e-mail' : kind} provider "${provider}" is not installed: run "npm install ${install}" in the app directory`;
 }
 

@@ -5,6 +5,7 @@ import * as operations from '../operations/index.js';
 import type { ServiceContext } from '../service-context.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { operationContext, rawQuery, requestAuth } from '../operations/request-context.js';
+import { coreRouteInfo, setRequestRoute } from '../operations/request-route.js';
 import { withWriteBody, type WriteTarget } from './multipart-entry.js';
 
 type Handler = (req: Request, res: Response) => Promise<unknown>;
@@ -28,9 +29,12 @@ export function requirePermission(req: Request, uid: string, action: string): vo
   throw new ForbiddenError();
 }
 
-function route(uid: string, action: string, settings: CoreRouteSettings, handler: Handler): RequestHandler {
+function route(uid: string, core: CoreRoute, settings: CoreRouteSettings): RequestHandler {
+  const { action, handler } = core;
   const isPublic = settings.isPublic(action);
+  const info = coreRouteInfo(uid, action, core.method, core.path, isPublic);
   return async (req, res, next) => {
+    setRequestRoute(req, info);
     if (!isPublic) requirePermission(req, uid, action);
     const own = settings.appAction?.(action);
     if (own) return own(req, res, next);
@@ -56,7 +60,7 @@ function mountPath(router: Router, path: string, uid: string, settings: CoreRout
   const served = routes.filter((r) => r.path === path && settings.serves(r.action));
   if (served.length === 0) return;
   const chain = router.route(path);
-  for (const r of served) chain[r.method](route(uid, r.action, settings, r.handler));
+  for (const r of served) chain[r.method](route(uid, r, settings));
   chain.all(methodNotAllowed);
 }
 

@@ -82,3 +82,86 @@ describe('what plugins read of Strapi from server code', () => {
     expect(res.body.data.__type).to.deep.equal({ kind: 'SCALAR', name: 'I18NLocaleCode' });
   });
 });
+
+const JOURNAL = {
+  kind: 'collectionType',
+  collectionName: 'journals',
+  info: { singularName: 'journal', pluralName: 'journals', displayName: 'Journal' },
+  options: { draftAndPublish: false },
+  attributes: {
+    title: { type: 'string' },
+    uid: { type: 'uid', targetField: 'title' },
+    meta: { type: 'component', component: 'shared.meta', repeatable: false },
+  },
+};
+
+const META = {
+  collectionName: 'components_shared_metas',
+  info: { displayName: 'Meta' },
+  attributes: { keywords: { type: 'string' } },
+};
+
+// as strapi-plugin-soft-delete's register: the attribute on both, the schema and its __schema__
+const SCHEMA_INDEX = `module.exports = {
+  register({ strapi }) {
+    const journal = strapi.contentTypes['api::journal.journal'];
+    journal.attributes.archivedAt = { type: 'datetime', private: true };
+    journal.__schema__.attributes.archivedAt = { type: 'datetime', private: true };
+    strapi.server.routes({ type: 'content-api', routes: [
+      { method: 'GET', path: '/schema-reads', config: { auth: false }, handler: (ctx) => {
+        const schema = strapi.contentTypes['api::journal.journal'].__schema__;
+        ctx.body = {
+          schema,
+          targetField: schema.attributes.uid.targetField,
+          component: strapi.components['shared.meta'].__schema__,
+          withTimestamps: Object.keys(strapi.contentTypes['api::journal.journal'].attributes).includes('createdAt'),
+        };
+      } },
+    ] });
+  },
+};
+`;
+
+describe("a content-type's __schema__ (the schema as its file declared it)", () => {
+  let service: TestService;
+  before(async () => {
+    const appDir = await mkdtemp(join(tmpdir(), 'cs-schema-reads-'));
+    await writeFiles(appDir, {
+      'config/permissions.json': JSON.stringify({
+        public: ['api::journal.journal.create', 'api::journal.journal.find'],
+      }),
+      'src/api/journal/content-types/journal/schema.json': JSON.stringify(JOURNAL),
+      'src/components/shared/meta.json': JSON.stringify(META),
+      'src/index.js': SCHEMA_INDEX,
+    });
+    service = await createTestService({ appDir });
+  });
+  after(() => service.close());
+
+  it("answers Strapi's picked schema: declared attributes (and what register added there), kind; a component's file", async () => {
+    const res = await request(service.app).get('/api/schema-reads').expect(200);
+    expect(res.body.schema).to.deep.equal({
+      collectionName: 'journals',
+      info: JOURNAL.info,
+      options: { draftAndPublish: false },
+      attributes: { ...JOURNAL.attributes, archivedAt: { type: 'datetime', private: true } },
+      kind: 'collectionType',
+    });
+    expect(res.body.targetField).to.equal('title');
+    expect(res.body.component).to.deep.equal(META);
+    expect(res.body.withTimestamps).to.equal(true);
+  });
+
+  it('stores the attribute register put on the schema beside its __schema__', async () => {
+    const created = await request(service.app)
+      .post('/api/journals')
+      .send({ data: { title: 'First', archivedAt: '2024-01-02T03:04:05.000Z' } });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    const stored = await service.context.models
+      .collection('api::journal.journal')
+      .aggregate<{ archivedAt?: Date }>([{ $project: { _id: 0, archivedAt: 1 } }])
+      .toArray();
+    expect(stored.map((doc) => doc.archivedAt?.toISOString())).to.deep.equal(['2024-01-02T03:04:05.000Z']);
+    expect(created.body.data.attributes).not.to.have.property('archivedAt');
+  });
+});

@@ -213,6 +213,19 @@ describe('upload plugin: a provider that is not installed', () => {
     );
   });
 
+  it("names the package itself when the provider is given by its package's name", async () => {
+    const appDir = await writeTempApp({
+      config: { plugins: { upload: { config: { provider: 'strapi-provider-upload-do' } } } },
+    });
+    const { logger, lines } = capturingLogger();
+    const service = await createTestService({ appDir, logger });
+    await service.close();
+    const warnings = lines.filter((l) => l.level === WARN).map((l) => String(l.msg));
+    expect(
+      warnings.some((w) => w.includes('run "npm install strapi-provider-upload-do" in the app directory')),
+    ).to.equal(true);
+  });
+
   it('in production: stops the start', async () => {
     const appDir = await writeTempApp({
       config: {

@@ -232,6 +232,17 @@ describe('configuration: Strapi v4 config files', () => {
     ]);
   });
 
+  it('does not list config/cron-tasks when config/server.js runs those tasks (server.cron.tasks)', async () => {
+    const dir = await app({
+      'config/server.js':
+        "const tasks = require('./cron-tasks');\nmodule.exports = () => ({ cron: { enabled: true, tasks } });",
+      'config/cron-tasks.js':
+        "module.exports = { nightly: { task: () => {}, options: { rule: '0 0 * * *' } }, '*/5 * * * *': () => {} };",
+      'config/later-tasks.js': "module.exports = { nightly: { task: () => {}, options: { rule: '0 1 * * *' } } };",
+    });
+    expect((await loadConfig(dir)).ignored).to.deep.equal(['later-tasks']);
+  });
+
   it('stops on a config module that requires a package that is not installed, in one line', async () => {
     const dir = await app({
       'config/plugins.js':
@@ -253,6 +264,18 @@ describe('configuration: Strapi v4 config files', () => {
     // any other file that does stops start-up, as above; so does a logger file broken otherwise
     const broken = await app({ 'config/logger.js': 'module.exports = { transports: [' });
     expect((await failure(broken)).message).to.match(/^config\/logger\.js: cannot be loaded: /);
+  });
+
+  it('leaves out config/database (an SQL connection, not used here) when it needs a package that is not installed', async () => {
+    const dir = await app({
+      'config/database.js':
+        "const parse = require('pg-connection-string').parse;\nconst config = parse(process.env.DATABASE_URL || '');\nmodule.exports = () => ({ connection: { client: 'postgres', connection: { host: config.host } } });",
+    });
+    const config = await loadConfig(dir);
+    expect(config.ignored).to.include('database.connection');
+    expect(config.database.uri).to.equal(process.env.MONGODB_URI || undefined);
+    const broken = await app({ 'config/database.js': 'module.exports = { connection: ' });
+    expect((await failure(broken)).message).to.match(/^config\/database\.js: cannot be loaded: /);
   });
 
   const broken: Array<[string, Record<string, string>, RegExp]> = [

@@ -18,6 +18,7 @@ import { graphqlEndpoint } from './http.js';
 import { playground } from './playground.js';
 import { buildSchema, type SchemaInputs } from './schema.js';
 import { instrumentSchema } from './tracing.js';
+import { GRAPHQL_ROUTE, setRequestRoute } from '../../operations/request-route.js';
 
 export { ExtensionError, ExtensionService } from './extension.js';
 export type {
@@ -118,7 +119,11 @@ export const graphqlPlugin: Plugin = {
     }
     ctx.rootRouter.all(
       gql.endpoint,
-      (_req, _res, next) => next(notServed.has(ctx.models) ? 'route' : undefined),
+      (req, _res, next) => {
+        if (notServed.has(ctx.models)) return next('route');
+        setRequestRoute(req, GRAPHQL_ROUTE);
+        next();
+      },
       graphqlEndpoint({
         service,
         logger: ctx.logger,
