@@ -153,7 +153,7 @@ describe('kill -9 of the service in a stream of acknowledged writes', function (
     const clients = Array.from({ length: CLIENTS }, (_, n) => client(service, n, acked, image, () => killed));
     // kill in the middle of the stream: enough has been acknowledged, more is in flight
     const started = Date.now();
-    while (acked.posts.size + acked.files.size < 60 && Date.now() - started < 30_000)
+    while (acked.posts.size + acked.files.size < 40 && Date.now() - started < 30_000)
       await new Promise((resolve) => setTimeout(resolve, 20));
     killed = true;
     service.process.kill('SIGKILL');
