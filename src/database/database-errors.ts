@@ -33,10 +33,31 @@ function writesRefused(): AppError {
   );
 }
 
+/**
+ * The driver's errors for a database it cannot reach (the connection broke, no server to select,
+ * the pool cleared): the request may be retried, and a write cut this way may or may not be stored.
+ */
+const UNREACHABLE = new Set([
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoServerSelectionError',
+  'MongoNotConnectedError',
+  'MongoPoolClearedError',
+  'MongoServerClosedError',
+  'MongoTopologyClosedError',
+]);
+
+function unreachable(): AppError {
+  return new ServiceUnavailableError(
+    'The database could not be reached; try again. A write cut this way may or may not have been stored.',
+  );
+}
+
 /** The client-facing error for a database refusal, or undefined when `err` is not one. */
 export function databaseRefusal(err: unknown): AppError | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
   const { code, name } = err as { code?: unknown; name?: unknown };
+  if (typeof name === 'string' && UNREACHABLE.has(name)) return unreachable();
   if (typeof code !== 'number' || typeof name !== 'string' || !name.startsWith('Mongo')) return undefined;
   return Object.hasOwn(REFUSALS, code) ? REFUSALS[code]?.() : undefined;
 }

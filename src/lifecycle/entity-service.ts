@@ -6,7 +6,7 @@
  * same validation as REST (bad data throws the same ValidationError).
  */
 import { PERMISSION_UID } from '../content-types/index.js';
-import { ValidationError } from '../errors/index.js';
+import { NotFoundError, ValidationError } from '../errors/index.js';
 import {
   create,
   entityReadQuery as readQuery,
@@ -175,8 +175,16 @@ export function createEntityService(
     },
     async delete(uid, id, params = {}) {
       const before = await readOne(uid, id, params);
-      if (before) await remove(ctx, uid, entryId(id), {});
-      return before;
+      if (!before) return null;
+      // deleted meanwhile by a parallel request: as if it had not been there
+      const removed = await remove(ctx, uid, entryId(id), {}).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof NotFoundError) return false;
+          throw error;
+        },
+      );
+      return removed ? before : null;
     },
   };
 }

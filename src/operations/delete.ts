@@ -1,3 +1,4 @@
+import { NotFoundError } from '../errors/index.js';
 import { deleteEntry, loadEntry, withLifecycles, writableContentType } from '../write/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 import { prepareEntryEvents } from './entry-events.js';
@@ -17,7 +18,8 @@ export async function deleteLoaded(
       answerEntry(ctx, uid, id, query),
       prepareEntryEvents(ctx, uid, id, query, ['entry.delete']),
     ]);
-    await deleteEntry(ctx.models, ctx.registry, uid, id);
+    // of parallel deletes of one entry, only the one that removed it answers it (and sends its event)
+    if (!(await deleteEntry(ctx.models, ctx.registry, uid, id))) throw new NotFoundError();
     return id;
   });
   emit();

@@ -70,6 +70,12 @@ export function errorMiddleware(logger: Logger, graphqlEndpoint: string | null =
   return (err, req, res, _next) => {
     const appError = toAppError(err, graphqlEndpoint !== null && req.path === graphqlEndpoint);
     if (appError) {
+      // the database unreachable or refusing writes: the operator needs to know, not only the client
+      if (appError.status >= 500)
+        logger.warn(
+          { err, reqId: (req as { id?: unknown }).id, method: req.method, url: req.originalUrl },
+          appError.message,
+        );
       res.status(appError.status).json(appError.toBody());
       return;
     }

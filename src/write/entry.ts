@@ -14,7 +14,7 @@ import { verifyReferences } from './integrity.js';
 import { resolveOwningLinks } from './owning-links.js';
 import { hashPasswords } from './passwords.js';
 import { isPlainObject, type WriteData } from './payload.js';
-import { applyInverseOps, planInverseWrites, type InversePlan } from './relation-sides.js';
+import { applyInverseOps, planInverseWrites, readsInverseOrder, type InversePlan } from './relation-sides.js';
 import { NEXT_REVISION, StaleEntry, atRevision, retryWhileStale } from './revision.js';
 import { inTransaction, settleAgainAfterCommit, type WriteScope } from './scope.js';
 import { storedDatetime } from './stored-formats.js';
@@ -363,20 +363,21 @@ async function writeChange(
     const inverse = await planInverseWrites(ctx.models, plan.inverse, current._id, stamp);
     const claims = await resolveOwningLinks(ctx.models, ctx.registry, contentType, plan, current._id, current, stamp);
     const extra: StoredObject = requested !== undefined ? { publishedAt: requested } : {};
+    const compared = plan.readsStored || plan.inverse.some(readsInverseOrder);
     await preparePlan(ctx, plan);
     for (const sibling of siblings) await preparePlan(ctx, sibling.plan);
     await inTransaction(ctx.models, async (scope) => {
       const written = await writeUpdate(
         ctx,
         contentType,
-        plan.readsStored ? atRevision(current) : { _id: current._id },
+        compared ? atRevision(current) : { _id: current._id },
         plan,
         extra,
         scope,
       );
       if (!written) {
         if (Object.keys(plan.push).length > 0) atomicLinks = false;
-        throw plan.readsStored || !atomicLinks ? new StaleEntry() : new NotFoundError();
+        throw compared || !atomicLinks ? new StaleEntry() : new NotFoundError();
       }
       for (const sibling of siblings)
         await writeUpdate(ctx, contentType, { _id: sibling.entry._id }, sibling.plan, {}, scope);

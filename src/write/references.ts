@@ -130,12 +130,16 @@ async function removeMorphLinks(
 /**
  * Deletes an entry, then every stored id pointing at it (integrity.ts says why in this order). In a
  * transaction the sweep runs inside it and once more after the commit (the app's, when it runs in
- * one): links written concurrently were not in the transaction's snapshot.
+ * one): links written concurrently were not in the transaction's snapshot. False when the entry was
+ * not there (a parallel delete took it first): nothing is written.
  */
-export async function deleteEntry(models: Models, registry: Registry, uid: string, id: number): Promise<void> {
-  await inTransaction(models, async (scope) => {
-    await entries(models, uid).deleteOne({ _id: id }, { session: scope.session });
+export async function deleteEntry(models: Models, registry: Registry, uid: string, id: number): Promise<boolean> {
+  const deleted = await inTransaction(models, async (scope) => {
+    const { deletedCount } = await entries(models, uid).deleteOne({ _id: id }, { session: scope.session });
+    if (deletedCount === 0) return false;
     await removeReferences(models, registry, uid, id, scope);
+    return true;
   });
-  if (models.transactions) await settleAgainAfterCommit(() => removeReferences(models, registry, uid, id));
+  if (deleted && models.transactions) await settleAgainAfterCommit(() => removeReferences(models, registry, uid, id));
+  return deleted;
 }

@@ -126,6 +126,15 @@ function unlinkOp(write: InverseWrite, id: number, owners: number[], keyPath: st
 }
 
 /**
+ * A to-many side whose new order is computed from the order it read (a `set`, a list, a `connect`
+ * with a position): the write of the entry holding that side compares its revision, so two such
+ * writes of one list cannot both place entries from the same read (their keys would tie).
+ */
+export function readsInverseOrder(write: InverseWrite): boolean {
+  return write.relation.multiple && !appendsOnly(write);
+}
+
+/**
  * A to-many side changed only by `connect`s without a position (or at the end) and `disconnect`s:
  * its list's order is not needed. Connected entries go to the end (a connected one moves there,
  * as Strapi does), with keys from the shared append counter, so a tag's thousands of articles are

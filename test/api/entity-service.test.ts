@@ -85,6 +85,13 @@ describe('lifecycle: strapi.entityService and strapi.db.query', () => {
     expect(error).to.be.instanceOf(ValidationError);
   });
 
+  it('delete of an entry deleted meanwhile answers null, as of one that is not there: of parallel deletes, one answers it', async () => {
+    const created = await entities.create('api::article.article', { data: { title: 'Deleted in parallel' } });
+    const answers = await Promise.all([1, 2, 3, 4].map(() => entities.delete('api::article.article', created!.id)));
+    expect(answers.filter((a) => a !== null).map((a) => a?.title)).to.deep.equal(['Deleted in parallel']);
+    expect(await entities.delete('api::article.article', created!.id)).to.equal(null);
+  });
+
   it('db.query: where, select, orderBy, limit/offset, and writes on the first match', async () => {
     const tags = createQueryEngine(
       { entities, silent: entities, lifecycles: service.context.lifecycles },

@@ -1,52 +1,11 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { createServer } from '../../src/app.js';
+import { startServiceProcess } from '../helpers/service-process.js';
 import { collectionTypeSchema, writeTempApp } from '../helpers/temp-app.js';
-
-const CHILD = fileURLToPath(new URL('../helpers/service-child.ts', import.meta.url));
-
-interface Child {
-  process: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-/** Starts the service in a child process (after `prefix` in the shell, e.g. a ulimit); resolves once it listens. */
-function startChild(appDir: string, dataDir: string, prefix = ''): Promise<Child> {
-  return new Promise((resolve, reject) => {
-    const command = `${prefix} exec "${process.execPath}" --import tsx "${CHILD}" "${appDir}" "${dataDir}"`;
-    const child = spawn('/bin/sh', ['-c', command], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      // production requires its secrets
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        JWT_SECRET: 'journal-failure-test-jwt',
-        API_TOKEN_SALT: 'journal-failure-test-salt',
-      },
-    });
-    let out = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the service did not start: ${out}`));
-    }, 45_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /^url (\S+)$/m.exec(out)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve({ process: child, url, output: () => out });
-      }
-    });
-    child.on('exit', () => clearTimeout(timer));
-  });
-}
 
 function journalBytes(dir: string): number {
   return readdirSync(dir)
@@ -90,7 +49,7 @@ describe('embedded engine: a failed journal write (disk full) over HTTP', functi
     const limitBlocks = Math.ceil((journalBytes(probeDir) + 12 * 1024) / 512);
 
     const dir = dataDir();
-    const child = await startChild(appDir, dir, `ulimit -f ${limitBlocks};`);
+    const child = await startServiceProcess(appDir, dir, `ulimit -f ${limitBlocks};`);
     const acknowledged: number[] = [];
     let refused: Response | undefined;
     for (let i = 0; i < 200 && !refused; i++) {

@@ -19,10 +19,20 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
+/** The demo app's users-permissions settings with one JWT secret, as instances behind one load balancer share it. */
+const SHARED_SECRET = {
+  plugins: {
+    'users-permissions': {
+      enabled: true,
+      config: { jwt: { expiresIn: '30d' }, ratelimit: { enabled: false }, jwtSecret: 'cluster-jwt-secret' },
+    },
+  },
+};
+
 export async function startCluster(instances: number): Promise<Cluster> {
   const uri = freshDatabaseUri();
   const services: TestService[] = [];
-  for (let i = 0; i < instances; i++) services.push(await createTestService({}, uri));
+  for (let i = 0; i < instances; i++) services.push(await createTestService({ config: SHARED_SECRET }, uri));
   const { accessKey } = await createApiToken(services[0].context, { name: 'concurrency', type: 'full-access' });
   const auth = { Authorization: `Bearer ${accessKey}` };
   const raw: MongoClient = await rawClient();

@@ -115,6 +115,36 @@ for (const instances of [1, 2]) {
       expect(ids.filter((id) => articles.includes(id)).sort((a, b) => a - b)).to.deep.equal(articles);
     });
 
+    it('parallel positioned connects on the inverse side keep an order some serial run gives', async () => {
+      const [tag] = await createMany(cluster, 'tags', 1, () => ({ name: 'ordered', slug: `ordered-${instances}` }));
+      const [first, last, ...placed] = await createMany(cluster, 'articles', 20, (i) => ({ title: `placed ${i}` }));
+      expect((await cluster.put(0, `/api/tags/${tag}`, { data: { articles: [first, last] } })).status).to.equal(200);
+      // in any serial run, every entry put after `first` precedes every entry put before `last`
+      const after = placed.filter((_, i) => i % 2 === 0);
+      const before = placed.filter((_, i) => i % 2 === 1);
+      const responses = await Promise.all(
+        placed.map((article, i) =>
+          cluster.put(i, `/api/tags/${tag}`, {
+            data: {
+              articles: {
+                connect: [{ id: article, position: after.includes(article) ? { after: first } : { before: last } }],
+              },
+            },
+          }),
+        ),
+      );
+      expect(statuses(responses)).to.deep.equal({ 200: 18 });
+      const listed = await cluster.get(
+        `/api/tags/${tag}?populate[articles][fields][0]=title&populate[articles][pagination][pageSize]=100`,
+      );
+      const ids = (listed.body.data.attributes.articles.data as { id: number }[]).map((e) => e.id);
+      expect(ids[0]).to.equal(first);
+      expect(ids.at(-1)).to.equal(last);
+      const sorted = (list: number[]) => [...list].sort((a, b) => a - b);
+      expect(sorted(ids.slice(1, 10)), JSON.stringify(ids)).to.deep.equal(sorted(after));
+      expect(sorted(ids.slice(10, 19)), JSON.stringify(ids)).to.deep.equal(sorted(before));
+    });
+
     it('links written while their targets are deleted leave no dangling id', async () => {
       const victims = await createMany(cluster, 'tags', 30, (i) => ({
         name: `victim ${i}`,

@@ -2,6 +2,8 @@
 // writes. The database's unique indexes (and, for oneToOne links, the claim protocol) decide.
 import { expect } from 'chai';
 import request from 'supertest';
+import { createTestService, freshDatabaseUri, type TestService } from '../helpers/server.js';
+import { writeTempApp } from '../helpers/temp-app.js';
 import { createMany, range, startCluster, statuses, type Cluster } from './helpers.js';
 
 for (const instances of [1, 2]) {
@@ -113,3 +115,51 @@ for (const instances of [1, 2]) {
     });
   });
 }
+
+describe('parallel first PUTs of a localized single type (2 service instances)', function () {
+  this.timeout(60_000);
+  const services: TestService[] = [];
+  before(async () => {
+    const appDir = await writeTempApp({
+      api: {
+        site: {
+          kind: 'singleType',
+          collectionName: 'sites',
+          info: { singularName: 'site', pluralName: 'sites', displayName: 'Site' },
+          options: { draftAndPublish: true },
+          pluginOptions: { i18n: { localized: true } },
+          attributes: { title: { type: 'string', pluginOptions: { i18n: { localized: true } } } },
+        },
+      },
+      config: {
+        plugins: {
+          i18n: {
+            enabled: true,
+            config: { defaultLocale: 'en', locales: [{ code: 'en' }, { code: 'fr' }, { code: 'de' }] },
+          },
+        },
+        permissions: { public: ['api::site.site.update', 'api::site.site.find'] },
+      },
+    });
+    const uri = freshDatabaseUri();
+    for (let i = 0; i < 2; i++) services.push(await createTestService({ appDir }, uri));
+  });
+  after(async () => {
+    await services[1]?.stop();
+    await services[0]?.close();
+  });
+
+  it('make one entry per locale', async () => {
+    const locales = ['en', 'fr', 'de'];
+    const responses = await Promise.all(
+      range(0, 29).map((i) =>
+        request(services[i % 2]!.app)
+          .put(`/api/site?locale=${locales[i % 3]}`)
+          .send({ data: { title: `site ${i}` } }),
+      ),
+    );
+    expect(statuses(responses)).to.deep.equal({ 200: 30 });
+    const stored = await services[0]!.context.models.collection('api::site.site').find({}).toArray();
+    expect(stored.map((doc) => (doc as { locale?: string }).locale).sort()).to.deep.equal(['de', 'en', 'fr']);
+  });
+});

@@ -105,6 +105,21 @@ describe('concurrent uploads into one entry', function () {
     }
   });
 
+  it('parallel deletes of one file: one answers the record, the others 404; no bytes stay', async () => {
+    const first = await uploadInto(ALBUM_UID, await album({ title: 'deleted once' }), 'photos', 'once.png');
+    const id = first.body[0].id as number;
+    const hash = (await record(id))?.hash;
+    const answers = await Promise.all(
+      range(0, 5).map(() => request(media.service.app).delete(`/api/upload/files/${id}`).set(media.auth)),
+    );
+    expect(answers.map((a) => a.status).sort()).to.deep.equal([200, 404, 404, 404, 404, 404]);
+    expect(answers.find((a) => a.status === 200)?.body).to.include({ id, hash });
+    for (const answer of answers.filter((a) => a.status === 404))
+      expect(answer.body.error).to.include({ name: 'NotFoundError', message: 'file.notFound' });
+    expect(await record(id)).to.equal(null);
+    expect((await media.stored()).filter((name) => name.includes(String(hash)))).to.deep.equal([]);
+  });
+
   it('a replacement racing the deletion of its file leaves neither the record nor bytes', async () => {
     for (let round = 0; round < 3; round++) {
       const first = await uploadInto(ALBUM_UID, await album({ title: 'gone' }), 'photos', `gone-${round}.png`);

@@ -112,7 +112,8 @@ export function uploadMutations(): Record<string, RootField> {
           ? await readEntry(operationContext(ctx), UPLOAD_FILE_UID, { _id: Number(id) }, {}, { style: 'plain' })
           : null;
         if (!file) return null;
-        await uploadServiceOf(ctx.service, runtime(ctx)).remove(file);
+        // null: a parallel removal took it first, as if it had not been there
+        if ((await uploadServiceOf(ctx.service, runtime(ctx)).remove(file)) === null) return null;
         return entity(file);
       },
     },

@@ -63,27 +63,32 @@ export async function storedFile(ctx: ServiceContext, id: string): Promise<Store
   return entries(ctx.models, UPLOAD_FILE_UID).findOne({ _id: Number(id) });
 }
 
-/** Removes a file's record (its delete hooks run, its references go) and then its bytes; not while it is being replaced. */
-export async function removeFileById(rt: UploadRuntime, ctx: ServiceContext, id: number): Promise<void> {
+/**
+ * Removes a file's record (its delete hooks run, its references go) and then its bytes; not while
+ * it is being replaced. False when there was no record (a parallel removal took it first).
+ */
+export async function removeFileById(rt: UploadRuntime, ctx: ServiceContext, id: number): Promise<boolean> {
   // not while its bytes are being replaced: those would outlive the record
   const gone = new Error('gone');
-  await withLease(
+  return withLease(
     ctx.models,
     UPLOAD_FILE_UID,
     id,
     () => gone,
     async () => {
       const record = await entries(ctx.models, UPLOAD_FILE_UID).findOne({ _id: id });
-      if (!record) return;
+      if (!record) return false;
       // Strapi's upload service deletes the record through its query engine: the delete hooks run
       await withLifecycles(ctx, { action: 'Delete', uid: UPLOAD_FILE_UID, params: { where: { id } }, id }, async () => {
         await deleteEntry(ctx.models, ctx.registry, UPLOAD_FILE_UID, id);
         return id;
       });
       await deleteStored(rt, record);
+      return true;
     },
   ).catch((error: unknown) => {
     if (error !== gone) throw error;
+    return false;
   });
 }
 

@@ -3,7 +3,7 @@
  * plugin at `/uploads/<hash><ext>` (Strapi's URL), with ranges (express.static) for media players.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import express from 'express';
@@ -18,6 +18,27 @@ function storedName(file: { hash: string; ext: string }): string {
   return name;
 }
 
+/** Flushes what was written to `path` to the disk (`r+`: Windows flushes only a handle open for writing). */
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Flushes the names of a directory to the disk, so a new file's name survives a crash too (not on Windows: it cannot open a directory). */
+async function syncDirectory(path: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 export function localProvider(directory: string): UploadProvider {
   const serveStatic = express.static(directory, { index: false, dotfiles: 'deny', fallthrough: true });
   return {
@@ -29,6 +50,9 @@ export function localProvider(directory: string): UploadProvider {
       try {
         // 'wx': a name is never overwritten (hashes are random; a replace deletes first)
         await pipeline(file.stream(), createWriteStream(target, { flags: 'wx' }));
+        // on disk before the record that points at it is written (and acknowledged, durably)
+        await syncFile(target);
+        await syncDirectory(directory);
       } catch (err) {
         await rm(target, { force: true });
         throw err;

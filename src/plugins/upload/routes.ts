@@ -134,7 +134,8 @@ export function uploadRoutes(service: ServiceContext, rt: UploadRuntime): Plugin
             )
           : null;
         if (!file) throw new NotFoundError('file.notFound');
-        await uploadServiceOf(service, rt).remove(file);
+        // null: a parallel delete removed it first
+        if ((await uploadServiceOf(service, rt).remove(file)) === null) throw new NotFoundError('file.notFound');
         res.status(200).json(file);
       },
     },

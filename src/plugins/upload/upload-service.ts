@@ -222,8 +222,7 @@ export async function removeFileAndTell(
   id: number,
 ): Promise<PlainEntry | null> {
   const file = await readEntry(ctx, UPLOAD_FILE_UID, { _id: id }, {}, { style: 'plain' });
-  if (!file) return null;
-  await removeFileById(rt, ctx, id);
+  if (!file || !(await removeFileById(rt, ctx, id))) return null;
   ctx.events?.media('media.delete', file);
   return file;
 }

@@ -292,7 +292,13 @@ export async function confirmEmail(rt: UsersPermissionsRuntime, input: unknown):
   const { confirmation = '' } = checkFields(bodyObject(input), { confirmation: [{ kind: 'required' }] });
   const user = await findUserByConfirmationToken(rt.ctx, confirmation);
   if (!user) throw new ValidationError('Invalid token');
-  const confirmed = await editUser(rt.ctx, user._id, { confirmed: true, confirmationToken: null });
+  // a token confirms once: of parallel uses, the one that still finds it stored wins
+  const confirmed = await editUser(
+    rt.ctx,
+    user._id,
+    { confirmed: true, confirmationToken: null },
+    { confirmationToken: user.confirmationToken },
+  );
   if (!confirmed) throw new ValidationError('Invalid token');
   return confirmed;
 }

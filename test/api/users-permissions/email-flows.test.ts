@@ -143,6 +143,21 @@ describe('users-permissions e-mail flows', () => {
     await api().post('/api/auth/local').send({ identifier: 'conf1', password }).expect(200);
   });
 
+  it('a confirmation link confirms once, also when it is opened several times in parallel', async () => {
+    await api()
+      .post('/api/auth/local/register')
+      .send({ username: 'conf3', email: 'conf3@example.com', password: 'secret123' })
+      .expect(200);
+    const code = tokenIn(sent[0]?.text, 'confirmation');
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map(() => api().get(`/api/auth/email-confirmation?confirmation=${code}`)),
+    );
+    expect(answers.map((a) => a.status).sort()).to.deep.equal([302, 400, 400, 400]);
+    for (const answer of answers.filter((a) => a.status === 400))
+      expect(answer.body.error).to.include({ name: 'ValidationError', message: 'Invalid token' });
+    await api().post('/api/auth/local').send({ identifier: 'conf3', password: 'secret123' }).expect(200);
+  });
+
   it("the store's templates: Strapi's variables only, no code run; from and reply-to as set", async () => {
     await store('plugin_users-permissions_email', {
       reset_password: {

@@ -80,7 +80,7 @@ export function userRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
     // the delete hooks see the id as the path gives it, as Strapi's
     const params = { where: { id: req.params.id } };
     await withLifecycles(ctx, { action: 'Delete', uid: USER_UID, params, id }, async () => {
-      await deleteEntry(ctx.models, ctx.registry, USER_UID, id);
+      if (!(await deleteEntry(ctx.models, ctx.registry, USER_UID, id))) throw new NotFoundError('User not found');
       return id;
     });
     await emitUserEvent(ctx, 'entry.delete', user);
