@@ -1,4 +1,4 @@
-import { readEntry } from '../query/index.js';
+import { checkEntryQuery } from '../query/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 import { findWritten } from './find-one.js';
 
@@ -9,10 +9,10 @@ function answerQuery(query: RawQuery): RawQuery {
 
 /**
  * Checks the request's query (fields, populate, filters, sort) before anything is written, so a
- * bad query is a 400 that changes nothing, not a 400 after the write. Matches no entry.
+ * bad query is a 400 that changes nothing, not a 400 after the write. Reads nothing.
  */
 export async function checkAnswerQuery(ctx: OperationContext, uid: string, query: RawQuery): Promise<void> {
-  await readEntry(ctx, uid, { _id: -1 }, answerQuery(query));
+  checkEntryQuery(ctx, uid, answerQuery(query));
 }
 
 export function answerEntry(ctx: OperationContext, uid: string, id: number, query: RawQuery): Promise<EntryResponse> {

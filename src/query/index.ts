@@ -1,6 +1,7 @@
 // The read path of the REST query language: qs query → typed read tree → one aggregation → Strapi shapes.
 export {
   readEntries,
+  checkEntryQuery,
   readEntry,
   validateUnused,
   validateReadQuery,

@@ -378,6 +378,17 @@ export function validateUnused(
 }
 
 /**
+ * What `readEntry` checks of a query (the same 400s, and its parsed selection kept for the read
+ * that follows), without reading: a write checks the query its answer will be read with before
+ * it writes anything.
+ */
+export function checkEntryQuery(ctx: ReadContext, uid: string, rawQuery: ReadQuery): void {
+  const schema = requireContentType(ctx, uid);
+  memoizedSelection(ctx, schema, rawQuery, parsePublicationState(rawQuery.publicationState));
+  validateUnused(ctx, uid, rawQuery, { directions: 'ignored' });
+}
+
+/**
  * Checks every read parameter of a query without reading (Strapi's `validateQuery`): filters and
  * sort at any depth, fields, populate with what it nests; a bad one throws the 400 the read would.
  */

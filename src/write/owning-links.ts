@@ -30,6 +30,7 @@ export async function resolveOwningLinks(
   stamp: () => Promise<number>,
 ): Promise<Claim[]> {
   const claims: Claim[] = [];
+  const appends: Append[] = [];
   for (const link of plan.links) {
     const inverse = inverseOf(registry, contentType, link.attribute);
     if (!inverse) continue;
@@ -45,31 +46,42 @@ export async function resolveOwningLinks(
       continue;
     }
     if (link.relation.multiple) for (const id of removed) plan.unset.push(orderPath(field, true, id));
-    await appendKeys(models, plan, field, link.relation.multiple, added);
+    appends.push({
+      field,
+      multiple: link.relation.multiple,
+      targets: link.relation.multiple ? added : added.slice(0, 1),
+    });
   }
   for (const [field, ids] of Object.entries(plan.push))
-    if (inverseOf(registry, contentType, field)?.multiple) await appendKeys(models, plan, field, true, ids);
+    if (inverseOf(registry, contentType, field)?.multiple) appends.push({ field, multiple: true, targets: ids });
+  await appendKeys(models, plan, appends);
   for (const [field, ids] of Object.entries(plan.pull))
     if (inverseOf(registry, contentType, field)?.multiple)
       for (const id of ids) plan.unset.push(orderPath(field, true, id));
   return claims;
 }
 
+/** Targets newly linked through one field, to put at the end of their lists. */
+interface Append {
+  field: string;
+  multiple: boolean;
+  targets: number[];
+}
+
 /**
- * Order keys for newly linked targets: each at the end of its target's list (a to-one links at
- * most one), from the shared append counter rather than from the list's last key, which would
- * mean reading every entry of the list (a tag's thousands of articles) for each write.
+ * Order keys for newly linked targets: each at the end of its target's list, from the shared
+ * append counter rather than from the list's last key, which would mean reading every entry of
+ * the list (a tag's thousands of articles) for each write. One counter command for all the
+ * write's fields.
  */
-async function appendKeys(
-  models: Models,
-  plan: WritePlan,
-  field: string,
-  multiple: boolean,
-  added: number[],
-): Promise<void> {
-  const linked = multiple ? added : added.slice(0, 1);
-  const keys = await appendedKeys(models, linked.length);
-  linked.forEach((target, i) => (plan.set[orderPath(field, multiple, target)] = keys[i] as string));
+async function appendKeys(models: Models, plan: WritePlan, appends: Append[]): Promise<void> {
+  const keys = await appendedKeys(
+    models,
+    appends.reduce((n, append) => n + append.targets.length, 0),
+  );
+  let next = 0;
+  for (const { field, multiple, targets } of appends)
+    for (const target of targets) plan.set[orderPath(field, multiple, target)] = keys[next++] as string;
 }
 
 /** `count` order keys at the end of every list, in order (link-order.ts, appendedKey). */
