@@ -12,7 +12,7 @@ import { expect } from 'chai';
 import sharp from 'sharp';
 import type { Browser } from 'playwright-core';
 import request from 'supertest';
-import { launchBrowser } from '../helpers/browser.js';
+import { launchBrowser, waitForExpression } from '../helpers/browser.js';
 import { createMediaApp, png, type MediaApp } from '../helpers/media-app.js';
 
 const PAGE = `<!doctype html>
@@ -82,7 +82,7 @@ describe('browser: uploads and GraphQL tracing', function () {
     );
     await page.goto(`${url}/upload-form.html`);
     await page.click('#login button');
-    await page.waitForFunction(`document.getElementById('who').textContent !== ''`);
+    await waitForExpression(page, `document.getElementById('who').textContent !== ''`);
     expect(await page.textContent('#who')).to.equal('logged in as uploader');
 
     const image = await png(640, 480);
@@ -90,7 +90,7 @@ describe('browser: uploads and GraphQL tracing', function () {
     await writeFile(file, image);
     await page.setInputFiles('#upload input[type=file]', file);
     await page.click('#upload button');
-    await page.waitForFunction(`document.getElementById('result').textContent !== ''`);
+    await waitForExpression(page, `document.getElementById('result').textContent !== ''`);
     await rm(file);
     const result = JSON.parse((await page.textContent('#result')) ?? '{}') as {
       status: number;
@@ -106,7 +106,7 @@ describe('browser: uploads and GraphQL tracing', function () {
     const stored = await readFile(join(media.uploads, `${uploaded!.hash}.png`));
     const meta = await sharp(stored).metadata();
     expect([meta.width, meta.height]).to.deep.equal([640, 480]);
-    await page.waitForFunction(`document.getElementById('preview').naturalWidth > 0`);
+    await waitForExpression(page, `document.getElementById('preview').naturalWidth > 0`);
     expect(await page.evaluate(`document.getElementById('preview').naturalWidth`)).to.equal(640);
     await page.close();
   });
@@ -125,14 +125,11 @@ describe('browser: uploads and GraphQL tracing', function () {
       `document.querySelector('.CodeMirror').CodeMirror.setValue('{ albums { data { id attributes { title } } } }')`,
     );
     await page.click('[title="Execute Query (Ctrl-Enter)"]');
-    await page.waitForFunction(`document.body.innerText.includes('"albums"')`, undefined, { timeout: 30_000 });
+    await waitForExpression(page, `document.body.innerText.includes('"albums"')`);
     await page.getByText('Tracing', { exact: true }).click();
-    await page.waitForFunction(
+    await waitForExpression(
+      page,
       `document.body.innerText.includes('Response') && /\\d+ (µs|ms)/.test(document.body.innerText)`,
-      undefined,
-      {
-        timeout: 30_000,
-      },
     );
     const panelText = String(await page.evaluate('document.body.innerText'));
     // one row per resolver, named by the last two segments of its path
