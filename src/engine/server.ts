@@ -499,18 +499,23 @@ export class EngineServer {
     }
   }
 
-  /** After a journal write failed (its changes undone): writes are refused from now on. */
-  private journalFailed(err: unknown, what: 'command' | 'transaction'): Reply {
+  /**
+   * After a journal write failed (its changes undone) or an fdatasync did (`sync`: the changes
+   * since the last one may not be on disk): writes are refused from now on; the error to answer.
+   */
+  private journalFailed(err: unknown, what: 'command' | 'transaction' | 'sync'): Reply {
     const cause = err instanceof JournalWriteError ? err.message : `journal write failed: ${String(err)}`;
-    this.state.writesRefused = `writes are refused until the engine restarts: ${cause} (the write was undone)`;
+    const undone = what !== 'sync';
+    this.state.writesRefused = `writes are refused until the engine restarts: ${cause}${undone ? ' (the write was undone)' : ''}`;
+    const outcome = undone ? `the ${what}'s changes were undone` : 'the changes waiting for it may not be durable';
     this.opts.log({
       level: 'error',
       event: 'journal.write-failed',
-      message: `${cause}: the ${what}'s changes were undone; the engine refuses writes until it restarts`,
+      message: `${cause}: ${outcome}; the engine refuses writes until it restarts`,
     });
     return {
       ok: 0,
-      errmsg: `${cause}: the ${what}'s changes were undone and the engine refuses writes until it restarts`,
+      errmsg: `${cause}: ${outcome} and the engine refuses writes until it restarts`,
       code: 42,
       codeName: 'LogWriteFailed',
     };
@@ -564,19 +569,7 @@ export class EngineServer {
    * is acknowledged (each gets the error), and writes are refused until the engine restarts.
    */
   private syncFailed(err: Error): void {
-    const cause = err.message;
-    this.state.writesRefused = `writes are refused until the engine restarts: ${cause}`;
-    this.opts.log({
-      level: 'error',
-      event: 'journal.write-failed',
-      message: `${cause}: the replies waiting for it were failed; the engine refuses writes until it restarts`,
-    });
-    const failure = {
-      ok: 0,
-      errmsg: `${cause}: the changes may not be durable and the engine refuses writes until it restarts`,
-      code: 42,
-      codeName: 'LogWriteFailed',
-    };
+    const failure = this.journalFailed(err, 'sync');
     for (const { conn, req } of this.held.splice(0)) this.send(conn, req, failure);
   }
 

@@ -393,36 +393,20 @@ function pad(values: unknown[], width: number, sentinel: symbol): unknown[] {
   return out;
 }
 
-/**
- * A test of an index entry's key that settles whether its document matches the filter, without
- * reading the document: when every condition is on a field of `index`, exactly expressed by
- * intervals (`exact`), and no field is an array except one the ranges pin to a single value
- * (`ranged`: the ranges' intervals per leading field; each document then has one entry in range).
- * Undefined otherwise. `{ tags: 3, locale, publishedAt: { $ne: null } }` counted on the
- * `{ tags, locale, publishedAt }` index reads keys only.
- */
-export function keyTest(
-  index: SecondaryIndex,
-  bounds: FilterBounds,
-  ranged: Interval[][],
-): ((key: unknown) => boolean) | undefined {
-  const checks = keyChecks(index, bounds, ranged);
-  if (!checks) return undefined;
-  const single = index.fields.length === 1;
-  return (key) =>
-    checks.every(({ position, intervals }) => {
-      const value = single ? key : (key as unknown[])[position];
-      return intervals.some((i) => inInterval(value, i));
-    });
-}
-
-/** The conditions a key test checks: for each position of the key, the intervals its value must lie in (see keyTest). */
+/** The conditions a key test checks: for each position of the key, the intervals its value must lie in. */
 export interface KeyCheck {
   position: number;
   intervals: Interval[];
 }
 
-/** What keyTest checks, or undefined where it would be undefined. */
+/**
+ * The checks of an index entry's key that settle whether its document matches the filter, without
+ * reading the document: when every condition is on a field of `index`, exactly expressed by
+ * intervals (`exact`), and no field is an array except one the ranges pin to a single value
+ * (`ranged`: the ranges' intervals per leading field; each document then has one entry in range).
+ * Undefined otherwise. `{ tags: 3, locale, publishedAt: { $ne: null } }` counted on the
+ * `{ tags, locale, publishedAt }` index reads keys only (or ranks, key-count.ts).
+ */
 export function keyChecks(index: SecondaryIndex, bounds: FilterBounds, ranged: Interval[][]): KeyCheck[] | undefined {
   if (bounds.residual) return undefined;
   const checks: KeyCheck[] = [];
@@ -444,6 +428,16 @@ export function keyChecks(index: SecondaryIndex, bounds: FilterBounds, ranged: I
     if (pinned?.length !== 1 || !isPoint(pinned[0] as Interval)) return undefined;
   }
   return checks;
+}
+
+/** The test of an entry's key that `checks` (keyChecks) make. */
+export function keyTest(index: SecondaryIndex, checks: KeyCheck[]): (key: unknown) => boolean {
+  const single = index.fields.length === 1;
+  return (key) =>
+    checks.every(({ position, intervals }) => {
+      const value = single ? key : (key as unknown[])[position];
+      return intervals.some((i) => inInterval(value, i));
+    });
 }
 
 export function inInterval(value: unknown, i: Interval): boolean {

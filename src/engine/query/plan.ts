@@ -378,8 +378,8 @@ export function* countMatches(
       return ranked + adjustment;
     }
   }
-  const test = plan.index && !plan.docs ? keyTest(plan.index, bounds, plan.intervals ?? []) : undefined;
-  if (plan.index && test) {
+  if (plan.index && checks) {
+    const test = keyTest(plan.index, checks);
     // every condition is settled on the keys in range: count them, no document read
     let n = 0;
     const count = (key: unknown) => {
