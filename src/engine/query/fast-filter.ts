@@ -3,7 +3,8 @@ import { isPlainObject, type Doc } from '../bson/types.js';
 
 /**
  * A native predicate for the filters the service sends most (top-level fields compared with
- * scalars: `$eq $ne $gt $gte $lt $lte $in $nin $exists $regex`, under `$and`/`$or`), which is
+ * scalars: `$eq $ne $gt $gte $lt $lte $in $nin $exists $regex`, under `$and`/`$or`, and `$expr`
+ * comparing a top-level field with a `$$variable` or a literal, as a localizations join sends), which is
  * many times faster than the general matcher over thousands of documents. Where a document's
  * value is not a plain scalar (arrays, embedded documents, int64/Decimal128 and other BSON
  * values) it answers `undefined` and the caller asks the general matcher, so the result is
@@ -106,13 +107,19 @@ function fieldTest(condition: unknown): ValueTest | undefined {
   return tests.length === 1 ? tests[0] : (v) => tests.every((t) => t(v));
 }
 
-export function compileFastFilter(filter: unknown): FastPredicate | undefined {
+export function compileFastFilter(filter: unknown, variables?: Doc): FastPredicate | undefined {
   if (!isPlainObject(filter)) return undefined;
   const parts: FastPredicate[] = [];
   for (const [key, condition] of Object.entries(filter)) {
+    if (key === '$expr') {
+      const test = exprComparison(condition, variables);
+      if (!test) return undefined;
+      parts.push(test);
+      continue;
+    }
     if (key === '$and' || key === '$or') {
       if (!Array.isArray(condition) || condition.length === 0) return undefined;
-      const subs = condition.map(compileFastFilter);
+      const subs = condition.map((sub) => compileFastFilter(sub, variables));
       if (subs.some((s) => s === undefined)) return undefined;
       const list = subs as FastPredicate[];
       parts.push(key === '$and' ? all(list) : any(list));
@@ -127,6 +134,56 @@ export function compileFastFilter(filter: unknown): FastPredicate | undefined {
     });
   }
   return all(parts);
+}
+
+const EXPR_COMPARISONS: Record<string, (c: number) => boolean> = {
+  $eq: (c) => c === 0,
+  $ne: (c) => c !== 0,
+  $gt: (c) => c > 0,
+  $gte: (c) => c >= 0,
+  $lt: (c) => c < 0,
+  $lte: (c) => c <= 0,
+};
+
+/**
+ * `{ $expr: { $eq|$ne|$gt|$gte|$lt|$lte: [ '$field', operand ] } }` (either order), the operand a
+ * `$$variable` bound by the caller or a literal scalar. Aggregation comparisons order values of
+ * different types by BSON type and treat missing and null apart: the native test decides only
+ * when both sides are scalars of one type, anything else goes to the general matcher.
+ */
+function exprComparison(expr: unknown, variables: Doc | undefined): FastPredicate | undefined {
+  if (!isPlainObject(expr)) return undefined;
+  const ops = Object.keys(expr);
+  if (ops.length !== 1) return undefined;
+  const op = ops[0] as string;
+  const holds = EXPR_COMPARISONS[op];
+  const args = expr[op];
+  if (!holds || !Array.isArray(args) || args.length !== 2) return undefined;
+  const [left, right] = args.map((arg) => exprArgument(arg, variables));
+  if (!left || !right) return undefined;
+  return (doc) => {
+    const a = left(doc);
+    const b = right(doc);
+    if (!isScalar(a) || !isScalar(b) || a === null || b === null) return undefined;
+    const c = compare(a, b);
+    return c === undefined ? undefined : holds(c);
+  };
+}
+
+/** A `$expr` comparison's argument: a top-level field of the document, a bound variable, or a literal. */
+function exprArgument(arg: unknown, variables: Doc | undefined): ((doc: Doc) => unknown) | undefined {
+  if (typeof arg === 'string' && arg.startsWith('$$')) {
+    const name = arg.slice(2);
+    if (!variables || !Object.hasOwn(variables, name) || !/^[a-z]\w*$/.test(name)) return undefined;
+    const value = variables[name];
+    return () => value;
+  }
+  if (typeof arg === 'string' && arg.startsWith('$')) {
+    const field = arg.slice(1);
+    if (!/^[A-Za-z_]\w*$/.test(field)) return undefined;
+    return (doc) => doc[field];
+  }
+  return isScalar(arg) && arg !== null ? () => arg : undefined;
 }
 
 function all(parts: FastPredicate[]): FastPredicate {

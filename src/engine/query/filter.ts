@@ -22,7 +22,7 @@ export function compileFilter(filter: unknown, opts: MatchOptions = {}): DocPred
   if (Object.keys(filter).length === 0) return ALWAYS;
   try {
     const normalized = normalizeRegexes(filter);
-    const fast = opts.collation ? undefined : compileFastFilter(normalized);
+    const fast = opts.collation ? undefined : compileFastFilter(normalized, opts.variables);
     if (!fast) {
       const q = new Query(normalized, mingoOptions(opts));
       return (doc) => q.test(doc);

@@ -6,6 +6,7 @@ import { commandError } from '../errors.js';
 import type { Collection } from '../storage/collection.js';
 import { seenDocuments, type Overlay, type OverlayOf } from '../storage/overlay.js';
 import { mingoOptions } from './operators.js';
+import { simpleProjection } from './simple-projection.js';
 import { isKeyScalar } from './index-bounds.js';
 import { candidates, equalTo } from './plan.js';
 import { isWork, tick, type Work } from '../work.js';
@@ -139,9 +140,13 @@ function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline, rawSpec: u
   // safe: a later stage that changes documents clones them first (see runPipeline).
   const memo = spec.pipeline && isDeterministic(spec.pipeline) ? memoOf(rawSpec, spec, env) : undefined;
   const letValues = spec.let ? letEvaluator(spec.let, env) : undefined;
+  const projectOnly = equalityJoin && spec.pipeline ? projectionsOf(spec.pipeline) : undefined;
   return (outer) => {
     const locals = equalityJoin ? localValues(outer, spec.localField as string) : [];
     if (!spec.pipeline) return equalityJoin ? equalityJoin(locals) : [];
+    // a populate's join (`[{ $project }]` after the equality): the index look-up projected, the
+    // same documents in the same order as the sub-pipeline run below, without planning it per document
+    if (projectOnly && locals.every(isKeyScalar)) return projectOnly((equalityJoin as EqualityJoin)(locals));
     const vars = letValues ? letValues(outer) : {};
     const key = memo ? memoKey(locals, vars) : '';
     const known = memo?.get(key);
@@ -177,6 +182,24 @@ function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline, rawSpec: u
   };
 }
 
+/** A sub-pipeline made only of `$project` stages of 0/1 fields, as one function; undefined for any other. */
+function projectionsOf(pipeline: unknown[]): ((docs: Doc[]) => Doc[]) | undefined {
+  const steps: Array<(doc: Doc) => Doc> = [];
+  for (const stage of pipeline) {
+    if (!isPlainObject(stage)) return undefined;
+    const keys = Object.keys(stage);
+    if (keys.length !== 1 || keys[0] !== '$project') return undefined;
+    const step = simpleProjection(stage.$project);
+    if (!step) return undefined;
+    steps.push(step);
+  }
+  return (docs) => {
+    let out = docs;
+    for (const step of steps) out = out.map(step);
+    return out;
+  };
+}
+
 function* remembered(work: Work<Doc[]>, memo: Map<string, Doc[]> | undefined, key: string): Work<Doc[]> {
   const joined = yield* work;
   memo?.set(key, joined);
@@ -188,11 +211,13 @@ function localValues(outer: Doc, path: string): unknown[] {
   return values.map((v) => (v === undefined ? null : v)).filter((v) => !(Array.isArray(v) && v.length === 0));
 }
 
+type EqualityJoin = (values: unknown[]) => Doc[];
+
 function equalityMatcher(
   foreign: Collection | undefined,
   field: string,
   overlayOf: OverlayOf | undefined,
-): (values: unknown[]) => Doc[] {
+): EqualityJoin {
   if (!foreign) return () => [];
   let table: Map<string, Doc[]> | undefined;
   return (values) => {
