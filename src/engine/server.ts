@@ -72,6 +72,7 @@ export class EngineServer {
   /** replies waiting for the journal's appends made before them to be durable, in order (see respond) */
   private held: Array<{ conn: Connection; req: Request; reply: Reply; appended: number }> = [];
   private syncScheduled = false;
+  private syncRunning = false;
   private readonly transactions: Transactions;
   private journal: Journal | undefined;
   private background: Work<void> | undefined;
@@ -539,21 +540,32 @@ export class EngineServer {
     this.send(conn, req, reply);
   }
 
-  /** Schedules the fdatasync of the journal's appends (one per turn of the event loop), then releases the replies it covers. */
+  /**
+   * Schedules the fdatasync of the journal's appends (one per turn of the event loop, one at a
+   * time, in the background: the next commands run meanwhile), then releases the replies it covers.
+   */
   private syncJournal(): void {
-    if (this.syncScheduled || !this.journal) return;
+    if (this.syncScheduled || this.syncRunning || !this.journal) return;
     this.syncScheduled = true;
     setImmediate(() => {
       this.syncScheduled = false;
       const journal = this.journal;
       if (!journal) return;
-      try {
-        journal.sync();
-      } catch (err) {
-        this.syncFailed(err as Error);
+      if (journal.durable >= journal.appended) {
+        this.releaseHeld();
         return;
       }
-      this.releaseHeld();
+      this.syncRunning = true;
+      journal.syncInBackground((err) => {
+        this.syncRunning = false;
+        if (this.journal !== journal) return; // stopped meanwhile (stop synced the journal)
+        if (err) {
+          this.syncFailed(err);
+          return;
+        }
+        this.releaseHeld();
+        if (journal.appended > journal.durable) this.syncJournal();
+      });
     });
   }
 

@@ -1,5 +1,15 @@
 import { Binary, BSON } from 'bson';
-import { closeSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  fdatasync,
+  fdatasyncSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { Doc } from '../bson/types.js';
 import { checkpoint, type Work } from '../work.js';
@@ -82,6 +92,9 @@ export class Journal {
   /** appends made so far, and how many of them an fdatasync has made durable (see sync) */
   private appends = 0;
   private durableAppends = 0;
+  /** fdatasyncs running in the background, and the rotated journal files to close after them */
+  private syncing = 0;
+  private closeAfterSync: number[] = [];
   /** fdatasyncs made (serverStatus `metrics.journal.syncs`) */
   syncs = 0;
   /** journal files older than the current one still needed (an interrupted compaction): compact soon */
@@ -190,6 +203,33 @@ export class Journal {
     this.durableAppends = this.appends;
   }
 
+  /**
+   * `sync` on libuv's thread pool, so that the engine's thread runs the next commands while the
+   * disk flushes; `done` once the appends made until now are durable (or with the error).
+   */
+  syncInBackground(done: (err?: JournalWriteError) => void): void {
+    const target = this.appends;
+    const fd = this.current.fd;
+    this.syncs++;
+    this.syncing++;
+    fdatasync(fd, (err) => {
+      this.syncing--;
+      if (this.syncing === 0) for (const old of this.closeAfterSync.splice(0)) closeSync(old);
+      if (err) {
+        done(new JournalWriteError(err));
+        return;
+      }
+      if (target > this.durableAppends) this.durableAppends = target;
+      done();
+    });
+  }
+
+  /** Closes a journal file, once no fdatasync in the background uses it any more. */
+  private closeFile(fd: number): void {
+    if (this.syncing > 0) this.closeAfterSync.push(fd);
+    else closeSync(fd);
+  }
+
   /** Whether a background compaction should start now (journal large enough, or older journals left). */
   wantsCompaction(): boolean {
     if (this.compacting || this.current.size < this.retryAtBytes) return false;
@@ -207,7 +247,7 @@ export class Journal {
       const generation = this.current.generation + 1;
       const next = createJournal(this.dir, generation);
       this.sync();
-      closeSync(this.current.fd);
+      this.closeFile(this.current.fd);
       this.current = next;
       this.behind++;
       this.crash('journal-created');
@@ -292,7 +332,7 @@ export class Journal {
       this.sync();
       if (catalog && (this.current.size > COMPACT_AT_STOP_BYTES || this.behind > 0)) this.finishCompaction(catalog);
     } finally {
-      closeSync(this.current.fd);
+      this.closeFile(this.current.fd);
       this.release();
     }
   }
