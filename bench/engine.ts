@@ -107,6 +107,15 @@ await time('countDocuments with filter', RUNS, () =>
 );
 let k = 0;
 await time('findOne by _id', 500, () => articles.findOne({ _id: (k++ % N) + 1 }));
+// concurrent creates commit their ids out of order: reads then put matches in natural order by
+// positions the collection keeps across writes
+await articles.insertOne({ _id: 0, title: 'committed out of order' });
+let next = N + 1;
+await time('insert, then a read by ids (ids not ascending)', RUNS, async () => {
+  const id = next++;
+  await articles.insertOne({ _id: id, title: `Article ${id}` });
+  await articles.find({ _id: { $in: [1, id] } }).toArray();
+});
 await inserts(db, '1,000 single inserts, in memory');
 await client.close();
 await engine.stop();

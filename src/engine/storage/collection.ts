@@ -37,8 +37,13 @@ export class Collection {
    */
   private readonly pending: Array<() => void> = [];
   private settling = false;
-  /** natural-order positions, built when needed while ids are not in ascending order (see inNaturalOrder) */
+  /**
+   * natural-order positions, built when needed while ids are not in ascending order (see
+   * inNaturalOrder), then kept by inserts and removals: ascending, not necessarily contiguous
+   */
   private positions: Map<string, number> | undefined;
+  /** the position the next inserted document takes */
+  private nextPosition = 0;
   /** the `_id` of the last document inserted while natural order is ascending `_id` order */
   private lastId: unknown = undefined;
   private idOrdered = true;
@@ -154,10 +159,12 @@ export class Collection {
       this.positions = new Map();
       let i = 0;
       for (const id of this.docs.keys()) this.positions.set(id, i++);
+      this.nextPosition = i;
     }
     const positions = this.positions;
+    const last = this.nextPosition;
     // a document no longer stored (a committed version an overlay shows) goes last, where an abort would put it back
-    const keyed = docs.map((d) => [positions.get(valueKey(d._id)) ?? positions.size, d] as const);
+    const keyed = docs.map((d) => [positions.get(valueKey(d._id)) ?? last, d] as const);
     keyed.sort((a, b) => a[0] - b[0]);
     return keyed.map((e) => e[1]);
   }
@@ -211,7 +218,7 @@ export class Collection {
     else if (this.idOrdered && compareValues(doc._id, this.lastId, compareStrings) <= 0) this.idOrdered = false;
     this.lastId = doc._id;
     this.docs.set(id, doc);
-    this.positions = undefined;
+    this.positions?.set(id, this.nextPosition++);
     for (const t of this.trigrams.values()) t.add(doc);
     for (const l of this.linkOrders.values()) l.add(doc);
   }
@@ -276,7 +283,7 @@ export class Collection {
     if (!old) return undefined;
     this.indexes.forEach((ix) => ix.remove(old, ix.keysOf(old)));
     this.docs.delete(id);
-    this.positions = undefined;
+    this.positions?.delete(id);
     for (const t of this.trigrams.values()) t.retire(old);
     for (const l of this.linkOrders.values()) l.retire(old);
     return old;
