@@ -7,7 +7,7 @@ import { CursorReply } from './protocol/cursor-reply.js';
 import { CursorStore } from './cursors.js';
 import type { EngineLog } from './events.js';
 import { collectGarbage } from './full-gc.js';
-import type { Doc } from './bson/types.js';
+import { isPlainObject, type Doc } from './bson/types.js';
 import { readMessages } from './protocol/connection.js';
 import { serializeReply, type Request } from './protocol/wire.js';
 import { Catalog } from './storage/catalog.js';
@@ -532,7 +532,7 @@ export class EngineServer {
   private respond(conn: Connection, req: Request, reply: Reply): void {
     if (req.moreToCome || conn.socket.destroyed) return;
     const journal = this.journal;
-    if (journal && (journal.appended > journal.durable || this.held.length > 0)) {
+    if (journal && (journal.appended > journal.durable || this.held.length > 0) && waitsForJournal(req.command)) {
       this.held.push({ conn, req, reply, appended: journal.appended });
       this.syncJournal();
       return;
@@ -639,6 +639,16 @@ export class EngineServer {
     this.journal?.close(this.catalog);
     this.journal = undefined;
   }
+}
+
+/**
+ * Whether a reply waits for the journal: all do, but a write sent with `writeConcern: { j: false }`
+ * (MongoDB: acknowledged once applied, before the journal has it), such as the service's id
+ * counters, whose increments become durable with the next write that waits (one journal, in order).
+ */
+function waitsForJournal(command: Doc): boolean {
+  const concern = command.writeConcern;
+  return !(isPlainObject(concern) && concern.j === false);
 }
 
 /** A command that failed: an error reply, or write errors. */

@@ -20,7 +20,14 @@ export class IdCounters {
     const counters = this.connection.db!.collection<CounterDoc>('counters');
     const increment = () =>
       outsideAmbientTransaction(() =>
-        counters.findOneAndUpdate({ _id: key }, { $inc: { seq: count } }, { upsert: true, returnDocument: 'after' }),
+        counters.findOneAndUpdate(
+          { _id: key },
+          { $inc: { seq: count } },
+          // acknowledged before the journal has it: an id is only kept by an entry's write, which
+          // waits for the journal (or a majority) and so makes the increment before it durable too;
+          // an increment a crash loses gave its ids to nothing acknowledged
+          { upsert: true, returnDocument: 'after', writeConcern: { w: 1, j: false } },
+        ),
       );
     // two first upserts of one key may race on `_id`: the loser finds the counter on a second try
     const doc = await increment().catch((error: { code?: unknown }) => {

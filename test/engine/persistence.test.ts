@@ -303,12 +303,29 @@ describe('engine: persistence', function () {
       expect(ids).to.deep.equal(ids.map((_, i) => i));
     });
   });
+
+  it('after SIGKILL, has the j:false counter increments made before each acknowledged write', async function () {
+    this.timeout(30_000);
+    const acknowledged = await runWriter(dir, 300, 'counter');
+    expect(acknowledged.length).to.be.greaterThan(50);
+    await withEngine(async (client) => {
+      const db = client.db('durable');
+      const writes = await db.collection<AnyDoc>('writes').find().sort({ _id: 1 }).toArray();
+      for (const id of acknowledged) expect(writes.map((d) => d._id)).to.include(id);
+      // every write took the counter's next number, and the counter never goes back below one taken
+      expect(writes.map((d) => d.seq)).to.deep.equal(writes.map((_, i) => i + 1));
+      const counter = await db.collection<AnyDoc>('counters').findOne({ _id: 'writes' });
+      expect(counter?.seq).to.be.at.least(writes.length);
+    });
+  });
 });
 
 /** Runs the writer child until it has acknowledged `n` writes (or 10 s), then SIGKILLs it. */
-function runWriter(dir: string, n: number): Promise<number[]> {
+function runWriter(dir: string, n: number, mode = 'plain'): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, mode], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const acknowledged: number[] = [];
     let buffer = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
