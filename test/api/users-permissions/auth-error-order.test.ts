@@ -158,7 +158,7 @@ describe('users-permissions: the order of auth errors', () => {
     expect(register.body.error.message).to.equal('3 errors occurred');
   });
 
-  it('a text body is the body\'s type error (register picks nothing out of it); no body, or one not parsed, is an empty object', async () => {
+  it("a text body is the body's type error (register picks nothing out of it); no body, or one not parsed, is an empty object", async () => {
     const text = 'identifier=alice';
     const typeError = issue([], `this must be a \`object\` type, but the final value was: \`"${text}"\`.`);
     for (const path of ['/api/auth/local', '/api/auth/forgot-password', '/api/auth/reset-password']) {
