@@ -75,6 +75,11 @@ describe('GraphQL GET requests answered as Strapi', () => {
     }
   });
 
+  it("an OPTIONS that is no CORS preflight: Apollo's empty 204", async () => {
+    const res = await request(service.app).options('/graphql');
+    expect([res.status, res.text, res.get('Allow')]).to.deep.equal([204, '', undefined]);
+  });
+
   it("the endpoint's path is case-sensitive: /GRAPHQL is the REST 404", async () => {
     for (const res of [
       await request(service.app).post('/GRAPHQL').send({ query: '{ __typename }' }),

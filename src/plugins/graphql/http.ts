@@ -250,6 +250,11 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
 
   return async (req: Request, res: Response, next) => {
     try {
+      // Apollo Server 3's koa middleware answers an OPTIONS that no CORS preflight answered: 204
+      if (req.method === 'OPTIONS') {
+        res.status(204).end();
+        return;
+      }
       if (req.method === 'POST' && isMultipart(req)) {
         // files stay in the request's directory until the operation has run
         const upload = uploadRuntime(options.service);

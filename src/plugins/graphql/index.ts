@@ -116,7 +116,10 @@ export const graphqlPlugin: Plugin = {
     schemaGetters.set(ctx.models, schema);
     if (gql.playgroundAlways || ctx.config.env !== 'production') {
       const page = playground(gql.endpoint);
-      ctx.rootRouter.use((req, res, next) => (notServed.has(ctx.models) ? next() : page(req, res, next)));
+      // an OPTIONS is the endpoint's (the page's router would answer it with its own Allow)
+      ctx.rootRouter.use((req, res, next) =>
+        notServed.has(ctx.models) || req.method === 'OPTIONS' ? next() : page(req, res, next),
+      );
     }
     ctx.rootRouter.all(
       gql.endpoint,
