@@ -48,11 +48,18 @@ export function castValue(type: CastType, raw: RawScalar, key: string): unknown 
   }
 }
 
-/** Ids are integers; anything else can match no entry (Strapi compares it as text: `$in=1,2` finds nothing). */
+/** A text SQLite reads as a number when it meets an INTEGER column: a decimal literal, spaces around. */
+const NUMERIC_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * Ids are compared as Strapi 4.26's database compares the text it is given with its integer
+ * column: a number literal by value (`1.0`, `1e0`, `+1` find entry 1; `$lt=1.5` too); any other
+ * text matches no entry (`$in=1,2` finds nothing).
+ */
 function castId(raw: Exclude<RawScalar, null>): unknown {
   if (typeof raw === 'number') return raw;
   const text = String(raw).trim();
-  return /^-?\d+$/.test(text) ? Number(text) : String(raw);
+  return NUMERIC_TEXT.test(text) ? Number(text) : String(raw);
 }
 
 function castNumber(raw: Exclude<RawScalar, null>, key: string): number {

@@ -5,6 +5,7 @@ import { populatePaginationMeta } from './parse/pagination.js';
 import { sortOrder } from './sort/value-order.js';
 import type {
   ComponentSelection,
+  ComponentWindow,
   EntrySelection,
   MorphPopulate,
   PopulateMap,
@@ -103,16 +104,23 @@ function formatPopulated(
         : isDoc(stored)
           ? [stored]
           : [];
-      const items = selectComponents(held, node.selection);
+      const matching = selectComponents(held, node.selection);
+      // a count ignores the window, as a relation's
+      const items = node.count ? matching : inWindow(matching, node.selection.window);
       if (node.count) out[key] = { count: items.length };
       else if (node.repeatable) out[key] = items.map((item) => formatComponent(fmt, item, holder, node.selection));
       else out[key] = items[0] ? formatComponent(fmt, items[0], holder, node.selection) : null;
     } else {
       const stored = Array.isArray(value[node.attribute]) ? (value[node.attribute] as unknown[]) : [];
+      // each component's window counts its own items (Strapi reads each component's table apart)
+      const seen = new Map<string, number>();
       out[key] = stored.filter(isDoc).flatMap((item) => {
         const uid = typeof item.__component === 'string' ? item.__component : '';
         const selection = node.components[uid];
         if (!selection || (selection.filter && !matchesFilter(selection.filter, item))) return [];
+        const position = seen.get(uid) ?? 0;
+        seen.set(uid, position + 1);
+        if (!withinWindow(position, selection.window)) return [];
         const formatted = formatComponent(fmt, item, holder, selection);
         return [{ id: formatted.id, __component: uid, ...formatted }];
       });
@@ -132,6 +140,16 @@ function selectComponents(items: Doc[], selection: ComponentSelection): Doc[] {
     }
     return 0;
   });
+}
+
+/** The components of `populate[x][start|limit]` (Strapi applies them to an entry's components as a findOne reads them). */
+function inWindow(items: Doc[], window: ComponentWindow | null): Doc[] {
+  return window === null ? items : items.filter((_item, position) => withinWindow(position, window));
+}
+
+function withinWindow(position: number, window: ComponentWindow | null): boolean {
+  if (window === null) return true;
+  return position >= window.skip && (window.limit === null || position < window.skip + window.limit);
 }
 
 function valueOf(item: Doc, path: string[]): unknown {

@@ -26,6 +26,17 @@ export interface ComponentSelection {
   filter: FilterNode | null;
   /** `populate[x][sort]` of a list of components (their own scalar attributes); null: the stored order */
   sort: SortKey[] | null;
+  /**
+   * `populate[x][start|limit]`: the window of an entry's components kept (after the filters and
+   * the sort; in a dynamic zone, of each component's own); null: all
+   */
+  window: ComponentWindow | null;
+}
+
+export interface ComponentWindow {
+  skip: number;
+  /** null: no limit */
+  limit: number | null;
 }
 
 /** What is selected of a content-type at one level (the top level or a populated relation). */

@@ -240,6 +240,22 @@ describe('REST filters', () => {
       ).to.have.length(30);
     });
 
+    it('an id given as another number literal compares by value (SQLite reads it as a number); other text matches nothing', async () => {
+      for (const value of ['1.0', '1e0', '1.', '%2B1'])
+        expect(await idsOf(`/api/articles?filters[id][$eq]=${value}`), value).to.deep.equal([1]);
+      expect(await idsOf('/api/articles?filters[id][$lt]=2.5')).to.deep.equal([1, 2]);
+      expect(await idsOf('/api/articles?filters[id][$in][0]=2.00&filters[id][$in][1]=3e0')).to.deep.equal([2, 3]);
+      expect(await idsOf('/api/articles?filters[author][id][$eq]=2.0')).to.deep.equal(
+        await idsOf('/api/articles?filters[author][id][$eq]=2'),
+      );
+      expect(await idsOf('/api/articles?filters[id][$ne]=1.0')).to.not.include(1);
+      expect(await idsOf('/api/articles?filters[id][$in]=1%2C2')).to.deep.equal([]);
+      const graphql = await request(service.app)
+        .post('/graphql')
+        .send({ query: '{ articles(filters: { id: { eq: "1.0" } }) { data { id } } }' });
+      expect(graphql.body).to.deep.equal({ data: { articles: { data: [{ id: '1' }] } } });
+    });
+
     it('$null and $notNull read any value as a boolean (empty and f/false/0 are false)', async () => {
       const missingSummary = [7, 14, 21, 28, 35];
       expect(await idsOf('/api/articles?filters[summary][$null]=yes')).to.deep.equal(missingSummary);

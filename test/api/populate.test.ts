@@ -329,6 +329,38 @@ describe('REST populate', () => {
       }
     });
 
+    it("start and limit of components apply to an entry's components (a dynamic zone: to each component's own), as a Strapi 4.26 findOne answers", async () => {
+      const itemsOf = async (path: string, attribute: string) => {
+        const value = ((await get(path)).data as { attributes: Record<string, unknown> }).attributes[attribute];
+        if (value === null || !Array.isArray(value)) return value;
+        return value.map((item: { id: number; __component?: string }) => `${item.__component ?? ''}${item.id}`);
+      };
+      const links = (query: string) => itemsOf(`/api/articles/4?fields[0]=title&${query}`, 'links');
+      expect(await links('populate[links]=*')).to.deep.equal(['4', '5']);
+      expect(await links('populate[links][start]=1')).to.deep.equal(['5']);
+      expect(await links('populate[links][limit]=1')).to.deep.equal(['4']);
+      expect(await links('populate[links][limit]=1&populate[links][sort]=id:desc')).to.deep.equal(['5']);
+      expect(await links('populate[links][limit]=1&populate[links][filters][id][$gt]=4')).to.deep.equal(['5']);
+      expect(await links('populate[links][limit]=-1')).to.deep.equal(['4', '5']);
+      expect(await links('populate[links][limit]=0')).to.deep.equal(['4', '5']);
+      expect((await get('/api/articles/4?fields[0]=title&populate[links][start]=1&populate[links][count]=true')).data)
+        .to.have.nested.property('attributes.links')
+        .that.deep.equals({ count: 2 });
+      const mixed = await request(service.app).get(
+        '/api/articles/4?fields[0]=title&populate[links][page]=1&populate[links][limit]=1',
+      );
+      expect(mixed.body.error).to.deep.include({ status: 400, name: 'PaginationError' });
+      expect(await itemsOf('/api/articles/1?fields[0]=title&populate[seo][start]=1', 'seo')).to.equal(null);
+      const blocks = (query: string) => itemsOf(`/api/articles/3?fields[0]=title&${query}`, 'blocks');
+      expect(await blocks('populate[blocks]=*')).to.deep.equal(['blocks.quote2', 'blocks.rich-text3', 'blocks.cta1']);
+      expect(await blocks('populate[blocks][start]=1')).to.deep.equal([]);
+      expect(await blocks('populate[blocks][limit]=1')).to.deep.equal([
+        'blocks.quote2',
+        'blocks.rich-text3',
+        'blocks.cta1',
+      ]);
+    });
+
     it('answers count=true of relations and components as Strapi does', async () => {
       const counts = await attributesOf(
         '/api/articles?fields[0]=title&populate[seo][count]=true&populate[links][count]=true&populate[author][count]=true&populate[tags][count]=true&pagination[pageSize]=3',

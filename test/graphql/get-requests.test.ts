@@ -50,4 +50,46 @@ describe('GraphQL GET requests answered as Strapi', () => {
     const bare = await request(service.app).get('/graphql').set('Accept', 'application/json');
     expect([bare.status, bare.text]).to.deep.equal([400, 'GET query missing.']);
   });
+
+  it('a query given twice or in brackets is no string: the plain-text 400, nothing runs', async () => {
+    const query = encodeURIComponent('{ __typename }');
+    for (const url of [`/graphql?query=${query}&query=x`, `/graphql?query[a]=${query}`]) {
+      const res = await request(service.app).get(url);
+      expect([res.status, res.get('Content-Type'), res.text], url).to.deep.equal([
+        400,
+        'text/plain; charset=utf-8',
+        'GraphQL queries must be strings.',
+      ]);
+    }
+  });
+
+  it("another method than GET and POST: Apollo's plain-text 405 with Allow: GET, POST", async () => {
+    for (const method of ['put', 'delete', 'patch'] as const) {
+      const res = await request(service.app)[method]('/graphql').send({ query: '{ __typename }' });
+      expect([res.status, res.get('Allow'), res.get('Content-Type'), res.text], method).to.deep.equal([
+        405,
+        'GET, POST',
+        'text/plain; charset=utf-8',
+        'Apollo Server supports only GET/POST requests.',
+      ]);
+    }
+  });
+
+  it("an OPTIONS that is no CORS preflight: Apollo's empty 204", async () => {
+    const res = await request(service.app).options('/graphql');
+    expect([res.status, res.text, res.get('Allow')]).to.deep.equal([204, '', undefined]);
+  });
+
+  it("the endpoint's path is case-sensitive: /GRAPHQL is the REST 404", async () => {
+    for (const res of [
+      await request(service.app).post('/GRAPHQL').send({ query: '{ __typename }' }),
+      await request(service.app).get('/GraphQL?query=%7B__typename%7D'),
+    ])
+      expect([res.status, res.body]).to.deep.equal([
+        404,
+        { data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } },
+      ]);
+    const slash = await request(service.app).post('/graphql/').send({ query: '{ __typename }' });
+    expect(slash.body).to.deep.equal({ data: { __typename: 'Query' } });
+  });
 });

@@ -251,6 +251,37 @@ describe('GraphQL mutations and permissions', () => {
     expect(await service.context.models.collection('api::note.note').countDocuments({ title: 'x' })).to.equal(0);
   });
 
+  it('checks changePassword against the role (auth.changePassword): public is Forbidden access, a user gets the password check', async () => {
+    const mutation =
+      'mutation { changePassword(currentPassword: "nope", password: "Password123!", passwordConfirmation: "Password123!") { jwt } }';
+    const anonymous = await gql(service, mutation);
+    expect(anonymous.body).to.deep.equal({
+      errors: [
+        {
+          message: 'Forbidden access',
+          extensions: {
+            error: { name: 'ForbiddenError', message: 'Forbidden access', details: {} },
+            code: 'FORBIDDEN',
+          },
+        },
+      ],
+      data: { changePassword: null },
+    });
+    const user = await gql(service, mutation, undefined, jwt);
+    expect(user.body).to.deep.equal({
+      errors: [
+        {
+          message: 'The provided current password is invalid',
+          extensions: {
+            error: { name: 'ValidationError', message: 'The provided current password is invalid', details: {} },
+            code: 'BAD_USER_INPUT',
+          },
+        },
+      ],
+      data: { changePassword: null },
+    });
+  });
+
   it('lets an authenticated user list users, never with private fields; relations to types it may not read are null and FORBIDDEN', async () => {
     const res = await gql(
       service,

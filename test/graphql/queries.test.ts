@@ -23,6 +23,25 @@ describe('GraphQL queries', () => {
     expect(ids(at(res.body, 'data.articles.data'))).to.deep.equal(['1', '2', '3', '4', '6', '7', '8', '9', '10', '11']);
   });
 
+  it("answers a subscription as Strapi 4.26: execute's 400 at the operation once it validates, else the validation errors", async () => {
+    const valid = await gql(service, '\n  subscription S { __typename }');
+    expect(valid).to.deep.equal({
+      status: 400,
+      body: {
+        errors: [
+          {
+            message: 'Schema is not configured for subscriptions.',
+            locations: [{ line: 2, column: 3 }],
+            extensions: { code: 'INTERNAL_SERVER_ERROR' },
+          },
+        ],
+      },
+    });
+    const invalid = await gql(service, 'subscription S($x: Nope) { __typename }');
+    expect(invalid.status).to.equal(400);
+    expect(invalid.body.errors?.[0]?.extensions).to.deep.equal({ code: 'GRAPHQL_VALIDATION_FAILED' });
+  });
+
   it('resolves nested relations, components and scalars from one read', async () => {
     const res = await gql(
       service,

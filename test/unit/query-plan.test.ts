@@ -126,6 +126,7 @@ describe('query plan: populate stages', () => {
           populate: { image: relation({ attribute: 'image', target: 'plugin::upload.file', media: true }) },
           filter: null,
           sort: null,
+          window: null,
         },
       },
       blocks: {
@@ -138,6 +139,7 @@ describe('query plan: populate stages', () => {
             populate: { target: relation({ attribute: 'target', target: 'api::article.article' }) },
             filter: null,
             sort: null,
+            window: null,
           },
         },
       },

@@ -12,6 +12,7 @@ import {
   GraphQLError,
   Kind,
   parse,
+  specifiedRules,
   validate,
   type DocumentNode,
   type ExecutionArgs,
@@ -31,6 +32,7 @@ import { isMultipart, uploadRuntime, withWorkDir } from '../upload/index.js';
 import { PersistedQueries, type PersistedQueryOutcome } from './persisted-queries.js';
 import { parseJsonTextParams } from './json-text-params.js';
 import { GET_MUTATION_ANSWER, missingQueryAnswer, requestShapeError, type ShapeError } from './request-shape.js';
+import { subscriptionError } from './subscriptions.js';
 import { startTracing, withTracing } from './tracing.js';
 import { isRecord } from './values.js';
 import { v15InputLists, type V15Variables } from './v15-input-arrays.js';
@@ -106,6 +108,10 @@ function documentCache() {
   };
 }
 
+function validationRules(depthLimit: number, specified: readonly ValidationRule[]): readonly ValidationRule[] {
+  return depthLimit > 0 ? [...specified, depthLimitRule(depthLimit)] : specified;
+}
+
 export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
   const documents = documentCache();
   const handle = createHandler<RawRequest, undefined, GraphQLContext>({
@@ -118,22 +124,32 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
     onOperation: options.tracing ? (_req, args, result) => withTracing(args.contextValue, result) : undefined,
     parse: (source) => documents.parse(typeof source === 'string' ? source : source.body),
     validate: (schema, document, rules) => [...documents.validate(schema, document, rules ?? [])],
-    validationRules: (_req, _args, specified) =>
-      options.depthLimit > 0 ? [...specified, depthLimitRule(options.depthLimit)] : specified,
+    validationRules: (_req, _args, specified) => validationRules(options.depthLimit, specified),
     formatError: (err) => (err instanceof GraphQLError ? formatResolverError(err, options.logger) : err),
     // the cost, with this request's variables (so never cached), before validation: a document
-    // of a thousand aliases is refused without paying for the validation of each one
+    // of a thousand aliases is refused without paying for the validation of each one; then a
+    // valid subscription's error (graphql-http's own message comes before validation)
     onSubscribe: (_req, params) => {
-      if (options.costLimit <= 0) return undefined;
       let document: DocumentNode;
       try {
         document = documents.parse(params.query);
       } catch {
         return undefined; // graphql-http parses it again and answers the syntax error
       }
-      const operation = { schema: options.schema(), document, ...params };
-      const tooCostly = costLimitError(operation, options.costLimit, options.service.config.api.rest);
-      return tooCostly ? [tooCostly] : undefined;
+      if (options.costLimit > 0) {
+        const operation = { schema: options.schema(), document, ...params };
+        const tooCostly = costLimitError(operation, options.costLimit, options.service.config.api.rest);
+        if (tooCostly) return [tooCostly];
+      }
+      const unsupported = subscriptionError(document, params.operationName);
+      if (!unsupported) return undefined;
+      // graphql-http validates it again (from the cache) and answers what fails
+      const invalid = documents.validate(
+        options.schema(),
+        document,
+        validationRules(options.depthLimit, specifiedRules),
+      );
+      return invalid.length > 0 ? undefined : [unsupported];
     },
     execute: (args: ExecutionArgs) => {
       try {
@@ -234,6 +250,11 @@ export function graphqlEndpoint(options: EndpointOptions): RequestHandler {
 
   return async (req: Request, res: Response, next) => {
     try {
+      // Apollo Server 3's koa middleware answers an OPTIONS that no CORS preflight answered: 204
+      if (req.method === 'OPTIONS') {
+        res.status(204).end();
+        return;
+      }
       if (req.method === 'POST' && isMultipart(req)) {
         // files stay in the request's directory until the operation has run
         const upload = uploadRuntime(options.service);
@@ -289,6 +310,7 @@ function sendApolloJson(res: Response, status: number, json: string): void {
 }
 
 function sendShapeError(res: Response, error: ShapeError): void {
+  if (error.status === 405) res.setHeader('Allow', 'GET, POST');
   if (error.contentType === 'application/json') sendApolloJson(res, error.status, error.body);
   else res.status(error.status).type(error.contentType).send(error.body);
 }

@@ -3,6 +3,7 @@
  * content-type, executed by the same operations and query engine as REST. See README.md.
  */
 import type { GraphQLSchema } from 'graphql';
+import { NotFoundError } from '../../errors/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
 import { effectiveMaxLimit, graphqlConfig, type GraphQLConfig } from './config.js';
@@ -115,12 +116,19 @@ export const graphqlPlugin: Plugin = {
     schemaGetters.set(ctx.models, schema);
     if (gql.playgroundAlways || ctx.config.env !== 'production') {
       const page = playground(gql.endpoint);
-      ctx.rootRouter.use((req, res, next) => (notServed.has(ctx.models) ? next() : page(req, res, next)));
+      // an OPTIONS is the endpoint's (the page's router would answer it with its own Allow)
+      ctx.rootRouter.use((req, res, next) =>
+        notServed.has(ctx.models) || req.method === 'OPTIONS' ? next() : page(req, res, next),
+      );
     }
     ctx.rootRouter.all(
       gql.endpoint,
       (req, _res, next) => {
         if (notServed.has(ctx.models)) return next('route');
+        // Strapi's route matches `/GRAPHQL` (koa-router ignores case), Apollo's own path check
+        // does not: nothing answers it, a 404 (an OPTIONS is still the router's)
+        if (req.path.replace(/\/$/, '') !== gql.endpoint.replace(/\/$/, ''))
+          return next(req.method === 'OPTIONS' ? 'route' : new NotFoundError());
         setRequestRoute(req, GRAPHQL_ROUTE);
         next();
       },

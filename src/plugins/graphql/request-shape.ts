@@ -2,14 +2,14 @@
  * Requests that carry no usable GraphQL operation, answered as Strapi v4's Apollo Server 3 answers
  * them (before any parsing): a plain-text 400 for a missing body or a GET without parameters, a
  * JSON 400 for a missing or empty `query`; in a batch, an operation without a query is answered in
- * its place. A mutation sent by GET is Apollo's JSON 405 too.
+ * its place. A mutation sent by GET is Apollo's JSON 405 too, another method its plain-text 405.
  */
 import type { Request } from 'express';
 import { ValidationError } from '../../errors/index.js';
 import { isRecord } from './values.js';
 
 export interface ShapeError {
-  status: 400;
+  status: 400 | 405;
   contentType: string;
   body: string;
 }
@@ -29,9 +29,12 @@ export function requestShapeError(req: Request): ShapeError | null {
   if (req.method === 'GET') {
     if (Object.keys(req.query).length === 0) return text('GET query missing.');
     const query: unknown = req.query.query;
-    return query === undefined || query === '' ? emptyQuery() : null;
+    if (query === undefined || query === '') return emptyQuery();
+    // `query` given twice (a list) or in brackets (an object)
+    return typeof query === 'string' ? null : text(NOT_TEXT);
   }
-  if (req.method !== 'POST') return null;
+  if (req.method !== 'POST')
+    return { status: 405, contentType: TEXT, body: 'Apollo Server supports only GET/POST requests.' };
   const body: unknown = req.body;
   // a body that was not parsed as JSON (none, or another Content-Type) is `undefined`
   if (body === null || typeof body !== 'object' || Object.keys(body).length === 0)

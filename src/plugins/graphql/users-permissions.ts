@@ -164,7 +164,7 @@ function mutationFields(registry: Registry): Record<string, RootField> {
       description: 'Change user password. Confirm with the current password.',
       type: 'UsersPermissionsLoginPayload',
       args: { currentPassword: 'String!', password: 'String!', passwordConfirmation: 'String!' },
-      action: null,
+      action: 'plugin::users-permissions.auth.changePassword',
       resolve: (_p, args, ctx) => session(changePassword(runtime(ctx), ctx.auth, plain(args))),
     },
     createUsersPermissionsRole: {

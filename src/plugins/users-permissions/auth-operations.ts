@@ -136,8 +136,8 @@ export async function register(
 ): Promise<AuthSession | { user: AuthSession['user'] }> {
   const { ctx, settings } = rt;
   const answered = (user: UserDoc) => (caller ? userWithRole(caller, user) : sanitizeUser(ctx, user));
-  // Strapi picks the register fields out of the body: an array picks none
-  const body = Array.isArray(input) ? {} : bodyObject(input);
+  // Strapi picks the register fields out of the body: an array or a text picks none
+  const body = Array.isArray(input) || typeof input === 'string' ? {} : bodyObject(input);
   // Strapi checks presence and the e-mail's form, then whether the name is taken, and only then
   // the lengths (when it writes the user), so each stage's errors are reported alone.
   const fields = checkFields(body, {

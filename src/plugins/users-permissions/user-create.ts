@@ -28,7 +28,8 @@ export async function createUserByRequest(
     {
       email: [{ kind: 'required' }, { kind: 'email' }],
       username: [{ kind: 'min', n: 1 }, { kind: 'required' }],
-      password: [{ kind: 'min', n: 1 }, { kind: 'required' }],
+      // bcrypt reads 72 bytes (docs/strapi-deviations.md)
+      password: [{ kind: 'min', n: 1 }, { kind: 'required' }, { kind: 'maxBytes', n: 72 }],
     },
     { also: roleIssues(body.role, 'create') },
   );

@@ -11,19 +11,21 @@ import {
   validateUnused,
   type PlainEntry,
 } from '../../query/index.js';
+import { looseNumber } from '../../query/qs-values.js';
 
 const invalid = (name: string) => new ValidationError(`Invalid parameter ${name}`);
 
+/** A `start`/`limit` value read as Strapi reads them (lodash `toNumber`: `2.0`, `1e1`, `0x3`, `+3`), a whole number from 0. */
 function nonNegativeInteger(name: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
-  const n = typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n)) throw invalid(name);
+  const n = looseNumber(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw invalid(name);
   return n;
 }
 
 /** `limit` as Strapi's users route reads it: `-1` and `0` mean no limit. */
 function usersLimit(value: unknown): number {
-  if (value === '-1') return Number.MAX_SAFE_INTEGER;
+  if (value !== undefined && looseNumber(value) === -1) return Number.MAX_SAFE_INTEGER;
   const limit = nonNegativeInteger('limit', value);
   return limit === undefined || limit === 0 ? Number.MAX_SAFE_INTEGER : limit;
 }

@@ -5,13 +5,17 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export type Body = Record<string, unknown>;
 
-/** The body as an object; a JSON array is yup's type error on the whole body, as Strapi's object schemas answer it. */
+/**
+ * The body as an object. No body, or one of a type the body parser does not read, is koa-body's
+ * `{}`; a JSON array or a text body is yup's type error on the whole body, as Strapi's object
+ * schemas answer it.
+ */
 export function bodyObject(body: unknown): Body {
-  if (Array.isArray(body))
+  if (body === undefined) return {};
+  if (Array.isArray(body) || typeof body !== 'object' || body === null)
     throw ValidationError.fromIssues([
       { path: [], message: messages.typeError(['this'], 'object', body, body), name: 'ValidationError' },
     ]);
-  if (!body || typeof body !== 'object') throw new ValidationError('Request body must be a JSON object');
   return body as Body;
 }
 

@@ -16,6 +16,7 @@ import { anyNode, type FilterNode } from '../filters/tree.js';
 import { asList, isPlainObject, looseNumber } from '../qs-values.js';
 import type {
   ComponentSelection,
+  ComponentWindow,
   EntrySelection,
   MorphPopulate,
   PopulateMap,
@@ -161,10 +162,12 @@ function zoneSelections(
     if (!component) continue;
     if (on === undefined || on === null) {
       const selection = componentSelection(ctx, component, { populate: spec.populate }, state, param);
+      // the zone's start/limit: Strapi reads each component's table with them, so they apply to each component's own
+      const window = componentWindow(spec, param);
       const filter = spec.filters === undefined ? null : componentFilter(ctx, component, spec.filters);
       if (filter && anyNode(filter, (node) => node.kind === 'condition' && node.path !== 'id'))
         throw new ValidationError(`Invalid parameter ${firstConditionKey(filter)}`, {});
-      components[uid] = { ...selection, ...(idOnly ? { fields: [], populate: {} } : {}), filter };
+      components[uid] = { ...selection, ...(idOnly ? { fields: [], populate: {} } : {}), filter, window };
       continue;
     }
     if (!Object.hasOwn(on, uid)) continue;
@@ -359,7 +362,14 @@ function componentSelection(
     populate: parsePopulate(ctx, component, spec.populate, state, `${param}[populate]`),
     filter: componentFilter(ctx, component, spec.filters),
     sort,
+    window: componentWindow(spec, param),
   };
+}
+
+/** `populate[x][start|limit]` of components, read and checked as a relation's (a page is checked, not applied). */
+function componentWindow(spec: Record<string, unknown>, param: string): ComponentWindow | null {
+  const window = nestedOffset(spec, param);
+  return window === null ? null : { skip: window.skip, limit: window.limit };
 }
 
 /**

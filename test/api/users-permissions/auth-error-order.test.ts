@@ -158,6 +158,35 @@ describe('users-permissions: the order of auth errors', () => {
     expect(register.body.error.message).to.equal('3 errors occurred');
   });
 
+  it("a text body is the body's type error (register picks nothing out of it); no body, or one not parsed, is an empty object", async () => {
+    const text = 'identifier=alice';
+    const typeError = issue([], `this must be a \`object\` type, but the final value was: \`"${text}"\`.`);
+    for (const path of ['/api/auth/local', '/api/auth/forgot-password', '/api/auth/reset-password']) {
+      const res = await request(service.app).post(path).set('Content-Type', 'text/plain').send(text);
+      expect({ status: res.status, body: res.body as unknown }, path).to.deep.equal({
+        status: 400,
+        body: failure(typeError.message, [typeError]),
+      });
+    }
+    const register = await request(service.app)
+      .post('/api/auth/local/register')
+      .set('Content-Type', 'text/plain')
+      .send(text);
+    expect(register.body.error.details.errors.map((e: { path: string[] }) => e.path[0])).to.deep.equal([
+      'email',
+      'username',
+      'password',
+    ]);
+    const required = (field: string) => issue([field], `${field} is a required field`);
+    const bare = await request(service.app).post('/api/auth/local');
+    const xml = await request(service.app).post('/api/auth/local').set('Content-Type', 'application/xml').send('<a/>');
+    for (const res of [bare, xml])
+      expect({ status: res.status, body: res.body as unknown }).to.deep.equal({
+        status: 400,
+        body: failure('2 errors occurred', [required('identifier'), required('password')]),
+      });
+  });
+
   it('change-password: a new password equal to the current one is refused', async () => {
     const same = await post(
       '/api/auth/change-password',

@@ -116,6 +116,24 @@ describe('users-permissions: register, login, JWT', () => {
       expect(res.body.error.message).to.equal('password must be at least 6 characters');
     });
 
+    it('refuses a password over 72 bytes, which bcrypt would cut (docs/strapi-deviations.md); 72 bytes register', async () => {
+      const long = await request(service.app)
+        .post('/api/auth/local/register')
+        .send({ username: 'tmp_long', email: 'tmp_long@tmp.example.org', password: 'é'.repeat(37) });
+      expect(long.status).to.equal(400);
+      expect(long.body.error.details.errors).to.deep.equal([
+        { path: ['password'], message: 'password must be less than 72 bytes', name: 'ValidationError' },
+      ]);
+      expect(await collectionOf(service.context, USER_UID).countDocuments({ username: 'tmp_long' })).to.equal(0);
+      const password = 'é'.repeat(36);
+      const fits = await request(service.app)
+        .post('/api/auth/local/register')
+        .send({ username: 'tmp_fits', email: 'tmp_fits@tmp.example.org', password });
+      expect(fits.status).to.equal(200);
+      const again = await request(service.app).post('/api/auth/local').send({ identifier: 'tmp_fits', password });
+      expect(again.status).to.equal(200);
+    });
+
     it('refuses an invalid e-mail and non-string fields', async () => {
       const bad = await request(service.app)
         .post('/api/auth/local/register')
