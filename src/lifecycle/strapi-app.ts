@@ -129,14 +129,22 @@ export interface StrapiPlugin {
   readonly provider?: unknown;
 }
 
+type AppLayout = Record<
+  'root' | 'src' | 'api' | 'components' | 'extensions' | 'policies' | 'middlewares' | 'config',
+  string
+>;
+
+/**
+ * Strapi 4.26's `strapi.dirs` (`app`, `dist`, `static.public`) and, beside them, the flat layout of
+ * Strapi 4.0 to 4.2 (`strapi.dirs.public`, `strapi.dirs.root`...), which projects made then still read
+ * (a copy of that version's local upload provider resolves `strapi.dirs.public`).
+ */
+type StrapiDirs = AppLayout & { app: AppLayout; dist: AppLayout; static: { public: string }; public: string };
+
 export interface StrapiApp {
   config: StrapiConfig;
   log: StrapiLog;
-  dirs: {
-    app: Record<'root' | 'src' | 'api' | 'components' | 'extensions' | 'policies' | 'middlewares' | 'config', string>;
-    dist: Record<'root' | 'src' | 'api' | 'components' | 'extensions' | 'policies' | 'middlewares' | 'config', string>;
-    static: { public: string };
-  };
+  dirs: StrapiDirs;
   plugin(name: string): StrapiPlugin | undefined;
   service(uid: string): unknown;
   readonly services: Record<string, unknown>;
@@ -290,7 +298,8 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
     middlewares: join(src, 'middlewares'),
     config: join(root, 'config'),
   };
-  return { app: layout, dist: layout, static: { public: resolve(config.server.publicDir) } };
+  const publicDir = resolve(config.server.publicDir);
+  return { ...layout, public: publicDir, app: layout, dist: layout, static: { public: publicDir } };
 }
 
 const APP_API =
