@@ -285,6 +285,22 @@ function structuredCloneSafe(tree: Record<string, unknown>): Record<string, unkn
   }
 }
 
+/**
+ * `strapi.entityService.decorate(fn)`: Strapi 4.26 runs its core services, and with them REST and
+ * GraphQL, through the decorated entity service. Here they read and write through the query
+ * planner, not through `strapi.entityService`, so a decorator (a soft delete, a default filter)
+ * would change only the app's own calls while REST and GraphQL still answer and delete for good
+ * what it means to hide or keep: refused, saying why, rather than half applied.
+ */
+function refuseEntityServiceDecorator(): never {
+  throw new UnsupportedStrapiApi(
+    'strapi.entityService.decorate(fn)',
+    "REST and GraphQL here do not go through strapi.entityService, so a decorator would change only the app's own calls " +
+      '(a soft delete would still delete for good over REST and GraphQL); it offers findMany, findOne, count, findPage, ' +
+      'create, update, delete, load, loadPages',
+  );
+}
+
 function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
   const root = config.appDir;
   const src = join(root, 'src');
@@ -659,7 +675,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       return schema ? schemaEdits.view(schema) : undefined;
     },
     entityService: strictObject(
-      pendingQueries.tracked(entityService),
+      pendingQueries.tracked({ ...entityService, decorate: refuseEntityServiceDecorator }),
       'strapi.entityService',
       'findMany, findOne, count, findPage, create, update, delete, load, loadPages',
     ),
