@@ -10,6 +10,7 @@
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { logUnhandledRejections } from '../src/unhandled-rejections.js';
 import { tryProject, type PassName } from './try-project/run.js';
 
 const USAGE = 'usage: npm run try-project -- <Strapi v4 project dir> [--schemas-only] [--as token|user]';
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
   // as `content-service start` (and Strapi) runs in the project's directory: seeds reading
   // `data/uploads/...` relative to it find their files
   process.chdir(appDir);
+  // as content-service start: a project's call left without await does not end the trial
+  logUnhandledRejections(() => undefined);
   const report = await tryProject(appDir, passes);
   for (const notice of report.notices) console.log(`notice: ${notice}`);
   if (report.startError !== undefined) {

@@ -395,6 +395,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
               methods: layerMethods(String(route.method)),
             })),
         ],
+        servedAdminRoutes: () => pluginAdminRoutes.listRoutes(),
       })
     : undefined;
   if (appServer) app.use(appServer.first);

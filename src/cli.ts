@@ -6,7 +6,9 @@ import { runTokenCommand, TOKEN_USAGE } from './cli-commands.js';
 import { ConfigError } from './config/index.js';
 import { SchemaError } from './content-types/index.js';
 import { isListenFailure, ListenError } from './listen.js';
+import type { Logger } from './logger.js';
 import { seedDemoContent } from './seed/demo-seed.js';
+import { logUnhandledRejections } from './unhandled-rejections.js';
 
 /** Wrong arguments: exit code 2, and a pointer to the command's `--help`. */
 class ArgumentError extends Error {}
@@ -87,6 +89,9 @@ async function start(argv: string[]): Promise<void> {
   } catch {
     throw new ArgumentError(`the app directory ${appDir} does not exist or cannot be entered (--app or APP_DIR)`);
   }
+  const started: { logger?: Logger } = {};
+  // from the app's register and bootstrap on, as long as the process serves
+  const stopLoggingRejections = logUnhandledRejections(() => started.logger);
   const service = await createServer({
     appDir,
     memory: values.memory ?? false,
@@ -96,8 +101,12 @@ async function start(argv: string[]): Promise<void> {
       server: { ...(port !== undefined ? { port } : {}), ...(values.host !== undefined ? { host: values.host } : {}) },
       ...(dataDir ? { database: { dataDir } } : {}),
     },
+  }).catch((err: unknown) => {
+    stopLoggingRejections();
+    throw err;
   });
   const { logger } = service.context;
+  started.logger = logger;
   logger.info({ database: service.database }, `database: ${service.database}`);
   let url: string;
   try {
@@ -106,6 +115,7 @@ async function start(argv: string[]): Promise<void> {
     ({ url } = await service.start());
   } catch (err) {
     await service.stop();
+    stopLoggingRejections();
     throw err;
   }
   logger.info(`Content Service listening on ${url}`);

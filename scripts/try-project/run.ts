@@ -2,6 +2,7 @@
 // requests (the API token's, then a signed-in user's) and collects what the service logged.
 import { pino } from 'pino';
 import { createServer, type ContentService } from '../../src/app.js';
+import { graphqlConfig } from '../../src/plugins/graphql/config.js';
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { USER_ACTIONS } from '../../src/access/actions.js';
 import { tryContentType } from './content-type-requests.js';
@@ -44,8 +45,11 @@ export async function tryProject(appDir: string, passes: readonly PassName[]): P
   }
   const { url } = await service.start({ port: 0, host: '127.0.0.1' });
   const { context: ctx } = service;
-  const graphql = ctx.config.plugins.graphql?.enabled !== false;
-  if (!graphql) report.notices.push('the GraphQL plugin is off: GraphQL is not tried');
+  const graphqlOn = ctx.config.plugins.graphql?.enabled !== false;
+  // shadowCRUD false: the content-types have no generated queries, only what the project adds
+  const graphql = graphqlOn && graphqlConfig(ctx.config).shadowCRUD;
+  if (!graphqlOn) report.notices.push('the GraphQL plugin is off: GraphQL is not tried');
+  else if (!graphql) report.notices.push("the GraphQL plugin's shadowCRUD is off: GraphQL is not tried");
   const apiTypes = ctx.registry.listContentTypes().filter((c) => c.namespace === 'api');
   try {
     for (const [variant, name] of passes.entries()) {

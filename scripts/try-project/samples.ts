@@ -16,8 +16,11 @@ function sample(registry: Registry, attribute: Attribute, name: string, depth: n
     case 'text':
     case 'richtext': {
       if (attribute.regex) return undefined;
-      const text = `${name}-sample${variant > 0 ? `-${variant}` : ''}`.padEnd(attribute.minLength ?? 0, 'x');
-      return attribute.maxLength ? text.slice(0, attribute.maxLength) : text;
+      // the variant's suffix survives a short maxLength (a 3-letter unique code), so passes differ
+      const suffix = variant > 0 ? `-${variant}` : '';
+      const max = attribute.maxLength;
+      const base = max ? `${name}-sample`.slice(0, Math.max(0, max - suffix.length)) : `${name}-sample`;
+      return `${base}${suffix}`.padEnd(attribute.minLength ?? 0, 'x').slice(0, max);
     }
     case 'email':
       return `${name.toLowerCase()}-${Date.now()}-${variant}@example.com`;

@@ -1,7 +1,9 @@
 /**
  * `strapi.admin` as plugins meet it: many register admin-panel permissions in their register or
  * bootstrap (`strapi.admin.services.permission.actionProvider.registerMany(actions)`, conditions
- * likewise). This service has no admin panel, so those registrations are accepted and do nothing;
+ * likewise), and projects look up the admin's routes in register to add a middleware to one
+ * (`strapi.admin.routes.admin.routes.find(...)`: SSO-only sign-in). This service has no admin
+ * panel, so those registrations are accepted and do nothing and the admin's route table is empty;
  * every other part of the admin's API still says it is not supported.
  */
 import { strictObject } from './unsupported.js';
@@ -31,15 +33,26 @@ export function adminPermissionService(path = 'strapi.admin.services.permission'
   );
 }
 
-export interface StrapiAdmin {
-  services: { permission: ReturnType<typeof adminPermissionService> };
+/** A router of Strapi's route tables: `{ type, routes }`. */
+interface AdminRouter {
+  type: 'admin';
+  routes: unknown[];
 }
 
-/** `strapi.admin`: its permission service's registrations only. */
+export interface StrapiAdmin {
+  services: { permission: ReturnType<typeof adminPermissionService> };
+  /** Strapi's `{ admin: { type: 'admin', routes } }`, with no routes: none is served here */
+  routes: { admin: AdminRouter };
+}
+
+/** `strapi.admin`: its permission service's registrations and an empty admin route table. */
 export function adminPanel(): StrapiAdmin {
   return strictObject(
-    { services: strictObject({ permission: adminPermissionService() }, 'strapi.admin.services', 'permission') },
+    {
+      services: strictObject({ permission: adminPermissionService() }, 'strapi.admin.services', 'permission'),
+      routes: { admin: { type: 'admin', routes: [] } },
+    },
     'strapi.admin',
-    'services.permission (registrations for an admin panel this service does not have)',
+    'services.permission and routes (an empty admin route table: this service has no admin panel)',
   );
 }

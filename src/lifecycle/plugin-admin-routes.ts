@@ -16,7 +16,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import type { Logger } from '../logger.js';
 import { koaHandler } from '../middlewares/koa-bridge.js';
 import type { KoaContext } from '../middlewares/koa-context.js';
-import { composeEndpoint, routerMethod, type AppRoute, type EndpointHost } from './route-endpoint.js';
+import { composeEndpoint, routerMethod, type AppRoute, type EndpointHost, type ListedRoute } from './route-endpoint.js';
 
 export interface PluginAdminRoutesOptions {
   errors: ErrorRequestHandler;
@@ -30,6 +30,8 @@ export interface PluginAdminRoutes {
   handler: RequestHandler;
   /** serves what a plugin's admin routes allow without an admin; answers how many stay unserved */
   add(plugin: string, routes: AppRoute[], endpoint: EndpointHost): Promise<number>;
+  /** the routes served, as Koa router layers list them (`strapi.server.api('admin').listRoutes()`) */
+  listRoutes(): ListedRoute[];
 }
 
 /** Whether a route needs no admin: `auth: false` and no policy of the admin's. */
@@ -53,6 +55,7 @@ export function createPluginAdminRoutes(options: PluginAdminRoutesOptions): Plug
   );
   return {
     handler: (req, res, next) => (router.match(req.path, req.method).route ? chain(req, res, next) : next()),
+    listRoutes: () => router.stack.map(({ path, methods }) => ({ path, methods })),
     async add(plugin, routes, endpoint) {
       let unserved = 0;
       for (const route of routes) {

@@ -129,14 +129,22 @@ export interface StrapiPlugin {
   readonly provider?: unknown;
 }
 
+type AppLayout = Record<
+  'root' | 'src' | 'api' | 'components' | 'extensions' | 'policies' | 'middlewares' | 'config',
+  string
+>;
+
+/**
+ * Strapi 4.26's `strapi.dirs` (`app`, `dist`, `static.public`) and, beside them, the flat layout of
+ * Strapi 4.0 to 4.2 (`strapi.dirs.public`, `strapi.dirs.root`...), which projects made then still read
+ * (a copy of that version's local upload provider resolves `strapi.dirs.public`).
+ */
+type StrapiDirs = AppLayout & { app: AppLayout; dist: AppLayout; static: { public: string }; public: string };
+
 export interface StrapiApp {
   config: StrapiConfig;
   log: StrapiLog;
-  dirs: {
-    app: Record<'root' | 'src' | 'api' | 'components' | 'extensions' | 'policies' | 'middlewares' | 'config', string>;
-    dist: Record<'root' | 'src' | 'api' | 'components' | 'extensions' | 'policies' | 'middlewares' | 'config', string>;
-    static: { public: string };
-  };
+  dirs: StrapiDirs;
   plugin(name: string): StrapiPlugin | undefined;
   service(uid: string): unknown;
   readonly services: Record<string, unknown>;
@@ -277,6 +285,22 @@ function structuredCloneSafe(tree: Record<string, unknown>): Record<string, unkn
   }
 }
 
+/**
+ * `strapi.entityService.decorate(fn)`: Strapi 4.26 runs its core services, and with them REST and
+ * GraphQL, through the decorated entity service. Here they read and write through the query
+ * planner, not through `strapi.entityService`, so a decorator (a soft delete, a default filter)
+ * would change only the app's own calls while REST and GraphQL still answer and delete for good
+ * what it means to hide or keep: refused, saying why, rather than half applied.
+ */
+function refuseEntityServiceDecorator(): never {
+  throw new UnsupportedStrapiApi(
+    'strapi.entityService.decorate(fn)',
+    "REST and GraphQL here do not go through strapi.entityService, so a decorator would change only the app's own calls " +
+      '(a soft delete would still delete for good over REST and GraphQL); it offers findMany, findOne, count, findPage, ' +
+      'create, update, delete, load, loadPages',
+  );
+}
+
 function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
   const root = config.appDir;
   const src = join(root, 'src');
@@ -290,7 +314,8 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
     middlewares: join(src, 'middlewares'),
     config: join(root, 'config'),
   };
-  return { app: layout, dist: layout, static: { public: resolve(config.server.publicDir) } };
+  const publicDir = resolve(config.server.publicDir);
+  return { ...layout, public: publicDir, app: layout, dist: layout, static: { public: publicDir } };
 }
 
 const APP_API =
@@ -650,7 +675,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
       return schema ? schemaEdits.view(schema) : undefined;
     },
     entityService: strictObject(
-      pendingQueries.tracked(entityService),
+      pendingQueries.tracked({ ...entityService, decorate: refuseEntityServiceDecorator }),
       'strapi.entityService',
       'findMany, findOne, count, findPage, create, update, delete, load, loadPages',
     ),

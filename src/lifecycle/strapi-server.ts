@@ -78,6 +78,8 @@ export interface AppServerOptions {
   prepareRequest?: (req: Request, res: Response) => Promise<void>;
   /** the content API's routes the service serves besides those added here (the apis', the plugins') */
   servedContentApiRoutes?: () => ListedRoute[];
+  /** the plugins' admin routes the service serves (`auth: false`, at `/<plugin><path>`) */
+  servedAdminRoutes?: () => ListedRoute[];
 }
 
 /** What the service mounts and calls around the `strapi.server` the app uses. */
@@ -191,7 +193,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       use() {
         throw noAdminPanel("strapi.server.api('admin').use");
       },
-      listRoutes: () => [],
+      listRoutes: () => options.servedAdminRoutes?.() ?? [],
     },
     'content-api': {
       listRoutes: () => [...(options.servedContentApiRoutes?.() ?? []), ...listed([early.contentApi, late.contentApi])],
@@ -249,7 +251,11 @@ export function createAppServer(options: AppServerOptions): AppServer {
         return server;
       },
       // Strapi's: its own router's routes, then each api's
-      listRoutes: () => [...listed([early.root, late.root]), ...apis['content-api'].listRoutes()],
+      listRoutes: () => [
+        ...listed([early.root, late.root]),
+        ...apis['content-api'].listRoutes(),
+        ...apis.admin.listRoutes(),
+      ],
     },
     'strapi.server',
     'app, router, httpServer, api(name), use(middleware), routes(routes), listRoutes()',

@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import { bodyFileLimit } from '../config/index.js';
+import { isMultipart, leaveMultipartUnread } from '../plugins/upload/index.js';
 import { isAppMiddleware } from './custom.js';
 import { noteBodyRead } from './koa-context.js';
 import type { MiddlewareFactory } from './types.js';
@@ -34,14 +35,28 @@ function decodingAsUtf8(parser: RequestHandler): RequestHandler {
 }
 
 /**
+ * `multipart: false`: multipart bodies are not read, as koa-body leaves them (the GraphQL endpoint
+ * apart, which Strapi's body middleware skips: its uploads still work). A core create or update
+ * then answers that the `data` field is missing, the upload route that files are empty.
+ */
+function multipartLeftUnread(graphqlEndpoint: string | null): RequestHandler {
+  return (req, _res, next) => {
+    if (isMultipart(req) && req.path !== graphqlEndpoint) leaveMultipartUnread(req);
+    next();
+  };
+}
+
+/**
  * `strapi::body`: JSON, url-encoded forms and text bodies, with Strapi's (koa-body's) limits
  * `jsonLimit` (1mb), `formLimit` (56kb), `textLimit` (56kb) and its switches `json`, `urlencoded`,
  * `text`. Multipart bodies are left to the routes that take files, under its
- * `formidable.maxFileSize` (checked here, at start-up; see config/body-file-limit.ts).
+ * `formidable.maxFileSize` (checked here, at start-up; see config/body-file-limit.ts), unless its
+ * `multipart` is false.
  */
-export const body: MiddlewareFactory = (config, { config: service }) => {
+export const body: MiddlewareFactory = (config, { config: service, graphqlEndpoint }) => {
   bodyFileLimit(service);
   const handlers = [];
+  if (config.multipart === false) handlers.push(multipartLeftUnread(graphqlEndpoint));
   if (config.json !== false)
     handlers.push(
       decodingAsUtf8(

@@ -10,7 +10,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Request, Response } from 'express';
-import { byName, isMultipart, readMultipart, type IncomingFile } from '../plugins/upload/index.js';
+import {
+  byName,
+  isMultipart,
+  isMultipartLeftUnread,
+  readMultipart,
+  type IncomingFile,
+} from '../plugins/upload/index.js';
 
 export interface FormidableFile {
   filepath: string;
@@ -43,6 +49,11 @@ function formidableFile(file: IncomingFile): FormidableFile {
 /** `maxFileSize`: the file bytes the request may carry (`strapi::body`'s; the upload plugin's `sizeLimit` is not koa-body's). */
 export async function readMultipartForApp(req: Request, res: Response, maxFileSize: number): Promise<void> {
   if (!isMultipart(req) || requestFiles.has(req)) return;
+  // `strapi::body` with `multipart: false`: koa-body's `{}` and no `ctx.request.files`
+  if (isMultipartLeftUnread(req)) {
+    if (req.body === undefined) req.body = {};
+    return;
+  }
   const directory = await mkdtemp(join(tmpdir(), 'content-service-form-'));
   res.on('close', () => void rm(directory, { recursive: true, force: true }));
   const body = await readMultipart(req, { maxFileSize, directory });

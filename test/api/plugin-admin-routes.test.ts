@@ -2,6 +2,7 @@
 // serves them without its admin panel: those with `config.auth: false` answer anyone at
 // /<plugin><path>, outside the REST prefix (a health check plugin's `ALL /`); those needing an
 // admin's session stay unserved, listed in one info line.
+import { METHODS } from 'node:http';
 import { expect } from 'chai';
 import request from 'supertest';
 import { capturingLogger, WARN, type LogLine } from '../helpers/log-capture.js';
@@ -80,6 +81,18 @@ async function projectWithAdminRoutes(): Promise<string> {
     }),
     'src/plugins/pulse/strapi-server.js': PULSE_SERVER,
     'src/plugins/panel/strapi-server.js': PANEL_SERVER,
+    // what the project's code finds in strapi.server's route lists
+    'src/api/note/routes/listed.js':
+      "module.exports = { routes: [{ method: 'GET', path: '/listed-routes', handler: 'note.listed', config: { auth: false } }] };",
+    'src/api/note/controllers/note.js': `module.exports = require('@strapi/strapi').factories.createCoreController('api::note.note', ({ strapi }) => ({
+  listed() {
+    const text = (routes) => routes.map((route) => route.methods.join(',') + ' ' + route.path);
+    return {
+      admin: text(strapi.server.api('admin').listRoutes()),
+      all: text(strapi.server.listRoutes()).filter((route) => !route.includes(' /api/')),
+    };
+  },
+}));`,
   });
 }
 
@@ -119,6 +132,17 @@ describe("a project plugin's admin routes (Strapi's admin API, without the admin
 
   it("keeps the plugin's content-API routes under the REST prefix", async () => {
     expect((await api().get('/api/panel/ping').expect(200)).body).to.include({ pong: true });
+  });
+
+  it("lists the served ones in strapi.server.api('admin').listRoutes() and, after the content API's, in listRoutes()", async () => {
+    // ALL: every method of Node's http.METHODS, as Koa router's `all` lists them
+    const every = ['HEAD', ...METHODS].join(',');
+    const served = [`${every} /pulse`, 'HEAD,GET /panel/ping', 'POST /panel/echo/:id', 'HEAD,GET /panel-public/ping'];
+    const res = await api().get('/api/listed-routes').expect(200);
+    expect({ admin: [...res.body.admin].sort(), all: [...res.body.all].sort() }).to.deep.equal({
+      admin: [...served].sort(),
+      all: [...served].sort(),
+    });
   });
 
   it("leaves unserved the admin routes that need an admin's session, and says so once", async () => {

@@ -310,6 +310,20 @@ describe('the app lifecycle file: failures name the file, the phase and what was
     );
   });
 
+  it('strapi.entityService.decorate, which REST and GraphQL would not go through here', async () => {
+    const message = await startFailure({
+      'src/index.js': `module.exports = {
+  register({ strapi }) {
+    strapi.entityService.decorate((service) => ({ delete: (uid, id) => service.update(uid, id, { data: {} }) }));
+  },
+};
+`,
+    });
+    expect(message).to.match(
+      /^src\/index\.js: register\(\) failed: strapi\.entityService\.decorate\(fn\) is not supported by Content Service: REST and GraphQL here do not go through strapi\.entityService, so a decorator would change only the app's own calls \(a soft delete would still delete for good over REST and GraphQL\)/,
+    );
+  });
+
   it('bad data given to strapi.entityService', async () => {
     const message = await startFailure({
       'src/index.js': `module.exports = {

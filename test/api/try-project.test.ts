@@ -96,7 +96,7 @@ module.exports = {
     expect(report.passes).to.deep.equal([]);
   });
 
-  it('writes unique date, datetime and time values in each pass, so both passes create their entries', async () => {
+  it('writes unique date, datetime, time and short string values in each pass, so both passes create their entries', async () => {
     const report = await tryProject(
       await writeTempProject({
         'src/api/slot/content-types/slot/schema.json': json({
@@ -108,6 +108,7 @@ module.exports = {
             day: { type: 'date', unique: true },
             startsAt: { type: 'datetime', unique: true },
             opensAt: { type: 'time', unique: true },
+            code: { type: 'string', unique: true, minLength: 2, maxLength: 3 },
           },
         }),
         'config/plugins.js': 'module.exports = { graphql: { enabled: false } };',

@@ -6,6 +6,7 @@
  */
 import type { SchemaComposer } from 'graphql-compose';
 import {
+  isExecutableDefinitionNode,
   Kind,
   parse,
   print,
@@ -303,11 +304,14 @@ export class ExtensionService {
 /**
  * Adds SDL to the composer. `type X`/`extend type X` of an object type that already exists adds
  * its fields (so `extend type Article { … }` and `type Query { … }` extend, never replace); other
- * definitions are added as new types.
+ * definitions are added as new types. An operation or a fragment written among them (a sample
+ * `mutation { … }` left in the SDL) is no type: it is left out, as Strapi's schema merge
+ * (graphql-tools' mergeTypeDefs) leaves it.
  */
 function addTypeDefs(sc: SchemaComposer<GraphQLContext>, typeDefs: string): void {
   const rest: DefinitionNode[] = [];
   for (const definition of parse(typeDefs).definitions) {
+    if (isExecutableDefinitionNode(definition)) continue;
     const isObject = definition.kind === Kind.OBJECT_TYPE_DEFINITION || definition.kind === Kind.OBJECT_TYPE_EXTENSION;
     const name = isObject ? definition.name.value : '';
     if (isObject && (sc.has(name) || name === 'Query' || name === 'Mutation')) {

@@ -32,6 +32,8 @@ export {
   byName,
   readMultipart,
   isMultipart,
+  isMultipartLeftUnread,
+  leaveMultipartUnread,
   type IncomingFile,
   type MultipartBody,
   type MultipartOptions,

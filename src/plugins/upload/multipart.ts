@@ -98,6 +98,22 @@ export function isMultipart(req: IncomingMessage): boolean {
 /** A request's body is read once: who reads it again (a plugin route behind the app's route) gets the same files. */
 const readBodies = new WeakMap<IncomingMessage, Promise<MultipartBody>>();
 
+/** Multipart requests `strapi::body` leaves unread (its `multipart: false`). */
+const unreadBodies = new WeakSet<IncomingMessage>();
+
+/**
+ * Leaves a multipart request's body unread, as koa-body does with `multipart: false`: every reader
+ * (a core create or update, the upload route, the app's handlers) gets no field and no file.
+ */
+export function leaveMultipartUnread(req: IncomingMessage): void {
+  unreadBodies.add(req);
+  readBodies.set(req, Promise.resolve({ fields: [], files: [] }));
+}
+
+export function isMultipartLeftUnread(req: IncomingMessage): boolean {
+  return unreadBodies.has(req);
+}
+
 /** The request's multipart body, its files written under `options.directory` (by the first reader). */
 export function readMultipart(req: IncomingMessage, options: MultipartOptions): Promise<MultipartBody> {
   let body = readBodies.get(req);
