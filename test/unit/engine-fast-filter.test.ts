@@ -44,6 +44,13 @@ const filters: Array<Record<string, unknown>> = [
   { $or: [{ s: 'fr' }, { n: { $gt: 5 } }] },
   { $and: [{ s: { $ne: null } }, { n: { $lte: 5 } }] },
   { s: 'en', n: 5 },
+  { $expr: { $eq: ['$s', 'en'] } },
+  { $expr: { $gt: ['$n', 5] } },
+  { $expr: { $lt: [5, '$n'] } },
+  { $expr: { $lte: ['$d', new Date('2024-01-02')] } },
+  { $expr: { $ne: ['$b', true] } },
+  { $expr: { $gte: ['$s', '$n'] } },
+  { $and: [{ $expr: { $ne: ['$_id', 3] } }, { s: { $ne: null } }] },
 ];
 
 describe('engine: native filter fast path', () => {
@@ -64,7 +71,9 @@ describe('engine: native filter fast path', () => {
       { 'a.b': 1 },
       { s: { $not: { $eq: 'en' } } },
       { s: { $elemMatch: { $eq: 'en' } } },
-      { $expr: { $eq: ['$s', 'en'] } },
+      { $expr: { $eq: ['$s.nested', 'en'] } },
+      { $expr: { $in: ['$s', ['en']] } },
+      { $expr: { $eq: ['$$ROOT', 1] } },
       { s: { a: 1 } },
     ]) {
       expect(compileFastFilter(normalizeRegexes(filter)), JSON.stringify(filter)).to.equal(undefined);
