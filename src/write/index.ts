@@ -11,3 +11,4 @@ export { LocaleTakenError, SingleEntryTaken } from './checks.js';
 export { allowsMime, mediaKind, notAllowedMessage } from './media-types.js';
 export { issue, messages, pathLabel } from './messages.js';
 export { withLifecycles } from './lifecycle-hooks.js';
+export { asOneTransaction } from './scope.js';
