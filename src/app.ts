@@ -298,6 +298,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     lifecycles: dbLifecycles,
     mediaUrlSigner: () => mediaUrlSigner,
   };
+  // what the plugins run in the background (the upload sweep) ends before the database closes
+  const stopPlugins = async () => {
+    for (const plugin of plugins) await plugin.stop?.(context).catch(() => undefined);
+  };
   let webhooks: Webhooks;
   try {
     webhooks = createWebhooks(context, { media: plugins.some((p) => p.name === 'upload') });
@@ -556,6 +560,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       }
       // what the destroy functions started without awaiting ends first, as in Strapi (pending-queries.ts)
       await pendingQueries?.settle(5_000);
+      await stopPlugins();
       // the events of the last requests are posted before the database goes
       await webhooks.stop();
       await connection.close();
@@ -686,6 +691,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     // config/server cron tasks, then the jobs start (Strapi's order: after bootstrap)
     cron?.add(cronTasks).start();
   } catch (err) {
+    await stopPlugins();
     await closeDatabase();
     throw err;
   }

@@ -11,10 +11,15 @@ import type { ProviderFile, ProviderStored, ProviderUpload, UploadProvider } fro
 
 export const LOCAL_URL_PREFIX = '/uploads';
 
-/** `<hash><ext>` made only of what a hash and an extension may hold: never a path. */
+/** Whether `name` is one this provider writes: made only of what a hash and an extension may hold, never a dotfile. */
+export function isStoredName(name: string): boolean {
+  return /^[A-Za-z0-9_.-]+$/.test(name) && !name.startsWith('.');
+}
+
+/** `<hash><ext>`: never a path. */
 function storedName(file: { hash: string; ext: string }): string {
   const name = `${file.hash}${file.ext}`;
-  if (!/^[A-Za-z0-9_.-]+$/.test(name) || name.startsWith('.')) throw new Error(`unsafe stored file name "${name}"`);
+  if (!isStoredName(name)) throw new Error(`unsafe stored file name "${name}"`);
   return name;
 }
 
