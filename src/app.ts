@@ -72,6 +72,7 @@ import { setKoaAppView, type KoaAppView } from './middlewares/koa-context.js';
 import { detachedKoaContext, enterRequestContext } from './middlewares/request-context.js';
 import { readMultipartForApp } from './middlewares/koa-multipart.js';
 import { Models } from './models/index.js';
+import { flushSettled, startSettleRecovery } from './write/index.js';
 import {
   BUILT_IN_PLUGINS,
   enabledPlugins,
@@ -299,8 +300,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     mediaUrlSigner: () => mediaUrlSigner,
   };
   // what the plugins run in the background (the upload sweep) ends before the database closes
+  let settleRecovery: { stop(): Promise<void> } | undefined;
   const stopPlugins = async () => {
     for (const plugin of plugins) await plugin.stop?.(context).catch(() => undefined);
+    await settleRecovery?.stop();
+    await flushSettled(context.models);
   };
   let webhooks: Webhooks;
   try {
@@ -682,6 +686,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         'bootstrap',
       );
     };
+    // what a stopped service committed without settling it, before anything reads or writes
+    settleRecovery = await startSettleRecovery(context.models, context.registry, logger);
     await bootstrapBuiltIn(false);
     if (strapi) await runPluginHooks('bootstrap', strapi);
     await bootstrapBuiltIn(true);
