@@ -94,8 +94,15 @@ export async function asOneTransaction<T>(
     transaction.session = undefined;
     await session.endSession();
   }
-  for (const step of [...transaction.afterCommit, afterCommit]) await outsideAmbientTransaction(step);
+  // the caller's step first (it learns of the commit whatever the others do), then the write path's
+  // settling steps, each run whatever the one before did; the first failure is thrown once all ran
+  let failure: unknown;
+  for (const step of [afterCommit, ...transaction.afterCommit])
+    await outsideAmbientTransaction(step).catch((error: unknown) => {
+      failure ??= error;
+    });
   runCallbacks(transaction.commitCallbacks);
+  if (failure !== undefined) throw failure;
   return result;
 }
 

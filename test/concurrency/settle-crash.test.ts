@@ -113,7 +113,9 @@ describe('settling steps of a committed write across a kill -9', function () {
 
     const { logger, lines } = capturingLogger('warn');
     restarted = await createServer({ appDir, logger, config: { database: { dataDir } } });
-    const people = await restarted.context.models.collection(PERSON).find({}).toArray();
+    const people = (await restarted.context.models.collection(PERSON).find({}).toArray()) as Array<
+      Record<string, unknown>
+    >;
     const owners = people.filter((p) => p.desk !== null && p.desk !== undefined);
     expect(
       owners.map((p) => p.name),

@@ -86,7 +86,10 @@ export async function replaceFile(
         async (transactional) => {
           if (transactional) await mark();
           const answer = await steps.update(data);
-          if (!transactional) await mark();
+          if (transactional) return answer;
+          // the record names the new bytes from here on: they are no longer this replacement's to delete
+          committed = true;
+          await mark();
           return answer;
         },
         async () => {
@@ -113,8 +116,10 @@ function planSwitch(
 ): { data: FileData; pending: PendingReplacement } {
   const stagedFormats = isPlainObject(staged.formats) ? staged.formats : {};
   const oldFormats = isPlainObject(record.formats) ? record.formats : {};
-  if (!rt.provider.moveOver || record.provider !== rt.provider.name || typeof record.hash !== 'string')
-    return { data: staged, pending: { token, moves: [], obsolete: { ...record, _id: undefined, id: record._id } } };
+  if (!rt.provider.moveOver || record.provider !== rt.provider.name || typeof record.hash !== 'string') {
+    const { _id, ...old } = record;
+    return { data: staged, pending: { token, moves: [], obsolete: { ...old, id: _id } } };
+  }
   const recordHash = record.hash;
   const moves: PendingReplacement['moves'] = [];
   const finalNames = new Set<string>();
