@@ -37,6 +37,20 @@ export function settleRecords(models: Models): Collection<SettleRecord> {
 }
 
 /**
+ * Creates the collection before any transaction writes to it: MongoDB creates a collection inside
+ * a transaction only from 4.4 on, and two transactions creating it at once conflict.
+ */
+export async function ensureSettleRecords(models: Models): Promise<void> {
+  const db = models.connection.db;
+  if (!db) throw new Error('the database connection is not open');
+  if (await db.listCollections({ name: SETTLES }, { nameOnly: true }).hasNext()) return;
+  await db.createCollection(SETTLES).catch((error: { code?: number }) => {
+    // created meanwhile by another instance
+    if (error.code !== 48) throw error;
+  });
+}
+
+/**
  * Records `steps` in the write's transaction; its id, to forget once they ran. Nothing without a
  * transaction: a record written beside the write could outlive a write that failed, and releasing
  * claims for a link never written would leave its target with no owner.

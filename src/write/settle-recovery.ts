@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 import type { Models } from '../models/index.js';
 import { settleClaims } from './claims.js';
 import { verifyReferences } from './integrity.js';
-import { settleRecords, type SettleSteps } from './pending-settles.js';
+import { ensureSettleRecords, settleRecords, type SettleSteps } from './pending-settles.js';
 import { removeReferences } from './references.js';
 
 export const SETTLE_RECOVERY_MS = 60_000;
@@ -59,6 +59,7 @@ export async function startSettleRecovery(
   registry: Registry,
   logger: Logger,
 ): Promise<{ stop(): Promise<void> }> {
+  await ensureSettleRecords(models);
   let running: Promise<unknown> | undefined;
   const run = (olderThanMs: number) =>
     (running ??= settleRecorded(models, registry, olderThanMs, logger)
