@@ -1,7 +1,7 @@
 // Stored bytes and file records across a `kill -9` of the service and failures between the two:
 // a replacement killed before its record switched leaves the old file whole and served; bytes an
-// upload or a replacement stored without a record are swept (older than the grace period only);
-// a replacement committed but not finished is finished by the sweep.
+// upload or a replacement noted and stored without a record are swept (older than the grace period
+// only; files it did not note never); a replacement committed but not finished is finished.
 import { mkdtempSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -125,26 +125,37 @@ describe('the upload sweep of a running service', function () {
     return utimes(join(media.uploads, name), when, when);
   };
 
-  it('removes bytes no record names once older than the grace period; recorded, young and other files stay', async () => {
+  it('removes the noted bytes no record names once older than the grace period; files it did not note stay', async () => {
     const res = await request(media.service.app)
       .post('/api/upload')
       .set(media.auth)
       .attach('files', await png(400, 300), 'recorded.png');
     expect(res.status).to.equal(200);
     const recorded = res.body[0] as { hash: string };
+    // what an upload cut off before its record leaves: its note, its bytes and a format
+    const hash = 'cut_off_0123456789';
+    await media.service.context.connection
+      .db!.collection('content_service_pending_uploads')
+      .insertOne({ _id: 'a-note' as never, hash, at: new Date(Date.now() - 2 * 3_600_000) });
     await mkdir(join(media.uploads, 'nested'), { recursive: true });
-    for (const name of ['orphan_0123456789.png', 'young_0123456789.png', '.gitkeep', 'nested/deep_0123456789.png'])
+    const foreign = ['foreign_0123456789.png', '.gitkeep', 'nested/deep_0123456789.png'];
+    for (const name of [`${hash}.png`, `thumbnail_${hash}.png`, ...foreign])
       await writeFile(join(media.uploads, name), 'bytes');
-    for (const name of ['orphan_0123456789.png', '.gitkeep', `${recorded.hash}.png`, `thumbnail_${recorded.hash}.png`])
+    for (const name of [`${hash}.png`, `thumbnail_${hash}.png`, ...foreign, `${recorded.hash}.png`])
       await backdate(name, 2 * 3_600_000);
-    await waitFor('the sweep', async () => !(await media.stored()).includes('orphan_0123456789.png'), 5_000);
+    await waitFor('the sweep', async () => !(await media.stored()).includes(`${hash}.png`), 5_000);
+    expect(await media.stored()).to.not.include(`thumbnail_${hash}.png`);
+    // files of another database (no note of this one names them), dotfiles and folders stay
     expect(await media.stored()).to.include.members([
+      'foreign_0123456789.png',
       '.gitkeep',
       'nested',
-      'young_0123456789.png',
       `${recorded.hash}.png`,
       `thumbnail_${recorded.hash}.png`,
     ]);
+    expect(
+      await media.service.context.connection.db!.collection('content_service_pending_uploads').countDocuments({}),
+    ).to.equal(0);
     expect((await request(media.service.app).get(`/uploads/${recorded.hash}.png`)).status).to.equal(200);
   });
 

@@ -22,6 +22,7 @@ import type { FileData } from './file-data.js';
 import { textOf } from './file-data.js';
 import { fileHash } from './file-names.js';
 import { deleteStored, type UploadRuntime } from './files.js';
+import { forgetPendingUpload, notePending } from './pending-uploads.js';
 
 /** The record's field holding a replacement committed but not yet settled. */
 export const PENDING_REPLACEMENT = '__replace';
@@ -63,7 +64,13 @@ export async function replaceFile(
   // the ext stays (Strapi keeps the url); the name is new, so the old bytes stay untouched
   const token = fileHash(textOf(fileData, 'name') ?? 'file', file.ext);
   Object.assign(fileData, { hash: token, ext: file.ext, formats: {} });
-  const discard = () => deleteStored(rt, { ...fileData, provider: rt.provider.name }).catch(() => undefined);
+  // until the record names them (or they are deleted again), bytes a crash would leave are the sweep's
+  const note = await notePending(models, rt, token);
+  const forget = () => (note ? forgetPendingUpload(models, note) : Promise.resolve());
+  const discard = async () => {
+    await deleteStored(rt, { ...fileData, provider: rt.provider.name }).catch(() => undefined);
+    await forget();
+  };
   try {
     await steps.store(fileData);
   } catch (error) {
@@ -89,11 +96,13 @@ export async function replaceFile(
           if (transactional) return answer;
           // the record names the new bytes from here on: they are no longer this replacement's to delete
           committed = true;
+          await forget();
           await mark();
           return answer;
         },
         async () => {
           committed = true;
+          await forget();
           await settle(models, rt, file.id, token).catch((error: unknown) =>
             logger.error({ err: error, file: file.id }, 'upload: a replaced file is left to settle at the next sweep'),
           );

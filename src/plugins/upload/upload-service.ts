@@ -30,6 +30,7 @@ import { deleteStored, readFile, removeFileById, type UploadRuntime } from './fi
 import { IMAGE_MIMES, type ImageManipulationService, type ImageSettings } from './images.js';
 import type { ProviderService } from './provider-service.js';
 import { replaceFile } from './replace-file.js';
+import { forgetPendingUpload, notePending } from './pending-uploads.js';
 import { withWorkDir } from './work-dir.js';
 import { bytesToKbytes } from './sizes.js';
 
@@ -348,6 +349,8 @@ export function createUploadService(
         else await assertStorable(fileData, images);
         await siblings.provider().checkFileSize(fileData);
         const storedBefore = typeof fileData.url === 'string';
+        // until its record is written, bytes a crash would leave are the sweep's (leftover-sweep.ts)
+        const note = storedBefore ? undefined : await notePending(ctx.models, rt, textOf(fileData, 'hash'));
         try {
           if (await images.isImage(fileData)) await that.uploadImage(fileData);
           else await siblings.provider().upload(fileData);
@@ -357,6 +360,8 @@ export function createUploadService(
           // what the provider stored for this file goes again
           if (!storedBefore) await deleteStored(rt, { ...fileData, provider: rt.provider.name }).catch(() => undefined);
           throw err;
+        } finally {
+          if (note) await forgetPendingUpload(ctx.models, note);
         }
       };
       if (!ownDir) return persist();
