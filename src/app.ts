@@ -72,6 +72,7 @@ import { setKoaAppView, type KoaAppView } from './middlewares/koa-context.js';
 import { detachedKoaContext, enterRequestContext } from './middlewares/request-context.js';
 import { readMultipartForApp } from './middlewares/koa-multipart.js';
 import { Models } from './models/index.js';
+import { flushSettled, startSettleRecovery } from './write/index.js';
 import {
   BUILT_IN_PLUGINS,
   enabledPlugins,
@@ -297,6 +298,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     ),
     lifecycles: dbLifecycles,
     mediaUrlSigner: () => mediaUrlSigner,
+  };
+  // what the plugins run in the background (the upload sweep) ends before the database closes
+  let settleRecovery: { stop(): Promise<void> } | undefined;
+  const stopPlugins = async () => {
+    for (const plugin of plugins) await plugin.stop?.(context).catch(() => undefined);
+    await settleRecovery?.stop();
+    await flushSettled(context.models);
   };
   let webhooks: Webhooks;
   try {
@@ -557,6 +565,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       }
       // what the destroy functions started without awaiting ends first, as in Strapi (pending-queries.ts)
       await pendingQueries?.settle(5_000);
+      await stopPlugins();
       // the events of the last requests are posted before the database goes
       await webhooks.stop();
       await connection.close();
@@ -678,6 +687,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         'bootstrap',
       );
     };
+    // what a stopped service committed without settling it, before anything reads or writes
+    settleRecovery = await startSettleRecovery(context.models, context.registry, logger);
     await bootstrapBuiltIn(false);
     if (strapi) await runPluginHooks('bootstrap', strapi);
     await bootstrapBuiltIn(true);
@@ -687,6 +698,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     // config/server cron tasks, then the jobs start (Strapi's order: after bootstrap)
     cron?.add(cronTasks).start();
   } catch (err) {
+    await stopPlugins();
     await closeDatabase();
     throw err;
   }

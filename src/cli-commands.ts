@@ -19,6 +19,22 @@ directory is locked by it); from another machine, give MONGODB_URI.`;
 
 class UsageError extends Error {}
 
+/**
+ * Where a token command writes and what it opens the database with: the process's console and
+ * environment for the CLI; tests run the command in-process with their own.
+ */
+export interface TokenCommandIO {
+  print(line: string): void;
+  complain(line: string): void;
+  /** merged under the app and data directory the arguments give (a database URI, config overrides) */
+  server?: CreateServerOptions;
+}
+
+const CONSOLE_IO: TokenCommandIO = {
+  print: (line) => console.log(line),
+  complain: (line) => console.error(line),
+};
+
 const isLockError = (err: unknown) =>
   err instanceof Error && (err.name === 'DataDirLockedError' || err.constructor.name === 'DataDirLockedError');
 
@@ -26,10 +42,14 @@ const isLockError = (err: unknown) =>
  * Opens the app's database the way `start` does. When a running service holds the embedded
  * engine's data directory, its engine (127.0.0.1, address in `<dataDir>/running-engine.uri`) is used.
  */
-async function openService(values: { app?: string; data?: string }): Promise<ContentService> {
+async function openService(
+  values: { app?: string; data?: string },
+  server: CreateServerOptions = {},
+): Promise<ContentService> {
   const options: CreateServerOptions = {
+    ...server,
     appDir: values.app ?? process.env.APP_DIR ?? process.cwd(),
-    config: values.data ? { database: { dataDir: values.data } } : {},
+    config: { ...server.config, ...(values.data ? { database: { dataDir: values.data } } : {}) },
   };
   try {
     return await createServer(options);
@@ -46,9 +66,10 @@ async function openService(values: { app?: string; data?: string }): Promise<Con
 /** Runs `fn` on the app's service (not listening), then closes it. */
 async function withService<T>(
   values: { app?: string; data?: string },
+  server: CreateServerOptions | undefined,
   fn: (service: ContentService) => Promise<T>,
 ): Promise<T> {
-  const service = await openService(values);
+  const service = await openService(values, server);
   try {
     return await fn(service);
   } finally {
@@ -56,7 +77,7 @@ async function withService<T>(
   }
 }
 
-async function tokenCommand(argv: string[]): Promise<void> {
+async function tokenCommand(argv: string[], io: TokenCommandIO): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: {
@@ -87,22 +108,22 @@ async function tokenCommand(argv: string[]): Promise<void> {
         throw new UsageError('a custom token needs --actions');
       const type = values.type;
       const name = values.name;
-      const { id, accessKey } = await withService(values, (s) =>
+      const { id, accessKey } = await withService(values, io.server, (s) =>
         createApiToken(s.context, { name, type, actions, days, description: values.description }),
       );
-      console.log(
+      io.print(
         `Created API token #${id} "${name}" (${type}${days !== undefined ? `, expires in ${days} days` : ''}). Keep the key: it is not shown again.`,
       );
-      console.log(accessKey);
+      io.print(accessKey);
       return;
     }
     case 'list': {
-      const tokens = await withService(values, (s) => listApiTokens(s.context));
-      if (tokens.length === 0) console.log('no API tokens');
+      const tokens = await withService(values, io.server, (s) => listApiTokens(s.context));
+      if (tokens.length === 0) io.print('no API tokens');
       for (const t of tokens) {
         const expires = t.expiresAt ? t.expiresAt.toISOString() : 'never';
         const used = t.lastUsedAt ? t.lastUsedAt.toISOString() : 'never';
-        console.log(
+        io.print(
           `${t.id}\t${t.name}\t${t.type}${t.type === 'custom' ? ` [${t.actions.join(',')}]` : ''}\texpires: ${expires}\tlast used: ${used}`,
         );
       }
@@ -111,9 +132,9 @@ async function tokenCommand(argv: string[]): Promise<void> {
     case 'revoke': {
       const id = Number(rest[0]);
       if (!Number.isSafeInteger(id) || id < 1) throw new UsageError('token revoke needs the token id (see token list)');
-      const removed = await withService(values, (s) => revokeApiToken(s.context, id));
+      const removed = await withService(values, io.server, (s) => revokeApiToken(s.context, id));
       if (!removed) throw new UsageError(`no API token #${id}`);
-      console.log(`Revoked API token #${id}`);
+      io.print(`Revoked API token #${id}`);
       return;
     }
     default:
@@ -121,13 +142,23 @@ async function tokenCommand(argv: string[]): Promise<void> {
   }
 }
 
-/** `content-service token create|list|revoke` (the users-permissions plugin's API tokens). */
-export async function runTokenCommand(argv: string[]): Promise<void> {
+/**
+ * `content-service token create|list|revoke` (the users-permissions plugin's API tokens). Resolves
+ * with the exit code of a refusal (wrong arguments: 2, refused by the service: 1), else undefined.
+ */
+export async function tokenCommandExit(argv: string[], io: TokenCommandIO = CONSOLE_IO): Promise<number | undefined> {
   try {
-    await tokenCommand(argv);
+    await tokenCommand(argv, io);
+    return undefined;
   } catch (err) {
     if (!(err instanceof UsageError) && !isAppError(err)) throw err;
-    console.error(`content-service token: ${err.message}${err instanceof UsageError ? `\n${TOKEN_USAGE}` : ''}`);
-    process.exitCode = err instanceof UsageError ? 2 : 1;
+    io.complain(`content-service token: ${err.message}${err instanceof UsageError ? `\n${TOKEN_USAGE}` : ''}`);
+    return err instanceof UsageError ? 2 : 1;
   }
+}
+
+/** The CLI's `token` command: the exit code of a refusal is the process's. */
+export async function runTokenCommand(argv: string[]): Promise<void> {
+  const code = await tokenCommandExit(argv);
+  if (code !== undefined) process.exitCode = code;
 }

@@ -77,6 +77,7 @@ export const HONOURED_KEYS: Readonly<Record<string, KeyTree>> = {
         responsiveDimensions: true,
         sizeOptimization: true,
         autoOrientation: true,
+        sweep: true,
       },
     },
   },

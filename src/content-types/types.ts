@@ -230,6 +230,8 @@ export const RESERVED_ATTRIBUTE_NAMES = new Set([
 export const RESERVED_COLLECTION_NAMES = new Set([
   'counters',
   'content_service_leases',
+  'content_service_settles',
+  'content_service_pending_uploads',
   'strapi_webhooks',
   'strapi_core_store_settings',
 ]);

@@ -77,6 +77,8 @@ export interface Plugin {
   appConfig?(ctx: ServiceContext): Record<string, unknown>;
   /** after indexes exist: seed data (roles, permissions) */
   bootstrap?(ctx: ServiceContext): Promise<void>;
+  /** when the service stops (or its start fails after bootstrap began): ends what bootstrap left running */
+  stop?(ctx: ServiceContext): Promise<void>;
   /**
    * bootstrap after the project's plugins: Strapi starts an installed plugin (`@strapi/plugin-graphql`)
    * after those `config/plugins` declares, whose bootstrap may prepare what its extensions read

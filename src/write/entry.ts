@@ -11,6 +11,7 @@ import { newStamp, settleClaims, type Claim } from './claims.js';
 import { entries, type StoredEntry } from './collection.js';
 import { assignComponentIds } from './component-ids.js';
 import { verifyReferences } from './integrity.js';
+import { forgetSettled, recordSettle, type SettleSteps } from './pending-settles.js';
 import { resolveOwningLinks } from './owning-links.js';
 import { hashPasswords } from './passwords.js';
 import { isPlainObject, type WriteData } from './payload.js';
@@ -160,19 +161,49 @@ function firstComponentError(plan: WritePlan): AppError | undefined {
   return sorted[0]?.error;
 }
 
-/** What runs once the entry is written: claims settle, and links to entries deleted meanwhile go. */
-async function afterWrite(
-  ctx: ServiceContext,
+/** What must run once the entry is written: claims settle, and links to entries deleted meanwhile go. */
+function settleSteps(
   contentType: ContentType,
   id: number,
   plan: WritePlan,
   claims: Claim[],
   inverse: InversePlan,
-): Promise<void> {
+): SettleSteps | undefined {
+  const all = [...claims, ...inverse.claims];
+  if (all.length === 0 && plan.targets.size === 0 && inverse.ops.length === 0) return undefined;
+  return {
+    claims: all,
+    verify: {
+      uid: contentType.uid,
+      id,
+      targets: [...plan.targets].map(([uid, ids]) => [uid, [...ids]]),
+      linkedFromOthers: inverse.ops.length > 0,
+    },
+  };
+}
+
+/** Records the write's settling steps in its transaction (pending-settles.ts): a crash after the commit does not lose them. */
+function recordSteps(ctx: ServiceContext, scope: WriteScope, steps: SettleSteps | undefined) {
+  return steps ? recordSettle(ctx.models, scope, steps) : Promise.resolve(undefined);
+}
+
+/** Runs the settling steps once the entry is written, then forgets their record. */
+async function afterWrite(ctx: ServiceContext, steps: SettleSteps | undefined, recorded: string | undefined) {
+  if (!steps) return;
+  const { claims = [], verify } = steps;
   await settleAgainAfterCommit(async () => {
-    await settleClaims(ctx.models, [...claims, ...inverse.claims]);
-    await verifyReferences(ctx.models, ctx.registry, contentType.uid, id, plan.targets, inverse.ops.length > 0);
+    await settleClaims(ctx.models, claims);
+    if (verify)
+      await verifyReferences(
+        ctx.models,
+        ctx.registry,
+        verify.uid,
+        verify.id,
+        new Map(verify.targets.map(([uid, ids]) => [uid, new Set(ids)])),
+        verify.linkedFromOthers,
+      );
   });
+  forgetSettled(ctx.models, recorded);
 }
 
 /** Runs the beforeCreate hooks, validates `data`, checks the database, creates the entry, runs the afterCreate hooks; answers its id. */
@@ -255,13 +286,15 @@ async function writeNewEntry(
     doc.localeGroup = group ?? id;
   }
   for (const sibling of siblings) await preparePlan(ctx, sibling.plan);
-  await inTransaction(ctx.models, async (scope) => {
+  const steps = settleSteps(contentType, id, plan, claims, inverse);
+  const recorded = await inTransaction(ctx.models, async (scope) => {
     await writeOrUniqueError(() => insertDocument(ctx, contentType, doc, scope));
     for (const sibling of siblings)
       await writeUpdate(ctx, contentType, { _id: sibling.entry._id }, sibling.plan, {}, scope);
     await applyInverseOps(ctx.models, inverse.ops, scope);
+    return recordSteps(ctx, scope, steps);
   });
-  await afterWrite(ctx, contentType, id, plan, claims, inverse);
+  await afterWrite(ctx, steps, recorded);
   return id;
 }
 
@@ -366,7 +399,8 @@ async function writeChange(
     const compared = plan.readsStored || plan.inverse.some(readsInverseOrder);
     await preparePlan(ctx, plan);
     for (const sibling of siblings) await preparePlan(ctx, sibling.plan);
-    await inTransaction(ctx.models, async (scope) => {
+    const steps = settleSteps(contentType, current._id, plan, claims, inverse);
+    const recorded = await inTransaction(ctx.models, async (scope) => {
       const written = await writeUpdate(
         ctx,
         contentType,
@@ -382,8 +416,9 @@ async function writeChange(
       for (const sibling of siblings)
         await writeUpdate(ctx, contentType, { _id: sibling.entry._id }, sibling.plan, {}, scope);
       await applyInverseOps(ctx.models, inverse.ops, scope);
+      return recordSteps(ctx, scope, steps);
     });
-    await afterWrite(ctx, contentType, current._id, plan, claims, inverse);
+    await afterWrite(ctx, steps, recorded);
   });
 }
 

@@ -11,3 +11,6 @@ export { LocaleTakenError, SingleEntryTaken } from './checks.js';
 export { allowsMime, mediaKind, notAllowedMessage } from './media-types.js';
 export { issue, messages, pathLabel } from './messages.js';
 export { withLifecycles } from './lifecycle-hooks.js';
+export { asOneTransaction } from './scope.js';
+export { flushSettled } from './pending-settles.js';
+export { startSettleRecovery } from './settle-recovery.js';

@@ -5,6 +5,7 @@ import { isMorphTo, type Attribute, type Component, type ContentType, type Regis
 import { claimPath, orderPath, type Models } from '../models/index.js';
 import { entries, updateEntries, type EntryUpdate } from './collection.js';
 import { NEXT_REVISION } from './revision.js';
+import { forgetSettled, recordSettle } from './pending-settles.js';
 import { inTransaction, settleAgainAfterCommit, type WriteScope } from './scope.js';
 
 /** One stored relation field pointing at the deleted type: its path segments, arrays marked. */
@@ -136,10 +137,13 @@ async function removeMorphLinks(
 export async function deleteEntry(models: Models, registry: Registry, uid: string, id: number): Promise<boolean> {
   const deleted = await inTransaction(models, async (scope) => {
     const { deletedCount } = await entries(models, uid).deleteOne({ _id: id }, { session: scope.session });
-    if (deletedCount === 0) return false;
+    if (deletedCount === 0) return null;
     await removeReferences(models, registry, uid, id, scope);
-    return true;
+    // the sweep after the commit, recorded with the delete (pending-settles.ts)
+    return { recorded: await recordSettle(models, scope, { sweep: { uid, id } }) };
   });
-  if (deleted && models.transactions) await settleAgainAfterCommit(() => removeReferences(models, registry, uid, id));
-  return deleted;
+  if (!deleted) return false;
+  if (models.transactions) await settleAgainAfterCommit(() => removeReferences(models, registry, uid, id));
+  forgetSettled(models, deleted.recorded);
+  return true;
 }

@@ -10,6 +10,8 @@ export type RawDoc = Record<string, unknown> & { _id: number };
 export interface Cluster {
   services: TestService[];
   db: Db;
+  /** the full-access token's header */
+  auth: { Authorization: string };
   /** the i-th request goes to service i mod n */
   put(i: number, path: string, body: unknown): request.Test;
   post(i: number, path: string, body: unknown): request.Test;
@@ -41,6 +43,7 @@ export async function startCluster(instances: number): Promise<Cluster> {
   return {
     services,
     db,
+    auth,
     put: (i, path, body) =>
       request(app(i))
         .put(path)

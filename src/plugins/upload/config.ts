@@ -24,12 +24,19 @@ export interface UploadSettings {
   actionOptions: Record<string, unknown>;
   /** where the local provider writes (`providerOptions.directory`, default `<app>/public/uploads`) */
   directory: string;
+  /**
+   * the sweep of bytes no record names (local provider) and of replacements left to finish: at
+   * start-up and every `intervalMs`; a file goes once it is older than `graceMs` (`sweep: false`: off)
+   */
+  sweep: { graceMs: number; intervalMs: number } | false;
 }
 
 /** Names the file that sets a key of `config/plugins` (`upload.config.…`). */
 type FileOf = (key: string) => string;
 // Strapi 4.26's default (1 GB); the body parser's 200 MiB applies first to a REST request
 export const DEFAULT_SIZE_LIMIT = 1_000_000_000;
+/** an upload's bytes and its record are minutes apart at worst: an hour leaves every upload in flight alone */
+export const DEFAULT_SWEEP = { graceMs: 3_600_000, intervalMs: 3_600_000 };
 export const DEFAULT_BREAKPOINTS: Readonly<Record<string, number>> = { large: 1000, medium: 750, small: 500 };
 
 function positiveInteger(fileOf: FileOf, key: string, value: unknown, fallback: number): number {
@@ -63,6 +70,22 @@ function breakpoints(fileOf: FileOf, value: unknown): Record<string, number> {
   );
 }
 
+function nonNegativeInteger(fileOf: FileOf, key: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw new ConfigError(fileOf(key), key, `must be a whole number of milliseconds, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function sweep(fileOf: FileOf, value: unknown): UploadSettings['sweep'] {
+  if (value === false) return false;
+  const raw = record(fileOf, 'upload.config.sweep', value);
+  return {
+    graceMs: nonNegativeInteger(fileOf, 'upload.config.sweep.graceMs', raw.graceMs, DEFAULT_SWEEP.graceMs),
+    intervalMs: positiveInteger(fileOf, 'upload.config.sweep.intervalMs', raw.intervalMs, DEFAULT_SWEEP.intervalMs),
+  };
+}
+
 export function uploadSettings(config: ServiceConfig): UploadSettings {
   const raw = config.plugins.upload?.config ?? {};
   const fileOf: FileOf = (key) => config.fileOf('plugins', key);
@@ -92,5 +115,6 @@ export function uploadSettings(config: ServiceConfig): UploadSettings {
     sizeOptimization: flag(fileOf, 'upload.config.sizeOptimization', raw.sizeOptimization, true),
     autoOrientation: flag(fileOf, 'upload.config.autoOrientation', raw.autoOrientation, false),
     directory: resolve(config.appDir, typeof directory === 'string' ? directory : 'public/uploads'),
+    sweep: sweep(fileOf, raw.sweep),
   };
 }

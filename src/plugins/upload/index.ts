@@ -18,6 +18,7 @@ import { mediaUrlSigner } from './signed-urls.js';
 import { strapiUploadProvider } from './strapi-provider.js';
 import { uploadRoutes } from './routes.js';
 import { ownUploadServices } from './services.js';
+import { startSweeps, type Sweeps } from './sweeps.js';
 
 export type { UploadRuntime } from './files.js';
 export { deleteStored, findFile, findFiles, storedFile } from './files.js';
@@ -72,6 +73,7 @@ const runtimes = new WeakMap<object, UploadRuntime>();
 export function uploadRuntime(ctx: ServiceContext): UploadRuntime | undefined {
   return runtimes.get(ctx.models);
 }
+const sweeps = new WeakMap<object, Sweeps>();
 
 export const uploadPlugin: Plugin = {
   name: 'upload',
@@ -119,5 +121,13 @@ export const uploadPlugin: Plugin = {
     ctx.serveRoutes(uploadRoutes(ctx, runtime));
     const serve = runtime.provider.serve;
     if (serve) ctx.rootRouter.use(serve.path, serve.handler);
+  },
+  async bootstrap(ctx) {
+    const runtime = runtimes.get(ctx.models);
+    if (runtime) sweeps.set(ctx.models, await startSweeps(ctx, runtime));
+  },
+  async stop(ctx) {
+    await sweeps.get(ctx.models)?.stop();
+    sweeps.delete(ctx.models);
   },
 };

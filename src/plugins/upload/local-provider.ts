@@ -3,7 +3,7 @@
  * plugin at `/uploads/<hash><ext>` (Strapi's URL), with ranges (express.static) for media players.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import express from 'express';
@@ -11,10 +11,15 @@ import type { ProviderFile, ProviderStored, ProviderUpload, UploadProvider } fro
 
 export const LOCAL_URL_PREFIX = '/uploads';
 
-/** `<hash><ext>` made only of what a hash and an extension may hold: never a path. */
+/** Whether `name` is one this provider writes: made only of what a hash and an extension may hold, never a dotfile. */
+export function isStoredName(name: string): boolean {
+  return /^[A-Za-z0-9_.-]+$/.test(name) && !name.startsWith('.');
+}
+
+/** `<hash><ext>`: never a path. */
 function storedName(file: { hash: string; ext: string }): string {
   const name = `${file.hash}${file.ext}`;
-  if (!/^[A-Za-z0-9_.-]+$/.test(name) || name.startsWith('.')) throw new Error(`unsafe stored file name "${name}"`);
+  if (!isStoredName(name)) throw new Error(`unsafe stored file name "${name}"`);
   return name;
 }
 
@@ -48,7 +53,8 @@ export function localProvider(directory: string): UploadProvider {
       await mkdir(directory, { recursive: true });
       const target = join(directory, name);
       try {
-        // 'wx': a name is never overwritten (hashes are random; a replace deletes first)
+        // 'wx': a name is never overwritten (hashes are random; a replacement is stored under a
+        // name of its own and moved over the old one once its record is switched)
         await pipeline(file.stream(), createWriteStream(target, { flags: 'wx' }));
         // on disk before the record that points at it is written (and acknowledged, durably)
         await syncFile(target);
@@ -58,6 +64,11 @@ export function localProvider(directory: string): UploadProvider {
         throw err;
       }
       return { url: `${LOCAL_URL_PREFIX}/${name}`, providerMetadata: null };
+    },
+    async moveOver(from, to): Promise<void> {
+      // rename replaces the old name at once: a read already under way finishes with the old bytes
+      await rename(join(directory, storedName(from)), join(directory, storedName(to)));
+      await syncDirectory(directory);
     },
     async delete(file: ProviderFile): Promise<void> {
       await rm(join(directory, storedName(file)), { force: true });

@@ -60,6 +60,12 @@ export interface UploadProvider {
   signedUrl?(file: Record<string, unknown>): Promise<string>;
   /** whether reads answer signed addresses now (Strapi asks its provider on each read) */
   isPrivate?(): Promise<boolean>;
+  /**
+   * Puts the bytes stored as `from` under the name of `to`, replacing what `to` holds at once (a
+   * rename on local storage): a replacement keeps its url this way. Absent: a replaced file gets
+   * the new name (remote storage, where a name cannot be swapped for another atomically).
+   */
+  moveOver?(from: { hash: string; ext: string }, to: { hash: string; ext: string }): Promise<void>;
   /** serves the stored files itself (local storage): mounted at `path`; remote providers have none */
   serve?: { path: string; handler: RequestHandler };
 }

@@ -20,7 +20,7 @@ import { ApplicationError, NotFoundError, ValidationError } from '../../errors/i
 import { entityReadQuery, pageParams, type OperationContext } from '../../operations/index.js';
 import { APP_CODE, readEntries, readEntry, type PlainEntry } from '../../query/index.js';
 import type { ServiceContext } from '../../service-context.js';
-import { createEntry, isPlainObject, loadEntry, updateEntry, withLease } from '../../write/index.js';
+import { createEntry, isPlainObject, loadEntry, updateEntry } from '../../write/index.js';
 import { assertAccepts, attachFiles, readAttachRequest, resolveAttachTarget, type AttachTarget } from './attach.js';
 import { checkedMimeType } from './content-type.js';
 import { readFileInfo, type FileInfo } from './file-info.js';
@@ -29,6 +29,8 @@ import { asFileData, formidableFile, onDisk, textOf, type FileData } from './fil
 import { deleteStored, readFile, removeFileById, type UploadRuntime } from './files.js';
 import { IMAGE_MIMES, type ImageManipulationService, type ImageSettings } from './images.js';
 import type { ProviderService } from './provider-service.js';
+import { replaceFile } from './replace-file.js';
+import { forgetPendingUpload, notePending } from './pending-uploads.js';
 import { withWorkDir } from './work-dir.js';
 import { bytesToKbytes } from './sizes.js';
 
@@ -347,6 +349,8 @@ export function createUploadService(
         else await assertStorable(fileData, images);
         await siblings.provider().checkFileSize(fileData);
         const storedBefore = typeof fileData.url === 'string';
+        // until its record is written, bytes a crash would leave are the sweep's (leftover-sweep.ts)
+        const note = storedBefore ? undefined : await notePending(ctx.models, rt, textOf(fileData, 'hash'));
         try {
           if (await images.isImage(fileData)) await that.uploadImage(fileData);
           else await siblings.provider().upload(fileData);
@@ -356,6 +360,8 @@ export function createUploadService(
           // what the provider stored for this file goes again
           if (!storedBefore) await deleteStored(rt, { ...fileData, provider: rt.provider.name }).catch(() => undefined);
           throw err;
+        } finally {
+          if (note) await forgetPendingUpload(ctx.models, note);
         }
       };
       if (!ownDir) return persist();
@@ -417,20 +423,12 @@ export function createUploadService(
       return withWorkDir(async (tmpWorkingDirectory) => {
         const withDir = isPlainObject(file) ? { ...file, tmpWorkingDirectory } : file;
         const fileData = await that.enhanceAndValidateFile(withDir, fileInfo);
-        // the old bytes go and the new ones take their name (same url): one replacement or deletion at a time
-        return withLease(ctx.models, UPLOAD_FILE_UID, dbFile.id, notFound, async () => {
-          const record = await loadEntry(ctx, contentType(), dbFile.id).catch(() => {
-            throw notFound();
-          });
-          Object.assign(fileData, { hash: record.hash, ext: record.ext });
-          await deleteStored(rt, record);
-          fileData.formats = {};
-          if (await siblings.images().isImage(fileData)) await that.uploadImage(fileData);
-          else await siblings.provider().upload(fileData);
-          // what the new bytes do not have (dimensions, a preview) is not kept from the old ones
-          for (const key of ['width', 'height', 'previewUrl', 'provider_metadata']) fileData[key] ??= null;
-          fileData.provider = rt.provider.name;
-          return that.update(dbFile.id, fileData, options);
+        return replaceFile(ctx.models, rt, ctx.logger, { id: dbFile.id, ext: String(dbFile.ext ?? '') }, fileData, {
+          store: async (stored) => {
+            if (await siblings.images().isImage(stored)) await that.uploadImage(stored);
+            else await siblings.provider().upload(stored);
+          },
+          update: (values) => that.update(dbFile.id, values, options),
         });
       });
     },
