@@ -14,10 +14,13 @@ const LEAF_MAX = 512;
 const LEAF_FILL = 448;
 
 interface Leaf {
-  /** the keys of the entries, `width` values each, one after the other */
+  /** the keys of the entries, `width` values each, one after the other; empty while keys are derived */
   keys: unknown[];
   docs: Doc[];
 }
+
+/** The key of an entry computed from its document (see KeyList's `derive`). */
+export type KeyOf = (doc: Doc) => unknown;
 
 /**
  * The entries of an index, `(key, document)` pairs sorted by key and then by the document's
@@ -26,6 +29,12 @@ interface Leaf {
  * (two pointers per entry; the key of a compound index as its values laid out in the leaf's key
  * array, not as an array of its own, which cost 72 bytes more per entry), and a Fenwick tree over
  * the leaf sizes for positions.
+ *
+ * With `derive`, keys are not stored at all: an entry's key is computed from its document when
+ * compared (stored documents are never modified in place, so it is the key the entry was made
+ * with). That is one pointer per entry instead of 1 + width, for the indexes whose keys are the
+ * document's own top-level values; `storeKeys` switches to stored keys for good (a document
+ * with an array value makes the index multikey, where one document has several keys).
  *
  * Written here rather than taken from npm: the B-tree packages (sorted-btree, js-sdsl) have no
  * rank/position queries, and functional-red-black-tree allocates nodes on every insert.
@@ -37,13 +46,32 @@ export class KeyList {
 
   /**
    * `width`: 1 when each key is a bare value (a single-field index), else the number of values
-   * of each key (an array of that length).
+   * of each key (an array of that length). `derive`: computes every entry's key from its
+   * document instead of storing it (see above).
    */
   constructor(
     private readonly compareKey: KeyCompare,
     private readonly compareId: (a: unknown, b: unknown) => number,
     private readonly width = 1,
+    private derive?: KeyOf,
   ) {}
+
+  /** Whether keys are computed from the documents (see `derive`). */
+  get derived(): boolean {
+    return this.derive !== undefined;
+  }
+
+  /** Stores every entry's key from now on (computed once from its document, as `derive` did). */
+  storeKeys(): void {
+    const derive = this.derive;
+    if (!derive) return;
+    this.derive = undefined;
+    for (const leaf of this.leaves) {
+      const keys: unknown[] = [];
+      for (const doc of leaf.docs) keys.push(...this.stored(derive(doc)));
+      leaf.keys = keys;
+    }
+  }
 
   get size(): number {
     return this.total;
@@ -60,6 +88,7 @@ export class KeyList {
       for (let k = i; k < end; k++) {
         const at = order[k];
         leafDocs.push(docs[at]);
+        if (this.derive) continue;
         if (w === 1) leafKeys.push(keys[at]);
         else for (let f = 0; f < w; f++) leafKeys.push((keys[at] as unknown[])[f]);
       }
@@ -79,12 +108,14 @@ export class KeyList {
 
   /** The key of entry `i` of a leaf (a new array for a compound key). */
   private keyAt(leaf: Leaf, i: number): unknown {
+    if (this.derive) return this.derive(leaf.docs[i]);
     const w = this.width;
     return w === 1 ? leaf.keys[i] : leaf.keys.slice(i * w, i * w + w);
   }
 
-  /** A key as stored in a leaf's key array. */
+  /** A key as stored in a leaf's key array (nothing while keys are derived). */
   private stored(key: unknown): unknown[] {
+    if (this.derive) return [];
     return this.width === 1 ? [key] : (key as unknown[]);
   }
 
@@ -110,7 +141,7 @@ export class KeyList {
     const leaf = this.leaves[li];
     const at = appending ? leaf.docs.length : this.offsetIn(leaf, key, doc);
     const w = this.width;
-    leaf.keys.splice(at * w, 0, ...this.stored(key));
+    if (!this.derive) leaf.keys.splice(at * w, 0, ...this.stored(key));
     leaf.docs.splice(at, 0, doc);
     this.total++;
     if (leaf.docs.length > LEAF_MAX) {
@@ -128,7 +159,7 @@ export class KeyList {
     if (!found) return false;
     const [li, at] = found;
     const leaf = this.leaves[li];
-    leaf.keys.splice(at * this.width, this.width);
+    if (!this.derive) leaf.keys.splice(at * this.width, this.width);
     leaf.docs.splice(at, 1);
     this.total--;
     if (leaf.docs.length === 0) {

@@ -60,8 +60,35 @@ export class SecondaryIndex {
     this.list = this.emptyList();
   }
 
+  /**
+   * An empty entry list. While no document reaches an array at a field (a multikey index), a
+   * document has one key, its values at the fields: the entries keep no key (see KeyList's
+   * `derive`), and `note` has them stored once the index becomes multikey.
+   */
   private emptyList(): KeyList {
-    return new KeyList(this.compareKey, (a, b) => compareValues(a, b), this.fields.length);
+    return new KeyList(this.compareKey, (a, b) => compareValues(a, b), this.fields.length, this.singleKeyOf());
+  }
+
+  /** The one key of a document that reaches no array at the fields, as `keysOf` finds it. */
+  private singleKeyOf(): (doc: Doc) => unknown {
+    const paths = this.paths;
+    const fields = this.fields;
+    const valueAt = (doc: Doc, f: number): unknown => {
+      const path = paths[f];
+      if (!path) return doc[fields[f]] ?? null;
+      let v: unknown = doc;
+      for (const part of path) {
+        if (!isPlainObject(v)) return null;
+        v = v[part];
+      }
+      return v ?? null;
+    };
+    if (fields.length === 1) return (doc) => valueAt(doc, 0);
+    return (doc) => {
+      const key = new Array<unknown>(fields.length);
+      for (let f = 0; f < fields.length; f++) key[f] = valueAt(doc, f);
+      return key;
+    };
   }
 
   /** The entries, sorted by key then `_id` (an index left to build is built now). */
@@ -264,7 +291,11 @@ export class SecondaryIndex {
     for (let f = 0; f < this.fields.length; f++) {
       if (this.multikeyPositions.has(f)) continue;
       const path = this.paths[f];
-      if (path ? reachesArray(doc, path) : Array.isArray(doc[this.fields[f]])) this.multikeyPositions.add(f);
+      if (path ? reachesArray(doc, path) : Array.isArray(doc[this.fields[f]])) {
+        // a document with several keys: they can no longer be derived from it
+        this.list.storeKeys();
+        this.multikeyPositions.add(f);
+      }
     }
   }
 }
