@@ -19,8 +19,11 @@ interface Leaf {
   docs: Doc[];
 }
 
-/** The key of an entry computed from its document (see KeyList's `derive`). */
-export type KeyOf = (doc: Doc) => unknown;
+/**
+ * The key of an entry computed from its document (see KeyList's `derive`); a compound key is
+ * written into `into` when given, a scratch array for a comparison that does not keep it.
+ */
+export type KeyOf = (doc: Doc, into?: unknown[]) => unknown;
 
 /**
  * The entries of an index, `(key, document)` pairs sorted by key and then by the document's
@@ -49,12 +52,17 @@ export class KeyList {
    * of each key (an array of that length). `derive`: computes every entry's key from its
    * document instead of storing it (see above).
    */
+  /** where `compared` writes a derived compound key */
+  private readonly scratch: unknown[];
+
   constructor(
     private readonly compareKey: KeyCompare,
     private readonly compareId: (a: unknown, b: unknown) => number,
     private readonly width = 1,
     private derive?: KeyOf,
-  ) {}
+  ) {
+    this.scratch = new Array<unknown>(width);
+  }
 
   /** Whether keys are computed from the documents (see `derive`). */
   get derived(): boolean {
@@ -113,6 +121,13 @@ export class KeyList {
     return w === 1 ? leaf.keys[i] : leaf.keys.slice(i * w, i * w + w);
   }
 
+  /** The key of entry `i` of a leaf for a comparison that does not keep it (a derived compound key in a scratch array). */
+  private compared(leaf: Leaf, i: number): unknown {
+    if (this.derive) return this.derive(leaf.docs[i], this.scratch);
+    const w = this.width;
+    return w === 1 ? leaf.keys[i] : leaf.keys.slice(i * w, i * w + w);
+  }
+
   /** A key as stored in a leaf's key array (nothing while keys are derived). */
   private stored(key: unknown): unknown[] {
     if (this.derive) return [];
@@ -129,7 +144,7 @@ export class KeyList {
     // entries usually arrive in key order (counter ids, timestamps): append without a search
     const lastLeaf = this.leaves[this.leaves.length - 1];
     const last = lastLeaf.docs.length - 1;
-    const appending = this.compareEntry(this.keyAt(lastLeaf, last), lastLeaf.docs[last], key, doc) < 0;
+    const appending = this.compareEntry(this.compared(lastLeaf, last), lastLeaf.docs[last], key, doc) < 0;
     if (appending && lastLeaf.docs.length >= LEAF_MAX) {
       // a full last leaf stays full (appends never come back to it): the entry starts a new leaf
       this.leaves.push({ keys: this.stored(key).slice(), docs: [doc] });
@@ -191,7 +206,7 @@ export class KeyList {
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const leaf = this.leaves[mid];
-      if (before(this.keyAt(leaf, leaf.docs.length - 1))) lo = mid + 1;
+      if (before(this.compared(leaf, leaf.docs.length - 1))) lo = mid + 1;
       else hi = mid;
     }
     if (lo === this.leaves.length) return this.total;
@@ -200,7 +215,7 @@ export class KeyList {
     let b = leaf.docs.length;
     while (a < b) {
       const mid = (a + b) >>> 1;
-      if (before(this.keyAt(leaf, mid))) a = mid + 1;
+      if (before(this.compared(leaf, mid))) a = mid + 1;
       else b = mid;
     }
     return this.prefix(lo) + a;
@@ -243,7 +258,7 @@ export class KeyList {
       const mid = (lo + hi) >>> 1;
       const leaf = this.leaves[mid];
       const last = leaf.docs.length - 1;
-      if (this.compareEntry(this.keyAt(leaf, last), leaf.docs[last], key, doc) < 0) lo = mid + 1;
+      if (this.compareEntry(this.compared(leaf, last), leaf.docs[last], key, doc) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -255,7 +270,7 @@ export class KeyList {
     let b = leaf.docs.length;
     while (a < b) {
       const mid = (a + b) >>> 1;
-      if (this.compareEntry(this.keyAt(leaf, mid), leaf.docs[mid], key, doc) < 0) a = mid + 1;
+      if (this.compareEntry(this.compared(leaf, mid), leaf.docs[mid], key, doc) < 0) a = mid + 1;
       else b = mid;
     }
     return a;
@@ -266,11 +281,11 @@ export class KeyList {
     // entries usually arrive in key order (counter ids, timestamps): append without a search
     const lastLeaf = this.leaves[this.leaves.length - 1];
     const last = lastLeaf.docs.length - 1;
-    const appending = this.compareEntry(this.keyAt(lastLeaf, last), lastLeaf.docs[last], key, doc) < 0;
+    const appending = this.compareEntry(this.compared(lastLeaf, last), lastLeaf.docs[last], key, doc) < 0;
     const li = appending ? this.leaves.length - 1 : this.leafFor(key, doc);
     const leaf = this.leaves[li];
     const at = appending ? leaf.docs.length : this.offsetIn(leaf, key, doc);
-    if (at >= leaf.docs.length || this.compareEntry(this.keyAt(leaf, at), leaf.docs[at], key, doc) !== 0)
+    if (at >= leaf.docs.length || this.compareEntry(this.compared(leaf, at), leaf.docs[at], key, doc) !== 0)
       return undefined;
     return [li, at];
   }
