@@ -296,7 +296,8 @@ export class SecondaryIndex {
 /**
  * A document's value at an indexed field, null when missing, for a document that reaches no array
  * there. A top-level field is read by a function of its own (a property load with a constant name
- * that V8 caches per document shape: as fast as reading a stored key), not by `doc[field]`.
+ * that V8 caches per document shape: as fast as reading a stored key), not by `doc[field]`. The
+ * name comes from a client's index spec: JSON.stringify makes any name a string literal.
  */
 function valueAt(field: string, path: string[] | null): (doc: Doc) => unknown {
   if (!path)
