@@ -113,6 +113,24 @@ describe('engine: index keys derived from the documents, then stored', function 
     }
   });
 
+  it('reads any field name as a name (keys are read by a function generated from it)', async () => {
+    const names = ['a"b', "x'y", 'back\\slash', 'line\u2028sep', '"]; throw new Error("injected"); //', 'ünï'];
+    for (const [i, name] of names.entries()) {
+      const coll = server.db.collection<AnyDoc>(`names_${i}`);
+      await coll.createIndex({ [name]: 1, z: -1 });
+      await coll.insertMany(Array.from({ length: 30 }, (_, n) => ({ _id: n, [name]: n % 4, z: n })));
+      const sorted = await coll
+        .find({ [name]: { $gte: 2 } })
+        .sort({ [name]: 1, z: -1 })
+        .toArray();
+      expect(
+        sorted.map((d) => d._id),
+        name,
+      ).to.deep.equal([26, 22, 18, 14, 10, 6, 2, 27, 23, 19, 15, 11, 7, 3]);
+      expect(await coll.countDocuments({ [name]: 1 }), name).to.equal(8);
+    }
+  });
+
   it('answers the same once built over persisted data, and after arrays arrive then', async function () {
     if (!server.embedded) this.skip(); // about the engine's data directory
     const dir = mkdtempSync(join(tmpdir(), 'derived-keys-'));
