@@ -1,7 +1,7 @@
 // Where the engine's heap goes per stored document: loads a persisted data directory (e.g. one
 // built by bench/engine-startup.ts) into a catalog in this process, as start-up does, and prints
 // the heap after a forced GC at each stage (documents loaded, every index built, trigram lists of
-// a field), plus a heap snapshot's self sizes by constructor for the documents with --snapshot.
+// a field; the heap plus the array buffers outside it), plus a heap snapshot's self sizes by constructor for the documents with --snapshot.
 //   npm run bench:memory -- --dir DIR [--trigram title] [--snapshot]
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,10 +22,19 @@ const { values } = parseArgs({
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 
+/**
+ * The engine's memory: the JavaScript heap plus the backing stores of typed arrays and buffers,
+ * which live outside it (the trigram lists' posting lists, the index orders a snapshot kept).
+ */
+/** the longest forced full garbage collection so far (what the engine runs after its start's index builds) */
+let longestGcMs = 0;
+
 function heapBytes(): number {
+  const t = performance.now();
   gc?.();
+  longestGcMs = Math.max(longestGcMs, performance.now() - t);
   gc?.();
-  return v8.getHeapStatistics().used_heap_size;
+  return v8.getHeapStatistics().used_heap_size + process.memoryUsage().arrayBuffers;
 }
 
 interface SnapshotMeta {
@@ -83,9 +92,11 @@ if (values.snapshot) {
 let last = loaded;
 for (const coll of colls) {
   for (const ix of coll.indexes) {
+    const t = performance.now();
     void ix.size; // builds it
+    const buildMs = performance.now() - t;
     const now = heapBytes();
-    console.log(`  index ${coll.name}.${ix.spec.name}: ${perDoc(now - last)}`);
+    console.log(`  index ${coll.name}.${ix.spec.name}: ${perDoc(now - last)}, built in ${buildMs.toFixed(0)} ms`);
     last = now;
   }
 }
@@ -97,6 +108,7 @@ if (trigramField) {
   console.log(`heap: trigram lists of ${trigramField} ${perDoc(now - last)}`);
   last = now;
 }
+console.log(`longest full garbage collection: ${longestGcMs.toFixed(0)} ms`);
 console.log(
   `heap total: ${perDoc(last - before)} (${((last - before) / 2 ** 20).toFixed(0)} MB for ${docs} documents)`,
 );

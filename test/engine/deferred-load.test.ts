@@ -61,15 +61,31 @@ describe('engine: documents left encoded at start-up (decoded when first used)',
     }
   });
 
-  it('applies one step at a time in the background, the rest at the first use', () => {
+  it('applies a few ms of loads at a time in the background, the rest at the first use', () => {
     const c = new Collection('p', 'c');
     c.addIndex({ v: 2, key: { k: 1 }, name: 'k_1' }, false);
-    c.loadLater(() => docs(0, 10));
-    c.loadLater(() => docs(10, 20));
-    c.loadLater(() => docs(20, 30));
+    const decoded: number[] = [];
+    const load =
+      (from: number, busyMs = 0) =>
+      () => {
+        for (const until = performance.now() + busyMs; performance.now() < until;);
+        decoded.push(from);
+        return docs(from, from + 10);
+      };
+    // a load that takes longer than a step is a step of its own; small ones (a journal's lone
+    // writes) go together until a step's time is up
+    c.loadLater(load(0, 6));
+    c.loadLater(load(10));
+    c.loadLater(load(20));
+    c.loadLater(load(30, 6));
+    c.loadLater(load(40));
     expect(c.settleStep()).to.equal(true);
+    expect(decoded).to.deep.equal([0]);
+    expect(c.settleStep()).to.equal(true);
+    expect(decoded).to.deep.equal([0, 10, 20, 30]);
     expect(c.loading).to.equal(true);
-    expect(entriesOf(c, 'k_1')).to.have.length(30);
+    expect(entriesOf(c, 'k_1')).to.have.length(50);
+    expect(decoded).to.deep.equal([0, 10, 20, 30, 40]);
     expect(c.loading).to.equal(false);
     expect(c.settleStep()).to.equal(false);
   });

@@ -75,7 +75,7 @@ describe('engine: transactions on disk', function () {
     const { records } = journalRecords();
     const group = records.findIndex((r) => r.body.op === 'group');
     expect(records[group]?.body.records).to.equal(3);
-    expect(records.slice(group + 1).map((r) => r.body.op)).to.deep.equal(['put', 'put', 'put']);
+    expect(records.slice(group + 1).map((r) => r.body.op)).to.deep.equal(['docs', 'docs', 'docs']);
     await withEngine(async (client) => {
       expect(await ids(client, 'a')).to.deep.equal([1, 2]);
       expect(await ids(client, 'b')).to.deep.equal([2]);

@@ -10,6 +10,9 @@ import { unbudgeted } from '../work.js';
 
 export const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
+/** How long one step of a start's pending loads may run before a command that arrived is served. */
+const SETTLE_STEP_MS = 4;
+
 /** E11000 with the fields drivers read: `code`, `errmsg`, `keyPattern`, `keyValue`. */
 export class DuplicateKeyError extends CommandError {
   constructor(ns: string, index: SecondaryIndex, values: unknown[]) {
@@ -33,7 +36,7 @@ export class Collection {
   private readonly stored = new Map<string, Doc>();
   /**
    * Loads and removals of a start-up still to apply, in order (see loadLater): applied, all at
-   * once, by the first use of the documents, or one by one by settleStep.
+   * once, by the first use of the documents, or a few at a time by settleStep.
    */
   private readonly pending: Array<() => void> = [];
   private settling = false;
@@ -95,7 +98,7 @@ export class Collection {
     this.positions = undefined;
     this.trigrams.clear();
     this.linkOrders.clear();
-    for (const ix of this.indexes) ix.defer(() => this.docs.values());
+    for (const ix of this.indexes) if (!ix.deferred) ix.defer(() => this.docs.values());
   }
 
   /** A removal replayed from a journal after loads still to apply (see loadLater). */
@@ -103,10 +106,17 @@ export class Collection {
     this.pending.push(() => this.remove(valueKey(id)));
   }
 
-  /** Applies the next pending load or removal; true while more remain. */
+  /**
+   * Applies the next pending loads or removals, for up to SETTLE_STEP_MS (at least one: a
+   * snapshot's batch, a journal's lone write, several of which make one step); true while more
+   * remain.
+   */
   settleStep(): boolean {
-    const next = this.pending[0];
-    if (next) this.applyPending(next);
+    const started = performance.now();
+    for (let next = this.pending[0]; next; next = this.pending[0]) {
+      this.applyPending(next);
+      if (performance.now() - started >= SETTLE_STEP_MS) break;
+    }
     return this.pending.length > 0;
   }
 
@@ -246,7 +256,8 @@ export class Collection {
     this.positions = undefined;
     this.trigrams.clear();
     this.linkOrders.clear();
-    for (const ix of this.indexes) ix.defer(() => this.docs.values());
+    // an index already left to build (each load of a start after the first) stays so as it is
+    for (const ix of this.indexes) if (!ix.deferred) ix.defer(() => this.docs.values());
   }
 
   /** Replaces a stored document by a new version with the same `_id`. */

@@ -36,9 +36,11 @@ export function encodeBatch(docs: readonly Doc[]): DocumentBatch {
   const values: unknown[] = [];
   const path: Path = [];
   const strings = new Map<string, Path[]>();
+  // a lone document (a journaled write) seldom repeats a string: not worth a path per string
+  const shareStrings = docs.length > 1;
   const visit = (value: unknown): void => {
     if (typeof value === 'string') {
-      if (value.length > SHARED_BY_PARSE && value.length <= SHARED_AT_MOST) {
+      if (shareStrings && value.length > SHARED_BY_PARSE && value.length <= SHARED_AT_MOST) {
         const at = strings.get(value);
         if (at) at.push(path.slice());
         else strings.set(value, [path.slice()]);

@@ -14,10 +14,16 @@ const LEAF_MAX = 512;
 const LEAF_FILL = 448;
 
 interface Leaf {
-  /** the keys of the entries, `width` values each, one after the other */
+  /** the keys of the entries, `width` values each, one after the other; empty while keys are derived */
   keys: unknown[];
   docs: Doc[];
 }
+
+/**
+ * The key of an entry computed from its document (see KeyList's `derive`); a compound key is
+ * written into `into` when given, a scratch array for a comparison that does not keep it.
+ */
+export type KeyOf = (doc: Doc, into?: unknown[]) => unknown;
 
 /**
  * The entries of an index, `(key, document)` pairs sorted by key and then by the document's
@@ -26,6 +32,12 @@ interface Leaf {
  * (two pointers per entry; the key of a compound index as its values laid out in the leaf's key
  * array, not as an array of its own, which cost 72 bytes more per entry), and a Fenwick tree over
  * the leaf sizes for positions.
+ *
+ * With `derive`, keys are not stored at all: an entry's key is computed from its document when
+ * compared (stored documents are never modified in place, so it is the key the entry was made
+ * with). That is one pointer per entry instead of 1 + width, for the indexes whose keys are the
+ * document's own top-level values; `storeKeys` switches to stored keys for good (a document
+ * with an array value makes the index multikey, where one document has several keys).
  *
  * Written here rather than taken from npm: the B-tree packages (sorted-btree, js-sdsl) have no
  * rank/position queries, and functional-red-black-tree allocates nodes on every insert.
@@ -37,13 +49,37 @@ export class KeyList {
 
   /**
    * `width`: 1 when each key is a bare value (a single-field index), else the number of values
-   * of each key (an array of that length).
+   * of each key (an array of that length). `derive`: computes every entry's key from its
+   * document instead of storing it (see above).
    */
+  /** where `compared` writes a derived compound key */
+  private readonly scratch: unknown[];
+
   constructor(
     private readonly compareKey: KeyCompare,
     private readonly compareId: (a: unknown, b: unknown) => number,
     private readonly width = 1,
-  ) {}
+    private derive?: KeyOf,
+  ) {
+    this.scratch = new Array<unknown>(width);
+  }
+
+  /** Whether keys are computed from the documents (see `derive`). */
+  get derived(): boolean {
+    return this.derive !== undefined;
+  }
+
+  /** Stores every entry's key from now on (computed once from its document, as `derive` did). */
+  storeKeys(): void {
+    const derive = this.derive;
+    if (!derive) return;
+    this.derive = undefined;
+    for (const leaf of this.leaves) {
+      const keys: unknown[] = [];
+      for (const doc of leaf.docs) keys.push(...this.stored(derive(doc)));
+      leaf.keys = keys;
+    }
+  }
 
   get size(): number {
     return this.total;
@@ -60,6 +96,7 @@ export class KeyList {
       for (let k = i; k < end; k++) {
         const at = order[k];
         leafDocs.push(docs[at]);
+        if (this.derive) continue;
         if (w === 1) leafKeys.push(keys[at]);
         else for (let f = 0; f < w; f++) leafKeys.push((keys[at] as unknown[])[f]);
       }
@@ -79,12 +116,21 @@ export class KeyList {
 
   /** The key of entry `i` of a leaf (a new array for a compound key). */
   private keyAt(leaf: Leaf, i: number): unknown {
+    if (this.derive) return this.derive(leaf.docs[i]);
     const w = this.width;
     return w === 1 ? leaf.keys[i] : leaf.keys.slice(i * w, i * w + w);
   }
 
-  /** A key as stored in a leaf's key array. */
+  /** The key of entry `i` of a leaf for a comparison that does not keep it (a derived compound key in a scratch array). */
+  private compared(leaf: Leaf, i: number): unknown {
+    if (this.derive) return this.derive(leaf.docs[i], this.scratch);
+    const w = this.width;
+    return w === 1 ? leaf.keys[i] : leaf.keys.slice(i * w, i * w + w);
+  }
+
+  /** A key as stored in a leaf's key array (nothing while keys are derived). */
   private stored(key: unknown): unknown[] {
+    if (this.derive) return [];
     return this.width === 1 ? [key] : (key as unknown[]);
   }
 
@@ -98,7 +144,7 @@ export class KeyList {
     // entries usually arrive in key order (counter ids, timestamps): append without a search
     const lastLeaf = this.leaves[this.leaves.length - 1];
     const last = lastLeaf.docs.length - 1;
-    const appending = this.compareEntry(this.keyAt(lastLeaf, last), lastLeaf.docs[last], key, doc) < 0;
+    const appending = this.compareEntry(this.compared(lastLeaf, last), lastLeaf.docs[last], key, doc) < 0;
     if (appending && lastLeaf.docs.length >= LEAF_MAX) {
       // a full last leaf stays full (appends never come back to it): the entry starts a new leaf
       this.leaves.push({ keys: this.stored(key).slice(), docs: [doc] });
@@ -110,7 +156,7 @@ export class KeyList {
     const leaf = this.leaves[li];
     const at = appending ? leaf.docs.length : this.offsetIn(leaf, key, doc);
     const w = this.width;
-    leaf.keys.splice(at * w, 0, ...this.stored(key));
+    if (!this.derive) leaf.keys.splice(at * w, 0, ...this.stored(key));
     leaf.docs.splice(at, 0, doc);
     this.total++;
     if (leaf.docs.length > LEAF_MAX) {
@@ -128,7 +174,7 @@ export class KeyList {
     if (!found) return false;
     const [li, at] = found;
     const leaf = this.leaves[li];
-    leaf.keys.splice(at * this.width, this.width);
+    if (!this.derive) leaf.keys.splice(at * this.width, this.width);
     leaf.docs.splice(at, 1);
     this.total--;
     if (leaf.docs.length === 0) {
@@ -160,7 +206,7 @@ export class KeyList {
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const leaf = this.leaves[mid];
-      if (before(this.keyAt(leaf, leaf.docs.length - 1))) lo = mid + 1;
+      if (before(this.compared(leaf, leaf.docs.length - 1))) lo = mid + 1;
       else hi = mid;
     }
     if (lo === this.leaves.length) return this.total;
@@ -169,7 +215,7 @@ export class KeyList {
     let b = leaf.docs.length;
     while (a < b) {
       const mid = (a + b) >>> 1;
-      if (before(this.keyAt(leaf, mid))) a = mid + 1;
+      if (before(this.compared(leaf, mid))) a = mid + 1;
       else b = mid;
     }
     return this.prefix(lo) + a;
@@ -212,7 +258,7 @@ export class KeyList {
       const mid = (lo + hi) >>> 1;
       const leaf = this.leaves[mid];
       const last = leaf.docs.length - 1;
-      if (this.compareEntry(this.keyAt(leaf, last), leaf.docs[last], key, doc) < 0) lo = mid + 1;
+      if (this.compareEntry(this.compared(leaf, last), leaf.docs[last], key, doc) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -224,7 +270,7 @@ export class KeyList {
     let b = leaf.docs.length;
     while (a < b) {
       const mid = (a + b) >>> 1;
-      if (this.compareEntry(this.keyAt(leaf, mid), leaf.docs[mid], key, doc) < 0) a = mid + 1;
+      if (this.compareEntry(this.compared(leaf, mid), leaf.docs[mid], key, doc) < 0) a = mid + 1;
       else b = mid;
     }
     return a;
@@ -235,11 +281,11 @@ export class KeyList {
     // entries usually arrive in key order (counter ids, timestamps): append without a search
     const lastLeaf = this.leaves[this.leaves.length - 1];
     const last = lastLeaf.docs.length - 1;
-    const appending = this.compareEntry(this.keyAt(lastLeaf, last), lastLeaf.docs[last], key, doc) < 0;
+    const appending = this.compareEntry(this.compared(lastLeaf, last), lastLeaf.docs[last], key, doc) < 0;
     const li = appending ? this.leaves.length - 1 : this.leafFor(key, doc);
     const leaf = this.leaves[li];
     const at = appending ? leaf.docs.length : this.offsetIn(leaf, key, doc);
-    if (at >= leaf.docs.length || this.compareEntry(this.keyAt(leaf, at), leaf.docs[at], key, doc) !== 0)
+    if (at >= leaf.docs.length || this.compareEntry(this.compared(leaf, at), leaf.docs[at], key, doc) !== 0)
       return undefined;
     return [li, at];
   }

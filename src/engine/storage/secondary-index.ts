@@ -4,7 +4,7 @@ import { isPlainObject, type Doc } from '../bson/types.js';
 import { commandError } from '../errors.js';
 import { keyComparator } from './index-keys.js';
 import { inOrder, keptEntryOrder } from './index-order.js';
-import { KeyList } from './key-list.js';
+import { KeyList, type KeyOf } from './key-list.js';
 import { unbudgeted } from '../work.js';
 
 export interface IndexSpec {
@@ -60,8 +60,28 @@ export class SecondaryIndex {
     this.list = this.emptyList();
   }
 
+  /**
+   * An empty entry list. While no document reaches an array at a field (a multikey index), a
+   * document has one key, its values at the fields: the entries keep no key (see KeyList's
+   * `derive`), and `note` has them stored once the index becomes multikey.
+   */
   private emptyList(): KeyList {
-    return new KeyList(this.compareKey, (a, b) => compareValues(a, b), this.fields.length);
+    return new KeyList(this.compareKey, (a, b) => compareValues(a, b), this.fields.length, this.singleKeyOf());
+  }
+
+  /**
+   * The one key of a document that reaches no array at the fields, as `keysOf` finds it; a
+   * compound key written into `into` when given (a comparison's scratch array, see KeyList).
+   */
+  private singleKeyOf(): KeyOf {
+    const values = this.fields.map((field, f) => valueAt(field, this.paths[f]));
+    if (values.length === 1) return values[0] as (doc: Doc) => unknown;
+    if (this.paths.every((p) => p === null)) return topLevelKeyOf(this.fields);
+    return (doc, into) => {
+      const key = into ?? new Array<unknown>(values.length);
+      for (let f = 0; f < values.length; f++) key[f] = (values[f] as (doc: Doc) => unknown)(doc);
+      return key;
+    };
   }
 
   /** The entries, sorted by key then `_id` (an index left to build is built now). */
@@ -264,9 +284,44 @@ export class SecondaryIndex {
     for (let f = 0; f < this.fields.length; f++) {
       if (this.multikeyPositions.has(f)) continue;
       const path = this.paths[f];
-      if (path ? reachesArray(doc, path) : Array.isArray(doc[this.fields[f]])) this.multikeyPositions.add(f);
+      if (path ? reachesArray(doc, path) : Array.isArray(doc[this.fields[f]])) {
+        // a document with several keys: they can no longer be derived from it
+        this.list.storeKeys();
+        this.multikeyPositions.add(f);
+      }
     }
   }
+}
+
+/**
+ * A document's value at an indexed field, null when missing, for a document that reaches no array
+ * there. A top-level field is read by a function of its own (a property load with a constant name
+ * that V8 caches per document shape: as fast as reading a stored key), not by `doc[field]`. The
+ * name comes from a client's index spec: JSON.stringify makes any name a string literal.
+ */
+function valueAt(field: string, path: string[] | null): (doc: Doc) => unknown {
+  if (!path)
+    return new Function('doc', `const v = doc[${JSON.stringify(field)}]; return v === undefined ? null : v;`) as (
+      doc: Doc,
+    ) => unknown;
+  return (doc) => {
+    let v: unknown = doc;
+    for (const part of path) {
+      if (!isPlainObject(v)) return null;
+      v = v[part];
+    }
+    return v ?? null;
+  };
+}
+
+/** A compound key of top-level fields, read by one function of its own (see valueAt). */
+function topLevelKeyOf(fields: string[]): KeyOf {
+  const reads = fields.map((field, f) => `v = doc[${JSON.stringify(field)}]; key[${f}] = v === undefined ? null : v;`);
+  return new Function(
+    'doc',
+    'into',
+    `const key = into ?? new Array(${fields.length}); let v; ${reads.join(' ')} return key;`,
+  ) as KeyOf;
 }
 
 function reachesArray(doc: Doc, path: string[]): boolean {

@@ -9,11 +9,16 @@ class PostingList {
 
   push(slot: number): void {
     if (this.length === this.ids.length) {
-      const grown = new Int32Array(this.ids.length * 2);
+      const grown = new Int32Array(Math.max(4, this.ids.length * 2));
       grown.set(this.ids);
       this.ids = grown;
     }
     this.ids[this.length++] = slot;
+  }
+
+  /** Gives back the room a list grown by doubling keeps (a quarter of it on average). */
+  trim(): void {
+    if (this.ids.length > this.length) this.ids = this.ids.slice(0, this.length);
   }
 }
 
@@ -152,6 +157,7 @@ export class TrigramIndex {
     this.stale = 0;
     unbudgeted(() => {
       for (const doc of this.documents()) this.add(doc);
+      for (const list of this.lists.values()) list.trim();
     });
   }
 }
