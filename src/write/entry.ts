@@ -7,11 +7,11 @@ import type { QueryAccess } from '../query/access.js';
 import type { ServiceContext } from '../service-context.js';
 import { buildWrite, type StoredObject, type WritePlan } from './build.js';
 import { LOCALE_TAKEN, assertWritable, writeOrUniqueError } from './checks.js';
-import { newStamp, settleClaims, type Claim } from './claims.js';
+import { newStamp, type Claim } from './claims.js';
 import { entries, type StoredEntry } from './collection.js';
 import { assignComponentIds } from './component-ids.js';
-import { verifyReferences } from './integrity.js';
 import { forgetSettled, recordSettle, type SettleSteps } from './pending-settles.js';
+import { runSettleSteps } from './settle-recovery.js';
 import { resolveOwningLinks } from './owning-links.js';
 import { hashPasswords } from './passwords.js';
 import { isPlainObject, type WriteData } from './payload.js';
@@ -190,19 +190,7 @@ function recordSteps(ctx: ServiceContext, scope: WriteScope, steps: SettleSteps 
 /** Runs the settling steps once the entry is written, then forgets their record. */
 async function afterWrite(ctx: ServiceContext, steps: SettleSteps | undefined, recorded: string | undefined) {
   if (!steps) return;
-  const { claims = [], verify } = steps;
-  await settleAgainAfterCommit(async () => {
-    await settleClaims(ctx.models, claims);
-    if (verify)
-      await verifyReferences(
-        ctx.models,
-        ctx.registry,
-        verify.uid,
-        verify.id,
-        new Map(verify.targets.map(([uid, ids]) => [uid, new Set(ids)])),
-        verify.linkedFromOthers,
-      );
-  });
+  await settleAgainAfterCommit(() => runSettleSteps(ctx.models, ctx.registry, steps));
   forgetSettled(ctx.models, recorded);
 }
 

@@ -12,7 +12,8 @@ import { removeReferences } from './references.js';
 
 export const SETTLE_RECOVERY_MS = 60_000;
 
-async function runSteps(models: Models, registry: Registry, steps: SettleSteps): Promise<void> {
+/** Runs a write's settling steps: its claims settle, its references are verified, a deleted entry's sweep. */
+export async function runSettleSteps(models: Models, registry: Registry, steps: SettleSteps): Promise<void> {
   if (steps.claims && steps.claims.length > 0) await settleClaims(models, steps.claims);
   const { verify, sweep } = steps;
   if (verify)
@@ -39,7 +40,7 @@ export async function settleRecorded(
   let settled = 0;
   for await (const record of records.find({ at: { $lte: cutoff } })) {
     try {
-      await runSteps(models, registry, record);
+      await runSettleSteps(models, registry, record);
       await records.deleteOne({ _id: record._id });
       settled++;
     } catch (error) {
