@@ -143,8 +143,16 @@ describe('the upload sweep of a running service', function () {
       await writeFile(join(media.uploads, name), 'bytes');
     for (const name of [`${hash}.png`, `thumbnail_${hash}.png`, ...foreign, `${recorded.hash}.png`])
       await backdate(name, 2 * 3_600_000);
-    await waitFor('the sweep', async () => !(await media.stored()).includes(`${hash}.png`), 5_000);
-    expect(await media.stored()).to.not.include(`thumbnail_${hash}.png`);
+    // a pass may run between two of the backdates above and find the thumbnail still fresh: it
+    // keeps the note, and the next pass removes the thumbnail
+    const cutOff = [`${hash}.png`, `thumbnail_${hash}.png`];
+    const notes = media.service.context.connection.db!.collection('content_service_pending_uploads');
+    await waitFor(
+      'the sweep',
+      async () =>
+        !(await media.stored()).some((name) => cutOff.includes(name)) && (await notes.countDocuments({})) === 0,
+      5_000,
+    );
     // files of another database (no note of this one names them), dotfiles and folders stay
     expect(await media.stored()).to.include.members([
       'foreign_0123456789.png',
@@ -153,9 +161,6 @@ describe('the upload sweep of a running service', function () {
       `${recorded.hash}.png`,
       `thumbnail_${recorded.hash}.png`,
     ]);
-    expect(
-      await media.service.context.connection.db!.collection('content_service_pending_uploads').countDocuments({}),
-    ).to.equal(0);
     expect((await request(media.service.app).get(`/uploads/${recorded.hash}.png`)).status).to.equal(200);
   });
 
