@@ -49,6 +49,67 @@ export function outsideAmbientTransaction<T>(work: () => Promise<T>): Promise<T>
   return storage.exit(work);
 }
 
+/** A transaction opened on `session` (started), or without one where the database has no transactions. */
+export function openAmbientTransaction(session?: ClientSession): AmbientTransaction {
+  return { open: true, session, commitCallbacks: [], rollbackCallbacks: [], afterCommit: [] };
+}
+
+/** Told of an `onCommit`/`onRollback` callback that failed: ended, they cannot fail the transaction. */
+export type CallbackFailure = (error: unknown, ended: 'commit' | 'rollback') => void;
+
+/**
+ * Commits or rolls back once (later calls do nothing), then, after a commit, the settling steps in
+ * `afterCommit`, each outside the ended transaction and whatever the one before did (the first
+ * failure is thrown once all ran), then that end's callbacks, not awaited, as Strapi's. A commit
+ * that fails is rolled back (its rollback callbacks run) and its error thrown.
+ */
+export async function endAmbientTransaction(
+  transaction: AmbientTransaction,
+  how: 'commit' | 'rollback',
+  callbackFailed: CallbackFailure,
+): Promise<void> {
+  if (!transaction.open) return;
+  transaction.open = false;
+  const { session } = transaction;
+  transaction.session = undefined;
+  let failure: unknown;
+  let ended = how;
+  try {
+    if (session && how === 'commit') await session.commitTransaction();
+  } catch (error) {
+    failure = error;
+    ended = 'rollback';
+  }
+  try {
+    if (session && ended === 'rollback') await session.abortTransaction().catch(() => undefined);
+  } finally {
+    await session?.endSession();
+  }
+  const steps = ended === 'commit' ? transaction.afterCommit : [];
+  transaction.afterCommit = [];
+  for (const step of steps) {
+    try {
+      await outsideAmbientTransaction(step);
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  const callbacks = ended === 'commit' ? transaction.commitCallbacks : transaction.rollbackCallbacks;
+  transaction.commitCallbacks = [];
+  transaction.rollbackCallbacks = [];
+  for (const callback of callbacks) runCallback(callback, ended, callbackFailed);
+  if (failure !== undefined) throw failure;
+}
+
+function runCallback(callback: () => unknown, ended: 'commit' | 'rollback', failed: CallbackFailure): void {
+  try {
+    const result = callback();
+    if (result instanceof Promise) result.catch((error: unknown) => failed(error, ended));
+  } catch (error) {
+    failed(error, ended);
+  }
+}
+
 const joined = new WeakSet<MongoClient>();
 
 /** Makes the commands `client` sends without a session join the open ambient transaction. */

@@ -13,9 +13,11 @@ import type { ClientSession } from 'mongodb';
 import type { Logger } from '../logger.js';
 import {
   ambientTransaction,
-  outsideAmbientTransaction,
+  endAmbientTransaction,
+  openAmbientTransaction,
   runInAmbientTransaction,
   type AmbientTransaction,
+  type CallbackFailure,
 } from '../database/ambient-transaction.js';
 import type { Models } from '../models/index.js';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
@@ -56,16 +58,15 @@ export function createDbTransaction(models: Models, logger: Logger): DbTransacti
       warned = true;
       logger.warn(NO_TRANSACTIONS_WARNING);
     }
-    const session = models.transactions ? await begin(models) : undefined;
-    const transaction: AmbientTransaction = {
-      open: true,
-      session,
-      commitCallbacks: [],
-      rollbackCallbacks: [],
-      afterCommit: [],
-    };
-    const commit = () => end(transaction, 'commit', logger);
-    const rollback = () => end(transaction, 'rollback', logger);
+    const transaction = openAmbientTransaction(models.transactions ? await begin(models) : undefined);
+    // as Strapi: a failure is logged rather than turning the ended transaction into an error
+    const callbackFailed: CallbackFailure = (error, ended) =>
+      logger.error(
+        { err: error },
+        `strapi.db.transaction: an ${ended === 'commit' ? 'onCommit' : 'onRollback'} callback failed`,
+      );
+    const commit = () => endAmbientTransaction(transaction, 'commit', callbackFailed);
+    const rollback = () => endAmbientTransaction(transaction, 'rollback', callbackFailed);
     return runInAmbientTransaction(transaction, async () => {
       try {
         const result = await cb(controlsOf(transaction, commit, rollback));
@@ -89,9 +90,7 @@ async function begin(models: Models): Promise<ClientSession> {
   const session = models.connection.getClient().startSession();
   try {
     session.startTransaction();
-    const db = models.connection.db;
-    if (!db) throw new Error('the database connection is not open');
-    await db.collection<{ _id: string }>('counters').findOne({ _id: '' }, { session });
+    await models.db().collection<{ _id: string }>('counters').findOne({ _id: '' }, { session });
     return session;
   } catch (error) {
     await session.endSession();
@@ -111,58 +110,4 @@ function controlsOf(
     onCommit: (callback) => void transaction.commitCallbacks.push(callback),
     onRollback: (callback) => void transaction.rollbackCallbacks.push(callback),
   };
-}
-
-/**
- * Commits or rolls back once (later calls do nothing), then, after a commit, the write path's
- * settling steps again (the first failure thrown once all ran), then that end's callbacks. A
- * commit that fails is rolled back (its rollback callbacks run) and its error thrown.
- */
-async function end(transaction: AmbientTransaction, how: 'commit' | 'rollback', logger: Logger): Promise<void> {
-  if (!transaction.open) return;
-  transaction.open = false;
-  const { session } = transaction;
-  transaction.session = undefined;
-  let failure: unknown;
-  let ended = how;
-  try {
-    if (session && how === 'commit') await session.commitTransaction();
-  } catch (error) {
-    failure = error;
-    ended = 'rollback';
-  }
-  try {
-    if (session && ended === 'rollback') await session.abortTransaction().catch(() => undefined);
-  } finally {
-    await session?.endSession();
-  }
-  const steps = ended === 'commit' ? transaction.afterCommit : [];
-  transaction.afterCommit = [];
-  for (const step of steps) {
-    try {
-      await outsideAmbientTransaction(step);
-    } catch (error) {
-      failure ??= error;
-    }
-  }
-  const callbacks = ended === 'commit' ? transaction.commitCallbacks : transaction.rollbackCallbacks;
-  transaction.commitCallbacks = [];
-  transaction.rollbackCallbacks = [];
-  for (const callback of callbacks) runCallback(callback, ended, logger);
-  if (failure !== undefined) throw failure;
-}
-
-/** As Strapi: not awaited; a failure is logged rather than turning the ended transaction into an error. */
-function runCallback(callback: () => unknown, ended: string, logger: Logger): void {
-  const failed = (error: unknown) =>
-    logger.error(
-      { err: error },
-      `strapi.db.transaction: an ${ended === 'commit' ? 'onCommit' : 'onRollback'} callback failed`,
-    );
-  try {
-    const result = callback();
-    if (result instanceof Promise) result.catch(failed);
-  } catch (error) {
-    failed(error);
-  }
 }

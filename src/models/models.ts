@@ -1,5 +1,5 @@
 import { Long } from 'bson';
-import type { Document as BsonDocument, Collection as DriverCollection } from 'mongodb';
+import type { Document as BsonDocument, Db, Collection as DriverCollection } from 'mongodb';
 import type { Collection, Connection, Document } from 'mongoose';
 import type { Registry } from '../content-types/index.js';
 import { ambientSession, joinAmbientTransactions } from '../database/ambient-transaction.js';
@@ -51,6 +51,13 @@ export class Models {
     await this.init();
   }
 
+  /** The driver's database of the open connection (the service's own collections live there). */
+  db(): Db {
+    const { db } = this.connection;
+    if (!db) throw new Error('the database connection is not open');
+    return db;
+  }
+
   model(uid: string): ContentModel {
     const model = this.models.get(uid);
     if (!model) throw new Error(`no model for ${uid}`);
@@ -70,8 +77,7 @@ export class Models {
    * its read preference and read concern. A cursor the server left open is closed.
    */
   async aggregateFirst(uid: string, pipeline: BsonDocument[], maxTimeMS?: number): Promise<BsonDocument | undefined> {
-    const db = this.connection.db;
-    if (!db) throw new Error('the database connection is not open');
+    const db = this.db();
     const collection = this.driverCollection(uid, db);
     // a command inside a transaction takes the transaction's read concern
     const readConcern = ambientSession() ? undefined : collection.readConcern?.toJSON();

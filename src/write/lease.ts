@@ -111,9 +111,7 @@ export async function withLease<T>(
 /** Runs `work` while holding the lease named `name` (a document of the `content_service_leases` collection while held). */
 export async function withNamedLease<T>(models: Models, name: string, work: () => Promise<T>): Promise<T> {
   if (holding(name)) return work();
-  const db = models.connection.db;
-  if (!db) throw new Error('the database connection is not open');
-  const leases = db.collection<{ _id: string; owner: string; until: number }>(LEASES);
+  const leases = models.db().collection<{ _id: string; owner: string; until: number }>(LEASES);
   const owner = randomUUID();
   await acquire(
     async (now) => {

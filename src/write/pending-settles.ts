@@ -31,9 +31,7 @@ export interface SettleRecord extends SettleSteps {
 }
 
 export function settleRecords(models: Models): Collection<SettleRecord> {
-  const db = models.connection.db;
-  if (!db) throw new Error('the database connection is not open');
-  return db.collection<SettleRecord>(SETTLES);
+  return models.db().collection<SettleRecord>(SETTLES);
 }
 
 /**
@@ -41,8 +39,7 @@ export function settleRecords(models: Models): Collection<SettleRecord> {
  * a transaction only from 4.4 on, and two transactions creating it at once conflict.
  */
 export async function ensureSettleRecords(models: Models): Promise<void> {
-  const db = models.connection.db;
-  if (!db) throw new Error('the database connection is not open');
+  const db = models.db();
   if (await db.listCollections({ name: SETTLES }, { nameOnly: true }).hasNext()) return;
   await db.createCollection(SETTLES).catch((error: { code?: number }) => {
     // created meanwhile by another instance

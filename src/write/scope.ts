@@ -7,9 +7,9 @@ import type { ClientSession } from 'mongodb';
 import {
   ambientSession,
   ambientTransaction,
-  outsideAmbientTransaction,
+  endAmbientTransaction,
+  openAmbientTransaction,
   runInAmbientTransaction,
-  type AmbientTransaction,
 } from '../database/ambient-transaction.js';
 import type { Models } from '../models/index.js';
 
@@ -53,8 +53,9 @@ export async function settleAgainAfterCommit(step: () => Promise<void>): Promise
  * in an app's `strapi.db.transaction` (so work that goes through the app's hooks and services commits
  * or fails whole), and the write path's settling steps run again after the commit. `work` is told
  * whether it runs in a transaction (without one its commands stand alone, and it orders them for a
- * crash between them). `afterCommit` runs once the work is committed: at once here, or after the
- * app's commit when the work joined an app's open transaction (not at all if that one rolls back).
+ * crash between them). `afterCommit` runs once the work is committed: at once here (before the
+ * settling steps: it learns of the commit whatever they do), or after the app's commit when the work
+ * joined an app's open transaction (not at all if that one rolls back).
  */
 export async function asOneTransaction<T>(
   models: Models,
@@ -73,43 +74,21 @@ export async function asOneTransaction<T>(
     return result;
   }
   const session = models.connection.getClient().startSession();
-  const transaction: AmbientTransaction = {
-    open: true,
-    session,
-    commitCallbacks: [],
-    rollbackCallbacks: [],
-    afterCommit: [],
-  };
-  let result: T;
-  try {
-    session.startTransaction();
-    result = await runInAmbientTransaction(transaction, () => work(true));
-    await session.commitTransaction();
-  } catch (error) {
-    if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
-    runCallbacks(transaction.rollbackCallbacks);
-    throw error;
-  } finally {
-    transaction.open = false;
-    transaction.session = undefined;
-    await session.endSession();
-  }
-  // the caller's step first (it learns of the commit whatever the others do), then the write path's
-  // settling steps, each run whatever the one before did; the first failure is thrown once all ran
-  let failure: unknown;
-  for (const step of [afterCommit, ...transaction.afterCommit])
-    await outsideAmbientTransaction(step).catch((error: unknown) => {
-      failure ??= error;
-    });
-  runCallbacks(transaction.commitCallbacks);
-  if (failure !== undefined) throw failure;
-  return result;
+  session.startTransaction();
+  const transaction = openAmbientTransaction(session);
+  return runInAmbientTransaction(transaction, async () => {
+    let result: T;
+    try {
+      result = await work(true);
+    } catch (error) {
+      await endAmbientTransaction(transaction, 'rollback', ignoreCallbackFailure);
+      throw error;
+    }
+    transaction.afterCommit.unshift(afterCommit);
+    await endAmbientTransaction(transaction, 'commit', ignoreCallbackFailure);
+    return result;
+  });
 }
 
-/** The `onCommit`/`onRollback` callbacks app code registered inside: not awaited, as Strapi's. */
-function runCallbacks(callbacks: (() => unknown)[]): void {
-  for (const callback of callbacks)
-    void Promise.resolve()
-      .then(callback)
-      .catch(() => undefined);
-}
+/** The app's `onCommit`/`onRollback` callbacks registered inside are its own to report. */
+const ignoreCallbackFailure = () => undefined;

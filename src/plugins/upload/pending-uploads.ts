@@ -19,9 +19,7 @@ interface PendingUpload {
 }
 
 export function pendingUploads(models: Models): Collection<PendingUpload> {
-  const db = models.connection.db;
-  if (!db) throw new Error('the database connection is not open');
-  return db.collection<PendingUpload>(PENDING_UPLOADS);
+  return models.db().collection<PendingUpload>(PENDING_UPLOADS);
 }
 
 /** Notes that bytes named `hash` are about to be stored; the note's id, to forget once they are recorded or deleted. */
