@@ -10,7 +10,8 @@ const operations = Number(process.env.EDITORS_OPERATIONS ?? 500);
 
 for (const instances of [1, 2]) {
   describe(`random concurrent editors on relations (${instances} instance${instances > 1 ? 's' : ''}, seed ${seed})`, function () {
-    this.timeout(120_000);
+    // a longer replay (EDITORS_OPERATIONS) gets time in proportion
+    this.timeout(Math.max(120_000, operations * 240));
     let cluster: Cluster;
     before(async () => {
       cluster = await startCluster(instances);
