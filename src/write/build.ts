@@ -442,6 +442,18 @@ function deletes(walk: Walk, uid: string | undefined, stored: StoredObject): num
   return trips;
 }
 
+/**
+ * The uids of the app's components in the order Strapi 4.26 registers them: its loader globs
+ * `<category>/<name>.json` with glob 10, which walks each directory in reverse name order.
+ */
+function componentsInStrapiOrder(components: Component[]): string[] {
+  const nameOf = (component: Component): string => component.uid.slice(component.category.length + 1);
+  const descending = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0);
+  return [...components]
+    .sort((a, b) => descending(a.category, b.category) || descending(`${nameOf(a)}.json`, `${nameOf(b)}.json`))
+    .map((component) => component.uid);
+}
+
 function buildDynamicZone(
   walk: Walk,
   attribute: DynamicZoneAttribute,
@@ -481,7 +493,7 @@ function buildDynamicZone(
     }
     if (typeof uid !== 'string' || !walk.registry.component(uid)) {
       // Strapi lists every component of the app, and its relation check cannot read the item
-      const known = walk.registry.listComponents().map((component) => component.uid);
+      const known = componentsInStrapiOrder(walk.registry.listComponents());
       walk.plan.issues.push(issue(componentPath, messages.oneOf(componentPath, known)));
       walk.plan.storeError ??= messages.invalidRelations();
       return null;

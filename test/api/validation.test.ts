@@ -71,6 +71,22 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
     ]);
   });
 
+  it('an empty email cannot be empty, drafts too (yup min(1), which takes the place of a minLength)', async () => {
+    const { message, errors } = await rejected('articles', { title: 't', contactEmail: '' }, 'api::article.article');
+    expect(message).to.equal('contactEmail cannot be empty');
+    expect(errors).to.deep.equal([
+      { path: ['contactEmail'], message: 'contactEmail cannot be empty', name: 'ValidationError' },
+    ]);
+    const draft = await rejected(
+      'articles',
+      { title: 't', contactEmail: '', publishedAt: null },
+      'api::article.article',
+    );
+    expect(draft.message).to.equal('contactEmail cannot be empty');
+    const author = await rejected('authors', { name: 'a', email: '' }, 'api::author.author');
+    expect(author.errors.map((e) => e.path.join('.'))).to.deep.equal(['email']);
+  });
+
   it('every scalar type rejects what it cannot cast', async () => {
     const cases: [string, Record<string, unknown>][] = [
       ['budget', { name: 'e', budget: '12.5' }],
