@@ -15,7 +15,7 @@ import type {
   ScalarAttribute,
 } from '../content-types/index.js';
 import { isManagedField, isMorph, isMorphTo } from '../content-types/index.js';
-import { AppError, ApplicationError, ValidationError, type ValidationIssue } from '../errors/index.js';
+import { AppError, ApplicationError, HttpError, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { issue, messages } from './messages.js';
 import { parseMorphInput } from './morph-input.js';
 import { isPlainObject, type WriteData } from './payload.js';
@@ -686,7 +686,7 @@ function parseComponentId(value: unknown): number | undefined {
 function unrelatedComponent(at: string[], inZone: boolean): AppError {
   const attribute = [...at].reverse().find((part) => !/^\d+$/.test(part)) ?? '';
   const message = `Some of the provided components in ${attribute} are not related to the entity`;
-  return inZone ? new AppError(400, 'Error', message) : new ApplicationError(message);
+  return inZone ? new HttpError(400, 'Error', message) : new ApplicationError(message);
 }
 
 /**
