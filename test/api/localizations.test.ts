@@ -91,6 +91,23 @@ describe('i18n: POST /api/<plural>/:id/localizations', () => {
     expect(draft.body).to.include({ locale: 'fr', title: null, publishedAt: null });
   });
 
+  it('takes a multipart/form-data body: the entry as JSON in `data` (Strapi parseMultipartData)', async () => {
+    const en = await client.post('/api/articles', { data: { title: 'Multipart source' } });
+    const res = await client
+      .post(`/api/articles/${en.body.data.id}/localizations`)
+      .field('data', JSON.stringify({ title: 'Source multipart', locale: 'fr' }));
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body).to.include({ title: 'Source multipart', locale: 'fr', publishedAt: null });
+    const flat = await client
+      .post(`/api/articles/${en.body.data.id}/localizations`)
+      .field('title', 'x')
+      .field('locale', 'fr');
+    expect(flat.status).to.equal(400);
+    expect(flat.body.error.message).to.equal(
+      'When using multipart/form-data you need to provide your data in a JSON "data" field.',
+    );
+  });
+
   it("the shared attributes a new localization's body gives go to the document's other localizations (Strapi 4.26)", async () => {
     const en = await client.post('/api/articles', { data: { title: 'Shared en', views: '5', rating: 2 } });
     const fr = await client.post(`/api/articles/${en.body.data.id}/localizations`, {
