@@ -443,8 +443,9 @@ function deletes(walk: Walk, uid: string | undefined, stored: StoredObject): num
 }
 
 /**
- * The uids of the app's components in the order Strapi 4.26 registers them: its loader globs
- * `<category>/<name>.json` with glob 10, which walks each directory in reverse name order.
+ * The uids of the app's components in the order Strapi 4.26 usually registers them: its loader globs
+ * `<category>/<name>.json` with glob 10, which walks each directory in reverse name order (the
+ * categories' order can change from one boot to the next when the disk answers out of turn).
  */
 function componentsInStrapiOrder(components: Component[]): string[] {
   const nameOf = (component: Component): string => component.uid.slice(component.category.length + 1);
