@@ -7,7 +7,7 @@ export type ErrorDetails = Record<string, unknown>;
 
 export interface StrapiErrorBody {
   data: null;
-  /** `details` is left out only by errors Strapi renders without it (BodyParserError) */
+  /** `details` is left out only by errors Strapi renders without it (HttpError) */
   error: { status: number; name: string; message: string; details?: ErrorDetails };
 }
 

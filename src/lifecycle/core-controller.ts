@@ -16,7 +16,7 @@ import cloneDeep from 'lodash/cloneDeep.js';
 import { NotFoundError, ValidationError } from '../errors/index.js';
 import type { KoaContext } from '../middlewares/koa-context.js';
 import * as operations from '../operations/index.js';
-import { withWriteBody, type WriteTarget } from '../rest/multipart-entry.js';
+import { withWriteBody, type WriteTarget } from '../plugins/upload/multipart-entry.js';
 import { validateReadQuery } from '../query/index.js';
 import type { ServiceContext } from '../service-context.js';
 import { callerAccess, requestOf, withAccess } from './caller-access.js';

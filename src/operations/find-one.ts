@@ -1,13 +1,13 @@
 import { entryIdFromPath } from '../content-types/index.js';
 import { NotFoundError } from '../errors/index.js';
-import { readEntry } from '../query/index.js';
+import { checkEntryQuery, readEntry } from '../query/index.js';
 import type { DbLifecycles } from '../service-context.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 
 /**
  * GET /api/<plural>/:id. An id that names no whole number (`abc`, `1.5`), a missing entry and
  * a draft read without `publicationState=preview` (Strapi answers it: docs/strapi-deviations.md)
- * are 404s. `locale` is ignored. The app's findOne hooks see `where: { id }`, as Strapi's.
+ * are 404s, after the query's check (its 400 comes first, as in Strapi). `locale` is ignored. The app's findOne hooks see `where: { id }`, as Strapi's.
  * Strapi's findOne never reads `publicationState` (any value, even `draft` or an object,
  * answers): here it only says whether a draft shows, so anything but `preview` reads as `live`,
  * never a 400.
@@ -29,8 +29,12 @@ async function readOne(
   lifecycles: DbLifecycles | undefined,
 ): Promise<EntryResponse> {
   const entryId = entryIdFromPath(id);
-  if (entryId === undefined) throw new NotFoundError();
   const publicationState = query.publicationState === 'preview' ? 'preview' : undefined;
+  if (entryId === undefined) {
+    // Strapi checks the query before it looks for the entry: a bad one is its 400 whatever the id
+    checkEntryQuery(ctx, uid, { ...query, publicationState });
+    throw new NotFoundError();
+  }
   const entry = await readEntry(
     ctx,
     uid,

@@ -1,7 +1,9 @@
 // POST /api/<plural>/:id/localizations (Strapi v4 i18n): a new entry in another locale of the
 // same document. It copies the source's non-localized attributes, takes the flat body for the
-// rest (the shared ones the body gives go to the other localizations too, as Strapi's), is always
-// created as a draft, and is answered flat: `{ id, ...attributes, localizations }`.
+// rest (the shared ones the body gives go to the other localizations too, as Strapi's), is
+// created as Strapi's entity service creates: a draft unless the body gives `publishedAt`, yet
+// validated as published (required attributes) unless that is null. Answered flat:
+// `{ id, ...attributes, localizations }`.
 import type { Attribute, ContentType } from '../content-types/index.js';
 import { ApplicationError, NotFoundError } from '../errors/index.js';
 import {
@@ -109,12 +111,15 @@ export async function createLocalization(
     const current = await entries(ctx.models, uid).findOne({ _id: source._id });
     if (!current) throw new NotFoundError();
     const data: WriteData = { ...nonLocalizedAttributes(contentType, current), ...attributes };
-    return createEntry(ctx, contentType, data, { locale, localeGroup: group, draft: true, shared: attributes }).catch(
-      (error: unknown) => {
-        // another request created this locale meanwhile (the unique index of the group decided)
-        throw error instanceof LocaleTakenError ? new ApplicationError('locale is already used') : error;
-      },
-    );
+    return createEntry(ctx, contentType, data, {
+      locale,
+      localeGroup: group,
+      unpublished: true,
+      shared: attributes,
+    }).catch((error: unknown) => {
+      // another request created this locale meanwhile (the unique index of the group decided)
+      throw error instanceof LocaleTakenError ? new ApplicationError('locale is already used') : error;
+    });
   });
   const answer = await findWritten(ctx, uid, String(id), {
     ...query,

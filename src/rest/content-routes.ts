@@ -6,7 +6,7 @@ import type { ServiceContext } from '../service-context.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { operationContext, rawQuery, requestAuth } from '../operations/request-context.js';
 import { coreRouteInfo, setRequestRoute } from '../operations/request-route.js';
-import { withWriteBody, type WriteTarget } from './multipart-entry.js';
+import { withWriteBody, type WriteTarget } from '../plugins/upload/multipart-entry.js';
 
 type Handler = (req: Request, res: Response) => Promise<unknown>;
 

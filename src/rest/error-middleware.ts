@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, BodyParserError, InternalServerError, NotFoundError, isAppError } from '../errors/index.js';
+import { AppError, HttpError, InternalServerError, NotFoundError, isAppError } from '../errors/index.js';
 import { databaseRefusal } from '../database/database-errors.js';
 import type { Logger } from '../logger.js';
 
@@ -23,19 +23,15 @@ const OBJECT_OR_ARRAY = /^[\x20\x09\x0a\x0d]*[[{]/;
  * for a body that is no object or array (named `Error` by the REST body parser, `SyntaxError` by
  * the GraphQL endpoint's).
  */
-function bodySyntaxError(raw: string, onGraphQL: boolean): BodyParserError {
+function bodySyntaxError(raw: string, onGraphQL: boolean): HttpError {
   if (!OBJECT_OR_ARRAY.test(raw))
-    return new BodyParserError(
-      400,
-      onGraphQL ? 'SyntaxError' : 'Error',
-      'invalid JSON, only supports object and array',
-    );
+    return new HttpError(400, onGraphQL ? 'SyntaxError' : 'Error', 'invalid JSON, only supports object and array');
   try {
     JSON.parse(raw);
   } catch (err) {
-    if (err instanceof SyntaxError) return new BodyParserError(400, 'SyntaxError', err.message);
+    if (err instanceof SyntaxError) return new HttpError(400, 'SyntaxError', err.message);
   }
-  return new BodyParserError(400, 'SyntaxError', 'Invalid JSON');
+  return new HttpError(400, 'SyntaxError', 'Invalid JSON');
 }
 
 function toAppError(err: unknown, onGraphQL: boolean): AppError | undefined {
@@ -47,9 +43,9 @@ function toAppError(err: unknown, onGraphQL: boolean): AppError | undefined {
     return bodySyntaxError(typeof parserError.body === 'string' ? parserError.body : '', onGraphQL);
   // raw-body's and inflation's own messages, which koa-body passes on
   if (parserError?.type === 'entity.too.large')
-    return new BodyParserError(413, 'PayloadTooLargeError', 'request entity too large');
+    return new HttpError(413, 'PayloadTooLargeError', 'request entity too large');
   if (parserError?.type === 'encoding.unsupported')
-    return new BodyParserError(415, 'Error', `Unsupported Content-Encoding: ${parserError.encoding ?? ''}`);
+    return new HttpError(415, 'Error', `Unsupported Content-Encoding: ${parserError.encoding ?? ''}`);
   return clientHttpError(err);
 }
 

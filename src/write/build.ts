@@ -15,7 +15,7 @@ import type {
   ScalarAttribute,
 } from '../content-types/index.js';
 import { isManagedField, isMorph, isMorphTo } from '../content-types/index.js';
-import { AppError, ApplicationError, ValidationError, type ValidationIssue } from '../errors/index.js';
+import { AppError, ApplicationError, HttpError, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { issue, messages } from './messages.js';
 import { parseMorphInput } from './morph-input.js';
 import { isPlainObject, type WriteData } from './payload.js';
@@ -442,6 +442,19 @@ function deletes(walk: Walk, uid: string | undefined, stored: StoredObject): num
   return trips;
 }
 
+/**
+ * The uids of the app's components in the order Strapi 4.26 usually registers them: its loader globs
+ * `<category>/<name>.json` with glob 10, which walks each directory in reverse name order (the
+ * categories' order can change from one boot to the next when the disk answers out of turn).
+ */
+function componentsInStrapiOrder(components: Component[]): string[] {
+  const nameOf = (component: Component): string => component.uid.slice(component.category.length + 1);
+  const descending = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0);
+  return [...components]
+    .sort((a, b) => descending(a.category, b.category) || descending(`${nameOf(a)}.json`, `${nameOf(b)}.json`))
+    .map((component) => component.uid);
+}
+
 function buildDynamicZone(
   walk: Walk,
   attribute: DynamicZoneAttribute,
@@ -481,7 +494,7 @@ function buildDynamicZone(
     }
     if (typeof uid !== 'string' || !walk.registry.component(uid)) {
       // Strapi lists every component of the app, and its relation check cannot read the item
-      const known = walk.registry.listComponents().map((component) => component.uid);
+      const known = componentsInStrapiOrder(walk.registry.listComponents());
       walk.plan.issues.push(issue(componentPath, messages.oneOf(componentPath, known)));
       walk.plan.storeError ??= messages.invalidRelations();
       return null;
@@ -674,7 +687,7 @@ function parseComponentId(value: unknown): number | undefined {
 function unrelatedComponent(at: string[], inZone: boolean): AppError {
   const attribute = [...at].reverse().find((part) => !/^\d+$/.test(part)) ?? '';
   const message = `Some of the provided components in ${attribute} are not related to the entity`;
-  return inZone ? new AppError(400, 'Error', message) : new ApplicationError(message);
+  return inZone ? new HttpError(400, 'Error', message) : new ApplicationError(message);
 }
 
 /**

@@ -34,11 +34,10 @@ export interface CreateOptions {
    * a document through `data.localizations` shares its whole `data`.
    */
   shared?: WriteData;
-  /** the v4 localization route always creates a draft */
-  draft?: boolean;
   /**
    * A body without `publishedAt` is stored unpublished but validated as a published entry
-   * (required attributes enforced): Strapi's entity service, which GraphQL's create calls.
+   * (required attributes enforced): Strapi's entity service, which GraphQL's create and the
+   * localization route call.
    */
   unpublished?: boolean;
 }
@@ -215,14 +214,8 @@ async function insertEntry(
   const publishErrors: string[] = [];
   const locale = contentType.localized ? resolveLocale(ctx, options.locale ?? data.locale) : null;
   const requested = contentType.draftAndPublish ? readPublishedAt(data, publishErrors) : undefined;
-  const publishedAt = options.draft
-    ? null
-    : requested === undefined
-      ? options.unpublished
-        ? null
-        : new Date()
-      : requested;
-  const isDraft = contentType.draftAndPublish && (options.draft === true || requested === null);
+  const publishedAt = requested === undefined ? (options.unpublished ? null : new Date()) : requested;
+  const isDraft = contentType.draftAndPublish && requested === null;
   const plan = buildWrite(ctx.registry, contentType, data, {
     mode: 'create',
     existing: null,

@@ -64,6 +64,7 @@ export const messages = {
   oneOf: (path: string[], values: unknown[]) =>
     `${pathLabel(path)} must be one of the following values: ${values.map((v) => (v === null ? '' : String(v))).join(', ')}`,
   email: (path: string[]) => `${pathLabel(path)} must be a valid email`,
+  emptyEmail: (path: string[]) => `${pathLabel(path)} cannot be empty`,
   integer: (path: string[]) => `${pathLabel(path)} must be an integer`,
   matches: (path: string[], regex: string) => `${pathLabel(path)} must match the following: "${regex}"`,
   minLength: (path: string[], min: number) => `${pathLabel(path)} must be at least ${min} characters`,

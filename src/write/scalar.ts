@@ -115,6 +115,17 @@ function checkLengths(attribute: ScalarAttribute, path: string[], value: string,
   return issues;
 }
 
+/**
+ * Strapi's email schema ends with yup's `min(1, "cannot be empty")`, which replaces a `minLength`
+ * (yup keeps one test of a name) and applies to drafts too; `email()` itself lets '' through.
+ */
+function checkEmail(attribute: ScalarAttribute, path: string[], value: string): ValidationIssue[] {
+  const issues = checkLengths({ ...attribute, minLength: undefined }, path, value, true);
+  if (value !== '' && !EMAIL.test(value)) issues.push(issue(path, messages.email(path)));
+  if (value === '') issues.push(issue(path, messages.emptyEmail(path)));
+  return issues;
+}
+
 function checkRange(attribute: ScalarAttribute, path: string[], value: number): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   if (attribute.min !== undefined && value < Number(attribute.min))
@@ -167,9 +178,8 @@ export function castScalar(
           : { ok: false, issues: [typeError] };
       }
       if (!rules) return ok(value);
-      const issues = checkLengths(attribute, path, value, isDraft);
-      if (attribute.type === 'email' && value !== '' && !EMAIL.test(value))
-        issues.push(issue(path, messages.email(path)));
+      const issues =
+        attribute.type === 'email' ? checkEmail(attribute, path, value) : checkLengths(attribute, path, value, isDraft);
       if (attribute.type === 'uid' && !UID.test(value))
         issues.push(issue(path, messages.matches(path, UID.toString())));
       if (attribute.type === 'enumeration' && !(attribute.enum ?? []).includes(value))

@@ -38,6 +38,25 @@ describe('REST find, findOne, single type', () => {
     expect((await get('/api/articles/5')).status).to.equal(404);
   });
 
+  it("checks findOne's query before the id, whatever the id (Strapi 4.26: a bad query is its 400 even for /abc)", async () => {
+    const invalid = {
+      data: null,
+      error: { status: 400, name: 'ValidationError', message: 'Invalid parameter nope', details: {} },
+    };
+    for (const path of [
+      '/api/notes/abc?fields[0]=nope',
+      '/api/notes/abc?sort=nope',
+      '/api/notes/abc?filters[nope]=1',
+      '/api/notes/999999?fields[0]=nope',
+    ]) {
+      const res = await get(path);
+      expect(res.status, path).to.equal(400);
+      expect(res.body, path).to.deep.equal(invalid);
+    }
+    expect((await get('/api/notes/abc?fields[0]=title')).status).to.equal(404);
+    expect((await get('/api/notes/999999?populate=nope')).status).to.equal(404);
+  });
+
   it('reads an id as Strapi on SQLite compares it: any number literal of a whole number names it', async () => {
     for (const [path, id] of [
       ['01', 1],

@@ -41,12 +41,11 @@ describe('i18n: POST /api/<plural>/:id/localizations', () => {
     );
   });
 
-  it('answers a flat entry with its localizations, always a draft', async () => {
+  it('answers a flat entry with its localizations, a draft unless the body publishes it', async () => {
     const res = await client.post('/api/articles/4/localizations', {
       locale: 'fr',
       title: 'Pourquoi les étoiles',
       slug: 'pourquoi-fr',
-      publishedAt: '2024-01-01T00:00:00.000Z',
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.include({ title: 'Pourquoi les étoiles', locale: 'fr', publishedAt: null, kind: 'news' });
@@ -58,6 +57,55 @@ describe('i18n: POST /api/<plural>/:id/localizations', () => {
     ]);
     const en = await client.get('/api/articles/4?populate=localizations&publicationState=preview');
     expect(en.body.data.attributes.localizations.data.map((l: { id: number }) => l.id)).to.deep.equal([res.body.id]);
+  });
+
+  it('is validated as published unless the body says publishedAt: null; a publishedAt given is kept (Strapi 4.26)', async () => {
+    const en = await client.post('/api/articles', { data: { title: 'Published source' } });
+    const path = `/api/articles/${en.body.data.id}/localizations`;
+    const count = await client.count(ARTICLE);
+    const untitled = await client.post(path, { locale: 'fr', summary: 'no title' });
+    expect(untitled.status).to.equal(400);
+    expect(untitled.body).to.deep.equal({
+      data: null,
+      error: {
+        status: 400,
+        name: 'ValidationError',
+        message: 'title must be defined.',
+        details: { errors: [{ path: ['title'], message: 'title must be defined.', name: 'ValidationError' }] },
+      },
+    });
+    expect(await client.count(ARTICLE), 'nothing written').to.equal(count);
+    const published = await client.post(path, {
+      locale: 'fr',
+      title: 'Publiée',
+      publishedAt: '2024-01-01T00:00:00.000Z',
+    });
+    expect(published.status, JSON.stringify(published.body)).to.equal(200);
+    expect(published.body).to.include({ locale: 'fr', publishedAt: '2024-01-01T00:00:00.000Z' });
+    const other = await client.post('/api/articles', { data: { title: 'Draft source' } });
+    const draft = await client.post(`/api/articles/${other.body.data.id}/localizations`, {
+      locale: 'fr',
+      publishedAt: null,
+    });
+    expect(draft.status, JSON.stringify(draft.body)).to.equal(200);
+    expect(draft.body).to.include({ locale: 'fr', title: null, publishedAt: null });
+  });
+
+  it('takes a multipart/form-data body: the entry as JSON in `data` (Strapi parseMultipartData)', async () => {
+    const en = await client.post('/api/articles', { data: { title: 'Multipart source' } });
+    const res = await client
+      .post(`/api/articles/${en.body.data.id}/localizations`)
+      .field('data', JSON.stringify({ title: 'Source multipart', locale: 'fr' }));
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body).to.include({ title: 'Source multipart', locale: 'fr', publishedAt: null });
+    const flat = await client
+      .post(`/api/articles/${en.body.data.id}/localizations`)
+      .field('title', 'x')
+      .field('locale', 'fr');
+    expect(flat.status).to.equal(400);
+    expect(flat.body.error.message).to.equal(
+      'When using multipart/form-data you need to provide your data in a JSON "data" field.',
+    );
   });
 
   it("the shared attributes a new localization's body gives go to the document's other localizations (Strapi 4.26)", async () => {

@@ -70,6 +70,16 @@ describe('REST writes as multipart/form-data (data + files.<media>)', () => {
     });
     const invalid = await api().post('/api/albums').set(media.auth).field('data', '{oops').expect(400);
     expect(invalid.body.error.message).to.equal("Invalid 'data' field. 'data' should be a valid JSON.");
+    // JSON that is no object: the write's own refusal, as for a JSON body (Strapi 4.26's message)
+    const list = await api().post('/api/albums').set(media.auth).field('data', '[1]').expect(400);
+    const notObject =
+      'this must be a `object` type, but the final value was: `null` (cast from the value `[\n  {}\n]`).';
+    expect(list.body.error).to.deep.equal({
+      status: 400,
+      name: 'ValidationError',
+      message: notObject,
+      details: { errors: [{ path: [], message: notObject, name: 'ValidationError' }] },
+    });
     const unprefixed = await api()
       .post('/api/albums')
       .set(media.auth)

@@ -71,6 +71,50 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
     ]);
   });
 
+  it('an empty email cannot be empty, drafts too (yup min(1), which takes the place of a minLength)', async () => {
+    const { message, errors } = await rejected('articles', { title: 't', contactEmail: '' }, 'api::article.article');
+    expect(message).to.equal('contactEmail cannot be empty');
+    expect(errors).to.deep.equal([
+      { path: ['contactEmail'], message: 'contactEmail cannot be empty', name: 'ValidationError' },
+    ]);
+    const draft = await rejected(
+      'articles',
+      { title: 't', contactEmail: '', publishedAt: null },
+      'api::article.article',
+    );
+    expect(draft.message).to.equal('contactEmail cannot be empty');
+    const author = await rejected('authors', { name: 'a', email: '' }, 'api::author.author');
+    expect(author.errors.map((e) => e.path.join('.'))).to.deep.equal(['email']);
+  });
+
+  it("a dynamic-zone item naming another entry's component id: Strapi's plain Error, no details; GraphQL an internal error", async () => {
+    const created = await client.post('/api/articles', {
+      data: { title: 'zone owner', blocks: [{ __component: 'blocks.quote', text: 'kept' }] },
+    });
+    const id = created.body.data.id as number;
+    const before = await client.stored('api::article.article', id);
+    const res = await client.put(`/api/articles/${id}`, {
+      data: { blocks: [{ id: 999999, __component: 'blocks.quote', text: 'foreign' }] },
+    });
+    expect(res.status).to.equal(400);
+    expect(res.body).to.deep.equal({
+      data: null,
+      error: {
+        status: 400,
+        name: 'Error',
+        message: 'Some of the provided components in blocks are not related to the entity',
+      },
+    });
+    const gql = await client.post('/graphql', {
+      query: `mutation { updateArticle(id: ${id}, data: { blocks: [{ __typename: "ComponentBlocksQuote", id: 999999, text: "x" }] }) { data { id } } }`,
+    });
+    expect(gql.body).to.deep.equal({
+      errors: [{ message: 'Internal Server Error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }],
+      data: { updateArticle: null },
+    });
+    expect(await client.stored('api::article.article', id), 'nothing changed').to.deep.equal(before);
+  });
+
   it('every scalar type rejects what it cannot cast', async () => {
     const cases: [string, Record<string, unknown>][] = [
       ['budget', { name: 'e', budget: '12.5' }],

@@ -94,8 +94,8 @@ describe('REST write messages: dates, times, list order (Strapi 4.26 wording)', 
       [
         { blocks: [{ text: 'a' }, { __component: 'blocks.nope' }] },
         [
-          // every component of the app (Strapi lists them in the order it read its folders)
-          'blocks.1.__component: blocks[1].__component must be one of the following values: blocks.cta, blocks.quote, blocks.rich-text, shared.address, shared.link, shared.meta-social, shared.seo',
+          // every component of the app, in the order Strapi 4.26's loader globs their files (reverse names)
+          'blocks.1.__component: blocks[1].__component must be one of the following values: shared.seo, shared.meta-social, shared.link, shared.address, blocks.rich-text, blocks.quote, blocks.cta',
           'blocks.0.__component: blocks[0].__component is a required field',
           ': Cannot build relations store from dynamiczone, component identifier is undefined',
         ],

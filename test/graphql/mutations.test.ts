@@ -199,7 +199,7 @@ describe('GraphQL mutations and permissions', () => {
     await gql(service, 'mutation($id: ID!) { deleteArticle(id: $id) { data { id } } }', { id }, jwt);
   });
 
-  it('creates an entry in another locale and a localization of an existing entry (always a draft)', async () => {
+  it('creates an entry in another locale and a localization of an existing entry (a draft when publishedAt is not given)', async () => {
     const fr = await gql(
       service,
       'mutation { createArticle(locale: "fr", data: { title: "Article GQL" }) { data { id attributes { locale } } } }',

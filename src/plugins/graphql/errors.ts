@@ -5,7 +5,7 @@
  * STRAPI_PAGINATION_ERROR); anything else is an internal error whose message is not leaked.
  */
 import { GraphQLError } from 'graphql';
-import { isAppError, type AppError } from '../../errors/index.js';
+import { HttpError, isAppError, type AppError } from '../../errors/index.js';
 import { databaseRefusal } from '../../database/database-errors.js';
 import type { Logger } from '../../logger.js';
 
@@ -39,6 +39,8 @@ export function formatResolverError(error: GraphQLError, logger: Logger): GraphQ
   if (cause instanceof ShownInternalError || (cause.constructor === Error && NON_NULL_FIELD.test(cause.message)))
     return withCode(error, 'INTERNAL_SERVER_ERROR');
   const original = databaseRefusal(cause) ?? cause;
+  // Strapi's GraphQL formats only its ApplicationErrors; a client's input refused this way is no fault to log
+  if (original instanceof HttpError) return internalError();
   if (isAppError(original)) {
     // Strapi's answers carry neither `locations` nor `path` on resolver errors
     return new GraphQLError(original.message, {
@@ -49,9 +51,11 @@ export function formatResolverError(error: GraphQLError, logger: Logger): GraphQ
     });
   }
   logger.error({ err: original }, 'GraphQL resolver failed');
-  return new GraphQLError('Internal Server Error', {
-    extensions: { code: 'INTERNAL_SERVER_ERROR' },
-  });
+  return internalError();
+}
+
+function internalError(): GraphQLError {
+  return new GraphQLError('Internal Server Error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
 }
 
 /** A validation (or parse) error with Apollo's `extensions.code`. */

@@ -14,7 +14,7 @@ import { isPlainObject } from '../../write/index.js';
 import type { PluginRoute } from '../types.js';
 import { readAttachRequest, resolveAttachTarget } from './attach.js';
 import { asFormidable } from './file-data.js';
-import { readFileInfo, validateFileInfoBody } from './file-info.js';
+import { readFileInfo } from './file-info.js';
 import { findFile, findFiles, type UploadRuntime } from './files.js';
 import { byName, isMultipart, readMultipart, type IncomingFile, type MultipartBody } from './multipart.js';
 import { uploadServiceOf } from './services.js';
@@ -77,17 +77,17 @@ export function uploadRoutes(service: ServiceContext, rt: UploadRuntime): Plugin
           // as Strapi's content-api controller: the upload service, which the app may have changed
           const uploadService = uploadServiceOf(service, rt);
           if (id !== undefined && files.length === 0)
-            return uploadService.updateFileInfo(id, { ...validateFileInfoBody(fields.fileInfo, 1)[0] });
+            return uploadService.updateFileInfo(id, { ...readFileInfo(fields.fileInfo, 1)[0] });
           if (files.length === 0) throw new ValidationError('Files are empty');
           if (id !== undefined) {
             if (files.length > 1) throw new ValidationError('Cannot replace a file with multiple ones');
             const [file] = files.map(asFormidable);
             return uploadService.replace(id, {
-              data: { fileInfo: validateFileInfoBody(fields.fileInfo, 1)[0] },
+              data: { fileInfo: readFileInfo(fields.fileInfo, 1)[0] },
               file,
             });
           }
-          const infos = validateFileInfoBody(fields.fileInfo, files.length);
+          const infos = readFileInfo(fields.fileInfo, files.length);
           const attach = readAttachRequest(fields);
           // the caller may change the entry the files go into (Strapi does not check this)
           if (attach) await resolveAttachTarget(ctx, requestAuth(req), attach);

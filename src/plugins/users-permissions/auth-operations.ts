@@ -23,7 +23,7 @@ import {
   newResetCode,
   sanitizeUser,
   updateUser,
-  usernameOrEmailTaken,
+  registerConflict,
   type NewUser,
   type UserDoc,
 } from './users.js';
@@ -149,7 +149,7 @@ export async function register(
   const username = fields.username ?? '';
   const advanced = await advancedSettings(ctx);
   if (!advanced.allow_register) throw new ApplicationError('Register action is currently disabled');
-  if (await usernameOrEmailTaken(ctx, { username, email })) throw new ApplicationError(TAKEN);
+  if (await registerConflict(ctx, { username, email }, advanced.unique_email)) throw new ApplicationError(TAKEN);
   checkFields(body, { username: usernameRules, password: passwordRules });
   const role = await findRole(ctx, { type: advanced.default_role });
   if (!role) throw new ApplicationError('Impossible to find the default role');

@@ -105,6 +105,24 @@ export async function usernameOrEmailTaken(
 }
 
 /**
+ * Register's check (Strapi 4.26): the e-mail (lower-cased) and the username are each compared with
+ * both the usernames and the e-mails of the users, so a username that is another user's e-mail is
+ * taken too. With `unique_email` off only users of the local provider count.
+ */
+export async function registerConflict(
+  ctx: ServiceContext,
+  fields: { username: string; email: string },
+  uniqueEmail: boolean,
+): Promise<boolean> {
+  const { username, email } = fields;
+  const filter: Record<string, unknown> = {
+    $or: [{ email }, { username: email }, { username }, { email: username }],
+  };
+  if (!uniqueEmail) filter.provider = 'local';
+  return (await collectionOf(ctx, USER_UID).countDocuments(filter, { limit: 1 })) > 0;
+}
+
+/**
  * Creates a user through the write path, so the app's own user attributes (an extension's
  * scalars, relations, media, components) are validated and written as on any content-type.
  */

@@ -158,6 +158,29 @@ describe('users-permissions: register, login, JWT', () => {
         .send({ username: 'alice', email: 'other@users.example.com', password: 'hunter22' });
       expect(same.status).to.equal(400);
     });
+
+    it("refuses a username that is another user's e-mail, and an e-mail that is another's username (Strapi 4.26)", async () => {
+      const count = () => collectionOf(service.context, USER_UID).countDocuments({});
+      const before = await count();
+      const cross = await request(service.app)
+        .post('/api/auth/local/register')
+        .send({ username: 'alice@users.example.com', email: 'cross@example.org', password: 'hunter22' });
+      expect(cross.status).to.equal(400);
+      expect(cross.body).to.deep.equal({
+        data: null,
+        error: { status: 400, name: 'ApplicationError', message: 'Email or Username are already taken', details: {} },
+      });
+      await request(service.app)
+        .post('/api/auth/local/register')
+        .send({ username: 'mail@like.org', email: 'ml@example.org', password: 'hunter22' })
+        .expect(200);
+      const other = await request(service.app)
+        .post('/api/auth/local/register')
+        .send({ username: 'someone', email: 'MAIL@like.org', password: 'hunter22' });
+      expect(other.status).to.equal(400);
+      expect(other.body.error.message).to.equal('Email or Username are already taken');
+      expect(await count()).to.equal(before + 1);
+    });
   });
 
   describe('POST /api/auth/local', () => {

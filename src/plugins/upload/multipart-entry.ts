@@ -12,9 +12,9 @@
  * permission, not the upload plugin's.
  */
 import type { Request } from 'express';
-import type { Attribute, Component, ContentType, MediaAttribute } from '../content-types/index.js';
-import { AppError, ValidationError } from '../errors/index.js';
-import { operationContext } from '../operations/request-context.js';
+import type { Attribute, Component, ContentType, MediaAttribute } from '../../content-types/index.js';
+import { AppError, ValidationError } from '../../errors/index.js';
+import { operationContext } from '../../operations/request-context.js';
 import {
   asFormidable,
   isMultipart,
@@ -25,9 +25,9 @@ import {
   uploadServiceOf,
   withWorkDir,
   type IncomingFile,
-} from '../plugins/upload/index.js';
-import type { ServiceContext } from '../service-context.js';
-import { entries, isPlainObject, type StoredEntry } from '../write/index.js';
+} from './index.js';
+import type { ServiceContext } from '../../service-context.js';
+import { entries, isPlainObject, type StoredEntry } from '../../write/index.js';
 
 const NO_DATA = 'When using multipart/form-data you need to provide your data in a JSON "data" field.';
 const BAD_DATA = "Invalid 'data' field. 'data' should be a valid JSON.";
@@ -60,7 +60,7 @@ async function multipartWrite<T>(
   req: Request,
   ct: ContentType,
   target: WriteTarget,
-  write: (body: { data: Record<string, unknown> }) => Promise<T>,
+  write: (body: { data: unknown }) => Promise<T>,
   dataField?: () => unknown,
 ): Promise<T> {
   const rt = uploadRuntime(service);
@@ -70,7 +70,8 @@ async function multipartWrite<T>(
     const body = await readMultipart(req, { sizeLimit, maxFileSize, directory: workDir });
     const data = readData(dataField ? dataField() : body.fields.findLast((f) => f.name === 'data')?.value);
     const keys = fileKeys(body.files);
-    if (keys.size === 0) return write({ data });
+    // data that is no object is refused by the write as a JSON body's would be, before any file is stored
+    if (keys.size === 0 || !isPlainObject(data)) return write({ data });
     const stored = await storedEntry(service, ct, target);
     // every path checked (and the data made ready for it) before a file is stored
     const targets = [...keys].map(([key, files]) => ({ files, target: fileTarget(service, ct, key, data, stored) }));
@@ -97,19 +98,18 @@ async function multipartWrite<T>(
   });
 }
 
-/** The entry's data: the `data` field's JSON text (an object the app's code put there is taken as it is). */
-function readData(field: unknown): Record<string, unknown> {
+/**
+ * The entry's data: the `data` field's JSON text (what the app's code put there is taken as it is).
+ * JSON that is no object goes to the write as it is, as Strapi's `parseMultipartData` passes it on.
+ */
+function readData(field: unknown): unknown {
   if (field === undefined || field === null) throw new ValidationError(NO_DATA);
-  let data: unknown = field;
-  if (typeof field === 'string') {
-    try {
-      data = JSON.parse(field);
-    } catch {
-      throw new ValidationError(BAD_DATA);
-    }
+  if (typeof field !== 'string') return field;
+  try {
+    return JSON.parse(field);
+  } catch {
+    throw new ValidationError(BAD_DATA);
   }
-  if (!isPlainObject(data)) throw new ValidationError(BAD_DATA);
-  return data;
 }
 
 /** The files by their key after `files.` (in the order first sent). */
