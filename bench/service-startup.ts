@@ -1,7 +1,7 @@
 // Start-up of the service on persisted data, after a clean stop and after kill -9 in the middle of
 // writes, timed as `start` runs it (the engine in its worker thread, the service listening once
 // the engine's documents are decoded), with every acknowledged write checked after the restart.
-//   npm run bench:service-startup -- --shared ../shared --data DIR [--runs 3] [--journal-mb 24] [--writers 8]
+//   npm run bench:service-startup -- --shared ../shared --data DIR [--runs 3] [--journal-mb 24] [--writers 8] [--dist]
 // DIR is a data directory kept by `npm run bench:scenarios -- --data DIR` (its `engine/`). Each run
 // works on a fresh copy of it, in child processes:
 // - clean: a start on the copy as it is;
@@ -11,6 +11,9 @@
 //   MB, this process kills it with SIGKILL, writes still in flight; then a start on what it left.
 // A start prints the time until the service listens, the engine's CPU included (the process's
 // CPU), and reads back every write the writer reported acknowledged: a missing one fails the run.
+// The time counts from the engine's start; the service's modules are loaded before it (importMs:
+// compiled by tsx from the sources, or with --dist the build of `npm run build`, as the Docker
+// image runs it).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -36,6 +39,7 @@ const { values } = parseArgs({
     role: { type: 'string' },
     dir: { type: 'string' },
     acks: { type: 'string' },
+    dist: { type: 'boolean', default: false },
   },
 });
 
@@ -78,8 +82,9 @@ async function write(dir: string, writers: number): Promise<void> {
 async function start(dir: string, acksFile: string | undefined): Promise<void> {
   process.env.JWT_SECRET ??= randomBytes(32).toString('base64');
   process.env.API_TOKEN_SALT ??= randomBytes(32).toString('base64');
-  const { startEngineThread } = await import('../src/database/engine-thread.js');
-  const { createServer } = await import('../src/app.js');
+  const imported = performance.now();
+  const { startEngineThread, createServer } = await serviceModules();
+  const importMs = performance.now() - imported;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const engine = await startEngineThread({ host: '127.0.0.1', dataDir: dir });
@@ -98,10 +103,24 @@ async function start(dir: string, acksFile: string | undefined): Promise<void> {
     engineListeningMs: Math.round(engineListening),
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
     rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
+    importMs: Math.round(importMs),
   };
   if (acksFile) result.acknowledged = await checkAcks(engine.uri, acksFile);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.kill(process.pid, 'SIGKILL'); // leaves the copy as the start left it (no stop, no compaction)
+}
+
+/** The service's modules: its sources through tsx, or with --dist its build (dist/). */
+async function serviceModules(): Promise<{
+  startEngineThread: typeof import('../src/database/engine-thread.js').startEngineThread;
+  createServer: typeof import('../src/app.js').createServer;
+}> {
+  const from = values.dist ? '../dist' : '../src';
+  const engineThread = (await import(
+    `${from}/database/engine-thread.js`
+  )) as typeof import('../src/database/engine-thread.js');
+  const app = (await import(`${from}/app.js`)) as typeof import('../src/app.js');
+  return { startEngineThread: engineThread.startEngineThread, createServer: app.createServer };
 }
 
 /** Every acknowledged write is there: the last summary acknowledged for each article, each insert. */
@@ -140,7 +159,19 @@ async function checkAcks(uri: string, acksFile: string): Promise<{ writes: numbe
 function child(role: string, dir: string, extra: string[] = []): { done: Promise<string>; pid: number } {
   const p = spawn(
     process.execPath,
-    ['--import', 'tsx', SELF, '--role', role, '--dir', dir, '--shared', values.shared ?? '../shared', ...extra],
+    [
+      '--import',
+      'tsx',
+      SELF,
+      '--role',
+      role,
+      '--dir',
+      dir,
+      '--shared',
+      values.shared ?? '../shared',
+      ...(values.dist ? ['--dist'] : []),
+      ...extra,
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const timer = setTimeout(() => p.kill('SIGKILL'), CHILD_LIMIT_MS);
@@ -212,6 +243,8 @@ async function main(): Promise<void> {
   const source = join(resolve(values.data), 'engine');
   if (!existsSync(source))
     throw new Error(`${source} does not exist: keep a data directory with bench:scenarios --data`);
+  if (values.dist && !existsSync(fileURLToPath(new URL('../dist/app.js', import.meta.url))))
+    throw new Error('--dist: build the service first (npm run build)');
   if (!existsSync(join(resolve(values.shared ?? '../shared'), 'conformance')))
     throw new Error('--shared DIR: the shared directory (its conformance app) is required');
   const runs = Number(values.runs);

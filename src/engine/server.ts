@@ -6,7 +6,6 @@ import { expireDocuments } from './commands/ttl.js';
 import { CursorReply } from './protocol/cursor-reply.js';
 import { CursorStore } from './cursors.js';
 import type { EngineLog } from './events.js';
-import { collectGarbage } from './full-gc.js';
 import { isPlainObject, type Doc } from './bson/types.js';
 import { readMessages } from './protocol/connection.js';
 import { serializeReply, type Request } from './protocol/wire.js';
@@ -79,6 +78,7 @@ export class EngineServer {
   private readonly servers: Server[] = [];
   private ttlTimer: NodeJS.Timeout | undefined;
   private indexBuild: NodeJS.Timeout | undefined;
+  private indexBuildStep: NodeJS.Immediate | undefined;
   /** stops the decoding of documents left encoded (see decodeLoadedDocuments) */
   private stopDecoding: (() => void) | undefined;
   /** when the last command arrived (see buildDeferredIndexes) */
@@ -237,11 +237,11 @@ export class EngineServer {
   }
 
   /**
-   * Builds the indexes a start on persisted data left to build, one at a time while no command
-   * has arrived for IDLE_BEFORE_INDEX_BUILD_MS (IDLE_BEFORE_FIRST_INDEX_BUILD_MS before the
-   * first), then collects the builds' garbage: the first reads after a restart do not pay for
-   * them, and a client's burst of commands (the service's own start-up) is not held up behind
-   * them. A read that needs one before its turn builds it itself.
+   * Builds the indexes a start on persisted data left to build, once no command has arrived for
+   * IDLE_BEFORE_INDEX_BUILD_MS (IDLE_BEFORE_FIRST_INDEX_BUILD_MS before the first), each in slices
+   * of SLICE_MS between commands: a command waits for the slice under way at most (a read that
+   * needs an index finishes its build itself), and a client's burst of commands (the service's
+   * own start-up) is not held up behind them.
    */
   private buildDeferredIndexes(): void {
     const deferred = this.catalog
@@ -251,38 +251,58 @@ export class EngineServer {
     if (deferred.length === 0) return;
     const built = deferred.length;
     let buildMs = 0;
+    let slices = 0;
+    let longestMs = 0;
     let kept = 0;
     let idleBefore = IDLE_BEFORE_FIRST_INDEX_BUILD_MS;
+    let building = false;
     this.lastCommandAt = performance.now();
     const next = (): void => {
-      const idleFor = performance.now() - this.lastCommandAt;
-      if (idleFor < idleBefore) {
-        this.indexBuild = setTimeout(next, idleBefore - idleFor).unref();
+      this.indexBuild = undefined;
+      if (!building) {
+        const idleFor = performance.now() - this.lastCommandAt;
+        if (idleFor < idleBefore) {
+          this.indexBuild = setTimeout(next, idleBefore - idleFor).unref();
+          return;
+        }
+        if (idleBefore === IDLE_BEFORE_FIRST_INDEX_BUILD_MS)
+          this.opts.log({
+            level: 'info',
+            event: 'indexes.building',
+            message: `building ${built} indexes of the loaded data in the background, between commands`,
+            details: { indexes: built },
+          });
+        idleBefore = IDLE_BEFORE_INDEX_BUILD_MS;
+      }
+      if (this.busy()) {
+        // a read running in time slices goes first
+        this.indexBuild = setTimeout(next, 1).unref();
         return;
       }
-      idleBefore = IDLE_BEFORE_INDEX_BUILD_MS;
-      const index = deferred.shift();
+      const index = deferred[0];
       if (!index) {
-        this.indexBuild = undefined;
-        // the builds' garbage (their key arrays) fills the old generation: collected at once, the
-        // resident memory after a start is that of the data and its indexes
-        const gcStarted = performance.now();
-        collectGarbage();
         const ms = Math.round(buildMs);
-        const gcMs = Math.round(performance.now() - gcStarted);
+        const longest = Math.round(longestMs);
         this.opts.log({
           level: 'info',
           event: 'indexes.built',
-          message: `indexes of the loaded data built (${ms} ms of work, ${kept} of ${built} in the order the snapshot kept, then ${gcMs} ms of garbage collection)`,
-          details: { ms, gcMs, built, kept },
+          message: `indexes of the loaded data built (${ms} ms of work in ${slices} slices, the longest ${longest} ms; ${kept} of ${built} in the order the snapshot kept)`,
+          details: { ms, slices, longestMs: longest, built, kept },
         });
         return;
       }
       const started = performance.now();
-      index.build();
-      buildMs += performance.now() - started;
-      if (index.builtFromKeptOrder) kept++;
-      this.indexBuild = setTimeout(next, 0).unref();
+      building = !index.buildSlice(started + SLICE_MS);
+      const spent = performance.now() - started;
+      buildMs += spent;
+      longestMs = Math.max(longestMs, spent);
+      slices++;
+      if (!building) {
+        deferred.shift();
+        if (index.builtFromKeptOrder) kept++;
+      }
+      // after the commands that arrived meanwhile (see decodeLoadedDocuments)
+      this.indexBuildStep = setImmediate(next);
     };
     this.indexBuild = setTimeout(next, 0).unref();
   }
@@ -627,6 +647,7 @@ export class EngineServer {
   async stop(): Promise<void> {
     clearInterval(this.ttlTimer);
     clearTimeout(this.indexBuild);
+    if (this.indexBuildStep) clearImmediate(this.indexBuildStep);
     this.stopDecoding?.();
     this.documentsDecoded();
     this.cursors.stop();

@@ -98,7 +98,7 @@ export class Collection {
     this.positions = undefined;
     this.trigrams.clear();
     this.linkOrders.clear();
-    for (const ix of this.indexes) if (!ix.deferred) ix.defer(() => this.docs.values());
+    for (const ix of this.indexes) ix.deferUnlessPending(() => this.docs.values());
   }
 
   /** A removal replayed from a journal after loads still to apply (see loadLater). */
@@ -257,7 +257,7 @@ export class Collection {
     this.trigrams.clear();
     this.linkOrders.clear();
     // an index already left to build (each load of a start after the first) stays so as it is
-    for (const ix of this.indexes) if (!ix.deferred) ix.defer(() => this.docs.values());
+    for (const ix of this.indexes) ix.deferUnlessPending(() => this.docs.values());
   }
 
   /** Replaces a stored document by a new version with the same `_id`. */

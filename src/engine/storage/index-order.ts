@@ -44,33 +44,59 @@ export function keptEntryOrder(
   firstEntry: readonly number[],
   compare: (a: number, b: number) => number,
 ): number[] {
-  const docs = firstEntry.length - 1;
-  const entries = firstEntry[docs] ?? 0;
-  const seen = new Int32Array(docs);
-  const placed = new Uint8Array(entries);
-  const own = new Map<number, number[]>();
-  const order: number[] = [];
-  for (let i = 0; i < positions.length; i++) {
-    const p = positions[i];
-    if (!(p >= 0 && p < docs)) continue;
-    const first = firstEntry[p];
-    const count = firstEntry[p + 1] - first;
-    const nth = seen[p]++;
-    if (nth >= count) continue;
-    let entry = first;
-    if (count > 1) {
-      let sorted = own.get(p);
-      if (!sorted) {
-        sorted = Array.from({ length: count }, (_, k) => first + k).sort(compare);
-        own.set(p, sorted);
-      }
-      entry = sorted[nth];
-    }
-    placed[entry] = 1;
-    order.push(entry);
+  const placement = new KeptOrderPlacement(positions, firstEntry, compare);
+  placement.step(Infinity);
+  return placement.order;
+}
+
+/** keptEntryOrder in steps (see IndexBuild): `step(n)` places up to n more positions. */
+export class KeptOrderPlacement {
+  readonly order: number[] = [];
+  private next = 0;
+  private readonly seen: Int32Array;
+  private readonly placed: Uint8Array;
+  /** a multikey document's entries in their own order, once met */
+  private readonly own = new Map<number, number[]>();
+
+  constructor(
+    private readonly positions: Int32Array,
+    private readonly firstEntry: readonly number[],
+    private readonly compare: (a: number, b: number) => number,
+  ) {
+    const docs = firstEntry.length - 1;
+    this.seen = new Int32Array(docs);
+    this.placed = new Uint8Array(firstEntry[docs] ?? 0);
   }
-  for (let entry = 0; entry < entries; entry++) if (placed[entry] === 0) order.push(entry);
-  return order;
+
+  /** Places up to `count` more kept positions; true once the order is complete. */
+  step(count: number): boolean {
+    const { positions, firstEntry, seen, placed, own, order } = this;
+    const docs = firstEntry.length - 1;
+    const to = Math.min(positions.length, this.next + count);
+    for (let i = this.next; i < to; i++) {
+      const p = positions[i] as number;
+      if (!(p >= 0 && p < docs)) continue;
+      const first = firstEntry[p] as number;
+      const entries = (firstEntry[p + 1] as number) - first;
+      const nth = seen[p]++;
+      if (nth >= entries) continue;
+      let entry = first;
+      if (entries > 1) {
+        let sorted = own.get(p);
+        if (!sorted) {
+          sorted = Array.from({ length: entries }, (_, k) => first + k).sort(this.compare);
+          own.set(p, sorted);
+        }
+        entry = sorted[nth] as number;
+      }
+      placed[entry] = 1;
+      order.push(entry);
+    }
+    this.next = to;
+    if (to < positions.length) return false;
+    for (let entry = 0; entry < placed.length; entry++) if (placed[entry] === 0) order.push(entry);
+    return true;
+  }
 }
 
 /** Whether `order` is sorted (each entry before the next). */

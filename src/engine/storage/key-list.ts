@@ -87,24 +87,41 @@ export class KeyList {
 
   /** Replaces every entry by those of `keys` and `docs` taken in the positions of `order` (already sorted). */
   load(keys: readonly unknown[], docs: readonly Doc[], order: readonly number[]): void {
-    this.leaves = [];
+    this.loader(keys, docs, order).step(Infinity);
+  }
+
+  /**
+   * `load` in steps: `step(count)` lays out about `count` more entries in leaves, and answers true
+   * once all are, when they replace the list's entries (the list is not to be used before).
+   */
+  loader(keys: readonly unknown[], docs: readonly Doc[], order: readonly number[]): { step(count: number): boolean } {
+    const leaves: Leaf[] = [];
     const w = this.width;
-    for (let i = 0; i < order.length; i += LEAF_FILL) {
-      const end = Math.min(order.length, i + LEAF_FILL);
-      const leafKeys: unknown[] = [];
-      const leafDocs: Doc[] = [];
-      for (let k = i; k < end; k++) {
-        const at = order[k];
-        leafDocs.push(docs[at]);
-        if (this.derive) continue;
-        if (w === 1) leafKeys.push(keys[at]);
-        else for (let f = 0; f < w; f++) leafKeys.push((keys[at] as unknown[])[f]);
-      }
-      // copies of their exact length: arrays grown by push keep up to half again as much room
-      this.leaves.push({ keys: leafKeys.slice(), docs: leafDocs.slice() });
-    }
-    this.total = order.length;
-    this.rebuild();
+    let i = 0;
+    return {
+      step: (count: number): boolean => {
+        const to = Math.min(order.length, i + count);
+        for (; i < to; i += LEAF_FILL) {
+          const end = Math.min(order.length, i + LEAF_FILL);
+          const leafKeys: unknown[] = [];
+          const leafDocs: Doc[] = [];
+          for (let k = i; k < end; k++) {
+            const at = order[k] as number;
+            leafDocs.push(docs[at] as Doc);
+            if (this.derive) continue;
+            if (w === 1) leafKeys.push(keys[at]);
+            else for (let f = 0; f < w; f++) leafKeys.push((keys[at] as unknown[])[f]);
+          }
+          // copies of their exact length: arrays grown by push keep up to half again as much room
+          leaves.push({ keys: leafKeys.slice(), docs: leafDocs.slice() });
+        }
+        if (i < order.length) return false;
+        this.leaves = leaves;
+        this.total = order.length;
+        this.rebuild();
+        return true;
+      },
+    };
   }
 
   /** The documents of the entries, in entry order. */

@@ -3,7 +3,7 @@ import { pathValues } from '../bson/path.js';
 import { isPlainObject, type Doc } from '../bson/types.js';
 import { commandError } from '../errors.js';
 import { keyComparator } from './index-keys.js';
-import { inOrder, keptEntryOrder } from './index-order.js';
+import { IndexBuild } from './index-build.js';
 import { KeyList, type KeyOf } from './key-list.js';
 import { unbudgeted } from '../work.js';
 
@@ -31,6 +31,11 @@ export class SecondaryIndex {
   private readonly multikeyPositions = new Set<number>();
   /** set while the index is not built: the documents to build it from when it is first read */
   private pending: (() => Iterable<Doc>) | undefined;
+  /**
+   * a build of a pending index under way in slices (see buildSlice), and the writes made since
+   * it took the documents, applied to its entries once it is done
+   */
+  private building: { build: IndexBuild; writes: IndexWrite[]; loader?: { step(count: number): boolean } } | undefined;
   /** the order a snapshot kept for the next build (index-order.ts), checked before it is used */
   private keptOrder: Int32Array | undefined;
   private orderWasKept = false;
@@ -86,13 +91,13 @@ export class SecondaryIndex {
 
   /** The entries, sorted by key then `_id` (an index left to build is built now). */
   get entries(): KeyList {
-    if (this.pending) this.buildPending();
+    if (this.pending || this.building) this.build();
     return this.list;
   }
 
   /** Positions of the fields on which some document reached an array (an index left to build is built now). */
   get multikeyFields(): ReadonlySet<number> {
-    if (this.pending) this.buildPending();
+    if (this.pending || this.building) this.build();
     return this.multikeyPositions;
   }
 
@@ -103,28 +108,66 @@ export class SecondaryIndex {
    */
   defer(source: () => Iterable<Doc>): void {
     this.pending = source;
+    this.building = undefined;
     this.list = this.emptyList();
     this.multikeyPositions.clear();
   }
 
-  /** Whether the index is left to build (see defer). */
+  /** Leaves the index to build (see defer) unless it is already: a build under way starts again. */
+  deferUnlessPending(source: () => Iterable<Doc>): void {
+    if (!this.pending) this.defer(source);
+  }
+
+  /** Whether the index is left to build, or its build is under way (see defer, buildSlice). */
   get deferred(): boolean {
-    return this.pending !== undefined;
+    return this.pending !== undefined || this.building !== undefined;
   }
 
-  /** Builds an index left to build now (see defer); nothing for one already built. */
+  /** Builds an index left to build now, or finishes its build under way; nothing for one already built. */
   build(): void {
-    if (this.pending) this.buildPending();
+    if (this.pending || this.building) unbudgeted(() => this.buildSlice(Infinity));
   }
 
-  private buildPending(): void {
-    const source = this.pending as () => Iterable<Doc>;
-    unbudgeted(() => {
+  /**
+   * Builds an index left to build until `deadline` (a performance.now() value): a build begun
+   * takes the documents as they are then, the writes made after are applied to its entries once
+   * it is done, and a read that needs the index finishes it (see `entries`). True once built.
+   */
+  buildSlice(deadline: number): boolean {
+    if (this.pending) {
+      const source = this.pending;
       // the source may first apply its collection's pending loads, which leave this index to build again
-      const docs = source();
+      const docs = Array.from(source());
       this.pending = undefined;
-      this.fill(docs, false);
-    });
+      this.building = { build: this.startBuild(docs), writes: [] };
+    }
+    const building = this.building;
+    if (!building) return true;
+    const { build } = building;
+    if (!build.run(deadline)) return false;
+    building.loader ??= this.list.loader(build.keys, build.owners, build.order);
+    const all = deadline === Infinity;
+    while (!building.loader.step(all ? Infinity : ENTRIES_PER_LOAD_STEP))
+      if (!all && performance.now() >= deadline) return false;
+    this.building = undefined;
+    this.orderWasKept = build.orderWasKept;
+    for (const write of building.writes) this[write.op](write.doc, write.keys);
+    return true;
+  }
+
+  private startBuild(docs: readonly Doc[]): IndexBuild {
+    const kept = this.keptOrder;
+    this.keptOrder = undefined;
+    const keysOf = (doc: Doc) => {
+      this.note(doc);
+      return this.keysOf(doc);
+    };
+    return new IndexBuild(docs, keysOf, this.compareKey, compareValues, kept);
+  }
+
+  private finishBuild(build: IndexBuild): void {
+    this.orderWasKept = build.orderWasKept;
+    this.list.load(build.keys, build.owners, build.order);
   }
 
   /** Gives the next build the order a snapshot kept (see index-order.ts). */
@@ -142,7 +185,7 @@ export class SecondaryIndex {
    * undefined while the index is left to build.
    */
   ownersInOrder(): Doc[] | undefined {
-    return this.pending ? undefined : this.list.owners();
+    return this.pending || this.building ? undefined : this.list.owners();
   }
 
   /**
@@ -153,32 +196,10 @@ export class SecondaryIndex {
    * index, promoted before the sort ends.
    */
   fill(docs: Iterable<Doc>, enforceUnique: boolean): { values: unknown[] } | undefined {
-    const kept = this.keptOrder;
-    this.keptOrder = undefined;
-    const keys: unknown[] = [];
-    const owners: Doc[] = [];
-    /** with a kept order: the first entry of each document, then the number of entries */
-    const firstEntry: number[] = [];
-    for (const doc of docs) {
-      this.note(doc);
-      if (kept) firstEntry.push(keys.length);
-      for (const key of this.keysOf(doc)) {
-        keys.push(key);
-        owners.push(doc);
-      }
-    }
-    firstEntry.push(keys.length);
-    const compare = (a: number, b: number) =>
-      this.compareKey(keys[a], keys[b]) || compareValues(owners[a]._id, owners[b]._id);
-    let order: number[];
-    if (kept) order = keptEntryOrder(kept, firstEntry, compare);
-    else {
-      order = new Array<number>(keys.length);
-      for (let i = 0; i < order.length; i++) order[i] = i;
-    }
-    this.orderWasKept = kept !== undefined && inOrder(order, compare);
-    if (!this.orderWasKept) order.sort(compare);
+    const build = this.startBuild(Array.from(docs));
+    build.run(Infinity);
     if (enforceUnique && this.unique) {
+      const { keys, owners, order } = build;
       for (let i = 1; i < order.length; i++) {
         const [a, b] = [order[i - 1], order[i]];
         if (this.compareKey(keys[a], keys[b]) === 0 && compareValues(owners[a]._id, owners[b]._id) !== 0) {
@@ -186,7 +207,7 @@ export class SecondaryIndex {
         }
       }
     }
-    this.list.load(keys, owners, order);
+    this.finishBuild(build);
     return undefined;
   }
 
@@ -251,22 +272,35 @@ export class SecondaryIndex {
   }
 
   // While the index is left to build, writes leave it alone: the build reads the documents as
-  // they are by then (the collection changes its documents right after these calls).
+  // they are by then (the collection changes its documents right after these calls). While its
+  // build is under way, they are applied once it is done.
 
   add(doc: Doc, keys: unknown[]): void {
     if (this.pending) return;
+    if (this.building) {
+      this.building.writes.push({ op: 'add', doc, keys });
+      return;
+    }
     this.note(doc);
     for (const key of keys) this.list.insert(key, doc);
   }
 
   remove(doc: Doc, keys: unknown[]): void {
     if (this.pending) return;
+    if (this.building) {
+      this.building.writes.push({ op: 'remove', doc, keys });
+      return;
+    }
     for (const key of keys) this.list.remove(key, doc);
   }
 
   /** Points this document's entries (same keys) at its new version. */
   swap(doc: Doc, keys: unknown[]): void {
     if (this.pending) return;
+    if (this.building) {
+      this.building.writes.push({ op: 'swap', doc, keys });
+      return;
+    }
     for (const key of keys) this.list.swap(key, doc);
   }
 
@@ -291,6 +325,16 @@ export class SecondaryIndex {
       }
     }
   }
+}
+
+/** Entries laid out in leaves between two looks at the clock, when a build is loaded in slices. */
+const ENTRIES_PER_LOAD_STEP = 4096;
+
+/** A write made while the index's build was under way, applied to its entries once it is done. */
+interface IndexWrite {
+  op: 'add' | 'remove' | 'swap';
+  doc: Doc;
+  keys: unknown[];
 }
 
 /**
