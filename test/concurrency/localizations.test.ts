@@ -65,7 +65,6 @@ for (const instances of [1, 2]) {
     });
 
     it('a localization created racing the delete of its entry is made from it whole, or answered 404 with nothing stored', async () => {
-      const answered = new Set<number>();
       for (let round = 0; round < 8; round++) {
         const en = await cluster.post(0, '/api/articles', {
           data: { title: `deleted en ${round}`, readingTime: round },
@@ -80,7 +79,6 @@ for (const instances of [1, 2]) {
           cluster.del(round + 1, `/api/articles/${id}`),
         ]);
         expect(deleted.status).to.equal(200);
-        answered.add(fr.status);
         const left = await cluster.docs('articles', { localeGroup: source!.localeGroup });
         if (fr.status === 200) {
           expect(left.map((d) => [d._id, d.locale, d.readingTime])).to.deep.equal([[fr.body.id, 'fr', round]]);
@@ -95,7 +93,6 @@ for (const instances of [1, 2]) {
           expect(left).to.deep.equal([]);
         }
       }
-      expect([...answered].every((status) => status === 200 || status === 404)).to.equal(true);
     });
   });
 }
