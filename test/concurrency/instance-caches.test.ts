@@ -7,6 +7,8 @@ import request from 'supertest';
 import { setTokenActions } from '../../src/plugins/users-permissions/api-token-permissions.js';
 import { regenerateApiToken } from '../../src/plugins/users-permissions/api-tokens.js';
 import { createApiToken, revokeApiToken, usersPermissionsRuntime } from '../../src/plugins/users-permissions/index.js';
+import { grantActions } from '../../src/plugins/users-permissions/roles.js';
+import { createTestService, freshDatabaseUri, type TestService } from '../helpers/server.js';
 import { startCluster, type Cluster } from './helpers.js';
 
 describe('caches of two service instances on one database', function () {
@@ -136,5 +138,52 @@ describe('caches of two service instances on one database', function () {
       expect((await cluster.del(0, `/api/users/${userId}`)).status).to.equal(200);
       expect((await readCategories(1, auth)).status).to.equal(401);
     });
+  });
+});
+
+// What authentication costs per request, counted on the driver: the stamp check rides on reads a
+// request made anyway (docs/users-permissions.md).
+describe('commands authentication sends per request', function () {
+  this.timeout(60_000);
+  let service: TestService;
+  const sent: string[] = [];
+  const AUTH_COLLECTIONS = new Set(['up_users', 'up_roles', 'up_permissions']);
+  before(async () => {
+    const uri = new URL(freshDatabaseUri());
+    uri.searchParams.set('monitorCommands', 'true');
+    service = await createTestService({}, uri.toString());
+    service.context.connection.getClient().on('commandStarted', (event) => {
+      const collection: unknown = event.command[event.commandName];
+      if (typeof collection === 'string' && AUTH_COLLECTIONS.has(collection))
+        sent.push(`${collection}.${event.commandName}`);
+    });
+  });
+  after(() => service.close());
+  const countedFor = async (send: () => Promise<{ status: number }>, status = 200): Promise<string[]> => {
+    sent.length = 0;
+    expect((await send()).status).to.equal(status);
+    return [...sent];
+  };
+
+  it('none for a public request, one read of the user (with its role) for a JWT request; the permissions again only once changed', async () => {
+    const registered = await request(service.app)
+      .post('/api/auth/local/register')
+      .send({ username: 'counted', email: 'counted@example.org', password: 'Password123!' });
+    expect(registered.status, JSON.stringify(registered.body)).to.equal(200);
+    const auth = { Authorization: `Bearer ${registered.body.jwt as string}` };
+    const asUser = () => request(service.app).get('/api/categories').set(auth);
+    const asPublic = () => request(service.app).get('/api/categories');
+    await asUser();
+    await asPublic();
+    expect(await countedFor(asPublic)).to.deep.equal([]);
+    expect(await countedFor(asUser)).to.deep.equal(['up_users.aggregate']);
+    expect(await countedFor(asUser)).to.deep.equal(['up_users.aggregate']);
+    // the authenticated role changes (its stamp moves): its actions are read once more
+    const roleId = (await service.context.models
+      .collection('plugin::users-permissions.role')
+      .findOne({ type: 'authenticated' }))!._id as unknown as number;
+    await grantActions(service.context, roleId, ['api::tag.tag.counted']);
+    expect(await countedFor(asUser)).to.deep.equal(['up_users.aggregate', 'up_permissions.find']);
+    expect(await countedFor(asUser)).to.deep.equal(['up_users.aggregate']);
   });
 });
