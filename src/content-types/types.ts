@@ -220,6 +220,7 @@ export const RESERVED_ATTRIBUTE_NAMES = new Set([
   '__claim',
   '__order',
   '__lease',
+  '__grants',
   '__proto__',
 ]);
 

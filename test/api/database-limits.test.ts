@@ -12,6 +12,7 @@ const NODES = 40;
 /** Pages hold 1 MB of text and link to every page: a page with its links populated twice is over 16 MB. */
 const PAGES = 6;
 const MB = 1024 * 1024;
+const TIME_BUDGET_MS = 1_000;
 
 function populateChain(depth: number): string {
   let query = '';
@@ -51,7 +52,9 @@ describe('REST and GraphQL: time budget of database reads, 16 MB answers', funct
     });
     service = await createTestService({
       appDir: dir,
-      config: { api: { rest: { defaultLimit: 25, maxLimit: 100, withCount: true, timeBudgetMs: 300 } } },
+      // the budget is the window in which plain requests must be answered: on a busy 2-core machine a
+      // plain read took over 150 ms, and with 300 ms no second one fitted in (the suite failed)
+      config: { api: { rest: { defaultLimit: 25, maxLimit: 100, withCount: true, timeBudgetMs: TIME_BUDGET_MS } } },
     });
     // stored layout written directly: the reads are what is tested here
     const db = service.context.connection.getClient().db(service.context.connection.name);
@@ -97,7 +100,7 @@ describe('REST and GraphQL: time budget of database reads, 16 MB answers', funct
       .to.match(/took too long/)
       .and.match(/populate/)
       .and.match(/pageSize/);
-    expect(ms, 'refused in under 2 s').to.be.lessThan(2000);
+    expect(ms, 'refused at its budget, not once it ran to its end').to.be.lessThan(TIME_BUDGET_MS + 2_000);
     expect(plain.length, 'plain requests answered meanwhile').to.be.greaterThan(1);
     expect(plain.every((status) => status === 200)).to.equal(true);
   });

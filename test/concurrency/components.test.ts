@@ -62,5 +62,36 @@ for (const instances of [1, 2]) {
         }
       }
     });
+
+    it('component edits racing the delete of their entry answer 200 or 404 and never bring the entry back', async () => {
+      for (let round = 0; round < 8; round++) {
+        const [id] = await createMany(cluster, 'articles', 1, () => ({
+          title: 'edited while deleted',
+          seo: { metaTitle: 'before' },
+          links: [{ label: 'kept', url: 'https://kept.example' }],
+        }));
+        const [created] = (await cluster.docs('articles', { _id: id })) as unknown as Stored[];
+        const edits = [
+          { seo: { id: created!.seo.id, metaTitle: `after ${round}` } },
+          {
+            links: [
+              { id: created!.links[0]!.id, label: 'relabelled' },
+              { label: 'added', url: 'https://added.example' },
+            ],
+          },
+          { blocks: [{ __component: 'blocks.quote', text: 'quoted' }] },
+        ];
+        // the delete starts a little later each round, so it lands before, between and after the edits
+        const [deleted, ...answers] = await Promise.all([
+          new Promise((resolve) => setTimeout(resolve, round * 3)).then(() =>
+            cluster.del(round, `/api/articles/${id}`),
+          ),
+          ...edits.map((data, i) => cluster.put(round + i + 1, `/api/articles/${id}`, { data })),
+        ]);
+        expect(deleted.status).to.equal(200);
+        for (const answer of answers) expect([200, 404], JSON.stringify(answer.body)).to.include(answer.status);
+        expect(await cluster.docs('articles', { _id: id })).to.deep.equal([]);
+      }
+    });
   });
 }

@@ -34,8 +34,8 @@ for (const instances of [1, 2]) {
       for (const answer of answers.filter((a) => a.status === 404))
         expect(answer.body.error).to.include({ status: 404, name: 'NotFoundError' });
       await receiver.waitFor('/deletes', 'entry.delete', 1);
-      // the events of the losers would have been sent with the winner's
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // the events of the losers would have been queued with the winner's: every queued one posted
+      await Promise.all(cluster.services.map((service) => service.webhooks.idle()));
       const events = receiver.callsTo('/deletes', 'entry.delete').filter((c) => {
         const entry = c.body.entry as { id: number; title: string };
         return entry.id === id && entry.title === 'deleted once';

@@ -63,6 +63,37 @@ for (const instances of [1, 2]) {
         expect(new Set(docs.map(shared)).size).to.equal(1);
       }
     });
+
+    it('a localization created racing the delete of its entry is made from it whole, or answered 404 with nothing stored', async () => {
+      for (let round = 0; round < 8; round++) {
+        const en = await cluster.post(0, '/api/articles', {
+          data: { title: `deleted en ${round}`, readingTime: round },
+        });
+        const id = en.body.data.id as number;
+        const [source] = await cluster.docs('articles', { _id: id });
+        // the creation starts a little later each round, so both orders occur (any order must hold)
+        const [fr, deleted] = await Promise.all([
+          new Promise((resolve) => setTimeout(resolve, round * 4)).then(() =>
+            cluster.post(round, `/api/articles/${id}/localizations`, { locale: 'fr', title: `fr ${round}` }),
+          ),
+          cluster.del(round + 1, `/api/articles/${id}`),
+        ]);
+        expect(deleted.status).to.equal(200);
+        const left = await cluster.docs('articles', { localeGroup: source!.localeGroup });
+        if (fr.status === 200) {
+          expect(left.map((d) => [d._id, d.locale, d.readingTime])).to.deep.equal([[fr.body.id, 'fr', round]]);
+          // the deleted entry is not listed among its localizations
+          const read = await cluster.get(
+            `/api/articles/${fr.body.id as number}?locale=fr&populate=localizations&publicationState=preview`,
+          );
+          expect(read.status).to.equal(200);
+          expect(read.body.data.attributes.localizations.data).to.deep.equal([]);
+        } else {
+          expect(fr.status, JSON.stringify(fr.body)).to.equal(404);
+          expect(left).to.deep.equal([]);
+        }
+      }
+    });
   });
 }
 

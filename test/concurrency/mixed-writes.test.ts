@@ -1,6 +1,6 @@
 // Writes of different kinds racing on one entry, on two service instances: a manyToMany `set`
 // against `connect`/`disconnect` from both sides, a GraphQL mutation against a REST update, a
-// publication against an update of other attributes.
+// publication against an update of other attributes (REST and GraphQL each way).
 // Each write lands whole and the result is one some serial order of them gives; the order keys of
 // the inverse side name exactly the stored links.
 import { expect } from 'chai';
@@ -101,6 +101,44 @@ describe('mixed writes racing on one entry (2 service instances on one database)
       expect(doc.title).to.equal(`edited ${round}`);
       expect((doc.publishedAt as Date).toISOString()).to.equal(publishedAt);
       expect((doc.tags as number[]).map(Number)).to.deep.equal([tags[0]]);
+    }
+  });
+
+  it('unpublishing through GraphQL racing a REST edit, and publishing through REST racing a GraphQL edit: both land', async () => {
+    const graphql = (i: number, mutation: string) =>
+      request(cluster.services[i % 2]!.app)
+        .post('/graphql')
+        .set(cluster.auth)
+        .send({ query: `mutation { ${mutation} }` });
+    for (const round of range(1, 6)) {
+      const publishedAt = new Date(Date.UTC(2026, 1, round)).toISOString();
+      const [published, draft] = await createMany(cluster, 'articles', 2, (i) => ({
+        title: `toggled ${round}`,
+        publishedAt: i === 0 ? publishedAt : null,
+      }));
+      const answers = await Promise.all([
+        graphql(round, `updateArticle(id: ${published}, data: { publishedAt: null }) { data { id } }`),
+        cluster.put(round + 1, `/api/articles/${published}`, {
+          data: { title: `rest ${round}`, tags: { connect: [tags[1]] } },
+        }),
+        cluster.put(round, `/api/articles/${draft}`, { data: { publishedAt } }),
+        graphql(
+          round + 1,
+          `updateArticle(id: ${draft}, data: { title: "graphql ${round}", tags: ["${tags[2]}"] }) { data { id } }`,
+        ),
+      ]);
+      expect(statuses(answers), JSON.stringify(answers.map((a) => a.body))).to.deep.equal({ 200: 4 });
+      for (const answer of [answers[0]!, answers[3]!]) expect(answer.body.errors).to.equal(undefined);
+      const unpublished = await stored(published!);
+      expect([unpublished.title, unpublished.publishedAt, (unpublished.tags as number[]).map(Number)]).to.deep.equal([
+        `rest ${round}`,
+        null,
+        [tags[1]],
+      ]);
+      const nowPublished = await stored(draft!);
+      expect(nowPublished.title).to.equal(`graphql ${round}`);
+      expect((nowPublished.publishedAt as Date).toISOString()).to.equal(publishedAt);
+      expect((nowPublished.tags as number[]).map(Number)).to.deep.equal([tags[2]]);
     }
   });
 });

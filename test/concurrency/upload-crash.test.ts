@@ -132,21 +132,19 @@ describe('the upload sweep of a running service', function () {
       .attach('files', await png(400, 300), 'recorded.png');
     expect(res.status).to.equal(200);
     const recorded = res.body[0] as { hash: string };
-    // what an upload cut off before its record leaves: its note, its bytes and a format
+    // what an upload cut off before its record leaves: its bytes and a format, then its note (the
+    // note last: a pass between the note and the first file would find nothing to remove and
+    // forget the note, and the files would stay)
     const hash = 'cut_off_0123456789';
-    await media.service.context.connection
-      .db!.collection('content_service_pending_uploads')
-      .insertOne({ _id: 'a-note' as never, hash, at: new Date(Date.now() - 2 * 3_600_000) });
     await mkdir(join(media.uploads, 'nested'), { recursive: true });
     const foreign = ['foreign_0123456789.png', '.gitkeep', 'nested/deep_0123456789.png'];
     for (const name of [`${hash}.png`, `thumbnail_${hash}.png`, ...foreign])
       await writeFile(join(media.uploads, name), 'bytes');
     for (const name of [`${hash}.png`, `thumbnail_${hash}.png`, ...foreign, `${recorded.hash}.png`])
       await backdate(name, 2 * 3_600_000);
-    // a pass may run between two of the backdates above and find the thumbnail still fresh: it
-    // keeps the note, and the next pass removes the thumbnail
-    const cutOff = [`${hash}.png`, `thumbnail_${hash}.png`];
     const notes = media.service.context.connection.db!.collection('content_service_pending_uploads');
+    await notes.insertOne({ _id: 'a-note' as never, hash, at: new Date(Date.now() - 2 * 3_600_000) });
+    const cutOff = [`${hash}.png`, `thumbnail_${hash}.png`];
     await waitFor(
       'the sweep',
       async () =>

@@ -7,7 +7,9 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
+import { PENDING_REPLACEMENT, PENDING_REPLACEMENT_FILTER } from '../../src/plugins/upload/replace-file.js';
 import { createMediaApp, png, type MediaApp } from '../helpers/media-app.js';
+import { indexUsed } from '../engine/helpers/explain.js';
 
 const FILE_UID = 'plugin::upload.file';
 
@@ -96,5 +98,42 @@ describe('upload replacement that fails half-way', function () {
     expect((await media.stored()).filter((name) => name.includes(file.hash)).sort()).to.deep.equal(
       [`${file.hash}.png`, `thumbnail_${file.hash}.png`].sort(),
     );
+  });
+});
+
+describe("the sweep's look-up of pending replacements", function () {
+  this.timeout(30_000);
+  let media: MediaApp;
+  before(async () => {
+    media = await createMediaApp();
+  });
+  after(() => media.service.close());
+
+  it('is served by an index: it reads only the records marked, not every file record', async () => {
+    const files = media.service.context.models.collection(FILE_UID);
+    for (const name of ['one.png', 'two.png', 'three.png']) {
+      const res = await request(media.service.app)
+        .post('/api/upload')
+        .set(media.auth)
+        .attach('files', await png(8, 8), name);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    }
+    const explain = async () =>
+      (await media.service.context.connection.db!.command({
+        explain: { find: files.collectionName, filter: PENDING_REPLACEMENT_FILTER, projection: { _id: 1 } },
+        verbosity: 'executionStats',
+      })) as { executionStats: { nReturned: number; totalDocsExamined: number } };
+    const none = await explain();
+    expect(indexUsed(none)).to.equal('pending_replacement');
+    expect(none.executionStats).to.include({ nReturned: 0, totalDocsExamined: 0 });
+    // a record whose replacement was committed but not finished (what a crash leaves)
+    const [marked] = await files.find({}).sort({ _id: 1 }).limit(1).toArray();
+    await files.updateOne(
+      { _id: marked!._id },
+      { $set: { [PENDING_REPLACEMENT]: { token: 'a-token', moves: [], obsolete: {} } } },
+    );
+    const one = await explain();
+    expect(one.executionStats).to.include({ nReturned: 1, totalDocsExamined: 1 });
+    await files.updateOne({ _id: marked!._id }, { $unset: { [PENDING_REPLACEMENT]: '' } });
   });
 });

@@ -214,10 +214,10 @@ describe('engine: transactions', function () {
           await coll.updateOne({ _id: 1 }, { $inc: { n: 100 } }, { session: b });
         }),
       );
-      await new Promise((r) => setTimeout(r, 100));
+      // a second attempt means the first met a's lock (a sleep here let a commit first on a busy machine)
+      while (attempts < 2) await new Promise((r) => setTimeout(r, 10));
       await a.commitTransaction();
       await retried;
-      expect(attempts).to.be.greaterThan(1);
     });
     expect((await state()).docs.map((d) => d.n)).to.deep.equal([111, 3, 3]);
   });
@@ -226,11 +226,13 @@ describe('engine: transactions', function () {
     await inSession(async (session) => {
       session.startTransaction();
       await coll.insertOne({ _id: 4, slug: 'd' }, { session });
-      await new Promise((r) => setTimeout(r, 1_300));
-      expect(await coll.countDocuments({ _id: 4 })).to.equal(0);
+      // a write outside waits for the transaction's lock on _id 4: it applies once the lifetime ended it
+      await coll.insertOne({ _id: 4, slug: 'd outside' });
+      expect((await coll.findOne({ _id: 4 }))?.slug).to.equal('d outside');
       const err = await session.commitTransaction().catch((e: MongoServerError) => e);
       expect((err as MongoServerError).code).to.equal(251);
     });
+    await coll.deleteOne({ _id: 4 });
   });
 
   it('endSessions aborts the open transactions of the sessions it ends', async () => {

@@ -26,6 +26,8 @@ export interface WebhookReceiver {
   waitFor(path: string, event?: string, count?: number, timeoutMs?: number): Promise<ReceivedCall[]>;
   /** answers the calls a `hang` path holds (200), so no delivery waits for its timeout after a test */
   releaseHung(): void;
+  /** how many calls to a `hang` path are held with their connection still open (not timed out by the caller) */
+  heldOpen(path: string): number;
   close(): Promise<void>;
 }
 
@@ -33,7 +35,7 @@ export interface WebhookReceiver {
 export async function startWebhookReceiver(behaviours: Record<string, PathBehaviour> = {}): Promise<WebhookReceiver> {
   const calls: ReceivedCall[] = [];
   const listeners = new Set<() => void>();
-  const hung = new Set<ServerResponse>();
+  const hung = new Map<ServerResponse, string>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -50,7 +52,8 @@ export async function startWebhookReceiver(behaviours: Record<string, PathBehavi
       for (const listener of listeners) listener();
       const behaviour = behaviours[path] ?? {};
       if (behaviour.hang) {
-        hung.add(res);
+        hung.set(res, path);
+        res.on('close', () => hung.delete(res));
         return;
       }
       setTimeout(() => {
@@ -85,9 +88,10 @@ export async function startWebhookReceiver(behaviours: Record<string, PathBehavi
       });
     },
     releaseHung() {
-      for (const res of hung) res.end('ok');
+      for (const res of hung.keys()) res.end('ok');
       hung.clear();
     },
+    heldOpen: (path) => [...hung.values()].filter((held) => held === path).length,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -18,6 +18,7 @@ import { mediaUrlSigner } from './signed-urls.js';
 import { strapiUploadProvider } from './strapi-provider.js';
 import { uploadRoutes } from './routes.js';
 import { ownUploadServices } from './services.js';
+import { ensurePendingReplacementIndex } from './replace-file.js';
 import { startSweeps, type Sweeps } from './sweeps.js';
 
 export type { UploadRuntime } from './files.js';
@@ -124,7 +125,9 @@ export const uploadPlugin: Plugin = {
   },
   async bootstrap(ctx) {
     const runtime = runtimes.get(ctx.models);
-    if (runtime) sweeps.set(ctx.models, await startSweeps(ctx, runtime));
+    if (!runtime) return;
+    await ensurePendingReplacementIndex(ctx.models);
+    sweeps.set(ctx.models, await startSweeps(ctx, runtime));
   },
   async stop(ctx) {
     await sweeps.get(ctx.models)?.stop();

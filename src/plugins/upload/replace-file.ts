@@ -27,6 +27,21 @@ import { forgetPendingUpload, notePending } from './pending-uploads.js';
 /** The record's field holding a replacement committed but not yet settled. */
 export const PENDING_REPLACEMENT = '__replace';
 
+/**
+ * The records with a pending replacement, as the sweep looks them up: a range on the token (a
+ * string) that leaves records without one out, so the sparse index below serves it (an `$exists`
+ * would read every file record, hourly and at every start).
+ */
+export const PENDING_REPLACEMENT_FILTER = { [`${PENDING_REPLACEMENT}.token`]: { $gt: '' } };
+
+/** The index of the few file records with a pending replacement (sparse: the others have no entry). */
+export async function ensurePendingReplacementIndex(models: Models): Promise<void> {
+  await entries(models, UPLOAD_FILE_UID).createIndex(
+    { [`${PENDING_REPLACEMENT}.token`]: 1 },
+    { sparse: true, name: 'pending_replacement' },
+  );
+}
+
 interface StoredName {
   hash: string;
   ext: string;
@@ -184,7 +199,7 @@ async function settle(models: Models, rt: UploadRuntime, id: number, token?: str
 /** Settles every replacement a stopped service committed but did not finish; answers how many. */
 export async function settlePendingReplacements(models: Models, rt: UploadRuntime, logger: Logger): Promise<number> {
   const marked = await entries(models, UPLOAD_FILE_UID)
-    .find({ [PENDING_REPLACEMENT]: { $exists: true } }, { projection: { _id: 1 } })
+    .find(PENDING_REPLACEMENT_FILTER, { projection: { _id: 1 } })
     .toArray();
   let settled = 0;
   for (const { _id } of marked) {

@@ -35,11 +35,21 @@ export async function tokenActions(ctx: ServiceContext, tokenId: number): Promis
   return (await tokensActions(ctx, [tokenId])).get(tokenId) ?? [];
 }
 
+/**
+ * Moves the token's `__grants` stamp after its permission entries changed: the actions an instance
+ * cached for the token are keyed by the stamp, and every request reads the token, so the change is
+ * seen at once by every instance.
+ */
+async function markTokenGrantsChanged(ctx: ServiceContext, tokenId: number): Promise<void> {
+  await collectionOf(ctx, API_TOKEN_UID).updateOne({ _id: tokenId }, { $inc: { __grants: 1 } });
+}
+
 /** Adds the actions the token does not have yet; a parallel grant of the same one keeps one (unique index). */
 export async function grantTokenActions(ctx: ServiceContext, tokenId: number, actions: readonly string[]) {
   const existing = new Set(await tokenActions(ctx, tokenId));
-  for (const action of new Set(actions)) {
-    if (existing.has(action)) continue;
+  const missing = [...new Set(actions)].filter((action) => !existing.has(action));
+  if (missing.length === 0) return;
+  for (const action of missing) {
     await ctx.models
       .model(API_TOKEN_PERMISSION_UID)
       .create({ _id: await nextId(ctx, API_TOKEN_PERMISSION_UID), action, token: tokenId })
@@ -47,12 +57,17 @@ export async function grantTokenActions(ctx: ServiceContext, tokenId: number, ac
         if (!isDuplicate(error, 'action')) throw error;
       });
   }
+  await markTokenGrantsChanged(ctx, tokenId);
 }
 
 /** Makes the token's actions exactly these. */
 export async function setTokenActions(ctx: ServiceContext, tokenId: number, actions: readonly string[]) {
-  await collectionOf(ctx, API_TOKEN_PERMISSION_UID).deleteMany({ token: tokenId, action: { $nin: [...actions] } });
+  const dropped = await collectionOf(ctx, API_TOKEN_PERMISSION_UID).deleteMany({
+    token: tokenId,
+    action: { $nin: [...actions] },
+  });
   await grantTokenActions(ctx, tokenId, actions);
+  if (dropped.deletedCount > 0) await markTokenGrantsChanged(ctx, tokenId);
 }
 
 export async function dropTokenActions(ctx: ServiceContext, tokenId: number): Promise<void> {

@@ -6,7 +6,7 @@ import type { ServiceContext } from '../../service-context.js';
 import { authenticateApiToken } from './api-tokens.js';
 import type { JwtVerifier } from './jwt.js';
 import type { PermissionCache } from './permission-cache.js';
-import { findUserById, sanitizeUser, userCredentials } from './users.js';
+import { findUserWithRole, sanitizeUser, userCredentials } from './users.js';
 
 /**
  * The bearer credential of a request, as Strapi v4 reads it: exactly `Bearer <token>`
@@ -53,14 +53,14 @@ export function createAuthenticator(
     if (looksLikeJwt(token)) {
       const verified = await deps.jwt.verify(req);
       if (!verified.ok) throw new UnrecognisedCredentialError();
-      const user = await findUserById(ctx, verified.payload.id);
-      if (!user || user.blocked === true) throw new UnauthorizedError('Invalid credentials');
-      const role = typeof user.role === 'number' ? await deps.permissions.roleOf(user.role) : undefined;
+      const found = await findUserWithRole(ctx, verified.payload.id);
+      if (!found || found.user.blocked === true) throw new UnauthorizedError('Invalid credentials');
+      const { user, role } = found;
       return {
         strategy: 'users-permissions',
-        ability: abilityFromActions(role?.actions ?? []),
+        ability: abilityFromActions(await deps.permissions.actionsOfRole(role)),
         user: sanitizeUser(ctx, user),
-        credentials: userCredentials(ctx, user, role?.role ?? null),
+        credentials: userCredentials(ctx, user, role),
       };
     }
     const checked = await authenticateApiToken(ctx, deps.apiTokenSalt, token);

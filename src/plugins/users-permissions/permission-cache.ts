@@ -8,13 +8,21 @@ export interface CachedRole {
 }
 
 interface Entry extends CachedRole {
+  /** the role's `__grants` stamp read before its actions */
+  grants: number;
   expiresAt: number;
 }
 
+const grantsOf = (role: RoleDoc | null): number => role?.__grants ?? 0;
+
 /**
- * The actions of each role, kept for a short time so a request does not cost two extra database
- * commands. Changes made through this process are seen at once (`invalidate`); changes made by
- * another instance within `ttlMs`.
+ * The actions of each role, kept so a request does not cost extra database commands. A JWT
+ * request hands in the role document read with its user (`actionsOfRole`): cached actions serve it
+ * only while the role's `__grants` stamp is the one they were read with, so a change made by any
+ * instance through the role's writes is seen on the next request. The public role (a request
+ * without credentials reads nothing else) and writes that bypass those functions (an app's
+ * `strapi.db.query` on the permissions) are seen here within `ttlMs`; changes made through this
+ * process at once (`invalidate`).
  */
 export class PermissionCache {
   private readonly byRole = new Map<number, Entry>();
@@ -25,18 +33,12 @@ export class PermissionCache {
     private readonly ttlMs = 2000,
   ) {}
 
-  async roleOf(roleId: number): Promise<CachedRole> {
-    const now = Date.now();
-    const hit = this.byRole.get(roleId);
-    if (hit && hit.expiresAt > now) return hit;
-    const [role, actions] = await Promise.all([findRole(this.ctx, { _id: roleId }), roleActions(this.ctx, roleId)]);
-    const entry = { role, actions, expiresAt: now + this.ttlMs };
-    this.byRole.set(roleId, entry);
-    return entry;
-  }
-
-  async actionsOf(roleId: number): Promise<readonly string[]> {
-    return (await this.roleOf(roleId)).actions;
+  /** The actions of a role whose document was just read (a deleted role, null, grants none). */
+  async actionsOfRole(role: RoleDoc | null): Promise<readonly string[]> {
+    if (!role) return [];
+    const hit = this.byRole.get(role._id);
+    if (hit && hit.grants === grantsOf(role) && hit.expiresAt > Date.now()) return hit.actions;
+    return (await this.load(role._id, role)).actions;
   }
 
   async publicActions(): Promise<readonly string[]> {
@@ -45,11 +47,24 @@ export class PermissionCache {
       const role = await findRole(this.ctx, { type: 'public' });
       this.publicRole = { id: role?._id ?? null, expiresAt: now + this.ttlMs };
     }
-    return this.publicRole.id === null ? [] : this.actionsOf(this.publicRole.id);
+    if (this.publicRole.id === null) return [];
+    const hit = this.byRole.get(this.publicRole.id);
+    if (hit && hit.expiresAt > now) return hit.actions;
+    return (await this.load(this.publicRole.id)).actions;
   }
 
   invalidate(): void {
     this.byRole.clear();
     this.publicRole = undefined;
+  }
+
+  /** The stamp is read before the actions: actions newer than their stamp are read again, never older ones kept. */
+  private async load(roleId: number, read?: RoleDoc): Promise<Entry> {
+    const now = Date.now();
+    const role = read ?? (await findRole(this.ctx, { _id: roleId }));
+    const actions = await roleActions(this.ctx, roleId);
+    const entry = { role, actions, grants: grantsOf(role), expiresAt: now + this.ttlMs };
+    this.byRole.set(roleId, entry);
+    return entry;
   }
 }

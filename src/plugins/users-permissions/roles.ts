@@ -13,6 +13,8 @@ export interface RoleDoc {
   type: string;
   createdAt?: Date;
   updatedAt?: Date;
+  /** moved after every change of the role's permissions: see `markGrantsChanged` */
+  __grants?: number;
 }
 
 /** A role as Strapi answers it (without its permissions and users). */
@@ -101,10 +103,20 @@ export async function roleActions(ctx: ServiceContext, roleId: number): Promise<
   return docs.map((d) => String(d.action));
 }
 
+/**
+ * Moves the role's `__grants` stamp, after its permission documents changed: every instance reads
+ * the stamp with the user of each JWT request (`findUserWithRole`) and reads the role's actions
+ * again when it differs from the one its cache holds, so a change is seen at once everywhere.
+ */
+async function markGrantsChanged(ctx: ServiceContext, roleId: number): Promise<void> {
+  await collectionOf(ctx, ROLE_UID).updateOne({ _id: roleId }, { $inc: { __grants: 1 } });
+}
+
 /** Adds the actions a role does not have yet (start-up seeding is additive). */
 export async function grantActions(ctx: ServiceContext, roleId: number, actions: readonly string[]): Promise<void> {
   const existing = new Set(await roleActions(ctx, roleId));
   const missing = [...new Set(actions)].filter((a) => !existing.has(a));
+  if (missing.length === 0) return;
   for (const action of missing) {
     const _id = await nextId(ctx, PERMISSION_UID);
     // granted by another request (or instance) meanwhile: the unique (role, action) index keeps one
@@ -115,14 +127,16 @@ export async function grantActions(ctx: ServiceContext, roleId: number, actions:
         if (!isDuplicate(error, 'action')) throw error;
       });
   }
+  await markGrantsChanged(ctx, roleId);
 }
 
 /** Makes a role grant exactly these actions (parallel calls: the set of one of them, never a mix). */
 export async function setRoleActions(ctx: ServiceContext, roleId: number, actions: readonly string[]): Promise<void> {
   const wanted = new Set(actions);
   await withRoleLease(ctx, roleId, async () => {
-    await collectionOf(ctx, PERMISSION_UID).deleteMany({ role: roleId, action: { $nin: [...wanted] } });
+    const dropped = await collectionOf(ctx, PERMISSION_UID).deleteMany({ role: roleId, action: { $nin: [...wanted] } });
     await grantActions(ctx, roleId, [...wanted]);
+    if (dropped.deletedCount > 0) await markGrantsChanged(ctx, roleId);
   });
 }
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { isManagedField, isPrivate, USER_UID } from '../../content-types/index.js';
+import { isManagedField, isPrivate, ROLE_UID, USER_UID } from '../../content-types/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import { NotFoundError } from '../../errors/index.js';
 import { createEntry, writableContentType } from '../../write/index.js';
@@ -65,6 +65,25 @@ export function userCredentials(
 
 export async function findUserById(ctx: ServiceContext, id: number): Promise<UserDoc | null> {
   return await collectionOf<UserDoc>(ctx, USER_UID).findOne({ _id: id });
+}
+
+/**
+ * The user of a request's JWT and its role's document, read by one command: the role's `__grants`
+ * stamp, read fresh with the user, tells whether the actions cached for the role are still its own.
+ */
+export async function findUserWithRole(
+  ctx: ServiceContext,
+  id: number,
+): Promise<{ user: UserDoc; role: RoleDoc | null } | null> {
+  const roles = collectionOf(ctx, ROLE_UID).collectionName;
+  const doc = await ctx.models.aggregateFirst(USER_UID, [
+    { $match: { _id: id } },
+    { $limit: 1 },
+    { $lookup: { from: roles, localField: 'role', foreignField: '_id', as: '__role' } },
+  ]);
+  if (!doc) return null;
+  const { __role: found, ...user } = doc as UserDoc & { __role?: RoleDoc[] };
+  return { user, role: found?.[0] ?? null };
 }
 
 /** Strapi: the identifier is the e-mail (lower-cased) or the exact username. */
