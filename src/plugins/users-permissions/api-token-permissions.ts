@@ -35,21 +35,11 @@ export async function tokenActions(ctx: ServiceContext, tokenId: number): Promis
   return (await tokensActions(ctx, [tokenId])).get(tokenId) ?? [];
 }
 
-/**
- * Moves the token's `__grants` stamp after its permission entries changed: the actions an instance
- * cached for the token are keyed by the stamp, and every request reads the token, so the change is
- * seen at once by every instance.
- */
-async function markTokenGrantsChanged(ctx: ServiceContext, tokenId: number): Promise<void> {
-  await collectionOf(ctx, API_TOKEN_UID).updateOne({ _id: tokenId }, { $inc: { __grants: 1 } });
-}
-
 /** Adds the actions the token does not have yet; a parallel grant of the same one keeps one (unique index). */
 export async function grantTokenActions(ctx: ServiceContext, tokenId: number, actions: readonly string[]) {
   const existing = new Set(await tokenActions(ctx, tokenId));
-  const missing = [...new Set(actions)].filter((action) => !existing.has(action));
-  if (missing.length === 0) return;
-  for (const action of missing) {
+  for (const action of new Set(actions)) {
+    if (existing.has(action)) continue;
     await ctx.models
       .model(API_TOKEN_PERMISSION_UID)
       .create({ _id: await nextId(ctx, API_TOKEN_PERMISSION_UID), action, token: tokenId })
@@ -57,17 +47,12 @@ export async function grantTokenActions(ctx: ServiceContext, tokenId: number, ac
         if (!isDuplicate(error, 'action')) throw error;
       });
   }
-  await markTokenGrantsChanged(ctx, tokenId);
 }
 
 /** Makes the token's actions exactly these. */
 export async function setTokenActions(ctx: ServiceContext, tokenId: number, actions: readonly string[]) {
-  const dropped = await collectionOf(ctx, API_TOKEN_PERMISSION_UID).deleteMany({
-    token: tokenId,
-    action: { $nin: [...actions] },
-  });
+  await collectionOf(ctx, API_TOKEN_PERMISSION_UID).deleteMany({ token: tokenId, action: { $nin: [...actions] } });
   await grantTokenActions(ctx, tokenId, actions);
-  if (dropped.deletedCount > 0) await markTokenGrantsChanged(ctx, tokenId);
 }
 
 export async function dropTokenActions(ctx: ServiceContext, tokenId: number): Promise<void> {

@@ -1,9 +1,9 @@
 /**
- * A bounded, short-lived cache of what a credential grants (a custom API token's actions, keyed by
- * the token's id and the stamp its permissions' writes move), so a request reads its token but not
- * its permissions. Least recently used entries go first once `max` is reached. An entry older than
- * `ttlMs` is read again: writes that bypass the stamp (an app's `strapi.db.query` on the
- * permission entries) are seen within that time.
+ * A bounded, short-lived cache of looked-up credentials (API tokens by the hash of their key), so
+ * an authenticated request costs no database command. Least recently used entries go first once
+ * `max` is reached. Exact within this process: every change made here (`revoke`, a new token)
+ * calls `invalidate`; a change made by another instance sharing the database (or by the `token`
+ * command of the CLI) is seen once an entry is older than `ttlMs`.
  * Only `hits` and `misses` counters on the hot path (for logs and health output).
  */
 export class CredentialCache<Value> {
