@@ -17,6 +17,7 @@ import {
 } from 'graphql';
 import * as nexus from 'nexus';
 import type { GraphQLContext } from './context.js';
+import type { GraphQLPolicyContext } from './policy-context.js';
 
 export type Resolver = (
   parent: unknown,
@@ -25,13 +26,12 @@ export type Resolver = (
   info: GraphQLResolveInfo,
 ) => unknown;
 
-/** A policy: false (or a rejected promise) denies with `Policy Failed`. */
-export type Policy = (context: {
-  parent: unknown;
-  args: Record<string, unknown>;
-  context: GraphQLContext;
-  info: GraphQLResolveInfo;
-}) => boolean | Promise<boolean>;
+/** A policy: anything but `true` or nothing (or a rejected promise) denies with `Policy Failed`. */
+export type Policy = (
+  policyContext: GraphQLPolicyContext,
+  config: Record<string, unknown>,
+  helpers: { strapi: unknown },
+) => unknown;
 
 /** A middleware around a resolver. */
 export type ResolverMiddleware = (

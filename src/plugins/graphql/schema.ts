@@ -38,6 +38,7 @@ import {
 import { entityName, filtersInputName, GENERIC_MORPH, inputName, LOCALE_CODE_SCALAR } from './naming.js';
 import { fileAttributes, fileRelated, morphType } from './upload-related.js';
 import { withNexusTypes } from './nexus-types.js';
+import { graphqlPolicyContext, policyPassed } from './policy-context.js';
 import { withGraphQL15Introspection } from './introspection-v15.js';
 import { shadowMutations, shadowQueries, type RootField } from './shadow-crud.js';
 import { UPLOAD_FILE_CRUD_ACTIONS, uploadMutations, withStoredBytesRemoval } from './upload-mutations.js';
@@ -230,10 +231,11 @@ function guarded(resolve: Resolve, action: string | null, config: ResolverConfig
           : action === null || ability.can(action);
       if (!allowed) throw new ForbiddenError('Forbidden access');
     }
+    const policyContext = graphqlPolicyContext(parent, args, context, info);
     for (const policy of config.policies ?? []) {
       let passed: boolean;
       try {
-        passed = await policy({ parent, args, context, info });
+        passed = policyPassed(await policy(policyContext, {}, { strapi: globalThis.strapi }));
       } catch (err) {
         if (isAppError(err)) throw err;
         passed = false;
