@@ -45,6 +45,7 @@ import {
   createPluginAdminRoutes,
   prefixedPath,
   layerMethods,
+  resolveNamedPolicy,
   pluginHoldersOf,
   appContentApiStrategies,
   appPendingQueries,
@@ -81,7 +82,7 @@ import {
   type PluginRouteMiddleware,
 } from './plugins/index.js';
 import { graphqlConfig } from './plugins/graphql/config.js';
-import { ExtensionError } from './plugins/graphql/index.js';
+import { ExtensionError, ExtensionService } from './plugins/graphql/index.js';
 import { i18nSettings } from './plugins/i18n/index.js';
 import { DEFAULT_SETTINGS, contentRoutes } from './rest/content-routes.js';
 import { bodyDepthGuard } from './rest/body-depth-guard.js';
@@ -449,6 +450,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         koaContextOf: detachedKoaContext,
         setService: (name, service) => {
           services.set(name, service);
+          // a policy named in the GraphQL resolversConfig is the app's (or a plugin's), as a route's
+          if (service instanceof ExtensionService)
+            service.namedPolicies = (entry) => resolveNamedPolicy(endpoint, entry);
         },
         serveRoutes: (routes, routeMiddlewares = {}) => {
           pluginRoutes.set(plugin.name, { routes, middlewares: routeMiddlewares });

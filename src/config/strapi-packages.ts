@@ -9,6 +9,10 @@
  * from npm require it without declaring it (strapi-plugin-populate-deep's `lodash/fp`).
  * Projects of the first 4.x releases require `@strapi/utils/lib` (its entry then): the same module.
  *
+ * `koa-body/unparsed.js` too: Strapi's body parser is koa-body, and a project checking a webhook's
+ * signature over the raw body (`strapi::body` with `includeUnparsed`) requires its symbol without
+ * declaring koa-body.
+ *
  * The files of `@strapi/plugin-users-permissions` that users-permissions extensions require (its
  * `server/utils` for `getService` and `sanitize`, the auth and user body validations, the jwt and
  * user service factories) are the
@@ -59,10 +63,20 @@ function usersPermissionsFile(request: string): string | undefined {
   return fileURLToPath(new URL(`../plugins/users-permissions/package-files/${served}${ext}`, import.meta.url));
 }
 
+/** `koa-body/unparsed.js` (koa-body's symbol for a raw body), which apps require through Strapi's koa-body */
+const KOA_BODY_UNPARSED = /^koa-body\/unparsed(?:\.js)?$/;
+
+/** the service's CommonJS module of that symbol, compiled (`.cjs`) or not (`.cts`) as this one is */
+function koaBodyUnparsedFile(): string {
+  const ext = extname(fileURLToPath(import.meta.url)) === '.js' ? '.cjs' : '.cts';
+  return fileURLToPath(new URL(`./package-files/koa-body-unparsed${ext}`, import.meta.url));
+}
+
 /** The service's file for a request it answers itself when the app has no such package, if any. */
 function fallbackFile(request: string): string | undefined {
   const served = usersPermissionsFile(request);
   if (served !== undefined) return served;
+  if (KOA_BODY_UNPARSED.test(request)) return koaBodyUnparsedFile();
   if (!isFallback(request)) return undefined;
   return ownRequire.resolve(LEGACY_UTILS_ENTRY.test(request) ? '@strapi/utils' : request);
 }

@@ -31,7 +31,7 @@ export { createDbLifecycles, type DbLifecyclesProvider } from './db-lifecycles.j
 export { loadModelLifecycles } from './model-lifecycles.js';
 export { createAppServer, type StrapiServer } from './strapi-server.js';
 export type { EndpointHost } from './route-endpoint.js';
-export { layerMethods } from './route-endpoint.js';
+export { layerMethods, resolveNamedPolicy } from './route-endpoint.js';
 export { configuredCronTasks, createCronService, type CronService } from './cron.js';
 export { loadRouteFiles } from './route-files.js';
 export { createContentApiRoutes, type ContentApiRoutes } from './content-api-routes.js';

@@ -147,6 +147,14 @@ async function resolvePolicy(
   return { handler, config };
 }
 
+/** A policy a GraphQL resolversConfig names: the app's (`global::`, `api::`) or a plugin's (`plugin::`). */
+export function resolveNamedPolicy(
+  host: EndpointHost,
+  entry: Exclude<PolicyEntry, PolicyFunction>,
+): Promise<{ handler: PolicyFunction; config: Record<string, unknown> }> {
+  return resolvePolicy(host, entry, { api: undefined, plugin: undefined });
+}
+
 function middlewareEntry(entry: Exclude<RouteMiddlewareEntry, KoaMiddleware>): MiddlewareEntry {
   if (typeof entry === 'string') return { name: entry, resolved: false, config: {} };
   if (entry.name) return { name: entry.name, resolved: false, config: entry.config ?? {} };

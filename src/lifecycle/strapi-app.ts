@@ -51,6 +51,7 @@ import { strapiApi, type StrapiApiModule } from './strapi-api.js';
 import { createSchemaEdits, type SchemaEdits } from './schema-edits.js';
 import { contentApiStrategies, createStrapiAuth, type AuthStrategy, type StrapiAuth } from './strapi-auth.js';
 import { createStrapiContainer, type StrapiContainer } from './strapi-container.js';
+import { createDbMetadata, type DbMetadata } from './db-metadata.js';
 import { describeSchema, type StrapiContentType } from './strapi-schema.js';
 import { strapiRequestContext, type StrapiRequestContext } from '../middlewares/request-context.js';
 
@@ -162,6 +163,7 @@ export interface StrapiApp {
     transaction: DbTransaction;
     /** whether the caller runs inside `transaction(cb)` */
     inTransaction(): boolean;
+    metadata: DbMetadata;
   };
   query(uid: string): QueryEngine;
   store: StrapiStore;
@@ -319,7 +321,7 @@ function dirsOf(config: ServiceConfig): StrapiApp['dirs'] {
 }
 
 const APP_API =
-  'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, db.transaction(cb), db.inTransaction(), query(uid), store(scope), customFields.register, server, cron, auth.verify/register, container.get(name), requestContext.get/run, sanitizers, validators, admin.services.permission, eventHub, webhookStore, webhookRunner, contentAPI.permissions.engine.generateAbility';
+  'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, db.transaction(cb), db.inTransaction(), db.metadata, query(uid), store(scope), customFields.register, server, cron, auth.verify/register, container.get(name), requestContext.get/run, sanitizers, validators, admin.services.permission, eventHub, webhookStore, webhookRunner, contentAPI.permissions.engine.generateAbility';
 const PLUGIN_API =
   'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
 
@@ -689,9 +691,10 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
         ),
         transaction: createDbTransaction(host.service.models, host.service.logger),
         inTransaction: () => ambientTransaction()?.open === true,
+        metadata: createDbMetadata(registry),
       },
       'strapi.db',
-      'query(uid), lifecycles, transaction(cb), inTransaction()',
+      'query(uid), lifecycles, transaction(cb), inTransaction(), metadata',
     ),
     query,
     store: createStrapiStore(host.service.connection),

@@ -126,12 +126,17 @@ function checkEmail(attribute: ScalarAttribute, path: string[], value: string): 
   return issues;
 }
 
+/**
+ * Strapi 4.26 checks an integer's or a float's `min`/`max` only when the schema gives a number (an
+ * integer's truncated): the content-type builder's text (`"max": "11"`) is not checked.
+ */
 function checkRange(attribute: ScalarAttribute, path: string[], value: number): ValidationIssue[] {
+  const bound = (limit: number | string | undefined): number | undefined =>
+    typeof limit !== 'number' ? undefined : attribute.type === 'integer' ? Math.trunc(limit) : limit;
+  const [min, max] = [bound(attribute.min), bound(attribute.max)];
   const issues: ValidationIssue[] = [];
-  if (attribute.min !== undefined && value < Number(attribute.min))
-    issues.push(issue(path, messages.min(path, attribute.min)));
-  if (attribute.max !== undefined && value > Number(attribute.max))
-    issues.push(issue(path, messages.max(path, attribute.max)));
+  if (min !== undefined && value < min) issues.push(issue(path, messages.min(path, min)));
+  if (max !== undefined && value > max) issues.push(issue(path, messages.max(path, max)));
   return issues;
 }
 
@@ -205,16 +210,11 @@ export function castScalar(
       if (typeof text !== 'string') return fail(path, messages.typeError(path, 'string', text, input));
       if (!BIGINT.test(text)) return fail(path, messages.matches(path, BIGINT.toString()));
       const value = BigInt(text);
-      const issues: ValidationIssue[] = [];
       // stored as int64 (Strapi on SQLite keeps any text; a database with a bigint column refuses these)
       if (value < INT64.min) return fail(path, messages.min(path, INT64.min.toString()));
       if (value > INT64.max) return fail(path, messages.max(path, INT64.max.toString()));
-      if (!rules) return ok(value);
-      if (attribute.min !== undefined && value < BigInt(attribute.min))
-        issues.push(issue(path, messages.min(path, attribute.min)));
-      if (attribute.max !== undefined && value > BigInt(attribute.max))
-        issues.push(issue(path, messages.max(path, attribute.max)));
-      return result(value, issues);
+      // Strapi 4.26 checks no `min`/`max` on a biginteger (only its admin panel's form does)
+      return ok(value);
     }
     case 'boolean': {
       const value = castBoolean(input);

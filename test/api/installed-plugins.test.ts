@@ -426,7 +426,7 @@ describe('Strapi plugins the project installed from npm (dependencies with strap
 
     it('goes on when a bootstrap calls an API the service lacks, with one warning naming the plugin and the reason', async () => {
       expect(warnings().filter((message) => message.includes('"broken"'))).to.deep.equal([
-        'the plugin "broken" (strapi-plugin-broken) failed in bootstrap(): strapi.db.connection is not supported by Content Service: it offers query(uid), lifecycles, transaction(cb), inTransaction(); its later lifecycle functions are not run',
+        'the plugin "broken" (strapi-plugin-broken) failed in bootstrap(): strapi.db.connection is not supported by Content Service: it offers query(uid), lifecycles, transaction(cb), inTransaction(), metadata; its later lifecycle functions are not run',
       ]);
       // its routes are declared, so served
       expect((await api().get('/api/broken/ping').expect(200)).body).to.deep.equal({ pong: true });

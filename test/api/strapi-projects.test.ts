@@ -299,7 +299,7 @@ describe('the app lifecycle file: failures name the file, the phase and what was
 `,
     });
     expect(message).to.match(
-      /^src\/index\.js: bootstrap\(\) failed: strapi\.db\.connection is not supported by Content Service: it offers query\(uid\), lifecycles, transaction\(cb\), inTransaction\(\) \(src\/index\.js:3:\d+\)$/,
+      /^src\/index\.js: bootstrap\(\) failed: strapi\.db\.connection is not supported by Content Service: it offers query\(uid\), lifecycles, transaction\(cb\), inTransaction\(\), metadata \(src\/index\.js:3:\d+\)$/,
     );
     expect(
       await startFailure({

@@ -24,6 +24,7 @@ describe('GraphQL extension service', () => {
   let service: TestService;
   let jwt: string;
   const seen: string[] = [];
+  const policyCalls: unknown[] = [];
   before(async () => {
     service = await createTestService({
       register({ app }) {
@@ -67,6 +68,25 @@ describe('GraphQL extension service', () => {
             'Query.hello': { auth: false },
             'Query.secret': { auth: { scope: ['api::note.note.create'] } },
             'Query.categories': { policies: [({ args }) => args.filters === undefined] },
+            // as Strapi calls a policy: (policyContext, config, { strapi }); nothing returned passes,
+            // anything but true or nothing fails
+            'Query.tags': {
+              policies: [
+                (policyContext, config, helpers) => {
+                  const user = policyContext.state.user as { username?: string } | undefined;
+                  policyCalls.push({
+                    type: policyContext.type,
+                    graphql: policyContext.is('graphql'),
+                    user: user?.username ?? null,
+                    pagination: policyContext.args.pagination,
+                    http: typeof (policyContext.http as { get?: unknown }).get,
+                    config,
+                    strapi: helpers.strapi !== undefined,
+                  });
+                  return user ? undefined : 'not signed in';
+                },
+              ],
+            },
             'Query.authors': {
               middlewares: [
                 async (next, parent, args, context, info) => {
@@ -173,6 +193,27 @@ describe('GraphQL extension service', () => {
     expect(at(denied.body, 'data.categories')).to.equal(null);
     await gql(service, '{ authors { data { id } } }');
     expect(seen).to.deep.equal(['before', 'after']);
+  });
+
+  it("calls a policy as Strapi does: the request's state, the resolver's args, http; nothing returned passes", async () => {
+    const signedIn = await gql(service, '{ tags(pagination: { limit: 1 }) { data { id } } }', undefined, jwt);
+    expect(signedIn.body.errors).to.equal(undefined);
+    expect(at(signedIn.body, 'data.tags.data')).to.have.length(1);
+    const anonymous = await gql(service, '{ tags { data { id } } }');
+    expect(anonymous.body.errors?.[0]?.message).to.equal('Policy Failed');
+    expect(at(anonymous.body, 'data.tags')).to.equal(null);
+    expect(policyCalls).to.deep.equal([
+      {
+        type: 'graphql',
+        graphql: true,
+        user: 'extuser',
+        pagination: { limit: 1 },
+        http: 'function',
+        config: {},
+        strapi: true,
+      },
+      { type: 'graphql', graphql: true, user: null, pagination: {}, http: 'function', config: {}, strapi: true },
+    ]);
   });
 
   it('rebuilds the schema when an extension is added later', async () => {

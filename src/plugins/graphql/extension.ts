@@ -17,6 +17,7 @@ import {
 } from 'graphql';
 import * as nexus from 'nexus';
 import type { GraphQLContext } from './context.js';
+import type { GraphQLPolicyContext } from './policy-context.js';
 
 export type Resolver = (
   parent: unknown,
@@ -25,13 +26,20 @@ export type Resolver = (
   info: GraphQLResolveInfo,
 ) => unknown;
 
-/** A policy: false (or a rejected promise) denies with `Policy Failed`. */
-export type Policy = (context: {
-  parent: unknown;
-  args: Record<string, unknown>;
-  context: GraphQLContext;
-  info: GraphQLResolveInfo;
-}) => boolean | Promise<boolean>;
+/** A policy: anything but `true` or nothing (or a rejected promise) denies with `Policy Failed`. */
+export type Policy = (
+  policyContext: GraphQLPolicyContext,
+  config: Record<string, unknown>,
+  helpers: { strapi: unknown },
+) => unknown;
+
+/** A policy by name (`global::is-owner`, `api::post.is-owner`, `plugin::<plugin>.<name>`), as Strapi resolves them. */
+export type NamedPolicy = string | { name: string; config?: Record<string, unknown> };
+
+/** Finds a named policy among the app's and its plugins'; rejects naming what is missing. */
+export type NamedPolicyLookup = (
+  entry: NamedPolicy,
+) => Promise<{ handler: (...args: never[]) => unknown; config: Record<string, unknown> }>;
 
 /** A middleware around a resolver. */
 export type ResolverMiddleware = (
@@ -45,7 +53,7 @@ export type ResolverMiddleware = (
 export interface ResolverConfig {
   /** false: no permission check; `{ scope }`: allowed when the caller may do any of these actions */
   auth?: false | { scope: string | string[] };
-  policies?: Policy[];
+  policies?: Array<Policy | NamedPolicy>;
   middlewares?: ResolverMiddleware[];
 }
 
@@ -143,6 +151,9 @@ export class ExtensionService {
   private readonly types = new Map<string, TypeSwitches>();
   private readonly extensions: Array<Extension | ExtensionFactory> = [];
   private version = 0;
+  /** set by the service once the app's code is loaded: how a policy named in resolversConfig is found */
+  namedPolicies: NamedPolicyLookup = (entry) =>
+    Promise.reject(new Error(`policy "${typeof entry === 'string' ? entry : entry.name}" is not found`));
 
   /** bumped on every change; the plugin rebuilds the schema when it moved */
   get revision(): number {

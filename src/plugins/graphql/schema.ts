@@ -32,12 +32,16 @@ import {
   ExtensionError,
   type AppliedExtensions,
   type ExtensionService,
+  type NamedPolicy,
+  type NamedPolicyLookup,
+  type Policy,
   type Resolver,
   type ResolverConfig,
 } from './extension.js';
 import { entityName, filtersInputName, GENERIC_MORPH, inputName, LOCALE_CODE_SCALAR } from './naming.js';
 import { fileAttributes, fileRelated, morphType } from './upload-related.js';
 import { withNexusTypes } from './nexus-types.js';
+import { graphqlPolicyContext, policyPassed } from './policy-context.js';
 import { withGraphQL15Introspection } from './introspection-v15.js';
 import { shadowMutations, shadowQueries, type RootField } from './shadow-crud.js';
 import { UPLOAD_FILE_CRUD_ACTIONS, uploadMutations, withStoredBytesRemoval } from './upload-mutations.js';
@@ -138,15 +142,16 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
 
   const { resolversConfig, nexusTypes, nexusPlugins, laterResolvers } = extension.apply(sc);
   dropMutationsWithEmptyInputs(sc);
-  wrapRoot(sc, 'Query', actions, resolversConfig);
-  wrapRoot(sc, 'Mutation', actions, resolversConfig);
+  const named = (entry: NamedPolicy) => extension.namedPolicies(entry);
+  wrapRoot(sc, 'Query', actions, resolversConfig, named);
+  wrapRoot(sc, 'Mutation', actions, resolversConfig, named);
   // Strapi's i18n registers the scalar whether or not a type is localized: extensions' types use it
   if (inputs.i18n) sc.addSchemaMustHaveType(sc.get(LOCALE_CODE_SCALAR));
   const built = sc.buildSchema();
   const merged =
     nexusTypes.length === 0 && nexusPlugins.length === 0 ? built : withNexusTypes(built, nexusTypes, nexusPlugins);
   setLaterResolvers(merged, laterResolvers);
-  if (merged !== built) wrapAddedRootFields(merged, built, resolversConfig);
+  if (merged !== built) wrapAddedRootFields(merged, built, resolversConfig, named);
   return withGraphQL15Introspection(merged);
 }
 
@@ -165,6 +170,7 @@ function wrapAddedRootFields(
   schema: GraphQLSchema,
   before: GraphQLSchema,
   configs: Record<string, ResolverConfig>,
+  named: NamedPolicyLookup,
 ): void {
   for (const root of ['Query', 'Mutation'] as const) {
     const fields = (root === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields() ?? {};
@@ -175,6 +181,7 @@ function wrapAddedRootFields(
         (field.resolve ?? defaultFieldResolver) as Resolve,
         null,
         configs[`${root}.${name}`] ?? {},
+        named,
       );
     }
   }
@@ -208,18 +215,19 @@ function wrapRoot(
   root: 'Query' | 'Mutation',
   actions: Map<string, string | null>,
   configs: Record<string, ResolverConfig>,
+  named: NamedPolicyLookup,
 ): void {
   const tc = root === 'Query' ? sc.Query : sc.Mutation;
   for (const name of tc.getFieldNames()) {
     const key = `${root}.${name}`;
     const resolve = tc.getFieldConfig(name).resolve as Resolve | undefined;
     if (!resolve) continue;
-    tc.extendField(name, { resolve: guarded(resolve, actions.get(key) ?? null, configs[key] ?? {}) });
+    tc.extendField(name, { resolve: guarded(resolve, actions.get(key) ?? null, configs[key] ?? {}, named) });
   }
 }
 
 /** Permission check (the field's action, or resolversConfig's `auth`), policies, then middlewares around the resolver. */
-function guarded(resolve: Resolve, action: string | null, config: ResolverConfig): Resolve {
+function guarded(resolve: Resolve, action: string | null, config: ResolverConfig, named: NamedPolicyLookup): Resolve {
   return async (parent: unknown, args: Args, context: GraphQLContext, info: GraphQLResolveInfo) => {
     const { ability } = context.auth;
     if (config.auth !== false) {
@@ -230,10 +238,13 @@ function guarded(resolve: Resolve, action: string | null, config: ResolverConfig
           : action === null || ability.can(action);
       if (!allowed) throw new ForbiddenError('Forbidden access');
     }
-    for (const policy of config.policies ?? []) {
+    const policyContext = graphqlPolicyContext(parent, args, context, info);
+    for (const entry of config.policies ?? []) {
       let passed: boolean;
       try {
-        passed = await policy({ parent, args, context, info });
+        const { handler, config: policyConfig } =
+          typeof entry === 'function' ? { handler: entry, config: {} } : await named(entry);
+        passed = policyPassed(await (handler as Policy)(policyContext, policyConfig, { strapi: globalThis.strapi }));
       } catch (err) {
         if (isAppError(err)) throw err;
         passed = false;

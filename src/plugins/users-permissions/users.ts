@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { isManagedField, isPrivate, ROLE_UID, USER_UID } from '../../content-types/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import { NotFoundError } from '../../errors/index.js';
+import { formatScalar } from '../../query/index.js';
 import { createEntry, writableContentType } from '../../write/index.js';
 import { collectionOf } from './collections.js';
 import { formatRole, type RoleDoc } from './roles.js';
@@ -36,8 +37,7 @@ export function sanitizeUser(ctx: ServiceContext, doc: UserDoc): { id: number } 
     // the timestamps are answered; Draft & Publish's and i18n's fields are not (an own `locale` is)
     const hidden = isManagedField(ct, name) && name !== 'createdAt' && name !== 'updatedAt';
     if (isPrivate(attr) || attr.type === 'relation' || attr.type === 'media' || hidden) continue;
-    const value = doc[name];
-    out[name] = value instanceof Date ? value.toISOString() : (value ?? null);
+    out[name] = formatScalar(attr, doc[name]);
   }
   return out;
 }
@@ -56,8 +56,7 @@ export function userCredentials(
   const out: { id: number } & Record<string, unknown> = { id: doc._id };
   for (const [name, attr] of Object.entries(ct?.attributes ?? {})) {
     if (NOT_COLUMNS.has(attr.type) || (ct && isManagedField(ct, name) && !STORED_MANAGED.has(name))) continue;
-    const value = doc[name];
-    out[name] = value instanceof Date ? value.toISOString() : (value ?? null);
+    out[name] = formatScalar(attr, doc[name]);
   }
   out.role = role ? formatRole(role) : null;
   return out;
