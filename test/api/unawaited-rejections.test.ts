@@ -56,12 +56,14 @@ describe('content-service start and a rejection nothing awaits', function () {
         expect(res.status).to.equal(200);
         expect(await res.json()).to.deep.equal({ sent: true });
       }
-      // the lines are written at once (errors are not buffered); give the second a moment
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const rejections = out
-        .split('\n')
-        .filter((line) => line.includes('a promise rejected that nothing awaited'))
-        .map((line) => JSON.parse(line) as { level: number; err: { message: string } });
+      // the lines are written as the rejections happen: wait for the third (a loaded machine may be slow to pipe it)
+      const rejectionLines = () =>
+        out.split('\n').filter((line) => line.includes('a promise rejected that nothing awaited'));
+      for (const started = Date.now(); rejectionLines().length < 3 && Date.now() - started < 10_000;)
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      const rejections = rejectionLines().map(
+        (line) => JSON.parse(line) as { level: number; err: { message: string } },
+      );
       expect(rejections.map((line) => [line.level, line.err.message])).to.deep.equal([
         [50, 'bootstrap job failed'],
         [50, 'mail server down'],

@@ -107,15 +107,15 @@ export class Collection {
   }
 
   /**
-   * Applies the next pending loads or removals, for up to SETTLE_STEP_MS (at least one: a
-   * snapshot's batch, a journal's lone write, several of which make one step); true while more
+   * Applies the next pending loads or removals, for up to SETTLE_STEP_MS on `clock` (at least one:
+   * a snapshot's batch, a journal's lone write, several of which make one step); true while more
    * remain.
    */
-  settleStep(): boolean {
-    const started = performance.now();
+  settleStep(clock: () => number = () => performance.now()): boolean {
+    const started = clock();
     for (let next = this.pending[0]; next; next = this.pending[0]) {
       this.applyPending(next);
-      if (performance.now() - started >= SETTLE_STEP_MS) break;
+      if (clock() - started >= SETTLE_STEP_MS) break;
     }
     return this.pending.length > 0;
   }
