@@ -12,6 +12,7 @@ import { decodeBody, RecordReader } from '../../src/engine/storage/records.js';
 import { recover } from '../../src/engine/storage/recovery.js';
 import { SecondaryIndex } from '../../src/engine/storage/secondary-index.js';
 import type { AnyDoc } from './helpers/server.js';
+import { entriesOf } from './helpers/index-entries.js';
 
 /** Documents with every shape an index meets: missing fields, nulls, mixed types, arrays (multikey), duplicates. */
 function generated(count: number): AnyDoc[] {
@@ -37,16 +38,6 @@ const INDEXES: Array<{ key: Record<string, 1 | -1>; unique?: boolean; sparse?: b
   { key: { 'nested.n': 1, _id: -1 } },
   { key: { u: 1 }, unique: true, sparse: true },
 ];
-
-/** An index's entries as `[key, _id]` pairs, in order. */
-function entriesOf(index: SecondaryIndex): Array<[unknown, unknown]> {
-  const out: Array<[unknown, unknown]> = [];
-  index.entries.scan(0, index.entries.size, 1, (key, doc) => {
-    out.push([key, doc._id]);
-    return true;
-  });
-  return out;
-}
 
 /** The same index built by sorting the documents (the general path). */
 function sortedEntries(index: SecondaryIndex, docs: Iterable<Doc>): Array<[unknown, unknown]> {

@@ -9,6 +9,7 @@ import type { Doc } from '../../src/engine/bson/types.js';
 import { Collection } from '../../src/engine/storage/collection.js';
 import { SecondaryIndex, type IndexSpec } from '../../src/engine/storage/secondary-index.js';
 import type { AnyDoc } from './helpers/server.js';
+import { entriesOf } from './helpers/index-entries.js';
 
 // An index a start left to build is built in slices between commands (EngineServer.buildDeferredIndexes):
 // its entries must be those of a build run at once, whatever the writes made between the slices.
@@ -32,15 +33,6 @@ const SPECS: IndexSpec[] = [
   { v: 2, key: { v: 1 }, name: 'v_1' },
   { v: 2, key: { 'nested.n': 1, _id: -1 }, name: 'nested.n_1__id_-1' },
 ];
-
-function entriesOf(index: SecondaryIndex): Array<[unknown, unknown]> {
-  const out: Array<[unknown, unknown]> = [];
-  index.entries.scan(0, index.entries.size, 1, (key, doc) => {
-    out.push([key, doc._id]);
-    return true;
-  });
-  return out;
-}
 
 /** The index built at once over the collection's documents as they are. */
 function oneShot(spec: IndexSpec, coll: Collection): Array<[unknown, unknown]> {
