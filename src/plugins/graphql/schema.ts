@@ -41,7 +41,7 @@ import {
 import { entityName, filtersInputName, GENERIC_MORPH, inputName, LOCALE_CODE_SCALAR } from './naming.js';
 import { fileAttributes, fileRelated, morphType } from './upload-related.js';
 import { withNexusTypes } from './nexus-types.js';
-import { graphqlPolicyContext, policyPassed } from './policy-context.js';
+import { graphqlPolicyContext, policyPassed, type GraphQLPolicyContext } from './policy-context.js';
 import { withGraphQL15Introspection } from './introspection-v15.js';
 import { shadowMutations, shadowQueries, type RootField } from './shadow-crud.js';
 import { UPLOAD_FILE_CRUD_ACTIONS, uploadMutations, withStoredBytesRemoval } from './upload-mutations.js';
@@ -238,12 +238,14 @@ function guarded(resolve: Resolve, action: string | null, config: ResolverConfig
           : action === null || ability.can(action);
       if (!allowed) throw new ForbiddenError('Forbidden access');
     }
-    const policyContext = graphqlPolicyContext(parent, args, context, info);
+    // made only for a field that has policies: every root field of every request passes here
+    let policyContext: GraphQLPolicyContext | undefined;
     for (const entry of config.policies ?? []) {
       let passed: boolean;
       try {
         const { handler, config: policyConfig } =
           typeof entry === 'function' ? { handler: entry, config: {} } : await named(entry);
+        policyContext ??= graphqlPolicyContext(parent, args, context, info);
         passed = policyPassed(await (handler as Policy)(policyContext, policyConfig, { strapi: globalThis.strapi }));
       } catch (err) {
         if (isAppError(err)) throw err;
