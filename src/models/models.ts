@@ -3,6 +3,7 @@ import type { Document as BsonDocument, Db, Collection as DriverCollection } fro
 import type { Collection, Connection, Document } from 'mongoose';
 import type { Registry } from '../content-types/index.js';
 import { ambientSession, joinAmbientTransactions } from '../database/ambient-transaction.js';
+import { openWireReads, type WireReads } from '../database/wire-reads.js';
 import { IdCounters } from './counters.js';
 import { contentTypeSchema, type ContentModel } from './mongoose-schema.js';
 
@@ -16,6 +17,12 @@ export class Models {
    * none (it refuses them with code 20). Decided by `init()`.
    */
   transactions = false;
+  /**
+   * The read path's commands on the embedded engine (its `hello` says `embeddedEngine`), sent
+   * without the driver's per-command machinery (src/database/wire-reads.ts); none on a real
+   * MongoDB or with `ENGINE_WIRE_READS=off`. Decided by `init()`.
+   */
+  private wireReads: WireReads | undefined;
   private readonly models = new Map<string, ContentModel>();
   private readonly driverCollections = new Map<string, DriverCollection>();
 
@@ -79,6 +86,8 @@ export class Models {
   async aggregateFirst(uid: string, pipeline: BsonDocument[], maxTimeMS?: number): Promise<BsonDocument | undefined> {
     const db = this.db();
     const collection = this.driverCollection(uid, db);
+    const wire = ambientSession() ? undefined : this.wireReads;
+    if (wire) return (await wire.aggregateAll(db.databaseName, collection.collectionName, pipeline, maxTimeMS))[0];
     // a command inside a transaction takes the transaction's read concern
     const readConcern = ambientSession() ? undefined : collection.readConcern?.toJSON();
     const reply = await db.command(
@@ -100,6 +109,18 @@ export class Models {
     return cursor.firstBatch[0];
   }
 
+  /** Every document an aggregation on `uid`'s collection yields (the read path's many-entry reads). */
+  async aggregate(uid: string, pipeline: BsonDocument[], maxTimeMS?: number): Promise<BsonDocument[]> {
+    const wire = ambientSession() ? undefined : this.wireReads;
+    if (wire) {
+      const db = this.db();
+      return wire.aggregateAll(db.databaseName, this.driverCollection(uid, db).collectionName, pipeline, maxTimeMS);
+    }
+    return this.collection(uid)
+      .aggregate<BsonDocument>(pipeline, maxTimeMS === undefined ? {} : { maxTimeMS })
+      .toArray();
+  }
+
   /** The driver's own collection object (Mongoose's wrapper has no read preference nor read concern of its own). */
   private driverCollection(uid: string, db: NonNullable<Connection['db']>): DriverCollection {
     let collection = this.driverCollections.get(uid);
@@ -113,9 +134,18 @@ export class Models {
   /** Creates collections and indexes and learns whether transactions exist; safe to call on every start. */
   async init(): Promise<void> {
     joinAmbientTransactions(this.connection.getClient());
-    const hello = await this.connection.getClient().db('admin').command({ hello: 1 });
+    const client = this.connection.getClient();
+    const hello = await client.db('admin').command({ hello: 1 });
     this.transactions =
       typeof hello.setName === 'string' || hello.msg === 'isdbgrid' || hello.embeddedTransactions === true;
+    if (!this.wireReads && hello.embeddedEngine === true && process.env.ENGINE_WIRE_READS !== 'off') {
+      const reads = openWireReads(client);
+      this.wireReads = reads;
+      this.connection.once('close', () => {
+        reads.close();
+        if (this.wireReads === reads) this.wireReads = undefined;
+      });
+    }
     for (const model of this.models.values()) {
       await model.createCollection().catch((err: { code?: number }) => {
         if (err.code !== 48) throw err; // 48 NamespaceExists

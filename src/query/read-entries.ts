@@ -515,10 +515,7 @@ function requireContentType(ctx: ReadContext, uid: string): ContentType {
 /** Each read carries the request's time budget (`api.rest.timeBudgetMs`) as maxTimeMS: no read can hold the database. */
 async function aggregate(ctx: ReadContext, uid: string, pipeline: PipelineStage[]): Promise<Doc[]> {
   const budget = ctx.config.api.rest.timeBudgetMs;
-  return ctx.models
-    .collection(uid)
-    .aggregate<Doc>(pipeline, budget > 0 ? { maxTimeMS: budget } : {})
-    .toArray();
+  return (await ctx.models.aggregate(uid, pipeline, budget > 0 ? budget : undefined)) as Doc[];
 }
 
 /** The entries a read's pipeline yields, their populated files signed when the upload provider is private. */

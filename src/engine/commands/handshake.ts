@@ -11,7 +11,8 @@ const WIRE_VERSION = 21;
  * `hello` / `isMaster`: a writable standalone. No `topologyVersion` (no streaming), no compression.
  * With transactions on, `embeddedTransactions: true` says so to a client that asks (the service's
  * Models.init): a `setName` would make drivers treat the engine as a replica set (discovery,
- * retryable writes), which it is not.
+ * retryable writes), which it is not. `embeddedEngine: true` lets the service send its reads
+ * without the driver's per-command machinery (src/database/wire-reads.ts).
  */
 export const hello: CommandHandler = (cmd, ctx) => ({
   ...(cmd.helloOk ? { helloOk: true } : {}),
@@ -27,6 +28,7 @@ export const hello: CommandHandler = (cmd, ctx) => ({
   maxWireVersion: WIRE_VERSION,
   readOnly: false,
   ...(ctx.server.transactions ? { embeddedTransactions: true } : {}),
+  embeddedEngine: true,
   ok: 1,
 });
 
