@@ -34,6 +34,26 @@ describe('engine: inclusion and exclusion projections', () => {
       expect(await run({ missing: 1 })).to.deep.equal({ _id: 1 });
     });
 
+    it(`${name}: fields named as Object's own properties are fields like any other`, async () => {
+      const odd = { _id: 2, constructor: { name: 'kept?' }, toString: { length: 3 }, s: 'v' };
+      await server.db.collection<AnyDoc>('p').insertOne(odd);
+      try {
+        const one = async (projection: AnyDoc) =>
+          name === 'find'
+            ? server.db.collection<AnyDoc>('p').findOne({ _id: 2 }, { projection })
+            : (
+                await server.db
+                  .collection<AnyDoc>('p')
+                  .aggregate([{ $match: { _id: 2 } }, { $project: projection }])
+                  .toArray()
+              )[0];
+        expect(await one({ s: 1 })).to.deep.equal({ _id: 2, s: 'v' });
+        expect(await one({ 'constructor.name': 1 })).to.deep.equal({ _id: 2, constructor: { name: 'kept?' } });
+      } finally {
+        await server.db.collection<AnyDoc>('p').deleteOne({ _id: 2 });
+      }
+    });
+
     it(`${name}: exclusion removes fields, also inside documents and arrays`, async () => {
       expect(await run({ b: 0, s: false })).to.deep.equal({
         _id: 1,

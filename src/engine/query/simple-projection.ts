@@ -48,7 +48,8 @@ function compile(spec: Doc): ((doc: Doc) => Doc) | undefined {
   if (entries.length === 0) return undefined;
   let includeId = true;
   let mode: 'include' | 'exclude' | undefined;
-  const tree: Tree = {};
+  // no prototype: a document's field named `constructor` or `toString` is no rule
+  const tree: Tree = Object.create(null) as Tree;
   for (const [path, value] of entries) {
     let on: boolean;
     if (value === 1 || value === true) on = true;
@@ -67,6 +68,14 @@ function compile(spec: Doc): ((doc: Doc) => Doc) | undefined {
   }
   if (mode === undefined) mode = includeId ? 'include' : 'exclude'; // only _id named
   if (mode === 'include') {
+    if (!('_id' in tree))
+      // `_id` first, then the document's own order: one new document per input
+      return (doc) => {
+        const out: Doc = {};
+        if (includeId && doc._id !== undefined) out._id = doc._id;
+        includeInto(out, doc, tree);
+        return out;
+      };
     return (doc) => {
       const out = include(doc, tree);
       if (includeId && doc._id !== undefined) return { _id: doc._id, ...withoutId(out) };
@@ -88,7 +97,7 @@ function addPath(tree: Tree, parts: string[]): boolean {
       if (existing !== undefined) return false;
       node[part] = true;
     } else {
-      const next: Tree = existing ?? {};
+      const next: Tree = existing ?? (Object.create(null) as Tree);
       node[part] = next;
       node = next;
     }
@@ -103,8 +112,11 @@ function withoutId(doc: Doc): Doc {
 }
 
 function include(doc: Doc, tree: Tree): Doc {
-  const out: Doc = {};
-  for (const key of Object.keys(doc)) {
+  return includeInto({}, doc, tree);
+}
+
+function includeInto(out: Doc, doc: Doc, tree: Tree): Doc {
+  for (const key in doc) {
     const rule = tree[key];
     if (rule === undefined) continue;
     const value = doc[key];
