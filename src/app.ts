@@ -68,6 +68,8 @@ import {
 } from './lifecycle/index.js';
 import { createLogger, type Logger } from './logger.js';
 import { listen } from './listen.js';
+import { asOneLayer } from './middlewares/chain.js';
+import { segmentGate } from './rest/segment-gate.js';
 import { buildMiddlewares } from './middlewares/index.js';
 import { setKoaAppView, type KoaAppView } from './middlewares/koa-context.js';
 import { detachedKoaContext, enterRequestContext } from './middlewares/request-context.js';
@@ -408,14 +410,19 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       })
     : undefined;
   if (appServer) app.use(appServer.first);
-  for (const handler of middlewares.handlers) app.use(handler);
-  // whatever config/middlewares says: a path that cannot be decoded and a body nested too deep
-  // stop here, before a route or a parser of its own recurses into them
-  app.use(pathGuard, bodyDepthGuard);
-  // the body parsers' callbacks run outside the request's async context: it is entered again. Only
-  // app code reads it (`strapi.requestContext`): without any, requests run without the async
-  // context tracking an AsyncLocalStorage turns on for every promise
-  if (hasAppCode) app.use(enterRequestContext);
+  app.use(
+    ...asOneLayer([
+      ...middlewares.handlers,
+      // whatever config/middlewares says: a path that cannot be decoded and a body nested too deep
+      // stop here, before a route or a parser of its own recurses into them
+      pathGuard,
+      bodyDepthGuard,
+      // the body parsers' callbacks run outside the request's async context: it is entered again. Only
+      // app code reads it (`strapi.requestContext`): without any, requests run without the async
+      // context tracking an AsyncLocalStorage turns on for every promise
+      ...(hasAppCode ? [enterRequestContext] : []),
+    ]),
+  );
   if (appServer) app.use(appServer.later, appServer.routes);
 
   const api = Router();
@@ -423,6 +430,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     setRequestAuth(req, await context.authenticate(req));
     next();
   });
+  // the plugins' routes, entered only by paths that can match one (segment-gate.ts)
+  const pluginApi = Router();
   const rootRouter = Router();
   const pluginServices = new Map<string, Map<string, unknown>>();
   const pluginRoutes = new Map<
@@ -437,9 +446,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       pluginServices.set(plugin.name, services);
       await plugin.register?.({
         ...context,
-        // the API router itself: a router of their own would cost every later /api request the
-        // trip in and out of it (Express leaves a router that matched nothing on the next tick)
-        router: api,
+        router: pluginApi,
         rootRouter,
         setAuthenticator: (fn) => {
           authenticate = fn;
@@ -470,7 +477,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
               setRequestRoute(req, info);
               next();
             };
-            api[routerMethodOf(route.method)](path, ...gate, matched, ...guards, (req, res) => route.run(req, res));
+            pluginApi[routerMethodOf(route.method)](path, ...gate, matched, ...guards, (req, res) =>
+              route.run(req, res),
+            );
           }
         },
       });
@@ -480,6 +489,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     throw err;
   }
   const restActionOptions = { code, errors: middlewares.errors, logger, prepareRequest: prepareAppRequest, registries };
+  api.use(segmentGate(pluginApi));
   api.use(
     contentRoutes(context, (uid) => {
       const settings = contentApiRoutes.coreSettings(uid);
