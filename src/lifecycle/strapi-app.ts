@@ -45,7 +45,13 @@ import { createUsersPermissionsService } from './users-permissions-service.js';
 import { createAdminUserService } from './admin-user-service.js';
 import { createPathRegistry, type AppRegistries, type PathRegistry } from './sanitizer-registries.js';
 import { createContentManagerUidService } from './content-manager-uid.js';
-import type { EventHub, StrapiWebhookRunner, WebhookStore } from '../webhooks/index.js';
+import {
+  WEBHOOK_MODEL_UID,
+  type EventHub,
+  type StrapiWebhookRunner,
+  type WebhookQuery,
+  type WebhookStore,
+} from '../webhooks/index.js';
 import type { ApiRouter } from './content-api-routes.js';
 import { strapiApi, type StrapiApiModule } from './strapi-api.js';
 import { createSchemaEdits, type SchemaEdits } from './schema-edits.js';
@@ -87,7 +93,7 @@ export interface LifecycleHost {
   /** the app's controllers and services (absent: the core ones of the content-types) */
   code?: AppCode;
   /** `strapi.eventHub`, `strapi.webhookStore`, `strapi.webhookRunner` */
-  webhooks: { eventHub: EventHub; store: WebhookStore; runner: StrapiWebhookRunner };
+  webhooks: { eventHub: EventHub; store: WebhookStore; query: WebhookQuery; runner: StrapiWebhookRunner };
   /** the route files' routers, by api and file name (absent: none) */
   apiRouters?(): Record<string, Record<string, ApiRouter>>;
   /** `strapi.sanitizers` and `strapi.validators`, shared with the core controllers (absent: new ones) */
@@ -390,9 +396,12 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   const queryEntities = createEntityService(unheard, { queryEngine: true });
   const silent = createEntityService({ ...unheard, lifecycles: NO_LIFECYCLES }, { queryEngine: true });
   const pendingQueries = createPendingQueries();
+  // Strapi's own webhook model is no content-type, but its query engine reaches it
   const query = (uid: string): QueryEngine =>
     pendingQueries.tracked(
-      createQueryEngine({ entities: queryEntities, silent, lifecycles: host.service.lifecycles }, uid),
+      uid === WEBHOOK_MODEL_UID
+        ? host.webhooks.query
+        : createQueryEngine({ entities: queryEntities, silent, lifecycles: host.service.lifecycles }, uid),
     );
   // plugin services defined on the entity service and the query engine, as Strapi defines them
   const usersService = strictObject(
