@@ -330,6 +330,8 @@ const APP_API =
   'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, db.transaction(cb), db.inTransaction(), db.metadata, query(uid), store(scope), customFields.register, server, cron, auth.verify/register, container.get(name), requestContext.get/run, sanitizers, validators, admin.services.permission, eventHub, webhookStore, webhookRunner, contentAPI.permissions.engine.generateAbility';
 const PLUGIN_API =
   'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
+/** The members of Strapi 4.26's plugin module that app code may not call here (the service runs them). */
+const PLUGIN_MEMBERS_NOT_OFFERED = ['register', 'bootstrap', 'destroy', 'load'];
 
 /** The plugin objects of a `strapi` object's built-in plugins (their extensions and routes are the service's to run). */
 const pluginHolders = new WeakMap<object, ReadonlyMap<string, PluginHolder>>();
@@ -562,7 +564,16 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     // read when asked: the upload plugin's provider is made with its services
     if (name === 'upload')
       Object.defineProperty(plugin, 'provider', { enumerable: true, get: () => uploadServicesNow().strapiProvider });
-    return strictObject(plugin, `strapi.plugin('${name}')`, name === 'upload' ? `${PLUGIN_API}, provider` : PLUGIN_API);
+    // Strapi's plugin object answers undefined for what it does not have, and plugins test their own
+    // state so (strapi-plugin-config-sync: `if (!strapi.plugin('config-sync').pluginTypes)`)
+    return strictObject(
+      plugin,
+      `strapi.plugin('${name}')`,
+      name === 'upload' ? `${PLUGIN_API}, provider` : PLUGIN_API,
+      {
+        refusedOnly: PLUGIN_MEMBERS_NOT_OFFERED,
+      },
+    );
   };
 
   const customFields = createCustomFieldsRegistry((name) => holders.has(name));
