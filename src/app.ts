@@ -170,7 +170,7 @@ export interface ContentService {
   /** a plugin's services, e.g. `app.plugin('graphql').service('extension')`; unknown names throw */
   plugin(name: string): { service(name: string): unknown };
   /** Strapi's event hub, webhook store and runner (`strapi.eventHub`...); `idle()` once every queued event was posted */
-  webhooks: Pick<Webhooks, 'eventHub' | 'store' | 'runner' | 'idle'>;
+  webhooks: Pick<Webhooks, 'eventHub' | 'store' | 'query' | 'runner' | 'idle'>;
 }
 
 /**

@@ -45,7 +45,13 @@ import { createUsersPermissionsService } from './users-permissions-service.js';
 import { createAdminUserService } from './admin-user-service.js';
 import { createPathRegistry, type AppRegistries, type PathRegistry } from './sanitizer-registries.js';
 import { createContentManagerUidService } from './content-manager-uid.js';
-import type { EventHub, StrapiWebhookRunner, WebhookStore } from '../webhooks/index.js';
+import {
+  WEBHOOK_MODEL_UID,
+  type EventHub,
+  type StrapiWebhookRunner,
+  type WebhookQuery,
+  type WebhookStore,
+} from '../webhooks/index.js';
 import type { ApiRouter } from './content-api-routes.js';
 import { strapiApi, type StrapiApiModule } from './strapi-api.js';
 import { createSchemaEdits, type SchemaEdits } from './schema-edits.js';
@@ -87,7 +93,7 @@ export interface LifecycleHost {
   /** the app's controllers and services (absent: the core ones of the content-types) */
   code?: AppCode;
   /** `strapi.eventHub`, `strapi.webhookStore`, `strapi.webhookRunner` */
-  webhooks: { eventHub: EventHub; store: WebhookStore; runner: StrapiWebhookRunner };
+  webhooks: { eventHub: EventHub; store: WebhookStore; query: WebhookQuery; runner: StrapiWebhookRunner };
   /** the route files' routers, by api and file name (absent: none) */
   apiRouters?(): Record<string, Record<string, ApiRouter>>;
   /** `strapi.sanitizers` and `strapi.validators`, shared with the core controllers (absent: new ones) */
@@ -324,6 +330,8 @@ const APP_API =
   'plugin(name), service(uid), services, controller(uid), controllers, api, config.get/has/set, log, dirs, contentTypes, contentType(uid), components, getModel(uid), entityService, db.query(uid), db.lifecycles, db.transaction(cb), db.inTransaction(), db.metadata, query(uid), store(scope), customFields.register, server, cron, auth.verify/register, container.get(name), requestContext.get/run, sanitizers, validators, admin.services.permission, eventHub, webhookStore, webhookRunner, contentAPI.permissions.engine.generateAbility';
 const PLUGIN_API =
   'service(name), services, controller(name), controllers, routes, middleware(name), middlewares, policy(name), policies, config(path), contentType(name), contentTypes';
+/** The members of Strapi 4.26's plugin module that app code may not call here (the service runs them). */
+const PLUGIN_MEMBERS_NOT_OFFERED = ['register', 'bootstrap', 'destroy', 'load'];
 
 /** The plugin objects of a `strapi` object's built-in plugins (their extensions and routes are the service's to run). */
 const pluginHolders = new WeakMap<object, ReadonlyMap<string, PluginHolder>>();
@@ -390,9 +398,12 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
   const queryEntities = createEntityService(unheard, { queryEngine: true });
   const silent = createEntityService({ ...unheard, lifecycles: NO_LIFECYCLES }, { queryEngine: true });
   const pendingQueries = createPendingQueries();
+  // Strapi's own webhook model is no content-type, but its query engine reaches it
   const query = (uid: string): QueryEngine =>
     pendingQueries.tracked(
-      createQueryEngine({ entities: queryEntities, silent, lifecycles: host.service.lifecycles }, uid),
+      uid === WEBHOOK_MODEL_UID
+        ? host.webhooks.query
+        : createQueryEngine({ entities: queryEntities, silent, lifecycles: host.service.lifecycles }, uid),
     );
   // plugin services defined on the entity service and the query engine, as Strapi defines them
   const usersService = strictObject(
@@ -553,7 +564,16 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     // read when asked: the upload plugin's provider is made with its services
     if (name === 'upload')
       Object.defineProperty(plugin, 'provider', { enumerable: true, get: () => uploadServicesNow().strapiProvider });
-    return strictObject(plugin, `strapi.plugin('${name}')`, name === 'upload' ? `${PLUGIN_API}, provider` : PLUGIN_API);
+    // Strapi's plugin object answers undefined for what it does not have, and plugins test their own
+    // state so (strapi-plugin-config-sync: `if (!strapi.plugin('config-sync').pluginTypes)`)
+    return strictObject(
+      plugin,
+      `strapi.plugin('${name}')`,
+      name === 'upload' ? `${PLUGIN_API}, provider` : PLUGIN_API,
+      {
+        refusedOnly: PLUGIN_MEMBERS_NOT_OFFERED,
+      },
+    );
   };
 
   const customFields = createCustomFieldsRegistry((name) => holders.has(name));

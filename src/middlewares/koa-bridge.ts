@@ -203,14 +203,27 @@ function statusOf(err: unknown): number | undefined {
 }
 
 /**
+ * Whether http-errors made `err` (an instance of its `HttpError`, from any copy of the package:
+ * the service's, the project's, `@strapi/utils`'). Koa's `ctx.throw(500, err)` only stamps a status
+ * on the app's own error, which then passes http-errors' duck-typed `isHttpError` but is none.
+ */
+function madeByHttpErrors(err: unknown): boolean {
+  for (let proto: unknown = Object.getPrototypeOf(err); proto; proto = Object.getPrototypeOf(proto))
+    if ((proto as { constructor?: { name?: unknown } }).constructor?.name === 'HttpError') return true;
+  return false;
+}
+
+/**
  * What Strapi's error middleware answers to an error with an HTTP status: an http-errors error
- * (Koa's `ctx.throw`, which `@strapi/utils` exports as `HttpError`) with its own name, message and
- * `details`; any other error carrying a status with its message when it is a client error, else
- * the status's own, and logged.
+ * (Koa's `ctx.throw(status, message)`, which `@strapi/utils` exports as `HttpError`) with its own
+ * name, message and `details`; any other error carrying a status (`ctx.throw(500, err)` stamps one
+ * on the app's error) with its message when it is a client error, else the status's own, and logged
+ * (Strapi's formatInternalError: only what http-errors would expose is shown).
  */
 function httpErrorAnswer(err: unknown, status: number, log: () => void): Record<string, unknown> {
-  const shown = createError.isHttpError(err) || status < 500;
-  if (!createError.isHttpError(err)) log();
+  const made = madeByHttpErrors(err);
+  const shown = made || status < 500;
+  if (!made) log();
   const source = (shown ? err : createError(status)) as { name?: unknown; message?: unknown; details?: unknown };
   return { data: null, error: { status, name: source.name, message: source.message, details: source.details } };
 }

@@ -6,13 +6,15 @@ import { createContentEvents } from './content-events.js';
 import { createEventHub, type EventHub } from './event-hub.js';
 import { ENTRY_EVENTS, MEDIA_EVENTS } from './events.js';
 import { createWebhookRunner, type WebhookRunner } from './webhook-runner.js';
+import { createWebhookQuery, type WebhookQuery } from './webhook-query.js';
 import { createWebhookStore, type WebhookStore } from './webhook-store.js';
 import { webhooksConfig } from './webhooks-config.js';
 
 export type { EventHub } from './event-hub.js';
 export type { Webhook, WebhookCallResult } from './events.js';
 export type { WebhookStore } from './webhook-store.js';
-export { WEBHOOKS_COLLECTION } from './webhook-store.js';
+export { WEBHOOK_MODEL_UID, type WebhookQuery } from './webhook-query.js';
+export { WEBHOOKS_COLLECTION, type WebhookDocument } from './webhook-store.js';
 
 /** `strapi.webhookRunner`: plugins emit through its `eventHub` (strapi-plugin-navigation does). */
 export type StrapiWebhookRunner = WebhookRunner & { readonly eventHub: EventHub };
@@ -20,6 +22,8 @@ export type StrapiWebhookRunner = WebhookRunner & { readonly eventHub: EventHub 
 export interface Webhooks {
   eventHub: EventHub;
   store: WebhookStore;
+  /** `strapi.db.query('webhook')` */
+  query: WebhookQuery;
   runner: StrapiWebhookRunner;
   /** what the writes emit on (ServiceContext.events) */
   events: ContentEvents;
@@ -64,6 +68,12 @@ export function createWebhooks(
   return {
     eventHub: hub.hub,
     store,
+    query: createWebhookQuery({
+      connection: context.connection,
+      counters: context.models.counters,
+      registry: context.registry,
+      onChange: () => changed(),
+    }),
     runner: { ...delivery.runner, eventHub: hub.hub },
     events: createContentEvents(context.registry, hub, delivery, logger),
     adminRoutes: webhookAdminRoutes({ store, runner: delivery.runner, authenticate: context.authenticate }),

@@ -13,7 +13,7 @@ import { checkWebhookCreate, checkWebhookUpdate } from './webhook-input.js';
 
 export const WEBHOOKS_COLLECTION = 'strapi_webhooks';
 
-interface WebhookDocument {
+export interface WebhookDocument {
   _id: number;
   name: string;
   url: string;

@@ -1,4 +1,4 @@
-import type { Registry } from '../../content-types/index.js';
+import type { Registry, Schema } from '../../content-types/index.js';
 import { ValidationError } from '../../errors/index.js';
 import type { QueryAccess } from '../access.js';
 import { compileNode, TempFields, type PipelineStage, type ResolvedRelations } from './compile.js';
@@ -49,10 +49,25 @@ export function filterPredicate(input: FilterInput): (doc: Record<string, unknow
   return tree ? (doc) => matchesFilter(tree, doc) : () => true;
 }
 
+/**
+ * filterPredicate for a model the registry does not hold (Strapi's own `webhook`), whose stored
+ * documents are `{ _id, ...attributes }`.
+ */
+export function modelFilterPredicate(
+  input: Omit<FilterInput, 'uid'> & { schema: Schema },
+): (doc: Record<string, unknown>) => boolean {
+  const tree = schemaFilterTree(input.schema, input);
+  return tree ? (doc) => matchesFilter(tree, doc) : () => true;
+}
+
 /** The parsed tree in negation normal form (400 on any bad input), or null when there is no filter. */
 function filterTree(input: FilterInput): FilterNode | null {
   const schema = input.registry.contentType(input.uid);
   if (!schema) throw new ValidationError(`Unknown content-type ${input.uid}`, {});
+  return schemaFilterTree(schema, input);
+}
+
+function schemaFilterTree(schema: Schema, input: Omit<FilterInput, 'uid'>): FilterNode | null {
   const tree = parseFilters({ registry: input.registry, access: input.access }, schema, input.filters);
   return tree ? pushNegations(tree) : null;
 }
