@@ -8,6 +8,7 @@ import {
   runAfterRead,
   runBeforeRead,
   APP_CODE,
+  checkEntryQuery,
   validateUnused,
   type PlainEntry,
 } from '../../query/index.js';
@@ -69,6 +70,12 @@ export async function findUsers(ctx: OperationContext, query: RawQuery): Promise
     lifecycles: ctx.lifecycles,
   });
   return entries;
+}
+
+/** What `findUser` checks of a query (its 400s), without reading: for an id that names no user. */
+export function checkUserQuery(ctx: OperationContext, query: RawQuery): void {
+  refusePrivatePopulate(ctx, query.populate);
+  checkEntryQuery(ctx, USER_UID, query);
 }
 
 /** `GET /api/users/:id` and `/api/users/me`: one flat user with the request's fields and populate (findOne hooks run); null when none. */
