@@ -35,6 +35,7 @@ import {
   windowParams,
 } from './read-hooks.js';
 import { searchMatch } from './parse/search.js';
+import { joinsTables, withSortedFields } from './parse/sorted-fields.js';
 import { signPopulatedMedia } from './sign-media.js';
 import { populateStages, projection, type PlanContext } from './plan/populate-stages.js';
 import { withPopulateFiltersPushedDown } from './plan/populate-filters.js';
@@ -240,7 +241,22 @@ async function parseFind(
     pagination,
     publicationState: state,
   };
-  return { tree, chosen };
+  const answered = withJoinSortedFields(schema, rawQuery, chosen);
+  tree.selection = answered.selection;
+  return { tree, chosen: answered };
+}
+
+/**
+ * The selection with the entry's own attributes the sort names added to the fields asked for,
+ * where Strapi's query joins (it selects them for its DISTINCT, and answers them); otherwise the
+ * memoized selection itself.
+ */
+function withJoinSortedFields(schema: ContentType, rawQuery: ReadQuery, chosen: MemoizedSelection): MemoizedSelection {
+  if (rawQuery.fields === undefined || rawQuery.sort === undefined) return chosen;
+  if (!joinsTables(schema, rawQuery.filters, rawQuery.sort)) return chosen;
+  const fields = withSortedFields(schema, chosen.selection.fields, rawQuery.sort);
+  if (fields.length === chosen.selection.fields.length) return chosen;
+  return { selection: { ...chosen.selection, fields } };
 }
 
 /**
