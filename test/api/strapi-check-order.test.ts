@@ -49,7 +49,9 @@ describe('REST: the order of Strapi’s checks', () => {
 
   it('filters, then sort, then fields, then populate', async () => {
     expect(
-      await refusal('/api/author-profiles?populate[author][filters][$not][name][$or][0][$nei]=x&filters[$and][x][handle]=a'),
+      await refusal(
+        '/api/author-profiles?populate[author][filters][$not][name][$or][0][$nei]=x&filters[$and][x][handle]=a',
+      ),
     ).to.equal('Invalid parameter x');
     expect(await refusal('/api/articles?fields=title,price&sort=tags')).to.equal('Invalid parameter tags');
     expect(await refusal('/api/articles?sort=zzz&filters[nope]=1')).to.equal('Invalid parameter nope');
@@ -72,6 +74,11 @@ describe('REST: the order of Strapi’s checks', () => {
     // under `id` every key is an operator; under another attribute Strapi does not look
     expect(await refusal('/api/articles?filters[id][eq]=1')).to.equal('Invalid parameter eq');
     expect(await refusal('/api/articles?filters[author][id][$foo]=1')).to.equal('Invalid parameter $foo');
+    // `createdBy` and `updatedBy` are private attributes in Strapi, refused after unknown keys
+    expect(
+      await refusal('/api/articles?filters[reviewer][$or][0][updatedBy][$eq]=x&filters[$and][x][title]=a'),
+    ).to.equal('Invalid parameter x');
+    expect(await refusal('/api/articles?filters[createdBy][id]=1')).to.equal('Invalid parameter createdBy');
   });
 
   it('a findOne refuses only what Strapi’s validator refuses: it never applies its filters', async () => {
@@ -100,6 +107,13 @@ describe('REST: the order of Strapi’s checks', () => {
     );
     const missing = await get('/api/users/abc?fields[0]=username').set(bearer(jwt));
     expect([missing.status, missing.body.error.message]).to.deep.equal([404, 'User not found']);
+  });
+
+  it('a user read by id never reads `publicationState` (users have no drafts)', async () => {
+    const me = await get('/api/users/me?publicationState=draft&fields[0]=username').set(bearer(jwt));
+    expect([me.status, me.body]).to.deep.equal([200, { id: 1, username: 'alice' }]);
+    const one = await get('/api/users/1?publicationState=draft&fields[0]=username').set(bearer(jwt));
+    expect([one.status, one.body]).to.deep.equal([200, { id: 1, username: 'alice' }]);
   });
 });
 

@@ -32,6 +32,8 @@ function walkOperators(value: unknown, found: (string | undefined)[], depth: num
   }
 }
 
+const CREATOR_FIELDS = new Set(['createdBy', 'updatedBy']);
+
 /** Refusal kinds, in the order Strapi's validator looks for them. */
 const UNKNOWN = 0;
 const ZONE = 1;
@@ -59,15 +61,16 @@ function walkEntity(ctx: ParseContext, schema: Schema, value: unknown, found: (s
     }
     const attribute = Object.hasOwn(schema.attributes, key) ? schema.attributes[key] : undefined;
     if (!attribute) {
-      found[UNKNOWN] ??= key;
+      // Strapi's content-types have the private relations `createdBy`/`updatedBy` (to admin users)
+      if (schema.modelType === 'contentType' && CREATOR_FIELDS.has(key)) found[PRIVATE] ??= key;
+      else found[UNKNOWN] ??= key;
       continue;
     }
     if (attribute.type === 'dynamiczone' || attribute.type === 'media') found[ZONE] ??= key;
     else if (isPrivate(attribute) && !ctx.access.readsPrivate) {
       if (attribute.type === 'password') found[PASSWORD] ??= key;
       else found[PRIVATE] ??= key;
-    }
-    else if (attribute.type === 'component') {
+    } else if (attribute.type === 'component') {
       const component = ctx.registry.component(attribute.component);
       if (component) walkEntity(ctx, component, nested, found, depth + 1);
     } else if (attribute.type === 'relation') {
