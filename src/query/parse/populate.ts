@@ -370,7 +370,11 @@ function componentWindow(spec: Record<string, unknown>, param: string): Componen
  * `populate[x][filters]` of a component, applied to the components an entry holds (Strapi joins
  * them as rows): relations inside a component cannot be filtered there (a 400, never ignored).
  */
-function componentFilter(ctx: PopulateContext, component: Component, raw: unknown): FilterNode | null {
+function componentFilter(
+  ctx: Pick<PopulateContext, 'registry' | 'access'>,
+  component: Component,
+  raw: unknown,
+): FilterNode | null {
   if (raw === undefined) return null;
   const tree = parseFilters({ registry: ctx.registry, access: ctx.access }, component, raw);
   if (!tree) return null;
@@ -380,6 +384,19 @@ function componentFilter(ctx: PopulateContext, component: Component, raw: unknow
       {},
     );
   return pushNegations(tree);
+}
+
+/**
+ * A list of components' `filters` and `sort` checked as a populate reads them (a 400 on a bad one),
+ * for GraphQL, where a bad argument of a component field fails that field only.
+ */
+export function checkComponentListArgs(
+  ctx: Pick<PopulateContext, 'registry' | 'access'>,
+  component: Component,
+  args: { filters?: unknown; sort?: unknown },
+): void {
+  if (args.sort !== undefined) componentSort(component, args.sort);
+  if (args.filters !== undefined) componentFilter(ctx, component, args.filters);
 }
 
 /** `populate[x][sort]` of a list of components: its own scalar attributes (and `id`). */
