@@ -474,17 +474,19 @@ function parseSelection(
       maxRelations: ctx.config.api.rest.maxPopulateRelations,
     }),
   };
-  return {
-    uid: schema.uid,
-    fields: parseFields(schema, rawQuery.fields, ctx.access.readsPrivate),
-    populate: parsePopulate(
-      populateContext,
-      schema,
-      rawQuery.populate,
-      state,
-      param === 'populate' ? param : `${param}[populate]`,
-    ),
-  };
+  // an empty `fields=` is no parameter to Strapi's validator (its database layer fails on it):
+  // refused after populate is checked
+  const emptyFields = rawQuery.fields === '';
+  const fields = emptyFields ? [] : parseFields(schema, rawQuery.fields, ctx.access.readsPrivate);
+  const populate = parsePopulate(
+    populateContext,
+    schema,
+    rawQuery.populate,
+    state,
+    param === 'populate' ? param : `${param}[populate]`,
+  );
+  if (emptyFields) parseFields(schema, rawQuery.fields, ctx.access.readsPrivate);
+  return { uid: schema.uid, fields, populate };
 }
 
 /** Selections memoized per registry and REST settings (both fixed for a service's lifetime). */

@@ -39,6 +39,10 @@ describe('REST: the order of Strapi’s checks', () => {
     expect(await refusal('/api/articles?populate[author][fields][0]=nope&publicationState=draft')).to.equal(
       'Invalid parameter nope',
     );
+    // an empty `fields=` is no parameter to Strapi's validator: populate answers first
+    expect(await refusal('/api/articles?populate[category][fields][0]=articles&fields=')).to.equal(
+      'Invalid parameter articles',
+    );
   });
 
   it('a mix of pagination styles is refused before the publication state', async () => {
