@@ -17,6 +17,8 @@ type Schema = ContentType | Component;
  * which is also why a findOne, which never applies its filters, refuses only what this finds.
  */
 export function checkFilterKeys(ctx: ParseContext, schema: Schema, filters: unknown): void {
+  // the app's own reads (entity service, query engine) are not validated by Strapi: parse.ts checks them
+  if (ctx.access.readsPrivate) return;
   const found: (string | undefined)[] = [];
   walkEntity(ctx, schema, filters, found, 0);
   const key = found.find((refused) => refused !== undefined);
@@ -67,7 +69,7 @@ function walkEntity(ctx: ParseContext, schema: Schema, value: unknown, found: (s
       continue;
     }
     if (attribute.type === 'dynamiczone' || attribute.type === 'media') found[ZONE] ??= key;
-    else if (isPrivate(attribute) && !ctx.access.readsPrivate) {
+    else if (isPrivate(attribute)) {
       if (attribute.type === 'password') found[PASSWORD] ??= key;
       else found[PRIVATE] ??= key;
     } else if (attribute.type === 'component') {
