@@ -1,12 +1,12 @@
 import { NotFoundError } from '../errors/index.js';
 import { localeMatch } from '../query/parse/locale.js';
-import { readEntries, readEntry } from '../query/index.js';
+import { readEntries, readEntry, validateReadQuery } from '../query/index.js';
 import type { EntryResponse, OperationContext, RawQuery } from './context.js';
 
 /**
  * GET /api/<singular>: the single type's entry (in the asked or default locale when localized),
- * 404 when it does not exist yet, or when it does not match the request's `filters` (Strapi
- * applies them to a single type's find).
+ * 404 when it does not exist yet, or when it does not match the request's `filters` or `_q`
+ * search (Strapi applies both to a single type's find).
  */
 export async function findSingle(ctx: OperationContext, uid: string, query: RawQuery): Promise<EntryResponse> {
   const schema = ctx.registry.contentType(uid);
@@ -23,13 +23,15 @@ export async function findSingle(ctx: OperationContext, uid: string, query: RawQ
     if (!entry) throw new NotFoundError();
     return { data: entry, meta: {} };
   }
-  if (query.filters !== undefined) {
-    const { filters, locale, publicationState } = query;
+  if (query.filters !== undefined || query._q !== undefined) {
+    // Strapi's validator answers first: a bad field or populate is its 400 whatever matches
+    validateReadQuery(ctx, uid, query);
+    const { filters, locale, publicationState, _q } = query;
     const window = { start: 0, limit: 1 };
     const matching = await readEntries(
       ctx,
       uid,
-      { filters, locale, publicationState, fields: ['id'] },
+      { filters, locale, publicationState, _q, fields: ['id'] },
       { style: 'plain', window },
     );
     if (matching.entries.length === 0) throw new NotFoundError();

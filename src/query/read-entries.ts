@@ -1,8 +1,8 @@
 import type { ContentType } from '../content-types/index.js';
-import { NotFoundError } from '../errors/index.js';
+import { NotFoundError, ValidationError } from '../errors/index.js';
 import type { DbLifecycles, ServiceContext } from '../service-context.js';
 import { APP_CODE, type QueryAccess } from './access.js';
-import { compileFilters, compileFiltersPushedDown, type PipelineStage } from './filters/index.js';
+import { checkFilters, compileFilters, compileFiltersPushedDown, type PipelineStage } from './filters/index.js';
 import {
   formatEntry,
   formatEnvelopeEntry,
@@ -22,7 +22,7 @@ import {
 } from './parse/pagination.js';
 import { parsePopulate, type PopulateContext } from './parse/populate.js';
 import { PopulateGuard } from './parse/populate-limits.js';
-import { parsePublicationState, publicationMatch } from './parse/publication-state.js';
+import { askedPublicationState, parsePublicationState, publicationMatch } from './parse/publication-state.js';
 import { envelopeOfPlain } from './plain-to-envelope.js';
 import {
   countPaginationParams,
@@ -35,6 +35,7 @@ import {
   windowParams,
 } from './read-hooks.js';
 import { searchMatch } from './parse/search.js';
+import { joinsTables, withSortedFields } from './parse/sorted-fields.js';
 import { signPopulatedMedia } from './sign-media.js';
 import { populateStages, projection, type PlanContext } from './plan/populate-stages.js';
 import { withPopulateFiltersPushedDown } from './plan/populate-filters.js';
@@ -207,14 +208,20 @@ async function parseFind(
   schema: ContentType,
   rawQuery: ReadQuery,
 ): Promise<{ tree: ReadTree; chosen: MemoizedSelection }> {
-  const state = parsePublicationState(rawQuery.publicationState);
   const query = { registry: ctx.registry, uid: schema.uid, access: ctx.access };
+  // Strapi's validator first (the filters' keys, the sort, fields, populate), then what its
+  // database layer meets (a 500 there, a 400 here: the state, locale, pagination, filter values)
+  if (rawQuery.filters !== undefined) checkFilters({ ...query, filters: rawQuery.filters });
+  const sort = compileListSort(query, rawQuery.sort);
+  const chosen = memoizedSelection(ctx, schema, rawQuery, askedPublicationState(rawQuery.publicationState));
+  if (sort instanceof Error) throw sort;
+  // Strapi's core service reads the pagination (its mixes are 400s there) before the query's state
+  const pagination = parsePagination(rawQuery.pagination, limits(ctx));
+  checkTopLevelPagination(rawQuery, pagination);
+  const state = parsePublicationState(rawQuery.publicationState);
   const fallback = localeFallback(schema, ctx.i18n, rawQuery.locale, rawQuery.fallbackLocale);
   const search = searchMatch(schema, rawQuery._q);
   const localeFilter = localeFilters(schema, ctx.i18n, rawQuery.locale);
-  const pagination = parsePagination(rawQuery.pagination, limits(ctx));
-  checkTopLevelPagination(rawQuery, pagination);
-  const chosen = memoizedSelection(ctx, schema, rawQuery, state);
   const tree: ReadTree = {
     selection: chosen.selection,
     match: {
@@ -230,14 +237,45 @@ async function parseFind(
         : await compileFiltersPushedDown({ ...query, filters: rawQuery.filters }, related(ctx))),
       ...(localeFilter === undefined ? [] : compileFilters({ ...query, filters: localeFilter })),
     ],
-    sort:
-      rawQuery.sort === undefined
-        ? { lookups: [], sort: fallback ? { localeGroup: 1, _id: 1 } : { _id: 1 }, cleanup: [] }
-        : compileSort({ ...query, sort: rawQuery.sort }),
+    sort: sort ?? { lookups: [], sort: fallback ? { localeGroup: 1, _id: 1 } : { _id: 1 }, cleanup: [] },
     pagination,
     publicationState: state,
   };
-  return { tree, chosen };
+  const answered = withJoinSortedFields(schema, rawQuery, chosen);
+  tree.selection = answered.selection;
+  return { tree, chosen: answered };
+}
+
+/**
+ * The selection with the entry's own attributes the sort names added to the fields asked for,
+ * where Strapi's query joins (it selects them for its DISTINCT, and answers them); otherwise the
+ * memoized selection itself.
+ */
+function withJoinSortedFields(schema: ContentType, rawQuery: ReadQuery, chosen: MemoizedSelection): MemoizedSelection {
+  if (rawQuery.fields === undefined || rawQuery.sort === undefined) return chosen;
+  if (!joinsTables(schema, rawQuery.filters, rawQuery.sort)) return chosen;
+  const fields = withSortedFields(schema, chosen.selection.fields, rawQuery.sort);
+  if (fields.length === chosen.selection.fields.length) return chosen;
+  return { selection: { ...chosen.selection, fields } };
+}
+
+/**
+ * A list's sort, compiled; a bad key throws at once (Strapi's validator), a bad direction is
+ * returned, to be thrown after the checks of `fields` and `populate` (Strapi's database layer
+ * meets it after its validator). undefined without a sort.
+ */
+function compileListSort(
+  query: { registry: ReadContext['registry']; uid: string; access: QueryAccess },
+  raw: unknown,
+): ReadTree['sort'] | ValidationError | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    return compileSort({ ...query, sort: raw });
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    compileSort({ ...query, sort: raw, reading: { directions: 'ignored' } });
+    return error;
+  }
 }
 
 /**
@@ -294,10 +332,10 @@ export async function readEntry(
   options: { style?: FormatStyle } & EntryHooks = {},
 ): Promise<EnvelopeEntry | PlainEntry | null> {
   const schema = requireContentType(ctx, uid);
+  checkUnapplied(ctx, uid, rawQuery, { directions: options.sortDirections ?? 'ignored' });
+  const chosen = memoizedSelection(ctx, schema, rawQuery, askedPublicationState(rawQuery.publicationState));
   const state = parsePublicationState(rawQuery.publicationState);
-  const chosen = memoizedSelection(ctx, schema, rawQuery, state);
   let selection = chosen.selection;
-  validateUnused(ctx, uid, rawQuery, { directions: options.sortDirections ?? 'ignored' });
   const style = options.style ?? 'envelope';
   const { lifecycles } = options;
   if (!lifecycles || !listensToRead(lifecycles, 'FindOne', uid)) {
@@ -378,14 +416,31 @@ export function validateUnused(
 }
 
 /**
+ * What Strapi's validator checks of a read's filters and sort where the read does not apply them
+ * (findOne, a write's answer): the filters' keys (not their operators or values, which only its
+ * database layer would meet) and the sort's keys.
+ */
+function checkUnapplied(
+  ctx: Pick<ReadContext, 'registry' | 'access'>,
+  uid: string,
+  rawQuery: ReadQuery,
+  sortReading: SortReading,
+): void {
+  const query = { registry: ctx.registry, uid, access: ctx.access };
+  if (rawQuery.filters !== undefined) checkFilters({ ...query, filters: rawQuery.filters });
+  if (rawQuery.sort !== undefined) compileSort({ ...query, sort: rawQuery.sort, reading: sortReading });
+}
+
+/**
  * What `readEntry` checks of a query (the same 400s, and its parsed selection kept for the read
  * that follows), without reading: a write checks the query its answer will be read with before
  * it writes anything.
  */
 export function checkEntryQuery(ctx: ReadContext, uid: string, rawQuery: ReadQuery): void {
   const schema = requireContentType(ctx, uid);
-  memoizedSelection(ctx, schema, rawQuery, parsePublicationState(rawQuery.publicationState));
-  validateUnused(ctx, uid, rawQuery, { directions: 'ignored' });
+  checkUnapplied(ctx, uid, rawQuery, { directions: 'ignored' });
+  memoizedSelection(ctx, schema, rawQuery, askedPublicationState(rawQuery.publicationState));
+  parsePublicationState(rawQuery.publicationState);
 }
 
 /**
@@ -394,7 +449,7 @@ export function checkEntryQuery(ctx: ReadContext, uid: string, rawQuery: ReadQue
  */
 export function validateReadQuery(ctx: SelectionContext, uid: string, rawQuery: ReadQuery): void {
   // Strapi's validator checks the sort's keys; a direction fails only where a read converts it
-  validateUnused(ctx, uid, rawQuery, { directions: 'ignored' });
+  checkUnapplied(ctx, uid, rawQuery, { directions: 'ignored' });
   const schema = ctx.registry.contentType(uid);
   if (schema) parseSelection(ctx, schema, rawQuery, 'live');
 }
@@ -419,17 +474,19 @@ function parseSelection(
       maxRelations: ctx.config.api.rest.maxPopulateRelations,
     }),
   };
-  return {
-    uid: schema.uid,
-    fields: parseFields(schema, rawQuery.fields, ctx.access.readsPrivate),
-    populate: parsePopulate(
-      populateContext,
-      schema,
-      rawQuery.populate,
-      state,
-      param === 'populate' ? param : `${param}[populate]`,
-    ),
-  };
+  // an empty `fields=` is no parameter to Strapi's validator (its database layer fails on it):
+  // refused after populate is checked
+  const emptyFields = rawQuery.fields === '';
+  const fields = emptyFields ? [] : parseFields(schema, rawQuery.fields, ctx.access.readsPrivate);
+  const populate = parsePopulate(
+    populateContext,
+    schema,
+    rawQuery.populate,
+    state,
+    param === 'populate' ? param : `${param}[populate]`,
+  );
+  if (emptyFields) parseFields(schema, rawQuery.fields, ctx.access.readsPrivate);
+  return { uid: schema.uid, fields, populate };
 }
 
 /** Selections memoized per registry and REST settings (both fixed for a service's lifetime). */

@@ -47,10 +47,10 @@ describe('REST filters', () => {
     expect(ids(notContains.body)).to.deep.equal([2, 3, 7, 9, 14, 15, 17, 22, 24, 25, 27, 31, 32, 34, 36, 39]);
   });
 
-  it('$eqi never matches a number, boolean or date-time column ($nei: every non-null value), as Strapi 4.26 answers', async () => {
+  it('$eqi never matches a number (but a float), boolean or date-time column ($nei: every non-null value), as Strapi 4.26 answers', async () => {
     const all = await get('/api/articles?pagination[pageSize]=100');
     const withReadingTime = await get('/api/articles?filters[readingTime][$notNull]=true&pagination[pageSize]=100');
-    for (const field of ['id', 'views', 'featured', 'readingTime', 'createdAt']) {
+    for (const field of ['id', 'views', 'featured', 'readingTime', 'createdAt', 'price']) {
       const eqi = await get(`/api/articles?filters[${field}][$eqi]=1&pagination[pageSize]=100`);
       expect([eqi.status, ids(eqi.body)], field).to.deep.equal([200, []]);
     }
@@ -58,6 +58,21 @@ describe('REST filters', () => {
     expect(ids(nei.body)).to.deep.equal(ids(withReadingTime.body));
     const neiId = await get('/api/articles?filters[id][$nei]=1&pagination[pageSize]=100');
     expect(ids(neiId.body)).to.deep.equal(ids(all.body));
+  });
+
+  it('$eqi on a float compares its SQLite text with the value as written (Strapi 4.26)', async () => {
+    for (const [value, expected] of [
+      ['2.4', [2]],
+      ['2.0', [10]],
+      ['2', []],
+    ] as const) {
+      const eqi = await get(`/api/articles?filters[rating][$eqi]=${value}&pagination[pageSize]=100`);
+      expect([eqi.status, ids(eqi.body)], value).to.deep.equal([200, expected]);
+    }
+    const nei = await get('/api/articles?filters[rating][$nei]=2.4&pagination[pageSize]=100');
+    const rated = await get('/api/articles?filters[rating][$notNull]=true&pagination[pageSize]=100');
+    expect(nei.body.meta.pagination.total).to.equal(28);
+    expect(ids(nei.body)).to.deep.equal(ids(rated.body).filter((id: number) => id !== 2));
   });
 
   it('text operators on a date-time match its SQLite text, milliseconds since the epoch', async () => {

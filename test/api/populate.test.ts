@@ -211,6 +211,23 @@ describe('REST populate', () => {
     }
   });
 
+  it('`pagination` on a to-one relation is checked and ignored, as Strapi 4.26 answers', async () => {
+    const { data } = await get(
+      '/api/articles?populate[author][pagination][page]=2&populate[author][fields][0]=name&fields[0]=title&pagination[pageSize]=1',
+    );
+    expect(data).to.deep.equal([
+      {
+        id: 1,
+        attributes: {
+          title: 'Getting Started with Strapi',
+          author: { data: { id: 1, attributes: { name: 'Alice Martin' } } },
+        },
+      },
+    ]);
+    const bad = await request(service.app).get('/api/articles?populate[author][pagination][page]=x');
+    expect(bad.status).to.equal(400);
+  });
+
   it('rejects malformed populate values with a 400', async () => {
     for (const query of [
       // Strapi answers a whole `*` item of the list form with a 500

@@ -144,8 +144,16 @@ function outputField(
       return {
         type: `[${component}]`,
         args: listArgs(filtersInputName(component), false),
-        resolve: (parent: unknown, args: Record<string, unknown>, context: GraphQLContext, info: GraphQLResolveInfo) =>
-          componentPage(populatedValue(parent, name, info.path.key), args, pageLimits(context)),
+        resolve: (
+          parent: unknown,
+          args: Record<string, unknown>,
+          context: GraphQLContext,
+          info: GraphQLResolveInfo,
+        ) => {
+          const refused = fieldError(context, info.fieldNodes[0]);
+          if (refused) throw refused;
+          return componentPage(populatedValue(parent, name, info.path.key), args, pageLimits(context));
+        },
       };
     }
     case 'dynamiczone':

@@ -27,7 +27,7 @@ import { graphqlWindow, type GraphQLPageLimits } from './pagination.js';
 import { typeName } from './naming.js';
 import { plain } from './values.js';
 import { UNRESTRICTED, type QueryAccess } from '../../query/access.js';
-import { POPULATE_ATTRIBUTE, validateUnused } from '../../query/index.js';
+import { checkComponentListArgs, POPULATE_ATTRIBUTE, validateUnused } from '../../query/index.js';
 import { isAppError } from '../../errors/index.js';
 import { operationContext, pageLimits, type GraphQLContext } from './context.js';
 
@@ -226,11 +226,18 @@ function attributeSpec(
     if (!component) return null;
     const args = argsOf(walk, type, first);
     const list = attribute.repeatable === true;
-    const filters =
-      list && args.filters !== undefined && args.filters !== null
-        ? { filters: toRestFilters(walk.registry, component, args.filters) }
-        : {};
+    let filters: { filters?: unknown } = {};
     const sort = list && Array.isArray(args.sort) && args.sort.length > 0 ? { sort: args.sort } : {};
+    try {
+      if (list && args.filters !== undefined && args.filters !== null)
+        filters = { filters: toRestFilters(walk.registry, component, args.filters) };
+      if (list && component.modelType === 'component') checkComponentListArgs(walk, component, { ...filters, ...sort });
+    } catch (error) {
+      // as a relation's: bad arguments fail that field only (the component field's resolver throws it)
+      if (!walk.fieldErrors || !isAppError(error)) throw error;
+      for (const node of fieldNodes) walk.fieldErrors.set(node, error);
+      return null;
+    }
     return { ...levelSpec(levelQuery(walk, component, target, fieldNodes)), ...filters, ...sort };
   }
   if (attribute.type !== 'dynamiczone' || !isUnionType(target)) return null;

@@ -8,6 +8,7 @@ import {
   runAfterRead,
   runBeforeRead,
   APP_CODE,
+  checkEntryQuery,
   validateUnused,
   type PlainEntry,
 } from '../../query/index.js';
@@ -71,10 +72,26 @@ export async function findUsers(ctx: OperationContext, query: RawQuery): Promise
   return entries;
 }
 
+/** What `findUser` checks of a query (its 400s), without reading: for an id that names no user. */
+export function checkUserQuery(ctx: OperationContext, query: RawQuery): void {
+  refusePrivatePopulate(ctx, query.populate);
+  checkEntryQuery(ctx, USER_UID, withoutPublicationState(query));
+}
+
+/** Strapi's user findOne never reads `publicationState` (users have no drafts): any value answers. */
+function withoutPublicationState(query: RawQuery): RawQuery {
+  if (query.publicationState === undefined) return query;
+  return { ...query, publicationState: undefined };
+}
+
 /** `GET /api/users/:id` and `/api/users/me`: one flat user with the request's fields and populate (findOne hooks run); null when none. */
 export async function findUser(ctx: OperationContext, id: number, query: RawQuery): Promise<PlainEntry | null> {
   refusePrivatePopulate(ctx, query.populate);
-  return readEntry(ctx, USER_UID, { _id: id }, query, { style: 'plain', lifecycles: ctx.lifecycles, where: { id } });
+  return readEntry(ctx, USER_UID, { _id: id }, withoutPublicationState(query), {
+    style: 'plain',
+    lifecycles: ctx.lifecycles,
+    where: { id },
+  });
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Registry, Schema } from '../../content-types/index.js';
 import { ValidationError } from '../../errors/index.js';
 import type { QueryAccess } from '../access.js';
 import { compileNode, TempFields, type PipelineStage, type ResolvedRelations } from './compile.js';
+import { checkFilterKeys } from './check-keys.js';
 import { matchesFilter } from './evaluate.js';
 import { pushNegations } from './negate.js';
 import { parseFilters } from './parse.js';
@@ -29,6 +30,18 @@ export interface FilterInput {
 export function compileFilters(input: FilterInput): PipelineStage[] {
   const tree = filterTree(input);
   return tree ? stagesOf(tree) : [];
+}
+
+/**
+ * Only what Strapi's query validator refuses in `filters` (unknown, private and unreadable keys;
+ * check-keys.ts), without parsing the operators: the check of a read that never applies its
+ * filters (findOne), and the first check of every read, whose other 400s come after those of
+ * `sort`, `fields` and `populate`, as Strapi's database layer meets them.
+ */
+export function checkFilters(input: FilterInput): void {
+  const schema = input.registry.contentType(input.uid);
+  if (!schema) throw new ValidationError(`Unknown content-type ${input.uid}`, {});
+  checkFilterKeys({ registry: input.registry, access: input.access }, schema, input.filters);
 }
 
 /**

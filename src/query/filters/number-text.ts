@@ -3,8 +3,9 @@
 // That text is SQLite's: integers in decimal, a `float` column (REAL) always with a fraction
 // (`1.0`), a `decimal` column (NUMERIC) a whole value without one, booleans `1` / `0`, a
 // `datetime` its milliseconds since the epoch (how Strapi's SQLite client stores a date-time);
-// NULL matches nothing, negated or not. `$eqi` never matches such a column (so `$nei` matches
-// every non-null value), as recorded.
+// NULL matches nothing, negated or not. `$eqi` compares a `float` column's text with the value as
+// written (`2.4` and `2.0` match, `2` does not) and never matches the other such columns (so
+// `$nei` matches every non-null value there), as Strapi 4.26 answers.
 import type { CastType } from '../cast-value.js';
 import type { ConditionNode } from './tree.js';
 
@@ -32,9 +33,9 @@ export function acceptsNumberText(type: CastType): boolean {
   return NUMBER_TEXT_TYPES.has(type);
 }
 
-/** `$eqi` / `$nei` on such a column: the positive form matches no value. */
+/** `$eqi` / `$nei` on such a column other than a `float`: the positive form matches no value. */
 export function neverMatchesNumberText(node: ConditionNode): boolean {
-  return node.op === 'eqi';
+  return node.op === 'eqi' && node.type !== 'float';
 }
 
 /** The aggregation expression of a stored value's SQLite text, by column type (decimal text otherwise). */

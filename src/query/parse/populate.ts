@@ -28,6 +28,7 @@ import { compileSort } from '../sort/index.js';
 import { parseSort, type SortKey } from '../sort/parse.js';
 import { parseFields } from './fields.js';
 import { paginationWindow, parsePagination, type PaginationLimits } from './pagination.js';
+import { withSortedFields } from './sorted-fields.js';
 import type { PopulateGuard } from './populate-limits.js';
 import { parsePublicationState } from './publication-state.js';
 
@@ -215,19 +216,6 @@ function parseCount(raw: unknown, param: string): boolean {
   throw new ValidationError(`Invalid parameter ${param}[count]: expected true or false`, {});
 }
 
-/** `fields` with the entry's own scalar attributes a (valid) `sort` names, those first (Strapi's order). */
-function withSortedFields(schema: Schema, fields: readonly string[], sort: unknown): readonly string[] {
-  const sorted = parseSort(sort)
-    .map((key) => key.path)
-    .filter((path) => path.length === 1 && path[0] !== 'id')
-    .map((path) => path[0] ?? '')
-    .filter((name) => {
-      const attribute = Object.hasOwn(schema.attributes, name) ? schema.attributes[name] : undefined;
-      return attribute !== undefined && isScalar(attribute);
-    });
-  return [...new Set([...sorted, ...fields])];
-}
-
 /**
  * A polymorphic relation: what is read of each linked type is parsed once the types are known
  * (morph-populate.ts). A `morphOne`/`morphMany` whose target the caller cannot read is left out.
@@ -282,7 +270,7 @@ function populateRelation(
     fields: spec.fields === undefined || sort === null ? fields : withSortedFields(target, fields, spec.sort),
     populate: parsePopulate(ctx, target, spec.populate, publicationState, `${param}[populate]`),
   };
-  const window = relationWindow(ctx, spec, param);
+  const window = relationWindow(ctx, spec, param, relation.multiple);
   const name = ctx.nextName();
   // a count reads every related entry (Strapi ignores the window, the fields and the nested populate then)
   return {
@@ -302,15 +290,21 @@ function populateRelation(
   };
 }
 
+/**
+ * The window of a populated relation: `start`/`limit` (Strapi's), or `pagination` on a to-many
+ * one (beyond Strapi, docs/strapi-deviations.md); on a to-one relation `pagination` is checked
+ * and ignored, as Strapi ignores it (`populate[author][pagination][page]=2` answers the author).
+ */
 function relationWindow(
   ctx: PopulateContext,
   spec: Record<string, unknown>,
   param: string,
+  multiple: boolean,
 ): RelationPopulate['window'] {
   const offset = nestedOffset(spec, param);
   if (spec.pagination !== undefined) {
     const meta = parsePagination(spec.pagination, ctx.limits);
-    return { ...paginationWindow(meta), meta };
+    if (multiple) return { ...paginationWindow(meta), meta };
   }
   return offset;
 }
@@ -376,7 +370,11 @@ function componentWindow(spec: Record<string, unknown>, param: string): Componen
  * `populate[x][filters]` of a component, applied to the components an entry holds (Strapi joins
  * them as rows): relations inside a component cannot be filtered there (a 400, never ignored).
  */
-function componentFilter(ctx: PopulateContext, component: Component, raw: unknown): FilterNode | null {
+function componentFilter(
+  ctx: Pick<PopulateContext, 'registry' | 'access'>,
+  component: Component,
+  raw: unknown,
+): FilterNode | null {
   if (raw === undefined) return null;
   const tree = parseFilters({ registry: ctx.registry, access: ctx.access }, component, raw);
   if (!tree) return null;
@@ -386,6 +384,19 @@ function componentFilter(ctx: PopulateContext, component: Component, raw: unknow
       {},
     );
   return pushNegations(tree);
+}
+
+/**
+ * A list of components' `filters` and `sort` checked as a populate reads them (a 400 on a bad one),
+ * for GraphQL, where a bad argument of a component field fails that field only.
+ */
+export function checkComponentListArgs(
+  ctx: Pick<PopulateContext, 'registry' | 'access'>,
+  component: Component,
+  args: { filters?: unknown; sort?: unknown },
+): void {
+  if (args.sort !== undefined) componentSort(component, args.sort);
+  if (args.filters !== undefined) componentFilter(ctx, component, args.filters);
 }
 
 /** `populate[x][sort]` of a list of components: its own scalar attributes (and `id`). */

@@ -9,6 +9,14 @@ export function parsePublicationState(raw: unknown, fallback: PublicationState =
   throw new ValidationError('Invalid parameter publicationState: expected live or preview', {});
 }
 
+/**
+ * The state a value asks for without refusing a bad one (read as `live`), for the checks that
+ * come before `parsePublicationState` refuses it (Strapi's validator, then its database layer).
+ */
+export function askedPublicationState(raw: unknown): PublicationState {
+  return raw === 'preview' ? 'preview' : 'live';
+}
+
 /** The `$match` condition a publication state puts on a Draft & Publish type ({} otherwise). */
 export function publicationMatch(draftAndPublish: boolean, state: PublicationState): Record<string, unknown> {
   return draftAndPublish && state === 'live' ? { publishedAt: { $ne: null } } : {};

@@ -8,7 +8,7 @@ import { authorize, type UsersPermissionsRuntime } from '../runtime.js';
 import { userWithRole } from '../user-answer.js';
 import { emitUserEvent } from '../user-events.js';
 import { createUserByRequest } from '../user-create.js';
-import { countUsers, findUser, findUsers } from '../user-query.js';
+import { checkUserQuery, countUsers, findUser, findUsers } from '../user-query.js';
 import { updateUserByRequest, userId } from '../user-update.js';
 import { findUserById, sanitizeUser } from '../users.js';
 
@@ -60,7 +60,12 @@ export function userRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
 
   route('GET', '/users/:id', 'findOne', async (req, res) => {
     authorize(req, USER_ACTIONS.findOne);
-    const user = await findUser(operationContext(ctx, req), userId(req.params.id), rawQuery(req));
+    const operation = operationContext(ctx, req);
+    const query = rawQuery(req);
+    const id = typeof req.params.id === 'string' ? entryIdFromPath(req.params.id) : undefined;
+    // the query's 400 comes first, as Strapi validates it before it looks for the user
+    if (id === undefined) checkUserQuery(operation, query);
+    const user = id === undefined ? null : await findUser(operation, id, query);
     if (!user) throw new NotFoundError('User not found');
     res.json(user);
   });
