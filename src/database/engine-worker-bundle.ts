@@ -33,7 +33,9 @@ interface Esbuild {
  */
 export function engineWorkerBundle(entry: URL): string | undefined {
   try {
-    const esbuild = createRequire(import.meta.url)('esbuild') as Esbuild;
+    // tsx's own esbuild, wherever npm put it
+    const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
+    const esbuild = fromTsx('esbuild') as Esbuild;
     const dir = privateCacheDir();
     if (!dir) return undefined;
     const entryPath = fileURLToPath(entry);
