@@ -35,15 +35,16 @@ export function engineWorkerBundle(entry: URL): string | undefined {
   try {
     // tsx's own esbuild, wherever npm put it
     const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
-    const esbuild = fromTsx('esbuild') as Esbuild;
+    // its version from its package.json: esbuild itself is loaded only to make a bundle
+    const { version } = fromTsx('esbuild/package.json') as { version: string };
     const dir = privateCacheDir();
     if (!dir) return undefined;
     const entryPath = fileURLToPath(entry);
-    const name = createHash('sha256').update(`${entryPath}\0${esbuild.version}`).digest('hex').slice(0, 16);
+    const name = createHash('sha256').update(`${entryPath}\0${version}`).digest('hex').slice(0, 16);
     const bundle = join(dir, `${name}.mjs`);
     const manifestFile = join(dir, `${name}.json`);
-    if (isFresh(manifestFile, entryPath, esbuild.version)) return bundle;
-    build(esbuild, entryPath, bundle, manifestFile);
+    if (isFresh(manifestFile, entryPath, version)) return bundle;
+    build(fromTsx('esbuild') as Esbuild, entryPath, bundle, manifestFile);
     return bundle;
   } catch {
     return undefined;
