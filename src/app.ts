@@ -18,7 +18,6 @@ import {
   type AppRegistry,
   type AttributeChanges,
 } from './content-types/index.js';
-import type { EarlyStart } from './database/early-start.js';
 import { selectDatabase, type DatabaseHandle } from './database/select-database.js';
 import {
   configuredCronTasks,
@@ -152,11 +151,6 @@ export interface CreateServerOptions {
   repair?: boolean;
   /** a ready database URI (tests); otherwise chosen by `selectDatabase` */
   databaseUri?: string;
-  /**
-   * The configuration, logger and database of a start begun before this module loaded
-   * (database/early-start.ts); taken over, as if made here (its database stopped on a failure).
-   */
-  early?: EarlyStart;
   logger?: Logger;
   register?(args: { app: ContentService }): void | Promise<void>;
   bootstrap?(args: { app: ContentService }): void | Promise<void>;
@@ -182,10 +176,9 @@ export interface ContentService {
  * routes, then the app's own `register` / `bootstrap` (its `src/index`). Does not listen.
  */
 export async function createServer(options: CreateServerOptions = {}): Promise<ContentService> {
-  const { early } = options;
-  if (!early) beginAppModules(options.appDir ?? process.cwd());
-  const config: ServiceConfig = early?.config ?? (await loadConfig(options.appDir ?? process.cwd(), options.config));
-  const logger = options.logger ?? early?.logger ?? createLogger(config.env);
+  beginAppModules(options.appDir ?? process.cwd());
+  const config: ServiceConfig = await loadConfig(options.appDir ?? process.cwd(), options.config);
+  const logger = options.logger ?? createLogger(config.env);
   const warn = (message: string) => logger.warn(message);
   const builtInNames = BUILT_IN_PLUGINS.map((p) => p.name);
   // the plugins the app installed from npm read their own config/plugins entries
@@ -272,8 +265,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
 
   const database: DatabaseHandle = options.databaseUri
     ? { uri: options.databaseUri, description: 'MongoDB (given URI)', stop: async () => {} }
-    : await (early?.database ??
-        selectDatabase(config, { memory: options.memory ?? false, repair: options.repair, logger }));
+    : await selectDatabase(config, { memory: options.memory ?? false, repair: options.repair, logger });
   const connection = mongoose.createConnection(database.uri, { autoIndex: false, autoCreate: false });
   try {
     await connection.asPromise();

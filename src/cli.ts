@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startEarly, stopEarlyDatabase } from './database/early-start.js';
+import { createServer } from './app.js';
+import { runTokenCommand, TOKEN_USAGE } from './cli-commands.js';
+import { ConfigError } from './config/index.js';
+import { SchemaError } from './content-types/index.js';
 import { isListenFailure, ListenError } from './listen.js';
 import type { Logger } from './logger.js';
+import { seedDemoContent } from './seed/demo-seed.js';
 import { logUnhandledRejections } from './unhandled-rejections.js';
 
 /** Wrong arguments: exit code 2, and a pointer to the command's `--help`. */
@@ -39,8 +43,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   },
   token: {
     summary: 'create, list or revoke API tokens',
-    usage: async () => (await import('./cli-commands.js')).TOKEN_USAGE,
-    run: async (argv) => (await import('./cli-commands.js')).runTokenCommand(argv),
+    usage: async () => TOKEN_USAGE,
+    run: runTokenCommand,
   },
 };
 
@@ -88,31 +92,24 @@ async function start(argv: string[]): Promise<void> {
   const started: { logger?: Logger } = {};
   // from the app's register and bootstrap on, as long as the process serves
   const stopLoggingRejections = logUnhandledRejections(() => started.logger);
-  const overrides = {
+  const service = await createServer({
+    appDir,
+    memory: values.memory ?? false,
+    repair: values.repair ?? false,
     // the server's address is configuration the app's code reads (strapi.config.get('server.port'))
-    server: { ...(port !== undefined ? { port } : {}), ...(values.host !== undefined ? { host: values.host } : {}) },
-    ...(dataDir ? { database: { dataDir } } : {}),
-  };
-  const memory = values.memory ?? false;
-  const repair = values.repair ?? false;
-  // the database starts before the service's modules load, so that the two overlap (see early-start.ts)
-  const early = await startEarly(appDir, overrides, { memory, repair }).catch((err: unknown) => {
+    config: {
+      server: { ...(port !== undefined ? { port } : {}), ...(values.host !== undefined ? { host: values.host } : {}) },
+      ...(dataDir ? { database: { dataDir } } : {}),
+    },
+  }).catch((err: unknown) => {
     stopLoggingRejections();
     throw err;
   });
-  const service = await import('./app.js')
-    .then(({ createServer }) => createServer({ appDir, memory, repair, config: overrides, early }))
-    .catch(async (err: unknown) => {
-      await stopEarlyDatabase(early);
-      stopLoggingRejections();
-      throw err;
-    });
   const { logger } = service.context;
   started.logger = logger;
   logger.info({ database: service.database }, `database: ${service.database}`);
   let url: string;
   try {
-    const { seedDemoContent } = await import('./seed/demo-seed.js');
     const seeded = await seedDemoContent(service);
     if (seeded > 0) logger.info(`empty database: loaded ${seeded} demo operations from seed.json`);
     ({ url } = await service.start());
@@ -200,18 +197,14 @@ function isParseArgsError(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code?.toString().startsWith('ERR_PARSE_ARGS') === true;
 }
 
-/**
- * Failures the user can fix, by name: a schema, the configuration, the address, the embedded
- * engine's data directory (damaged: see --repair; or held by another process). Not by class: the
- * service's modules are imported once `start` has begun (see early-start.ts), which a CommonJS
- * caller (the tests) gets as a second copy of the classes.
- */
-const USER_ERRORS = new Set(['SchemaError', 'ConfigError', 'ListenError', 'DataDamagedError', 'DataDirLockedError']);
+const DATA_DIR_ERRORS = new Set(['DataDamagedError', 'DataDirLockedError']);
 
 /** Failures the user can fix are said as they are; anything else is a bug, said in one line too. */
 function failure(err: unknown): string {
+  if (err instanceof SchemaError || err instanceof ConfigError || err instanceof ListenError) return err.message;
   if (!(err instanceof Error)) return String(err);
-  if (USER_ERRORS.has(err.name)) return err.message;
+  // the embedded engine's data directory: damaged (see --repair) or held by another process
+  if (DATA_DIR_ERRORS.has(err.name)) return err.message;
   // a database that cannot be reached or a URI that cannot be read (the URI may hold a password: not repeated)
   if (err.name.startsWith('Mongo')) return `the database (MONGODB_URI or database.uri): ${err.message}`;
   return `${err.message}${process.env.DEBUG ? '' : ' (unexpected: run with DEBUG=1 for the stack trace and report it)'}`;

@@ -1,13 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { run } from '../../src/cli.js';
 import { javascriptProject } from '../helpers/strapi-projects.js';
-import { collectionTypeSchema, writeTempApp, writeTempProject } from '../helpers/temp-app.js';
+import { writeTempApp, writeTempProject } from '../helpers/temp-app.js';
 
 const BIN = fileURLToPath(new URL('../../bin/content-service.mjs', import.meta.url));
 
@@ -74,32 +72,6 @@ describe('CLI: content-service start that cannot start', function () {
     expect(missing.stderr).to.equal(
       'content-service start: config/plugins.js: requires the package "@strapi/provider-upload-aws-s3", which is not installed: run "npm install @strapi/provider-upload-aws-s3" in the app directory, or remove what uses it\n',
     );
-  });
-
-  it('a schema error stops the engine it started before loading the service: the data directory is left free', async () => {
-    const appDir = await writeTempApp({
-      api: {
-        post: collectionTypeSchema('post', 'posts', {
-          author: { type: 'relation', relation: 'manyToOne', target: 'api::nobody.nobody' },
-        }),
-      },
-    });
-    const dataDir = mkdtempSync(join(tmpdir(), 'cli-early-'));
-    try {
-      const failed = await cli(['start', '--app', appDir, '--data', dataDir, '--port', '0', '--host', '127.0.0.1']);
-      expect(failed.code).to.equal(1);
-      expect(failed.stderr).to.match(
-        /^content-service start: .*post\.json \(attribute "author"\): unknown relation target/,
-      );
-      // the engine was running (it wrote its files) and was stopped (a stop removes these two)
-      expect(readdirSync(dataDir).some((name) => name.startsWith('journal.'))).to.equal(true);
-      expect(readdirSync(dataDir)).not.to.include('LOCK');
-      expect(readdirSync(dataDir)).not.to.include('running-engine.uri');
-      const again = await cli(['start', '--app', appDir, '--data', dataDir, '--port', '0', '--host', '127.0.0.1']);
-      expect(again.stderr, 'the next start finds the directory free').to.match(/unknown relation target/);
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
   });
 
   describe('on a port another process holds', () => {
