@@ -16,7 +16,7 @@
 // image runs it).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,6 +87,7 @@ async function start(dir: string, acksFile: string | undefined): Promise<void> {
   const importMs = performance.now() - imported;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  const threads0 = threadCpuNs();
   const engine = await startEngineThread({ host: '127.0.0.1', dataDir: dir });
   const engineListening = performance.now() - t0;
   const service = await createServer({
@@ -98,16 +99,46 @@ async function start(dir: string, acksFile: string | undefined): Promise<void> {
   await service.start({ port: 0, host: '127.0.0.1' });
   const readyMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  const threads = threadCpuMs(threads0);
   const result: Record<string, unknown> = {
     readyMs: Math.round(readyMs),
     engineListeningMs: Math.round(engineListening),
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    ...threads,
     rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
     importMs: Math.round(importMs),
   };
   if (acksFile) result.acknowledged = await checkAcks(engine.uri, acksFile);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.kill(process.pid, 'SIGKILL'); // leaves the copy as the start left it (no stop, no compaction)
+}
+
+/** Nanoseconds on a CPU of each thread of this process, by thread id (Linux: schedstat), else none. */
+function threadCpuNs(): Map<string, number> {
+  const ns = new Map<string, number>();
+  if (!existsSync('/proc/self/task')) return ns;
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      ns.set(tid, Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return ns;
+}
+
+/**
+ * CPU of the start on the main thread and on the engine's worker (the busiest other thread that
+ * began after `before`: the start's critical path, whatever the machine's load does to wall time).
+ */
+function threadCpuMs(before: Map<string, number>): { mainCpuMs?: number; engineCpuMs?: number } {
+  const after = threadCpuNs();
+  if (after.size === 0) return {};
+  const main = String(process.pid);
+  let engine = 0;
+  for (const [tid, ns] of after) if (tid !== main && !before.has(tid)) engine = Math.max(engine, ns);
+  const ms = (ns: number) => Math.round(ns / 1e6);
+  return { mainCpuMs: ms((after.get(main) ?? 0) - (before.get(main) ?? 0)), engineCpuMs: ms(engine) };
 }
 
 /** The service's modules: its sources through tsx, or with --dist its build (dist/). */
@@ -125,7 +156,6 @@ async function serviceModules(): Promise<{
 
 /** Every acknowledged write is there: the last summary acknowledged for each article, each insert. */
 async function checkAcks(uri: string, acksFile: string): Promise<{ writes: number; missing: number }> {
-  const { readFileSync } = await import('node:fs');
   const acks = readFileSync(acksFile, 'utf8')
     .split('\n')
     .filter((line) => line.startsWith('{'))

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { EngineEvent } from '../engine/index.js';
+import { engineWorkerBundle, execArgvWithoutTsx } from './engine-worker-bundle.js';
 import { processAlive, releaseLockHeldBy } from '../engine/storage/lock.js';
 import type { Logger } from '../logger.js';
 
@@ -45,15 +46,25 @@ export type WorkerMessage = {
 };
 
 /**
- * The worker: the built `.js` module, or, when running from source, a small bootstrap that
- * registers tsx inside the worker (module hooks of the parent thread do not reach workers) and
- * imports the `.ts` module.
+ * The worker: the built `.js` module, or, when running from source, the sources bundled by esbuild
+ * (engine-worker-bundle.ts), else a small bootstrap that registers tsx inside the worker (module
+ * hooks of the parent thread do not reach workers) and imports the `.ts` module.
  */
 function createWorker(workerData: unknown): Worker {
   if (!import.meta.url.endsWith('.ts'))
     return new Worker(new URL('./engine-worker.js', import.meta.url), { workerData });
-  const module = new URL('./engine-worker.ts', import.meta.url).href;
-  const bootstrap = `import(${JSON.stringify(tsxEsmApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module)}); })`;
+  const module = new URL('./engine-worker.ts', import.meta.url);
+  const bundle = engineWorkerBundle(module);
+  if (bundle) {
+    const execArgv = execArgvWithoutTsx(process.execArgv);
+    try {
+      return new Worker(pathToFileURL(bundle), { workerData, execArgv });
+    } catch {
+      // an option a worker may not be given explicitly (a V8 flag): the parent's, inherited as they are
+      return new Worker(pathToFileURL(bundle), { workerData });
+    }
+  }
+  const bootstrap = `import(${JSON.stringify(tsxEsmApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module.href)}); })`;
   return new Worker(bootstrap, { eval: true, workerData });
 }
 
