@@ -29,8 +29,22 @@ export async function inTransaction<T>(models: Models, work: (scope: WriteScope)
   if (ambient) return work({ session: ambient });
   if (!models.transactions) return work(NO_TRANSACTION);
   const session = models.connection.getClient().startSession();
+  let failed: { error: unknown } | undefined;
   try {
-    return await session.withTransaction(() => work({ session }));
+    return await session.withTransaction(async () => {
+      failed = undefined;
+      try {
+        return await work({ session });
+      } catch (error) {
+        failed = { error };
+        throw error;
+      }
+    });
+  } catch (error) {
+    // After a failed attempt the driver aborts, and that abort can fail in its stead: when the
+    // session was ended meanwhile (the client's close ends every active session, aborting its
+    // transaction), two aborts run on it and the second throws "illegal state transition".
+    throw failed ? failed.error : error;
   } finally {
     await session.endSession();
   }
