@@ -74,6 +74,7 @@ import { detachedKoaContext, enterRequestContext } from './middlewares/request-c
 import { readMultipartForApp } from './middlewares/koa-multipart.js';
 import { Models } from './models/index.js';
 import { flushSettled, startSettleRecovery } from './write/index.js';
+import { CredentialsEpoch, credentialsEpochOptions } from './database/credentials-epoch.js';
 import {
   BUILT_IN_PLUGINS,
   enabledPlugins,
@@ -274,7 +275,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     throw err;
   }
   // from here on, a failure closes the database before it is thrown (a held data directory stays free)
+  let credentials: CredentialsEpoch | undefined;
   const closeDatabase = async () => {
+    await credentials?.stop();
     await connection.close();
     await database.stop();
   };
@@ -283,6 +286,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     await closeDatabase();
     throw err;
   });
+  credentials = await CredentialsEpoch.start(
+    database.uri,
+    connection,
+    credentialsEpochOptions(config.database.credentialsPollMs),
+    logger,
+  );
 
   let authenticate: Authenticator = allowAll;
   let mediaUrlSigner: MediaUrlSigner | undefined;
@@ -298,6 +307,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       () => (strapi ? appContentApiStrategies(strapi) : []),
     ),
     lifecycles: dbLifecycles,
+    credentials,
     mediaUrlSigner: () => mediaUrlSigner,
   };
   // what the plugins run in the background (the upload sweep) ends before the database closes
@@ -572,8 +582,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       await stopPlugins();
       // the events of the last requests are posted before the database goes
       await webhooks.stop();
-      await connection.close();
-      await database.stop();
+      await closeDatabase();
     },
   };
   // the registry (and the models) again where the app's code changed content-types' attributes

@@ -53,6 +53,7 @@ export async function grantTokenActions(ctx: ServiceContext, tokenId: number, ac
 export async function setTokenActions(ctx: ServiceContext, tokenId: number, actions: readonly string[]) {
   await collectionOf(ctx, API_TOKEN_PERMISSION_UID).deleteMany({ token: tokenId, action: { $nin: [...actions] } });
   await grantTokenActions(ctx, tokenId, actions);
+  await ctx.credentials.changed();
 }
 
 export async function dropTokenActions(ctx: ServiceContext, tokenId: number): Promise<void> {

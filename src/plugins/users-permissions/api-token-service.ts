@@ -160,7 +160,7 @@ export function createApiTokenService(
       );
       if (type !== 'custom') await setTokenActions(rt.ctx, original.id, []);
       else if (Array.isArray(permissions)) await setTokenActions(rt.ctx, original.id, permissions as string[]);
-      tokenCache(rt.ctx).invalidate();
+      await rt.ctx.credentials.changed();
       return read(original.id);
     },
     async regenerate(id) {

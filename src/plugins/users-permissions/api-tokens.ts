@@ -104,7 +104,7 @@ export async function createApiTokenWithSalt(
   const id = doc._id as number;
   const actions = input.type === 'custom' ? [...new Set(input.actions)] : [];
   await grantTokenActions(ctx, id, actions);
-  tokenCache(ctx).invalidate();
+  await ctx.credentials.changed();
   return { id, accessKey, token: info(doc.toObject() as unknown as ApiTokenDoc, actions) };
 }
 
@@ -124,7 +124,7 @@ export async function listApiTokens(ctx: ServiceContext): Promise<ApiTokenInfo[]
 export async function revokeApiToken(ctx: ServiceContext, id: number): Promise<boolean> {
   const result = await collectionOf(ctx, API_TOKEN_UID).deleteOne({ _id: id });
   await dropTokenActions(ctx, id);
-  tokenCache(ctx).invalidate();
+  await ctx.credentials.changed();
   return result.deletedCount === 1;
 }
 
@@ -135,7 +135,7 @@ export async function regenerateApiToken(ctx: ServiceContext, salt: string, id: 
     { _id: id },
     { $set: { accessKey: hashAccessKey(accessKey, salt), updatedAt: new Date() } },
   );
-  tokenCache(ctx).invalidate();
+  await ctx.credentials.changed();
   return result.matchedCount === 1 ? accessKey : null;
 }
 
@@ -145,7 +145,7 @@ const caches = new WeakMap<object, CredentialCache<ApiTokenInfo>>();
 export function tokenCache(ctx: ServiceContext): CredentialCache<ApiTokenInfo> {
   let cache = caches.get(ctx.models);
   if (!cache) {
-    cache = new CredentialCache<ApiTokenInfo>();
+    cache = new CredentialCache<ApiTokenInfo>(ctx.credentials);
     caches.set(ctx.models, cache);
   }
   return cache;
@@ -168,12 +168,13 @@ export async function authenticateApiToken(
   const collection = collectionOf<ApiTokenDoc>(ctx, API_TOKEN_UID);
   const hash = hashAccessKey(accessKey, salt);
   const cache = tokenCache(ctx);
+  const stamp = ctx.credentials.stamp;
   let token = cache.get(hash);
   if (!token) {
     const doc = (await collection.findOne({ accessKey: hash })) as ApiTokenDoc | null;
     if (!doc) return { ok: false, reason: 'unknown' };
     token = info(doc, doc.type === 'custom' ? await tokenActions(ctx, doc._id) : []);
-    cache.set(hash, token);
+    cache.set(hash, token, stamp);
   }
   const now = Date.now();
   if (token.expiresAt && token.expiresAt.getTime() <= now) return { ok: false, reason: 'expired' };
