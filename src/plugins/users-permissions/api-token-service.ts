@@ -17,7 +17,6 @@ import {
   hashAccessKey,
   regenerateApiToken,
   revokeApiToken,
-  tokenCache,
   type CreateApiTokenInput,
 } from './api-tokens.js';
 import { collectionOf } from './collections.js';
