@@ -275,9 +275,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     throw err;
   }
   // from here on, a failure closes the database before it is thrown (a held data directory stays free)
-  let credentials: CredentialsEpoch | undefined;
+  const credentials = await CredentialsEpoch.start(
+    database.uri,
+    connection,
+    credentialsEpochOptions(config.database.credentialsPollMs),
+    logger,
+  );
   const closeDatabase = async () => {
-    await credentials?.stop();
+    await credentials.stop();
     await connection.close();
     await database.stop();
   };
@@ -286,12 +291,6 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     await closeDatabase();
     throw err;
   });
-  credentials = await CredentialsEpoch.start(
-    database.uri,
-    connection,
-    credentialsEpochOptions(config.database.credentialsPollMs),
-    logger,
-  );
 
   let authenticate: Authenticator = allowAll;
   let mediaUrlSigner: MediaUrlSigner | undefined;
