@@ -2,13 +2,19 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { apiTokenAbility, isApiTokenType, type ApiTokenType } from '../../access/abilities.js';
 import type { RequestAuth } from '../../access/ability.js';
 import { API_TOKEN_UID } from '../../content-types/index.js';
-import { ValidationError } from '../../errors/index.js';
+import { NotFoundError, ValidationError } from '../../errors/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import { nextId } from './roles.js';
 import { collectionOf } from './collections.js';
 import { CredentialCache } from './token-cache.js';
 import { isDuplicate } from './indexes.js';
-import { dropTokenActions, grantTokenActions, tokenActions, tokensActions } from './api-token-permissions.js';
+import {
+  dropTokenActions,
+  grantTokenActions,
+  tokenActions,
+  tokensActions,
+  withTokenLease,
+} from './api-token-permissions.js';
 
 export interface CreateApiTokenInput {
   name: string;
@@ -122,10 +128,17 @@ export async function listApiTokens(ctx: ServiceContext): Promise<ApiTokenInfo[]
  * process no longer pass with it.
  */
 export async function revokeApiToken(ctx: ServiceContext, id: number): Promise<boolean> {
-  const result = await collectionOf(ctx, API_TOKEN_UID).deleteOne({ _id: id });
-  await dropTokenActions(ctx, id);
+  // under the token's lease: a replacement of its permissions under way would add some back after the drop
+  const revoked = await withTokenLease(ctx, id, async () => {
+    const result = await collectionOf(ctx, API_TOKEN_UID).deleteOne({ _id: id });
+    await dropTokenActions(ctx, id);
+    return result.deletedCount === 1;
+  }).catch((error: unknown) => {
+    if (error instanceof NotFoundError) return false;
+    throw error;
+  });
   await ctx.credentials.changed();
-  return result.deletedCount === 1;
+  return revoked;
 }
 
 /** A new access key for the token (answered once; the old one no longer passes); null when there is no such token. */
