@@ -109,8 +109,9 @@ export class CredentialsEpoch {
    */
   async changed(): Promise<void> {
     this.invalidate();
+    // without a session (a database without transactions) the change is written already, whatever `cb` does next
     const transaction = ambientTransaction();
-    if (transaction?.open) transaction.afterCommit.push(() => this.bumpShared());
+    if (transaction?.open && transaction.session) transaction.afterCommit.push(() => this.bumpShared());
     else await this.bumpShared();
   }
 
