@@ -76,6 +76,7 @@ import { detachedKoaContext, enterRequestContext } from './middlewares/request-c
 import { readMultipartForApp } from './middlewares/koa-multipart.js';
 import { Models } from './models/index.js';
 import { flushSettled, startSettleRecovery } from './write/index.js';
+import { CredentialsEpoch, credentialsEpochOptions } from './database/credentials-epoch.js';
 import {
   BUILT_IN_PLUGINS,
   enabledPlugins,
@@ -276,7 +277,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     throw err;
   }
   // from here on, a failure closes the database before it is thrown (a held data directory stays free)
+  const credentials = await CredentialsEpoch.start(
+    database.uri,
+    connection,
+    credentialsEpochOptions(config.database.credentialsPollMs),
+    logger,
+  );
   const closeDatabase = async () => {
+    await credentials.stop();
     await connection.close();
     await database.stop();
   };
@@ -300,6 +308,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       () => (strapi ? appContentApiStrategies(strapi) : []),
     ),
     lifecycles: dbLifecycles,
+    credentials,
     mediaUrlSigner: () => mediaUrlSigner,
   };
   // what the plugins run in the background (the upload sweep) ends before the database closes
@@ -582,8 +591,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       await stopPlugins();
       // the events of the last requests are posted before the database goes
       await webhooks.stop();
-      await connection.close();
-      await database.stop();
+      await closeDatabase();
     },
   };
   // the registry (and the models) again where the app's code changed content-types' attributes

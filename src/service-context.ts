@@ -1,4 +1,5 @@
 import type { Connection } from 'mongoose';
+import type { CredentialsEpoch } from './database/credentials-epoch.js';
 import type { Authenticator } from './access/ability.js';
 import type { ServiceConfig } from './config/index.js';
 import type { Registry } from './content-types/index.js';
@@ -75,6 +76,8 @@ export interface ServiceContext {
   authenticate: Authenticator;
   /** the hooks every write runs (none unless the app has some) */
   lifecycles: DbLifecycles;
+  /** what cached credentials (API tokens, roles) are checked against, shared by every instance */
+  credentials: CredentialsEpoch;
   /** the upload provider's signer when it keeps files private (set by the upload plugin) */
   mediaUrlSigner?(): MediaUrlSigner | undefined;
   /** the writes' events (absent: nobody hears them, as in the app code's `db.query`) */

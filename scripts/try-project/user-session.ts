@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { USER_ACTIONS } from '../../src/access/actions.js';
 import { USER_UID } from '../../src/content-types/index.js';
 import type { ServiceContext } from '../../src/service-context.js';
-import { usersPermissionsRuntime } from '../../src/plugins/users-permissions/index.js';
 import { advancedSettings } from '../../src/plugins/users-permissions/advanced-settings.js';
 import { findRole, grantActions, roleActions } from '../../src/plugins/users-permissions/roles.js';
 import { createUser, findUserById } from '../../src/plugins/users-permissions/users.js';
@@ -148,6 +147,5 @@ export async function grantRole(
           (toUsers ? ', and find, findOne on users, which they relate to' : ''),
       );
   }
-  usersPermissionsRuntime(ctx)?.permissions.invalidate();
   return new Set(await roleActions(ctx, roleId));
 }

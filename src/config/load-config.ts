@@ -141,11 +141,19 @@ function readApi(config: ConfigTree): ServiceConfig['api'] {
   };
 }
 
+/** how often each instance reads the credentials epoch by default (src/database/credentials-epoch.ts) */
+const DEFAULT_CREDENTIALS_POLL_MS = 100;
+
 function readDatabase(config: ConfigTree, appDir: string): ServiceConfig['database'] {
   const database = section(config, 'database');
   const uri = process.env.MONGODB_URI || optionalString(config.fileOf('database', 'uri'), 'uri', database.uri);
   const dataDir = optionalString(config.fileOf('database', 'dataDir'), 'dataDir', database.dataDir);
-  return { uri: uri || undefined, dataDir: dataDir ?? resolve(appDir, '.data') };
+  const pollMs = process.env.CREDENTIALS_POLL_MS || DEFAULT_CREDENTIALS_POLL_MS;
+  return {
+    uri: uri || undefined,
+    dataDir: dataDir ?? resolve(appDir, '.data'),
+    credentialsPollMs: integer('env CREDENTIALS_POLL_MS', 'CREDENTIALS_POLL_MS', pollMs, 10, 60_000),
+  };
 }
 
 /** A typo at dotted `path` (`server.prot`; a whole file: `sever`), located in its file. */

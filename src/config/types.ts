@@ -36,6 +36,8 @@ export interface ServiceConfig {
     uri?: string;
     /** embedded engine persistence directory; absent = in memory */
     dataDir?: string;
+    /** how often each instance reads the credentials epoch (env CREDENTIALS_POLL_MS, ms) */
+    credentialsPollMs: number;
   };
   api: {
     rest: {

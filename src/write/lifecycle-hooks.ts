@@ -51,6 +51,7 @@ export async function withLifecycles(
   const deleted =
     listensAfter && action === 'Delete' && hooked.id !== undefined ? await readForHook(ctx, uid, hooked.id) : null;
   const id = await write(params);
+  await ctx.credentials.afterWriteOf(uid);
   if (listensAfter) {
     const result = action === 'Delete' ? deleted : await readForHook(ctx, uid, id);
     await lifecycles.run(after, uid, { params, result }, states);

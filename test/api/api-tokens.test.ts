@@ -85,7 +85,7 @@ describe('API tokens', () => {
     expect((await call('get', '/api/users/count', revoked.accessKey)).status).to.equal(401);
   });
 
-  it('looks a token up once, then serves it from the cache; revocation here is immediate, elsewhere within 2 s', async () => {
+  it('looks a token up once, then serves it from the cache; revocation here is immediate, behind its back within 2 s', async () => {
     const lookups: string[] = [];
     const uri = new URL(freshDatabaseUri());
     uri.searchParams.set('monitorCommands', 'true');
@@ -102,12 +102,18 @@ describe('API tokens', () => {
       expect(await revokeApiToken(watched.context, first.id)).to.equal(true);
       expect((await send(first.accessKey)).status).to.equal(401);
 
-      // removed behind this instance's back (another instance, the CLI): refused once the entry is 2 s old
+      // removed behind every instance's back (a driver of its own; the credentials epoch does not
+      // move): refused once the cached entry is 2 s old
       const second = await createApiToken(watched.context, { name: 'elsewhere', type: 'full-access' });
+      const readAt = Date.now();
       expect((await send(second.accessKey)).status).to.equal(200);
       await collectionOf(watched.context, API_TOKEN_UID).deleteOne({ _id: second.id });
-      await new Promise((resolve) => setTimeout(resolve, 2100));
-      expect((await send(second.accessKey)).status).to.equal(401);
+      expect((await send(second.accessKey)).status).to.equal(200);
+      for (;;) {
+        if ((await send(second.accessKey)).status === 401) break;
+        expect(Date.now() - readAt, 'still served').to.be.below(5000);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
     } finally {
       await watched.close();
     }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { withCpuTime } from '../helpers/cpu-time.js';
 import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 
@@ -63,15 +64,19 @@ describe('REST populate limits', () => {
     expect(res.body.error.details).to.deep.equal({ maxPopulateRelations: 100 });
   });
 
-  it('refuses a populate thousands of levels deep (no stack overflow) in well under 2 s while other requests keep answering', async () => {
+  it('refuses a populate thousands of levels deep (no stack overflow) in well under 2 s of CPU while other requests keep answering', async () => {
     const bomb = Array.from({ length: 1200 }, () => 'relatedTags').join('.');
-    const started = Date.now();
-    const [refused, ...others] = await Promise.all([
-      request(service.app).get(`/api/tags?pagination[pageSize]=100&populate=${bomb}`),
-      ...Array.from({ length: 5 }, () => request(service.app).get('/api/tags?populate=articles')),
-    ]);
+    const {
+      result: [refused, ...others],
+      cpuMs,
+    } = await withCpuTime(() =>
+      Promise.all([
+        request(service.app).get(`/api/tags?pagination[pageSize]=100&populate=${bomb}`),
+        ...Array.from({ length: 5 }, () => request(service.app).get('/api/tags?populate=articles')),
+      ]),
+    );
     expect(refused?.status).to.equal(400);
-    expect(Date.now() - started).to.be.below(2_000);
+    expect(cpuMs).to.be.below(2_000);
     for (const res of others) expect(res.status).to.equal(200);
   });
 

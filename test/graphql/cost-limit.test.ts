@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { withCpuTime } from '../helpers/cpu-time.js';
 import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
 import { gql } from './helpers.js';
@@ -26,13 +27,17 @@ describe('GraphQL cost limit', () => {
     expect(page.body.errors).to.equal(undefined);
   });
 
-  it('refuses 1,000 aliases of 100 entries in well under 2 s, before running them, while other requests keep answering', async () => {
-    const started = Date.now();
-    const [bomb, ...others] = await Promise.all([
-      gql(service, aliases(1000, '{ data { id attributes { title } } }'), { size: 100 }),
-      ...Array.from({ length: 5 }, () => gql(service, '{ tags { data { id } } }')),
-    ]);
-    expect(Date.now() - started).to.be.below(2_000);
+  it('refuses 1,000 aliases of 100 entries in well under 2 s of CPU, before running them, while other requests keep answering', async () => {
+    const {
+      result: [bomb, ...others],
+      cpuMs,
+    } = await withCpuTime(() =>
+      Promise.all([
+        gql(service, aliases(1000, '{ data { id attributes { title } } }'), { size: 100 }),
+        ...Array.from({ length: 5 }, () => gql(service, '{ tags { data { id } } }')),
+      ]),
+    );
+    expect(cpuMs).to.be.below(2_000);
     expect(bomb.status).to.equal(400);
     expect(bomb.body.data).to.equal(undefined);
     expect(bomb.body.errors).to.deep.equal([

@@ -54,6 +54,7 @@ function graphqlService(ctx: ServiceContext, gql: GraphQLConfig): ServiceContext
     i18n: ctx.i18n,
     authenticate: ctx.authenticate,
     lifecycles: ctx.lifecycles,
+    credentials: ctx.credentials,
     ...(ctx.mediaUrlSigner ? { mediaUrlSigner: ctx.mediaUrlSigner } : {}),
     ...(ctx.events ? { events: ctx.events } : {}),
     ...(ctx.sanitizeAppInput ? { sanitizeAppInput: ctx.sanitizeAppInput } : {}),

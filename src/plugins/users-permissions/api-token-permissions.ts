@@ -5,7 +5,9 @@
  * token itself: `migrateStoredTokenActions` moves them at start-up.
  */
 import { API_TOKEN_PERMISSION_UID, API_TOKEN_UID } from '../../content-types/index.js';
+import { NotFoundError } from '../../errors/index.js';
 import type { ServiceContext } from '../../service-context.js';
+import { withLease } from '../../write/index.js';
 import { collectionOf } from './collections.js';
 import { isDuplicate } from './indexes.js';
 import { nextId } from './roles.js';
@@ -49,10 +51,22 @@ export async function grantTokenActions(ctx: ServiceContext, tokenId: number, ac
   }
 }
 
-/** Makes the token's actions exactly these. */
+/**
+ * Makes the token's actions exactly these. Under the token's lease: two replacements interleaved
+ * (each deleting what it does not want, then adding what it wants) would leave their union.
+ * A token deleted meanwhile is a 404.
+ */
 export async function setTokenActions(ctx: ServiceContext, tokenId: number, actions: readonly string[]) {
-  await collectionOf(ctx, API_TOKEN_PERMISSION_UID).deleteMany({ token: tokenId, action: { $nin: [...actions] } });
-  await grantTokenActions(ctx, tokenId, actions);
+  await withTokenLease(ctx, tokenId, async () => {
+    await collectionOf(ctx, API_TOKEN_PERMISSION_UID).deleteMany({ token: tokenId, action: { $nin: [...actions] } });
+    await grantTokenActions(ctx, tokenId, actions);
+  });
+  await ctx.credentials.changed();
+}
+
+/** Runs `work` holding the token's lease (src/write/lease.ts); a token that is not there is a 404. */
+export function withTokenLease<T>(ctx: ServiceContext, tokenId: number, work: () => Promise<T>): Promise<T> {
+  return withLease(ctx.models, API_TOKEN_UID, tokenId, () => new NotFoundError('Token not found'), work);
 }
 
 export async function dropTokenActions(ctx: ServiceContext, tokenId: number): Promise<void> {

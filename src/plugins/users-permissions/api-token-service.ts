@@ -17,7 +17,6 @@ import {
   hashAccessKey,
   regenerateApiToken,
   revokeApiToken,
-  tokenCache,
   type CreateApiTokenInput,
 } from './api-tokens.js';
 import { collectionOf } from './collections.js';
@@ -160,7 +159,7 @@ export function createApiTokenService(
       );
       if (type !== 'custom') await setTokenActions(rt.ctx, original.id, []);
       else if (Array.isArray(permissions)) await setTokenActions(rt.ctx, original.id, permissions as string[]);
-      tokenCache(rt.ctx).invalidate();
+      await rt.ctx.credentials.changed();
       return read(original.id);
     },
     async regenerate(id) {

@@ -2,13 +2,19 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { apiTokenAbility, isApiTokenType, type ApiTokenType } from '../../access/abilities.js';
 import type { RequestAuth } from '../../access/ability.js';
 import { API_TOKEN_UID } from '../../content-types/index.js';
-import { ValidationError } from '../../errors/index.js';
+import { NotFoundError, ValidationError } from '../../errors/index.js';
 import type { ServiceContext } from '../../service-context.js';
 import { nextId } from './roles.js';
 import { collectionOf } from './collections.js';
 import { CredentialCache } from './token-cache.js';
 import { isDuplicate } from './indexes.js';
-import { dropTokenActions, grantTokenActions, tokenActions, tokensActions } from './api-token-permissions.js';
+import {
+  dropTokenActions,
+  grantTokenActions,
+  tokenActions,
+  tokensActions,
+  withTokenLease,
+} from './api-token-permissions.js';
 
 export interface CreateApiTokenInput {
   name: string;
@@ -104,7 +110,7 @@ export async function createApiTokenWithSalt(
   const id = doc._id as number;
   const actions = input.type === 'custom' ? [...new Set(input.actions)] : [];
   await grantTokenActions(ctx, id, actions);
-  tokenCache(ctx).invalidate();
+  await ctx.credentials.changed();
   return { id, accessKey, token: info(doc.toObject() as unknown as ApiTokenDoc, actions) };
 }
 
@@ -122,10 +128,17 @@ export async function listApiTokens(ctx: ServiceContext): Promise<ApiTokenInfo[]
  * process no longer pass with it.
  */
 export async function revokeApiToken(ctx: ServiceContext, id: number): Promise<boolean> {
-  const result = await collectionOf(ctx, API_TOKEN_UID).deleteOne({ _id: id });
-  await dropTokenActions(ctx, id);
-  tokenCache(ctx).invalidate();
-  return result.deletedCount === 1;
+  // under the token's lease: a replacement of its permissions under way would add some back after the drop
+  const revoked = await withTokenLease(ctx, id, async () => {
+    const result = await collectionOf(ctx, API_TOKEN_UID).deleteOne({ _id: id });
+    await dropTokenActions(ctx, id);
+    return result.deletedCount === 1;
+  }).catch((error: unknown) => {
+    if (error instanceof NotFoundError) return false;
+    throw error;
+  });
+  await ctx.credentials.changed();
+  return revoked;
 }
 
 /** A new access key for the token (answered once; the old one no longer passes); null when there is no such token. */
@@ -135,7 +148,7 @@ export async function regenerateApiToken(ctx: ServiceContext, salt: string, id: 
     { _id: id },
     { $set: { accessKey: hashAccessKey(accessKey, salt), updatedAt: new Date() } },
   );
-  tokenCache(ctx).invalidate();
+  await ctx.credentials.changed();
   return result.matchedCount === 1 ? accessKey : null;
 }
 
@@ -145,7 +158,7 @@ const caches = new WeakMap<object, CredentialCache<ApiTokenInfo>>();
 export function tokenCache(ctx: ServiceContext): CredentialCache<ApiTokenInfo> {
   let cache = caches.get(ctx.models);
   if (!cache) {
-    cache = new CredentialCache<ApiTokenInfo>();
+    cache = new CredentialCache<ApiTokenInfo>(ctx.credentials);
     caches.set(ctx.models, cache);
   }
   return cache;
@@ -168,12 +181,13 @@ export async function authenticateApiToken(
   const collection = collectionOf<ApiTokenDoc>(ctx, API_TOKEN_UID);
   const hash = hashAccessKey(accessKey, salt);
   const cache = tokenCache(ctx);
+  const stamp = ctx.credentials.stamp;
   let token = cache.get(hash);
   if (!token) {
     const doc = (await collection.findOne({ accessKey: hash })) as ApiTokenDoc | null;
     if (!doc) return { ok: false, reason: 'unknown' };
     token = info(doc, doc.type === 'custom' ? await tokenActions(ctx, doc._id) : []);
-    cache.set(hash, token);
+    cache.set(hash, token, stamp);
   }
   const now = Date.now();
   if (token.expiresAt && token.expiresAt.getTime() <= now) return { ok: false, reason: 'expired' };

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { ServiceContext } from '../../service-context.js';
+import { API_TOKEN_PERMISSION_UID, API_TOKEN_UID, PERMISSION_UID, ROLE_UID } from '../../content-types/uids.js';
 import type { Plugin } from '../types.js';
 import { migrateStoredTokenActions } from './api-token-permissions.js';
 import { createApiTokenWithSalt, listApiTokens, revokeApiToken, type CreateApiTokenInput } from './api-tokens.js';
@@ -83,9 +84,11 @@ export const usersPermissionsPlugin: Plugin = {
     const secrets = await resolveSecrets(ctx.config, settings.jwtSecret);
     const jwt = new JwtVerifier(secrets.jwtSecret);
     const permissions = new PermissionCache(ctx);
+    // what app code writes to these (the entity service, `strapi.db.query`) moves the epoch too
+    ctx.credentials.cacheContentsOf([ROLE_UID, PERMISSION_UID, API_TOKEN_UID, API_TOKEN_PERMISSION_UID]);
     // Strapi's defaults point each provider's front-end redirect at `<server.url>/<prefix>/auth`
     const providers = createProvidersRegistry(joinUrl(ctx.config.server.url ?? '', ctx.config.api.rest.prefix, 'auth'));
-    const runtime: UsersPermissionsRuntime = { ctx, settings, secrets, jwt, permissions, providers };
+    const runtime: UsersPermissionsRuntime = { ctx, settings, secrets, jwt, providers };
     runtimes.set(ctx.models, runtime);
     ctx.setAuthenticator(createAuthenticator(ctx, { jwt, apiTokenSalt: secrets.apiTokenSalt, permissions }));
     ctx.setService('jwt', createJwtService(secrets.jwtSecret, settings.jwt.expiresIn));

@@ -110,6 +110,7 @@ export async function roleActions(ctx: ServiceContext, roleId: number): Promise<
  */
 async function markGrantsChanged(ctx: ServiceContext, roleId: number): Promise<void> {
   await collectionOf(ctx, ROLE_UID).updateOne({ _id: roleId }, { $inc: { __grants: 1 } });
+  await ctx.credentials.changed();
 }
 
 /** Adds the actions a role does not have yet (start-up seeding is additive). */

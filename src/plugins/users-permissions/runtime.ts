@@ -4,7 +4,6 @@ import { ForbiddenError } from '../../errors/index.js';
 import { requestAuth } from '../../operations/request-context.js';
 import type { ServiceContext } from '../../service-context.js';
 import type { JwtVerifier } from './jwt.js';
-import type { PermissionCache } from './permission-cache.js';
 import type { ProvidersRegistry } from './providers/registry.js';
 import type { Secrets } from './secrets.js';
 import type { UsersPermissionsSettings } from './settings.js';
@@ -15,8 +14,6 @@ export interface UsersPermissionsRuntime {
   settings: UsersPermissionsSettings;
   secrets: Secrets;
   jwt: JwtVerifier;
-  /** role → actions, short-lived; invalidated by every role change made here */
-  permissions: PermissionCache;
   /** the sign-in providers (`providers-registry`), the app's added in its `register` */
   providers: ProvidersRegistry;
 }

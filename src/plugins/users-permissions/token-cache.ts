@@ -1,24 +1,27 @@
+import type { CredentialsEpoch } from '../../database/credentials-epoch.js';
+
 /**
- * A bounded, short-lived cache of looked-up credentials (API tokens by the hash of their key), so
- * an authenticated request costs no database command. Least recently used entries go first once
- * `max` is reached. Exact within this process: every change made here (`revoke`, a new token)
- * calls `invalidate`; a change made by another instance sharing the database (or by the `token`
- * command of the CLI) is seen once an entry is older than `ttlMs`.
+ * A bounded cache of looked-up credentials (API tokens by the hash of their key), so an
+ * authenticated request costs no database command. Least recently used entries go first once
+ * `max` is reached. An entry serves while the credentials epoch says its stamp does
+ * (`src/database/credentials-epoch.ts`): a change made by any instance ends that. The stamp is
+ * taken before the read, so a value read across a change is never served.
  * Only `hits` and `misses` counters on the hot path (for logs and health output).
  */
 export class CredentialCache<Value> {
-  private readonly entries = new Map<string, { value: Value; loadedAt: number }>();
+  private readonly entries = new Map<string, { value: Value; stamp: number }>();
   hits = 0;
   misses = 0;
 
   constructor(
+    private readonly epoch: CredentialsEpoch,
     private readonly max = 1000,
-    private readonly ttlMs = 2000,
   ) {}
 
-  get(key: string, now = Date.now()): Value | undefined {
+  /** The entry of `key`, while the epoch lets it serve. */
+  get(key: string): Value | undefined {
     const entry = this.entries.get(key);
-    if (!entry || now - entry.loadedAt >= this.ttlMs) {
+    if (!entry || !this.epoch.serves(entry.stamp)) {
       if (entry) this.entries.delete(key);
       this.misses++;
       return undefined;
@@ -30,18 +33,16 @@ export class CredentialCache<Value> {
     return entry.value;
   }
 
-  set(key: string, value: Value, now = Date.now()): void {
+  /** Keeps `value`, read under `stamp` (taken before the read); nothing is kept while the stamp is unknown. */
+  set(key: string, value: Value, stamp: number | undefined): void {
     this.entries.delete(key);
-    this.entries.set(key, { value, loadedAt: now });
+    if (stamp === undefined) return;
+    this.entries.set(key, { value, stamp });
     while (this.entries.size > this.max) {
       const oldest = this.entries.keys().next();
       if (oldest.done) break;
       this.entries.delete(oldest.value);
     }
-  }
-
-  invalidate(): void {
-    this.entries.clear();
   }
 
   get size(): number {
