@@ -7,6 +7,7 @@
 // its authentication, TLS, compression and topology. Writes, and reads inside a transaction,
 // always go through the driver.
 import { createConnection, type Socket } from 'node:net';
+import { messageSplitter } from '../engine/protocol/framing.js';
 import { BSON, type Document, type MongoClient, MongoNetworkError, MongoServerError } from 'mongodb';
 
 const OP_MSG = 2013;
@@ -64,23 +65,16 @@ export function openWireReads(client: MongoClient): WireReads {
     socket.setNoDelay(true);
     socket.unref();
     const channel: Channel = { socket, pending: new Map() };
-    let chunks: Buffer[] = [];
-    let buffered = 0;
-    socket.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      buffered += chunk.length;
-      while (buffered >= 4) {
-        const head = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-        chunks = [head];
-        const length = head.readInt32LE(0);
-        if (buffered < length) return;
-        const message = head.subarray(0, length);
-        const rest = head.subarray(length);
-        chunks = rest.length > 0 ? [rest] : [];
-        buffered = rest.length;
-        answer(channel, message);
-      }
-    });
+    socket.on(
+      'data',
+      messageSplitter(
+        (message) => {
+          answer(channel, message);
+          return true;
+        },
+        (length) => fail(new MongoNetworkError(`invalid reply length ${length} from the engine`)),
+      ),
+    );
     const fail = (error: Error) => {
       const index = channels.indexOf(channel);
       if (index >= 0) channels.splice(index, 1);

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
-import { MAX_MESSAGE_SIZE, OP_MSG, OP_QUERY, parseMessage, ProtocolError, type Request } from './wire.js';
+import { messageSplitter } from './framing.js';
+import { OP_MSG, OP_QUERY, parseMessage, ProtocolError, type Request } from './wire.js';
 
 /**
  * Splits a socket's byte stream into messages. Anything malformed or oversized destroys this
@@ -10,24 +11,8 @@ export function readMessages(
   onRequest: (req: Request) => void,
   onProtocolError: (err: Error) => void,
 ): void {
-  let chunks: Buffer[] = [];
-  let buffered = 0;
-  socket.on('data', (chunk: Buffer) => {
-    chunks.push(chunk);
-    buffered += chunk.length;
-    while (buffered >= 4) {
-      const head = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-      chunks = [head];
-      const length = head.readInt32LE(0);
-      if (length < 21 || length > MAX_MESSAGE_SIZE) {
-        fail(new ProtocolError(`invalid message length ${length}`));
-        return;
-      }
-      if (buffered < length) return;
-      const message = head.subarray(0, length);
-      const rest = head.subarray(length);
-      chunks = rest.length ? [rest] : [];
-      buffered = rest.length;
+  const split = messageSplitter(
+    (message) => {
       let req: Request;
       try {
         const opCode = message.readInt32LE(12);
@@ -35,16 +20,16 @@ export function readMessages(
         req = parseMessage(message);
       } catch (err) {
         fail(err instanceof Error ? err : new ProtocolError(String(err)));
-        return;
+        return false;
       }
       onRequest(req);
-      if (socket.destroyed) return;
-    }
-  });
+      return !socket.destroyed;
+    },
+    (length) => fail(new ProtocolError(`invalid message length ${length}`)),
+  );
+  socket.on('data', split);
 
   function fail(err: Error): void {
-    chunks = [];
-    buffered = 0;
     onProtocolError(err);
     socket.destroy();
   }
