@@ -1,23 +1,21 @@
 // The read path's commands to the embedded engine, sent over the wire protocol without the
 // driver's machinery around each command (server selection, implicit sessions, operation objects,
 // retries, timeouts, pool events): on a one-entry GET that machinery was about half of the HTTP
-// thread's cost of the command (bench/read-channel.ts). The bytes are the same OP_MSG the driver
+// thread's cost of the command (docs/benchmarks.md, seventh session). The bytes are the same OP_MSG the driver
 // sends, to the address the driver connected to, answered by the same engine code; only the
 // embedded engine is read this way (Models.init decides): a real MongoDB keeps the driver, with
 // its authentication, TLS, compression and topology. Writes, and reads inside a transaction,
 // always go through the driver.
 import { createConnection, type Socket } from 'node:net';
 import { messageSplitter } from '../engine/protocol/framing.js';
+import { OP_MSG } from '../engine/protocol/wire.js';
 import { BSON, type Document, type MongoClient, MongoNetworkError, MongoServerError } from 'mongodb';
 
-const OP_MSG = 2013;
 const HEADER_BYTES = 21; // message header (16), flag bits (4), section kind (1)
 /** connections opened at most: a long read in time slices does not hold up the others behind it */
 const MAX_CONNECTIONS = 4;
 
 export interface WireReads {
-  /** Runs `command` on database `dbName`; an `ok: 0` reply throws the driver's MongoServerError. */
-  command(dbName: string, command: Document): Promise<Document>;
   /** Every document an aggregation yields, its cursor drained with getMore. */
   aggregateAll(dbName: string, collection: string, pipeline: Document[], maxTimeMS?: number): Promise<Document[]>;
   close(): void;
@@ -117,6 +115,7 @@ export function openWireReads(client: MongoClient): WireReads {
     return channels.length < MAX_CONNECTIONS || !least ? open() : least;
   }
 
+  /** Runs `cmd` on database `dbName`; an `ok: 0` reply throws the driver's MongoServerError. */
   function command(dbName: string, cmd: Document): Promise<Document> {
     if (closed) return Promise.reject(new MongoNetworkError('the wire reads are closed'));
     const full = { ...cmd, $db: dbName };
@@ -140,7 +139,6 @@ export function openWireReads(client: MongoClient): WireReads {
   }
 
   return {
-    command,
     async aggregateAll(dbName, collection, pipeline, maxTimeMS) {
       const first = await command(dbName, {
         aggregate: collection,

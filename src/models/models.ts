@@ -81,15 +81,17 @@ export class Models {
    * `$limit: 1`, a `$count`): one `aggregate` command whose first batch is read from the reply,
    * without the driver's cursor object around it (its set-up, iteration and close are a good part
    * of the HTTP thread's time on a one-entry GET). Sent as the collection's own aggregations are:
-   * its read preference and read concern. A cursor the server left open is closed.
+   * its read preference and read concern. A cursor the server left open is closed. On the
+   * embedded engine, outside a transaction, sent on the wire reads instead.
    */
   async aggregateFirst(uid: string, pipeline: BsonDocument[], maxTimeMS?: number): Promise<BsonDocument | undefined> {
     const db = this.db();
     const collection = this.driverCollection(uid, db);
-    const wire = ambientSession() ? undefined : this.wireReads;
-    if (wire) return (await wire.aggregateAll(db.databaseName, collection.collectionName, pipeline, maxTimeMS))[0];
+    const inTransaction = ambientSession() !== undefined;
+    if (this.wireReads && !inTransaction)
+      return (await this.wireReads.aggregateAll(db.databaseName, collection.collectionName, pipeline, maxTimeMS))[0];
     // a command inside a transaction takes the transaction's read concern
-    const readConcern = ambientSession() ? undefined : collection.readConcern?.toJSON();
+    const readConcern = inTransaction ? undefined : collection.readConcern?.toJSON();
     const reply = await db.command(
       {
         aggregate: collection.collectionName,

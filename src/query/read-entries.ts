@@ -332,7 +332,7 @@ export async function readEntry(
   options: { style?: FormatStyle } & EntryHooks = {},
 ): Promise<EnvelopeEntry | PlainEntry | null> {
   const schema = requireContentType(ctx, uid);
-  checkUnapplied(ctx, uid, rawQuery, { directions: options.sortDirections ?? 'ignored' });
+  validateUnused(ctx, uid, rawQuery, { directions: options.sortDirections ?? 'ignored' }, 'keys');
   const chosen = memoizedSelection(ctx, schema, rawQuery, askedPublicationState(rawQuery.publicationState));
   const state = parsePublicationState(rawQuery.publicationState);
   let selection = chosen.selection;
@@ -403,31 +403,22 @@ function entryPipeline(
   ];
 }
 
-/** Strapi validates `filters` and `sort` on every read, also where they do not apply (findOne): a bad one is still a 400. */
+/**
+ * Strapi validates `filters` and `sort` on every read, also where they do not apply (findOne): a
+ * bad one is still a 400. `filters: 'keys'` checks only what Strapi's validator checks of them
+ * (their keys, not their operators or values, which only its database layer would meet), as a
+ * findOne and a write's answer do; by default they are compiled whole.
+ */
 export function validateUnused(
   ctx: Pick<ReadContext, 'registry' | 'access'>,
   uid: string,
   rawQuery: ReadQuery,
   sortReading?: SortReading,
+  filters: 'compiled' | 'keys' = 'compiled',
 ): void {
   const query = { registry: ctx.registry, uid, access: ctx.access };
-  if (rawQuery.filters !== undefined) compileFilters({ ...query, filters: rawQuery.filters });
-  if (rawQuery.sort !== undefined) compileSort({ ...query, sort: rawQuery.sort, reading: sortReading });
-}
-
-/**
- * What Strapi's validator checks of a read's filters and sort where the read does not apply them
- * (findOne, a write's answer): the filters' keys (not their operators or values, which only its
- * database layer would meet) and the sort's keys.
- */
-function checkUnapplied(
-  ctx: Pick<ReadContext, 'registry' | 'access'>,
-  uid: string,
-  rawQuery: ReadQuery,
-  sortReading: SortReading,
-): void {
-  const query = { registry: ctx.registry, uid, access: ctx.access };
-  if (rawQuery.filters !== undefined) checkFilters({ ...query, filters: rawQuery.filters });
+  if (rawQuery.filters !== undefined)
+    (filters === 'keys' ? checkFilters : compileFilters)({ ...query, filters: rawQuery.filters });
   if (rawQuery.sort !== undefined) compileSort({ ...query, sort: rawQuery.sort, reading: sortReading });
 }
 
@@ -438,7 +429,7 @@ function checkUnapplied(
  */
 export function checkEntryQuery(ctx: ReadContext, uid: string, rawQuery: ReadQuery): void {
   const schema = requireContentType(ctx, uid);
-  checkUnapplied(ctx, uid, rawQuery, { directions: 'ignored' });
+  validateUnused(ctx, uid, rawQuery, { directions: 'ignored' }, 'keys');
   memoizedSelection(ctx, schema, rawQuery, askedPublicationState(rawQuery.publicationState));
   parsePublicationState(rawQuery.publicationState);
 }
@@ -449,7 +440,7 @@ export function checkEntryQuery(ctx: ReadContext, uid: string, rawQuery: ReadQue
  */
 export function validateReadQuery(ctx: SelectionContext, uid: string, rawQuery: ReadQuery): void {
   // Strapi's validator checks the sort's keys; a direction fails only where a read converts it
-  checkUnapplied(ctx, uid, rawQuery, { directions: 'ignored' });
+  validateUnused(ctx, uid, rawQuery, { directions: 'ignored' }, 'keys');
   const schema = ctx.registry.contentType(uid);
   if (schema) parseSelection(ctx, schema, rawQuery, 'live');
 }

@@ -1,4 +1,6 @@
 import { isScalar, type Component, type ContentType } from '../../content-types/index.js';
+import { MAX_FILTER_DEPTH } from '../filters/parse.js';
+import { isLogicalOperator } from '../operators.js';
 import { isPlainObject, asList } from '../qs-values.js';
 import { parseSort } from '../sort/parse.js';
 
@@ -30,12 +32,12 @@ export function joinsTables(schema: Schema, filters: unknown, sort: unknown): bo
 const JOINED_TYPES = new Set(['relation', 'component', 'media']);
 
 function filtersJoin(schema: Schema, filters: unknown, depth: number): boolean {
-  if (depth > 20) return false;
+  if (depth > MAX_FILTER_DEPTH) return false;
   const list = asList(filters);
   if (list) return list.some((item) => filtersJoin(schema, item, depth + 1));
   if (!isPlainObject(filters)) return false;
   return Object.entries(filters).some(([key, value]) => {
-    if (key === '$and' || key === '$or' || key === '$not') return filtersJoin(schema, value, depth + 1);
+    if (isLogicalOperator(key)) return filtersJoin(schema, value, depth + 1);
     const attribute = Object.hasOwn(schema.attributes, key) ? schema.attributes[key] : undefined;
     return attribute !== undefined && JOINED_TYPES.has(attribute.type);
   });
