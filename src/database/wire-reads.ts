@@ -9,6 +9,7 @@
 import { createConnection, type Socket } from 'node:net';
 import { messageSplitter } from '../engine/protocol/framing.js';
 import { OP_MSG } from '../engine/protocol/wire.js';
+import { stageBytes } from './constant-stages.js';
 import { BSON, type Document, type MongoClient, MongoNetworkError, MongoServerError } from 'mongodb';
 
 const HEADER_BYTES = 21; // message header (16), flag bits (4), section kind (1)
@@ -117,35 +118,43 @@ export function openWireReads(client: MongoClient): WireReads {
 
   /** Runs `cmd` on database `dbName`; an `ok: 0` reply throws the driver's MongoServerError. */
   function command(dbName: string, cmd: Document): Promise<Document> {
-    if (closed) return Promise.reject(new MongoNetworkError('the wire reads are closed'));
     const full = { ...cmd, $db: dbName };
+    return send(full, (requestId) => {
+      const body = BSON.serialize(full);
+      const bytes = message(requestId, body.length);
+      bytes.set(body, HEADER_BYTES);
+      return bytes;
+    });
+  }
+
+  /** Runs an `aggregate`, its constant stages encoded once (database/constant-stages.ts). */
+  function aggregate(dbName: string, collection: string, pipeline: Document[], maxTimeMS?: number): Promise<Document> {
+    const full = {
+      aggregate: collection,
+      pipeline,
+      cursor: {},
+      ...(maxTimeMS === undefined ? {} : { maxTimeMS }),
+      $db: dbName,
+    };
+    return send(full, (requestId) => aggregateMessage(requestId, full));
+  }
+
+  function send(full: Document, encode: (requestId: number) => Buffer): Promise<Document> {
+    if (closed) return Promise.reject(new MongoNetworkError('the wire reads are closed'));
     const requestId = nextRequestId++;
-    if (monitored) reportStarted(client, full, dbName, requestId);
-    const body = BSON.serialize(full);
-    const message = Buffer.allocUnsafe(HEADER_BYTES + body.length);
-    message.writeInt32LE(message.length, 0);
-    message.writeInt32LE(requestId, 4);
-    message.writeInt32LE(0, 8);
-    message.writeInt32LE(OP_MSG, 12);
-    message.writeUInt32LE(0, 16);
-    message[20] = 0;
-    message.set(body, HEADER_BYTES);
+    if (monitored) reportStarted(client, full, full.$db as string, requestId);
+    const bytes = encode(requestId);
     const target = channel();
     return new Promise<Document>((resolve, reject) => {
       target.pending.set(requestId, { resolve, reject });
       target.socket.ref();
-      target.socket.write(message);
+      target.socket.write(bytes);
     });
   }
 
   return {
     async aggregateAll(dbName, collection, pipeline, maxTimeMS) {
-      const first = await command(dbName, {
-        aggregate: collection,
-        pipeline,
-        cursor: {},
-        ...(maxTimeMS === undefined ? {} : { maxTimeMS }),
-      });
+      const first = await aggregate(dbName, collection, pipeline, maxTimeMS);
       const cursor = first.cursor as { id: unknown; firstBatch: Document[] };
       const docs = cursor.firstBatch;
       let id = cursor.id;
@@ -169,6 +178,65 @@ export function openWireReads(client: MongoClient): WireReads {
       }
     },
   };
+}
+
+/** An OP_MSG of one body section of `bodyLength` bytes, its header written. */
+function message(requestId: number, bodyLength: number): Buffer {
+  const bytes = Buffer.allocUnsafe(HEADER_BYTES + bodyLength);
+  bytes.writeInt32LE(bytes.length, 0);
+  bytes.writeInt32LE(requestId, 4);
+  bytes.writeInt32LE(0, 8);
+  bytes.writeInt32LE(OP_MSG, 12);
+  bytes.writeUInt32LE(0, 16);
+  bytes[20] = 0;
+  return bytes;
+}
+
+const PIPELINE_KEY = Buffer.from('pipeline\0', 'latin1');
+const BSON_DOCUMENT = 0x03;
+const BSON_ARRAY = 0x04;
+
+/**
+ * The aggregate command `full` as one OP_MSG: the BSON `BSON.serialize(full)` would make, each
+ * stage's bytes from `stageBytes` (made once for a constant stage). `pipeline` must be the
+ * command's second field.
+ */
+function aggregateMessage(requestId: number, full: Document): Buffer {
+  const { aggregate, pipeline, ...rest } = full as { aggregate: string; pipeline: Document[] };
+  const head = BSON.serialize({ aggregate }); // length, the `aggregate` element, 0
+  const tail = BSON.serialize(rest); // length, the other elements, 0
+  const keys: Buffer[] = [];
+  const stages: Uint8Array[] = [];
+  let arrayLength = 5; // its length and its closing 0
+  for (let i = 0; i < pipeline.length; i++) {
+    const key = Buffer.from(`${i}\0`, 'latin1');
+    const stage = stageBytes(pipeline[i] as Document, (value) => BSON.serialize(value));
+    keys.push(key);
+    stages.push(stage);
+    arrayLength += 1 + key.length + stage.length;
+  }
+  const documentLength = head.length - 1 + 1 + PIPELINE_KEY.length + arrayLength + tail.length - 4;
+  const bytes = message(requestId, documentLength);
+  let at = HEADER_BYTES;
+  bytes.writeInt32LE(documentLength, at);
+  at += 4;
+  bytes.set(head.subarray(4, head.length - 1), at);
+  at += head.length - 5;
+  bytes[at++] = BSON_ARRAY;
+  bytes.set(PIPELINE_KEY, at);
+  at += PIPELINE_KEY.length;
+  bytes.writeInt32LE(arrayLength, at);
+  at += 4;
+  for (let i = 0; i < stages.length; i++) {
+    bytes[at++] = BSON_DOCUMENT;
+    bytes.set(keys[i] as Buffer, at);
+    at += (keys[i] as Buffer).length;
+    bytes.set(stages[i] as Uint8Array, at);
+    at += (stages[i] as Uint8Array).length;
+  }
+  bytes[at++] = 0;
+  bytes.set(tail.subarray(4), at);
+  return bytes;
 }
 
 /** What the driver emits for a command it sends with command monitoring on (the fields observers read). */

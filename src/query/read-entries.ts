@@ -1,4 +1,5 @@
 import type { ContentType } from '../content-types/index.js';
+import { constantStage } from '../database/constant-stages.js';
 import { NotFoundError, ValidationError } from '../errors/index.js';
 import type { DbLifecycles, ServiceContext } from '../service-context.js';
 import { APP_CODE, type QueryAccess } from './access.js';
@@ -299,7 +300,7 @@ function planFind(
     // after the window, so the sort is a top-k and only the page's entries lose the sort's fields
     ...tree.sort.cleanup,
     ...planned.stages,
-    { $project: planned.project },
+    planned.project,
   ];
   return { filtering, pipeline };
 }
@@ -399,7 +400,7 @@ function entryPipeline(
     { $sort: { _id: 1 } },
     { $limit: 1 },
     ...planned.stages,
-    { $project: planned.project },
+    planned.project,
   ];
 }
 
@@ -505,8 +506,8 @@ type PlannedSelection = NonNullable<MemoizedSelection['planned']>;
 /** The populate `$lookup`s and the `$project` of a selection, planned once per memoized one. */
 function plannedStages(ctx: ReadContext, chosen: MemoizedSelection): PlannedSelection {
   return (chosen.planned ??= {
-    stages: populateStages(planContext(ctx), chosen.selection.populate),
-    project: projection(chosen.selection),
+    stages: populateStages(planContext(ctx), chosen.selection.populate).map(constantStage),
+    project: constantStage({ $project: projection(chosen.selection) }),
   });
 }
 

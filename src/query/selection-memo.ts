@@ -13,8 +13,8 @@ import type { EntrySelection } from './read-tree.js';
  */
 export interface MemoizedSelection {
   selection: EntrySelection;
-  /** the populate `$lookup` stages and the final `$project`, planned once */
-  planned?: { stages: PipelineStage[]; project: Record<string, unknown> };
+  /** the populate `$lookup` stages and the final `$project` stage, planned once (constant: frozen) */
+  planned?: { stages: PipelineStage[]; project: PipelineStage };
 }
 
 interface Entry extends MemoizedSelection {

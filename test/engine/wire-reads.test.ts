@@ -15,6 +15,7 @@ import {
   type CommandStartedEvent,
   type Document,
 } from 'mongodb';
+import { constantStage } from '../../src/database/constant-stages.js';
 import { openWireReads } from '../../src/database/wire-reads.js';
 import { startEngine, type Engine } from '../../src/engine/index.js';
 
@@ -55,6 +56,44 @@ describe('wire reads: the read path without the driver', function () {
   });
 
   const viaDriver = (pipeline: Document[]) => client.db(DB).collection('items').aggregate(pipeline).toArray();
+
+  it('sends constant stages (encoded once) as their BSON, among stages made per read', async () => {
+    const wire = openWireReads(client);
+    try {
+      const lookup = constantStage({
+        $lookup: {
+          from: 'items',
+          localField: 'n',
+          foreignField: '_id',
+          pipeline: [
+            { $match: { at: { $gte: new Date(Date.UTC(2024, 0, 1)) }, oid: new ObjectId('0123456789abcdef01234567') } },
+            { $project: { title: 1, price: 1 } },
+          ],
+          as: 'joined',
+        },
+      });
+      const project = constantStage({ $project: { title: 1, joined: 1, re: 1, price: 1 } });
+      // two-digit positions: the array's keys are written by hand for constant stages
+      const padding = Array.from({ length: 10 }, () => constantStage({ $match: { title: { $regex: /entry/ } } }));
+      for (const limit of [1, 5, 5]) {
+        const pipeline = [
+          { $match: { _id: { $lte: 40 } } },
+          ...padding,
+          { $sort: { _id: -1 } },
+          { $limit: limit },
+          lookup,
+          project,
+        ];
+        expect(await wire.aggregateAll(DB, 'items', pipeline)).to.deep.equal(await viaDriver(pipeline));
+      }
+      expect(() => {
+        (project.$project as Record<string, number>).title = 0;
+      }).to.throw(TypeError);
+      expect(Object.isFrozen((lookup.$lookup as { pipeline: unknown[] }).pipeline[0])).to.equal(true);
+    } finally {
+      wire.close();
+    }
+  });
 
   it('answers what the driver answers, value types included, over a Unix socket and over TCP', async () => {
     const overTcp = await MongoClient.connect(engine.uri);
