@@ -35,7 +35,14 @@ export interface AmbientTransaction {
   afterCommit: (() => Promise<void>)[];
 }
 
-const storage = new AsyncLocalStorage<AmbientTransaction>();
+/** What the current asynchronous work runs in: a transaction, and whether the work is detached from it. */
+interface AmbientScope {
+  transaction: AmbientTransaction;
+  /** work that may outlive the transaction by design (event listeners): outside it once it is closed */
+  detached: boolean;
+}
+
+const storage = new AsyncLocalStorage<AmbientScope>();
 
 /** A command asked for by work that outlived its transaction: refused rather than run on its own. */
 export class TransactionEnded extends Error {
@@ -53,9 +60,10 @@ export class TransactionEnded extends Error {
  * `TransactionEnded` for work of one its owner closed.
  */
 export function ambientTransaction(): AmbientTransaction | undefined {
-  const transaction = storage.getStore();
-  if (transaction?.closed) throw new TransactionEnded();
-  return transaction;
+  const scope = storage.getStore();
+  if (!scope?.transaction.closed) return scope?.transaction;
+  if (scope.detached) return undefined;
+  throw new TransactionEnded();
 }
 
 /** The session of the open ambient transaction, if any; throws as `ambientTransaction`. */
@@ -65,12 +73,22 @@ export function ambientSession(): ClientSession | undefined {
 
 /** Whether the current work runs in an open transaction (never throws). */
 export function inOpenAmbientTransaction(): boolean {
-  return storage.getStore()?.open === true;
+  return storage.getStore()?.transaction.open === true;
 }
 
 /** Runs `work` with `transaction` as the ambient one. */
 export function runInAmbientTransaction<T>(transaction: AmbientTransaction, work: () => Promise<T>): Promise<T> {
-  return storage.run(transaction, work);
+  return storage.run({ transaction, detached: false }, work);
+}
+
+/**
+ * Runs `work`, started by a write but not awaited by it (an event's listeners), in the current
+ * transaction while that one is open (its reads see the write) and outside any once its owner
+ * closed it, as before: such work is not a part of the transaction that can be refused.
+ */
+export function detachedFromAmbientTransaction<T>(work: () => T): T {
+  const scope = storage.getStore();
+  return scope ? storage.run({ transaction: scope.transaction, detached: true }, work) : work();
 }
 
 /**

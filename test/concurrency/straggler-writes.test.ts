@@ -132,6 +132,31 @@ describe('work that outlives its transaction', () => {
     expect(after).to.not.include('not awaited');
   });
 
+  it('an event listener still running after the commit is not refused: it runs outside, as before', async () => {
+    const committed = gate();
+    let listened: Promise<unknown> | undefined;
+    const off = strapi.eventHub.on('entry.create', async (...args: unknown[]) => {
+      const { entry } = args[0] as { entry: { text?: string } };
+      if (entry.text !== 'heard') return;
+      listened = committed.opened
+        .then(() => strapi.entityService.create(NOTE, { data: { text: 'written by the listener' } }))
+        .catch((error: unknown) => error);
+      await listened;
+    });
+    try {
+      await strapi.db.transaction(async ({ onCommit }) => {
+        onCommit(committed.open);
+        await strapi.entityService.create(NOTE, { data: { text: 'heard' } });
+      });
+      // the event is emitted, not awaited, by the create
+      for (let waited = 0; !listened && waited < 200; waited++) await new Promise((r) => setTimeout(r, 10));
+      expect(await listened).to.include({ text: 'written by the listener' });
+      expect(await texts()).to.include.members(['heard', 'written by the listener']);
+    } finally {
+      off();
+    }
+  });
+
   it("the write path's retried attempt does not take the first attempt's straggler in", async () => {
     const { models } = service.context;
     const notes = models.db().collection<{ _id: string; text?: string }>('straggler_probe');
