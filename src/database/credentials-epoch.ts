@@ -9,7 +9,7 @@
 // is seen within that time too. A request pays one comparison (`serves`), no clock read.
 import { MongoClient, type Collection } from 'mongodb';
 import type { Connection } from 'mongoose';
-import { ambientTransaction } from './ambient-transaction.js';
+import { ambientTransaction, type AmbientTransaction } from './ambient-transaction.js';
 import type { Logger } from '../logger.js';
 
 /** How often a bump that fails is tried, the waits between growing by `BUMP_RETRY_MS`. */
@@ -61,6 +61,8 @@ export class CredentialsEpoch {
   private polling: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
   private readonly cachedUids = new Set<string>();
+  /** the app transactions whose commit moves the epoch already */
+  private readonly bumpAfter = new WeakSet<AmbientTransaction>();
 
   private constructor(
     private readonly service: Connection,
@@ -115,8 +117,11 @@ export class CredentialsEpoch {
     this.invalidate();
     // without a session (a database without transactions) the change is written already, whatever `cb` does next
     const transaction = ambientTransaction();
-    if (transaction?.open && transaction.session) transaction.afterCommit.push(() => this.bumpShared());
-    else await this.bumpShared();
+    if (!transaction?.open || !transaction.session) return this.bumpShared();
+    // one move tells every change the transaction commits
+    if (this.bumpAfter.has(transaction)) return;
+    this.bumpAfter.add(transaction);
+    transaction.afterCommit.push(() => this.bumpShared());
   }
 
   async stop(): Promise<void> {

@@ -192,5 +192,20 @@ describe("credentials epoch: the app's role and token services move it once per 
     const token = await tokens.create({ name: 'counted', type: 'custom', permissions: ['api::page.page.find'] });
     expect(await moves(() => tokens.update(token.id, { permissions: ['api::page.page.findOne'] }))).to.equal(1);
     expect(await moves(() => tokens.update(token.id, { description: 'renamed' }))).to.equal(1);
+
+    // an app's transaction writing three permissions: one move, after its commit
+    const permissions = strapi.db.query('plugin::users-permissions.permission');
+    const grants = ['api::page.page.find', 'api::page.page.findOne', 'api::page.page.update'];
+    const inside: number[] = [];
+    const moved = await moves(() =>
+      strapi.db.transaction(async () => {
+        for (const action of grants) {
+          await permissions.create({ data: { action, role: roleId } });
+          inside.push(await epoch());
+        }
+      }),
+    );
+    expect(moved).to.equal(1);
+    expect(new Set(inside).size).to.equal(1);
   });
 });
