@@ -5,12 +5,23 @@
 // `joinAmbientTransactions` answered that with the open transaction's session instead, so the
 // entity service, the query engine and the core services need no session of their own; the
 // write path's own transaction (`src/write/scope.ts`) joins it rather than nesting one.
+//
+// Work of `cb` may outlive it (a `Promise.all` whose other branch failed): once the transaction's
+// owner ended it, the driver would send that work's next command without a transaction, committing
+// on its own what the caller was told had failed. So an ended transaction stays in the work's
+// context, closed, and every command asked for there is refused (`TransactionEnded`).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ClientSession, ClientSessionOptions, MongoClient } from 'mongodb';
 
 export interface AmbientTransaction {
   /** until its commit or rollback */
   open: boolean;
+  /**
+   * Set when its owner ended it (`cb` settled, the write path's work ended): what its asynchronous
+   * work still asks for is refused. Not by `cb`'s own `commit()`/`rollback()`: what `cb` does after
+   * those runs outside any transaction, as in Strapi.
+   */
+  closed: boolean;
   /** the open transaction's session; absent where the database has no transactions, or once it ended */
   session?: ClientSession;
   /** run after the commit (shared with nested calls, as Strapi's) */
@@ -24,21 +35,60 @@ export interface AmbientTransaction {
   afterCommit: (() => Promise<void>)[];
 }
 
-const storage = new AsyncLocalStorage<AmbientTransaction>();
-
-/** The transaction `strapi.db.transaction` holds for the current asynchronous work, if any. */
-export function ambientTransaction(): AmbientTransaction | undefined {
-  return storage.getStore();
+/** What the current asynchronous work runs in: a transaction, and whether the work is detached from it. */
+interface AmbientScope {
+  transaction: AmbientTransaction;
+  /** work that may outlive the transaction by design (event listeners): outside it once it is closed */
+  detached: boolean;
 }
 
-/** The session of the open ambient transaction, if any. */
+const storage = new AsyncLocalStorage<AmbientScope>();
+
+/** A command asked for by work that outlived its transaction: refused rather than run on its own. */
+export class TransactionEnded extends Error {
+  constructor() {
+    super(
+      'The transaction this work ran in has ended: its later reads and writes are refused ' +
+        '(await every write inside the transaction)',
+    );
+    this.name = 'TransactionEnded';
+  }
+}
+
+/**
+ * The transaction `strapi.db.transaction` holds for the current asynchronous work, if any; throws
+ * `TransactionEnded` for work of one its owner closed.
+ */
+export function ambientTransaction(): AmbientTransaction | undefined {
+  const scope = storage.getStore();
+  if (!scope?.transaction.closed) return scope?.transaction;
+  if (scope.detached) return undefined;
+  throw new TransactionEnded();
+}
+
+/** The session of the open ambient transaction, if any; throws as `ambientTransaction`. */
 export function ambientSession(): ClientSession | undefined {
-  return storage.getStore()?.session;
+  return ambientTransaction()?.session;
+}
+
+/** Whether the current work runs in an open transaction (never throws). */
+export function inOpenAmbientTransaction(): boolean {
+  return storage.getStore()?.transaction.open === true;
 }
 
 /** Runs `work` with `transaction` as the ambient one. */
 export function runInAmbientTransaction<T>(transaction: AmbientTransaction, work: () => Promise<T>): Promise<T> {
-  return storage.run(transaction, work);
+  return storage.run({ transaction, detached: false }, work);
+}
+
+/**
+ * Runs `work`, started by a write but not awaited by it (an event's listeners), in the current
+ * transaction while that one is open (its reads see the write) and outside any once its owner
+ * closed it, as before: such work is not a part of the transaction that can be refused.
+ */
+export function detachedFromAmbientTransaction<T>(work: () => T): T {
+  const scope = storage.getStore();
+  return scope ? storage.run({ transaction: scope.transaction, detached: true }, work) : work();
 }
 
 /**
@@ -51,11 +101,25 @@ export function outsideAmbientTransaction<T>(work: () => Promise<T>): Promise<T>
 
 /** A transaction opened on `session` (started), or without one where the database has no transactions. */
 export function openAmbientTransaction(session?: ClientSession): AmbientTransaction {
-  return { open: true, session, commitCallbacks: [], rollbackCallbacks: [], afterCommit: [] };
+  return { open: true, closed: false, session, commitCallbacks: [], rollbackCallbacks: [], afterCommit: [] };
 }
 
 /** Told of an `onCommit`/`onRollback` callback that failed: ended, they cannot fail the transaction. */
 export type CallbackFailure = (error: unknown, ended: 'commit' | 'rollback') => void;
+
+/**
+ * Ends the transaction as its owner, once the work it ran has settled: as `endAmbientTransaction`,
+ * and closed first, so that what the work left running is refused from now on (not sent without a
+ * transaction while the abort runs, nor after it).
+ */
+export function closeAmbientTransaction(
+  transaction: AmbientTransaction,
+  how: 'commit' | 'rollback',
+  callbackFailed: CallbackFailure,
+): Promise<void> {
+  transaction.closed = true;
+  return endAmbientTransaction(transaction, how, callbackFailed);
+}
 
 /**
  * Commits or rolls back once (later calls do nothing), then, after a commit, the settling steps in
@@ -97,7 +161,10 @@ export async function endAmbientTransaction(
   const callbacks = ended === 'commit' ? transaction.commitCallbacks : transaction.rollbackCallbacks;
   transaction.commitCallbacks = [];
   transaction.rollbackCallbacks = [];
-  for (const callback of callbacks) runCallback(callback, ended, callbackFailed);
+  // outside: the transaction's context may be closed, and the callbacks are the app's own work
+  storage.exit(() => {
+    for (const callback of callbacks) runCallback(callback, ended, callbackFailed);
+  });
   if (failure !== undefined) throw failure;
 }
 

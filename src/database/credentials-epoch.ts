@@ -9,8 +9,12 @@
 // is seen within that time too. A request pays one comparison (`serves`), no clock read.
 import { MongoClient, type Collection } from 'mongodb';
 import type { Connection } from 'mongoose';
-import { ambientTransaction } from './ambient-transaction.js';
+import { ambientTransaction, type AmbientTransaction } from './ambient-transaction.js';
 import type { Logger } from '../logger.js';
+
+/** How often a bump that fails is tried, the waits between growing by `BUMP_RETRY_MS`. */
+const BUMP_ATTEMPTS = 3;
+const BUMP_RETRY_MS = 50;
 
 /** The epoch's document, in the id counters' collection (a reserved name). */
 const EPOCH_COLLECTION = 'counters';
@@ -57,6 +61,8 @@ export class CredentialsEpoch {
   private polling: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
   private readonly cachedUids = new Set<string>();
+  /** the app transactions whose commit moves the epoch already */
+  private readonly bumpAfter = new WeakSet<AmbientTransaction>();
 
   private constructor(
     private readonly service: Connection,
@@ -111,8 +117,11 @@ export class CredentialsEpoch {
     this.invalidate();
     // without a session (a database without transactions) the change is written already, whatever `cb` does next
     const transaction = ambientTransaction();
-    if (transaction?.open && transaction.session) transaction.afterCommit.push(() => this.bumpShared());
-    else await this.bumpShared();
+    if (!transaction?.open || !transaction.session) return this.bumpShared();
+    // one move tells every change the transaction commits
+    if (this.bumpAfter.has(transaction)) return;
+    this.bumpAfter.add(transaction);
+    transaction.afterCommit.push(() => this.bumpShared());
   }
 
   async stop(): Promise<void> {
@@ -125,7 +134,30 @@ export class CredentialsEpoch {
     return client.db().collection<EpochDoc>(EPOCH_COLLECTION);
   }
 
+  /**
+   * Moves the shared epoch, tried `BUMP_ATTEMPTS` times. The change it tells of is written already,
+   * and this instance's caches dropped it: so a bump that keeps failing is logged, not thrown (a
+   * 500 would tell the client a change failed that happened, and undo nothing); the other
+   * instances' entries stop serving with age (`maxAgeMs`), or at once if their polls fail too.
+   */
   private async bumpShared(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.bumpOnce();
+      } catch (error) {
+        if (attempt >= BUMP_ATTEMPTS) {
+          this.logger.error(
+            { err: error },
+            `the credentials epoch could not be moved after a change of tokens, roles or permissions: other instances may serve what they cached for up to ${this.options.maxAgeMs} ms`,
+          );
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, BUMP_RETRY_MS * attempt));
+      }
+    }
+  }
+
+  private async bumpOnce(): Promise<void> {
     const collection = this.epochs(this.service.getClient());
     const bump = () =>
       collection.findOneAndUpdate(
@@ -178,6 +210,8 @@ export class CredentialsEpoch {
     try {
       const doc = await this.epochs(this.pollClient).findOne({ _id: EPOCH_ID });
       seq = doc?.seq ?? 0;
+      // a value written around the service: no epoch can be told from it (as a poll unanswered)
+      if (typeof seq !== 'number') throw new TypeError(`the credentials epoch is not a number: ${String(seq)}`);
     } catch (error) {
       if (this.stamp !== undefined) this.logger.warn({ err: error }, 'reading the credentials epoch failed');
       return;

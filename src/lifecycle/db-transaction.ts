@@ -4,7 +4,9 @@
  * returns (its result is the answer) and rolled back when it throws (the error is thrown again).
  * A call inside another joins the outer transaction (its `commit`/`rollback` do nothing, its
  * `onCommit`/`onRollback` callbacks wait for the outer end). `commit()` and `rollback()` end it
- * early; what `cb` does afterwards runs outside any transaction, as in Strapi.
+ * early; what `cb` does afterwards runs outside any transaction, as in Strapi. Once `cb` settled,
+ * what it left running (a `Promise.all` whose other branch threw) is refused, where Strapi would
+ * run it outside the transaction: docs/strapi-deviations.md.
  *
  * Where the database has no transactions (a standalone mongod, `ENGINE_TRANSACTIONS=off`) `cb`
  * runs without one, its writes landing one by one, with a warning logged once.
@@ -13,6 +15,7 @@ import type { ClientSession } from 'mongodb';
 import type { Logger } from '../logger.js';
 import {
   ambientTransaction,
+  closeAmbientTransaction,
   endAmbientTransaction,
   openAmbientTransaction,
   runInAmbientTransaction,
@@ -67,15 +70,17 @@ export function createDbTransaction(models: Models, logger: Logger): DbTransacti
       );
     const commit = () => endAmbientTransaction(transaction, 'commit', callbackFailed);
     const rollback = () => endAmbientTransaction(transaction, 'rollback', callbackFailed);
+    // once cb settled, what it left running is refused (closed), not committed on its own
     return runInAmbientTransaction(transaction, async () => {
+      let result: T;
       try {
-        const result = await cb(controlsOf(transaction, commit, rollback));
-        await commit();
-        return result;
+        result = await cb(controlsOf(transaction, commit, rollback));
       } catch (error) {
-        await rollback();
+        await closeAmbientTransaction(transaction, 'rollback', callbackFailed);
         throw error;
       }
+      await closeAmbientTransaction(transaction, 'commit', callbackFailed);
+      return result;
     });
   };
 }

@@ -31,7 +31,7 @@ import type { PluginRoute, PluginRouteMiddleware } from '../plugins/types.js';
 import type { Ability } from '../access/ability.js';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 import { createDbTransaction, type DbTransaction } from './db-transaction.js';
-import { ambientTransaction } from '../database/ambient-transaction.js';
+import { inOpenAmbientTransaction } from '../database/ambient-transaction.js';
 import { ownUploadServices, uploadRuntime, type UploadServices } from '../plugins/upload/index.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
@@ -710,7 +710,7 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
           'subscribe(subscriber), clear()',
         ),
         transaction: createDbTransaction(host.service.models, host.service.logger),
-        inTransaction: () => ambientTransaction()?.open === true,
+        inTransaction: () => inOpenAmbientTransaction(),
         metadata: createDbMetadata(registry),
       },
       'strapi.db',

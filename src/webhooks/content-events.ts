@@ -3,9 +3,11 @@
  * (Strapi's entity service; `entry.publish`/`entry.unpublish` with `{ model, entry }`, as its
  * content manager sends them), `media.*` with `{ media }` (its upload plugin). A write reads what
  * an event carries only when an app listener or a webhook may hear it; the event is emitted
- * without being awaited: a listener that throws is logged, never the write's failure.
+ * without being awaited: a listener that throws is logged, never the write's failure. Inside an
+ * app's transaction the listeners join it while it is open and run outside it once it ended.
  */
 import type { Registry } from '../content-types/index.js';
+import { detachedFromAmbientTransaction } from '../database/ambient-transaction.js';
 import type { Logger } from '../logger.js';
 import type { ContentEvents, EntryEventName } from '../service-context.js';
 import type { ServiceEventHub } from './event-hub.js';
@@ -21,7 +23,7 @@ export function createContentEvents(
 ): ContentEvents {
   const heard = (event: string) => events.hears(event) || webhooks.mayWant(event);
   const emit = (event: string, info: Record<string, unknown>) => {
-    events.hub.emit(event, info).catch((err: unknown) => {
+    detachedFromAmbientTransaction(() => events.hub.emit(event, info)).catch((err: unknown) => {
       logger.error(
         { err, event },
         `a listener of ${event} failed: ${err instanceof Error ? err.message : String(err)}`,

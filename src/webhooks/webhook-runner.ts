@@ -9,6 +9,7 @@
  * read at start-up in memory, the runner reads them from the store (again every few seconds, and
  * at once after this service changed one), so every instance of the service sees the same ones.
  */
+import { outsideAmbientTransaction } from '../database/ambient-transaction.js';
 import type { Logger } from '../logger.js';
 import type { Webhook, WebhookCallResult } from './events.js';
 import type { WebhookStore } from './webhook-store.js';
@@ -163,7 +164,8 @@ export function createWebhookRunner(options: WebhookRunnerOptions): ServiceWebho
     while (running < concurrency && queue.length > 0) {
       const job = queue.shift()!;
       running += 1;
-      void work(job).finally(() => {
+      // delivery belongs to no write's transaction: the webhooks are read as committed
+      void outsideAmbientTransaction(() => work(job)).finally(() => {
         running -= 1;
         next();
       });

@@ -5,39 +5,62 @@
 // (src/database/ambient-transaction.ts): they commit or roll back with the rest of `cb`.
 import type { ClientSession } from 'mongodb';
 import {
-  ambientSession,
+  TransactionEnded,
   ambientTransaction,
-  endAmbientTransaction,
+  closeAmbientTransaction,
   openAmbientTransaction,
   runInAmbientTransaction,
+  type AmbientTransaction,
 } from '../database/ambient-transaction.js';
 import type { Models } from '../models/index.js';
 
 /** What every command of a write is sent with: the transaction's session, when there is one. */
 export interface WriteScope {
-  session?: ClientSession;
+  readonly session?: ClientSession;
 }
 
 export const NO_TRANSACTION: WriteScope = {};
 
 /**
+ * A scope whose session is handed out only while `live()`: once its attempt ended, the driver would
+ * send a command on the session without a transaction (committing alone), or in the next attempt's.
+ */
+function attemptScope(session: ClientSession, live: () => boolean): WriteScope {
+  return {
+    get session() {
+      if (!live()) throw new TransactionEnded();
+      return session;
+    },
+  };
+}
+
+/** The scope of a write joining the app's open transaction: live until that one ends. */
+function ambientScope(transaction: AmbientTransaction, session: ClientSession): WriteScope {
+  return attemptScope(session, () => transaction.session === session);
+}
+
+/**
  * Runs `work` in a transaction when the database has them (retried by the driver on transient
- * errors), or in the app's open one (not retried: `cb` is the app's).
+ * errors), or in the app's open one (not retried: `cb` is the app's). Each attempt's scope serves
+ * only until that attempt's work settled.
  */
 export async function inTransaction<T>(models: Models, work: (scope: WriteScope) => Promise<T>): Promise<T> {
-  const ambient = ambientSession();
-  if (ambient) return work({ session: ambient });
+  const ambient = ambientTransaction();
+  if (ambient?.session) return work(ambientScope(ambient, ambient.session));
   if (!models.transactions) return work(NO_TRANSACTION);
   const session = models.connection.getClient().startSession();
   let failed: { error: unknown } | undefined;
   try {
     return await session.withTransaction(async () => {
       failed = undefined;
+      let live = true;
       try {
-        return await work({ session });
+        return await work(attemptScope(session, () => live));
       } catch (error) {
         failed = { error };
         throw error;
+      } finally {
+        live = false;
       }
     });
   } catch (error) {
@@ -95,11 +118,11 @@ export async function asOneTransaction<T>(
     try {
       result = await work(true);
     } catch (error) {
-      await endAmbientTransaction(transaction, 'rollback', ignoreCallbackFailure);
+      await closeAmbientTransaction(transaction, 'rollback', ignoreCallbackFailure);
       throw error;
     }
     transaction.afterCommit.unshift(afterCommit);
-    await endAmbientTransaction(transaction, 'commit', ignoreCallbackFailure);
+    await closeAmbientTransaction(transaction, 'commit', ignoreCallbackFailure);
     return result;
   });
 }

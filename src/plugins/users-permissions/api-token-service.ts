@@ -157,9 +157,10 @@ export function createApiTokenService(
         { _id: original.id },
         { $set: { ...fields, updatedAt: new Date() } },
       );
+      // setTokenActions tells the caches of the whole change; without it, the fields' change is told here
       if (type !== 'custom') await setTokenActions(rt.ctx, original.id, []);
       else if (Array.isArray(permissions)) await setTokenActions(rt.ctx, original.id, permissions as string[]);
-      await rt.ctx.credentials.changed();
+      else await rt.ctx.credentials.changed();
       return read(original.id);
     },
     async regenerate(id) {

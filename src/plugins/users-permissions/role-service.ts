@@ -51,19 +51,16 @@ export function createRoleService(runtime: () => UsersPermissionsRuntime): RoleS
         body,
         body.permissions !== undefined ? fromPermissionInput(body.permissions) : [],
       );
-      await rt.ctx.credentials.changed();
     },
     async updateRole(roleId, data) {
       const rt = runtime();
       await changeCheckedRole(rt.ctx, (await existingRole(rt, roleId))._id, data);
-      await rt.ctx.credentials.changed();
     },
     async deleteRole(roleId, publicRoleId) {
       const rt = runtime();
       const role = await existingRole(rt, roleId);
       const fallback = publicRoleId === undefined ? undefined : (await existingRole(rt, publicRoleId))._id;
       await deleteRoleOfUsers(rt.ctx, role, fallback);
-      await rt.ctx.credentials.changed();
     },
   };
 }

@@ -106,18 +106,19 @@ export async function roleActions(ctx: ServiceContext, roleId: number): Promise<
 /**
  * Moves the role's `__grants` stamp, after its permission documents changed: every instance reads
  * the stamp with the user of each JWT request (`findUserWithRole`) and reads the role's actions
- * again when it differs from the one its cache holds, so a change is seen at once everywhere.
+ * again when it differs from the one its cache holds, so a change is seen at once everywhere; and
+ * the credentials epoch, for the public role's and API tokens' caches. The one place a change of a
+ * role's permissions is told, once per change: its callers tell nothing more.
  */
 async function markGrantsChanged(ctx: ServiceContext, roleId: number): Promise<void> {
   await collectionOf(ctx, ROLE_UID).updateOne({ _id: roleId }, { $inc: { __grants: 1 } });
   await ctx.credentials.changed();
 }
 
-/** Adds the actions a role does not have yet (start-up seeding is additive). */
-export async function grantActions(ctx: ServiceContext, roleId: number, actions: readonly string[]): Promise<void> {
+/** Adds the actions a role does not have yet; answers whether it added any. */
+async function addMissingActions(ctx: ServiceContext, roleId: number, actions: readonly string[]): Promise<boolean> {
   const existing = new Set(await roleActions(ctx, roleId));
   const missing = [...new Set(actions)].filter((a) => !existing.has(a));
-  if (missing.length === 0) return;
   for (const action of missing) {
     const _id = await nextId(ctx, PERMISSION_UID);
     // granted by another request (or instance) meanwhile: the unique (role, action) index keeps one
@@ -128,7 +129,12 @@ export async function grantActions(ctx: ServiceContext, roleId: number, actions:
         if (!isDuplicate(error, 'action')) throw error;
       });
   }
-  await markGrantsChanged(ctx, roleId);
+  return missing.length > 0;
+}
+
+/** Adds the actions a role does not have yet (start-up seeding is additive). */
+export async function grantActions(ctx: ServiceContext, roleId: number, actions: readonly string[]): Promise<void> {
+  if (await addMissingActions(ctx, roleId, actions)) await markGrantsChanged(ctx, roleId);
 }
 
 /** Makes a role grant exactly these actions (parallel calls: the set of one of them, never a mix). */
@@ -136,8 +142,8 @@ export async function setRoleActions(ctx: ServiceContext, roleId: number, action
   const wanted = new Set(actions);
   await withRoleLease(ctx, roleId, async () => {
     const dropped = await collectionOf(ctx, PERMISSION_UID).deleteMany({ role: roleId, action: { $nin: [...wanted] } });
-    await grantActions(ctx, roleId, [...wanted]);
-    if (dropped.deletedCount > 0) await markGrantsChanged(ctx, roleId);
+    const added = await addMissingActions(ctx, roleId, [...wanted]);
+    if (added || dropped.deletedCount > 0) await markGrantsChanged(ctx, roleId);
   });
 }
 
@@ -158,12 +164,13 @@ export async function deleteRoleOfUsers(ctx: ServiceContext, role: RoleDoc, fall
 /**
  * The role goes first (under its lease, so no permission write is half done), then its users move
  * to the fallback role: a user written with the role meanwhile fails the write path's check of
- * the ids it links, or is moved by this sweep; then its permissions go.
+ * the ids it links, or is moved by this sweep; then its permissions go, and the caches are told once.
  */
 async function deleteRole(ctx: ServiceContext, roleId: number, fallbackRoleId: number): Promise<void> {
   await withRoleLease(ctx, roleId, () => collectionOf(ctx, ROLE_UID).deleteOne({ _id: roleId }));
   await collectionOf(ctx, USER_UID).updateMany({ role: roleId }, { $set: { role: fallbackRoleId } });
   await collectionOf(ctx, PERMISSION_UID).deleteMany({ role: roleId });
+  await ctx.credentials.changed();
 }
 
 export async function countUsersByRole(ctx: ServiceContext): Promise<Map<number, number>> {

@@ -110,7 +110,6 @@ export function roleRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
     const body = roleBody(req.body);
     const actions = body.permissions !== undefined ? fromPermissionInput(body.permissions) : [];
     await createCheckedRole(ctx, body, actions);
-    await ctx.credentials.changed();
     res.json({ ok: true });
   });
 
@@ -118,7 +117,6 @@ export function roleRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
     authorize(req, ROLE_ACTIONS.updateRole);
     const role = await requireRole(ctx, req.params.role);
     await changeCheckedRole(ctx, role._id, roleBody(req.body));
-    await ctx.credentials.changed();
     res.json({ ok: true });
   });
 
@@ -126,7 +124,6 @@ export function roleRoutes(rt: UsersPermissionsRuntime): PluginRoute[] {
     authorize(req, ROLE_ACTIONS.deleteRole);
     const role = await requireRole(ctx, req.params.role);
     await deleteRoleOfUsers(ctx, role);
-    await ctx.credentials.changed();
     res.json({ ok: true });
   });
   return routes;
