@@ -713,11 +713,14 @@ function buildComponent(
   const order = walk.clock.calls++;
   let built: StoredObject | null;
   if (value.id !== undefined && value.id !== null) {
-    // an id the entry does not have was reported by checkRelated
+    // an id the entry does not have was reported by checkRelated; Strapi's validation, which runs
+    // before, still checks the item's values (their errors are the answer when there are any)
     const id = parseComponentId(value.id);
     const current = existingItems.find((item) => item.id === id);
-    if (id === undefined || !current) built = null;
-    else {
+    if (id === undefined || !current) {
+      buildFields(walk, component, value, null, 'create', at, false, { id: 0 });
+      built = null;
+    } else {
       walk.plan.readsStored = true;
       const merged: StoredObject = { ...current, id };
       delete merged.__component;

@@ -115,6 +115,48 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
     expect(await client.stored('api::article.article', id), 'nothing changed').to.deep.equal(before);
   });
 
+  it("a component naming an id the entry does not have is validated first: its bad values are the answer (Strapi 4.26's order)", async () => {
+    const created = await client.post('/api/articles', {
+      data: { title: 'owner', seo: { metaTitle: 'kept' }, blocks: [{ __component: 'blocks.cta', label: 'kept' }] },
+    });
+    const id = created.body.data.id as number;
+    const before = await client.stored('api::article.article', id);
+    const seo = await client.put(`/api/articles/${id}`, { data: { seo: { id: 999999, metaTitle: null } } });
+    expect([seo.status, seo.body.error]).to.deep.equal([
+      400,
+      {
+        status: 400,
+        name: 'ValidationError',
+        message: 'seo.metaTitle must be a `string` type, but the final value was: `null`.',
+        details: {
+          errors: [
+            {
+              path: ['seo', 'metaTitle'],
+              message: 'seo.metaTitle must be a `string` type, but the final value was: `null`.',
+              name: 'ValidationError',
+            },
+          ],
+        },
+      },
+    ]);
+    const zone = await client.put(`/api/articles/${id}`, {
+      data: { blocks: [{ __component: 'blocks.cta', id: 'x', label: ['x'] }] },
+    });
+    expect([zone.status, zone.body.error?.name, zone.body.error?.details?.errors?.[0]?.path]).to.deep.equal([
+      400,
+      'ValidationError',
+      ['blocks', '0', 'label'],
+    ]);
+    // valid values: the foreign id is the answer, as before
+    const foreign = await client.put(`/api/articles/${id}`, { data: { seo: { id: 999999, metaTitle: 'ok' } } });
+    expect([foreign.status, foreign.body.error?.name, foreign.body.error?.message]).to.deep.equal([
+      400,
+      'ApplicationError',
+      'Some of the provided components in seo are not related to the entity',
+    ]);
+    expect(await client.stored('api::article.article', id), 'nothing changed').to.deep.equal(before);
+  });
+
   it('every scalar type rejects what it cannot cast', async () => {
     const cases: [string, Record<string, unknown>][] = [
       ['budget', { name: 'e', budget: '12.5' }],
