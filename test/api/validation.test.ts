@@ -216,6 +216,28 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
     await rejected('categories', { name: 'Other', slug: 'taken' }, 'api::category.category');
   });
 
+  it("a taken unique value is reported in its attribute's place among the other errors (Strapi 4.26, yup's field order)", async () => {
+    const category = await rejected(
+      'categories',
+      { color: 1, sortOrder: 'x', description: 5, name: 'Taken', articles: [9999] },
+      'api::category.category',
+    );
+    expect(category.message).to.equal('5 errors occurred');
+    expect(category.errors.map((e) => [e.path.join('.'), e.message.slice(0, 30)])).to.deep.equal([
+      ['name', 'This attribute must be unique'],
+      ['description', 'description must be a `string`'],
+      ['sortOrder', 'sortOrder must be a `number` t'],
+      ['color', 'color must be one of the follo'],
+      ['', '1 relation(s) of type api::art'],
+    ]);
+    const profile = await rejected(
+      'author-profiles',
+      { verified: 'x', handle: 'taken_handle', followers: 'x' },
+      'api::author-profile.author-profile',
+    );
+    expect(profile.errors.map((e) => e.path.join('.'))).to.deep.equal(['handle', 'followers', 'verified']);
+  });
+
   it('concurrent writes of one unique value: one wins, the others are 400s (never 500s)', async () => {
     const results = await Promise.all(
       Array.from({ length: 5 }, () => client.post('/api/categories', { data: { name: 'Raced' } })),
