@@ -551,7 +551,7 @@ function buildScalar(
   }
   fields.set[name] = cast.value;
   if (attribute.type === 'password') walk.plan.passwords.push({ target: fields.set, attribute: name });
-  if (walk.validate && topLevel && (attribute.unique || attribute.type === 'uid') && cast.value !== '')
+  if (walk.validate && topLevel && (attribute.unique || attribute.type === 'uid'))
     walk.plan.unique.push({ attribute: name, value: cast.value });
 }
 

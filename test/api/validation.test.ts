@@ -238,6 +238,24 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
     expect(profile.errors.map((e) => e.path.join('.'))).to.deep.equal(['handle', 'followers', 'verified']);
   });
 
+  it('an empty string is a unique value like any other: checked before the write, beside the other errors, no id used up', async () => {
+    const first = await client.post('/api/categories', { data: { name: 'Empty slug one', slug: '' } });
+    expect(first.status).to.equal(200);
+    const again = await rejected(
+      'categories',
+      { name: 'Empty slug two', slug: '', sortOrder: 'x' },
+      'api::category.category',
+    );
+    expect(again.errors.map((e) => [e.path.join('.'), e.message.slice(0, 29)])).to.deep.equal([
+      ['slug', 'This attribute must be unique'],
+      ['sortOrder', 'sortOrder must be a `number` '],
+    ]);
+    await rejected('categories', { name: 'Empty slug three', slug: '' }, 'api::category.category');
+    // Strapi's ids follow on: the refused creates took none
+    const next = await client.post('/api/categories', { data: { name: 'After the refusals' } });
+    expect(next.body.data.id).to.equal((first.body.data.id as number) + 1);
+  });
+
   it('concurrent writes of one unique value: one wins, the others are 400s (never 500s)', async () => {
     const results = await Promise.all(
       Array.from({ length: 5 }, () => client.post('/api/categories', { data: { name: 'Raced' } })),
