@@ -638,6 +638,8 @@ function buildRelation(
   if (!parsed.ok) {
     const unreadable = unreadableRelation(value);
     if (unreadable?.kind === 'unknown') {
+      // its place among the targets (Strapi reports the first type, in attribute order, that misses entries)
+      if (!walk.plan.targets.has(relation.target)) walk.plan.targets.set(relation.target, new Set());
       addTargets(walk, relation.target, unreadable.valid);
       walk.plan.unmatched.set(relation.target, (walk.plan.unmatched.get(relation.target) ?? 0) + unreadable.ids.length);
     } else if (unreadable?.kind === 'invalidLists') walk.plan.storeError ??= 'Invalid relations';

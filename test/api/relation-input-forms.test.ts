@@ -69,6 +69,13 @@ describe('REST writes: relation input forms on an update (Strapi 4.26)', () => {
     await refusedWith({ author: { connect: [{ id: null }] } }, missing('api::author.author'));
   });
 
+  it('of several relations missing entries, the first type in attribute order is reported, however the id was written', async () => {
+    await refusedWith({ category: '1.5', tags: [9999] }, missing('api::category.category'));
+    await refusedWith({ tags: [9999], category: '1.5' }, missing('api::category.category'));
+    await refusedWith({ category: 'x', author: [9999] }, missing('api::author.author'));
+    await refusedWith({ tags: ['abc'], reviewer: 9999, category: 9999 }, missing('api::category.category'));
+  });
+
   it('`set: null`, an empty object and nulls inside `disconnect` leave the relation as it is', async () => {
     for (const tags of [{ set: null }, {}, { disconnect: [null] }, { connect: null, disconnect: null }]) {
       const res = await client.put(`/api/articles/${id}?populate[tags][fields][0]=id`, { data: { tags } });
