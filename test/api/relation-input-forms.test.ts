@@ -89,6 +89,30 @@ describe('REST writes: relation input forms on an update (Strapi 4.26)', () => {
     expect(await stored()).to.deep.equal({ tags: [1, 2], author: 1 });
   });
 
+  it('`disconnect` of numbers no entry can have (0, -1, "1.5", { id: "0" }) disconnects nothing, with a 200 (Strapi 4.26)', async () => {
+    for (const disconnect of [['1.5'], [0], [-1], [{ id: '0' }], 0, [0, 2]]) {
+      const res = await client.put(`/api/articles/${id}?populate[tags][fields][0]=id`, {
+        data: { tags: { disconnect } },
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    }
+    expect(await stored()).to.deep.equal({ tags: [1], author: 1 });
+    const created = await client.post('/api/categories', {
+      data: { name: 'disconnect on create', articles: { connect: [id], disconnect: [3, '1.5'] } },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    // what is no number is still refused (Strapi: a 500 on an update)
+    await refusedWith({ tags: { disconnect: [true] } }, [
+      {
+        path: ['tags'],
+        message: 'tags must be an id, an array of ids or { connect, disconnect, set }',
+        name: 'ValidationError',
+      },
+    ]);
+    const restored = await client.put(`/api/articles/${id}`, { data: { tags: [1, 2] } });
+    expect(restored.status).to.equal(200);
+  });
+
   it('an array as the data of a localized entry’s update writes nothing and answers the entry', async () => {
     for (const data of [[], [1], [{ title: 'changed' }]]) {
       const res = await client.put(`/api/articles/${id}?fields[0]=title`, { data });
