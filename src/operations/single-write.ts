@@ -36,8 +36,10 @@ export async function upsertSingle(
   query: RawQuery,
 ): Promise<EntryResponse> {
   const contentType = writableContentType(ctx, uid);
+  // Strapi's single-type controller checks the payload before the query (collection types after it)
+  const payload = readDataPayload(body);
   await checkAnswerQuery(ctx, uid, query);
-  const data = dataObject(readDataPayload(body));
+  const data = dataObject(payload);
   const written = await writeSingle(ctx, contentType, query, data);
   const published = requestedPublication(data) ?? (written.created || written.wasPublished);
   const [answer, emit] = await Promise.all([

@@ -215,9 +215,10 @@ async function parseFind(
   if (rawQuery.filters !== undefined) checkFilters({ ...query, filters: rawQuery.filters });
   const sort = compileListSort(query, rawQuery.sort);
   const chosen = memoizedSelection(ctx, schema, rawQuery, askedPublicationState(rawQuery.publicationState));
-  if (sort instanceof Error) throw sort;
-  // Strapi's core service reads the pagination (its mixes are 400s there) before the query's state
+  // Strapi's core service reads the pagination (its mixes are 400s there) before its database
+  // meets the sort's directions or the query's state
   const pagination = parsePagination(rawQuery.pagination, limits(ctx));
+  if (sort instanceof Error) throw sort;
   checkTopLevelPagination(rawQuery, pagination);
   const state = parsePublicationState(rawQuery.publicationState);
   const fallback = localeFallback(schema, ctx.i18n, rawQuery.locale, rawQuery.fallbackLocale);

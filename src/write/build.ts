@@ -551,7 +551,7 @@ function buildScalar(
   }
   fields.set[name] = cast.value;
   if (attribute.type === 'password') walk.plan.passwords.push({ target: fields.set, attribute: name });
-  if (walk.validate && topLevel && (attribute.unique || attribute.type === 'uid') && cast.value !== '')
+  if (walk.validate && topLevel && (attribute.unique || attribute.type === 'uid'))
     walk.plan.unique.push({ attribute: name, value: cast.value });
 }
 
@@ -638,6 +638,8 @@ function buildRelation(
   if (!parsed.ok) {
     const unreadable = unreadableRelation(value);
     if (unreadable?.kind === 'unknown') {
+      // its place among the targets (Strapi reports the first type, in attribute order, that misses entries)
+      if (!walk.plan.targets.has(relation.target)) walk.plan.targets.set(relation.target, new Set());
       addTargets(walk, relation.target, unreadable.valid);
       walk.plan.unmatched.set(relation.target, (walk.plan.unmatched.get(relation.target) ?? 0) + unreadable.ids.length);
     } else if (unreadable?.kind === 'invalidLists') walk.plan.storeError ??= 'Invalid relations';
@@ -713,11 +715,14 @@ function buildComponent(
   const order = walk.clock.calls++;
   let built: StoredObject | null;
   if (value.id !== undefined && value.id !== null) {
-    // an id the entry does not have was reported by checkRelated
+    // an id the entry does not have was reported by checkRelated; Strapi's validation, which runs
+    // before, still checks the item's values (their errors are the answer when there are any)
     const id = parseComponentId(value.id);
     const current = existingItems.find((item) => item.id === id);
-    if (id === undefined || !current) built = null;
-    else {
+    if (id === undefined || !current) {
+      buildFields(walk, component, value, null, 'create', at, false, { id: 0 });
+      built = null;
+    } else {
       walk.plan.readsStored = true;
       const merged: StoredObject = { ...current, id };
       delete merged.__component;

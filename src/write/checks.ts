@@ -36,6 +36,19 @@ async function uniqueIssues(
   return issues;
 }
 
+/** yup reports an object's errors in the order of its fields (Strapi's: the attributes'), the async unique tests among them. */
+function inAttributeOrder(contentType: ContentType, issues: ValidationIssue[]): ValidationIssue[] {
+  const names = Object.keys(contentType.attributes);
+  const rank = (found: ValidationIssue) => {
+    const index = names.indexOf(String(found.path[0]));
+    return index === -1 ? names.length : index;
+  };
+  return issues
+    .map((found, order) => ({ found, order }))
+    .sort((a, b) => rank(a.found) - rank(b.found) || a.order - b.order)
+    .map(({ found }) => found);
+}
+
 /**
  * Throws the ValidationError of a plan that must not be written. `againstDatabase` false: a write
  * recomputed after a concurrent change skips the look-ups it passed already (the unique indexes
@@ -54,7 +67,10 @@ export async function assertWritable(
   // the check of the whole entry (its relations store, then its relations exist) reports after its fields
   const missing = plan.storeError === null && againstDatabase ? await missingTargets(models, plan) : null;
   const whole = plan.storeError ?? missing;
-  const issues = [...plan.issues, ...unique, ...(whole === null ? [] : [issue([], whole)])];
+  const issues = [
+    ...inAttributeOrder(contentType, [...plan.issues, ...unique]),
+    ...(whole === null ? [] : [issue([], whole)]),
+  ];
   if (issues.length > 0) throw ValidationError.fromIssues(issues);
   if (!validate) return;
   const wrongTypes = await mediaTypeIssues(models, plan.media);

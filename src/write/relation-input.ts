@@ -48,6 +48,26 @@ function toIds(value: unknown): number[] | undefined {
 }
 
 /**
+ * `disconnect` ids: Strapi 4.26 takes any number or numeric text (`0`, `-1`, `"1.5"`, as `{ id }`
+ * too) and removes the links they match, which for what no entry can have is none; those are
+ * dropped here. Anything else is no id (undefined).
+ */
+function toDisconnectIds(value: unknown): number[] | undefined {
+  const list = (Array.isArray(value) ? value : [value]).filter((entry) => entry !== null);
+  const ids: number[] = [];
+  for (const entry of list) {
+    const raw = isPlainObject(entry) ? entry.id : entry;
+    const numeric = (typeof raw === 'number' && Number.isFinite(raw)) || (typeof raw === 'string' && NUMERIC.test(raw));
+    if (!numeric) return undefined;
+    const id = toId(raw);
+    if (id !== undefined && !ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
+const NUMERIC = /^-?\d+(\.\d+)?$/;
+
+/**
  * A connect position read as Strapi's orderer reads it: `before`, then `after`, then `start` when
  * truthy, anything else (no object, `{}`, `{ start: false }`) is the end; null: an anchor that is no id.
  */
@@ -119,7 +139,7 @@ export function parseRelationInput(value: unknown, multiple: boolean, path: stri
   const empty = isPlainObject(value) && Object.keys(value).length === 0;
   if (empty || (isPlainObject(value) && PATCH_KEYS.some((key) => key in value))) {
     // Strapi reads `set` only when it is truthy (`set: null` leaves the relation as it is), and
-    // `connect`/`set` only as lists; nulls inside `disconnect` are skipped
+    // `connect`/`set` only as lists; nulls inside `disconnect` are skipped, ids no entry can have too
     if (value.set !== undefined && value.set !== null) {
       const ids = Array.isArray(value.set) ? toIds(value.set) : undefined;
       if (!ids) return bad;
@@ -133,9 +153,7 @@ export function parseRelationInput(value: unknown, multiple: boolean, path: stri
           ? toConnectItems(value.connect)
           : undefined;
     const disconnect =
-      value.disconnect === undefined || value.disconnect === null
-        ? []
-        : toIds(Array.isArray(value.disconnect) ? value.disconnect.filter((id) => id !== null) : value.disconnect);
+      value.disconnect === undefined || value.disconnect === null ? [] : toDisconnectIds(value.disconnect);
     if (!connect || !disconnect) return bad;
     if (!multiple && connect.items.length > 1) return several;
     const strict = readStrict(value.options);

@@ -75,6 +75,38 @@ describe('REST filters', () => {
     expect(ids(nei.body)).to.deep.equal(ids(rated.body).filter((id: number) => id !== 2));
   });
 
+  it('a decimal column is REAL in Strapi 4.26 on SQLite: whole values keep a fraction, $eqi compares the text', async () => {
+    const priced = await get('/api/articles?filters[price][$notNull]=true&fields[0]=price&pagination[pageSize]=100');
+    const prices = (priced.body.data as { id: number; attributes: { price: number } }[]).map((entry) => ({
+      id: entry.id,
+      price: entry.attributes.price,
+    }));
+    const fractional = prices.find(({ price }) => !Number.isInteger(price));
+    expect(fractional, 'a seeded price with cents').to.not.equal(undefined);
+    const same = prices.filter(({ price }) => price === fractional!.price).map(({ id }) => id);
+    const eqi = await get(`/api/articles?filters[price][$eqi]=${fractional!.price}&pagination[pageSize]=100`);
+    expect([eqi.status, ids(eqi.body)]).to.deep.equal([200, same]);
+    const nei = await get(`/api/articles?filters[price][$nei]=${fractional!.price}&pagination[pageSize]=100`);
+    expect(ids(nei.body)).to.deep.equal(prices.map(({ id }) => id).filter((id) => !same.includes(id)));
+    // a whole value reads as 0.0: `$eqi=0.0` and `$endsWith=.0` match it, `$eqi=0` does not
+    const events = await get(
+      '/api/events?filters[ticketPrice][$notNull]=true&publicationState=preview&pagination[pageSize]=100',
+    );
+    const whole = (events.body.data as { id: number; attributes: { ticketPrice: number } }[])
+      .filter((entry) => Number.isInteger(entry.attributes.ticketPrice))
+      .map((entry) => ({ id: entry.id, text: `${entry.attributes.ticketPrice}.0` }));
+    expect(whole.length, 'a seeded whole ticket price').to.be.greaterThan(0);
+    const first = whole[0]!;
+    for (const [query, expected] of [
+      [`filters[ticketPrice][$eqi]=${first.text}`, whole.filter((w) => w.text === first.text).map((w) => w.id)],
+      [`filters[ticketPrice][$eqi]=${first.text.slice(0, -2)}`, []],
+      ['filters[ticketPrice][$endsWith]=.0', whole.map((w) => w.id)],
+    ] as const) {
+      const res = await get(`/api/events?${query}&publicationState=preview&pagination[pageSize]=100`);
+      expect([res.status, ids(res.body)], query).to.deep.equal([200, expected]);
+    }
+  });
+
   it('text operators on a date-time match its SQLite text, milliseconds since the epoch', async () => {
     const all = await get('/api/articles?pagination[pageSize]=100');
     const created = new Date(all.body.data[0].attributes.createdAt).getTime();

@@ -69,6 +69,13 @@ describe('REST writes: relation input forms on an update (Strapi 4.26)', () => {
     await refusedWith({ author: { connect: [{ id: null }] } }, missing('api::author.author'));
   });
 
+  it('of several relations missing entries, the first type in attribute order is reported, however the id was written', async () => {
+    await refusedWith({ category: '1.5', tags: [9999] }, missing('api::category.category'));
+    await refusedWith({ tags: [9999], category: '1.5' }, missing('api::category.category'));
+    await refusedWith({ category: 'x', author: [9999] }, missing('api::author.author'));
+    await refusedWith({ tags: ['abc'], reviewer: 9999, category: 9999 }, missing('api::category.category'));
+  });
+
   it('`set: null`, an empty object and nulls inside `disconnect` leave the relation as it is', async () => {
     for (const tags of [{ set: null }, {}, { disconnect: [null] }, { connect: null, disconnect: null }]) {
       const res = await client.put(`/api/articles/${id}?populate[tags][fields][0]=id`, { data: { tags } });
@@ -80,6 +87,30 @@ describe('REST writes: relation input forms on an update (Strapi 4.26)', () => {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
     }
     expect(await stored()).to.deep.equal({ tags: [1, 2], author: 1 });
+  });
+
+  it('`disconnect` of numbers no entry can have (0, -1, "1.5", { id: "0" }) disconnects nothing, with a 200 (Strapi 4.26)', async () => {
+    for (const disconnect of [['1.5'], [0], [-1], [{ id: '0' }], 0, [0, 2]]) {
+      const res = await client.put(`/api/articles/${id}?populate[tags][fields][0]=id`, {
+        data: { tags: { disconnect } },
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    }
+    expect(await stored()).to.deep.equal({ tags: [1], author: 1 });
+    const created = await client.post('/api/categories', {
+      data: { name: 'disconnect on create', articles: { connect: [id], disconnect: [3, '1.5'] } },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    // what is no number is still refused (Strapi: a 500 on an update)
+    await refusedWith({ tags: { disconnect: [true] } }, [
+      {
+        path: ['tags'],
+        message: 'tags must be an id, an array of ids or { connect, disconnect, set }',
+        name: 'ValidationError',
+      },
+    ]);
+    const restored = await client.put(`/api/articles/${id}`, { data: { tags: [1, 2] } });
+    expect(restored.status).to.equal(200);
   });
 
   it('an array as the data of a localized entry’s update writes nothing and answers the entry', async () => {

@@ -71,6 +71,13 @@ describe('REST single types: PUT and DELETE /api/<singular>', () => {
     const res = await client.put('/api/homepage', { title: 'x' });
     expect(res.status).to.equal(400);
     expect(res.body.error.message).to.equal('Missing "data" payload in the request body');
+    // checked before the query, unlike a collection type's (Strapi 4.26)
+    for (const body of [{ data: 'x' }, {}]) {
+      const bad = await client.put('/api/homepage?fields[0]=name', body);
+      expect([bad.status, bad.body.error?.message]).to.deep.equal([400, 'Missing "data" payload in the request body']);
+    }
+    const collection = await client.put('/api/notes/1?fields[0]=name', { data: 'x' });
+    expect([collection.status, collection.body.error?.message]).to.deep.equal([400, 'Invalid parameter name']);
   });
 
   it('DELETE answers the entry and removes it; the next PUT creates id 2', async () => {

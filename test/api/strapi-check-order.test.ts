@@ -45,9 +45,16 @@ describe('REST: the order of Strapi’s checks', () => {
     );
   });
 
-  it('a mix of pagination styles is refused before the publication state', async () => {
+  it('a mix of pagination styles is refused before the publication state and the sort directions', async () => {
     expect(await refusal('/api/articles?pagination[page]=1&pagination[limit]=2&publicationState=draft')).to.equal(
       'Invalid pagination parameters. Expected either start/limit or page/pageSize',
+    );
+    // a direction is met by Strapi's database layer, after its core service read the pagination (parity32)
+    expect(await refusal('/api/articles?sort=title:up&pagination[page]=1&pagination[limit]=3')).to.equal(
+      'Invalid pagination parameters. Expected either start/limit or page/pageSize',
+    );
+    expect(await refusal('/api/articles?sort=nope:up&pagination[page]=1&pagination[limit]=3')).to.equal(
+      'Invalid parameter nope',
     );
   });
 

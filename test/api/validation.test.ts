@@ -115,6 +115,48 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
     expect(await client.stored('api::article.article', id), 'nothing changed').to.deep.equal(before);
   });
 
+  it("a component naming an id the entry does not have is validated first: its bad values are the answer (Strapi 4.26's order)", async () => {
+    const created = await client.post('/api/articles', {
+      data: { title: 'owner', seo: { metaTitle: 'kept' }, blocks: [{ __component: 'blocks.cta', label: 'kept' }] },
+    });
+    const id = created.body.data.id as number;
+    const before = await client.stored('api::article.article', id);
+    const seo = await client.put(`/api/articles/${id}`, { data: { seo: { id: 999999, metaTitle: null } } });
+    expect([seo.status, seo.body.error]).to.deep.equal([
+      400,
+      {
+        status: 400,
+        name: 'ValidationError',
+        message: 'seo.metaTitle must be a `string` type, but the final value was: `null`.',
+        details: {
+          errors: [
+            {
+              path: ['seo', 'metaTitle'],
+              message: 'seo.metaTitle must be a `string` type, but the final value was: `null`.',
+              name: 'ValidationError',
+            },
+          ],
+        },
+      },
+    ]);
+    const zone = await client.put(`/api/articles/${id}`, {
+      data: { blocks: [{ __component: 'blocks.cta', id: 'x', label: ['x'] }] },
+    });
+    expect([zone.status, zone.body.error?.name, zone.body.error?.details?.errors?.[0]?.path]).to.deep.equal([
+      400,
+      'ValidationError',
+      ['blocks', '0', 'label'],
+    ]);
+    // valid values: the foreign id is the answer, as before
+    const foreign = await client.put(`/api/articles/${id}`, { data: { seo: { id: 999999, metaTitle: 'ok' } } });
+    expect([foreign.status, foreign.body.error?.name, foreign.body.error?.message]).to.deep.equal([
+      400,
+      'ApplicationError',
+      'Some of the provided components in seo are not related to the entity',
+    ]);
+    expect(await client.stored('api::article.article', id), 'nothing changed').to.deep.equal(before);
+  });
+
   it('every scalar type rejects what it cannot cast', async () => {
     const cases: [string, Record<string, unknown>][] = [
       ['budget', { name: 'e', budget: '12.5' }],
@@ -172,6 +214,46 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
     ]);
     await rejected('author-profiles', { handle: 'taken_handle' }, 'api::author-profile.author-profile');
     await rejected('categories', { name: 'Other', slug: 'taken' }, 'api::category.category');
+  });
+
+  it("a taken unique value is reported in its attribute's place among the other errors (Strapi 4.26, yup's field order)", async () => {
+    const category = await rejected(
+      'categories',
+      { color: 1, sortOrder: 'x', description: 5, name: 'Taken', articles: [9999] },
+      'api::category.category',
+    );
+    expect(category.message).to.equal('5 errors occurred');
+    expect(category.errors.map((e) => [e.path.join('.'), e.message.slice(0, 30)])).to.deep.equal([
+      ['name', 'This attribute must be unique'],
+      ['description', 'description must be a `string`'],
+      ['sortOrder', 'sortOrder must be a `number` t'],
+      ['color', 'color must be one of the follo'],
+      ['', '1 relation(s) of type api::art'],
+    ]);
+    const profile = await rejected(
+      'author-profiles',
+      { verified: 'x', handle: 'taken_handle', followers: 'x' },
+      'api::author-profile.author-profile',
+    );
+    expect(profile.errors.map((e) => e.path.join('.'))).to.deep.equal(['handle', 'followers', 'verified']);
+  });
+
+  it('an empty string is a unique value like any other: checked before the write, beside the other errors, no id used up', async () => {
+    const first = await client.post('/api/categories', { data: { name: 'Empty slug one', slug: '' } });
+    expect(first.status).to.equal(200);
+    const again = await rejected(
+      'categories',
+      { name: 'Empty slug two', slug: '', sortOrder: 'x' },
+      'api::category.category',
+    );
+    expect(again.errors.map((e) => [e.path.join('.'), e.message.slice(0, 29)])).to.deep.equal([
+      ['slug', 'This attribute must be unique'],
+      ['sortOrder', 'sortOrder must be a `number` '],
+    ]);
+    await rejected('categories', { name: 'Empty slug three', slug: '' }, 'api::category.category');
+    // Strapi's ids follow on: the refused creates took none
+    const next = await client.post('/api/categories', { data: { name: 'After the refusals' } });
+    expect(next.body.data.id).to.equal((first.body.data.id as number) + 1);
   });
 
   it('concurrent writes of one unique value: one wins, the others are 400s (never 500s)', async () => {

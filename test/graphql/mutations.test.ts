@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import request from 'supertest';
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { seedPublication } from '../helpers/seed.js';
 import { createTestService, type TestService } from '../helpers/server.js';
@@ -408,6 +409,31 @@ describe('GraphQL mutations and permissions', () => {
     expect(await list('(filters: { code: { eq: "fr" } }, pagination: { page: 1, limit: 1 })')).to.equal(
       'Cannot use both page & offset pagination in the same query',
     );
+  });
+
+  it('answers the locales with the createdAt and updatedAt REST gives them (Strapi 4.26 stamps locale rows)', async () => {
+    const { accessKey } = await createApiToken(service.context, { name: 'gql-locale-stamps', type: 'full-access' });
+    const rest = await request(service.app).get('/api/i18n/locales').set('Authorization', `Bearer ${accessKey}`);
+    const stamps = (rest.body as { createdAt: string; updatedAt: string }[]).map(({ createdAt, updatedAt }) => ({
+      createdAt,
+      updatedAt,
+    }));
+    expect(stamps).to.have.length(2);
+    expect(Number.isNaN(Date.parse(stamps[0]!.createdAt))).to.equal(false);
+    const one = await gql(
+      service,
+      '{ i18NLocale(id: 2) { data { attributes { createdAt updatedAt } } } }',
+      undefined,
+      accessKey,
+    );
+    expect(at(one.body, 'data.i18NLocale.data.attributes')).to.deep.equal(stamps[1]);
+    const list = await gql(
+      service,
+      `{ i18NLocales(filters: { createdAt: { lte: "${stamps[0]!.createdAt}" } }) { data { attributes { createdAt updatedAt } } } }`,
+      undefined,
+      accessKey,
+    );
+    expect(at(list.body, 'data.i18NLocales.data')).to.deep.equal(stamps.map((attributes) => ({ attributes })));
   });
 
   it("createUsersPermissionsUser runs POST /api/users' checks and answers (Strapi 4.26 runs that controller)", async () => {

@@ -6,6 +6,7 @@
  */
 import { I18N_LOCALE_UID } from '../../content-types/index.js';
 import { ValidationError } from '../../errors/index.js';
+import { localeRows, type LocaleRow } from '../i18n/locale-rows.js';
 import { APP_CODE } from '../../query/index.js';
 import { filterPredicate } from '../../query/filters/index.js';
 import { compileSort } from '../../query/sort/index.js';
@@ -18,15 +19,13 @@ import { graphqlPaginationMeta, graphqlWindow } from './pagination.js';
 
 export interface LocaleEntity {
   id: number;
-  attributes: { name: string; code: string; createdAt: null; updatedAt: null };
+  attributes: Omit<LocaleRow, 'id'>;
 }
 
 /** The configured locales, ids in configuration order. */
 export function localeEntities(ctx: GraphQLContext): LocaleEntity[] {
-  return (ctx.service.i18n?.locales ?? []).map((l, i) => ({
-    id: i + 1,
-    attributes: { name: l.name, code: l.code, createdAt: null, updatedAt: null },
-  }));
+  const { i18n } = ctx.service;
+  return (i18n ? localeRows(i18n) : []).map(({ id, ...attributes }) => ({ id, attributes }));
 }
 
 export function listLocales(
@@ -41,7 +40,13 @@ export function listLocales(
   // compileSort checks the keys (and directions); the order is then applied to the values in hand
   compileSort({ ...query, sort: args.sort });
   const keys = parseSort(args.sort);
-  const docOf = (entity: LocaleEntity): Record<string, unknown> => ({ _id: entity.id, ...entity.attributes });
+  // as stored: the timestamps are dates (what the filters on a datetime compare with)
+  const docOf = ({ id, attributes }: LocaleEntity): Record<string, unknown> => ({
+    _id: id,
+    ...attributes,
+    createdAt: new Date(attributes.createdAt),
+    updatedAt: new Date(attributes.updatedAt),
+  });
   const matching = localeEntities(ctx)
     .filter((entity) => matches(docOf(entity)))
     .sort((a, b) => {

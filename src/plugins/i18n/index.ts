@@ -7,6 +7,7 @@ import { ForbiddenError } from '../../errors/index.js';
 import { requestAuth } from '../../operations/request-context.js';
 import type { Plugin } from '../types.js';
 import { localizationRoutes } from './localization-route.js';
+import { localeRows } from './locale-rows.js';
 import { createLocalesService } from './locales-service.js';
 
 /** Locales and the default locale from `plugins.i18n.config`; null when the plugin is off. */
@@ -63,20 +64,14 @@ export const i18nPlugin: Plugin = {
   register(context) {
     const { router, i18n } = context;
     localizationRoutes(context, router);
-    // Strapi stamps a locale row when it is created; these come from the config, read at start-up
-    const loadedAt = new Date().toISOString();
-    if (i18n) context.setService('locales', createLocalesService(i18n, loadedAt));
+    if (i18n) {
+      localeRows(i18n); // stamped at start-up
+      context.setService('locales', createLocalesService(i18n));
+    }
     router.get('/i18n/locales', (req, res) => {
       if (!requestAuth(req).ability.can(LIST_LOCALES_ACTION)) throw new ForbiddenError();
-      const list = (i18n?.locales ?? []).map((locale, index) => ({
-        id: index + 1,
-        name: locale.name,
-        code: locale.code,
-        createdAt: loadedAt,
-        updatedAt: loadedAt,
-        isDefault: locale.code === i18n?.defaultLocale,
-      }));
-      res.json(list);
+      const rows = i18n ? localeRows(i18n) : [];
+      res.json(rows.map((row) => ({ ...row, isDefault: row.code === i18n?.defaultLocale })));
     });
   },
 };

@@ -5,24 +5,10 @@
  * them; they are not written from code here.
  */
 import type { I18nSettings } from '../../service-context.js';
+import { localeRows, type LocaleRow } from './locale-rows.js';
 
-export interface LocaleRow {
-  id: number;
-  name: string;
-  code: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export function createLocalesService(i18n: I18nSettings, loadedAt: string) {
-  const rows = (): LocaleRow[] =>
-    i18n.locales.map((locale, index) => ({
-      id: index + 1,
-      name: locale.name,
-      code: locale.code,
-      createdAt: loadedAt,
-      updatedAt: loadedAt,
-    }));
+export function createLocalesService(i18n: I18nSettings) {
+  const rows = (): LocaleRow[] => localeRows(i18n);
   // Strapi's `find(params)` is its query engine's `where`: the equality on a row's own fields is what plugins send
   const matches = (row: LocaleRow, where: unknown): boolean =>
     where === null ||

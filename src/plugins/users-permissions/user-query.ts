@@ -94,17 +94,23 @@ export async function findUser(ctx: OperationContext, id: number, query: RawQuer
   });
 }
 
+/** The list parameters Strapi's users count validates (in this order) before its database reads them as columns. */
+const COUNT_VALIDATED_PARAMETERS = ['filters', 'sort', 'fields'] as const;
+
 /**
  * `GET /api/users/count`: Strapi v4 passes the query string as the count's `where`, so every key is
  * a filter (`?username[$in][0]=a`, `?role[type]=authenticated`, `?$or[0][confirmed]=true`) read as
- * a list's `filters` are, with the caller's permissions (private attributes refused). A `filters`
- * key Strapi validates (naming a bad attribute, as on the list) and answers valid ones with a 500 (it
- * passes them to the database as a column): a 400 here. The user model's count hooks run around it.
+ * a list's `filters` are, with the caller's permissions (private attributes refused). `filters`,
+ * `sort` and `fields` Strapi first validates as on the list (`Invalid parameter <name>` for a bad
+ * or private attribute) and answers valid ones with a 500 (it passes them to the database as a
+ * column): a 400 naming the parameter here. The user model's count hooks run around it.
  */
 export async function countUsers(ctx: OperationContext, query: RawQuery): Promise<number> {
-  if ('filters' in query) {
+  const validated = COUNT_VALIDATED_PARAMETERS.filter((name) => name in query);
+  if (validated.length > 0) {
     validateUnused(ctx, USER_UID, { filters: query.filters });
-    throw invalid('filters');
+    checkEntryQuery(ctx, USER_UID, { sort: query.sort, fields: query.fields });
+    throw invalid(validated[0]!);
   }
   const lifecycles = ctx.lifecycles;
   const hooked =

@@ -207,10 +207,22 @@ describe('users-permissions: /api/users', () => {
     }
   });
 
-  it('/users/count names the attribute a bad filter names, as the list does', async () => {
+  it('/users/count names the attribute a bad filter, sort or fields names, as the list does (Strapi 4.26)', async () => {
     for (const [query, message] of [
       ['filters[nope]=1', 'Invalid parameter nope'],
       ['filters[password][$null]=false', 'Invalid parameter password'],
+      // filters, then sort, then fields are checked; names that pass are Strapi's 500 (a column), a 400 here
+      ['sort=nope1&fields=nope2', 'Invalid parameter nope1'],
+      ['fields=nope2&filters[nope3]=1', 'Invalid parameter nope3'],
+      ['fields[0]=password', 'Invalid parameter password'],
+      ['sort=password', 'Invalid parameter password'],
+      ['fields=createdAt,confirmed', 'Invalid parameter createdAt,confirmed'],
+      ['filters[username]=alice&fields=nope', 'Invalid parameter nope'],
+      ['fields=username&sort=nope', 'Invalid parameter nope'],
+      ['filters[username]=alice&sort=username', 'Invalid parameter filters'],
+      ['sort=username&fields=username', 'Invalid parameter sort'],
+      ['fields[0]=username', 'Invalid parameter fields'],
+      ['populate=role', 'Invalid parameter populate'],
     ]) {
       const res = await get(`/api/users/count?${query}`);
       expect([res.status, res.body.error?.message], query).to.deep.equal([400, message]);
