@@ -42,6 +42,16 @@ function uploadBody(body: MultipartBody): UploadBody {
   return { fields, files: body.files.filter((file) => file.field === 'files') };
 }
 
+/**
+ * The body's `path`: where the app's provider package stores the files (S3's key prefix, as the
+ * admin's folders do not name it); Strapi hands it on as sent, the local provider ignores it.
+ */
+function storagePath(value: unknown): { path?: string } {
+  if (value === undefined || value === '') return {};
+  if (typeof value !== 'string') throw new ValidationError('path must be a `string` type');
+  return { path: value };
+}
+
 /** The name Strapi's size check gives a file: its `fileInfo.name`, else the name it was sent with. */
 function usedName(file: IncomingFile, body: MultipartBody): string {
   const { fields, files } = uploadBody(body);
@@ -88,11 +98,12 @@ export function uploadRoutes(service: ServiceContext, rt: UploadRuntime): Plugin
             });
           }
           const infos = readFileInfo(fields.fileInfo, files.length);
+          const path = storagePath(fields.path);
           const attach = readAttachRequest(fields);
           // the caller may change the entry the files go into (Strapi does not check this)
           if (attach) await resolveAttachTarget(ctx, requestAuth(req), attach);
           return uploadService.upload({
-            data: { fileInfo: files.length > 1 ? infos : infos[0], ...(attach ?? {}) },
+            data: { fileInfo: files.length > 1 ? infos : infos[0], ...(attach ?? {}), ...path },
             files: files.map(asFormidable),
           });
         });

@@ -50,8 +50,9 @@ function strapiFile(file: ProviderUpload): Record<string, unknown> {
           caption: file.caption ?? null,
           folderPath: '/',
           ...shared,
+          ...(file.path ? { path: file.path } : {}),
         }
-      : { name: file.name, ...shared, path: null };
+      : { name: file.name, ...shared, path: file.path ?? null };
   return { ...described, getStream: () => file.stream() };
 }
 

@@ -194,7 +194,8 @@ export async function uploadFilesThrough(
   const target: AttachTarget | null = attach
     ? await resolveAttachTarget(ctx, { strategy: 'none', ability: ALLOW_ALL }, attach)
     : null;
-  const related = attach ? { ref: attach.ref, refId: attach.refId, field: attach.field } : {};
+  // every meta reaches formatFileInfo, as in Strapi (`path`, and what an app's own version reads)
+  const related = { ...metas, ...(attach ? { ref: attach.ref, refId: attach.refId, field: attach.field } : {}) };
   return withWorkDir(async (tmpWorkingDirectory) => {
     const enhanced: FileData[] = [];
     for (const [i, file] of files.entries()) {
