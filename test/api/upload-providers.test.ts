@@ -96,7 +96,8 @@ describe('upload plugin: a provider package the app installed', function () {
       name: 'photo.png',
       alternativeText: 'a photo',
       caption: null,
-      folderPath: '/',
+      // the content API's uploads go into Strapi's "API Uploads" folder, the first one made
+      folderPath: '/1',
       ext: '.png',
       mime: 'image/png',
       width: 1200,

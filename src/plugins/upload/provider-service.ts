@@ -52,7 +52,11 @@ async function storeFile(rt: UploadRuntime, file: FileData, stream: () => Readab
     height: numberOf(file, 'height'),
     ...(path !== undefined ? { path } : {}),
     ...(format === undefined
-      ? { alternativeText: textOf(file, 'alternativeText') ?? null, caption: textOf(file, 'caption') ?? null }
+      ? {
+          alternativeText: textOf(file, 'alternativeText') ?? null,
+          caption: textOf(file, 'caption') ?? null,
+          folderPath: textOf(file, 'folderPath') ?? '/',
+        }
       : { format }),
   });
   file.url = stored.url;

@@ -25,6 +25,8 @@ export interface ProviderUpload {
   format?: string;
   /** the `path` the upload was given (a prefix for remote storage; null for a format without one) */
   path?: string | null;
+  /** the original's Media Library folder path (`/`, `/1`...; absent for formats) */
+  folderPath?: string;
   /** the original's info (absent for formats) */
   alternativeText?: string | null;
   caption?: string | null;

@@ -15,7 +15,8 @@ import type { PluginRoute } from '../types.js';
 import { readAttachRequest, resolveAttachTarget } from './attach.js';
 import { asFormidable } from './file-data.js';
 import { readFileInfo } from './file-info.js';
-import { findFile, findFiles, type UploadRuntime } from './files.js';
+import { apiUploadFolder } from './folders.js';
+import { findFile, findFiles, publicFile, type UploadRuntime } from './files.js';
 import { byName, isMultipart, readMultipart, type IncomingFile, type MultipartBody } from './multipart.js';
 import { uploadServiceOf } from './services.js';
 import { withWorkDir } from './work-dir.js';
@@ -97,17 +98,21 @@ export function uploadRoutes(service: ServiceContext, rt: UploadRuntime): Plugin
               file,
             });
           }
-          const infos = readFileInfo(fields.fileInfo, files.length);
           const path = storagePath(fields.path);
           const attach = readAttachRequest(fields);
           // the caller may change the entry the files go into (Strapi does not check this)
           if (attach) await resolveAttachTarget(ctx, requestAuth(req), attach);
+          // as Strapi's controller: the content API's files go into the "API Uploads" folder
+          const folder = await apiUploadFolder(ctx);
+          const infos = readFileInfo(fields.fileInfo, files.length).map((info) => ({ ...info, folder }));
           return uploadService.upload({
             data: { fileInfo: files.length > 1 ? infos : infos[0], ...(attach ?? {}), ...path },
             files: files.map(asFormidable),
           });
         });
-        res.status(200).json(answer);
+        res
+          .status(200)
+          .json(Array.isArray(answer) ? answer.map((file) => publicFile(service, file)) : publicFile(service, answer));
       },
     },
     {
@@ -147,7 +152,7 @@ export function uploadRoutes(service: ServiceContext, rt: UploadRuntime): Plugin
         if (!file) throw new NotFoundError('file.notFound');
         // null: a parallel delete removed it first
         if ((await uploadServiceOf(service, rt).remove(file)) === null) throw new NotFoundError('file.notFound');
-        res.status(200).json(file);
+        res.status(200).json(publicFile(service, file));
       },
     },
   ];

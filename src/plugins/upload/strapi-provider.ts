@@ -48,7 +48,7 @@ function strapiFile(file: ProviderUpload): Record<string, unknown> {
           name: file.name,
           alternativeText: file.alternativeText ?? null,
           caption: file.caption ?? null,
-          folderPath: '/',
+          folderPath: file.folderPath ?? '/',
           ...shared,
           ...(file.path ? { path: file.path } : {}),
         }
