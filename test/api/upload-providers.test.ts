@@ -96,7 +96,8 @@ describe('upload plugin: a provider package the app installed', function () {
       name: 'photo.png',
       alternativeText: 'a photo',
       caption: null,
-      folderPath: '/',
+      // the content API's uploads go into Strapi's "API Uploads" folder, the first one made
+      folderPath: '/1',
       ext: '.png',
       mime: 'image/png',
       width: 1200,
@@ -107,6 +108,36 @@ describe('upload plugin: a provider package the app installed', function () {
     const thumbnail = calls.find((c) => c.file.hash === `thumbnail_${file!.hash}`)!.file;
     expect(thumbnail).to.include({ name: 'thumbnail_photo.png', ext: '.png', path: null });
     expect(thumbnail.width).to.be.at.most(245);
+  });
+
+  it("hands the body's path to the provider with the file and each format, and keeps it on the formats", async () => {
+    const res = await request(media.service.app)
+      .post('/api/upload')
+      .set(media.auth)
+      .field('path', 'blog/2024')
+      .attach('files', await png(600, 400), 'filed.png');
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const [file] = res.body as FileAnswer[];
+    expect(Object.keys(file!.formats ?? {}).sort()).to.deep.equal(['small', 'thumbnail']);
+    for (const format of Object.values(file!.formats ?? {})) expect(format.path).to.equal('blog/2024');
+    expect(calls.map((c) => [c.file.hash, c.file.path])).to.have.deep.members([
+      [file!.hash, 'blog/2024'],
+      [`thumbnail_${file!.hash}`, 'blog/2024'],
+      [`small_${file!.hash}`, 'blog/2024'],
+    ]);
+    // the path is no attribute of the file: the record does not keep it
+    expect(file).to.not.have.property('path');
+
+    calls.length = 0;
+    const twice = await request(media.service.app)
+      .post('/api/upload')
+      .set(media.auth)
+      .field('path', 'a')
+      .field('path', 'b')
+      .attach('files', TEXT, 'twice.txt');
+    expect(twice.status).to.equal(400);
+    expect(twice.body.error).to.include({ name: 'ValidationError', message: 'path must be a `string` type' });
+    expect(calls).to.deep.equal([]);
   });
 
   it("answers the provider's url where a file is populated, and serves nothing at /uploads", async () => {

@@ -7,10 +7,10 @@ export const ROLE_UID = 'plugin::users-permissions.role';
 export const UPLOAD_FILE_UID = 'plugin::upload.file';
 
 /** The plugins' content-API types, in Strapi's order. */
-const PLUGIN_TYPES = [UPLOAD_FILE_UID, PERMISSION_UID, ROLE_UID, USER_UID];
+const PLUGIN_TYPES = [UPLOAD_FILE_UID, 'plugin::upload.folder', PERMISSION_UID, ROLE_UID, USER_UID];
 
 /** Plugin types with GraphQL types of their own elsewhere (builtin-types.ts) or none (admin::). */
-const NOT_SHADOWED = new Set(['plugin::i18n.locale', 'plugin::upload.folder', ...PLUGIN_TYPES]);
+const NOT_SHADOWED = new Set(['plugin::i18n.locale', ...PLUGIN_TYPES]);
 
 /**
  * Content-types with GraphQL types: the built-in plugins' (Strapi's order), the app's local

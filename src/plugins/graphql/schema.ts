@@ -14,15 +14,7 @@ import {
 import { SchemaComposer, type ObjectTypeComposerFieldConfigAsObjectDefinition } from 'graphql-compose';
 import type { Registry } from '../../content-types/index.js';
 import { ForbiddenError, isAppError } from '../../errors/index.js';
-import {
-  addBuiltinTypes,
-  addFolderTypes,
-  addGenericMorph,
-  addLocaleTypes,
-  folderMutationFields,
-  folderQueryFields,
-  localeQueryFields,
-} from './builtin-types.js';
+import { addBuiltinTypes, addGenericMorph, addLocaleTypes, localeQueryFields } from './builtin-types.js';
 import type { GraphQLConfig } from './config.js';
 import { addComponentTypes, addContentTypeTypes, typeNames, type TypeBuildContext } from './content-type-types.js';
 import type { GraphQLContext } from './context.js';
@@ -38,7 +30,7 @@ import {
   type Resolver,
   type ResolverConfig,
 } from './extension.js';
-import { entityName, filtersInputName, GENERIC_MORPH, inputName, LOCALE_CODE_SCALAR } from './naming.js';
+import { entityName, GENERIC_MORPH, LOCALE_CODE_SCALAR } from './naming.js';
 import { fileAttributes, fileRelated, morphType } from './upload-related.js';
 import { withNexusTypes } from './nexus-types.js';
 import { graphqlPolicyContext, policyPassed, type GraphQLPolicyContext } from './policy-context.js';
@@ -85,7 +77,6 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
   const ctx: TypeBuildContext = { sc, registry, extension, names };
   for (const component of components) addComponentTypes(ctx, component);
   for (const ct of contentTypes) addContentTypeTypes(ctx, ct);
-  addFolderTypes(sc);
   sc.createInputTC({ name: 'FileInfoInput', fields: { name: 'String', alternativeText: 'String', caption: 'String' } });
   if (inputs.i18n) addLocaleTypes(sc);
   if (inputs.usersPermissions) addUsersPermissionsTypes(sc);
@@ -109,7 +100,6 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
   const apiTypes = contentTypes.filter((ct) => ct.namespace === 'api');
   for (const ct of pluginTypes) {
     addFields(sc, 'Query', queriesOf(ct), actions);
-    if (ct.uid === UPLOAD_FILE_UID && shadow) addFields(sc, 'Query', folderQueryFields(), actions);
   }
   if (inputs.i18n && shadow) addFields(sc, 'Query', localeQueryFields(), actions);
   for (const ct of apiTypes) addFields(sc, 'Query', queriesOf(ct), actions);
@@ -131,7 +121,6 @@ export function buildSchema(inputs: SchemaInputs): GraphQLSchema {
   for (const ct of pluginTypes) {
     if (ct.uid === 'plugin::users-permissions.user' || ct.uid === 'plugin::users-permissions.role') continue;
     addFields(sc, 'Mutation', ct.uid === UPLOAD_FILE_UID ? withStoredBytesRemoval(crudOf(ct)) : crudOf(ct), actions);
-    if (ct.uid === UPLOAD_FILE_UID && shadow) addFields(sc, 'Mutation', folderMutationFields(), actions);
   }
   for (const ct of apiTypes) addFields(sc, 'Mutation', crudOf(ct), actions);
   if (shadow && contentTypes.some((ct) => ct.uid === UPLOAD_FILE_UID))
@@ -188,19 +177,15 @@ function wrapAddedRootFields(
 }
 
 /**
- * Strapi's upload file has `related` (upload-related.ts) and folder fields the upload plugin does
- * not store. They are attributes of Strapi's file type, so they come before the timestamps, in
- * the order Strapi's introspection lists them (code generators diff it).
+ * Strapi's upload file has `related` (upload-related.ts), which the upload plugin does not store.
+ * It is an attribute of Strapi's file type, so it comes before the timestamps, in the order
+ * Strapi's introspection lists them (code generators diff it).
  */
 function addUploadFileExtras(sc: Composer, type: string, names: ReadonlyMap<string, string>): void {
   const file = sc.getOTC(type);
   file.addFields({ related: { type: `[${GENERIC_MORPH}]`, resolve: fileRelated(names) } });
   file.reorderFields(beforeTimestamps(file.getFieldNames(), ['related']));
   sc.getOTC(entityName(type)).extendField('attributes', { resolve: fileAttributes });
-  const filters = sc.getITC(filtersInputName(type));
-  filters.addFields({ folder: 'UploadFolderFiltersInput', folderPath: 'StringFilterInput' });
-  filters.reorderFields(beforeTimestamps(filters.getFieldNames(), ['folder', 'folderPath']));
-  sc.getITC(inputName(type)).addFields({ folder: 'ID', folderPath: 'String' });
 }
 
 /** `names` with `added` moved in front of `createdAt` (or left at the end without it). */

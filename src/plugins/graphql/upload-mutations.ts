@@ -7,6 +7,7 @@
 import { UPLOAD_FILE_UID } from '../../content-types/index.js';
 import { ValidationError } from '../../errors/index.js';
 import {
+  apiUploadFolder,
   asFormidable,
   deleteStored,
   readAttachRequest,
@@ -57,9 +58,11 @@ async function upload(args: Args, ctx: GraphQLContext, files: UploadValue[], inf
   const attach = readAttachRequest({ ref: args.ref, refId: args.refId, field: args.field });
   // the caller may change the entry the files go into (Strapi does not check this)
   if (attach) await resolveAttachTarget(operationContext(ctx), ctx.auth, attach);
+  // as Strapi's resolvers: the files go into the "API Uploads" folder
+  const folder = await apiUploadFolder(operationContext(ctx));
   return uploadFilesThrough(ctx.service, rt, uploadServiceOf(ctx.service, rt), {
     files: files.map((f) => asFormidable(f.file)),
-    infos,
+    infos: infos.map((info) => ({ ...info, folder })),
     metas: attach ? { ...attach } : {},
   });
 }

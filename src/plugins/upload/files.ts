@@ -4,7 +4,7 @@
  * bytes), and the reads of `GET /api/upload/files` and `/files/:id`.
  */
 import type { UploadSettings } from './config.js';
-import { UPLOAD_FILE_UID, type ContentType } from '../../content-types/index.js';
+import { isPrivate, UPLOAD_FILE_UID, type ContentType } from '../../content-types/index.js';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { pageParams, type OperationContext, type RawQuery } from '../../operations/index.js';
 import { readEntries, readEntry, type PlainEntry } from '../../query/index.js';
@@ -106,6 +106,18 @@ function listLimit(value: unknown): number {
   if (value === '-1') return NO_LIMIT;
   const limit = nonNegativeInteger('limit', value);
   return limit === undefined || limit === 0 ? NO_LIMIT : limit;
+}
+
+/**
+ * A file as Strapi's sanitizers give it to clients and event listeners: without the private
+ * attributes (`folder`, `folderPath`, an app's own).
+ */
+export function publicFile(ctx: ServiceContext, file: PlainEntry): PlainEntry {
+  const hidden = Object.entries(fileContentType(ctx).attributes).filter(([, attribute]) => isPrivate(attribute));
+  if (!hidden.some(([name]) => name in file)) return file;
+  const shown = { ...file };
+  for (const [name] of hidden) delete shown[name];
+  return shown;
 }
 
 /**

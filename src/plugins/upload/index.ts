@@ -5,6 +5,7 @@
  * sharp. See README.md.
  */
 import { HIDDEN_FROM_ADMIN, UPLOAD_FILE_UID } from '../../content-types/index.js';
+import { UPLOAD_FOLDER_UID, uploadFolderContentType } from './folders.js';
 import type { ServiceContext } from '../../service-context.js';
 import type { Plugin } from '../types.js';
 import { ConfigError, type ServiceConfig } from '../../config/index.js';
@@ -42,6 +43,7 @@ export {
 } from './multipart.js';
 export { UPLOAD_ACTIONS } from './routes.js';
 export { withWorkDir } from './work-dir.js';
+export { apiUploadFolder, folderPathOf, UPLOAD_FOLDER_UID } from './folders.js';
 export type { UploadProvider, ProviderUpload, ProviderStored, ProviderFile } from './provider.js';
 
 /**
@@ -107,9 +109,18 @@ export const uploadPlugin: Plugin = {
           previewUrl: { type: 'string', configurable: false },
           provider: { type: 'string', configurable: false, required: true },
           provider_metadata: { type: 'json', configurable: false },
+          folder: {
+            type: 'relation',
+            relation: 'manyToOne',
+            target: UPLOAD_FOLDER_UID,
+            inversedBy: 'files',
+            private: true,
+          },
+          folderPath: { type: 'string', min: 1, private: true, searchable: false },
         },
       },
     },
+    uploadFolderContentType,
   ],
   register(ctx) {
     const settings = uploadSettings(ctx.config);

@@ -26,6 +26,7 @@ import {
   withWorkDir,
   type IncomingFile,
 } from './index.js';
+import { apiUploadFolder } from './folders.js';
 import type { ServiceContext } from '../../service-context.js';
 import { entries, isPlainObject, type StoredEntry } from '../../write/index.js';
 
@@ -78,9 +79,11 @@ async function multipartWrite<T>(
     const ctx = operationContext(service, req);
     const sent = targets.flatMap((t) => t.files);
     // through the upload service the app may have changed, as Strapi's entity service uploads them
+    // into the "API Uploads" folder, as Strapi's uploadToEntity puts them
+    const folder = await apiUploadFolder(ctx);
     const uploaded = await uploadFilesThrough(service, rt, uploadServiceOf(service, rt), {
       files: sent.map(asFormidable),
-      infos: [],
+      infos: sent.map(() => ({ folder })),
       metas: {},
     });
     const ids = new Map(sent.map((file, i) => [file, uploaded[i]?.id as number]));

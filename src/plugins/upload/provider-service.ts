@@ -40,6 +40,7 @@ async function storeFile(rt: UploadRuntime, file: FileData, stream: () => Readab
   // the hash and extension name the stored file: no path may hide in them
   assertValidFilename(`${hash}${ext}`);
   const format = formatKeyOf(file);
+  const path = textOf(file, 'path');
   const stored = await rt.provider.upload({
     hash,
     ext,
@@ -49,8 +50,13 @@ async function storeFile(rt: UploadRuntime, file: FileData, stream: () => Readab
     name: textOf(file, 'name') ?? `${hash}${ext}`,
     width: numberOf(file, 'width'),
     height: numberOf(file, 'height'),
+    ...(path !== undefined ? { path } : {}),
     ...(format === undefined
-      ? { alternativeText: textOf(file, 'alternativeText') ?? null, caption: textOf(file, 'caption') ?? null }
+      ? {
+          alternativeText: textOf(file, 'alternativeText') ?? null,
+          caption: textOf(file, 'caption') ?? null,
+          folderPath: textOf(file, 'folderPath') ?? '/',
+        }
       : { format }),
   });
   file.url = stored.url;

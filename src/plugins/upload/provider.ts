@@ -23,6 +23,10 @@ export interface ProviderUpload {
   height: number | null;
   /** the format's key (`thumbnail`, `large`...) when this is a format of the file */
   format?: string;
+  /** the `path` the upload was given (a prefix for remote storage; null for a format without one) */
+  path?: string | null;
+  /** the original's Media Library folder path (`/`, `/1`...; absent for formats) */
+  folderPath?: string;
   /** the original's info (absent for formats) */
   alternativeText?: string | null;
   caption?: string | null;

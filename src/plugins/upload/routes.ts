@@ -15,7 +15,8 @@ import type { PluginRoute } from '../types.js';
 import { readAttachRequest, resolveAttachTarget } from './attach.js';
 import { asFormidable } from './file-data.js';
 import { readFileInfo } from './file-info.js';
-import { findFile, findFiles, type UploadRuntime } from './files.js';
+import { apiUploadFolder } from './folders.js';
+import { findFile, findFiles, publicFile, type UploadRuntime } from './files.js';
 import { byName, isMultipart, readMultipart, type IncomingFile, type MultipartBody } from './multipart.js';
 import { uploadServiceOf } from './services.js';
 import { withWorkDir } from './work-dir.js';
@@ -40,6 +41,16 @@ interface UploadBody {
 function uploadBody(body: MultipartBody): UploadBody {
   const fields = byName(body.fields.map(({ name, value }) => [name, value] as const));
   return { fields, files: body.files.filter((file) => file.field === 'files') };
+}
+
+/**
+ * The body's `path`: where the app's provider package stores the files (S3's key prefix, as the
+ * admin's folders do not name it); Strapi hands it on as sent, the local provider ignores it.
+ */
+function storagePath(value: unknown): { path?: string } {
+  if (value === undefined || value === '') return {};
+  if (typeof value !== 'string') throw new ValidationError('path must be a `string` type');
+  return { path: value };
 }
 
 /** The name Strapi's size check gives a file: its `fileInfo.name`, else the name it was sent with. */
@@ -87,16 +98,21 @@ export function uploadRoutes(service: ServiceContext, rt: UploadRuntime): Plugin
               file,
             });
           }
-          const infos = readFileInfo(fields.fileInfo, files.length);
+          const path = storagePath(fields.path);
           const attach = readAttachRequest(fields);
           // the caller may change the entry the files go into (Strapi does not check this)
           if (attach) await resolveAttachTarget(ctx, requestAuth(req), attach);
+          // as Strapi's controller: the content API's files go into the "API Uploads" folder
+          const folder = await apiUploadFolder(ctx);
+          const infos = readFileInfo(fields.fileInfo, files.length).map((info) => ({ ...info, folder }));
           return uploadService.upload({
-            data: { fileInfo: files.length > 1 ? infos : infos[0], ...(attach ?? {}) },
+            data: { fileInfo: files.length > 1 ? infos : infos[0], ...(attach ?? {}), ...path },
             files: files.map(asFormidable),
           });
         });
-        res.status(200).json(answer);
+        res
+          .status(200)
+          .json(Array.isArray(answer) ? answer.map((file) => publicFile(service, file)) : publicFile(service, answer));
       },
     },
     {
@@ -136,7 +152,7 @@ export function uploadRoutes(service: ServiceContext, rt: UploadRuntime): Plugin
         if (!file) throw new NotFoundError('file.notFound');
         // null: a parallel delete removed it first
         if ((await uploadServiceOf(service, rt).remove(file)) === null) throw new NotFoundError('file.notFound');
-        res.status(200).json(file);
+        res.status(200).json(publicFile(service, file));
       },
     },
   ];

@@ -48,10 +48,11 @@ function strapiFile(file: ProviderUpload): Record<string, unknown> {
           name: file.name,
           alternativeText: file.alternativeText ?? null,
           caption: file.caption ?? null,
-          folderPath: '/',
+          folderPath: file.folderPath ?? '/',
           ...shared,
+          ...(file.path ? { path: file.path } : {}),
         }
-      : { name: file.name, ...shared, path: null };
+      : { name: file.name, ...shared, path: file.path ?? null };
   return { ...described, getStream: () => file.stream() };
 }
 

@@ -26,10 +26,11 @@ import { checkedMimeType } from './content-type.js';
 import { readFileInfo, type FileInfo } from './file-info.js';
 import { assertValidFilename, fileExtension, fileHash } from './file-names.js';
 import { asFileData, formidableFile, onDisk, textOf, type FileData } from './file-data.js';
-import { deleteStored, readFile, removeFileById, type UploadRuntime } from './files.js';
+import { deleteStored, publicFile, readFile, removeFileById, type UploadRuntime } from './files.js';
 import { IMAGE_MIMES, type ImageManipulationService, type ImageSettings } from './images.js';
 import type { ProviderService } from './provider-service.js';
 import { replaceFile } from './replace-file.js';
+import { apiUploadFolder, folderPathOf } from './folders.js';
 import { forgetPendingUpload, notePending } from './pending-uploads.js';
 import { withWorkDir } from './work-dir.js';
 import { bytesToKbytes } from './sizes.js';
@@ -194,7 +195,8 @@ export async function uploadFilesThrough(
   const target: AttachTarget | null = attach
     ? await resolveAttachTarget(ctx, { strategy: 'none', ability: ALLOW_ALL }, attach)
     : null;
-  const related = attach ? { ref: attach.ref, refId: attach.refId, field: attach.field } : {};
+  // every meta reaches formatFileInfo, as in Strapi (`path`, and what an app's own version reads)
+  const related = { ...metas, ...(attach ? { ref: attach.ref, refId: attach.refId, field: attach.field } : {}) };
   return withWorkDir(async (tmpWorkingDirectory) => {
     const enhanced: FileData[] = [];
     for (const [i, file] of files.entries()) {
@@ -225,7 +227,7 @@ export async function removeFileAndTell(
 ): Promise<PlainEntry | null> {
   const file = await readEntry(ctx, UPLOAD_FILE_UID, { _id: id }, {}, { style: 'plain' });
   if (!file || !(await removeFileById(rt, ctx, id))) return null;
-  ctx.events?.media('media.delete', file);
+  ctx.events?.media('media.delete', publicFile(ctx, file));
   return file;
 }
 
@@ -247,7 +249,7 @@ export function createUploadService(
 
   const own: UploadService = {
     async emitEvent(event, data) {
-      ctx.events?.media(event, data);
+      ctx.events?.media(event, isPlainObject(data) ? publicFile(ctx, data as PlainEntry) : data);
     },
 
     async formatFileInfo(file, fileInfo = {}, metas = {}) {
@@ -263,7 +265,7 @@ export function createUploadService(
         alternativeText: fileInfo.alternativeText,
         caption: fileInfo.caption,
         folder: fileInfo.folder,
-        folderPath: '/',
+        folderPath: await folderPathOf(ctx, fileInfo.folder),
         hash: fileHash(name, ext),
         ext,
         mime: type,
@@ -307,16 +309,17 @@ export function createUploadService(
         service,
         rt,
         self(this),
-        { files: list, infos: readFileInfo(fileInfo, list.length), metas },
+        { files: list, infos: readFileInfo(fileInfo, list.length, { withFolder: true }), metas },
         options,
       );
     },
 
     async uploadToEntity({ id, model, field }, files) {
       const list = filesOf(files);
+      const folder = await apiUploadFolder(ctx);
       return uploadFilesThrough(service, rt, self(this), {
         files: list,
-        infos: [],
+        infos: list.map(() => ({ folder })),
         metas: { ref: model, refId: id, field },
       });
     },
@@ -398,7 +401,7 @@ export function createUploadService(
       await updateEntry(ctx, contentType(), record, recordData(contentType(), values, false));
       const updated = await readFile(ctx, record._id);
       // Strapi's entity service's event, then the upload service's own
-      ctx.events?.entry('entry.update', UPLOAD_FILE_UID, updated);
+      ctx.events?.entry('entry.update', UPLOAD_FILE_UID, publicFile(ctx, updated));
       await self(this).emitEvent('media.update', updated);
       return updated;
     },
@@ -408,9 +411,12 @@ export function createUploadService(
       const dbFile = await that.findOne(id);
       if (!dbFile) throw notFound();
       const kept = (key: string) => (info[key] === undefined || info[key] === null ? dbFile[key] : info[key]);
+      // a folder given moves the file there (Strapi's admin does so); absent: it stays where it is
+      const [{ folder } = {}] = readFileInfo({ folder: info.folder }, 1, { withFolder: true });
+      const moved = folder === undefined ? {} : { folder, folderPath: await folderPathOf(ctx, folder) };
       return that.update(
         id,
-        { name: kept('name'), alternativeText: kept('alternativeText'), caption: kept('caption') },
+        { name: kept('name'), alternativeText: kept('alternativeText'), caption: kept('caption'), ...moved },
         options,
       );
     },
@@ -423,6 +429,9 @@ export function createUploadService(
       return withWorkDir(async (tmpWorkingDirectory) => {
         const withDir = isPlainObject(file) ? { ...file, tmpWorkingDirectory } : file;
         const fileData = await that.enhanceAndValidateFile(withDir, fileInfo);
+        // new bytes, same place: Strapi's replace sets folderPath '/' and keeps the folder, which disagree
+        delete fileData.folder;
+        delete fileData.folderPath;
         return replaceFile(ctx.models, rt, ctx.logger, { id: dbFile.id, ext: String(dbFile.ext ?? '') }, fileData, {
           store: async (stored) => {
             if (await siblings.images().isImage(stored)) await that.uploadImage(stored);

@@ -99,7 +99,8 @@ function populateAttribute(
   param: string,
 ): PopulateNode | null {
   const attribute = Object.hasOwn(schema.attributes, name) ? schema.attributes[name] : undefined;
-  if (!attribute || isPrivate(attribute)) return null;
+  // private: left out for clients; app code populates it (Strapi's entity service and query engine do)
+  if (!attribute || (isPrivate(attribute) && !ctx.access.readsPrivate)) return null;
   const spec = request === true ? {} : request;
   if (isMorph(attribute)) return populateMorph(ctx, schema.uid, name, attribute, spec, state, param);
   switch (attribute.type) {
