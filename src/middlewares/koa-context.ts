@@ -13,6 +13,7 @@ import { requestAuth } from '../operations/request-context.js';
 import { requestRoute } from '../operations/request-route.js';
 import { stateUser } from '../access/auth-state.js';
 import { koaCookies, type KoaCookies } from './koa-cookies.js';
+import { replaceSession, sessionOf, type SessionData } from './session-store.js';
 import { filesOf, type RequestFiles } from './koa-multipart.js';
 
 /** What a Koa response holds that Express keeps nowhere: the body and whether a status was chosen. */
@@ -124,6 +125,8 @@ export interface KoaContext
   /** the path parameters of the app's route that matched (`/:id`), set by its router */
   params: Record<string, string>;
   cookies: KoaCookies;
+  /** koa-session's, with `strapi::session` (session.ts); undefined without it */
+  session: SessionData | undefined;
   throw(first?: number | ThrowArgument, ...rest: ThrowArgument[]): never;
   assert(value: unknown, status?: number, message?: string): void;
 }
@@ -447,6 +450,12 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
     state: requestState(req),
     params: {},
     cookies: koaCookies(req, res, () => (koaApps.get(req.app) ?? defaultKoaApp()).keys),
+    get session() {
+      return sessionOf(req);
+    },
+    set session(value: unknown) {
+      replaceSession(req, value);
+    },
     throw(first?: number | ThrowArgument, ...rest: ThrowArgument[]): never {
       if (first === undefined) throw createError(...rest);
       // one call per overload of http-errors (a status first, or not)
