@@ -15,12 +15,13 @@ const SCHEMA = JSON.stringify({
   attributes: { title: { type: 'string' }, stamp: { type: 'string' } },
 });
 
-const seen = (file: string) => `const strapiModule = require('@strapi/strapi');
+/** the lines a project file starts with: what `require('@strapi/strapi')` gave it, as text */
+const SEEN = `const strapiModule = require('@strapi/strapi');
 const { EntityService } = require('@strapi/strapi');
 const seen = typeof strapiModule.factories.createCoreController + '/' + typeof EntityService;
 `;
 
-const POLICY = (name: string, verdict: string) => `${seen(name)}
+const POLICY = (name: string, verdict: string) => `${SEEN}
 module.exports = async (policyContext) => {
   policyContext.state.seen = [...(policyContext.state.seen || []), '${name}:' + seen];
   return ${verdict};
@@ -29,12 +30,12 @@ module.exports = async (policyContext) => {
 
 const FILES: Record<string, string> = {
   'src/api/memo/content-types/memo/schema.json': SCHEMA,
-  'src/api/memo/content-types/memo/lifecycles.js': `${seen('lifecycles')}
+  'src/api/memo/content-types/memo/lifecycles.js': `${SEEN}
 module.exports = { beforeCreate(event) { event.params.data.stamp = 'lifecycles:' + seen; } };
 `,
   'src/policies/first.js': POLICY('first', 'true'),
   'src/api/memo/policies/second.js': POLICY('second', "policyContext.request.query.refuse !== 'yes'"),
-  'src/middlewares/tag.js': `${seen('tag')}
+  'src/middlewares/tag.js': `${SEEN}
 module.exports = () => async (ctx, next) => { await next(); ctx.set('x-tag', 'tag:' + seen); };
 `,
   'src/api/memo/controllers/memo.js': `const { createCoreController } = require('@strapi/strapi').factories;
@@ -50,7 +51,7 @@ module.exports = createCoreRouter('api::memo.memo', { config: { create: { auth: 
   config: { auth: false, policies: ['global::first', 'second'], middlewares: ['global::tag'] },
 }] };
 `,
-  'src/index.js': `${seen('index')}
+  'src/index.js': `${SEEN}
 module.exports = { bootstrap({ strapi }) { strapi.indexSaw = seen; } };
 `,
   'config/permissions.json': JSON.stringify({ public: ['api::memo.memo.create'] }),
