@@ -3,7 +3,11 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, MissingModuleError } from './config-error.js';
-import { resolveStrapiPackagesFallback, SERVED_USERS_PERMISSIONS_FILES } from './strapi-packages.js';
+import {
+  resolveStrapiPackagesFallback,
+  SERVED_STRAPI_FILES,
+  SERVED_USERS_PERMISSIONS_FILES,
+} from './strapi-packages.js';
 
 interface TsxCommonJsApi {
   register(options: { namespace: string }): { require(id: string, fromFile: string): unknown };
@@ -112,7 +116,7 @@ export function missingModuleMessage(err: unknown): string | undefined {
   if (pkg === '@strapi/strapi' && missing !== pkg)
     return (
       `requires "${missing}", a file inside Strapi itself: Content Service answers require("@strapi/strapi") ` +
-      `with its factories only; use what the strapi object offers (strapi.entityService, strapi.service(uid)...) or remove what uses it`
+      `with its factories and offers ${SERVED_STRAPI_FILES.join(', ')} only; use what the strapi object offers (strapi.entityService, strapi.service(uid)...) or remove what uses it`
     );
   // the plugin is served here, and 4.26's package exports none of its server files anyway
   if (pkg === '@strapi/plugin-users-permissions' && missing !== pkg)

@@ -18,6 +18,10 @@
  * user service factories) are the
  * service's own modules of the same exports (plugins/users-permissions/package-files/): the
  * package itself is the plugin, served here.
+ *
+ * A few files inside `@strapi/strapi` itself (`lib/` up to 4.14, `dist/` after), which services
+ * copied from Strapi's core service and plugins require: the core service's pagination helpers and
+ * `getFetchParams`, and the entity service's factory (lifecycle/strapi-package-files/).
  */
 import { createRequire } from 'node:module';
 import { extname } from 'node:path';
@@ -63,6 +67,28 @@ function usersPermissionsFile(request: string): string | undefined {
   return fileURLToPath(new URL(`../plugins/users-permissions/package-files/${served}${ext}`, import.meta.url));
 }
 
+/** a file of `@strapi/strapi` (`lib/` or `dist/`, `.js` or `/index.js` optional) → the service's module for it */
+const STRAPI_CORE = /^@strapi\/strapi\/(?:lib|dist)\/(.+?)(?:\/index)?(?:\.js)?$/;
+const STRAPI_CORE_FILES: Record<string, { file: string; commonJs: boolean }> = {
+  'core-api/service/pagination': { file: 'core-api-pagination', commonJs: false },
+  'core-api/service': { file: 'core-api-service', commonJs: false },
+  'services/entity-service': { file: 'entity-service', commonJs: true },
+};
+
+/** the `@strapi/strapi` files the service answers, as a project requires them */
+export const SERVED_STRAPI_FILES: readonly string[] = Object.keys(STRAPI_CORE_FILES).map((file) => `lib/${file}`);
+
+/** the service's module standing for a file of `@strapi/strapi`, compiled or not as this one is */
+function strapiCoreFile(request: string): string | undefined {
+  const inPackage = STRAPI_CORE.exec(request)?.[1];
+  const served =
+    inPackage !== undefined && Object.hasOwn(STRAPI_CORE_FILES, inPackage) ? STRAPI_CORE_FILES[inPackage] : undefined;
+  if (served === undefined) return undefined;
+  const compiled = extname(fileURLToPath(import.meta.url)) === '.js';
+  const ext = served.commonJs ? (compiled ? '.cjs' : '.cts') : compiled ? '.js' : '.ts';
+  return fileURLToPath(new URL(`../lifecycle/strapi-package-files/${served.file}${ext}`, import.meta.url));
+}
+
 /** `koa-body/unparsed.js` (koa-body's symbol for a raw body), which apps require through Strapi's koa-body */
 const KOA_BODY_UNPARSED = /^koa-body\/unparsed(?:\.js)?$/;
 
@@ -74,7 +100,7 @@ function koaBodyUnparsedFile(): string {
 
 /** The service's file for a request it answers itself when the app has no such package, if any. */
 function fallbackFile(request: string): string | undefined {
-  const served = usersPermissionsFile(request);
+  const served = usersPermissionsFile(request) ?? strapiCoreFile(request);
   if (served !== undefined) return served;
   if (KOA_BODY_UNPARSED.test(request)) return koaBodyUnparsedFile();
   if (!isFallback(request)) return undefined;

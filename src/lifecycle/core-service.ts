@@ -34,7 +34,8 @@ export interface SingleTypeService {
 
 export type CoreService = CollectionTypeService | SingleTypeService;
 
-const getFetchParams = (params: Params = {}): Params => ({ publicationState: 'live', ...params });
+/** The core service's default read params: published entries only, unless the params say otherwise. */
+export const getFetchParams = (params: Params = {}): Params => ({ publicationState: 'live', ...params });
 
 const ENTRY_ID = /^[1-9]\d{0,14}$/;
 

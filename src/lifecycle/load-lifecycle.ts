@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { ConfigError, importAppModule, missingModuleMessage } from '../config/index.js';
 import { findLifecycleFile } from './find-file.js';
 import type { StrapiApp } from './strapi-app.js';
+import { withStrapiFactories } from './strapi-factories.js';
 
 const PHASES = ['register', 'bootstrap', 'destroy'] as const;
 type Phase = (typeof PHASES)[number];
@@ -29,7 +30,7 @@ function location(err: unknown, appDir: string, file: string): string {
 export async function loadLifecycle(appDir: string): Promise<AppLifecycle | undefined> {
   const file = findLifecycleFile(appDir);
   if (file === undefined) return undefined;
-  const exported = await importAppModule(join(appDir, file), file);
+  const exported = await withStrapiFactories(() => importAppModule(join(appDir, file), file));
   if (exported === undefined || exported === null) return undefined;
   if (typeof exported !== 'object')
     throw new ConfigError(file, undefined, 'must export an object { register, bootstrap, destroy }');

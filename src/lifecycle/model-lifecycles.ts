@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { ConfigError, importAppModule } from '../config/index.js';
 import type { Registry } from '../content-types/index.js';
 import type { HookObject } from './db-lifecycles.js';
+import { withStrapiFactories } from './strapi-factories.js';
 
 const LIFECYCLES_FILE = /^lifecycles\.(js|cjs|mjs|ts)$/;
 
@@ -37,7 +38,7 @@ export async function loadModelLifecycles(appDir: string, registry: Registry): P
       if (!file || !registry.contentType(uid)) continue;
       const path = join(dir, file);
       const display = relative(appDir, path);
-      const exported = await importAppModule(path, display);
+      const exported = await withStrapiFactories(() => importAppModule(path, display));
       if (exported === undefined || exported === null) continue;
       if (typeof exported !== 'object' || Array.isArray(exported))
         throw new ConfigError(display, undefined, 'must export an object of hooks { beforeCreate(event), ... }');

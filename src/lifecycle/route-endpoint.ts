@@ -17,6 +17,7 @@ import { setRequestAuth } from '../operations/request-context.js';
 import { verifyRouteAuth, type RouteApi, type RouteAuthConfig } from '../access/route-auth.js';
 import { authState } from '../access/auth-state.js';
 import type { StrapiApp } from './strapi-app.js';
+import { withStrapiFactories } from './strapi-factories.js';
 
 /** A policy as a route names it: a function, `'global::name'`, `'api::api.name'`, or `{ name, config }`. */
 export type PolicyEntry = string | PolicyFunction | { name: string; config?: Record<string, unknown> };
@@ -141,7 +142,7 @@ async function resolvePolicy(
       `policy "${name}" cannot be run here: name one of the app's policies (global::<name> or api::<api>.<name>) or give a function`,
     );
   if (!file) throw new Error(`policy "${name}" is not found: no file ${looked}`);
-  const handler = policyHandler(await importAppModule(file, looked));
+  const handler = policyHandler(await withStrapiFactories(() => importAppModule(file, looked)));
   if (!handler)
     throw new Error(`policy "${name}" (${looked}) must export a function (policyContext, config, { strapi })`);
   return { handler, config };

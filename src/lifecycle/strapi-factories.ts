@@ -1,6 +1,6 @@
 /**
  * Strapi v4's `factories` (`createCoreRouter`, `createCoreController`, `createCoreService`), as
- * `require('@strapi/strapi')` answers them while the app's api code loads. Each one records what
+ * `require('@strapi/strapi')` answers them while the app's files load. Each one records what
  * it was given (Strapi's own keep it in a closure): the route reader (route-files.ts) and the
  * controller and service registry (app-controllers.ts) build from the records once the service runs.
  */
@@ -131,22 +131,41 @@ export function coreFactoryRecord(value: unknown): CoreFactoryRecord | undefined
   return typeof value === 'function' && CORE_FACTORY in value ? (value as CoreFactory)[CORE_FACTORY] : undefined;
 }
 
-/**
- * Runs `load` with `require('@strapi/strapi')` answered by the factories above; `find` gives a core
- * router's `routes` the names of its content-type.
- */
-export async function withStrapiFactories<T>(load: () => Promise<T>, find?: CoreRouterLookup): Promise<T> {
+/** how many loads run with `require('@strapi/strapi')` answered (policies load side by side) */
+let answering = 0;
+let loadBeforeAnswering: typeof Module._load | undefined;
+
+/** Answers `require('@strapi/strapi')` until as many `stopAnswering` calls: nested and parallel loads each take a turn. */
+function startAnswering(): void {
+  if (answering++ > 0) return;
   const original = Module._load;
-  const outer = lookup;
-  lookup = find;
+  loadBeforeAnswering = original;
   Module._load = function (request, parent, isMain) {
     if (request === '@strapi/strapi') return { factories, default: { factories } };
     return original.call(this, request, parent, isMain);
   };
+}
+
+function stopAnswering(): void {
+  if (--answering > 0 || loadBeforeAnswering === undefined) return;
+  Module._load = loadBeforeAnswering;
+  loadBeforeAnswering = undefined;
+}
+
+/**
+ * Runs `load` with `require('@strapi/strapi')` answered by the factories above; `find` gives a core
+ * router's `routes` the names of its content-type. Every app file loads so, not only the api code:
+ * policies, middlewares and lifecycles require `@strapi/strapi` too (for its factories, or for a
+ * type name their editor imported, which Strapi's module answers with undefined as here).
+ */
+export async function withStrapiFactories<T>(load: () => Promise<T>, find?: CoreRouterLookup): Promise<T> {
+  const outer = lookup;
+  if (find !== undefined) lookup = find;
+  startAnswering();
   try {
     return await load();
   } finally {
-    Module._load = original;
+    stopAnswering();
     lookup = outer;
   }
 }

@@ -21,6 +21,7 @@ import {
 } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import { koaHandler, type KoaMiddleware } from './koa-bridge.js';
+import { withStrapiFactories } from '../lifecycle/strapi-factories.js';
 
 /** One of the app's middlewares, loaded; `start` gives it its config and `{ strapi }`. */
 export interface CustomMiddleware {
@@ -122,7 +123,7 @@ export async function loadMiddlewareFactory(
 ): Promise<LoadedMiddleware> {
   const path = moduleFile(file, entry, appDir);
   const shown = relative(appDir, path).startsWith('..') ? path : relative(appDir, path);
-  const factory = await importAppModule(path, shown);
+  const factory = await withStrapiFactories(() => importAppModule(path, shown));
   if (!isFactory(factory)) throw new ConfigError(shown, undefined, `must export ${FACTORY_SHAPE}`);
   return { path, shown, factory };
 }

@@ -13,6 +13,7 @@ import { requestAuth } from '../operations/request-context.js';
 import { requestRoute } from '../operations/request-route.js';
 import { stateUser } from '../access/auth-state.js';
 import { koaCookies, type KoaCookies } from './koa-cookies.js';
+import { replaceSession, sessionOf, type SessionData } from './session-store.js';
 import { filesOf, type RequestFiles } from './koa-multipart.js';
 
 /** What a Koa response holds that Express keeps nowhere: the body and whether a status was chosen. */
@@ -47,9 +48,25 @@ export interface KoaRequest {
   readonly secure: boolean;
   readonly origin: string;
   readonly href: string;
+  /** `?` and the query string, or '' */
+  readonly search: string;
+  readonly URL: URL | Record<string, never>;
+  readonly subdomains: string[];
+  /** a GET or HEAD whose answer (2xx or 304) the client's cache still holds (If-None-Match, If-Modified-Since) */
+  readonly fresh: boolean;
+  readonly stale: boolean;
+  readonly idempotent: boolean;
+  readonly socket: Request['socket'];
+  /** the request body's media type without parameters, its charset, its Content-Length */
+  readonly type: string;
+  readonly charset: string;
+  readonly length: number | undefined;
   get(name: string): string;
   is(...types: string[]): string | false | null;
   accepts(...types: string[]): string | false | string[];
+  acceptsEncodings(...encodings: string[]): string | false | string[];
+  acceptsCharsets(...charsets: string[]): string | false | string[];
+  acceptsLanguages(...languages: string[]): string | false | string[];
 }
 
 export interface KoaResponse {
@@ -60,6 +77,16 @@ export interface KoaResponse {
   readonly header: Record<string, HeaderValue | undefined>;
   readonly headers: Record<string, HeaderValue | undefined>;
   readonly headerSent: boolean;
+  /** Koa's: the ETag header (quoted when set unquoted), Last-Modified as a Date, Content-Length */
+  etag: string;
+  lastModified: Date | undefined;
+  length: number | undefined;
+  readonly writable: boolean;
+  readonly socket: Response['socket'];
+  vary(field: string): void;
+  has(name: string): boolean;
+  attachment(filename?: string): void;
+  flushHeaders(): void;
   get(name: string): HeaderValue | '';
   set(name: string | Record<string, HeaderValue>, value?: HeaderValue): void;
   append(name: string, value: HeaderValue): void;
@@ -110,7 +137,9 @@ function defaultKoaApp(): KoaAppView {
 }
 
 export interface KoaContext
-  extends Omit<KoaRequest, 'body' | 'header' | 'headers'>, Omit<KoaResponse, 'header' | 'headers' | 'get'> {
+  extends
+    Omit<KoaRequest, 'body' | 'type' | 'length' | 'charset' | 'socket' | 'header' | 'headers'>,
+    Omit<KoaResponse, 'header' | 'headers' | 'get'> {
   readonly req: Request;
   readonly res: Response;
   /** Koa's application: `env`, `proxy`, `keys` */
@@ -124,11 +153,16 @@ export interface KoaContext
   /** the path parameters of the app's route that matched (`/:id`), set by its router */
   params: Record<string, string>;
   cookies: KoaCookies;
+  /** koa-session's, with `strapi::session` (session.ts); undefined without it */
+  session: SessionData | undefined;
   throw(first?: number | ThrowArgument, ...rest: ThrowArgument[]): never;
   assert(value: unknown, status?: number, message?: string): void;
 }
 
 const EMPTY_STATUSES = new Set([204, 205, 304]);
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
+/** the request's members Koa's context does not delegate: `ctx.body`, `ctx.type` and `ctx.length` are the response's */
+const REQUEST_ONLY = new Set(['body', 'type', 'length', 'charset']);
 const REDIRECT_STATUSES = new Set([300, 301, 302, 303, 305, 307, 308]);
 
 /** Koa's content types of a body set without one: text or HTML for a string, bytes for a Buffer, JSON for the rest. */
@@ -354,6 +388,50 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
     get href() {
       return `${request.origin}${currentUrl()}`;
     },
+    get search() {
+      const query = querystringOf();
+      return query ? `?${query}` : '';
+    },
+    get URL() {
+      try {
+        return new URL(request.href);
+      } catch {
+        return {};
+      }
+    },
+    get subdomains() {
+      return req.subdomains;
+    },
+    get fresh() {
+      // Express's req.fresh, for the methods and statuses Koa asks it for (an unset status is Koa's 404)
+      const status = response.status;
+      if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+      return ((status >= 200 && status < 300) || status === 304) && req.fresh;
+    },
+    get stale() {
+      return !request.fresh;
+    },
+    get idempotent() {
+      return IDEMPOTENT_METHODS.has(req.method);
+    },
+    get socket() {
+      return req.socket;
+    },
+    get type() {
+      return (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+    },
+    get charset() {
+      return (
+        /;\s*charset=([^;]+)/i
+          .exec(req.headers['content-type'] ?? '')?.[1]
+          ?.trim()
+          .toLowerCase() ?? ''
+      );
+    },
+    get length() {
+      const value = req.headers['content-length'];
+      return value === undefined || value === '' ? undefined : Number(value);
+    },
     get: (name) => {
       const lower = name.toLowerCase();
       const value = lower === 'referer' || lower === 'referrer' ? req.headers.referer : req.headers[lower];
@@ -361,6 +439,9 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
     },
     is: (...types) => req.is(types),
     accepts: (...types) => (types.length === 0 ? req.accepts() : req.accepts(types)),
+    acceptsEncodings: (...encodings) => req.acceptsEncodings(encodings),
+    acceptsCharsets: (...charsets) => req.acceptsCharsets(charsets),
+    acceptsLanguages: (...languages) => req.acceptsLanguages(languages),
   };
 
   type StrapiHelperName = 'send' | 'created' | 'deleted' | 'badRequest' | 'unauthorized' | 'forbidden' | 'notFound';
@@ -395,6 +476,49 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
     },
     get headerSent() {
       return res.headersSent;
+    },
+    get etag() {
+      const value = res.getHeader('ETag');
+      return typeof value === 'string' ? value : '';
+    },
+    set etag(value) {
+      setHeader('ETag', /^(W\/)?"/.test(value) ? value : `"${value}"`);
+    },
+    get lastModified() {
+      const value = res.getHeader('Last-Modified');
+      return typeof value === 'string' ? new Date(value) : undefined;
+    },
+    set lastModified(value) {
+      if (value !== undefined) setHeader('Last-Modified', new Date(value).toUTCString());
+    },
+    get length() {
+      const header = res.getHeader('Content-Length');
+      if (header !== undefined) return Number(header);
+      const body = answer.body;
+      if (body === null || body === undefined || isStream(body)) return undefined;
+      if (typeof body === 'string') return Buffer.byteLength(body);
+      return Buffer.isBuffer(body) ? body.length : Buffer.byteLength(JSON.stringify(body));
+    },
+    set length(value) {
+      if (value !== undefined) setHeader('Content-Length', value);
+    },
+    get writable() {
+      return !res.writableEnded && (res.socket?.writable ?? true);
+    },
+    get socket() {
+      return res.socket;
+    },
+    vary(field) {
+      if (!res.headersSent) res.vary(field);
+    },
+    has: (name) => res.hasHeader(name),
+    attachment(filename) {
+      if (res.headersSent) return;
+      if (filename === undefined) res.attachment();
+      else res.attachment(filename);
+    },
+    flushHeaders() {
+      res.flushHeaders();
     },
     get: getHeader,
     set(name, value) {
@@ -434,6 +558,15 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
   };
   for (const [name, helper] of Object.entries(strapiHelpers))
     Object.defineProperty(ownResponse, name, { value: helper, enumerable: false, configurable: true, writable: true });
+  // Koa's own flag, which copies of Strapi's errors middleware read after `await next()` (unset: a 404)
+  Object.defineProperty(ownResponse, '_explicitStatus', {
+    get: () => answer.explicitStatus,
+    set: (value: unknown) => {
+      answer.explicitStatus = Boolean(value);
+    },
+    enumerable: false,
+    configurable: true,
+  });
   // the helpers were defined just above, which the literal's type cannot say
   const response = ownResponse as KoaResponse;
   const ctx = {
@@ -447,6 +580,12 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
     state: requestState(req),
     params: {},
     cookies: koaCookies(req, res, () => (koaApps.get(req.app) ?? defaultKoaApp()).keys),
+    get session() {
+      return sessionOf(req);
+    },
+    set session(value: unknown) {
+      replaceSession(req, value);
+    },
     throw(first?: number | ThrowArgument, ...rest: ThrowArgument[]): never {
       if (first === undefined) throw createError(...rest);
       // one call per overload of http-errors (a status first, or not)
@@ -476,7 +615,7 @@ export function createKoaContext(req: Request, res: Response, answer: KoaAnswer)
   // the shortcuts (`ctx.status`, `ctx.body`, `ctx.query`…) are the request's and the response's own
   // accessors, as Koa delegates them: `body` is the response's, `get` and the headers the request's
   const shortcuts = [
-    ...Object.entries(Object.getOwnPropertyDescriptors(request)).filter(([key]) => key !== 'body'),
+    ...Object.entries(Object.getOwnPropertyDescriptors(request)).filter(([key]) => !REQUEST_ONLY.has(key)),
     ...Object.entries(Object.getOwnPropertyDescriptors(response)),
   ];
   for (const [key, descriptor] of shortcuts) if (!(key in ctx)) Object.defineProperty(ctx, key, descriptor);

@@ -28,7 +28,11 @@ export interface UserDoc {
   [key: string]: unknown;
 }
 
-/** What a client sees of a user: every non-private, non-relation attribute (never password or tokens). */
+/**
+ * What a client sees of a user signed in, registered, created or updated: the non-private columns
+ * of its row (never password or tokens), as Strapi's query engine reads it without populate: no
+ * relation, media, component or dynamic zone (a component's fields are not the user's columns).
+ */
 export function sanitizeUser(ctx: ServiceContext, doc: UserDoc): { id: number } & Record<string, unknown> {
   const ct = ctx.registry.contentType(USER_UID);
   const out: { id: number } & Record<string, unknown> = { id: doc._id };
@@ -36,7 +40,7 @@ export function sanitizeUser(ctx: ServiceContext, doc: UserDoc): { id: number } 
   for (const [name, attr] of Object.entries(ct.attributes)) {
     // the timestamps are answered; Draft & Publish's and i18n's fields are not (an own `locale` is)
     const hidden = isManagedField(ct, name) && name !== 'createdAt' && name !== 'updatedAt';
-    if (isPrivate(attr) || attr.type === 'relation' || attr.type === 'media' || hidden) continue;
+    if (isPrivate(attr) || NOT_COLUMNS.has(attr.type) || hidden) continue;
     out[name] = formatScalar(attr, doc[name]);
   }
   return out;
