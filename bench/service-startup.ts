@@ -1,7 +1,7 @@
 // Start-up of the service on persisted data, after a clean stop and after kill -9 in the middle of
 // writes, timed as `start` runs it (the engine in its worker thread, the service listening once
 // the engine's documents are decoded), with every acknowledged write checked after the restart.
-//   npm run bench:service-startup -- --shared ../shared --data DIR [--runs 3] [--journal-mb 24] [--writers 8] [--dist | --entry]
+//   npm run bench:service-startup -- --shared ../shared --data DIR [--runs 3] [--journal-mb 24] [--writers 8] [--dist | --entry [--node-args ARGS]]
 // DIR is a data directory kept by `npm run bench:scenarios -- --data DIR` (its `engine/`). Each run
 // works on a fresh copy of it, in child processes:
 // - clean: a start on the copy as it is;
@@ -43,6 +43,7 @@ const { values } = parseArgs({
     acks: { type: 'string' },
     dist: { type: 'boolean', default: false },
     entry: { type: 'boolean', default: false },
+    'node-args': { type: 'string', default: '' },
   },
 });
 
@@ -127,7 +128,7 @@ async function startEntry(dir: string, acksFile: string | undefined): Promise<vo
   const t0 = performance.now();
   const service = spawn(
     process.execPath,
-    [bin, 'start', '--app', app, '--data', dir, '--port', '0', '--host', '127.0.0.1'],
+    [...nodeArgs(), bin, 'start', '--app', app, '--data', dir, '--port', '0', '--host', '127.0.0.1'],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: {
@@ -140,11 +141,25 @@ async function startEntry(dir: string, acksFile: string | undefined): Promise<vo
     },
   );
   const timer = setTimeout(() => service.kill('SIGKILL'), CHILD_LIMIT_MS);
+  // when each step was logged (pino's \`time\`), from the spawn: the engine's recovery (before it
+  // listens) and decoding (both logged by the main thread once it takes the worker's message), the
+  // service built (createServer returned): who is on the critical path
+  const spawnedAt = Date.now();
+  const steps: Record<string, number> = {};
+  const STEP_LINES: Array<[string, RegExp]> = [
+    ['recoveredMs', /"time":(\d+),"engine":"recovery\.loaded"/],
+    ['decodedMs', /"time":(\d+),"engine":"documents\.decoded"/],
+    ['serviceBuiltMs', /"time":(\d+),[^\n]*"msg":"database: /],
+  ];
   try {
     await new Promise<void>((listening, failed) => {
       let out = '';
       service.stdout.on('data', (d: Buffer) => {
         out += d.toString();
+        for (const [step, line] of STEP_LINES) {
+          const logged = steps[step] === undefined ? line.exec(out) : null;
+          if (logged) steps[step] = Number(logged[1]) - spawnedAt;
+        }
         if (/listening on/.test(out)) listening();
       });
       service.on('exit', (code) => failed(new Error(`content-service start exited (${code}) before listening`)));
@@ -156,6 +171,7 @@ async function startEntry(dir: string, acksFile: string | undefined): Promise<vo
     const ms = (ns: number) => Math.round(ns / 1e6);
     const result: Record<string, unknown> = {
       readyMs: Math.round(readyMs),
+      ...steps,
       cpuMs: ms([...threads.values()].reduce((a, b) => a + b, 0)),
       mainCpuMs: ms(main),
       engineCpuMs: ms(Math.max(0, ...others)),
@@ -175,6 +191,11 @@ async function startEntry(dir: string, acksFile: string | undefined): Promise<vo
     clearTimeout(timer);
     service.kill('SIGKILL'); // leaves the copy as the start left it (no stop, no compaction)
   }
+}
+
+/** --node-args: options of the `node` that runs `start` (--entry), e.g. V8's GC flags to compare */
+function nodeArgs(): string[] {
+  return (values['node-args'] ?? '').split(' ').filter((arg) => arg !== '');
 }
 
 function rssKb(pid: number): number {
@@ -269,7 +290,7 @@ function child(role: string, dir: string, extra: string[] = []): { done: Promise
       '--shared',
       values.shared ?? '../shared',
       ...(values.dist ? ['--dist'] : []),
-      ...(values.entry ? ['--entry'] : []),
+      ...(values.entry ? ['--entry', `--node-args=${values['node-args'] ?? ''}`] : []),
       ...extra,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
