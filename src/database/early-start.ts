@@ -1,8 +1,7 @@
 import { beginAppModules } from '../config/load-module.js';
 import { loadConfig } from '../config/load-config.js';
-import type { ServiceConfig } from '../config/types.js';
+import type { ConfigOverrides, ServiceConfig } from '../config/types.js';
 import { createLogger, type Logger } from '../logger.js';
-import type { StartOptions } from '../start-options.js';
 import { selectDatabase, type DatabaseHandle } from './select-database.js';
 
 /**
@@ -19,7 +18,12 @@ export interface EarlyStart {
 }
 
 /** Reads the app's configuration and starts its database (the app directory already entered). */
-export async function startEarly(options: StartOptions): Promise<EarlyStart> {
+export async function startEarly(options: {
+  appDir: string;
+  memory: boolean;
+  repair: boolean;
+  overrides: ConfigOverrides;
+}): Promise<EarlyStart> {
   beginAppModules(options.appDir);
   const config = await loadConfig(options.appDir, options.overrides);
   const logger = createLogger(config.env);
