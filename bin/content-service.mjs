@@ -14,6 +14,11 @@ const load = (name) => import(new URL(built ? `../dist/${name}.js` : `../src/${n
 const argv = process.argv.slice(2);
 const { beginStart } = await load('early-start-entry');
 const early = beginStart(argv);
+// The configuration is read before the CLI's modules load, not while they do: with both under way,
+// the build (dist/) sometimes got an empty CommonJS module (lodash's camelCase, imported by
+// middlewares/koa-context, "is not a function": 2 starts in about 15). The engine's worker is
+// already started when this settles; its recovery and decoding still overlap the loading.
+await early?.catch(() => {});
 const cli = await load('cli');
 const code = await cli.run(argv, { early });
 // a failure ends the process now, whatever still runs (the embedded engine's thread)
