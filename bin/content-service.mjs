@@ -16,7 +16,7 @@ const { beginStart } = await load('early-start-entry');
 const early = beginStart(argv);
 // The configuration is read before the CLI's modules load, not while they do: with both under way,
 // the build (dist/) sometimes got an empty CommonJS module (lodash's camelCase, imported by
-// middlewares/koa-context, "is not a function": 2 starts in about 15). The engine's worker is
+// middlewares/koa-context, "is not a function": 3 starts in 20). The engine's worker is
 // already started when this settles; its recovery and decoding still overlap the loading.
 await early?.catch(() => {});
 const cli = await load('cli');
