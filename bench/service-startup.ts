@@ -1,7 +1,7 @@
 // Start-up of the service on persisted data, after a clean stop and after kill -9 in the middle of
 // writes, timed as `start` runs it (the engine in its worker thread, the service listening once
 // the engine's documents are decoded), with every acknowledged write checked after the restart.
-//   npm run bench:service-startup -- --shared ../shared --data DIR [--runs 3] [--journal-mb 24] [--writers 8] [--dist]
+//   npm run bench:service-startup -- --shared ../shared --data DIR [--runs 3] [--journal-mb 24] [--writers 8] [--dist | --entry [--node-args ARGS]]
 // DIR is a data directory kept by `npm run bench:scenarios -- --data DIR` (its `engine/`). Each run
 // works on a fresh copy of it, in child processes:
 // - clean: a start on the copy as it is;
@@ -13,7 +13,9 @@
 // CPU), and reads back every write the writer reported acknowledged: a missing one fails the run.
 // The time counts from the engine's start; the service's modules are loaded before it (importMs:
 // compiled by tsx from the sources, or with --dist the build of `npm run build`, as the Docker
-// image runs it).
+// image runs it). With --entry, a start is `content-service start` itself (bin/content-service.mjs,
+// production, the conformance app): timed from the process's spawn to its "listening" line, module
+// loading included, with the process's CPU and its busiest other thread's (the engine's) read then.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -40,6 +42,8 @@ const { values } = parseArgs({
     dir: { type: 'string' },
     acks: { type: 'string' },
     dist: { type: 'boolean', default: false },
+    entry: { type: 'boolean', default: false },
+    'node-args': { type: 'string', default: '' },
   },
 });
 
@@ -113,13 +117,99 @@ async function start(dir: string, acksFile: string | undefined): Promise<void> {
   process.kill(process.pid, 'SIGKILL'); // leaves the copy as the start left it (no stop, no compaction)
 }
 
-/** Nanoseconds on a CPU of each thread of this process, by thread id (Linux: schedstat), else none. */
-function threadCpuNs(): Map<string, number> {
+/**
+ * `content-service start` in a process of its own, on the copy `dir`: its time from the spawn to
+ * its "listening" line and its CPU then (the whole process, its main thread, its engine thread);
+ * then the acknowledged writes are read back through the engine it started, and it is killed.
+ */
+async function startEntry(dir: string, acksFile: string | undefined): Promise<void> {
+  const bin = fileURLToPath(new URL('../bin/content-service.mjs', import.meta.url));
+  const app = join(resolve(values.shared ?? '../shared'), 'conformance');
+  const t0 = performance.now();
+  const service = spawn(
+    process.execPath,
+    [...nodeArgs(), bin, 'start', '--app', app, '--data', dir, '--port', '0', '--host', '127.0.0.1'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'info',
+        JWT_SECRET: randomBytes(32).toString('base64'),
+        API_TOKEN_SALT: randomBytes(32).toString('base64'),
+      },
+    },
+  );
+  const timer = setTimeout(() => service.kill('SIGKILL'), CHILD_LIMIT_MS);
+  // when each step was logged (pino's \`time\`), from the spawn: the engine's recovery (before it
+  // listens) and decoding (both logged by the main thread once it takes the worker's message), the
+  // service built (createServer returned): who is on the critical path
+  const spawnedAt = Date.now();
+  const steps: Record<string, number> = {};
+  const STEP_LINES: Array<[string, RegExp]> = [
+    ['recoveredMs', /"time":(\d+),"engine":"recovery\.loaded"/],
+    ['decodedMs', /"time":(\d+),"engine":"documents\.decoded"/],
+    ['serviceBuiltMs', /"time":(\d+),[^\n]*"msg":"database: /],
+  ];
+  try {
+    await new Promise<void>((listening, failed) => {
+      let out = '';
+      service.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        for (const [step, line] of STEP_LINES) {
+          const logged = steps[step] === undefined ? line.exec(out) : null;
+          if (logged) steps[step] = Number(logged[1]) - spawnedAt;
+        }
+        if (/listening on/.test(out)) listening();
+      });
+      service.on('exit', (code) => failed(new Error(`content-service start exited (${code}) before listening`)));
+    });
+    const readyMs = performance.now() - t0;
+    const threads = threadCpuNs(service.pid ?? 0);
+    const main = threads.get(String(service.pid)) ?? 0;
+    const others = [...threads].filter(([tid]) => tid !== String(service.pid)).map(([, ns]) => ns);
+    const ms = (ns: number) => Math.round(ns / 1e6);
+    const result: Record<string, unknown> = {
+      readyMs: Math.round(readyMs),
+      ...steps,
+      cpuMs: ms([...threads.values()].reduce((a, b) => a + b, 0)),
+      mainCpuMs: ms(main),
+      engineCpuMs: ms(Math.max(0, ...others)),
+      rssMb: Math.round(rssKb(service.pid ?? 0) / 1024),
+      // every thread's, busiest first: tsx's hooks thread, the engine, V8's GC helpers...
+      threadsCpuMs: [...threads.values()]
+        .sort((x, y) => y - x)
+        .slice(0, 8)
+        .map(ms),
+    };
+    if (acksFile) {
+      const uri = readFileSync(join(dir, 'running-engine.uri'), 'utf8').trim();
+      result.acknowledged = await checkAcks(uri, acksFile);
+    }
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    clearTimeout(timer);
+    service.kill('SIGKILL'); // leaves the copy as the start left it (no stop, no compaction)
+  }
+}
+
+/** --node-args: options of the `node` that runs `start` (--entry), e.g. V8's GC flags to compare */
+function nodeArgs(): string[] {
+  return (values['node-args'] ?? '').split(' ').filter((arg) => arg !== '');
+}
+
+function rssKb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+}
+
+/** Nanoseconds on a CPU of each thread of a process (this one by default), by thread id (Linux: schedstat), else none. */
+function threadCpuNs(pid: number | 'self' = 'self'): Map<string, number> {
   const ns = new Map<string, number>();
-  if (!existsSync('/proc/self/task')) return ns;
-  for (const tid of readdirSync('/proc/self/task')) {
+  if (!existsSync(`/proc/${pid}/task`)) return ns;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      ns.set(tid, Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
+      ns.set(tid, Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
     } catch {
       // the thread ended meanwhile
     }
@@ -200,6 +290,7 @@ function child(role: string, dir: string, extra: string[] = []): { done: Promise
       '--shared',
       values.shared ?? '../shared',
       ...(values.dist ? ['--dist'] : []),
+      ...(values.entry ? ['--entry', `--node-args=${values['node-args'] ?? ''}`] : []),
       ...extra,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
@@ -267,7 +358,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function main(): Promise<void> {
   const dir = values.dir ?? '';
   if (values.role === 'write') return write(dir, Number(values.writers));
-  if (values.role === 'start') return start(dir, values.acks);
+  if (values.role === 'start') return values.entry ? startEntry(dir, values.acks) : start(dir, values.acks);
 
   if (!values.data) throw new Error('--data DIR (kept by bench:scenarios --data) is required');
   const source = join(resolve(values.data), 'engine');

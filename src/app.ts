@@ -18,6 +18,7 @@ import {
   type AppRegistry,
   type AttributeChanges,
 } from './content-types/index.js';
+import type { EarlyStart } from './database/early-start.js';
 import { selectDatabase, type DatabaseHandle } from './database/select-database.js';
 import {
   configuredCronTasks,
@@ -154,6 +155,11 @@ export interface CreateServerOptions {
   repair?: boolean;
   /** a ready database URI (tests); otherwise chosen by `selectDatabase` */
   databaseUri?: string;
+  /**
+   * The configuration, logger and database of a start begun before this module loaded
+   * (database/early-start.ts): taken over as if made here (its database stopped on a failure).
+   */
+  early?: EarlyStart;
   logger?: Logger;
   register?(args: { app: ContentService }): void | Promise<void>;
   bootstrap?(args: { app: ContentService }): void | Promise<void>;
@@ -179,9 +185,10 @@ export interface ContentService {
  * routes, then the app's own `register` / `bootstrap` (its `src/index`). Does not listen.
  */
 export async function createServer(options: CreateServerOptions = {}): Promise<ContentService> {
-  beginAppModules(options.appDir ?? process.cwd());
-  const config: ServiceConfig = await loadConfig(options.appDir ?? process.cwd(), options.config);
-  const logger = options.logger ?? createLogger(config.env);
+  const { early } = options;
+  if (!early) beginAppModules(options.appDir ?? process.cwd());
+  const config: ServiceConfig = early?.config ?? (await loadConfig(options.appDir ?? process.cwd(), options.config));
+  const logger = options.logger ?? early?.logger ?? createLogger(config.env);
   const warn = (message: string) => logger.warn(message);
   const builtInNames = BUILT_IN_PLUGINS.map((p) => p.name);
   // the plugins the app installed from npm read their own config/plugins entries
@@ -268,7 +275,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
 
   const database: DatabaseHandle = options.databaseUri
     ? { uri: options.databaseUri, description: 'MongoDB (given URI)', stop: async () => {} }
-    : await selectDatabase(config, { memory: options.memory ?? false, repair: options.repair, logger });
+    : await (early?.database ??
+        selectDatabase(config, { memory: options.memory ?? false, repair: options.repair, logger }));
   const connection = mongoose.createConnection(database.uri, { autoIndex: false, autoCreate: false });
   try {
     await connection.asPromise();

@@ -1,22 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createServer } from './app.js';
 import { runTokenCommand, TOKEN_USAGE } from './cli-commands.js';
 import { ConfigError } from './config/index.js';
 import { SchemaError } from './content-types/index.js';
+import { stopEarlyDatabase, type EarlyStart } from './database/early-start.js';
 import { isListenFailure, ListenError } from './listen.js';
 import type { Logger } from './logger.js';
 import { seedDemoContent } from './seed/demo-seed.js';
+import { ArgumentError, enterAppDir, parseStartOptions, type StartOptions } from './start-options.js';
 import { logUnhandledRejections } from './unhandled-rejections.js';
-
-/** Wrong arguments: exit code 2, and a pointer to the command's `--help`. */
-class ArgumentError extends Error {}
 
 interface Command {
   summary: string;
   usage(): Promise<string>;
-  run(argv: string[]): Promise<void>;
+  run(argv: string[], early?: Promise<EarlyStart>): Promise<void>;
 }
 
 const START_USAGE = `usage: content-service start [--app DIR] [--port N] [--host H] [--memory | --data DIR] [--repair]
@@ -64,44 +61,13 @@ function version(): string {
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
-async function start(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      app: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      memory: { type: 'boolean' },
-      data: { type: 'string' },
-      repair: { type: 'boolean' },
-    },
-    strict: true,
-  });
-  const port = values.port !== undefined ? Number(values.port) : undefined;
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
-    throw new ArgumentError(`--port must be a port number (0 to 65535), got ${values.port}`);
-  const appDir = resolve(values.app ?? process.env.APP_DIR ?? process.cwd());
-  const dataDir = values.data === undefined ? undefined : resolve(values.data);
-  // Strapi runs in its app directory: relative paths in the app's own code (a bootstrap reading
-  // `data/...`) mean the same here
-  try {
-    process.chdir(appDir);
-  } catch {
-    throw new ArgumentError(`the app directory ${appDir} does not exist or cannot be entered (--app or APP_DIR)`);
-  }
+async function start(argv: string[], early?: Promise<EarlyStart>): Promise<void> {
+  const options = parseStartOptions(argv);
+  enterAppDir(options.appDir);
   const started: { logger?: Logger } = {};
   // from the app's register and bootstrap on, as long as the process serves
   const stopLoggingRejections = logUnhandledRejections(() => started.logger);
-  const service = await createServer({
-    appDir,
-    memory: values.memory ?? false,
-    repair: values.repair ?? false,
-    // the server's address is configuration the app's code reads (strapi.config.get('server.port'))
-    config: {
-      server: { ...(port !== undefined ? { port } : {}), ...(values.host !== undefined ? { host: values.host } : {}) },
-      ...(dataDir ? { database: { dataDir } } : {}),
-    },
-  }).catch((err: unknown) => {
+  const service = await createStartedServer(options, early).catch((err: unknown) => {
     stopLoggingRejections();
     throw err;
   });
@@ -138,6 +104,17 @@ async function start(argv: string[]): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
+/** The service of a start: on the database and configuration begun early by the entry script, if it did. */
+async function createStartedServer(options: StartOptions, early: Promise<EarlyStart> | undefined) {
+  const { appDir, memory, repair, overrides } = options;
+  if (!early) return createServer({ appDir, memory, repair, config: overrides });
+  const begun = await early;
+  return createServer({ appDir, memory, repair, config: overrides, early: begun }).catch(async (err: unknown) => {
+    await stopEarlyDatabase(begun);
+    throw err;
+  });
+}
+
 async function engine(argv: string[]): Promise<void> {
   const { main, parseArgs: parseEngineArgs } = await import('./engine/cli.js');
   let options: { host: string; port: number };
@@ -160,8 +137,9 @@ async function engine(argv: string[]): Promise<void> {
 /**
  * Runs one command. Resolves with the exit code when the process should end now (a failure: 1, wrong
  * arguments: 2); undefined when it ends by itself (help, token) or keeps serving (start, engine).
+ * `early`: the start the entry script began for these arguments (early-start-entry.ts).
  */
-export async function run(argv: string[]): Promise<number | undefined> {
+export async function run(argv: string[], launch: { early?: Promise<EarlyStart> } = {}): Promise<number | undefined> {
   const [name, ...rest] = argv;
   try {
     if (name === '--version' || name === '-v') return void console.log(version());
@@ -173,7 +151,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
     const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
     if (!command) throw new ArgumentError(`unknown command "${name}"`);
     if (rest.includes('--help') || rest.includes('-h')) return void console.log(await command.usage());
-    await command.run(rest);
+    await command.run(rest, launch.early);
     return undefined;
   } catch (err) {
     return report(err, name !== undefined && Object.hasOwn(COMMANDS, name) ? name : undefined);

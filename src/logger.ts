@@ -1,5 +1,5 @@
+import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
-import { build as prettyStream } from 'pino-pretty';
 
 export type { Logger };
 
@@ -20,6 +20,8 @@ export function createLogger(env: string, destination: LogDestination = process.
   const options = { level, base: undefined, redact: ['req.headers.authorization', 'req.headers.cookie'] };
   if (env !== 'development' || destination.isTTY !== true)
     return destination === process.stdout ? bufferedStdoutLogger(options) : pino(options, destination);
+  // loaded only here: a start that logs JSON (production, a pipe) does not pay for it
+  const { build: prettyStream } = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
   return pino(
     options,
     prettyStream({ destination, sync: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss' }),

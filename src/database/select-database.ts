@@ -56,6 +56,7 @@ export async function selectDatabase(
     transactions: process.env.ENGINE_TRANSACTIONS !== 'off',
     logger: options.logger,
   });
+  let stopping: Promise<void> | undefined;
   const database = (uri: string) => `${uri.replace(/\/?$/, '/')}content`;
   // The data directory is locked while this process runs; the address lets `content-service token`
   // on this machine use the same database through this engine (see runningEngineUri).
@@ -64,10 +65,12 @@ export async function selectDatabase(
     uri: database(engine.socketUri),
     description: dataDir ? `embedded engine, data in ${dataDir}` : 'embedded engine, in memory',
     ready: engine.decoded,
-    stop: async () => {
-      if (dataDir) rmSync(join(dataDir, RUNNING_URI_FILE), { force: true });
-      await engine.stop();
-    },
+    // once, whoever asks again (an early start's owner after createServer stopped it on a failure)
+    stop: () =>
+      (stopping ??= (async () => {
+        if (dataDir) rmSync(join(dataDir, RUNNING_URI_FILE), { force: true });
+        await engine.stop();
+      })()),
   };
 }
 

@@ -1,11 +1,15 @@
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { MongoClient } from 'mongodb';
 import { run } from '../../src/cli.js';
+import { startEngine } from '../../src/engine/index.js';
 import { javascriptProject } from '../helpers/strapi-projects.js';
-import { writeTempApp, writeTempProject } from '../helpers/temp-app.js';
+import { collectionTypeSchema, writeTempApp, writeTempProject } from '../helpers/temp-app.js';
 
 const BIN = fileURLToPath(new URL('../../bin/content-service.mjs', import.meta.url));
 
@@ -74,6 +78,32 @@ describe('CLI: content-service start that cannot start', function () {
     );
   });
 
+  it('a schema error stops the engine the entry script started before loading the service: the data directory is left free', async () => {
+    const appDir = await writeTempApp({
+      api: {
+        post: collectionTypeSchema('post', 'posts', {
+          author: { type: 'relation', relation: 'manyToOne', target: 'api::nobody.nobody' },
+        }),
+      },
+    });
+    const dataDir = mkdtempSync(join(tmpdir(), 'cli-early-'));
+    try {
+      const failed = await cli(['start', '--app', appDir, '--data', dataDir, '--port', '0', '--host', '127.0.0.1']);
+      expect(failed.code).to.equal(1);
+      expect(failed.stderr).to.match(
+        /^content-service start: .*post\.json \(attribute "author"\): unknown relation target/,
+      );
+      // the engine was running (it wrote its files) and was stopped (a stop removes these two)
+      expect(readdirSync(dataDir).some((name) => name.startsWith('journal.'))).to.equal(true);
+      expect(readdirSync(dataDir)).not.to.include('LOCK');
+      expect(readdirSync(dataDir)).not.to.include('running-engine.uri');
+      const again = await cli(['start', '--app', appDir, '--data', dataDir, '--port', '0', '--host', '127.0.0.1']);
+      expect(again.stderr, 'the next start finds the directory free').to.match(/unknown relation target/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   describe('on a port another process holds', () => {
     let holder: Server;
     let port: number;
@@ -127,6 +157,61 @@ describe('CLI: content-service start that cannot start', function () {
       /^content-service start: NODE_ENV=production: JWT_SECRET .* and API_TOKEN_SALT .* are not set; set them in the environment or \.env/,
     );
     expect(refused.stderr.trim().split('\n')).to.have.length(1);
+  });
+});
+
+describe('CLI: content-service start on persisted data', function () {
+  this.timeout(60_000);
+
+  it('serves what its data directory holds, through the database the entry script began before the service loaded', async () => {
+    const appDir = await writeTempApp({
+      api: { post: collectionTypeSchema('post', 'posts', { title: { type: 'string' } }) },
+      config: { permissions: { public: ['api::post.post.find'] } },
+    });
+    const dataDir = mkdtempSync(join(tmpdir(), 'cli-persisted-'));
+    try {
+      const engine = await startEngine({ dataDir });
+      const client = await MongoClient.connect(engine.uri);
+      const at = new Date('2026-01-02T03:04:05.000Z');
+      await client
+        .db('content')
+        .collection('posts')
+        .insertOne({ _id: 7 as never, title: 'kept', createdAt: at, updatedAt: at });
+      await client.close();
+      await engine.stop();
+
+      const service = spawn(
+        process.execPath,
+        [BIN, 'start', '--app', appDir, '--data', dataDir, '--port', '0', '--host', '127.0.0.1'],
+        {
+          env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      try {
+        const url = await new Promise<string>((listening, failed) => {
+          let out = '';
+          service.stdout.on('data', (d: Buffer) => {
+            out += d.toString();
+            const found = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
+            if (found) listening(found[1]);
+          });
+          service.on('exit', (code) => failed(new Error(`exited ${code} before listening: ${out}`)));
+        });
+        const answer = (await (await fetch(`${url}/api/posts`)).json()) as {
+          data: { id: number; attributes: { title: string } }[];
+        };
+        expect(answer.data.map((entry) => [entry.id, entry.attributes.title])).to.deep.equal([[7, 'kept']]);
+      } finally {
+        const exited = new Promise((done) => service.once('exit', done));
+        service.kill('SIGTERM');
+        await exited;
+      }
+      // a clean stop: the data directory is released
+      expect(readdirSync(dataDir)).not.to.include('LOCK');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
