@@ -89,9 +89,14 @@ async function start(argv: string[], early?: Promise<EarlyStart>): Promise<void>
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info(`${signal}: stopping`);
+    // armed before anything else can fail: a log line to a closed stdout must not keep the process up
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    try {
+      logger.info(`${signal}: stopping`);
+    } catch {
+      // the stop goes on without its line
+    }
     service.stop().then(
       () => process.exit(0),
       (err: unknown) => {
