@@ -9,31 +9,17 @@ import request from 'supertest';
 import { createTestService, type TestService } from '../helpers/server.js';
 import { startUpError } from '../helpers/start-up-error.js';
 import { writeTempProject } from '../helpers/temp-app.js';
+import { extendedUserSchema } from '../helpers/user-schema.js';
 import { bearer } from './users-permissions/helpers.js';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
-const USER_SCHEMA = {
-  kind: 'collectionType',
-  collectionName: 'up_users',
-  info: { singularName: 'user', pluralName: 'users', displayName: 'User' },
-  options: { draftAndPublish: false },
-  attributes: {
-    username: { type: 'string', minLength: 3, unique: true, configurable: false, required: true },
-    email: { type: 'email', minLength: 6, configurable: false, required: true },
-    provider: { type: 'string', configurable: false },
-    password: { type: 'password', minLength: 6, configurable: false, private: true },
-    resetPasswordToken: { type: 'string', configurable: false, private: true },
-    confirmationToken: { type: 'string', configurable: false, private: true },
-    confirmed: { type: 'boolean', default: false, configurable: false },
-    blocked: { type: 'boolean', default: false, configurable: false },
-    role: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.role', inversedBy: 'users' },
-    fullName: { type: 'string' },
-    // the content-type builder writes a biginteger's bounds as text; Strapi 4.26 checks none
-    phone: { type: 'biginteger', max: '11' },
-    team: { type: 'relation', relation: 'manyToOne', target: 'api::team.team', inversedBy: 'members' },
-  },
-};
+const USER_SCHEMA = extendedUserSchema({
+  fullName: { type: 'string' },
+  // the content-type builder writes a biginteger's bounds as text; Strapi 4.26 checks none
+  phone: { type: 'biginteger', max: '11' },
+  team: { type: 'relation', relation: 'manyToOne', target: 'api::team.team', inversedBy: 'members' },
+});
 
 const EXTENSION = `
 module.exports = (plugin) => {

@@ -5,27 +5,15 @@ import request from 'supertest';
 import { capturingLogger, WARN } from '../../helpers/log-capture.js';
 import { createTestService } from '../../helpers/server.js';
 import { writeTempProject } from '../../helpers/temp-app.js';
+import { extendedUserSchema } from '../../helpers/user-schema.js';
 
-const USER_EXTENSION = JSON.stringify({
-  kind: 'collectionType',
-  collectionName: 'up_users',
-  info: { singularName: 'user', pluralName: 'users', displayName: 'User' },
-  options: { draftAndPublish: false },
-  attributes: {
-    username: { type: 'string', minLength: 3, unique: true, configurable: false, required: true },
-    email: { type: 'email', minLength: 6, configurable: false, required: true },
-    provider: { type: 'string', configurable: false },
-    password: { type: 'password', minLength: 6, configurable: false, private: true },
-    resetPasswordToken: { type: 'string', configurable: false, private: true },
-    confirmationToken: { type: 'string', configurable: false, private: true },
-    confirmed: { type: 'boolean', default: false, configurable: false },
-    blocked: { type: 'boolean', default: false, configurable: false },
-    role: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.role', inversedBy: 'users' },
+const USER_EXTENSION = JSON.stringify(
+  extendedUserSchema({
     displayName: { type: 'string', minLength: 3, required: true },
     notes: { type: 'text', private: true },
     level: { type: 'integer', writable: false },
-  },
-});
+  }),
+);
 
 const project = (plugins?: unknown) =>
   writeTempProject({

@@ -5,28 +5,16 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { createTestService } from '../../helpers/server.js';
 import { writeTempProject } from '../../helpers/temp-app.js';
+import { extendedUserSchema } from '../../helpers/user-schema.js';
 
-const USER_EXTENSION = JSON.stringify({
-  kind: 'collectionType',
-  collectionName: 'up_users',
-  info: { singularName: 'user', pluralName: 'users', displayName: 'User' },
-  options: { draftAndPublish: false },
-  attributes: {
-    username: { type: 'string', minLength: 3, unique: true, configurable: false, required: true },
-    email: { type: 'email', minLength: 6, configurable: false, required: true },
-    provider: { type: 'string', configurable: false },
-    password: { type: 'password', minLength: 6, configurable: false, private: true },
-    resetPasswordToken: { type: 'string', configurable: false, private: true },
-    confirmationToken: { type: 'string', configurable: false, private: true },
-    confirmed: { type: 'boolean', default: false, configurable: false },
-    blocked: { type: 'boolean', default: false, configurable: false },
-    role: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.role', inversedBy: 'users' },
+const USER_EXTENSION = JSON.stringify(
+  extendedUserSchema({
     nickname: { type: 'string' },
     profile: { type: 'component', repeatable: false, component: 'people.profile' },
     links: { type: 'component', repeatable: true, component: 'people.profile' },
     blocks: { type: 'dynamiczone', components: ['people.profile'] },
-  },
-});
+  }),
+);
 
 const PROFILE = JSON.stringify({
   collectionName: 'components_people_profiles',
