@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
+import { createServer } from '../../src/app.js';
 import { createMediaApp, png, TEXT, type MediaApp } from '../helpers/media-app.js';
+import { testServerUri } from '../helpers/server.js';
 
 type Entry = Record<string, unknown> & { id: number };
 
@@ -219,5 +221,39 @@ describe('upload plugin: folders (the "API Uploads" folder, folderPath)', functi
       'API Uploads',
       'API Uploads (1)',
     ]);
+  });
+});
+
+describe('upload plugin: the "API Uploads" folder made by two instances at once', function () {
+  this.timeout(60_000);
+
+  it('answers every first upload of both (each takes the next pathId again when the other took it)', async () => {
+    let appDir = '';
+    const media = await createMediaApp({}, {}, (dir) => {
+      appDir = dir;
+    });
+    const uri = new URL(testServerUri());
+    uri.pathname = `/${media.service.context.connection.name}`;
+    const other = await createServer({ appDir, databaseUri: uri.toString() });
+    const db = media.service.context.connection;
+    try {
+      for (let round = 0; round < 6; round++) {
+        // every round starts with no folder remembered, as a first upload does
+        await db.collection('upload_folders').deleteMany({});
+        await db.collection('strapi_core_store_settings').deleteOne({ key: 'plugin_upload_api-folder' });
+        const answers = await Promise.all(
+          [media.service.app, other.app, media.service.app, other.app].map((app, i) =>
+            request(app).post('/api/upload').set(media.auth).attach('files', TEXT, `r${round}-${i}.txt`),
+          ),
+        );
+        for (const res of answers) expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        const folders = await db.collection('upload_folders').find({}).toArray();
+        expect(folders.length).to.be.within(1, 2);
+        expect(new Set(folders.map((f) => f.pathId)).size).to.equal(folders.length);
+      }
+    } finally {
+      await other.stop();
+      await media.service.close();
+    }
   });
 });

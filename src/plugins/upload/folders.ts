@@ -84,6 +84,24 @@ async function freeRootName(ctx: OperationContext): Promise<string> {
   return name;
 }
 
+/** Tries at creating the folder: another instance may take the next `pathId` (unique) first. */
+const CREATE_ATTEMPTS = 5;
+
+/**
+ * Creates the folder under a name and `pathId` no root folder has. Another instance making its own
+ * at the same moment takes the same `pathId` first, at most: the name and `pathId` are chosen again
+ * (two folders then, as in Strapi; the core store remembers the later).
+ */
+async function createFreeRootFolder(ctx: OperationContext): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await createRootFolder(ctx, await freeRootName(ctx));
+    } catch (error) {
+      if (!(error instanceof ValidationError) || attempt >= CREATE_ATTEMPTS) throw error;
+    }
+  }
+}
+
 /** Where Strapi remembers the folder: `strapi.store({ type: 'plugin', name: 'upload', key: 'api-folder' })`. */
 const API_FOLDER_SETTING = { key: 'plugin_upload_api-folder', environment: null, tag: null };
 
@@ -92,7 +110,7 @@ async function loadOrCreateApiFolder(ctx: OperationContext): Promise<number> {
   const remembered = (await settings.findOne(API_FOLDER_SETTING))?.value;
   const id = isPlainObject(remembered) && typeof remembered.id === 'number' ? remembered.id : undefined;
   if (id !== undefined && (await findFolder(ctx, id))) return id;
-  const created = await createRootFolder(ctx, await freeRootName(ctx));
+  const created = await createFreeRootFolder(ctx);
   await settings.updateOne(API_FOLDER_SETTING, { $set: { value: { id: created } } }, { upsert: true });
   return created;
 }
