@@ -224,8 +224,27 @@ describe('upload plugin: folders (the "API Uploads" folder, folderPath)', functi
   });
 });
 
-describe('upload plugin: the "API Uploads" folder made by two instances at once', function () {
+describe('upload plugin: when the "API Uploads" folder is made', function () {
   this.timeout(60_000);
+
+  it('is not made by a first upload whose body is refused', async () => {
+    const media = await createMediaApp();
+    try {
+      const res = await request(media.service.app)
+        .post('/api/upload')
+        .set(media.auth)
+        .field('fileInfo', '{"name": 12')
+        .attach('files', TEXT, 'bad.txt');
+      expect(res.status, JSON.stringify(res.body)).to.equal(400);
+      const db = media.service.context.connection;
+      expect(await db.collection('upload_folders').countDocuments()).to.equal(0);
+      expect(
+        await db.collection('strapi_core_store_settings').countDocuments({ key: 'plugin_upload_api-folder' }),
+      ).to.equal(0);
+    } finally {
+      await media.service.close();
+    }
+  });
 
   it('answers every first upload of both (each takes the next pathId again when the other took it)', async () => {
     let appDir = '';

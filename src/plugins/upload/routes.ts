@@ -99,12 +99,14 @@ export function uploadRoutes(service: ServiceContext, rt: UploadRuntime): Plugin
             });
           }
           const path = storagePath(fields.path);
+          const read = readFileInfo(fields.fileInfo, files.length);
           const attach = readAttachRequest(fields);
           // the caller may change the entry the files go into (Strapi does not check this)
           if (attach) await resolveAttachTarget(ctx, requestAuth(req), attach);
-          // as Strapi's controller: the content API's files go into the "API Uploads" folder
+          // as Strapi's controller, once the body is valid: the content API's files go into the
+          // "API Uploads" folder (made at the first upload)
           const folder = await apiUploadFolder(ctx);
-          const infos = readFileInfo(fields.fileInfo, files.length).map((info) => ({ ...info, folder }));
+          const infos = read.map((info) => ({ ...info, folder }));
           return uploadService.upload({
             data: { fileInfo: files.length > 1 ? infos : infos[0], ...(attach ?? {}), ...path },
             files: files.map(asFormidable),
