@@ -87,10 +87,11 @@ export function createEntityService(
   /**
    * A permission granted again (a bootstrap that creates the role's permissions at every start, or
    * one action twice): Strapi stores a second identical row; here one (role, action) is one
-   * document (a unique index), so the one stored answers. null for any other refusal.
+   * document (a unique index), so the one stored answers. Looked up before the write, which the
+   * index would refuse (and, inside an app's transaction, abort it); null when none is stored.
    */
-  const grantedAlready = async (data: Record<string, unknown>, error: unknown): Promise<{ id: number } | null> => {
-    if (!(error instanceof ValidationError) || typeof data.action !== 'string') return null;
+  const grantedAlready = async (data: Record<string, unknown>): Promise<{ id: number } | null> => {
+    if (typeof data.action !== 'string') return null;
     const role = typeof data.role === 'object' && data.role !== null ? (data.role as { id?: unknown }).id : data.role;
     if (typeof role !== 'number' && typeof role !== 'string') return null;
     const [stored] = (
@@ -154,6 +155,8 @@ export function createEntityService(
       return { results, pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total } };
     },
     async create(uid, { data, ...params }) {
+      const stored = uid === PERMISSION_UID ? await grantedAlready(data) : null;
+      if (stored) return readOne(uid, stored.id, params);
       // a draft unless publishedAt is given, as Strapi's entity service creates them
       const body = { data: known(uid).draftAndPublish ? { publishedAt: null, ...data } : data };
       const created = await create(
@@ -162,7 +165,8 @@ export function createEntityService(
         body,
         typeof params.locale === 'string' ? { locale: params.locale } : {},
       ).catch(async (error: unknown) => {
-        const granted = uid === PERMISSION_UID ? await grantedAlready(data, error) : null;
+        // a parallel grant of the same permission stored it first
+        const granted = uid === PERMISSION_UID && error instanceof ValidationError ? await grantedAlready(data) : null;
         if (!granted) throw error;
         return { data: granted };
       });

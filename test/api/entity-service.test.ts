@@ -125,6 +125,22 @@ describe('lifecycle: strapi.entityService and strapi.db.query', () => {
     expect(error).to.be.instanceOf(ValidationError);
   });
 
+  it('creating a permission a role already has inside strapi.db.transaction answers the stored one; the transaction goes on', async () => {
+    const query = strapi.db.query(PERMISSION);
+    const granted = { action: 'api::category.category.delete', role: 2 };
+    const added = { action: 'api::category.category.update', role: 2 };
+    await query.deleteMany({ where: { action: { $in: [granted.action, added.action] }, role: 2 } });
+    const first = (await query.create({ data: granted })) as { id: number };
+    const [again, other] = (await strapi.db.transaction(async () => [
+      await query.create({ data: granted }),
+      await entities.create(PERMISSION, { data: added }),
+    ])) as Array<{ id: number } | null>;
+    expect(again?.id).to.equal(first.id);
+    expect(other?.id).to.be.a('number');
+    expect(await query.count({ where: { action: granted.action, role: 2 } })).to.equal(1);
+    expect(await query.count({ where: { action: added.action, role: 2 } })).to.equal(1);
+  });
+
   it('findPage: a page of pageSize (10 by default) with its total; bad page parameters are PaginationErrors', async () => {
     const total = await entities.count('api::tag.tag');
     const ids = (
