@@ -9,16 +9,12 @@ import { API_TOKEN_PERMISSION_UID, API_TOKEN_UID } from '../../src/content-types
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { collectionOf } from '../../src/plugins/users-permissions/collections.js';
 import { createTestService, freshDatabaseUri, type TestService } from '../helpers/server.js';
-import { writeTempProject } from '../helpers/temp-app.js';
+import { collectionTypeSchema, writeTempProject } from '../helpers/temp-app.js';
 
 const PAGE = {
-  'src/api/page/content-types/page/schema.json': JSON.stringify({
-    kind: 'collectionType',
-    collectionName: 'pages',
-    info: { singularName: 'page', pluralName: 'pages', displayName: 'Page' },
-    options: { draftAndPublish: false },
-    attributes: { title: { type: 'string' } },
-  }),
+  'src/api/page/content-types/page/schema.json': JSON.stringify(
+    collectionTypeSchema('page', 'pages', { title: { type: 'string' } }),
+  ),
 };
 
 const FILES = {

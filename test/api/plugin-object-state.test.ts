@@ -6,16 +6,12 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { createTestService, type TestService } from '../helpers/server.js';
-import { writeTempProject } from '../helpers/temp-app.js';
+import { collectionTypeSchema, writeTempProject } from '../helpers/temp-app.js';
 
 const FILES = {
-  'src/api/page/content-types/page/schema.json': JSON.stringify({
-    kind: 'collectionType',
-    collectionName: 'pages',
-    info: { singularName: 'page', pluralName: 'pages', displayName: 'Page' },
-    options: { draftAndPublish: false },
-    attributes: { title: { type: 'string' } },
-  }),
+  'src/api/page/content-types/page/schema.json': JSON.stringify(
+    collectionTypeSchema('page', 'pages', { title: { type: 'string' } }),
+  ),
   'src/api/page/routes/state.js': `module.exports = { routes: [
     { method: 'GET', path: '/plugin-state', handler: 'page.state', config: { auth: false } },
     { method: 'GET', path: '/plugin-lifecycle', handler: 'page.lifecycle', config: { auth: false } },

@@ -5,16 +5,12 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { createTestService, type TestService } from '../helpers/server.js';
-import { writeTempProject } from '../helpers/temp-app.js';
+import { collectionTypeSchema, writeTempProject } from '../helpers/temp-app.js';
 
 const FILES = {
-  'src/api/page/content-types/page/schema.json': JSON.stringify({
-    kind: 'collectionType',
-    collectionName: 'pages',
-    info: { singularName: 'page', pluralName: 'pages', displayName: 'Page' },
-    options: { draftAndPublish: false },
-    attributes: { title: { type: 'string' } },
-  }),
+  'src/api/page/content-types/page/schema.json': JSON.stringify(
+    collectionTypeSchema('page', 'pages', { title: { type: 'string' } }),
+  ),
   'src/api/page/routes/report.js': `module.exports = { routes: [{ method: 'GET', path: '/role-report', handler: 'page.report', config: { auth: false } }] };`,
   'src/api/page/controllers/page.js': `module.exports = require('@strapi/strapi').factories.createCoreController('api::page.page', ({ strapi }) => ({
   async report() {

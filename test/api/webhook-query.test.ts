@@ -5,18 +5,14 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { runningStrapi } from '../../src/lifecycle/index.js';
 import { createTestService, freshDatabaseUri, type TestService } from '../helpers/server.js';
-import { writeTempProject } from '../helpers/temp-app.js';
+import { collectionTypeSchema, writeTempProject } from '../helpers/temp-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const FILES = (receiverUrl: string): Record<string, string> => ({
   'config/permissions.json': JSON.stringify({ public: ['api::page.page.create'] }),
-  'src/api/page/content-types/page/schema.json': JSON.stringify({
-    kind: 'collectionType',
-    collectionName: 'pages',
-    info: { singularName: 'page', pluralName: 'pages', displayName: 'Page' },
-    options: { draftAndPublish: false },
-    attributes: { title: { type: 'string' } },
-  }),
+  'src/api/page/content-types/page/schema.json': JSON.stringify(
+    collectionTypeSchema('page', 'pages', { title: { type: 'string' } }),
+  ),
   'src/index.js': `module.exports = {
   async bootstrap({ strapi }) {
     const webhook = await strapi.db.query('webhook').findOne({ where: { name: 'Bootstrapped Revalidate' } });

@@ -4,16 +4,12 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { createTestService, freshDatabaseUri, type TestService } from '../helpers/server.js';
-import { writeTempProject } from '../helpers/temp-app.js';
+import { collectionTypeSchema, writeTempProject } from '../helpers/temp-app.js';
 
 const FILES = {
-  'src/api/page/content-types/page/schema.json': JSON.stringify({
-    kind: 'collectionType',
-    collectionName: 'pages',
-    info: { singularName: 'page', pluralName: 'pages', displayName: 'Page' },
-    options: { draftAndPublish: false },
-    attributes: { title: { type: 'string' } },
-  }),
+  'src/api/page/content-types/page/schema.json': JSON.stringify(
+    collectionTypeSchema('page', 'pages', { title: { type: 'string' } }),
+  ),
   'config/permissions.json': JSON.stringify({ public: ['api::page.page.find'] }),
   'src/api/page/routes/grants.js': `module.exports = { routes: [
     { method: 'POST', path: '/public-find/:on', handler: 'page.grant', config: { auth: false } },

@@ -11,7 +11,7 @@ import { runningStrapi, type StrapiApp } from '../../src/lifecycle/index.js';
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
 import { capturingLogger, type LogLine } from '../helpers/log-capture.js';
 import { createTestService, freshDatabaseUri, rawClient, type TestService } from '../helpers/server.js';
-import { writeTempProject } from '../helpers/temp-app.js';
+import { collectionTypeSchema, writeTempProject } from '../helpers/temp-app.js';
 
 const ERROR = 50;
 const ACTIONS = ['find', 'findOne', 'create', 'update', 'delete'];
@@ -141,13 +141,9 @@ describe("credentials epoch: the app's role and token services move it once per 
   before(async () => {
     const appDir = await writeTempProject({
       'src/index.js': 'module.exports = {};',
-      'src/api/page/content-types/page/schema.json': JSON.stringify({
-        kind: 'collectionType',
-        collectionName: 'pages',
-        info: { singularName: 'page', pluralName: 'pages', displayName: 'Page' },
-        options: { draftAndPublish: false },
-        attributes: { title: { type: 'string' } },
-      }),
+      'src/api/page/content-types/page/schema.json': JSON.stringify(
+        collectionTypeSchema('page', 'pages', { title: { type: 'string' } }),
+      ),
     });
     service = await createTestService({ appDir }, freshDatabaseUri());
     const running = runningStrapi();
