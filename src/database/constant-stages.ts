@@ -2,6 +2,7 @@
 // `$project` of a memoized selection: query/selection-memo.ts) are marked constant here: frozen,
 // so nothing can change them after their BSON is made, which the wire reads then encode once.
 import type { Document } from 'mongodb';
+import { freezeDeep } from '../engine/bson/freeze.js';
 
 /** Constant stages, with their BSON once it is made. */
 const constantStages = new WeakMap<object, Uint8Array | null>();
@@ -20,15 +21,4 @@ export function stageBytes(stage: Document, encode: (stage: Document) => Uint8Ar
   const bytes = encode(stage);
   if (kept === null) constantStages.set(stage, bytes);
   return bytes;
-}
-
-function freezeDeep(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
-  // other objects (Date, RegExp, ObjectId, Decimal128...) are values the stage holds, not its shape
-  if (!Array.isArray(value)) {
-    const proto = Object.getPrototypeOf(value) as unknown;
-    if (proto !== Object.prototype && proto !== null) return;
-  }
-  Object.freeze(value);
-  for (const item of Object.values(value)) freezeDeep(item);
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Decimal128, Long } from 'mongodb';
+import { Decimal128, Double, Long } from 'mongodb';
 import { type AnyDoc, startTestServer, type TestServer } from './helpers/server.js';
 
 // Two shapes of the service's populate joins are answered without running the general machinery
@@ -30,6 +30,8 @@ describe('engine: join shortcuts answer as the general path', () => {
     { _id: 104, author: [1, 2], authors: [[1, 2]], group: ['g1', 'g2'], rank: new Date(5) },
     { _id: 105, author: { k: 1 }, authors: [{ k: 1 }], group: { k: 'g1' }, rank: true },
     { _id: 106, author: 99, authors: [6, 7, 8, 9, 10, 11], group: 'g3', rank: Long.fromNumber(3) },
+    // ids of other numeric types, and the same id twice
+    { _id: 107, author: Long.fromNumber(2), authors: [new Double(1), Decimal128.fromString('2'), 2, 1], rank: 2 },
   ];
   before(async () => {
     server = await startTestServer('join-shortcuts');

@@ -57,6 +57,7 @@ export function pipelineEnv(ctx: CommandContext, collation?: unknown): PipelineE
     resolve: (name) => ctx.catalog.get(ctx.db, name),
     overlay: ctx.overlay,
     collation: collation ?? undefined,
+    joinMemos: new Map(),
   };
 }
 

@@ -1,6 +1,7 @@
 import { BSON, Long } from 'bson';
 import type { Doc } from '../bson/types.js';
 import { CursorReply } from './cursor-reply.js';
+import { decodeStage } from './stage-cache.js';
 
 /** MongoDB wire protocol (https://www.mongodb.com/docs/manual/reference/mongodb-wire-protocol/). */
 export const OP_REPLY = 1;
@@ -44,15 +45,44 @@ export function readHeader(buf: Buffer): MessageHeader {
   };
 }
 
-function readDocument(buf: Buffer, offset: number, end: number): [Doc, number] {
+/** An `aggregate` command's stages come raw, to be decoded through the stage cache. */
+const DESERIALIZE_AGGREGATE = { ...DESERIALIZE, fieldsAsRaw: { pipeline: true } } as const;
+/** The first element of an `aggregate` command: a string named `aggregate`. */
+const AGGREGATE_ELEMENT = Buffer.from('\x02aggregate\x00', 'latin1');
+
+function readDocument(
+  buf: Buffer,
+  offset: number,
+  end: number,
+  decode: (bytes: Buffer) => Doc = decodeDocument,
+): [Doc, number] {
   if (offset + 5 > end) throw new ProtocolError('truncated document');
   const size = buf.readInt32LE(offset);
   if (size < 5 || offset + size > end) throw new ProtocolError('invalid document length');
   try {
-    return [BSON.deserialize(buf.subarray(offset, offset + size), DESERIALIZE) as Doc, offset + size];
+    return [decode(buf.subarray(offset, offset + size)), offset + size];
   } catch (err) {
     throw new ProtocolError(`invalid BSON: ${(err as Error).message}`);
   }
+}
+
+function decodeDocument(bytes: Buffer): Doc {
+  return BSON.deserialize(bytes, DESERIALIZE) as Doc;
+}
+
+/** A message's body: an `aggregate` command with its stages from the stage cache, any other as it is. */
+function decodeBody(bytes: Buffer): Doc {
+  const first = AGGREGATE_ELEMENT.length + 4;
+  if (bytes.length < first || !AGGREGATE_ELEMENT.equals(bytes.subarray(4, first))) return decodeDocument(bytes);
+  const body = BSON.deserialize(bytes, DESERIALIZE_AGGREGATE) as Doc;
+  // raw applies to an array named `pipeline` at any depth: where one may be held outside the
+  // stages (the variables, a comment), the command is decoded as any other
+  if (body.let !== undefined || body.comment !== undefined) return decodeDocument(bytes);
+  if (Array.isArray(body.pipeline))
+    body.pipeline = body.pipeline.map((stage: unknown) =>
+      stage instanceof Uint8Array ? decodeStage(stage, DESERIALIZE) : stage,
+    );
+  return body;
 }
 
 function readCString(buf: Buffer, offset: number, end: number): [string, number] {
@@ -82,7 +112,7 @@ function parseOpMsg(buf: Buffer, header: MessageHeader, total: number): Request 
     offset += 1;
     if (kind === 0) {
       if (body) throw new ProtocolError('more than one body section');
-      [body, offset] = readDocument(buf, offset, end);
+      [body, offset] = readDocument(buf, offset, end, decodeBody);
     } else if (kind === 1) {
       if (offset + 4 > end) throw new ProtocolError('truncated section');
       const size = buf.readInt32LE(offset);

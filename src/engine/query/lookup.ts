@@ -26,7 +26,18 @@ interface LookupSpec {
   pipeline?: unknown[];
 }
 
+/** Parsed specifications by stage: a stage the stage cache hands out again is parsed once. */
+const parsedSpecs = new WeakMap<object, LookupSpec>();
+
 function parseSpec(spec: unknown): LookupSpec {
+  const known = isPlainObject(spec) ? parsedSpecs.get(spec) : undefined;
+  if (known) return known;
+  const parsed = parseNewSpec(spec);
+  if (Object.isFrozen(spec)) parsedSpecs.set(spec as object, parsed);
+  return parsed;
+}
+
+function parseNewSpec(spec: unknown): LookupSpec {
   if (!isPlainObject(spec))
     throw commandError('FailedToParse', 'the $lookup specification must be an Object', { code: 40319 });
   const { from, as, localField, foreignField, pipeline } = spec;
@@ -182,8 +193,17 @@ function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline, rawSpec: u
   };
 }
 
+const projectionsBy = new WeakMap<unknown[], ((docs: Doc[]) => Doc[]) | undefined>();
+
 /** A sub-pipeline made only of `$project` stages of 0/1 fields, as one function; undefined for any other. */
 function projectionsOf(pipeline: unknown[]): ((docs: Doc[]) => Doc[]) | undefined {
+  if (projectionsBy.has(pipeline)) return projectionsBy.get(pipeline);
+  const projections = newProjectionsOf(pipeline);
+  if (Object.isFrozen(pipeline)) projectionsBy.set(pipeline, projections);
+  return projections;
+}
+
+function newProjectionsOf(pipeline: unknown[]): ((docs: Doc[]) => Doc[]) | undefined {
   const steps: Array<(doc: Doc) => Doc> = [];
   for (const stage of pipeline) {
     if (!isPlainObject(stage)) return undefined;
@@ -285,22 +305,20 @@ function primitiveKey(v: unknown): string | undefined {
 }
 
 /**
- * Results of a `$lookup` stage's sub-pipeline by join values, kept for the whole command: a stage
- * inside another `$lookup`'s sub-pipeline runs once per outer document of that one (a populate of
- * tags, each with its articles, on 25 articles), and would otherwise join the same tag again for
- * each. Keyed by the stage's specification, which belongs to one command. Only where the
- * sub-pipeline reads no variable of the enclosing stages, whose values differ between runs.
+ * Results of a `$lookup` stage's sub-pipeline by join values, kept for the whole command
+ * (`env.joinMemos`): a stage inside another `$lookup`'s sub-pipeline runs once per outer document
+ * of that one (a populate of tags, each with its articles, on 25 articles), and would otherwise
+ * join the same tag again for each. Only where the sub-pipeline reads no variable of the enclosing
+ * stages, whose values differ between runs.
  */
-const commandMemos = new WeakMap<object, Map<string, Doc[]>>();
-
 function memoOf(rawSpec: unknown, spec: LookupSpec, env: PipelineEnv): Map<string, Doc[]> {
   const outer = Object.keys(env.variables ?? {}).filter((name) => !Object.hasOwn(spec.let ?? {}, name));
   const read = variablesRead(spec.pipeline as unknown[]);
-  if (!isPlainObject(rawSpec) || outer.some((name) => read.has(name))) return new Map();
-  let memo = commandMemos.get(rawSpec);
+  if (!isPlainObject(rawSpec) || !env.joinMemos || outer.some((name) => read.has(name))) return new Map();
+  let memo = env.joinMemos.get(rawSpec);
   if (!memo) {
     memo = new Map();
-    commandMemos.set(rawSpec, memo);
+    env.joinMemos.set(rawSpec, memo);
   }
   return memo;
 }

@@ -27,6 +27,11 @@ export interface PipelineEnv {
   overlay?: OverlayOf;
   collation?: unknown;
   variables?: Doc;
+  /**
+   * The results of `$lookup` sub-pipelines by stage and join values, for one command: a stage
+   * object may come again in another command (protocol/stage-cache.ts), whose reads see later writes.
+   */
+  joinMemos?: Map<object, Map<string, Doc[]>>;
 }
 
 /** Stages mingo runs that never change their input documents (their output may share them). */

@@ -295,6 +295,8 @@ export function allDocuments(coll: Collection, overlay: Overlay | undefined): Do
  * `$lookup` equality join reads them, in natural order.
  */
 export function equalTo(coll: Collection, field: string, values: unknown[], overlay: Overlay | undefined): Doc[] {
+  // a populate's join on ids, the commonest: no plan to choose (an explain records the general one)
+  if (field === '_id' && !overlay && !recorder) return byIds(coll, values);
   const plan = accessPlan(coll, filterBounds({ [field]: { $in: values } }));
   const pool = reach(coll, plan, overlay);
   // the committed versions an overlay adds are not from the index's range: checked below
@@ -307,6 +309,22 @@ export function equalTo(coll: Collection, field: string, values: unknown[], over
   const docs = coll.inNaturalOrder(pool.filter((doc) => pathValues(doc, field).some(equal)));
   record(plan, docs.length);
   return docs;
+}
+
+/** The documents of `ids` (key scalars), counted as the `_id` index's plan counts them. */
+function byIds(coll: Collection, ids: unknown[]): Doc[] {
+  const docs: Doc[] = [];
+  const found = new Set<Doc>();
+  for (const id of ids) {
+    const doc = coll.getById(id);
+    if (doc && !found.has(doc)) {
+      found.add(doc);
+      docs.push(doc);
+    }
+  }
+  executorStats.scanned += docs.length;
+  coll.idIndex.accesses.ops++;
+  return coll.inNaturalOrder(docs);
 }
 
 /** Matches of a filter in natural order, at most `limit`. */
