@@ -11,6 +11,8 @@ export type EmailOptions = Record<string, unknown> & { to?: unknown; subject?: u
 
 export interface EmailProvider {
   send(options: EmailOptions): Promise<unknown>;
+  /** what the package's `init` gave, which Strapi keeps as `strapi.plugin('email').provider` */
+  readonly instance: object;
 }
 
 export interface EmailSettings {
@@ -54,7 +56,7 @@ export function loadEmailProvider(config: ServiceConfig, settings: EmailSettings
     );
   const provider: unknown = init(settings.providerOptions, settings.settings);
   const send = isRecord(provider) ? provider.send : undefined;
-  if (typeof send !== 'function')
+  if (!isRecord(provider) || typeof send !== 'function')
     throw new ConfigError(file, 'email.config.provider', `${found.file}: init() gave no send(options) function`);
-  return { send: async (options) => Reflect.apply(send, provider, [options]) as unknown };
+  return { send: async (options) => Reflect.apply(send, provider, [options]) as unknown, instance: provider };
 }
