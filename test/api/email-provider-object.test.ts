@@ -2,8 +2,9 @@
 // e-mail plugin keeps there and other plugins send through (strapi-plugin-email-designer's
 // `sendTemplatedEmail` ends in `strapi.plugin('email').provider.send(...)`; before, that was
 // undefined and its call a 500). The provider and the plugin are the test's own packages, written
-// into a temporary project's node_modules: a provider keeping what it sends, and a plugin reading
-// a template from its content-type and sending it as email-designer does.
+// into a temporary project's node_modules: a provider keeping what it sends (its init calling a
+// helper of its package through `this`, as @strapi/provider-email-mailgun's does), and a plugin
+// reading a template from its content-type and sending it as email-designer does.
 import { expect } from 'chai';
 import request from 'supertest';
 import { createRequire } from 'node:module';
@@ -19,11 +20,16 @@ const PROVIDER = `'use strict';
 const sent = [];
 module.exports = {
   sent,
+  // as @strapi/provider-email-mailgun's init does with this.convertProviderOptions: a helper of the package, through this
+  tagOf(providerOptions) {
+    return providerOptions.tag;
+  },
   init(providerOptions, settings) {
+    const tag = this.tagOf(providerOptions);
     return {
       name: 'memo',
       async send(options) {
-        sent.push({ from: settings.defaultFrom, ...options, tag: providerOptions.tag });
+        sent.push({ from: settings.defaultFrom, ...options, tag });
         return { queued: sent.length };
       },
     };

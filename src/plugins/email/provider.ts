@@ -54,7 +54,8 @@ export function loadEmailProvider(config: ServiceConfig, settings: EmailSettings
       'email.config.provider',
       `${found.file} is not an e-mail provider (it has no init function)`,
     );
-  const provider: unknown = init(settings.providerOptions, settings.settings);
+  // called on the package, as Strapi does: @strapi/provider-email-mailgun's init reads `this.convertProviderOptions`
+  const provider: unknown = Reflect.apply(init, found.module, [settings.providerOptions, settings.settings]);
   const send = isRecord(provider) ? provider.send : undefined;
   if (!isRecord(provider) || typeof send !== 'function')
     throw new ConfigError(file, 'email.config.provider', `${found.file}: init() gave no send(options) function`);
