@@ -12,12 +12,31 @@ const STDOUT_BUFFER_BYTES = 4096;
 const STDOUT_FLUSH_MS = 1000;
 
 /**
+ * What HTTP clients hang on the errors they throw (axios: `config`, `request`, `response`; got:
+ * `options`): the call's headers, credentials included (an e-mail provider's API key in
+ * `config.headers.Authorization`), and its body. Left out of logged errors.
+ */
+const HTTP_CLIENT_ERROR_KEYS = ['config', 'request', 'response', 'options'];
+
+/** pino's error serializer, without the HTTP client's request (see above). */
+function serializeError(err: Error): Record<string, unknown> {
+  const serialized: Record<string, unknown> = { ...pino.stdSerializers.err(err) };
+  for (const key of HTTP_CLIENT_ERROR_KEYS) delete serialized[key];
+  return serialized;
+}
+
+/**
  * The service's logger. JSON lines, for log collectors, except in development on a terminal,
  * where a person reads them: one coloured line per event (pino-pretty, in this thread, synchronous).
  */
 export function createLogger(env: string, destination: LogDestination = process.stdout): Logger {
   const level = process.env.LOG_LEVEL ?? (env === 'test' ? 'silent' : 'info');
-  const options = { level, base: undefined, redact: ['req.headers.authorization', 'req.headers.cookie'] };
+  const options = {
+    level,
+    base: undefined,
+    redact: ['req.headers.authorization', 'req.headers.cookie'],
+    serializers: { err: serializeError },
+  };
   if (env !== 'development' || destination.isTTY !== true)
     return destination === process.stdout ? bufferedStdoutLogger(options) : pino(options, destination);
   // loaded only here: a start that logs JSON (production, a pipe) does not pay for it

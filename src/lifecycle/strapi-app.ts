@@ -32,6 +32,7 @@ import type { Ability } from '../access/ability.js';
 import { UnsupportedStrapiApi, strictObject } from './unsupported.js';
 import { createDbTransaction, type DbTransaction } from './db-transaction.js';
 import { inOpenAmbientTransaction } from '../database/ambient-transaction.js';
+import { emailServiceOf } from '../plugins/email/index.js';
 import { ownUploadServices, uploadRuntime, type UploadServices } from '../plugins/upload/index.js';
 import { createCustomFieldsRegistry, type CustomFieldsRegistry, type StrapiCustomFields } from './custom-fields.js';
 import { createUsersService } from './users-service.js';
@@ -132,7 +133,7 @@ export interface StrapiPlugin {
   config(path: string, defaultValue?: unknown): unknown;
   contentType(name: string): StrapiContentType | undefined;
   readonly contentTypes: Record<string, StrapiContentType>;
-  /** the upload plugin's provider (`upload`, `uploadStream`, `delete`, `checkFileSize`, `extend`...) */
+  /** the upload plugin's provider (`upload`, `uploadStream`, `delete`, `checkFileSize`, `extend`...), the e-mail plugin's (`send`) */
   readonly provider?: unknown;
 }
 
@@ -564,12 +565,18 @@ export function createStrapiApp(host: LifecycleHost): StrapiApp {
     // read when asked: the upload plugin's provider is made with its services
     if (name === 'upload')
       Object.defineProperty(plugin, 'provider', { enumerable: true, get: () => uploadServicesNow().strapiProvider });
+    // as Strapi's e-mail plugin sets it in its bootstrap: the provider's own object
+    if (name === 'email')
+      Object.defineProperty(plugin, 'provider', {
+        enumerable: true,
+        get: () => emailServiceOf(host.service)?.provider,
+      });
     // Strapi's plugin object answers undefined for what it does not have, and plugins test their own
     // state so (strapi-plugin-config-sync: `if (!strapi.plugin('config-sync').pluginTypes)`)
     return strictObject(
       plugin,
       `strapi.plugin('${name}')`,
-      name === 'upload' ? `${PLUGIN_API}, provider` : PLUGIN_API,
+      name === 'upload' || name === 'email' ? `${PLUGIN_API}, provider` : PLUGIN_API,
       {
         refusedOnly: PLUGIN_MEMBERS_NOT_OFFERED,
       },

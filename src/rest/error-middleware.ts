@@ -1,6 +1,13 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, HttpError, InternalServerError, NotFoundError, isAppError } from '../errors/index.js';
+import {
+  AppError,
+  HttpError,
+  InternalServerError,
+  NotFoundError,
+  fromStrapiUtilsError,
+  isAppError,
+} from '../errors/index.js';
 import { databaseRefusal } from '../database/database-errors.js';
 import type { Logger } from '../logger.js';
 
@@ -36,6 +43,10 @@ function bodySyntaxError(raw: string, onGraphQL: boolean): HttpError {
 
 function toAppError(err: unknown, onGraphQL: boolean): AppError | undefined {
   if (isAppError(err)) return err;
+  // thrown by a package's own @strapi/utils where no route of the app's code converted it (an
+  // upload provider's PayloadTooLargeError, as @strapi/provider-upload-cloudinary throws)
+  const strapiError = fromStrapiUtilsError(err);
+  if (isAppError(strapiError)) return strapiError;
   const refusal = databaseRefusal(err);
   if (refusal) return refusal;
   const parserError = err as HttpParserError;

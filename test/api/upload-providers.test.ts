@@ -50,7 +50,7 @@ describe('upload plugin: a provider package the app installed', function () {
     media = await createMediaApp(
       {
         provider: 'bucket',
-        providerOptions: { root, baseUrl: CDN, failOn: ['refused', 'small_halfway'] },
+        providerOptions: { root, baseUrl: CDN, failOn: ['refused', 'small_halfway'], tooLargeOn: ['huge'] },
         actionOptions: { uploadStream: { acl: 'public-read' }, delete: { quiet: true } },
       },
       {},
@@ -225,6 +225,44 @@ describe('upload plugin: a provider package the app installed', function () {
         .filter((hash) => !String(hash).startsWith('small_'))
         .sort(),
     );
+  });
+
+  it("a file the provider finds too large (its @strapi/utils PayloadTooLargeError) is Strapi's 413, recording nothing", async () => {
+    const before = (await request(media.service.app).get('/api/upload/files').set(media.auth)).body as unknown[];
+    const res = await upload(media, 'huge.txt', TEXT);
+    expect(res.status).to.equal(413);
+    expect(res.body).to.deep.equal({
+      data: null,
+      error: { status: 413, name: 'PayloadTooLargeError', message: 'Entity too large', details: {} },
+    });
+    const after = (await request(media.service.app).get('/api/upload/files').set(media.auth)).body as unknown[];
+    expect(after).to.have.length(before.length);
+    expect(readdirSync(root).filter((name) => name.startsWith('huge'))).to.deep.equal([]);
+    const graphql = await request(media.service.app)
+      .post('/graphql')
+      .set(media.auth)
+      .field(
+        'operations',
+        JSON.stringify({
+          query: 'mutation($file: Upload!) { upload(file: $file) { data { id } } }',
+          variables: { file: null },
+        }),
+      )
+      .field('map', JSON.stringify({ 0: ['variables.file'] }))
+      .attach('0', TEXT, 'huge-too.txt');
+    expect(
+      graphql.body.errors.map((e: { message: string; extensions: unknown }) => [e.message, e.extensions]),
+    ).to.deep.equal([
+      [
+        'Entity too large',
+        {
+          error: { name: 'PayloadTooLargeError', message: 'Entity too large', details: {} },
+          code: 'STRAPI_PAYLOAD_TOO_LARGE_ERROR',
+        },
+      ],
+    ]);
+    const afterGraphql = (await request(media.service.app).get('/api/upload/files').set(media.auth)).body as unknown[];
+    expect(afterGraphql).to.have.length(before.length);
   });
 });
 

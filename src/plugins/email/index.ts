@@ -30,6 +30,8 @@ export interface EmailService {
     providerOptions: Record<string, unknown>;
     settings: Record<string, unknown>;
   };
+  /** `strapi.plugin('email').provider`: the provider's own object (`send`...), which plugins such as strapi-plugin-email-designer call */
+  readonly provider: object;
 }
 
 const TEMPLATED = ['subject', 'text', 'html'] as const;
@@ -41,8 +43,8 @@ function bodyObject(body: unknown): EmailOptions {
 
 /** Messages written to the log instead of sent (development, tests). */
 function logTransport(config: ServiceConfig, logger: Logger, defaults: Record<string, unknown>): EmailProvider {
-  return {
-    async send(options) {
+  const transport = {
+    async send(options: EmailOptions) {
       const message = { from: defaults.defaultFrom, replyTo: defaults.defaultReplyTo, ...options };
       if (config.env === 'production')
         logger.warn(
@@ -52,6 +54,7 @@ function logTransport(config: ServiceConfig, logger: Logger, defaults: Record<st
       return undefined;
     },
   };
+  return { send: transport.send, instance: transport };
 }
 
 function providerOf(config: ServiceConfig, logger: Logger): EmailProvider {
@@ -83,6 +86,7 @@ export function createEmailService(config: ServiceConfig, logger: Logger): Email
       return provider.send({ ...options, ...compiled });
     },
     getProviderSettings: () => emailSettings(config),
+    provider: provider.instance,
   };
 }
 

@@ -11,6 +11,8 @@ export type EmailOptions = Record<string, unknown> & { to?: unknown; subject?: u
 
 export interface EmailProvider {
   send(options: EmailOptions): Promise<unknown>;
+  /** what the package's `init` gave, which Strapi keeps as `strapi.plugin('email').provider` */
+  readonly instance: object;
 }
 
 export interface EmailSettings {
@@ -52,9 +54,10 @@ export function loadEmailProvider(config: ServiceConfig, settings: EmailSettings
       'email.config.provider',
       `${found.file} is not an e-mail provider (it has no init function)`,
     );
-  const provider: unknown = init(settings.providerOptions, settings.settings);
+  // called on the package, as Strapi does: @strapi/provider-email-mailgun's init reads `this.convertProviderOptions`
+  const provider: unknown = Reflect.apply(init, found.module, [settings.providerOptions, settings.settings]);
   const send = isRecord(provider) ? provider.send : undefined;
-  if (typeof send !== 'function')
+  if (!isRecord(provider) || typeof send !== 'function')
     throw new ConfigError(file, 'email.config.provider', `${found.file}: init() gave no send(options) function`);
-  return { send: async (options) => Reflect.apply(send, provider, [options]) as unknown };
+  return { send: async (options) => Reflect.apply(send, provider, [options]) as unknown, instance: provider };
 }

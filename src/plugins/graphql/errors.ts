@@ -5,7 +5,7 @@
  * STRAPI_PAGINATION_ERROR); anything else is an internal error whose message is not leaked.
  */
 import { GraphQLError } from 'graphql';
-import { HttpError, isAppError, type AppError } from '../../errors/index.js';
+import { HttpError, fromStrapiUtilsError, isAppError, type AppError } from '../../errors/index.js';
 import { databaseRefusal } from '../../database/database-errors.js';
 import type { Logger } from '../../logger.js';
 
@@ -38,7 +38,8 @@ export function formatResolverError(error: GraphQLError, logger: Logger): GraphQ
   if (code === VALIDATION_FAILED || code === PARSE_FAILED) return error;
   if (cause instanceof ShownInternalError || (cause.constructor === Error && NON_NULL_FIELD.test(cause.message)))
     return withCode(error, 'INTERNAL_SERVER_ERROR');
-  const original = databaseRefusal(cause) ?? cause;
+  // a package's own @strapi/utils error (an upload provider's PayloadTooLargeError) answers as Strapi's
+  const original = databaseRefusal(cause) ?? fromStrapiUtilsError(cause);
   // Strapi's GraphQL formats only its ApplicationErrors; a client's input refused this way is no fault to log
   if (original instanceof HttpError) return internalError();
   if (isAppError(original)) {

@@ -68,7 +68,8 @@ export function strapiUploadProvider(
   const name = settings.provider;
   if (typeof found.module.init !== 'function')
     throw refuse(`${found.file} is not an upload provider (it has no init function)`);
-  const instance: unknown = (found.module.init as Method)(settings.providerOptions);
+  // called on the package, as Strapi does: a provider's init may use `this` (the mailgun e-mail provider's does)
+  const instance: unknown = Reflect.apply(found.module.init as Method, found.module, [settings.providerOptions]);
   if (!isRecord(instance)) throw refuse(`${found.file}: init() gave no provider object`);
   const method = (key: string): Method | undefined =>
     typeof instance[key] === 'function' ? (instance[key] as Method) : undefined;
