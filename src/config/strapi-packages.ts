@@ -9,6 +9,10 @@
  * from npm require it without declaring it (strapi-plugin-populate-deep's `lodash/fp`).
  * Projects of the first 4.x releases require `@strapi/utils/lib` (its entry then): the same module.
  *
+ * `bcryptjs` and `jsonwebtoken` too: users-permissions depends on them, so every Strapi install has
+ * them at the top of `node_modules`, and users-permissions extensions (a sign-in by code or by
+ * phone that checks the password and issues its own token) require them without declaring them.
+ *
  * `koa-body/unparsed.js` too: Strapi's body parser is koa-body, and a project checking a webhook's
  * signature over the raw body (`strapi::body` with `includeUnparsed`) requires its symbol without
  * declaring koa-body.
@@ -33,7 +37,7 @@ interface CommonJsResolver {
 }
 
 const ownRequire = createRequire(import.meta.url);
-const FALLBACK_PACKAGES = ['@strapi/utils', 'lodash'];
+const FALLBACK_PACKAGES = ['@strapi/utils', 'lodash', 'bcryptjs', 'jsonwebtoken'];
 
 const isFallback = (request: string) =>
   FALLBACK_PACKAGES.some((name) => request === name || request.startsWith(`${name}/`));

@@ -152,6 +152,21 @@ function loadStrapiLayout(srcDir: string, running: ReadonlySet<string>): LoadedS
 }
 
 /**
+ * A Strapi project with no api of its own yet (no `src/api/`: a new project, or one whose types all
+ * come from plugins), which Strapi starts all the same: its package.json depends on `@strapi/strapi`.
+ */
+function isStrapiProject(appDir: string): boolean {
+  const file = join(appDir, 'package.json');
+  if (!existsSync(file)) return false;
+  try {
+    const pkg = JSON.parse(readFileSync(file, 'utf8')) as { dependencies?: Record<string, unknown> } | null;
+    return typeof pkg?.dependencies?.['@strapi/strapi'] === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Reads every schema of an app directory (either layout). Errors name the file. `running`: the
  * app's code files the service runs (absolute paths), left out of the "not run" notices.
  */
@@ -159,6 +174,6 @@ export function loadSchemas(appDir: string, running: ReadonlySet<string> = new S
   const schemasDir = join(appDir, 'schemas');
   if (existsSync(schemasDir)) return loadAppLayout(schemasDir);
   const srcDir = join(appDir, 'src');
-  if (existsSync(join(srcDir, 'api'))) return loadStrapiLayout(srcDir, running);
+  if (existsSync(join(srcDir, 'api')) || isStrapiProject(appDir)) return loadStrapiLayout(srcDir, running);
   throw new SchemaError(relative(process.cwd(), appDir) || '.', 'no schemas/ (or Strapi src/api/) directory found');
 }

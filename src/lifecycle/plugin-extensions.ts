@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ConfigError, importAppModule } from '../config/index.js';
+import { ConfigError, importAppModule, missingModuleMessage } from '../config/index.js';
 import { callAppFunction, isBuiltInHook, type PluginHolder, type PluginServer } from './plugin-objects.js';
 import type { StrapiApp } from './strapi-app.js';
 import { withStrapiFactories } from './strapi-factories.js';
@@ -57,6 +57,14 @@ function isPluginServer(value: unknown): value is PluginServer {
   return typeof value === 'object' && value !== null;
 }
 
+/**
+ * Why an extension's function failed: a package it requires as it runs (a copy of the plugin's own
+ * bootstrap requiring `url-join`) is named with the command that installs it, as at load time.
+ */
+function failure(err: unknown): string {
+  return missingModuleMessage(err) ?? `failed: ${err instanceof Error ? err.message : String(err)}`;
+}
+
 /** Runs each extension on its plugin's object; what it returns becomes the plugin (its own object when it returns nothing). */
 export async function applyPluginExtensions(
   extensions: readonly PluginExtension[],
@@ -69,11 +77,7 @@ export async function applyPluginExtensions(
     try {
       result = await extension.extend(holder.server);
     } catch (err) {
-      throw new ConfigError(
-        extension.label,
-        undefined,
-        `the extension failed: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      throw new ConfigError(extension.label, undefined, `the extension ${failure(err)}`);
     }
     if (isPluginServer(result)) holder.server = result;
   }
@@ -98,11 +102,7 @@ export async function runExtendedBuiltInHooks(
     try {
       await callAppFunction(run, { strapi });
     } catch (err) {
-      throw new ConfigError(
-        extension.label,
-        undefined,
-        `${hook}() failed: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      throw new ConfigError(extension.label, undefined, `${hook}() ${failure(err)}`);
     }
   }
 }

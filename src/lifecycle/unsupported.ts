@@ -3,6 +3,14 @@ export class UnsupportedStrapiApi extends Error {
   constructor(what: string, hint = '') {
     super(`${what} is not supported by Content Service${hint ? `: ${hint}` : ''}`);
     this.name = 'UnsupportedStrapiApi';
+    // enumerable, so app code answering the error it caught (`ctx.body = err`, as raw-SQL cart and
+    // payment controllers do) tells its client why rather than `{"name":"UnsupportedStrapiApi"}`
+    Object.defineProperty(this, 'message', {
+      value: this.message,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
 }
 

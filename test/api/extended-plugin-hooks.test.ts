@@ -69,4 +69,35 @@ module.exports = (plugin) => {
       'src/extensions/users-permissions/strapi-server.js: bootstrap() failed: no secret configured',
     );
   });
+
+  it('names a package the extension requires as it runs, as when a file requires it at load', async () => {
+    // a copy of the plugin's own bootstrap, required inside the extension function (kiabq/WoG)
+    const atCall = await startUpError({
+      'src/extensions/users-permissions/strapi-server.js': `
+module.exports = (plugin) => {
+  plugin.bootstrap = require('./server/bootstrap');
+  return plugin;
+};
+`,
+      'src/extensions/users-permissions/server/bootstrap.js': `const urljoin = require('url-join-not-installed');
+module.exports = async () => {};
+`,
+    });
+    expect(atCall).to.equal(
+      'src/extensions/users-permissions/strapi-server.js: the extension requires the package "url-join-not-installed", which is not installed: run "npm install url-join-not-installed" in the app directory, or remove what uses it',
+    );
+    const inBootstrap = await startUpError({
+      'src/extensions/users-permissions/strapi-server.js': `
+module.exports = (plugin) => {
+  plugin.bootstrap = async () => {
+    require('sms-gateway-not-installed');
+  };
+  return plugin;
+};
+`,
+    });
+    expect(inBootstrap).to.equal(
+      'src/extensions/users-permissions/strapi-server.js: bootstrap() requires the package "sms-gateway-not-installed", which is not installed: run "npm install sms-gateway-not-installed" in the app directory, or remove what uses it',
+    );
+  });
 });

@@ -147,8 +147,12 @@ describe('GraphQL extension service', () => {
     expect(res.body).to.deep.equal({ data: { whoAmI: 'mobile same-state extuser' } });
     expect(res.headers['x-resolver']).to.equal('whoAmI');
     expect(String(res.headers['set-cookie'])).to.match(/^seen=yes; Path=\/; HttpOnly/);
-    const publicCall = await gql(service, '{ whoAmI }');
-    expect(publicCall.body).to.deep.equal({ data: { whoAmI: 'none same-state public' } });
+    // a root field the app added, with no resolversConfig auth: as Strapi's auth verifies a route
+    // with no scope, the public is refused before the resolver runs
+    const publicCall = await request(service.app).post('/graphql').send({ query: '{ whoAmI }' }).expect(200);
+    expect(publicCall.body.errors?.[0]?.extensions?.code).to.equal('FORBIDDEN');
+    expect(publicCall.body.data).to.deep.equal({ whoAmI: null });
+    expect(publicCall.headers['x-resolver']).to.equal(undefined);
   });
 
   it("counts a custom resolver's collection as Strapi's format service does (meta.pagination)", async () => {
@@ -159,6 +163,8 @@ describe('GraphQL extension service', () => {
     const raw = await gql(
       service,
       `{ pagedArticles(filters: ${filters}, pagination: { page: 2, pageSize: 1 }) { data { id attributes { title } } meta { pagination { total page pageSize pageCount } } } }`,
+      undefined,
+      jwt,
     );
     expect(at(raw.body, 'data.pagedArticles')).to.deep.equal({
       data: [{ id: '1', attributes: { title: 'first' } }],
@@ -167,6 +173,8 @@ describe('GraphQL extension service', () => {
     const transformed = await gql(
       service,
       '{ pagedArticles(transformed: true) { meta { pagination { total page pageSize pageCount } } } }',
+      undefined,
+      jwt,
     );
     expect(at(transformed.body, 'data.pagedArticles.meta.pagination')).to.deep.equal({
       total,
@@ -174,7 +182,7 @@ describe('GraphQL extension service', () => {
       pageSize: 2,
       pageCount: Math.ceil(total / 2),
     });
-    const everything = await gql(service, '{ pagedArticles { meta { pagination { total } } } }');
+    const everything = await gql(service, '{ pagedArticles { meta { pagination { total } } } }', undefined, jwt);
     const all = await gql(service, '{ articles { meta { pagination { total } } } }');
     expect(at(everything.body, 'data.pagedArticles.meta.pagination.total')).to.equal(
       at(all.body, 'data.articles.meta.pagination.total'),
@@ -221,6 +229,7 @@ describe('GraphQL extension service', () => {
     extension.use(({ schemaComposer }) => {
       schemaComposer.Query.addFields({ late: { type: 'String', resolve: () => 'yes' } });
     });
-    expect((await gql(service, '{ late }')).body).to.deep.equal({ data: { late: 'yes' } });
+    expect((await gql(service, '{ late }', undefined, jwt)).body).to.deep.equal({ data: { late: 'yes' } });
+    expect((await gql(service, '{ late }')).body.errors?.[0]?.extensions?.code).to.equal('FORBIDDEN');
   });
 });

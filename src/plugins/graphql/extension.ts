@@ -51,8 +51,11 @@ export type ResolverMiddleware = (
 ) => unknown;
 
 export interface ResolverConfig {
-  /** false: no permission check; `{ scope }`: allowed when the caller may do any of these actions */
-  auth?: false | { scope: string | string[] };
+  /**
+   * false: no permission check; `{ scope }`: allowed when the caller may do any of these actions;
+   * true or absent: the field's own action, or, for a root field the app added, a signed-in caller
+   */
+  auth?: boolean | { scope: string | string[] };
   policies?: Array<Policy | NamedPolicy>;
   middlewares?: ResolverMiddleware[];
 }

@@ -12,6 +12,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { SchemaComposer, type ObjectTypeComposerFieldConfigAsObjectDefinition } from 'graphql-compose';
+import { verifyRouteAuth } from '../../access/route-auth.js';
 import type { Registry } from '../../content-types/index.js';
 import { ForbiddenError, isAppError } from '../../errors/index.js';
 import { addBuiltinTypes, addGenericMorph, addLocaleTypes, localeQueryFields } from './builtin-types.js';
@@ -168,7 +169,7 @@ function wrapAddedRootFields(
       if (name in existing) continue;
       field.resolve = guarded(
         (field.resolve ?? defaultFieldResolver) as Resolve,
-        null,
+        undefined,
         configs[`${root}.${name}`] ?? {},
         named,
       );
@@ -207,20 +208,34 @@ function wrapRoot(
     const key = `${root}.${name}`;
     const resolve = tc.getFieldConfig(name).resolve as Resolve | undefined;
     if (!resolve) continue;
-    tc.extendField(name, { resolve: guarded(resolve, actions.get(key) ?? null, configs[key] ?? {}, named) });
+    // a field the app's typeDefs added has no entry: undefined, checked as Strapi checks it
+    const action = actions.has(key) ? (actions.get(key) ?? null) : undefined;
+    tc.extendField(name, { resolve: guarded(resolve, action, configs[key] ?? {}, named) });
   }
 }
 
-/** Permission check (the field's action, or resolversConfig's `auth`), policies, then middlewares around the resolver. */
-function guarded(resolve: Resolve, action: string | null, config: ResolverConfig, named: NamedPolicyLookup): Resolve {
+/**
+ * Permission check (the field's action, or resolversConfig's `auth`), policies, then middlewares around the resolver.
+ * `action`: the action a field the service built needs, null for one it checks itself (login,
+ * register...); undefined for a root field the app's extension added, which Strapi's auth verifies
+ * as a route with no scope: an authenticated user or a full-access token, not the public.
+ */
+function guarded(
+  resolve: Resolve,
+  action: string | null | undefined,
+  config: ResolverConfig,
+  named: NamedPolicyLookup,
+): Resolve {
   return async (parent: unknown, args: Args, context: GraphQLContext, info: GraphQLResolveInfo) => {
     const { ability } = context.auth;
     if (config.auth !== false) {
-      const scope = config.auth?.scope;
+      const scope = typeof config.auth === 'object' ? config.auth.scope : undefined;
       const allowed =
         scope !== undefined
           ? (Array.isArray(scope) ? scope : [scope]).some((s) => ability.can(s))
-          : action === null || ability.can(action);
+          : action === undefined
+            ? verifyRouteAuth(context.auth, undefined) === 'allowed'
+            : action === null || ability.can(action);
       if (!allowed) throw new ForbiddenError('Forbidden access');
     }
     // made only for a field that has policies: every root field of every request passes here

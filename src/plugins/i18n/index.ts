@@ -7,6 +7,7 @@ import { ForbiddenError } from '../../errors/index.js';
 import { requestAuth } from '../../operations/request-context.js';
 import type { Plugin } from '../types.js';
 import { localizationRoutes } from './localization-route.js';
+import { isLocaleCode } from './locale-code.js';
 import { localeRows } from './locale-rows.js';
 import { createLocalesService } from './locales-service.js';
 
@@ -19,7 +20,7 @@ export function i18nSettings(config: ServiceConfig): I18nSettings | null {
     throw new ConfigError('config/plugins', 'i18n.config.locales', 'must be a non-empty array');
   const locales: Locale[] = raw.map((entry: unknown, i) => {
     const code = typeof entry === 'string' ? entry : (entry as { code?: unknown })?.code;
-    if (typeof code !== 'string' || !/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/.test(code)) {
+    if (!isLocaleCode(code)) {
       throw new ConfigError(
         'config/plugins',
         `i18n.config.locales[${i}]`,

@@ -1,10 +1,15 @@
 /**
  * `strapi.plugin('i18n').service('locales')` of Strapi 4.26, for plugins that read the locales
- * from server code (strapi-plugin-navigation asks `getDefaultLocale()` and `find({})`). The
- * locales are the configured ones (`plugins.i18n.config`), as `GET /api/i18n/locales` answers
- * them; they are not written from code here.
+ * from server code (strapi-plugin-navigation asks `getDefaultLocale()` and `find({})`) and for
+ * projects whose bootstrap adds the locales they need (`findByCode(code)`, then `create({ code,
+ * name })`, where Strapi's admin panel is not there to add them). The locales are the configured
+ * ones (`plugins.i18n.config`) and those created this way since start-up, which every reader
+ * (`GET /api/i18n/locales`, writes in that locale, GraphQL) sees at once; a created one is not
+ * stored, so the bootstrap adds it again at each start.
  */
+import { ApplicationError, ValidationError, invariant } from '../../errors/index.js';
 import type { I18nSettings } from '../../service-context.js';
+import { isLocaleCode } from './locale-code.js';
 import { localeRows, type LocaleRow } from './locale-rows.js';
 
 export function createLocalesService(i18n: I18nSettings) {
@@ -26,6 +31,16 @@ export function createLocalesService(i18n: I18nSettings) {
     },
     async count(params: unknown = {}) {
       return rows().filter((row) => matches(row, params)).length;
+    },
+    /** Strapi's `create(locale)`: the new row; a code already there is refused, as its unique index does */
+    async create(locale: unknown): Promise<LocaleRow> {
+      const { code, name } = (locale ?? {}) as { code?: unknown; name?: unknown };
+      if (!isLocaleCode(code)) throw new ValidationError('A locale needs a code such as "en" or "fr-CA"');
+      if (rows().some((row) => row.code === code)) throw new ApplicationError('This locale already exists');
+      i18n.locales.push({ code, name: typeof name === 'string' && name !== '' ? name : code });
+      const created = rows().find((row) => row.code === code);
+      invariant(created, 'a locale just added has its row');
+      return created;
     },
     async getDefaultLocale() {
       return i18n.defaultLocale;
