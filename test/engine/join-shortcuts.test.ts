@@ -87,6 +87,40 @@ describe('engine: join shortcuts answer as the general path', () => {
     }
   }
 
+  // a sub-pipeline of $match and $project stages runs on the equality's documents; a $skip: 0 keeps
+  // the same request on the path that plans the foreign side's access with the equality first
+  const filters: AnyDoc[][] = [
+    [{ $match: { name: { $ne: 'second' } } }, { $project: { name: 1 } }],
+    [{ $match: { $expr: { $ne: ['$_id', '$$self'] } } }],
+    [
+      { $match: { $and: [{ $expr: { $gt: ['$rank', '$$rank'] } }, { group: { $ne: null } }] } },
+      { $project: { _id: 1 } },
+    ],
+  ];
+  for (const [i, pipeline] of filters.entries()) {
+    for (const localField of ['author', 'authors', 'group', 'missing']) {
+      it(`an equality join on ${localField} whose sub-pipeline #${i} filters and projects`, async () => {
+        const join = (sub: AnyDoc[]) => [
+          { $sort: { _id: 1 } },
+          {
+            $lookup: {
+              from: 'authors',
+              localField,
+              foreignField: localField === 'group' ? 'group' : '_id',
+              let: { self: '$_id', rank: '$rank' },
+              pipeline: sub,
+              as: 'joined',
+            },
+          },
+          { $project: { joined: 1 } },
+        ];
+        const short = await outcome(join(pipeline));
+        expect(short).to.deep.equal(await outcome(join([...pipeline, { $skip: 0 }])));
+        expect(short.docs?.length).to.equal(articles.length);
+      });
+    }
+  }
+
   for (const op of ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte']) {
     it(`${op} between a field and a let variable, both orders`, async () => {
       const join = (cond: AnyDoc) => [

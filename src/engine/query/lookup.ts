@@ -167,9 +167,10 @@ function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline, rawSpec: u
     let joined: Joined;
     if (equalityJoin) {
       // the equality as the sub-pipeline's first $match, so the foreign side's plan (index walk
-      // for a $sort + $limit) serves the whole join
+      // for a $sort + $limit) serves the whole join; a sub-pipeline that only filters and projects
+      // (a localizations join) runs on the equality's documents, without planning its own access
       joined =
-        foreign && locals.every(isKeyScalar)
+        foreign && locals.every(isKeyScalar) && !filtersOnly(spec.pipeline)
           ? run(foreign, [{ $match: { [spec.foreignField as string]: { $in: locals } } }, ...spec.pipeline], subEnv)
           : run(equalityJoin(locals), spec.pipeline, subEnv);
     } else {
@@ -191,6 +192,22 @@ function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline, rawSpec: u
     }
     return remembered(joined, memo, key);
   };
+}
+
+const filtersOnlyBy = new WeakMap<unknown[], boolean>();
+
+/** Whether a sub-pipeline is made only of `$match` and `$project` stages (its answer keeps the input's order). */
+function filtersOnly(pipeline: unknown[]): boolean {
+  let known = filtersOnlyBy.get(pipeline);
+  if (known === undefined) {
+    known = pipeline.every((stage) => {
+      if (!isPlainObject(stage)) return false;
+      const keys = Object.keys(stage);
+      return keys.length === 1 && (keys[0] === '$match' || keys[0] === '$project');
+    });
+    if (Object.isFrozen(pipeline)) filtersOnlyBy.set(pipeline, known);
+  }
+  return known;
 }
 
 const projectionsBy = new WeakMap<unknown[], ((docs: Doc[]) => Doc[]) | undefined>();
