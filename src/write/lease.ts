@@ -69,7 +69,11 @@ async function asHolder<T>(key: string, work: () => Promise<T>): Promise<T> {
 }
 
 /** Runs `work` as the holder of `key`, once the lease is taken, unless what it guards is `gone()`. */
-async function holdingUnlessGone<T>(key: string, work: () => Promise<T>, gone: () => Promise<Error | null>): Promise<T> {
+async function holdingUnlessGone<T>(
+  key: string,
+  work: () => Promise<T>,
+  gone: () => Promise<Error | null>,
+): Promise<T> {
   const error = await gone();
   if (error) throw error;
   return asHolder(key, work);
