@@ -107,7 +107,12 @@ describe('a lease taken inside an app transaction, on two instances', function (
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(settled).to.deep.equal([]);
       held.open();
-      await (outcome === 'commits' ? a.transaction : a.transaction.then(expect.fail, () => undefined));
+      await (outcome === 'commits'
+        ? a.transaction
+        : a.transaction.then(
+            () => expect.fail('committed'),
+            () => undefined,
+          ));
       const res = await rest;
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       await appTransaction;
