@@ -80,12 +80,18 @@ async function holdingUnlessGone<T>(
 }
 
 /**
- * The leases an app's open transaction holds until it ends, each with the end of the last work
- * that ran under it: the transaction's works take their turns (one at a time, as any holders).
+ * A lease an app's open transaction holds (or is taking) until it ends: `acquired` once taken
+ * (rejected if it could not be), `turn` the end of the last work that runs under it, so the
+ * transaction's works take their turns, one at a time, as any holders.
  */
-const transactionLeases = new WeakMap<AmbientTransaction, Map<string, { turn: Promise<unknown> }>>();
+interface TransactionLease {
+  acquired: Promise<void>;
+  turn: Promise<unknown>;
+}
 
-function leasesOf(transaction: AmbientTransaction): Map<string, { turn: Promise<unknown> }> {
+const transactionLeases = new WeakMap<AmbientTransaction, Map<string, TransactionLease>>();
+
+function leasesOf(transaction: AmbientTransaction): Map<string, TransactionLease> {
   let leases = transactionLeases.get(transaction);
   if (!leases) transactionLeases.set(transaction, (leases = new Map()));
   return leases;
@@ -144,6 +150,58 @@ function keep(leases: Collection<LeaseDoc>, name: string, owner: string): () => 
   };
 }
 
+/** Takes the lease `name` (waiting for it); answers the function that gives it back. */
+async function takeLease(
+  models: Models,
+  name: string,
+  gone: () => Promise<Error | null>,
+): Promise<() => Promise<void>> {
+  const leases = models.db().collection<LeaseDoc>(LEASES);
+  const owner = randomUUID();
+  await acquire((now) => outsideAmbientTransaction(() => take(leases, name, owner, now)), gone);
+  // its beat outside any transaction too: a transaction's lease outlives the work that took it
+  const release = await outsideAmbientTransaction(async () => keep(leases, name, owner));
+  return () => outsideAmbientTransaction(release);
+}
+
+/**
+ * `work` under the lease `name` held by the app's open `transaction` until it ends: taken by the
+ * first work that asks for it, the others wait for their turn.
+ */
+function inTransactionTurn<T>(
+  models: Models,
+  transaction: AmbientTransaction,
+  name: string,
+  work: () => Promise<T>,
+  gone: () => Promise<Error | null>,
+): Promise<T> {
+  const leases = leasesOf(transaction);
+  const held = leases.get(name);
+  if (held) {
+    const turn = held.turn.then(() => held.acquired).then(() => holdingUnlessGone(name, work, gone));
+    held.turn = turn.catch(() => undefined);
+    return turn;
+  }
+  /** set when the transaction ended while the lease was awaited: given back after this work */
+  let giveBackNow: (() => Promise<void>) | undefined;
+  const acquired = takeLease(models, name, gone).then((giveBack) => {
+    // no part of the transaction's outcome: a lease not given back frees itself in `holdMs`
+    if (openWithSession(transaction)) transaction.whenEnded.push(() => giveBack().catch(() => undefined));
+    else giveBackNow = giveBack;
+  });
+  const entry: TransactionLease = { acquired, turn: acquired };
+  leases.set(name, entry);
+  // not taken (a 409, gone): the next work of the transaction tries again
+  acquired.catch(() => leases.get(name) === entry && leases.delete(name));
+  const turn = acquired
+    .then(() => holdingUnlessGone(name, work, gone))
+    .finally(async () => {
+      await giveBackNow?.();
+    });
+  entry.turn = turn.catch(() => undefined);
+  return turn;
+}
+
 /**
  * Runs `work` while holding the lease named `name`. `gone()` (an error) ends the wait, and refuses
  * the lease once taken, when what it guards no longer exists. Inside an app's open transaction the
@@ -157,27 +215,8 @@ export async function withNamedLease<T>(
 ): Promise<T> {
   if (holding(name)) return work();
   const transaction = ambientTransaction();
-  const ofTransaction = transaction && openWithSession(transaction) && leasesOf(transaction).get(name);
-  if (ofTransaction) {
-    const turn = ofTransaction.turn.then(() => holdingUnlessGone(name, work, gone));
-    ofTransaction.turn = turn.catch(() => undefined);
-    return turn;
-  }
-  const leases = models.db().collection<LeaseDoc>(LEASES);
-  const owner = randomUUID();
-  await acquire((now) => outsideAmbientTransaction(() => take(leases, name, owner, now)), gone);
-  // its beat outside the transaction too, which it outlives
-  const release = await outsideAmbientTransaction(async () => keep(leases, name, owner));
-  const giveBack = () => outsideAmbientTransaction(release);
-  // (the transaction may have ended while the lease was awaited)
-  const until = transaction && openWithSession(transaction) ? transaction : undefined;
-  if (until) {
-    const turn = holdingUnlessGone(name, work, gone);
-    leasesOf(until).set(name, { turn: turn.catch(() => undefined) });
-    // a lease is no part of the transaction's outcome: one not given back frees itself in `holdMs`
-    until.whenEnded.push(() => giveBack().catch(() => undefined));
-    return turn;
-  }
+  if (transaction && openWithSession(transaction)) return inTransactionTurn(models, transaction, name, work, gone);
+  const giveBack = await takeLease(models, name, gone);
   try {
     return await holdingUnlessGone(name, work, gone);
   } finally {

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { createApiToken } from '../../src/plugins/users-permissions/index.js';
-import { leaseTiming } from '../../src/write/index.js';
+import { leaseTiming, withNamedLease } from '../../src/write/index.js';
 import { createTestService, freshDatabaseUri, type TestService } from '../helpers/server.js';
 import { collectionTypeSchema, writeTempProject } from '../helpers/temp-app.js';
 
@@ -145,10 +145,27 @@ describe('a lease taken inside an app transaction, on two instances', function (
   it('lets later work of the same transaction take the lease it holds, one work at a time', async () => {
     Object.assign(leaseTiming, { waitMs: 1_000 });
     await apps[0]!.db.transaction(async () => {
-      await updateRole(apps[0]!, grants('find'));
-      await Promise.all([updateRole(apps[0]!, grants('findOne')), updateRole(apps[0]!, grants('create'))]);
+      // the first two at once: one takes it, the other waits for its turn (not for the transaction)
+      await Promise.all([updateRole(apps[0]!, grants('find')), updateRole(apps[0]!, grants('findOne'))]);
+      await updateRole(apps[0]!, grants('create'));
     });
     expect(await actions()).to.deep.equal(['api::page.page.create']);
+    expect(await leases()).to.equal(0);
+  });
+
+  it('lets works of one transaction that ask for a lease at the same moment take their turns', async () => {
+    Object.assign(leaseTiming, { waitMs: 2_000 });
+    const { models } = services[0]!.context;
+    const order: string[] = [];
+    const work = (n: number) => async () => {
+      order.push(`start ${n}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      order.push(`end ${n}`);
+    };
+    await apps[0]!.db.transaction(() =>
+      Promise.all([1, 2, 3].map((n) => withNamedLease(models, 'probe:together', work(n)))),
+    );
+    expect(order).to.deep.equal(['start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3']);
     expect(await leases()).to.equal(0);
   });
 });
