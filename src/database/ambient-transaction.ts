@@ -33,6 +33,11 @@ export interface AmbientTransaction {
    * after the commit, outside it, and awaited before `strapi.db.transaction` answers
    */
   afterCommit: (() => Promise<void>)[];
+  /**
+   * What the transaction holds until it ends (the leases its work took, src/write/lease.ts): run
+   * once it committed or rolled back, whichever, outside it and before the settling steps
+   */
+  whenEnded: (() => Promise<void>)[];
 }
 
 /** What the current asynchronous work runs in: a transaction, and whether the work is detached from it. */
@@ -101,7 +106,15 @@ export function outsideAmbientTransaction<T>(work: () => Promise<T>): Promise<T>
 
 /** A transaction opened on `session` (started), or without one where the database has no transactions. */
 export function openAmbientTransaction(session?: ClientSession): AmbientTransaction {
-  return { open: true, closed: false, session, commitCallbacks: [], rollbackCallbacks: [], afterCommit: [] };
+  return {
+    open: true,
+    closed: false,
+    session,
+    commitCallbacks: [],
+    rollbackCallbacks: [],
+    afterCommit: [],
+    whenEnded: [],
+  };
 }
 
 /** Told of an `onCommit`/`onRollback` callback that failed: ended, they cannot fail the transaction. */
@@ -122,10 +135,10 @@ export function closeAmbientTransaction(
 }
 
 /**
- * Commits or rolls back once (later calls do nothing), then, after a commit, the settling steps in
- * `afterCommit`, each outside the ended transaction and whatever the one before did (the first
- * failure is thrown once all ran), then that end's callbacks, not awaited, as Strapi's. A commit
- * that fails is rolled back (its rollback callbacks run) and its error thrown.
+ * Commits or rolls back once (later calls do nothing), then `whenEnded`, then, after a commit, the
+ * settling steps in `afterCommit`, each outside the ended transaction and whatever the one before
+ * did (the first failure is thrown once all ran), then that end's callbacks, not awaited, as
+ * Strapi's. A commit that fails is rolled back (its rollback callbacks run) and its error thrown.
  */
 export async function endAmbientTransaction(
   transaction: AmbientTransaction,
@@ -149,7 +162,8 @@ export async function endAmbientTransaction(
   } finally {
     await session?.endSession();
   }
-  const steps = ended === 'commit' ? transaction.afterCommit : [];
+  const steps = [...transaction.whenEnded, ...(ended === 'commit' ? transaction.afterCommit : [])];
+  transaction.whenEnded = [];
   transaction.afterCommit = [];
   for (const step of steps) {
     try {

@@ -226,6 +226,21 @@ describe('commands authentication sends per request', function () {
     expect((await send()).status).to.equal(status);
     return [...sent];
   };
+  /**
+   * What `send` costs once what it needs is cached: counted right after the same request. A loaded
+   * machine may let the cache lapse in between (an entry serves 2 s at most, and none while the
+   * epoch's polls go unanswered for 1 s: CredentialsEpoch), so a count of `send` that had to read
+   * again is taken again, up to 5 times; a cache that never serves fails every one.
+   */
+  const cachedCountFor = async (send: () => Promise<{ status: number }>, cached: string[]): Promise<string[]> => {
+    let counted: string[] = [];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await send();
+      counted = await countedFor(send);
+      if (counted.join() === cached.join()) break;
+    }
+    return counted;
+  };
 
   it('none for a public request or a cached API token, one read of the user (with its role) for a JWT request; the permissions again only once changed', async () => {
     const registered = await request(service.app)
@@ -237,23 +252,23 @@ describe('commands authentication sends per request', function () {
     const asPublic = () => request(service.app).get('/api/categories');
     await asUser();
     await asPublic();
-    expect(await countedFor(asPublic)).to.deep.equal([]);
+    expect(await cachedCountFor(asPublic, [])).to.deep.equal([]);
     const { accessKey } = await createApiToken(service.context, { name: 'counted', type: 'read-only' });
     const asToken = () =>
       request(service.app)
         .get('/api/categories')
         .set({ Authorization: `Bearer ${accessKey}` });
     expect(await countedFor(asToken)).to.deep.equal(['strapi_api_tokens.find', 'strapi_api_tokens.update']);
-    expect(await countedFor(asToken)).to.deep.equal([]);
+    expect(await cachedCountFor(asToken, [])).to.deep.equal([]);
     // a token's creation moved the credentials epoch: the role's actions are read once more
     expect(await countedFor(asUser)).to.deep.equal(['up_users.aggregate', 'up_permissions.find']);
-    expect(await countedFor(asUser)).to.deep.equal(['up_users.aggregate']);
+    expect(await cachedCountFor(asUser, ['up_users.aggregate'])).to.deep.equal(['up_users.aggregate']);
     // the authenticated role changes (its stamp moves): its actions are read once more
     const roleId = (await service.context.models
       .collection('plugin::users-permissions.role')
       .findOne({ type: 'authenticated' }))!._id as unknown as number;
     await grantActions(service.context, roleId, ['api::tag.tag.counted']);
     expect(await countedFor(asUser)).to.deep.equal(['up_users.aggregate', 'up_permissions.find']);
-    expect(await countedFor(asUser)).to.deep.equal(['up_users.aggregate']);
+    expect(await cachedCountFor(asUser, ['up_users.aggregate'])).to.deep.equal(['up_users.aggregate']);
   });
 });

@@ -191,3 +191,57 @@ describe('work that outlives its transaction', () => {
     expect(await notes.find().sort({ _id: 1 }).toArray()).to.deep.equal([{ _id: 'contended', text: 'retried' }]);
   });
 });
+
+// Commands handed the transaction's session before its abort started, still waiting for a
+// connection (a pool of one) or on the wire while the abort runs: each goes out in the transaction
+// and is undone with it, or is refused (docs/ARCHITECTURE.md, "Work that outlives its transaction").
+describe('work that outlives its transaction, on one connection', function () {
+  this.timeout(20_000);
+  let service: TestService;
+  let strapi: StrapiApp;
+  let inserts = 0;
+
+  before(async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cs-stragglers-'));
+    await writeFiles(dir, PROJECT);
+    const uri = new URL(freshDatabaseUri());
+    uri.searchParams.set('maxPoolSize', '1');
+    uri.searchParams.set('monitorCommands', 'true');
+    service = await createTestService({ appDir: dir }, uri.toString());
+    service.context.connection.getClient().on('commandStarted', (event) => {
+      if (event.commandName === 'insert' && event.command.insert === 'notes') inserts++;
+    });
+    const running = runningStrapi();
+    if (!running) throw new Error('no running strapi');
+    strapi = running;
+  });
+  after(() => service.close());
+
+  it('keeps none of the writes under way when the transaction rolls back, whenever it does', async () => {
+    for (let round = 0; round < 20; round++) {
+      const writes: Promise<unknown>[] = [];
+      const failed = await strapi.db
+        .transaction(async () => {
+          for (let i = 0; i < 20; i++)
+            writes.push(
+              strapi.db
+                .query(NOTE)
+                .create({ data: { text: `${round}.${i}` } })
+                .catch(() => undefined),
+            );
+          // the rollback starts while some writes wait for the one connection, others are on it
+          await new Promise((resolve) => setTimeout(resolve, (round * 7) % 60));
+          throw new Error('rolled back');
+        })
+        .then(
+          () => false,
+          () => true,
+        );
+      expect(failed).to.equal(true);
+      await Promise.all(writes);
+    }
+    // some inserts did go out in the transactions, and were undone with them
+    expect(inserts).to.be.greaterThan(0);
+    expect(await service.context.connection.collection('notes').countDocuments()).to.equal(0);
+  });
+});

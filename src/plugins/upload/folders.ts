@@ -105,10 +105,19 @@ async function createFreeRootFolder(ctx: OperationContext): Promise<number> {
 /** Where Strapi remembers the folder: `strapi.store({ type: 'plugin', name: 'upload', key: 'api-folder' })`. */
 const API_FOLDER_SETTING = { key: 'plugin_upload_api-folder', environment: null, tag: null };
 
+function coreStore(ctx: OperationContext) {
+  return ctx.connection.collection<{ key: string; value?: unknown }>(CORE_STORE_COLLECTION);
+}
+
+/** The id of the "API Uploads" folder the core store remembers, if any (it may be gone). */
+async function rememberedApiFolder(ctx: OperationContext): Promise<number | undefined> {
+  const remembered = (await coreStore(ctx).findOne(API_FOLDER_SETTING))?.value;
+  return isPlainObject(remembered) && typeof remembered.id === 'number' ? remembered.id : undefined;
+}
+
 async function loadOrCreateApiFolder(ctx: OperationContext): Promise<number> {
-  const settings = ctx.connection.collection<{ key: string; value?: unknown }>(CORE_STORE_COLLECTION);
-  const remembered = (await settings.findOne(API_FOLDER_SETTING))?.value;
-  const id = isPlainObject(remembered) && typeof remembered.id === 'number' ? remembered.id : undefined;
+  const settings = coreStore(ctx);
+  const id = await rememberedApiFolder(ctx);
   if (id !== undefined && (await findFolder(ctx, id))) return id;
   const created = await createFreeRootFolder(ctx);
   await settings.updateOne(API_FOLDER_SETTING, { $set: { value: { id: created } } }, { upsert: true });
@@ -125,4 +134,15 @@ export function apiUploadFolder(ctx: OperationContext): Promise<number> {
   const lookup = loadOrCreateApiFolder(ctx).finally(() => pending.delete(ctx.models));
   pending.set(ctx.models, lookup);
   return lookup;
+}
+
+/**
+ * The "API Uploads" folder made again when `folder`, chosen before a file's bytes were stored, is
+ * that folder and app code deleted it since (`strapi.db.query('plugin::upload.folder').delete`):
+ * the file goes where the next upload would, rather than its upload failing on a relation the
+ * client never sent. Undefined for any other folder, or one still there.
+ */
+export async function apiFolderMadeAgain(ctx: OperationContext, folder: unknown): Promise<number | undefined> {
+  if (typeof folder !== 'number' || (await findFolder(ctx, folder))) return undefined;
+  return folder === (await rememberedApiFolder(ctx)) ? apiUploadFolder(ctx) : undefined;
 }

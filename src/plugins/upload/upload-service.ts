@@ -30,7 +30,7 @@ import { deleteStored, publicFile, readFile, removeFileById, type UploadRuntime 
 import { IMAGE_MIMES, type ImageManipulationService, type ImageSettings } from './images.js';
 import type { ProviderService } from './provider-service.js';
 import { replaceFile } from './replace-file.js';
-import { apiUploadFolder, folderPathOf } from './folders.js';
+import { apiFolderMadeAgain, apiUploadFolder, folderPathOf } from './folders.js';
 import { forgetPendingUpload, notePending } from './pending-uploads.js';
 import { withWorkDir } from './work-dir.js';
 import { bytesToKbytes } from './sizes.js';
@@ -383,7 +383,9 @@ export function createUploadService(
       const attach = relatedAttach(values);
       const target = attach ? await resolveAttachTarget(ctx, { strategy: 'none', ability: ALLOW_ALL }, attach) : null;
       if (target) assertAccepts(target, [{ name: textOf(values, 'name') ?? '', mime: textOf(values, 'mime') ?? '' }]);
-      const id = await createEntry(ctx, contentType(), recordData(contentType(), values, true));
+      const folder = await apiFolderMadeAgain(ctx, values.folder);
+      const placed = folder === undefined ? values : { ...values, folder, folderPath: await folderPathOf(ctx, folder) };
+      const id = await createEntry(ctx, contentType(), recordData(contentType(), placed, true));
       // the entry (or component) deleted since it was checked: the file does not stay
       if (target && !(await attachFiles(ctx, target, [id]))) {
         await removeFileById(rt, ctx, id);
