@@ -1,11 +1,12 @@
 /**
- * Our AppErrors as GraphQL errors, the way Strapi v4's plugin-graphql formats them:
- * `extensions: { error: { name, message, details }, code }` with code FORBIDDEN (403),
- * UNAUTHENTICATED (401), BAD_USER_INPUT (ValidationError) or `STRAPI_<NAME>` (PaginationError →
- * STRAPI_PAGINATION_ERROR); anything else is an internal error whose message is not leaked.
+ * Our AppErrors (and the app's own `@strapi/utils` errors) as GraphQL errors, the way Strapi v4's
+ * plugin-graphql formats them: `extensions: { error: { name, message, details }, code }` with code
+ * FORBIDDEN (ForbiddenError, its PolicyError, and UnauthorizedError), BAD_USER_INPUT
+ * (ValidationError) or `STRAPI_<NAME>` (PaginationError → STRAPI_PAGINATION_ERROR); anything else
+ * is an internal error whose message is not leaked.
  */
 import { GraphQLError } from 'graphql';
-import { HttpError, isAppError, type AppError } from '../../errors/index.js';
+import { fromStrapiUtilsError, HttpError, isAppError, type AppError } from '../../errors/index.js';
 import { databaseRefusal } from '../../database/database-errors.js';
 import type { Logger } from '../../logger.js';
 
@@ -22,9 +23,11 @@ export class ShownInternalError extends Error {}
 /** graphql-js's own error for a resolver's null in a non-null field: names only the schema's field. */
 const NON_NULL_FIELD = /^Cannot return null for non-nullable field [_A-Za-z][_0-9A-Za-z]*\.[_A-Za-z][_0-9A-Za-z]*\.$/;
 
+/** Strapi's formatter answers every ForbiddenError (PolicyError is one) and UnauthorizedError as Apollo's ForbiddenError. */
+const FORBIDDEN_NAMES = new Set(['ForbiddenError', 'PolicyError', 'UnauthorizedError']);
+
 export function errorCode(error: AppError): string {
-  if (error.name === 'ForbiddenError') return 'FORBIDDEN';
-  if (error.name === 'UnauthorizedError') return 'UNAUTHENTICATED';
+  if (FORBIDDEN_NAMES.has(error.name)) return 'FORBIDDEN';
   if (error.name === 'ValidationError') return 'BAD_USER_INPUT';
   return `STRAPI_${snakeUpper(error.name)}`;
 }
@@ -38,7 +41,7 @@ export function formatResolverError(error: GraphQLError, logger: Logger): GraphQ
   if (code === VALIDATION_FAILED || code === PARSE_FAILED) return error;
   if (cause instanceof ShownInternalError || (cause.constructor === Error && NON_NULL_FIELD.test(cause.message)))
     return withCode(error, 'INTERNAL_SERVER_ERROR');
-  const original = databaseRefusal(cause) ?? cause;
+  const original = databaseRefusal(cause) ?? fromStrapiUtilsError(cause);
   // Strapi's GraphQL formats only its ApplicationErrors; a client's input refused this way is no fault to log
   if (original instanceof HttpError) return internalError();
   if (isAppError(original)) {
