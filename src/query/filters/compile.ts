@@ -1,7 +1,7 @@
 import { ValidationError } from '../../errors/index.js';
 import { matchesNullRow } from './negate.js';
 import { jsonTextExpression } from './json-text.js';
-import { isNumberTextCondition, neverMatchesNumberText, numberTextExpression } from './number-text.js';
+import { isNumberTextCondition, numberTextExpression, readsLoweredText } from './number-text.js';
 import { relationJoin } from './relation-join.js';
 import { anyNode, constantTruth, type ConditionNode, type FilterNode, type RelationNode } from './tree.js';
 
@@ -263,10 +263,10 @@ function jsonTextCondition(node: ConditionNode): Query {
 /** A text operator on a number or boolean column, matched against its SQLite text (number-text.ts). */
 function numberTextCondition(node: ConditionNode): Query {
   const text = '$$text';
-  const matches = neverMatchesNumberText(node) ? false : textMatch(node, text);
+  const matches = textMatch(node, text);
   return {
     $let: {
-      vars: { text: numberTextExpression(node.type, `$${node.path}`) },
+      vars: { text: numberTextExpression(node.type, `$${node.path}`, readsLoweredText(node)) },
       in: { $cond: [{ $eq: [text, null] }, false, node.negated ? { $not: [matches] } : matches] },
     },
   };
