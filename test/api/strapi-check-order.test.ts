@@ -56,6 +56,18 @@ describe('REST: the order of Strapi’s checks', () => {
     expect(await refusal('/api/articles?sort=nope:up&pagination[page]=1&pagination[limit]=3')).to.equal(
       'Invalid parameter nope',
     );
+    // an empty `fields=` fails in Strapi's database layer too: the pagination's 400 comes first (Strapi 4.26)
+    for (const path of [
+      '/api/articles?fields=&pagination[page]=1&pagination[start]=0',
+      '/api/articles?pagination[page]=1&pagination[start]=0&fields=',
+    ])
+      expect(await refusal(path), path).to.equal(
+        'Invalid pagination parameters. Expected either start/limit or page/pageSize',
+      );
+    expect(await refusal('/api/articles?fields=&publicationState=draft')).to.equal(
+      'Invalid parameter publicationState: expected live or preview',
+    );
+    expect(await refusal('/api/articles?fields=&pagination[page]=1')).to.equal('Invalid parameter ');
   });
 
   it('filters, then sort, then fields, then populate', async () => {
