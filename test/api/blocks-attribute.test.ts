@@ -47,6 +47,26 @@ describe('blocks attribute: writes checked as Strapi 4.26 checks them', () => {
     expect(res.body.data.attributes.content).to.deep.equal(content);
   });
 
+  it("filters a blocks attribute as its JSON text, as Strapi 4.26 filters and sorts it (like json's)", async () => {
+    const ids = async (query: string) =>
+      ((await request(service.app).get(`/api/pages?${query}&sort=id`).expect(200)).body.data as { id: number }[]).map(
+        (entry) => entry.id,
+      );
+    const plain = (await create([{ type: 'paragraph', children: [{ type: 'text', text: 'plain words' }] }]).expect(200))
+      .body.data.id as number;
+    const empty = (
+      await request(service.app)
+        .post('/api/pages')
+        .send({ data: { title: 'none' } })
+        .expect(200)
+    ).body.data.id as number;
+    expect(await ids('filters[content][$contains]=plain%20words')).to.deep.equal([plain]);
+    expect(await ids('filters[content][$containsi]=PLAIN')).to.deep.equal([plain]);
+    expect(await ids('filters[content][$startsWith]=%5B%7B%22type')).to.include(plain);
+    expect(await ids('filters[content][$null]=true')).to.deep.equal([empty]);
+    expect(await ids('filters[content][$notContains]=plain')).to.not.include(plain);
+  });
+
   it("refuses a node of no known kind with Strapi's message, and a node without its children", async () => {
     const before = await pages();
     expect((await refusal([{ type: 'nope' }])).details.errors).to.deep.equal([

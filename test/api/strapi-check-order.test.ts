@@ -84,6 +84,32 @@ describe('REST: the order of Strapi’s checks', () => {
     expect(await refusal('/api/articles?filters[title][$between]=a&fields[0]=nope')).to.equal('Invalid parameter nope');
   });
 
+  it('in filters: of several unknown keys, the one Strapi 4.26’s traversal meets first ($and / $or items side by side)', async () => {
+    for (const [query, key] of [
+      // a later item's own key is met before an earlier item's nested one
+      [
+        'filters[$and][0][$or][0][kind][$eq]=news&filters[$and][0][$or][1][kind][$eq]=review&filters[$and][1][featured][$eq]=true',
+        'featured',
+      ],
+      ['filters[$or][0][$and][0][a]=1&filters[$or][1][b][c]=1', 'b'],
+      [
+        'filters[$or][0][name][$eq]=1&filters[$or][0][zz]=1&filters[$or][1][title]=1&filters[$or][1][$and][0][yy]=1',
+        'title',
+      ],
+      // in one object, keys in order; on a tie, the earlier item
+      ['filters[zip]=1&filters[nope]=2', 'zip'],
+      ['filters[$or][0][nope][$eq]=1&filters[$or][1][zip]=1', 'nope'],
+      ['filters[$and][0][a]=1&filters[$and][1][$or][0][b]=1', 'a'],
+    ] as const)
+      expect(await refusal(`/api/tags?${query}`), query).to.equal(`Invalid parameter ${key}`);
+    // a relation's filters take their time: the other item's second key is met first
+    expect(
+      await refusal(
+        '/api/articles?filters[$or][0][author][name][$eq]=x&filters[$or][0][qq]=1&filters[$or][1][title][$eq]=1&filters[$or][1][pp]=2',
+      ),
+    ).to.equal('Invalid parameter pp');
+  });
+
   it('in filters: unknown keys first, then dynamic zones, then passwords, then private attributes', async () => {
     expect(await refusal('/api/articles?filters[internalNotes][$eq]=a&filters[nope]=1')).to.equal(
       'Invalid parameter nope',

@@ -1,6 +1,7 @@
 import { Decimal128, Long } from 'mongodb';
 import { textPattern } from './compile.js';
 import { isNumberTextCondition, numberText, readsLoweredText } from './number-text.js';
+import { isJsonText } from './json-text.js';
 import { matchesNullRow } from './negate.js';
 import { constantTruth, type ConditionNode, type FilterNode } from './tree.js';
 
@@ -38,7 +39,7 @@ function matchesCondition(node: ConditionNode, stored: unknown): boolean {
   const constant = constantTruth(node);
   if (constant !== undefined) return constant;
   const value =
-    node.type === 'json' && node.op !== 'null'
+    isJsonText(node.type) && node.op !== 'null'
       ? jsonText(stored)
       : isNumberTextCondition(node)
         ? numberText(node.type, comparable(stored), readsLoweredText(node))
