@@ -100,6 +100,12 @@ describe('REST: the order of Strapi’s checks', () => {
       ['filters[zip]=1&filters[nope]=2', 'zip'],
       ['filters[$or][0][nope][$eq]=1&filters[$or][1][zip]=1', 'nope'],
       ['filters[$and][0][a]=1&filters[$and][1][$or][0][b]=1', 'a'],
+      // the value under any operator is walked too, before the next key
+      ['filters[$eq][nope]=1&filters[zip]=1', 'nope'],
+      [
+        'filters[$null][0][$or][0][kind][$eq]=news&filters[$and][0][$or][1][kind][$eq]=review&filters[$and][1][featured][$eq]=true',
+        'kind',
+      ],
     ] as const)
       expect(await refusal(`/api/tags?${query}`), query).to.equal(`Invalid parameter ${key}`);
     // a relation's filters take their time: the other item's second key is met first

@@ -89,9 +89,11 @@ function walkEntity(
   for (const [key, nested] of Object.entries(value)) {
     time += VISIT;
     if (looksLikeOperator(key)) {
-      if (!isLogicalOperator(key) && !isValueOperator(key)) note(found, UNKNOWN, key, time);
+      const known = isLogicalOperator(key) || isValueOperator(key);
+      if (!known) note(found, UNKNOWN, key, time);
       time += HANDLERS;
-      if (isLogicalOperator(key)) time = walkEntity(ctx, schema, nested, found, depth + 1, time);
+      // Strapi walks the value of every key that names no attribute, an operator's too
+      if (known) time = walkEntity(ctx, schema, nested, found, depth + 1, time);
       continue;
     }
     if (key === 'id') {
