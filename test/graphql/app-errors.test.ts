@@ -91,7 +91,8 @@ describe("GraphQL: the project's @strapi/utils errors from resolvers and policie
   });
   after(() => service.close());
 
-  const failure = async (kind: string) => (await gql(service, '{ fail(kind: $kind) }'.replace('$kind', `"${kind}"`))).body;
+  const failure = async (kind: string) =>
+    (await gql(service, '{ fail(kind: $kind) }'.replace('$kind', `"${kind}"`))).body;
   const answered = (name: string, message: string, details: Record<string, unknown>, code: string) => ({
     errors: [{ message, extensions: { error: { name, message, details }, code } }],
     data: { fail: null },
