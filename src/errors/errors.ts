@@ -1,4 +1,4 @@
-import { AppError, type ErrorDetails } from './app-error.js';
+import { AppError, type ErrorDetails, type StrapiErrorBody } from './app-error.js';
 
 /** One entry of `details.errors` in a ValidationError, as Strapi's yup-based validators emit. */
 export interface ValidationIssue {
@@ -88,9 +88,13 @@ export class ApplicationError extends AppError {
   }
 }
 
-/** An unexpected fault: rendered without its message or stack, logged in full by the caller. */
+/** An unexpected fault: rendered without its message, stack or details (as Strapi's), logged in full by the caller. */
 export class InternalServerError extends AppError {
   constructor() {
     super(500, 'InternalServerError', 'Internal Server Error');
+  }
+
+  override toBody(): StrapiErrorBody {
+    return { data: null, error: { status: this.status, name: this.name, message: this.message } };
   }
 }

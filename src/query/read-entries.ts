@@ -214,13 +214,21 @@ async function parseFind(
   // database layer meets (a 500 there, a 400 here: the state, locale, pagination, filter values)
   if (rawQuery.filters !== undefined) checkFilters({ ...query, filters: rawQuery.filters });
   const sort = compileListSort(query, rawQuery.sort);
-  const chosen = memoizedSelection(ctx, schema, rawQuery, askedPublicationState(rawQuery.publicationState));
+  // an empty `fields=` fails only in Strapi's database layer: refused after the pagination and the state
+  const emptyFields = rawQuery.fields === '';
+  const chosen = memoizedSelection(
+    ctx,
+    schema,
+    emptyFields ? withoutFields(rawQuery) : rawQuery,
+    askedPublicationState(rawQuery.publicationState),
+  );
   // Strapi's core service reads the pagination (its mixes are 400s there) before its database
   // meets the sort's directions or the query's state
   const pagination = parsePagination(rawQuery.pagination, limits(ctx));
   if (sort instanceof Error) throw sort;
   checkTopLevelPagination(rawQuery, pagination);
   const state = parsePublicationState(rawQuery.publicationState);
+  if (emptyFields) parseFields(schema, rawQuery.fields, ctx.access.readsPrivate);
   const fallback = localeFallback(schema, ctx.i18n, rawQuery.locale, rawQuery.fallbackLocale);
   const search = searchMatch(schema, rawQuery._q);
   const localeFilter = localeFilters(schema, ctx.i18n, rawQuery.locale);
@@ -246,6 +254,11 @@ async function parseFind(
   const answered = withJoinSortedFields(schema, rawQuery, chosen);
   tree.selection = answered.selection;
   return { tree, chosen: answered };
+}
+
+function withoutFields(rawQuery: ReadQuery): ReadQuery {
+  const { fields: _empty, ...rest } = rawQuery;
+  return rest;
 }
 
 /**

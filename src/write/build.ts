@@ -488,7 +488,11 @@ function buildDynamicZone(
     }
     const uid = item.__component;
     if (!uid) {
-      walk.plan.issues.push(issue(componentPath, messages.required(componentPath)));
+      // an empty name fails yup's list of values, checked before `required`; either way Strapi's
+      // relation check cannot read the item
+      const known = uid === '' ? componentsInStrapiOrder(walk.registry.listComponents()) : undefined;
+      const message = known ? messages.oneOf(componentPath, known) : messages.required(componentPath);
+      walk.plan.issues.push(issue(componentPath, message));
       walk.plan.storeError ??= messages.zoneItemWithoutComponent();
       return null;
     }

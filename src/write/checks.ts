@@ -4,7 +4,7 @@
 import type { ContentType } from '../content-types/index.js';
 import { ValidationError, type ValidationIssue } from '../errors/index.js';
 import type { Models } from '../models/index.js';
-import { issue, messages } from './messages.js';
+import { issue, messages, pathLabel } from './messages.js';
 import { entries } from './collection.js';
 import type { WritePlan } from './build.js';
 import { mediaTypeIssues } from './media-types.js';
@@ -36,16 +36,23 @@ async function uniqueIssues(
   return issues;
 }
 
-/** yup reports an object's errors in the order of its fields (Strapi's: the attributes'), the async unique tests among them. */
+/**
+ * yup reports an object's errors in the order of its fields (Strapi's: the attributes'), the async
+ * unique tests among them. Its sort (0.32's sortByKeyOrder) ranks an error by the first field whose
+ * name is a substring of the error's path, so `subtitle`'s error ranks with `title`'s; errors of
+ * one rank keep the order yup met them in, its fields from the last to the first.
+ */
 function inAttributeOrder(contentType: ContentType, issues: ValidationIssue[]): ValidationIssue[] {
   const names = Object.keys(contentType.attributes);
   const rank = (found: ValidationIssue) => {
-    const index = names.indexOf(String(found.path[0]));
+    const label = pathLabel(found.path);
+    const index = names.findIndex((name) => label.includes(name));
     return index === -1 ? names.length : index;
   };
+  const own = (found: ValidationIssue) => names.indexOf(String(found.path[0]));
   return issues
     .map((found, order) => ({ found, order }))
-    .sort((a, b) => rank(a.found) - rank(b.found) || a.order - b.order)
+    .sort((a, b) => rank(a.found) - rank(b.found) || own(b.found) - own(a.found) || a.order - b.order)
     .map(({ found }) => found);
 }
 

@@ -115,7 +115,7 @@ describe("a Strapi v4 project's own middlewares", () => {
     const res = await api().get('/api/articles').set('X-Fail', 'crash').expect(500);
     expect(res.body).to.deep.equal({
       data: null,
-      error: { status: 500, name: 'InternalServerError', message: 'Internal Server Error', details: {} },
+      error: { status: 500, name: 'InternalServerError', message: 'Internal Server Error' },
     });
     expect(JSON.stringify(lines)).to.include('middleware crashed');
   });

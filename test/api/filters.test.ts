@@ -60,6 +60,40 @@ describe('REST filters', () => {
     expect(ids(neiId.body)).to.deep.equal(ids(all.body));
   });
 
+  it("the case-insensitive operators read a number, boolean or date-time column as LOWER()'s REAL text (Strapi 4.26 as recorded)", async () => {
+    const all = await get('/api/articles?pagination[pageSize]=100');
+    const withReadingTime = await get('/api/articles?filters[readingTime][$notNull]=true&pagination[pageSize]=100');
+    const featured = await get('/api/articles?filters[featured]=true&pagination[pageSize]=100');
+    const notFeatured = await get('/api/articles?filters[featured]=false&pagination[pageSize]=100');
+    const scheduled = await get('/api/articles?filters[scheduledAt][$notNull]=true&pagination[pageSize]=100');
+    expect(scheduled.body.meta.pagination.total).to.equal(27);
+    expect(ids(featured.body)).to.deep.equal([1, 15, 20, 25, 35, 40]);
+    for (const [path, expected] of [
+      ['/api/articles?filters[readingTime][$eqi]=4.0', [7, 36]],
+      ['/api/articles?filters[readingTime][$eqi]=4', []],
+      ['/api/articles?filters[id][$eqi]=1.0', [1]],
+      ['/api/articles?filters[views][$eqi]=3000123457.0', [1]],
+      ['/api/articles?filters[featured][$eqi]=1.0', ids(featured.body)],
+      ['/api/articles?filters[featured][$eqi]=0.0', ids(notFeatured.body)],
+      ['/api/articles?filters[readingTime][$nei]=4.0', ids(withReadingTime.body).filter((id) => ![7, 36].includes(id))],
+      // every whole number's text ends with .0: `0` and `.` are in each non-null value
+      ['/api/articles?filters[readingTime][$endsWithi]=0', ids(withReadingTime.body)],
+      ['/api/articles?filters[readingTime][$containsi]=.', ids(withReadingTime.body)],
+      ['/api/articles?filters[id][$containsi]=.0', ids(all.body)],
+      ['/api/articles?filters[featured][$containsi]=0', ids(all.body)],
+      ['/api/articles?filters[featured][$notContainsi]=0', []],
+      ['/api/articles?filters[scheduledAt][$containsi]=.0', ids(scheduled.body)],
+      // the case-sensitive forms read the column itself
+      ['/api/articles?filters[views][$endsWith]=7', [1, 11, 21, 31]],
+      ['/api/articles?filters[views][$endsWithi]=7', []],
+      ['/api/events?filters[online][$eqi]=1.0', [2, 10]],
+      ['/api/events?filters[capacity][$containsi]=0', [1, 2, 3, 6, 7, 9]],
+    ] as const) {
+      const res = await get(`${path}&pagination[pageSize]=100`);
+      expect([res.status, ids(res.body)], path).to.deep.equal([200, expected]);
+    }
+  });
+
   it('$eqi on a float compares its SQLite text with the value as written (Strapi 4.26)', async () => {
     for (const [value, expected] of [
       ['2.4', [2]],

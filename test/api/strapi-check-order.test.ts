@@ -56,6 +56,18 @@ describe('REST: the order of Strapi’s checks', () => {
     expect(await refusal('/api/articles?sort=nope:up&pagination[page]=1&pagination[limit]=3')).to.equal(
       'Invalid parameter nope',
     );
+    // an empty `fields=` fails in Strapi's database layer too: the pagination's 400 comes first (Strapi 4.26)
+    for (const path of [
+      '/api/articles?fields=&pagination[page]=1&pagination[start]=0',
+      '/api/articles?pagination[page]=1&pagination[start]=0&fields=',
+    ])
+      expect(await refusal(path), path).to.equal(
+        'Invalid pagination parameters. Expected either start/limit or page/pageSize',
+      );
+    expect(await refusal('/api/articles?fields=&publicationState=draft')).to.equal(
+      'Invalid parameter publicationState: expected live or preview',
+    );
+    expect(await refusal('/api/articles?fields=&pagination[page]=1')).to.equal('Invalid parameter ');
   });
 
   it('filters, then sort, then fields, then populate', async () => {
@@ -70,6 +82,38 @@ describe('REST: the order of Strapi’s checks', () => {
     expect(await refusal('/api/articles?sort=title:sideways&fields[0]=nope')).to.equal('Invalid parameter nope');
     // an operator's value too
     expect(await refusal('/api/articles?filters[title][$between]=a&fields[0]=nope')).to.equal('Invalid parameter nope');
+  });
+
+  it('in filters: of several unknown keys, the one Strapi 4.26’s traversal meets first ($and / $or items side by side)', async () => {
+    for (const [query, key] of [
+      // a later item's own key is met before an earlier item's nested one
+      [
+        'filters[$and][0][$or][0][kind][$eq]=news&filters[$and][0][$or][1][kind][$eq]=review&filters[$and][1][featured][$eq]=true',
+        'featured',
+      ],
+      ['filters[$or][0][$and][0][a]=1&filters[$or][1][b][c]=1', 'b'],
+      [
+        'filters[$or][0][name][$eq]=1&filters[$or][0][zz]=1&filters[$or][1][title]=1&filters[$or][1][$and][0][yy]=1',
+        'title',
+      ],
+      // in one object, keys in order; on a tie, the earlier item
+      ['filters[zip]=1&filters[nope]=2', 'zip'],
+      ['filters[$or][0][nope][$eq]=1&filters[$or][1][zip]=1', 'nope'],
+      ['filters[$and][0][a]=1&filters[$and][1][$or][0][b]=1', 'a'],
+      // the value under any operator is walked too, before the next key
+      ['filters[$eq][nope]=1&filters[zip]=1', 'nope'],
+      [
+        'filters[$null][0][$or][0][kind][$eq]=news&filters[$and][0][$or][1][kind][$eq]=review&filters[$and][1][featured][$eq]=true',
+        'kind',
+      ],
+    ] as const)
+      expect(await refusal(`/api/tags?${query}`), query).to.equal(`Invalid parameter ${key}`);
+    // a relation's filters take their time: the other item's second key is met first
+    expect(
+      await refusal(
+        '/api/articles?filters[$or][0][author][name][$eq]=x&filters[$or][0][qq]=1&filters[$or][1][title][$eq]=1&filters[$or][1][pp]=2',
+      ),
+    ).to.equal('Invalid parameter pp');
   });
 
   it('in filters: unknown keys first, then dynamic zones, then passwords, then private attributes', async () => {

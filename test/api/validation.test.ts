@@ -34,6 +34,26 @@ describe('REST write validation (Strapi v4 messages, nothing written on failure)
     return { message: res.body.error.message, errors: res.body.error.details.errors ?? [] };
   }
 
+  it("orders errors as yup 0.32 sorts them: an attribute whose name is in another's path ranks with it (Strapi 4.26)", async () => {
+    const res = await client.put('/api/homepage', { data: { title: { a: 1 }, subtitle: { a: 1 } } });
+    expect(res.status).to.equal(400);
+    // `subtitle` contains `title`: both rank first, met by yup from the last field to the first
+    expect(res.body.error.details.errors.map((e: Issue) => e.path[0])).to.deep.equal(['subtitle', 'title']);
+    const zone = await client.put('/api/homepage', {
+      data: { sections: [{ __component: 'blocks.quote', text: 5 }, { __component: '' }], title: 5 },
+    });
+    expect(
+      zone.body.error.details.errors.map((e: Issue) => [e.path.join('.'), e.message.split(' must ')[0]]),
+    ).to.deep.equal([
+      ['title', 'title'],
+      // an empty component name fails the list of values, not `required`
+      ['sections.1.__component', 'sections[1].__component'],
+      ['sections.0.text', 'sections[0].text'],
+      ['', 'Cannot build relations store from dynamiczone, component identifier is undefined'],
+    ]);
+    expect(zone.body.error.details.errors[1].message).to.match(/must be one of the following values: /);
+  });
+
   it('wrong type (case 348)', async () => {
     const { message, errors } = await rejected('notes', { title: 'bad', score: 'many' }, 'api::note.note');
     const text = 'score must be a `number` type, but the final value was: `NaN` (cast from the value `"many"`).';

@@ -1,8 +1,9 @@
 /**
- * Our AppErrors as GraphQL errors, the way Strapi v4's plugin-graphql formats them:
- * `extensions: { error: { name, message, details }, code }` with code FORBIDDEN (403),
- * UNAUTHENTICATED (401), BAD_USER_INPUT (ValidationError) or `STRAPI_<NAME>` (PaginationError →
- * STRAPI_PAGINATION_ERROR); anything else is an internal error whose message is not leaked.
+ * Our AppErrors (and the app's own `@strapi/utils` errors) as GraphQL errors, the way Strapi v4's
+ * plugin-graphql formats them: `extensions: { error: { name, message, details }, code }` with code
+ * FORBIDDEN (ForbiddenError, its PolicyError, and UnauthorizedError), BAD_USER_INPUT
+ * (ValidationError) or `STRAPI_<NAME>` (PaginationError → STRAPI_PAGINATION_ERROR); anything else
+ * is an internal error whose message is not leaked.
  */
 import { GraphQLError } from 'graphql';
 import { HttpError, fromStrapiUtilsError, isAppError, type AppError } from '../../errors/index.js';
@@ -22,9 +23,11 @@ export class ShownInternalError extends Error {}
 /** graphql-js's own error for a resolver's null in a non-null field: names only the schema's field. */
 const NON_NULL_FIELD = /^Cannot return null for non-nullable field [_A-Za-z][_0-9A-Za-z]*\.[_A-Za-z][_0-9A-Za-z]*\.$/;
 
+/** Strapi's formatter answers every ForbiddenError (PolicyError is one) and UnauthorizedError as Apollo's ForbiddenError. */
+const FORBIDDEN_NAMES = new Set(['ForbiddenError', 'PolicyError', 'UnauthorizedError']);
+
 export function errorCode(error: AppError): string {
-  if (error.name === 'ForbiddenError') return 'FORBIDDEN';
-  if (error.name === 'UnauthorizedError') return 'UNAUTHENTICATED';
+  if (FORBIDDEN_NAMES.has(error.name)) return 'FORBIDDEN';
   if (error.name === 'ValidationError') return 'BAD_USER_INPUT';
   return `STRAPI_${snakeUpper(error.name)}`;
 }

@@ -14,7 +14,7 @@ import {
 import { SchemaComposer, type ObjectTypeComposerFieldConfigAsObjectDefinition } from 'graphql-compose';
 import { verifyRouteAuth } from '../../access/route-auth.js';
 import type { Registry } from '../../content-types/index.js';
-import { ForbiddenError, isAppError } from '../../errors/index.js';
+import { ForbiddenError, fromStrapiUtilsError, isAppError, PolicyError } from '../../errors/index.js';
 import { addBuiltinTypes, addGenericMorph, addLocaleTypes, localeQueryFields } from './builtin-types.js';
 import type { GraphQLConfig } from './config.js';
 import { addComponentTypes, addContentTypeTypes, typeNames, type TypeBuildContext } from './content-type-types.js';
@@ -248,10 +248,12 @@ function guarded(
         policyContext ??= graphqlPolicyContext(parent, args, context, info);
         passed = policyPassed(await (handler as Policy)(policyContext, policyConfig, { strapi: globalThis.strapi }));
       } catch (err) {
-        if (isAppError(err)) throw err;
+        // a policy's own error (the app's @strapi/utils PolicyError with its message and details) is the answer
+        const error = fromStrapiUtilsError(err);
+        if (isAppError(error)) throw error;
         passed = false;
       }
-      if (!passed) throw new ForbiddenError('Policy Failed');
+      if (!passed) throw new PolicyError();
     }
     const chain = (config.middlewares ?? []).reduceRight<Resolver>(
       (next, middleware) => (p, a, c, i) => middleware(next, p, a, c, i),

@@ -1,7 +1,7 @@
 import { ValidationError } from '../../errors/index.js';
 import { matchesNullRow } from './negate.js';
-import { jsonTextExpression } from './json-text.js';
-import { isNumberTextCondition, neverMatchesNumberText, numberTextExpression } from './number-text.js';
+import { isJsonText, jsonTextExpression } from './json-text.js';
+import { isNumberTextCondition, numberTextExpression, readsLoweredText } from './number-text.js';
 import { relationJoin } from './relation-join.js';
 import { anyNode, constantTruth, type ConditionNode, type FilterNode, type RelationNode } from './tree.js';
 
@@ -143,7 +143,7 @@ function holdsExprCondition(node: FilterNode): boolean {
   return anyNode(
     node,
     (item) =>
-      item.kind === 'condition' && ((item.type === 'json' && item.op !== 'null') || isNumberTextCondition(item)),
+      item.kind === 'condition' && ((isJsonText(item.type) && item.op !== 'null') || isNumberTextCondition(item)),
   );
 }
 
@@ -194,11 +194,11 @@ export function conditionQuery(node: ConditionNode): Query {
   const constant = constantTruth(node);
   // `$in: []` is a query no value matches (`$expr` is refused inside `$elemMatch`)
   if (constant !== undefined) return constant ? {} : { [path]: { $in: [] } };
-  if (node.type === 'json' && node.op !== 'null') return { $expr: jsonTextCondition(node) };
+  if (isJsonText(node.type) && node.op !== 'null') return { $expr: jsonTextCondition(node) };
   if (isNumberTextCondition(node)) return { $expr: numberTextCondition(node) };
   switch (node.op) {
     case 'null':
-      if (node.type === 'json' || node.type === 'blocks') return jsonNullQuery(path, value === true);
+      if (isJsonText(node.type)) return jsonNullQuery(path, value === true);
       return { [path]: value === true ? { $eq: null } : { $ne: null } };
     case 'eq':
       return { [path]: negated ? { $nin: [value, null] } : { $eq: value } };
@@ -263,10 +263,10 @@ function jsonTextCondition(node: ConditionNode): Query {
 /** A text operator on a number or boolean column, matched against its SQLite text (number-text.ts). */
 function numberTextCondition(node: ConditionNode): Query {
   const text = '$$text';
-  const matches = neverMatchesNumberText(node) ? false : textMatch(node, text);
+  const matches = textMatch(node, text);
   return {
     $let: {
-      vars: { text: numberTextExpression(node.type, `$${node.path}`) },
+      vars: { text: numberTextExpression(node.type, `$${node.path}`, readsLoweredText(node)) },
       in: { $cond: [{ $eq: [text, null] }, false, node.negated ? { $not: [matches] } : matches] },
     },
   };

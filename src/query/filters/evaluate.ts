@@ -1,6 +1,7 @@
 import { Decimal128, Long } from 'mongodb';
 import { textPattern } from './compile.js';
-import { isNumberTextCondition, neverMatchesNumberText, numberText } from './number-text.js';
+import { isNumberTextCondition, numberText, readsLoweredText } from './number-text.js';
+import { isJsonText } from './json-text.js';
 import { matchesNullRow } from './negate.js';
 import { constantTruth, type ConditionNode, type FilterNode } from './tree.js';
 
@@ -38,14 +39,14 @@ function matchesCondition(node: ConditionNode, stored: unknown): boolean {
   const constant = constantTruth(node);
   if (constant !== undefined) return constant;
   const value =
-    node.type === 'json' && node.op !== 'null'
+    isJsonText(node.type) && node.op !== 'null'
       ? jsonText(stored)
       : isNumberTextCondition(node)
-        ? numberText(node.type, comparable(stored))
+        ? numberText(node.type, comparable(stored), readsLoweredText(node))
         : comparable(stored);
   if (node.op === 'null') return (value === null) === (node.value === true);
   if (value === null) return false;
-  const positive = isNumberTextCondition(node) && neverMatchesNumberText(node) ? false : positiveMatch(node, value);
+  const positive = positiveMatch(node, value);
   return node.negated ? !positive : positive;
 }
 

@@ -163,3 +163,8 @@ export function jsonTextExpression(path: string): Expr {
     },
   };
 }
+
+/** Attribute types Strapi stores as JSON text, which its operators compare: `json` and `blocks`. */
+export function isJsonText(type: string): boolean {
+  return type === 'json' || type === 'blocks';
+}

@@ -3,9 +3,11 @@
 // That text is SQLite's: integers in decimal, a `float` or `decimal` column (both REAL in
 // Strapi's SQLite tables) always with a fraction (`1.0`), booleans `1` / `0`, a `datetime` its
 // milliseconds since the epoch (how Strapi's SQLite client stores a date-time); NULL matches
-// nothing, negated or not. `$eqi` compares a `float` or `decimal` column's text with the value as
-// written (`2.4` and `2.0` match, `2` does not) and never matches the other such columns (so
-// `$nei` matches every non-null value there), as Strapi 4.26 answers.
+// nothing, negated or not. The case-insensitive forms (`$eqi`, `$nei`, `$containsi`,
+// `$startsWithi`...) read `LOWER(column)`, which the recording's SQLite function answers as a REAL
+// for every such column: `4.0`, `1.0` for true, `1709290800000.0` (so `$eqi=4` matches no integer
+// and `$eqi=4.0` the 4s, `$containsi=0` or `$endsWithi=0` every non-null value, `$containsi=.`
+// too). Filter values are compared as written, never cast.
 import type { CastType } from '../cast-value.js';
 import type { ConditionNode } from './tree.js';
 
@@ -33,17 +35,18 @@ export function acceptsNumberText(type: CastType): boolean {
   return NUMBER_TEXT_TYPES.has(type);
 }
 
-/** Column types SQLite keeps as REAL: their text always has a fraction, and `$eqi` compares it. */
+/** Column types SQLite keeps as REAL: their text always has a fraction. */
 const REAL_TYPES = new Set<CastType>(['float', 'decimal']);
 
-/** `$eqi` / `$nei` on such a column other than a REAL one: the positive form matches no value. */
-export function neverMatchesNumberText(node: ConditionNode): boolean {
-  return node.op === 'eqi' && !REAL_TYPES.has(node.type);
+/** Whether the operator reads the column through `LOWER()`, which answers every number as a REAL. */
+export function readsLoweredText(node: ConditionNode): boolean {
+  return node.op.endsWith('i');
 }
 
 const realText = (field: string): Query => ({
   $cond: [{ $eq: [{ $mod: [field, 1] }, 0] }, { $concat: [{ $toString: field }, '.0'] }, { $toString: field }],
 });
+const wholeRealText = (expression: unknown): Query => ({ $concat: [{ $toString: expression }, '.0'] });
 
 /** The aggregation expression of a stored value's SQLite text, by column type (decimal text otherwise). */
 const TEXT_EXPRESSIONS: Partial<Record<CastType, (field: string) => Query>> = {
@@ -54,17 +57,27 @@ const TEXT_EXPRESSIONS: Partial<Record<CastType, (field: string) => Query>> = {
   decimal: realText,
 };
 
-/** The aggregation expression of a stored value's SQLite text (null for null). */
-export function numberTextExpression(type: CastType, field: string): Query {
-  const text = (TEXT_EXPRESSIONS[type] ?? ((f: string) => ({ $toString: f })))(field);
+/** The same through `LOWER()`: every value a REAL's text. */
+const LOWERED_TEXT_EXPRESSIONS: Partial<Record<CastType, (field: string) => Query>> = {
+  boolean: (field) => ({ $cond: [field, '1.0', '0.0'] }),
+  datetime: (field) => wholeRealText({ $toLong: field }),
+  timestamp: (field) => wholeRealText({ $toLong: field }),
+  float: realText,
+  decimal: realText,
+};
+
+/** The aggregation expression of a stored value's SQLite text (null for null), through `LOWER()` when `lowered`. */
+export function numberTextExpression(type: CastType, field: string, lowered: boolean): Query {
+  const byType = lowered ? LOWERED_TEXT_EXPRESSIONS : TEXT_EXPRESSIONS;
+  const text = (byType[type] ?? (lowered ? wholeRealText : (f: string) => ({ $toString: f })))(field);
   return { $cond: [{ $eq: [{ $ifNull: [field, null] }, null] }, null, text] };
 }
 
 /** The SQLite text of a stored value already read as a number, bigint or boolean (null for null). */
-export function numberText(type: CastType, value: unknown): string | null {
+export function numberText(type: CastType, value: unknown, lowered: boolean): string | null {
   if (value === null || value === undefined) return null;
-  if (typeof value === 'boolean') return value ? '1' : '0';
-  if (value instanceof Date) return String(value.getTime());
-  if (REAL_TYPES.has(type) && typeof value === 'number' && Number.isInteger(value)) return `${value}.0`;
-  return String(value);
+  const text =
+    typeof value === 'boolean' ? (value ? '1' : '0') : value instanceof Date ? String(value.getTime()) : String(value);
+  const real = lowered || REAL_TYPES.has(type);
+  return real && /^-?\d+$/.test(text) ? `${text}.0` : text;
 }

@@ -230,8 +230,8 @@ function parseValue(value: unknown, field: Field): FilterNode {
 }
 
 /**
- * Types stored as strings, where text operators apply; `json` is compared as its JSON text, as
- * Strapi stores it. Numbers, booleans and date-times take them on their SQLite text (number-text.ts).
+ * Types stored as strings, where text operators apply; `json` and `blocks` are compared as their
+ * JSON text, as Strapi stores them. Numbers, booleans and date-times take them on their SQLite text (number-text.ts).
  */
 const TEXT_TYPES = new Set<CastType>([
   'string',
@@ -243,6 +243,7 @@ const TEXT_TYPES = new Set<CastType>([
   'date',
   'time',
   'json',
+  'blocks',
 ]);
 
 const OPERATOR_NODES: Record<ValueOperator, { op: ConditionOperator; negated: boolean }> = {

@@ -115,7 +115,8 @@ function sortField(
       if (!single) lookups.push({ $unwind: { path: `$${temp}`, preserveNullAndEmptyArrays: true } });
       return temp;
     }
-    case 'json': {
+    case 'json':
+    case 'blocks': {
       if (rest.length > 0) throw invalidParameter(`${name}.${rest.join('.')}`);
       if (throughArray) return `${prefix}${name}`;
       // Strapi stores JSON as text and sorts on that text
