@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { stageCacheStats } from '../../src/engine/protocol/stage-cache.js';
 import { type AnyDoc, startTestServer, type TestServer } from './helpers/server.js';
 
 // The engine runs a `$lookup` sub-pipeline once per distinct join value within a stage and shares
@@ -195,5 +196,50 @@ describe('engine: $lookup sub-pipelines shared between outer documents', () => {
       { _id: 1, same: [1, 0, 1, 1] },
       { _id: 2, same: [0, 1, 0, 0] },
     ]);
+  });
+
+  it('answers a command sent again byte for byte with what the writes between them changed', async () => {
+    // a nested join is shared between the runs of its enclosing sub-pipeline within one command:
+    // never into the next command, which sends the same stages
+    const pipeline = [
+      { $sort: { _id: 1 } },
+      {
+        $lookup: {
+          from: 'posts',
+          let: { cid: '$_id' },
+          pipeline: [
+            { $match: { $expr: { $eq: ['$category', '$$cid'] } } },
+            { $sort: { _id: 1 } },
+            {
+              $lookup: {
+                from: 'categories',
+                localField: 'category',
+                foreignField: '_id',
+                pipeline: [{ $match: {} }, { $project: { _id: 0, name: 1 } }],
+                as: 'c',
+              },
+            },
+            { $project: { _id: 1, c: 1 } },
+          ],
+          as: 'posts',
+        },
+      },
+    ];
+    const run = () => server.db.collection<AnyDoc>('categories').aggregate(pipeline).toArray();
+    expect((await run())[0]?.posts).to.deep.equal([
+      { _id: 1, c: [{ name: 'Tech' }] },
+      { _id: 3, c: [{ name: 'Tech' }] },
+      { _id: 5, c: [{ name: 'Tech' }] },
+    ]);
+    const hits = stageCacheStats.hits;
+    await server.db.collection<AnyDoc>('categories').updateOne({ _id: 1 }, { $set: { name: 'Technology' } });
+    await server.db.collection<AnyDoc>('posts').insertOne({ _id: 6, category: 1 });
+    expect((await run())[0]?.posts).to.deep.equal([
+      { _id: 1, c: [{ name: 'Technology' }] },
+      { _id: 3, c: [{ name: 'Technology' }] },
+      { _id: 5, c: [{ name: 'Technology' }] },
+      { _id: 6, c: [{ name: 'Technology' }] },
+    ]);
+    if (server.embedded) expect(stageCacheStats.hits).to.be.above(hits);
   });
 });
