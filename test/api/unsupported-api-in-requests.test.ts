@@ -42,7 +42,6 @@ describe('strapi.db.connection reached while serving a request', () => {
       status: 500,
       name: 'InternalServerError',
       message: 'Internal Server Error',
-      details: {},
     });
   });
 
