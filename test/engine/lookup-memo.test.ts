@@ -201,30 +201,7 @@ describe('engine: $lookup sub-pipelines shared between outer documents', () => {
   it('answers a command sent again byte for byte with what the writes between them changed', async () => {
     // a nested join is shared between the runs of its enclosing sub-pipeline within one command:
     // never into the next command, which sends the same stages
-    const pipeline = [
-      { $sort: { _id: 1 } },
-      {
-        $lookup: {
-          from: 'posts',
-          let: { cid: '$_id' },
-          pipeline: [
-            { $match: { $expr: { $eq: ['$category', '$$cid'] } } },
-            { $sort: { _id: 1 } },
-            {
-              $lookup: {
-                from: 'categories',
-                localField: 'category',
-                foreignField: '_id',
-                pipeline: [{ $match: {} }, { $project: { _id: 0, name: 1 } }],
-                as: 'c',
-              },
-            },
-            { $project: { _id: 1, c: 1 } },
-          ],
-          as: 'posts',
-        },
-      },
-    ];
+    const pipeline = postsOfCategory([{ $project: { _id: 0, name: 1 } }]);
     const run = () => server.db.collection<AnyDoc>('categories').aggregate(pipeline).toArray();
     expect((await run())[0]?.posts).to.deep.equal([
       { _id: 1, c: [{ name: 'Tech' }] },
