@@ -7,6 +7,7 @@ import type { Collection } from '../storage/collection.js';
 import { seenDocuments, type Overlay, type OverlayOf } from '../storage/overlay.js';
 import { mingoOptions } from './operators.js';
 import { simpleProjection } from './simple-projection.js';
+import { frozenMemo } from './frozen-memo.js';
 import { isKeyScalar } from './index-bounds.js';
 import { candidates, equalTo } from './plan.js';
 import { isWork, tick, type Work } from '../work.js';
@@ -26,16 +27,7 @@ interface LookupSpec {
   pipeline?: unknown[];
 }
 
-/** Parsed specifications by stage: a stage the stage cache hands out again is parsed once. */
-const parsedSpecs = new WeakMap<object, LookupSpec>();
-
-function parseSpec(spec: unknown): LookupSpec {
-  const known = isPlainObject(spec) ? parsedSpecs.get(spec) : undefined;
-  if (known) return known;
-  const parsed = parseNewSpec(spec);
-  if (Object.isFrozen(spec)) parsedSpecs.set(spec as object, parsed);
-  return parsed;
-}
+const parseSpec = frozenMemo(parseNewSpec);
 
 function parseNewSpec(spec: unknown): LookupSpec {
   if (!isPlainObject(spec))
@@ -194,31 +186,17 @@ function joiner(spec: LookupSpec, env: PipelineEnv, run: RunPipeline, rawSpec: u
   };
 }
 
-const filtersOnlyBy = new WeakMap<unknown[], boolean>();
-
 /** Whether a sub-pipeline is made only of `$match` and `$project` stages (its answer keeps the input's order). */
-function filtersOnly(pipeline: unknown[]): boolean {
-  let known = filtersOnlyBy.get(pipeline);
-  if (known === undefined) {
-    known = pipeline.every((stage) => {
-      if (!isPlainObject(stage)) return false;
-      const keys = Object.keys(stage);
-      return keys.length === 1 && (keys[0] === '$match' || keys[0] === '$project');
-    });
-    if (Object.isFrozen(pipeline)) filtersOnlyBy.set(pipeline, known);
-  }
-  return known;
-}
-
-const projectionsBy = new WeakMap<unknown[], ((docs: Doc[]) => Doc[]) | undefined>();
+const filtersOnly = frozenMemo((pipeline: unknown[]) =>
+  pipeline.every((stage) => {
+    if (!isPlainObject(stage)) return false;
+    const keys = Object.keys(stage);
+    return keys.length === 1 && (keys[0] === '$match' || keys[0] === '$project');
+  }),
+);
 
 /** A sub-pipeline made only of `$project` stages of 0/1 fields, as one function; undefined for any other. */
-function projectionsOf(pipeline: unknown[]): ((docs: Doc[]) => Doc[]) | undefined {
-  if (projectionsBy.has(pipeline)) return projectionsBy.get(pipeline);
-  const projections = newProjectionsOf(pipeline);
-  if (Object.isFrozen(pipeline)) projectionsBy.set(pipeline, projections);
-  return projections;
-}
+const projectionsOf = frozenMemo(newProjectionsOf);
 
 function newProjectionsOf(pipeline: unknown[]): ((docs: Doc[]) => Doc[]) | undefined {
   const steps: Array<(doc: Doc) => Doc> = [];
